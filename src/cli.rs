@@ -1,0 +1,3 @@
+//! cli (stub)
+/// Entry point.
+pub fn main() -> i32 { 0 }

@@ -1,0 +1,1 @@
+//! Front end: clang's JSON AST lowered to [`crate::ir`]. (stub, being written)

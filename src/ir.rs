@@ -1,0 +1,355 @@
+//! The kernel language: PUG's Kernel C (PUG paper, `003_…`, Fig. 2) with explicit types.
+//!
+//! A [`Program`] holds the `__global__` kernels of one file, each lowered by the front end to a
+//! [`Kernel`]: typed, side-effect-free expressions ([`Expr`]) inside statements ([`Stmt`]) that
+//! carry their source [`Span`]. Memory is only touched by the [`StmtKind::Load`],
+//! [`StmtKind::Store`] and [`StmtKind::Atomic`] statements, so every access has its own span and
+//! path condition. Device functions are already inlined ([`StmtKind::Block`] with
+//! [`StmtKind::Exit`] for their `return`s) and pointers are already resolved to an array and a
+//! byte offset (DESIGN.md, "The kernel language"). This module does no analysis.
+
+use num_bigint::BigInt;
+use std::fmt;
+use std::sync::Arc;
+
+/// A source position: file, 1-based line and column of the first character, and the 1-based
+/// column of the last character when the construct ends on the same line (used for carets).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Span {
+    /// The file as given to clang (or as clang names an included file).
+    pub file: Arc<str>,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column (bytes).
+    pub col: u32,
+    /// 1-based column of the last character on `line`, if the construct ends on that line.
+    pub end_col: Option<u32>,
+}
+
+impl Span {
+    /// A span with no extent, for synthesized statements.
+    pub fn point(file: Arc<str>, line: u32, col: u32) -> Span {
+        Span { file, line, col, end_col: None }
+    }
+}
+
+impl fmt::Display for Span {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.col)
+    }
+}
+
+/// A scalar type. Pointers never appear: they are resolved to (array, byte offset) by lowering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    /// C++ `bool`, encoded as an SMT `Bool`.
+    Bool,
+    /// An integer of `bits` (8, 16, 32 or 64) bits; `signed` picks signed comparison, division
+    /// and right shift.
+    Int { bits: u32, signed: bool },
+    /// A floating-point value of `bits` (16, 32 or 64) bits, opaque: arithmetic on it is an
+    /// uninterpreted function of its operands.
+    Float { bits: u32 },
+}
+
+impl Ty {
+    /// `int`.
+    pub const I32: Ty = Ty::Int { bits: 32, signed: true };
+    /// `unsigned int`, the type of `threadIdx.x` and friends.
+    pub const U32: Ty = Ty::Int { bits: 32, signed: false };
+    /// `long long`, the type of byte offsets.
+    pub const I64: Ty = Ty::Int { bits: 64, signed: true };
+
+    /// Width in bits when stored in memory (`bool` takes 8).
+    pub fn bits(self) -> u32 {
+        match self {
+            Ty::Bool => 8,
+            Ty::Int { bits, .. } | Ty::Float { bits } => bits,
+        }
+    }
+
+    /// Width in bytes when stored in memory.
+    pub fn bytes(self) -> u32 {
+        self.bits() / 8
+    }
+
+    /// Whether comparisons, division and right shift are signed.
+    pub fn is_signed(self) -> bool {
+        matches!(self, Ty::Int { signed: true, .. } | Ty::Float { .. })
+    }
+}
+
+/// Where an array lives (CUDA memory spaces).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Space {
+    /// Per-thread memory (local arrays, local scalars whose address is taken). Never races.
+    Local,
+    /// `__shared__`: one copy per block; races between threads of one block.
+    Shared,
+    /// Global memory (pointer parameters, `__device__` variables): races between any threads.
+    Global,
+    /// `__constant__`: read-only for kernels.
+    Constant,
+}
+
+/// Index into [`Kernel::arrays`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ArrayId(pub usize);
+
+/// Index into [`Kernel::vars`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarId(pub usize);
+
+/// Label of a [`StmtKind::Block`], target of [`StmtKind::Exit`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BlockId(pub usize);
+
+/// An array: a memory region addressed by byte offsets from its start.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArrayDecl {
+    /// Source name (`sdata`, or `p` for a pointer parameter).
+    pub name: String,
+    pub space: Space,
+    /// Element type as declared (for pointers: the pointee type).
+    pub elem: Ty,
+    /// Dimensions in elements, outermost first (`int a[4][8]` gives `[4, 8]`); empty when the
+    /// size is unknown (pointer parameters, `extern __shared__`).
+    pub dims: Vec<u64>,
+    pub span: Span,
+}
+
+/// A scalar variable (a local, a kernel scalar parameter, or a temporary made by lowering).
+#[derive(Clone, Debug, PartialEq)]
+pub struct VarDecl {
+    /// Source name; temporaries start with `$`.
+    pub name: String,
+    pub ty: Ty,
+}
+
+/// A kernel parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub name: String,
+    pub kind: ParamKind,
+}
+
+/// A scalar parameter is a variable holding a uniform symbolic value at entry; a pointer
+/// parameter is a distinct global array.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamKind {
+    Scalar(VarId),
+    Array(ArrayId),
+}
+
+/// The dimension of a builtin vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dim {
+    X,
+    Y,
+    Z,
+}
+
+impl Dim {
+    /// `[X, Y, Z]`.
+    pub const ALL: [Dim; 3] = [Dim::X, Dim::Y, Dim::Z];
+    /// 0, 1 or 2.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// CUDA's builtin variables; all of type `unsigned int` (`warpSize`: `int`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    ThreadIdx(Dim),
+    BlockIdx(Dim),
+    BlockDim(Dim),
+    GridDim(Dim),
+    WarpSize,
+}
+
+/// Unary operators. `Not` is logical (operand and result `Bool`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Neg,
+    BitNot,
+    Not,
+}
+
+/// Binary operators on operands of one type (clang has inserted the conversions), except shifts
+/// whose right operand may differ in width. Comparisons give `Bool`. `LAnd`/`LOr` are on `Bool`
+/// and pure (lowering makes short-circuit evaluation with side effects into `If`s).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    LAnd,
+    LOr,
+}
+
+/// A pure expression. Every node knows its type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    /// An integer constant (two's complement value in range of `ty`), a `Bool` (0 or 1), or a
+    /// float's bit pattern.
+    Const { value: BigInt, ty: Ty },
+    Var { id: VarId, ty: Ty },
+    Builtin(Builtin),
+    Unary { op: UnOp, arg: Box<Expr>, ty: Ty },
+    /// Operand types: see [`BinOp`]; comparisons compare by the signedness of `lhs`'s type.
+    Binary { op: BinOp, lhs: Box<Expr>, rhs: Box<Expr>, ty: Ty },
+    /// Conversion: int to int (sign- or zero-extends by the source's signedness, or truncates),
+    /// to `Bool` (`!= 0`), from `Bool` (0/1), and to or from floats (opaque).
+    Cast { arg: Box<Expr>, ty: Ty },
+    /// `c ? a : b` with pure arms.
+    Select { cond: Box<Expr>, then: Box<Expr>, els: Box<Expr>, ty: Ty },
+    /// A pure function we do not model (`sqrtf`, float arithmetic): an uninterpreted function
+    /// of its arguments, so equal arguments give equal results.
+    Opaque { name: String, args: Vec<Expr>, ty: Ty },
+}
+
+impl Expr {
+    /// The type of the value.
+    pub fn ty(&self) -> Ty {
+        match self {
+            Expr::Const { ty, .. }
+            | Expr::Var { ty, .. }
+            | Expr::Unary { ty, .. }
+            | Expr::Binary { ty, .. }
+            | Expr::Cast { ty, .. }
+            | Expr::Select { ty, .. }
+            | Expr::Opaque { ty, .. } => *ty,
+            Expr::Builtin(Builtin::WarpSize) => Ty::I32,
+            Expr::Builtin(_) => Ty::U32,
+        }
+    }
+
+    /// An integer constant of type `ty`.
+    pub fn int(value: impl Into<BigInt>, ty: Ty) -> Expr {
+        Expr::Const { value: value.into(), ty }
+    }
+
+    /// A `Bool` constant.
+    pub fn bool(b: bool) -> Expr {
+        Expr::Const { value: BigInt::from(b as u8), ty: Ty::Bool }
+    }
+}
+
+/// The read-modify-write operation of an atomic (CUDA's `atomic*` functions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicOp {
+    Add,
+    Sub,
+    Exch,
+    Min,
+    Max,
+    Inc,
+    Dec,
+    Cas,
+    And,
+    Or,
+    Xor,
+}
+
+/// A statement with its source span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+/// Statement kinds. Offsets are byte offsets from the array's start, of type `long long`
+/// (`Ty::I64`); an access touches `ty.bytes()` bytes from there.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    /// `var = value`.
+    Assign { var: VarId, value: Expr },
+    /// `var` gets an arbitrary value of its type (used by abstractions).
+    Havoc { var: VarId },
+    /// `dst = array[offset .. offset + ty.bytes()]` read as `ty`.
+    Load { dst: VarId, array: ArrayId, offset: Expr, ty: Ty },
+    /// `array[offset .. offset + ty.bytes()] = value` written as `ty` (`value.ty() == ty`).
+    Store { array: ArrayId, offset: Expr, value: Expr, ty: Ty },
+    /// One atomic read-modify-write of `array` at `offset`; `dst` gets the old value.
+    /// `operands` are the value (and for `Cas` the compare value first, then the new value).
+    Atomic { op: AtomicOp, dst: Option<VarId>, array: ArrayId, offset: Expr, operands: Vec<Expr>, ty: Ty },
+    If { cond: Expr, then: Vec<Stmt>, els: Vec<Stmt> },
+    /// A loop: evaluate `cond_stmts` then `cond`; if true run `body` then `step` and repeat.
+    /// `do_while` runs `body` and `step` once before the first test. `Break` leaves the loop,
+    /// `Continue` goes to `step`. `for` loops put their init before the loop.
+    Loop { cond_stmts: Vec<Stmt>, cond: Expr, body: Vec<Stmt>, step: Vec<Stmt>, do_while: bool },
+    Break,
+    Continue,
+    /// `__syncthreads()`.
+    Barrier,
+    /// `assert(cond)` / `__assert(cond)`.
+    Assert { cond: Expr },
+    /// `__assume(cond)` / `__requires(cond)`.
+    Assume { cond: Expr },
+    /// A region that [`StmtKind::Exit`] with its id leaves (an inlined function body).
+    Block { id: BlockId, body: Vec<Stmt> },
+    /// Leave the enclosing block `id` (a `return` in an inlined function, after assigning the
+    /// result variable).
+    Exit(BlockId),
+    /// `return` from the kernel: the thread is done.
+    Return,
+}
+
+/// A `__global__` function, lowered.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kernel {
+    pub name: String,
+    pub span: Span,
+    pub params: Vec<Param>,
+    pub vars: Vec<VarDecl>,
+    pub arrays: Vec<ArrayDecl>,
+    pub body: Vec<Stmt>,
+    /// The next unused [`BlockId`].
+    pub next_block: usize,
+}
+
+impl Kernel {
+    /// The declaration of `id`.
+    pub fn var(&self, id: VarId) -> &VarDecl {
+        &self.vars[id.0]
+    }
+
+    /// The declaration of `id`.
+    pub fn array(&self, id: ArrayId) -> &ArrayDecl {
+        &self.arrays[id.0]
+    }
+
+    /// Declare a fresh variable and return its id.
+    pub fn new_var(&mut self, name: impl Into<String>, ty: Ty) -> VarId {
+        self.vars.push(VarDecl { name: name.into(), ty });
+        VarId(self.vars.len() - 1)
+    }
+
+    /// A fresh block label.
+    pub fn new_block(&mut self) -> BlockId {
+        self.next_block += 1;
+        BlockId(self.next_block - 1)
+    }
+}
+
+/// The kernels of one source file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    /// The file as given on the command line.
+    pub file: String,
+    pub kernels: Vec<Kernel>,
+}

@@ -1,0 +1,140 @@
+//! SMT-LIB 2 terms and scripts as plain data, independent of any solver process.
+
+use num_bigint::BigUint;
+use std::fmt;
+
+/// An S-expression: an atom (symbol, numeral, `#x…`/`#b…` literal, keyword) or a list.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Sexp {
+    Atom(String),
+    List(Vec<Sexp>),
+}
+
+impl Sexp {
+    /// An atom.
+    pub fn atom(s: impl Into<String>) -> Sexp {
+        Sexp::Atom(s.into())
+    }
+
+    /// A list.
+    pub fn list(items: Vec<Sexp>) -> Sexp {
+        Sexp::List(items)
+    }
+
+    /// `(op args…)`.
+    pub fn app(op: &str, args: Vec<Sexp>) -> Sexp {
+        let mut v = Vec::with_capacity(args.len() + 1);
+        v.push(Sexp::atom(op));
+        v.extend(args);
+        Sexp::List(v)
+    }
+
+    /// The bit-vector literal of `width` bits holding `value mod 2^width`, as `#b…` or `#x…`.
+    pub fn bv(value: &BigUint, width: u32) -> Sexp {
+        let m = value % (BigUint::from(1u8) << width);
+        if width % 4 == 0 {
+            let s = m.to_str_radix(16);
+            Sexp::Atom(format!("#x{}{}", "0".repeat(width as usize / 4 - s.len()), s))
+        } else {
+            let s = m.to_str_radix(2);
+            Sexp::Atom(format!("#b{}{}", "0".repeat(width as usize - s.len()), s))
+        }
+    }
+
+    /// `(_ BitVec width)`.
+    pub fn bv_sort(width: u32) -> Sexp {
+        Sexp::list(vec![Sexp::atom("_"), Sexp::atom("BitVec"), Sexp::atom(width.to_string())])
+    }
+
+    /// The value of a bit-vector literal as a solver prints it in a model (`#x…`, `#b…`,
+    /// `(_ bvN w)`), or `None`.
+    pub fn as_bv(&self) -> Option<BigUint> {
+        match self {
+            Sexp::Atom(a) => {
+                if let Some(h) = a.strip_prefix("#x") {
+                    BigUint::parse_bytes(h.as_bytes(), 16)
+                } else if let Some(b) = a.strip_prefix("#b") {
+                    BigUint::parse_bytes(b.as_bytes(), 2)
+                } else {
+                    None
+                }
+            }
+            Sexp::List(items) => match items.as_slice() {
+                [Sexp::Atom(u), Sexp::Atom(v), Sexp::Atom(_)] if u == "_" && v.starts_with("bv") => {
+                    BigUint::parse_bytes(v[2..].as_bytes(), 10)
+                }
+                _ => None,
+            },
+        }
+    }
+
+    /// `true`/`false` atoms as a Rust bool.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Sexp::Atom(a) if a == "true" => Some(true),
+            Sexp::Atom(a) if a == "false" => Some(false),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Sexp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Sexp::Atom(a) => f.write_str(a),
+            Sexp::List(items) => {
+                f.write_str("(")?;
+                for (i, it) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" ")?;
+                    }
+                    write!(f, "{it}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+/// One command of the shared part of a script (the kernel's transition formula).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// `(declare-const name sort)`.
+    DeclareConst { name: String, sort: Sexp },
+    /// `(declare-fun name (args…) ret)`.
+    DeclareFun { name: String, args: Vec<Sexp>, ret: Sexp },
+    /// `(define-fun name () sort value)`.
+    DefineConst { name: String, sort: Sexp, value: Sexp },
+    /// `(assert term)`.
+    Assert(Sexp),
+}
+
+/// The formula shared by all queries of one kernel: asserted once per solver session.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Script {
+    /// `(set-logic …)`, e.g. `QF_ABV`.
+    pub logic: String,
+    pub commands: Vec<Command>,
+}
+
+/// One property instance: `(push) (assert …)* (check-sat) [(get-value …)] (pop)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Query {
+    /// File-name-safe name for dumps, e.g. `reduce.race.sdata.L14` (no extension).
+    pub name: String,
+    pub assertions: Vec<Sexp>,
+    /// Terms whose values are asked when the answer is `sat`, in this order.
+    pub get_values: Vec<Sexp>,
+}
+
+/// A solver's answer to one [`Query`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    /// Satisfiable; the values of [`Query::get_values`] in order.
+    Sat(Vec<Sexp>),
+    Unsat,
+    /// `unknown`, with the solver's `:reason-unknown` if it gave one.
+    Unknown(String),
+    /// The per-query wall-clock limit passed; the solver process was killed.
+    Timeout,
+}
