@@ -1,3 +1,263 @@
-//! cli (stub)
-/// Entry point.
-pub fn main() -> i32 { 0 }
+//! The command line: clap definitions, GPUVerify flag compatibility, exit codes.
+//!
+//! Exit codes: 0 all kernels verified, 1 a defect found, 2 input or usage error,
+//! 3 inconclusive (timeout, `unknown`, a loop we cannot handle yet).
+
+use crate::driver::{self, DriverError, Verdict, VerifyOptions};
+use crate::frontend::FrontendOptions;
+use crate::passes::{Geometry, PassOptions};
+use crate::report;
+use crate::solver;
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// gpug: verifies CUDA kernels for data races and barrier divergence.
+///
+/// Every `__global__` kernel of FILE is lowered through clang, converted to SSA and encoded as
+/// SMT-LIB2 bit-vector formulas over two symbolic threads (the pair model), split by barrier
+/// intervals, and each property is asked of an SMT solver. A defect is printed with a witness
+/// from the solver's model: both accesses with their source lines, both threads' blockIdx and
+/// threadIdx, the kernel's parameter values and the racing index.
+///
+/// Exit codes: 0 all kernels verified, 1 a defect found, 2 input or usage error,
+/// 3 inconclusive.
+#[derive(Parser, Debug)]
+#[command(name = "gpug", version, args_conflicts_with_subcommands = true, max_term_width = 100)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Cmd>,
+    #[command(flatten)]
+    pub verify: VerifyArgs,
+}
+
+/// Subcommands besides verification.
+#[derive(Subcommand, Debug)]
+pub enum Cmd {
+    /// Lists the SMT solvers gpug knows and whether each is installed, with its version.
+    Solvers,
+}
+
+/// Arguments of verification (the default command).
+#[derive(clap::Args, Debug)]
+pub struct VerifyArgs {
+    /// The CUDA source file (.cu).
+    pub file: Option<PathBuf>,
+
+    /// Threads per block: `64`, `[16,16]` or `[8,8,4]`. Dimensions not given are 1; without
+    /// the flag all three are symbolic (positive, within CUDA's limits).
+    #[arg(long = "blockDim", value_name = "DIM", value_parser = parse_dim)]
+    pub block_dim: Option<[u32; 3]>,
+
+    /// Blocks per grid, as for --blockDim.
+    #[arg(long = "gridDim", value_name = "DIM", value_parser = parse_dim)]
+    pub grid_dim: Option<[u32; 3]>,
+
+    /// Verify only this kernel (plain name, or `name<args>` for a template instantiation).
+    #[arg(long, value_name = "NAME")]
+    pub kernel: Option<String>,
+
+    /// Define a preprocessor macro for clang, as `-DN` or `-DN=4`.
+    #[arg(short = 'D', value_name = "NAME[=V]")]
+    pub defines: Vec<String>,
+
+    /// Add an include directory for clang.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include_dirs: Vec<PathBuf>,
+
+    /// The clang to run (default: `clang`, then `clang-19` down to `clang-14` on PATH).
+    #[arg(long, value_name = "PATH")]
+    pub clang: Option<PathBuf>,
+
+    /// The solver: z3, cvc5 or yices (yices-smt2). Default: the first of these on PATH.
+    #[arg(long, value_name = "NAME", conflicts_with = "solver_cmd")]
+    pub solver: Option<String>,
+
+    /// Any SMT-LIB 2 solver with an interactive mode, as 'PROGRAM ARGS'.
+    #[arg(long, value_name = "CMD")]
+    pub solver_cmd: Option<String>,
+
+    /// Wall-clock limit per solver query, in seconds; on expiry the solver is killed and the
+    /// verdict is inconclusive.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub timeout: f64,
+
+    /// Most iterations a loop with a concrete trip count is unrolled to.
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub unroll: u32,
+
+    /// Write every query as a standalone .smt2 script into DIR.
+    #[arg(long = "dump-smt2", value_name = "DIR")]
+    pub dump_smt2: Option<PathBuf>,
+
+    /// Print one JSON object instead of text (see README for its fields).
+    #[arg(long)]
+    pub json: bool,
+
+    /// Check barrier divergence only (GPUVerify's --only-divergence).
+    #[arg(long = "only-divergence")]
+    pub only_divergence: bool,
+}
+
+/// Parses `64`, `[16,16]`, `[32,32,1]` into (x, y, z) with 1 for dimensions not given.
+pub fn parse_dim(s: &str) -> Result<[u32; 3], String> {
+    let inner = s.trim().trim_start_matches('[').trim_end_matches(']');
+    let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(format!("expected N, [X,Y] or [X,Y,Z], got `{s}`"));
+    }
+    let mut out = [1u32; 3];
+    for (i, p) in parts.iter().enumerate() {
+        let v: u32 = p.parse().map_err(|_| format!("`{p}` is not a positive integer"))?;
+        if v == 0 {
+            return Err("dimensions must be positive".into());
+        }
+        out[i] = v;
+    }
+    Ok(out)
+}
+
+/// GPUVerify flags that do not apply to gpug: accepted, ignored with a note.
+const IGNORED_FLAGS: &[&str] = &[
+    "--no-inline",
+    "--no-infer",
+    "--boogie-file",
+    "--warp-sync",
+    "--equality-abstraction",
+    "--loop-unwind",
+    "--adversarial-abstraction",
+    "--no-benign",
+    "--only-intra-group",
+    "--time",
+];
+
+/// Removes GPUVerify's inapplicable flags from `args`, returning the notes to print.
+pub fn strip_ignored_flags(args: Vec<String>) -> (Vec<String>, Vec<String>) {
+    let mut kept = Vec::new();
+    let mut notes = Vec::new();
+    for a in args {
+        let name = a.split('=').next().unwrap_or("");
+        if IGNORED_FLAGS.contains(&name) {
+            notes.push(format!("note: ignoring GPUVerify flag `{a}`, which does not apply to gpug"));
+        } else {
+            kept.push(a);
+        }
+    }
+    (kept, notes)
+}
+
+/// Runs the command line; returns the exit code.
+pub fn main() -> i32 {
+    let (args, notes) = strip_ignored_flags(std::env::args().collect());
+    for n in notes {
+        eprintln!("{n}");
+    }
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    match cli.command {
+        Some(Cmd::Solvers) => {
+            for (spec, status) in solver::available() {
+                match status {
+                    Ok(version) => println!("{:<9} {:<12} {}", spec.name, spec.program, version),
+                    Err(e) => println!("{:<9} {:<12} not available: {}", spec.name, spec.program, e),
+                }
+            }
+            0
+        }
+        None => verify(cli.verify),
+    }
+}
+
+fn verify(a: VerifyArgs) -> i32 {
+    let Some(file) = a.file.clone() else {
+        eprintln!("error: no input file (see `gpug --help`)");
+        return 2;
+    };
+    let solver = match (&a.solver, &a.solver_cmd) {
+        (Some(n), _) => solver::by_name(n),
+        (None, Some(c)) => solver::from_command(c),
+        (None, None) => solver::default_solver(),
+    };
+    let solver = match solver {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    if !(a.timeout > 0.0 && a.timeout.is_finite()) {
+        eprintln!("error: --timeout must be a positive number of seconds");
+        return 2;
+    }
+    let opts = VerifyOptions {
+        frontend: FrontendOptions {
+            clang: a.clang.clone(),
+            defines: a.defines.clone(),
+            include_dirs: a.include_dirs.clone(),
+            kernel: a.kernel.clone(),
+        },
+        geometry: Geometry { block_dim: a.block_dim.map(|d| d.map(Some)).unwrap_or([None; 3]), grid_dim: a.grid_dim.map(|d| d.map(Some)).unwrap_or([None; 3]) },
+        passes: PassOptions { unroll: a.unroll, ..PassOptions::default() },
+        solver,
+        timeout: Duration::from_secs_f64(a.timeout),
+        dump_dir: a.dump_smt2.clone(),
+        only_divergence: a.only_divergence,
+    };
+    match driver::verify(&file, &opts) {
+        Ok(result) => {
+            if a.json {
+                println!("{}", report::json(&result));
+            } else {
+                print!("{}", report::text(&result));
+            }
+            match result.overall() {
+                Verdict::Verified => 0,
+                Verdict::Defect => 1,
+                Verdict::Inconclusive => 3,
+            }
+        }
+        Err(DriverError::Frontend(crate::frontend::FrontendError::Clang { stderr, .. })) => {
+            eprint!("{stderr}");
+            eprintln!("error: clang could not compile {}", file.display());
+            2
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            2
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dims() {
+        assert_eq!(parse_dim("64"), Ok([64, 1, 1]));
+        assert_eq!(parse_dim("[16,16]"), Ok([16, 16, 1]));
+        assert_eq!(parse_dim("[32, 32, 2]"), Ok([32, 32, 2]));
+        assert!(parse_dim("[1,2,3,4]").is_err());
+        assert!(parse_dim("0").is_err());
+        assert!(parse_dim("x").is_err());
+    }
+
+    #[test]
+    fn gpuverify_flags_are_stripped() {
+        let args = ["gpug", "--no-inline", "--blockDim=64", "--boogie-file=x.bpl", "k.cu"].map(String::from).to_vec();
+        let (kept, notes) = strip_ignored_flags(args);
+        assert_eq!(kept, ["gpug", "--blockDim=64", "k.cu"]);
+        assert_eq!(notes.len(), 2);
+    }
+
+    #[test]
+    fn unknown_flag_is_usage_error() {
+        let e = Cli::try_parse_from(["gpug", "--frobnicate", "k.cu"]).unwrap_err();
+        assert!(e.use_stderr());
+    }
+}

@@ -1,1 +1,994 @@
-//! encode (stub)
+//! SSA and the pair model: a prepared kernel becomes one SMT-LIB2 script (its transition
+//! formula for two symbolic threads) and one [`Check`] per property instance.
+//!
+//! Sources: PUG paper (`003_…`) §2 for SSA over bit-vectors (`v_next = Γ(e)`, arrays by
+//! `store`, joins by `ite`), §3–§5 for barrier intervals and the serializability argument that
+//! lets two threads stand for all; GPUVerify lecture notes (`002_…`) for the two-thread
+//! reduction and the equality abstraction of shared state. DESIGN.md "Thread models",
+//! "Shared state in the pair model" and "Properties as queries".
+//!
+//! Both threads are executed in lock step over the structured kernel, each with its own path
+//! condition. Every array is a byte map `(Array (_ BitVec 64) (_ BitVec 8))`. Equality
+//! abstraction: at a barrier each non-local array becomes a fresh array seen by both threads;
+//! between barriers each thread sees that array plus its own writes (exact for the pair up to
+//! its first race). Arrays touched by an atomic are adversarial: every read from them is fresh.
+//! Each thread counts the barriers it passes (`bc`); two accesses of one block are in the same
+//! barrier interval when their counts agree.
+//!
+//! Entry point: [`encode`]; a solver's values become a [`Finding`] through [`Check::finding`].
+
+mod witness;
+
+use crate::ir::{
+    ArrayId, AtomicOp, BinOp, BlockId, Builtin, Expr, Kernel, ParamKind, Space, Span, Stmt,
+    StmtKind, Ty, UnOp, VarId,
+};
+use crate::passes::Geometry;
+use crate::solver::{Command, Query, Script, Sexp};
+use num_bigint::{BigInt, BigUint, Sign};
+use std::collections::{BTreeMap, HashMap, HashSet};
+pub use witness::{AccessKind, Finding, FindingKind, WitnessAccess};
+
+/// What one [`Check`] asks.
+#[derive(Clone, Debug)]
+pub enum Property {
+    /// A data race on `array` between some pair of [`Check::pairs`].
+    Race { array: ArrayId },
+    /// Barrier divergence at the barrier at `span`.
+    Divergence { span: Span },
+    /// `assert` at `span` failing for thread 1 (pair model: shared values abstracted).
+    Assertion { span: Span },
+}
+
+/// One property instance: the query and how to read its model back.
+#[derive(Clone, Debug)]
+pub struct Check {
+    pub property: Property,
+    pub query: Query,
+    /// For races, the access pairs (t1's access, t2's access) whose disjunction the query
+    /// asks; the values of `query.get_values` hold, after the common witness values, for each
+    /// pair: its condition, t1's byte offset and t2's byte offset.
+    pub pairs: Vec<(Access, Access)>,
+    /// The layout of the common witness values at the front of `query.get_values`.
+    pub(crate) layout: witness::Layout,
+}
+
+/// One memory access site as executed by both threads.
+#[derive(Clone, Debug)]
+pub struct Access {
+    pub array: ArrayId,
+    pub span: Span,
+    pub kind: AccessKind,
+    /// Bytes touched.
+    pub width: u32,
+    /// Top-level barrier segment: accesses of different segments are ordered for one block.
+    segment: u32,
+    /// Per thread: path condition, byte offset (BV64), barrier count (BV32).
+    per_thread: [(Sexp, Sexp, Sexp); 2],
+}
+
+/// The result of [`encode`].
+#[derive(Clone, Debug)]
+pub struct Encoded {
+    /// The kernel's transition formula: declarations, SSA definitions, geometry and thread
+    /// constraints.
+    pub script: Script,
+    /// One check per property instance, in source order.
+    pub checks: Vec<Check>,
+    /// Over-approximations the verdict rests on, for the report (e.g. adversarial arrays).
+    pub notes: Vec<String>,
+}
+
+/// Encodes `kernel` (after [`crate::passes::prepare`], so without loops) for the pair model
+/// under `geometry`.
+pub fn encode(kernel: &Kernel, geometry: &Geometry) -> Encoded {
+    let mut e = Encoder::new(kernel, geometry);
+    e.prologue();
+    let mut st = e.initial_states();
+    e.block(&kernel.body, &mut st);
+    e.race_checks();
+    let mut notes = Vec::new();
+    for a in &e.adversarial {
+        notes.push(format!(
+            "array `{}` is touched by atomics: its values are abstracted (adversarial), so a race that depends on them may be a false alarm",
+            kernel.array(*a).name
+        ));
+    }
+    if e.has_opaque_float {
+        notes.push("float values are opaque: arithmetic on them is uninterpreted".to_string());
+    }
+    let script = Script { logic: "QF_AUFBV".into(), commands: [e.decls, e.cmds].concat() };
+    Encoded { script, checks: e.checks, notes }
+}
+
+#[derive(Clone, Debug)]
+struct TState {
+    pc: Sexp,
+    vars: Vec<Option<Sexp>>,
+    mem: BTreeMap<ArrayId, Sexp>,
+    bc: Sexp,
+}
+
+struct Encoder<'k> {
+    k: &'k Kernel,
+    g: &'k Geometry,
+    decls: Vec<Command>,
+    cmds: Vec<Command>,
+    declared_funs: HashSet<String>,
+    counter: usize,
+    accesses: Vec<Access>,
+    checks: Vec<Check>,
+    exits: HashMap<BlockId, Vec<[TState; 2]>>,
+    depth: u32,
+    segment: u32,
+    adversarial: Vec<ArrayId>,
+    has_opaque_float: bool,
+    layout: witness::Layout,
+    barrier_count: u32,
+}
+
+fn atom(s: impl Into<String>) -> Sexp {
+    Sexp::atom(s)
+}
+
+fn app(op: &str, args: Vec<Sexp>) -> Sexp {
+    Sexp::app(op, args)
+}
+
+fn t() -> Sexp {
+    atom("true")
+}
+
+fn f() -> Sexp {
+    atom("false")
+}
+
+fn and(a: Sexp, b: Sexp) -> Sexp {
+    if a == t() {
+        return b;
+    }
+    if b == t() {
+        return a;
+    }
+    if a == f() || b == f() {
+        return f();
+    }
+    app("and", vec![a, b])
+}
+
+fn not(a: Sexp) -> Sexp {
+    if a == t() {
+        f()
+    } else if a == f() {
+        t()
+    } else {
+        app("not", vec![a])
+    }
+}
+
+fn bvn(v: u64, w: u32) -> Sexp {
+    Sexp::bv(&BigUint::from(v), w)
+}
+
+fn mem_sort() -> Sexp {
+    app("Array", vec![Sexp::bv_sort(64), Sexp::bv_sort(8)])
+}
+
+fn sort_of(ty: Ty) -> Sexp {
+    match ty {
+        Ty::Bool => atom("Bool"),
+        Ty::Int { bits, .. } | Ty::Float { bits } => Sexp::bv_sort(bits),
+    }
+}
+
+/// A symbol made from a source name: letters, digits and `_` kept, others become `_`.
+fn sym(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
+}
+
+fn extend(term: Sexp, from: u32, to: u32, signed: bool) -> Sexp {
+    if from == to {
+        term
+    } else if from < to {
+        let op = if signed { "sign_extend" } else { "zero_extend" };
+        Sexp::list(vec![app("_", vec![atom(op), atom((to - from).to_string())]), term])
+    } else {
+        Sexp::list(vec![app("_", vec![atom("extract"), atom((to - 1).to_string()), atom("0")]), term])
+    }
+}
+
+impl<'k> Encoder<'k> {
+    fn new(k: &'k Kernel, g: &'k Geometry) -> Self {
+        let mut adversarial = Vec::new();
+        collect_atomic_arrays(&k.body, &mut adversarial);
+        adversarial.sort();
+        adversarial.dedup();
+        Encoder {
+            k,
+            g,
+            decls: Vec::new(),
+            cmds: Vec::new(),
+            declared_funs: HashSet::new(),
+            counter: 0,
+            accesses: Vec::new(),
+            checks: Vec::new(),
+            exits: HashMap::new(),
+            depth: 0,
+            segment: 0,
+            adversarial,
+            has_opaque_float: false,
+            layout: witness::Layout::default(),
+            barrier_count: 0,
+        }
+    }
+
+    fn fresh_name(&mut self, base: &str) -> String {
+        self.counter += 1;
+        format!("{}@{}", base, self.counter)
+    }
+
+    fn declare(&mut self, name: &str, sort: Sexp) -> Sexp {
+        self.decls.push(Command::DeclareConst { name: name.to_string(), sort });
+        atom(name)
+    }
+
+    /// `(define-fun name () sort value)`, unless `value` is already an atom.
+    fn define(&mut self, base: &str, sort: Sexp, value: Sexp) -> Sexp {
+        if let Sexp::Atom(_) = value {
+            return value;
+        }
+        let name = self.fresh_name(base);
+        self.cmds.push(Command::DefineConst { name: name.clone(), sort, value });
+        atom(name)
+    }
+
+    fn assert(&mut self, term: Sexp) {
+        if term != t() {
+            self.cmds.push(Command::Assert(term));
+        }
+    }
+
+    fn builtin_name(b: Builtin, thread: usize) -> String {
+        let d = |d: crate::ir::Dim| ["x", "y", "z"][d.index()];
+        match b {
+            Builtin::ThreadIdx(x) => format!("t{}.threadIdx.{}", thread + 1, d(x)),
+            Builtin::BlockIdx(x) => format!("t{}.blockIdx.{}", thread + 1, d(x)),
+            Builtin::BlockDim(x) => format!("blockDim.{}", d(x)),
+            Builtin::GridDim(x) => format!("gridDim.{}", d(x)),
+            Builtin::WarpSize => "warpSize".into(),
+        }
+    }
+
+    /// Geometry, the two threads, distinctness, scalar parameters.
+    fn prologue(&mut self) {
+        use crate::ir::Dim;
+        let limits_block = [1024u64, 1024, 64];
+        let limits_grid = [(1u64 << 31) - 1, 65535, 65535];
+        for (i, d) in Dim::ALL.iter().enumerate() {
+            for (is_block, given, limit) in [
+                (true, self.g.block_dim[i], limits_block[i]),
+                (false, self.g.grid_dim[i], limits_grid[i]),
+            ] {
+                let b = if is_block { Builtin::BlockDim(*d) } else { Builtin::GridDim(*d) };
+                let name = Self::builtin_name(b, 0);
+                match given {
+                    Some(v) => {
+                        self.cmds.push(Command::DefineConst { name: name.clone(), sort: Sexp::bv_sort(32), value: bvn(v as u64, 32) });
+                    }
+                    None => {
+                        let x = self.declare(&name, Sexp::bv_sort(32));
+                        self.assert(app("bvule", vec![bvn(1, 32), x.clone()]));
+                        self.assert(app("bvule", vec![x, bvn(limit, 32)]));
+                        self.layout.geometry.push((name.clone(), atom(&name)));
+                    }
+                }
+            }
+        }
+        if self.g.block_dim.iter().any(Option::is_none) {
+            // At most 1024 threads per block.
+            let p = Dim::ALL
+                .iter()
+                .map(|d| extend(atom(Self::builtin_name(Builtin::BlockDim(*d), 0)), 32, 64, false))
+                .reduce(|a, b| app("bvmul", vec![a, b]))
+                .unwrap_or_else(|| bvn(1, 64));
+            self.assert(app("bvule", vec![p, bvn(1024, 64)]));
+        }
+        self.cmds.push(Command::DefineConst { name: "warpSize".into(), sort: Sexp::bv_sort(32), value: bvn(32, 32) });
+        for th in 0..2 {
+            for d in Dim::ALL {
+                for (idx, dim) in [(Builtin::ThreadIdx(d), Builtin::BlockDim(d)), (Builtin::BlockIdx(d), Builtin::GridDim(d))] {
+                    let name = Self::builtin_name(idx, th);
+                    let x = self.declare(&name, Sexp::bv_sort(32));
+                    self.assert(app("bvult", vec![x, atom(Self::builtin_name(dim, 0))]));
+                }
+            }
+        }
+        let same = |b: fn(crate::ir::Dim) -> Builtin| {
+            Dim::ALL
+                .iter()
+                .map(|d| app("=", vec![atom(Self::builtin_name(b(*d), 0)), atom(Self::builtin_name(b(*d), 1))]))
+                .collect::<Vec<_>>()
+        };
+        let same_block = app("and", same(Builtin::BlockIdx));
+        self.cmds.push(Command::DefineConst { name: "same_block".into(), sort: atom("Bool"), value: same_block });
+        let same_thread = app("and", same(Builtin::ThreadIdx));
+        self.assert(not(and(atom("same_block"), same_thread)));
+        for p in &self.k.params {
+            if let ParamKind::Scalar(v) = &p.kind {
+                let ty = self.k.var(*v).ty;
+                let name = format!("param.{}", sym(&p.name));
+                self.declare(&name, sort_of(ty));
+                self.layout.params.push((p.name.clone(), ty, atom(&name)));
+            }
+        }
+        for th in 0..2 {
+            for d in Dim::ALL {
+                for b in [Builtin::BlockIdx(d), Builtin::ThreadIdx(d)] {
+                    let name = Self::builtin_name(b, th);
+                    self.layout.coords.push(atom(name));
+                }
+            }
+        }
+    }
+
+    fn initial_states(&mut self) -> [TState; 2] {
+        let mut shared_mem = BTreeMap::new();
+        for (i, a) in self.k.arrays.iter().enumerate() {
+            if a.space != Space::Local {
+                let name = format!("mem.{}.init", sym(&a.name));
+                let name = format!("{}#{}", name, i);
+                shared_mem.insert(ArrayId(i), self.declare(&name, mem_sort()));
+            }
+        }
+        let mut states = Vec::new();
+        for th in 0..2 {
+            let mut mem = shared_mem.clone();
+            for (i, a) in self.k.arrays.iter().enumerate() {
+                if a.space == Space::Local {
+                    let name = format!("t{}.mem.{}#{}", th + 1, sym(&a.name), i);
+                    mem.insert(ArrayId(i), self.declare(&name, mem_sort()));
+                }
+            }
+            let mut vars = vec![None; self.k.vars.len()];
+            for p in &self.k.params {
+                if let ParamKind::Scalar(v) = &p.kind {
+                    vars[v.0] = Some(atom(format!("param.{}", sym(&p.name))));
+                }
+            }
+            states.push(TState { pc: t(), vars, mem, bc: bvn(0, 32) });
+        }
+        let s1 = states.pop().expect("two states");
+        let s0 = states.pop().expect("two states");
+        [s0, s1]
+    }
+
+    fn var_name(&self, v: VarId, th: usize) -> String {
+        format!("t{}.{}", th + 1, sym(&self.k.var(v).name))
+    }
+
+    fn read_var(&mut self, v: VarId, st: &mut TState, th: usize) -> Sexp {
+        if let Some(x) = &st.vars[v.0] {
+            return x.clone();
+        }
+        // Read before any assignment: an arbitrary value.
+        let name = self.fresh_name(&format!("{}.undef", self.var_name(v, th)));
+        let x = self.declare(&name, sort_of(self.k.var(v).ty));
+        st.vars[v.0] = Some(x.clone());
+        x
+    }
+
+    fn assign(&mut self, v: VarId, value: Sexp, st: &mut TState, th: usize) {
+        let name = self.var_name(v, th);
+        let x = self.define(&name, sort_of(self.k.var(v).ty), value);
+        st.vars[v.0] = Some(x);
+    }
+
+    fn havoc(&mut self, v: VarId, st: &mut TState, th: usize) {
+        let name = self.fresh_name(&format!("{}.havoc", self.var_name(v, th)));
+        let x = self.declare(&name, sort_of(self.k.var(v).ty));
+        st.vars[v.0] = Some(x);
+    }
+
+    fn uf(&mut self, name: &str, args: &[Ty], ret: Ty) -> String {
+        let mut full = sym(name);
+        for a in args {
+            full.push_str(&format!("_{}", ty_tag(*a)));
+        }
+        full.push_str(&format!("_{}", ty_tag(ret)));
+        let full = format!("uf.{full}");
+        if self.declared_funs.insert(full.clone()) {
+            self.decls.push(Command::DeclareFun {
+                name: full.clone(),
+                args: args.iter().map(|a| sort_of(*a)).collect(),
+                ret: sort_of(ret),
+            });
+        }
+        full
+    }
+
+    fn expr(&mut self, e: &Expr, st: &mut TState, th: usize) -> Sexp {
+        match e {
+            Expr::Const { value, ty } => match ty {
+                Ty::Bool => {
+                    if value.sign() == Sign::NoSign {
+                        f()
+                    } else {
+                        t()
+                    }
+                }
+                Ty::Int { bits, .. } | Ty::Float { bits } => Sexp::bv(&to_unsigned(value, *bits), *bits),
+            },
+            Expr::Var { id, .. } => self.read_var(*id, st, th),
+            Expr::Builtin(b) => atom(Self::builtin_name(*b, th)),
+            Expr::Unary { op, arg, ty } => {
+                let a = self.expr(arg, st, th);
+                if matches!(ty, Ty::Float { .. }) {
+                    self.has_opaque_float = true;
+                    let name = self.uf(&format!("f{op:?}"), &[arg.ty()], *ty);
+                    return app(&name, vec![a]);
+                }
+                match (op, ty) {
+                    (UnOp::Not, _) | (UnOp::BitNot, Ty::Bool) => not(a),
+                    (UnOp::Neg, _) => app("bvneg", vec![a]),
+                    (UnOp::BitNot, _) => app("bvnot", vec![a]),
+                }
+            }
+            Expr::Binary { op, lhs, rhs, ty } => self.binary(*op, lhs, rhs, *ty, st, th),
+            Expr::Cast { arg, ty } => {
+                let from = arg.ty();
+                let a = self.expr(arg, st, th);
+                self.cast(a, from, *ty)
+            }
+            Expr::Select { cond, then, els, .. } => {
+                let c = self.expr(cond, st, th);
+                let a = self.expr(then, st, th);
+                let b = self.expr(els, st, th);
+                app("ite", vec![c, a, b])
+            }
+            Expr::Opaque { name, args, ty } => {
+                let tys: Vec<Ty> = args.iter().map(Expr::ty).collect();
+                let vals: Vec<Sexp> = args.iter().map(|a| self.expr(a, st, th)).collect();
+                self.has_opaque_float |= tys.iter().chain([ty]).any(|t| matches!(t, Ty::Float { .. }));
+                let fname = self.uf(name, &tys, *ty);
+                if vals.is_empty() { atom(fname) } else { app(&fname, vals) }
+            }
+        }
+    }
+
+    fn cast(&mut self, a: Sexp, from: Ty, to: Ty) -> Sexp {
+        match (from, to) {
+            (x, y) if x == y => a,
+            (Ty::Bool, Ty::Int { bits, .. }) => app("ite", vec![a, bvn(1, bits), bvn(0, bits)]),
+            (Ty::Int { bits, .. }, Ty::Bool) => not(app("=", vec![a, bvn(0, bits)])),
+            (Ty::Int { bits: fb, signed }, Ty::Int { bits: tb, .. }) => extend(a, fb, tb, signed),
+            (Ty::Bool, Ty::Float { .. }) => {
+                let i = self.cast(a, Ty::Bool, Ty::I32);
+                self.cast(i, Ty::I32, to)
+            }
+            _ => {
+                // Conversions to or from floats: uninterpreted.
+                self.has_opaque_float = true;
+                let name = self.uf("cast", &[from], to);
+                app(&name, vec![a])
+            }
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, lhs: &Expr, rhs: &Expr, ty: Ty, st: &mut TState, th: usize) -> Sexp {
+        let lt = lhs.ty();
+        let a = self.expr(lhs, st, th);
+        let mut b = self.expr(rhs, st, th);
+        if matches!(lt, Ty::Float { .. }) || matches!(ty, Ty::Float { .. }) {
+            self.has_opaque_float = true;
+            if matches!(op, BinOp::Eq) {
+                // Equal bit patterns are equal floats except NaN; keep it opaque but consistent.
+            }
+            let name = self.uf(&format!("f{op:?}"), &[lt, rhs.ty()], ty);
+            return app(&name, vec![a, b]);
+        }
+        let signed = lt.is_signed();
+        if lt == Ty::Bool {
+            return match op {
+                BinOp::Eq => app("=", vec![a, b]),
+                BinOp::Ne => not(app("=", vec![a, b])),
+                BinOp::LAnd | BinOp::BitAnd => app("and", vec![a, b]),
+                BinOp::LOr | BinOp::BitOr => app("or", vec![a, b]),
+                BinOp::BitXor => app("xor", vec![a, b]),
+                _ => {
+                    // Arithmetic on bools: go through int.
+                    let ai = self.cast(a, Ty::Bool, Ty::I32);
+                    let bi = self.cast(b, Ty::Bool, Ty::I32);
+                    let r = self.int_binary(op, ai, bi, Ty::I32, true);
+                    if ty == Ty::Bool && !is_cmp(op) { self.cast(r, Ty::I32, Ty::Bool) } else { r }
+                }
+            };
+        }
+        if matches!(op, BinOp::Shl | BinOp::Shr) {
+            let rt = rhs.ty();
+            b = match rt {
+                Ty::Int { bits, signed: s } => extend(b, bits, lt.bits(), s),
+                Ty::Bool => self.cast(b, Ty::Bool, lt),
+                Ty::Float { .. } => b,
+            };
+        }
+        if matches!(op, BinOp::LAnd | BinOp::LOr) {
+            // On integers (should not happen after clang's conversions): compare with zero.
+            let w = lt.bits();
+            let az = not(app("=", vec![a, bvn(0, w)]));
+            let bz = not(app("=", vec![b, bvn(0, rhs.ty().bits())]));
+            return app(if op == BinOp::LAnd { "and" } else { "or" }, vec![az, bz]);
+        }
+        self.int_binary(op, a, b, lt, signed)
+    }
+
+    fn int_binary(&mut self, op: BinOp, a: Sexp, b: Sexp, _lt: Ty, signed: bool) -> Sexp {
+        let s = |x: &'static str, y: &'static str| if signed { x } else { y };
+        let name = match op {
+            BinOp::Add => "bvadd",
+            BinOp::Sub => "bvsub",
+            BinOp::Mul => "bvmul",
+            BinOp::Div => s("bvsdiv", "bvudiv"),
+            BinOp::Rem => s("bvsrem", "bvurem"),
+            BinOp::Shl => "bvshl",
+            BinOp::Shr => s("bvashr", "bvlshr"),
+            BinOp::BitAnd => "bvand",
+            BinOp::BitOr => "bvor",
+            BinOp::BitXor => "bvxor",
+            BinOp::Eq => "=",
+            BinOp::Ne => return not(app("=", vec![a, b])),
+            BinOp::Lt => s("bvslt", "bvult"),
+            BinOp::Le => s("bvsle", "bvule"),
+            BinOp::Gt => s("bvsgt", "bvugt"),
+            BinOp::Ge => s("bvsge", "bvuge"),
+            BinOp::LAnd => "and",
+            BinOp::LOr => "or",
+        };
+        app(name, vec![a, b])
+    }
+
+    fn offset(&mut self, e: &Expr, st: &mut TState, th: usize) -> Sexp {
+        let o = self.expr(e, st, th);
+        let o = match e.ty() {
+            Ty::Int { bits, signed } => extend(o, bits, 64, signed),
+            _ => o,
+        };
+        self.define(&format!("t{}.off", th + 1), Sexp::bv_sort(64), o)
+    }
+
+    fn load_bytes(mem: &Sexp, off: &Sexp, width: u32) -> Sexp {
+        let bytes: Vec<Sexp> = (0..width)
+            .rev()
+            .map(|i| {
+                let addr = if i == 0 { off.clone() } else { app("bvadd", vec![off.clone(), bvn(i as u64, 64)]) };
+                app("select", vec![mem.clone(), addr])
+            })
+            .collect();
+        bytes.into_iter().reduce(|hi, lo| app("concat", vec![hi, lo])).unwrap_or_else(|| bvn(0, 8))
+    }
+
+    fn store_bytes(mem: Sexp, off: &Sexp, value: &Sexp, width: u32) -> Sexp {
+        let mut m = mem;
+        for i in 0..width {
+            let addr = if i == 0 { off.clone() } else { app("bvadd", vec![off.clone(), bvn(i as u64, 64)]) };
+            let byte = Sexp::list(vec![
+                app("_", vec![atom("extract"), atom((8 * i + 7).to_string()), atom((8 * i).to_string())]),
+                value.clone(),
+            ]);
+            m = app("store", vec![m, addr, byte]);
+        }
+        m
+    }
+
+    fn to_bits(&mut self, v: Sexp, ty: Ty) -> Sexp {
+        match ty {
+            Ty::Bool => app("ite", vec![v, bvn(1, 8), bvn(0, 8)]),
+            _ => v,
+        }
+    }
+
+    fn from_bits(&mut self, v: Sexp, ty: Ty) -> Sexp {
+        match ty {
+            Ty::Bool => not(app("=", vec![v, bvn(0, 8)])),
+            _ => v,
+        }
+    }
+
+    fn record(&mut self, array: ArrayId, span: &Span, kind: AccessKind, width: u32, per: [(Sexp, Sexp, Sexp); 2]) {
+        let space = self.k.array(array).space;
+        if matches!(space, Space::Local | Space::Constant) {
+            return;
+        }
+        self.accesses.push(Access { array, span: span.clone(), kind, width, segment: self.segment, per_thread: per });
+    }
+
+    fn block(&mut self, stmts: &[Stmt], st: &mut [TState; 2]) {
+        for s in stmts {
+            if st[0].pc == f() && st[1].pc == f() {
+                return;
+            }
+            self.stmt(s, st);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt, st: &mut [TState; 2]) {
+        match &s.kind {
+            StmtKind::Assign { var, value } => {
+                for (th, ts) in st.iter_mut().enumerate() {
+                    let v = self.expr(value, ts, th);
+                    self.assign(*var, v, ts, th);
+                }
+            }
+            StmtKind::Havoc { var } => {
+                for (th, ts) in st.iter_mut().enumerate() {
+                    self.havoc(*var, ts, th);
+                }
+            }
+            StmtKind::Load { dst, array, offset, ty } => {
+                let adversarial = self.adversarial.contains(array);
+                let mut per = Vec::new();
+                for (th, ts) in st.iter_mut().enumerate() {
+                    let off = self.offset(offset, ts, th);
+                    if adversarial {
+                        self.havoc(*dst, ts, th);
+                    } else {
+                        let mem = ts.mem[array].clone();
+                        let raw = Self::load_bytes(&mem, &off, ty.bytes());
+                        let v = self.from_bits(raw, *ty);
+                        let v = self.coerce(v, *ty, self.k.var(*dst).ty);
+                        self.assign(*dst, v, ts, th);
+                    }
+                    per.push((ts.pc.clone(), off, ts.bc.clone()));
+                }
+                self.record(*array, &s.span, AccessKind::Read, ty.bytes(), pair(per));
+            }
+            StmtKind::Store { array, offset, value, ty } => {
+                let mut per = Vec::new();
+                for (th, ts) in st.iter_mut().enumerate() {
+                    let off = self.offset(offset, ts, th);
+                    let v = self.expr(value, ts, th);
+                    let v = self.coerce(v, value.ty(), *ty);
+                    let bits = self.to_bits(v, *ty);
+                    let mem = ts.mem[array].clone();
+                    let stored = Self::store_bytes(mem.clone(), &off, &bits, ty.bytes());
+                    let guarded = app("ite", vec![ts.pc.clone(), stored, mem]);
+                    let m = self.define(&format!("t{}.mem.{}", th + 1, sym(&self.k.array(*array).name)), mem_sort(), guarded);
+                    ts.mem.insert(*array, m);
+                    per.push((ts.pc.clone(), off, ts.bc.clone()));
+                }
+                self.record(*array, &s.span, AccessKind::Write, ty.bytes(), pair(per));
+            }
+            StmtKind::Atomic { op: _, dst, array, offset, operands, ty } => {
+                let mut per = Vec::new();
+                for (th, ts) in st.iter_mut().enumerate() {
+                    let off = self.offset(offset, ts, th);
+                    for o in operands {
+                        let _ = self.expr(o, ts, th);
+                    }
+                    if let Some(d) = dst {
+                        self.havoc(*d, ts, th);
+                    }
+                    per.push((ts.pc.clone(), off, ts.bc.clone()));
+                }
+                self.record(*array, &s.span, AccessKind::Atomic, ty.bytes(), pair(per));
+                let _ = AtomicOp::Add;
+            }
+            StmtKind::If { cond, then, els } => self.if_(cond, then, els, st),
+            StmtKind::Block { id, body } => {
+                self.exits.insert(*id, Vec::new());
+                self.block(body, st);
+                let exits = self.exits.remove(id).unwrap_or_default();
+                if !exits.is_empty() {
+                    for th in 0..2 {
+                        let mut all: Vec<TState> = exits.iter().map(|e| e[th].clone()).collect();
+                        all.push(st[th].clone());
+                        st[th] = self.merge_many(all, th);
+                    }
+                }
+            }
+            StmtKind::Exit(id) => {
+                if let Some(v) = self.exits.get_mut(id) {
+                    v.push(st.clone());
+                }
+                for ts in st.iter_mut() {
+                    ts.pc = f();
+                }
+            }
+            StmtKind::Return => {
+                for ts in st.iter_mut() {
+                    ts.pc = f();
+                }
+            }
+            StmtKind::Barrier => self.barrier(s, st),
+            StmtKind::Assume { cond } => {
+                for (th, ts) in st.iter_mut().enumerate() {
+                    let c = self.expr(cond, ts, th);
+                    self.assert(app("=>", vec![ts.pc.clone(), c]));
+                }
+            }
+            StmtKind::Assert { cond } => {
+                let ts = &mut st[0];
+                let c = self.expr(cond, ts, 0);
+                let fail = and(ts.pc.clone(), not(c));
+                let layout = self.layout.clone();
+                let mut gv = layout.common();
+                gv.push(fail.clone());
+                self.checks.push(Check {
+                    property: Property::Assertion { span: s.span.clone() },
+                    query: Query {
+                        name: format!("{}.assert.L{}", sym(&self.k.name), s.span.line),
+                        assertions: vec![fail],
+                        get_values: gv,
+                    },
+                    pairs: Vec::new(),
+                    layout,
+                });
+                // Later checks assume the assertion held.
+                for (th, ts) in st.iter_mut().enumerate() {
+                    let c = self.expr(cond, ts, th);
+                    self.assert(app("=>", vec![ts.pc.clone(), c]));
+                }
+            }
+            StmtKind::Loop { .. } | StmtKind::Break | StmtKind::Continue => {
+                // `passes::prepare` removes these or marks the kernel inconclusive, in which
+                // case the driver does not encode it.
+            }
+        }
+    }
+
+    /// Converts between the access type and the variable's type when they differ (a load of
+    /// an `int` into an `unsigned` temporary has the same bits).
+    fn coerce(&mut self, v: Sexp, from: Ty, to: Ty) -> Sexp {
+        if from == to || (from.bits() == to.bits() && from != Ty::Bool && to != Ty::Bool) {
+            v
+        } else {
+            self.cast(v, from, to)
+        }
+    }
+
+    fn if_(&mut self, cond: &Expr, then: &[Stmt], els: &[Stmt], st: &mut [TState; 2]) {
+        let mut conds = Vec::new();
+        for (th, ts) in st.iter_mut().enumerate() {
+            let c = self.expr(cond, ts, th);
+            let c = self.define(&format!("t{}.cond", th + 1), atom("Bool"), c);
+            conds.push(c);
+        }
+        let mut st_then = st.clone();
+        let mut st_else = st.clone();
+        for th in 0..2 {
+            let pc_t = and(st[th].pc.clone(), conds[th].clone());
+            st_then[th].pc = self.define(&format!("t{}.pc", th + 1), atom("Bool"), pc_t);
+            let pc_e = and(st[th].pc.clone(), not(conds[th].clone()));
+            st_else[th].pc = self.define(&format!("t{}.pc", th + 1), atom("Bool"), pc_e);
+        }
+        self.depth += 1;
+        self.block(then, &mut st_then);
+        self.block(els, &mut st_else);
+        self.depth -= 1;
+        for th in 0..2 {
+            st[th] = self.merge2(&conds[th], &st_then[th], &st_else[th], th);
+        }
+    }
+
+    fn merge2(&mut self, c: &Sexp, a: &TState, b: &TState, th: usize) -> TState {
+        let mut out = a.clone();
+        for (i, (x, y)) in a.vars.iter().zip(&b.vars).enumerate() {
+            if x != y {
+                let v = match (x, y) {
+                    (Some(x), Some(y)) => app("ite", vec![c.clone(), x.clone(), y.clone()]),
+                    (Some(x), None) | (None, Some(x)) => x.clone(),
+                    (None, None) => continue,
+                };
+                let name = self.var_name(VarId(i), th);
+                out.vars[i] = Some(self.define(&name, sort_of(self.k.vars[i].ty), v));
+            }
+        }
+        for (id, x) in &a.mem {
+            let y = &b.mem[id];
+            if x != y {
+                let v = app("ite", vec![c.clone(), x.clone(), y.clone()]);
+                out.mem.insert(*id, self.define(&format!("t{}.mem.{}", th + 1, sym(&self.k.array(*id).name)), mem_sort(), v));
+            }
+        }
+        if a.bc != b.bc {
+            let v = app("ite", vec![c.clone(), a.bc.clone(), b.bc.clone()]);
+            out.bc = self.define(&format!("t{}.bc", th + 1), Sexp::bv_sort(32), v);
+        }
+        if a.pc != b.pc {
+            let v = app("ite", vec![c.clone(), a.pc.clone(), b.pc.clone()]);
+            out.pc = self.define(&format!("t{}.pc", th + 1), atom("Bool"), v);
+        }
+        out
+    }
+
+    /// Merges states with disjoint path conditions (the exits of a block and its end).
+    fn merge_many(&mut self, states: Vec<TState>, th: usize) -> TState {
+        let states_shape = states.last().cloned().expect("the block's own end state");
+        let live: Vec<TState> = states.into_iter().filter(|s| s.pc != f()).collect();
+        let Some((last, rest)) = live.split_last() else {
+            // No exit is live: the thread is done; keep the shape of its state.
+            let mut s = states_shape;
+            s.pc = f();
+            return s;
+        };
+        let mut acc = last.clone();
+        for s in rest.iter().rev() {
+            let pc = s.pc.clone();
+            let mut merged = self.merge2(&pc, s, &acc, th);
+            let orpc = if acc.pc == f() { pc } else { app("or", vec![pc, acc.pc.clone()]) };
+            merged.pc = self.define(&format!("t{}.pc", th + 1), atom("Bool"), orpc);
+            acc = merged;
+        }
+        acc
+    }
+
+    fn barrier(&mut self, s: &Stmt, st: &mut [TState; 2]) {
+        self.barrier_count += 1;
+        // Divergence: two threads of one block disagree on reaching this barrier.
+        if !(st[0].pc == t() && st[1].pc == t()) {
+            let div = and(atom("same_block"), not(app("=", vec![st[0].pc.clone(), st[1].pc.clone()])));
+            let layout = self.layout.clone();
+            let mut gv = layout.common();
+            gv.push(st[0].pc.clone());
+            gv.push(st[1].pc.clone());
+            self.checks.push(Check {
+                property: Property::Divergence { span: s.span.clone() },
+                query: Query {
+                    name: format!("{}.divergence.L{}", sym(&self.k.name), s.span.line),
+                    assertions: vec![div],
+                    get_values: gv,
+                },
+                pairs: Vec::new(),
+                layout,
+            });
+        }
+        let fresh: Vec<(ArrayId, Sexp)> = self
+            .k
+            .arrays
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| matches!(a.space, Space::Shared | Space::Global))
+            .map(|(i, a)| (ArrayId(i), a.name.clone()))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|(id, name)| {
+                let n = self.fresh_name(&format!("mem.{}.bar{}", sym(&name), self.barrier_count));
+                (id, self.declare(&n, mem_sort()))
+            })
+            .collect();
+        for (th, ts) in st.iter_mut().enumerate() {
+            let inc = app("bvadd", vec![ts.bc.clone(), bvn(1, 32)]);
+            let bc = if ts.pc == t() { inc } else { app("ite", vec![ts.pc.clone(), inc, ts.bc.clone()]) };
+            ts.bc = self.define(&format!("t{}.bc", th + 1), Sexp::bv_sort(32), bc);
+            for (id, m) in &fresh {
+                let v = if ts.pc == t() { m.clone() } else { app("ite", vec![ts.pc.clone(), m.clone(), ts.mem[id].clone()]) };
+                let v = self.define(&format!("t{}.mem", th + 1), mem_sort(), v);
+                ts.mem.insert(*id, v);
+            }
+        }
+        if self.depth == 0 {
+            self.segment += 1;
+        }
+    }
+
+    /// One query per (array, segment) for accesses in one segment, and one per global array
+    /// for accesses of different segments (different blocks only).
+    fn race_checks(&mut self) {
+        let mut by_array: BTreeMap<ArrayId, Vec<Access>> = BTreeMap::new();
+        for a in &self.accesses {
+            by_array.entry(a.array).or_default().push(a.clone());
+        }
+        for (array, accs) in by_array {
+            let global = self.k.array(array).space == Space::Global;
+            let mut groups: BTreeMap<u32, Vec<(Access, Access)>> = BTreeMap::new();
+            let mut cross: Vec<(Access, Access)> = Vec::new();
+            for i in 0..accs.len() {
+                for j in i..accs.len() {
+                    let (a, b) = (&accs[i], &accs[j]);
+                    if !conflicting(a.kind, b.kind) {
+                        continue;
+                    }
+                    if a.per_thread[0].0 == f() || b.per_thread[1].0 == f() {
+                        continue;
+                    }
+                    if a.segment == b.segment {
+                        groups.entry(a.segment).or_default().push((a.clone(), b.clone()));
+                    } else if global {
+                        cross.push((a.clone(), b.clone()));
+                    }
+                }
+            }
+            let name = sym(&self.k.array(array).name);
+            for (seg, pairs) in groups {
+                self.push_race(array, &format!("{}.race.{}.seg{}", sym(&self.k.name), name, seg), pairs, global, true);
+            }
+            if !cross.is_empty() {
+                self.push_race(array, &format!("{}.race.{}.cross", sym(&self.k.name), name), cross, global, false);
+            }
+        }
+    }
+
+    fn push_race(&mut self, array: ArrayId, name: &str, pairs: Vec<(Access, Access)>, global: bool, same_segment: bool) {
+        let mut disj = Vec::new();
+        let layout = self.layout.clone();
+        let mut gv = layout.common();
+        for (a, b) in &pairs {
+            let (pa, oa, ba) = &a.per_thread[0];
+            let (pb, ob, bb) = &b.per_thread[1];
+            let overlap = and(
+                app("bvult", vec![oa.clone(), app("bvadd", vec![ob.clone(), bvn(b.width as u64, 64)])]),
+                app("bvult", vec![ob.clone(), app("bvadd", vec![oa.clone(), bvn(a.width as u64, 64)])]),
+            );
+            let same_interval = app("=", vec![ba.clone(), bb.clone()]);
+            let order = match (global, same_segment) {
+                (false, _) => and(atom("same_block"), same_interval),
+                (true, true) => app("or", vec![not(atom("same_block")), same_interval]),
+                (true, false) => not(atom("same_block")),
+            };
+            let c = and(and(pa.clone(), pb.clone()), and(overlap, order));
+            gv.push(c.clone());
+            gv.push(oa.clone());
+            gv.push(ob.clone());
+            disj.push(c);
+        }
+        let line = pairs.first().map(|(a, _)| a.span.line).unwrap_or(0);
+        let assertion = if disj.len() == 1 { disj.pop().unwrap_or_else(f) } else { app("or", disj) };
+        self.checks.push(Check {
+            property: Property::Race { array },
+            query: Query { name: format!("{name}.L{line}"), assertions: vec![assertion], get_values: gv },
+            pairs,
+            layout,
+        });
+    }
+}
+
+fn pair(mut v: Vec<(Sexp, Sexp, Sexp)>) -> [(Sexp, Sexp, Sexp); 2] {
+    let b = v.pop().expect("two threads");
+    let a = v.pop().expect("two threads");
+    [a, b]
+}
+
+fn conflicting(a: AccessKind, b: AccessKind) -> bool {
+    use AccessKind::*;
+    !matches!((a, b), (Read, Read) | (Atomic, Atomic))
+}
+
+fn is_cmp(op: BinOp) -> bool {
+    matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+}
+
+fn ty_tag(t: Ty) -> String {
+    match t {
+        Ty::Bool => "b".into(),
+        Ty::Int { bits, signed } => format!("{}{}", if signed { "i" } else { "u" }, bits),
+        Ty::Float { bits } => format!("f{bits}"),
+    }
+}
+
+/// `value` as an unsigned number of `bits` bits (two's complement for negatives).
+pub(crate) fn to_unsigned(value: &BigInt, bits: u32) -> BigUint {
+    let m = BigInt::from(1u8) << bits;
+    let r = ((value % &m) + &m) % &m;
+    r.to_biguint().unwrap_or_default()
+}
+
+fn collect_atomic_arrays(stmts: &[Stmt], out: &mut Vec<ArrayId>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Atomic { array, .. } => out.push(*array),
+            StmtKind::If { then, els, .. } => {
+                collect_atomic_arrays(then, out);
+                collect_atomic_arrays(els, out);
+            }
+            StmtKind::Block { body, .. } => collect_atomic_arrays(body, out),
+            StmtKind::Loop { cond_stmts, body, step, .. } => {
+                collect_atomic_arrays(cond_stmts, out);
+                collect_atomic_arrays(body, out);
+                collect_atomic_arrays(step, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,1 +1,180 @@
-//! report (stub)
+//! Verdicts and witnesses as human text and as JSON. Decides nothing.
+//!
+//! Text: one verdict line per kernel (`reduce: verified`), then each defect with both source
+//! lines and carets under the accesses, both threads' `blockIdx`/`threadIdx`, the parameter
+//! values and the racing index.
+//!
+//! JSON (one object):
+//! `{"file", "kernels": [{"name", "verdict": "verified"|"defect"|"inconclusive",
+//!   "findings": [{"kind": "race"|"divergence"|"assertion", "race": "read-write"|"write-write",
+//!   "array", "accesses": [{"line", "col", "access": "read"|"write"|"atomic"|"barrier"|"assert",
+//!   "block": [x,y,z], "thread": [x,y,z], "reaches"}], "params": {name: value},
+//!   "geometry": {name: value}, "index"}], "inconclusive": [reason], "notes": [note]}]}`.
+
+use crate::driver::{FileResult, KernelResult};
+use crate::encode::{AccessKind, Finding, FindingKind, WitnessAccess};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// The text report of `r`.
+pub fn text(r: &FileResult) -> String {
+    let mut sources = Sources::default();
+    let mut out = String::new();
+    for k in &r.kernels {
+        kernel_text(k, &mut sources, &mut out);
+    }
+    out
+}
+
+fn kernel_text(k: &KernelResult, sources: &mut Sources, out: &mut String) {
+    match k.verdict {
+        crate::driver::Verdict::Verified => {
+            let _ = writeln!(out, "{}: verified", k.name);
+        }
+        crate::driver::Verdict::Inconclusive => {
+            let _ = writeln!(out, "{}: inconclusive", k.name);
+            for why in &k.inconclusive {
+                let _ = writeln!(out, "  {why}");
+            }
+        }
+        crate::driver::Verdict::Defect => {
+            let n = k.findings.len();
+            let _ = writeln!(out, "{}: {} defect{}", k.name, n, if n == 1 { "" } else { "s" });
+            for f in &k.findings {
+                finding_text(f, sources, out);
+            }
+            for why in &k.inconclusive {
+                let _ = writeln!(out, "  also inconclusive: {why}");
+            }
+        }
+    }
+    for n in &k.notes {
+        let _ = writeln!(out, "  note: {n}");
+    }
+}
+
+fn coords(v: [u64; 3]) -> String {
+    format!("({}, {}, {})", v[0], v[1], v[2])
+}
+
+fn finding_text(f: &Finding, sources: &mut Sources, out: &mut String) {
+    let title = match f.kind {
+        FindingKind::Race { write_write } => format!(
+            "{} race on {}",
+            if write_write { "write-write" } else { "read-write" },
+            f.index.as_deref().or(f.array.as_deref()).unwrap_or("?")
+        ),
+        FindingKind::Divergence => "barrier divergence".to_string(),
+        FindingKind::Assertion => "assertion may fail".to_string(),
+    };
+    let _ = writeln!(out, "  {title}");
+    for a in &f.accesses {
+        access_text(f.kind, a, sources, out);
+    }
+    if !f.params.is_empty() {
+        let ps: Vec<String> = f.params.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+        let _ = writeln!(out, "    params: {}", ps.join(", "));
+    }
+    if !f.geometry.is_empty() {
+        let gs: Vec<String> = f.geometry.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+        let _ = writeln!(out, "    geometry: {}", gs.join(", "));
+    }
+}
+
+fn access_text(kind: FindingKind, a: &WitnessAccess, sources: &mut Sources, out: &mut String) {
+    let what = match (kind, a.access, a.reaches) {
+        (FindingKind::Divergence, _, Some(true)) => "reaches the barrier".to_string(),
+        (FindingKind::Divergence, _, _) => "does not reach it".to_string(),
+        (FindingKind::Assertion, _, _) => "fails for".to_string(),
+        (_, k, _) => k.as_str().to_string(),
+    };
+    let _ = writeln!(out, "    {}: {} by block {} thread {}", a.span, what, coords(a.block), coords(a.thread));
+    if let Some(line) = sources.line(&a.span.file, a.span.line) {
+        let num = a.span.line.to_string();
+        let pad = " ".repeat(num.len());
+        let _ = writeln!(out, "      {num} | {}", line.trim_end());
+        let start = a.span.col.saturating_sub(1) as usize;
+        let len = match a.span.end_col {
+            Some(e) if e >= a.span.col => (e - a.span.col + 1) as usize,
+            _ => 1,
+        };
+        // Keep tabs so the carets line up with the source line.
+        let lead: String = line.chars().take(start).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+        let _ = writeln!(out, "      {pad} | {lead}{}", "^".repeat(len));
+    }
+}
+
+/// Source files read once for carets.
+#[derive(Default)]
+struct Sources {
+    files: HashMap<String, Option<Vec<String>>>,
+}
+
+impl Sources {
+    fn line(&mut self, file: &str, line: u32) -> Option<String> {
+        let lines = self
+            .files
+            .entry(file.to_string())
+            .or_insert_with(|| std::fs::read_to_string(file).ok().map(|s| s.lines().map(String::from).collect()));
+        lines.as_ref()?.get(line.checked_sub(1)? as usize).cloned()
+    }
+}
+
+/// The JSON report of `r` (see the module docs for its fields).
+pub fn json(r: &FileResult) -> String {
+    let kernels: Vec<Value> = r
+        .kernels
+        .iter()
+        .map(|k| {
+            json!({
+                "name": k.name,
+                "verdict": k.verdict.as_str(),
+                "findings": k.findings.iter().map(finding_json).collect::<Vec<_>>(),
+                "inconclusive": k.inconclusive,
+                "notes": k.notes,
+            })
+        })
+        .collect();
+    json!({ "file": r.file, "kernels": kernels }).to_string()
+}
+
+fn finding_json(f: &Finding) -> Value {
+    let kind = match f.kind {
+        FindingKind::Race { .. } => "race",
+        FindingKind::Divergence => "divergence",
+        FindingKind::Assertion => "assertion",
+    };
+    let accesses: Vec<Value> = f
+        .accesses
+        .iter()
+        .map(|a| {
+            let mut v = json!({
+                "line": a.span.line,
+                "col": a.span.col,
+                "access": a.access.as_str(),
+                "block": a.block,
+                "thread": a.thread,
+            });
+            if let Some(r) = a.reaches {
+                v["reaches"] = json!(r);
+            }
+            v
+        })
+        .collect();
+    let params: serde_json::Map<String, Value> = f.params.iter().map(|(n, v)| (n.clone(), json!(v))).collect();
+    let geometry: serde_json::Map<String, Value> = f.geometry.iter().map(|(n, v)| (n.clone(), json!(v))).collect();
+    let mut v = json!({
+        "kind": kind,
+        "array": f.array,
+        "accesses": accesses,
+        "params": params,
+        "geometry": geometry,
+        "index": f.index,
+    });
+    if let FindingKind::Race { write_write } = f.kind {
+        v["race"] = json!(if write_write { "write-write" } else { "read-write" });
+    }
+    let _ = AccessKind::Read;
+    v
+}

@@ -1,0 +1,214 @@
+//! Reading a solver's model back into a [`Finding`]: threads, parameters, index.
+
+use super::{Check, Property};
+use crate::ir::{Kernel, Span, Ty};
+use crate::solver::Sexp;
+use num_bigint::{BigInt, BigUint};
+
+/// The kind of a memory access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessKind {
+    Read,
+    Write,
+    /// An atomic read-modify-write (races with plain accesses, not with other atomics).
+    Atomic,
+    /// Not an access: a thread reaching a barrier (divergence witnesses).
+    Barrier,
+    /// Not an access: a failing assertion (assertion witnesses).
+    Assert,
+}
+
+impl AccessKind {
+    /// `read`, `write`, `atomic`, `barrier`, `assert`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AccessKind::Read => "read",
+            AccessKind::Write => "write",
+            AccessKind::Atomic => "atomic",
+            AccessKind::Barrier => "barrier",
+            AccessKind::Assert => "assert",
+        }
+    }
+}
+
+/// What was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FindingKind {
+    /// A data race; `write_write` when both accesses write.
+    Race { write_write: bool },
+    /// Barrier divergence: two threads of one block, one reaches the barrier, one does not.
+    Divergence,
+    /// An assertion that fails for some thread (pair model).
+    Assertion,
+}
+
+/// One thread's part of a witness.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WitnessAccess {
+    pub span: Span,
+    pub access: AccessKind,
+    /// `blockIdx` (x, y, z).
+    pub block: [u64; 3],
+    /// `threadIdx` (x, y, z).
+    pub thread: [u64; 3],
+    /// For divergence: whether this thread reaches the barrier.
+    pub reaches: Option<bool>,
+}
+
+/// A defect with its witness, all values read from the solver's model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finding {
+    pub kind: FindingKind,
+    /// The array of a race.
+    pub array: Option<String>,
+    /// The two threads' accesses (races), or the barrier as each thread sees it (divergence).
+    pub accesses: Vec<WitnessAccess>,
+    /// Scalar parameter values, in declaration order, as C literals.
+    pub params: Vec<(String, String)>,
+    /// Values of the symbolic geometry dimensions (`blockDim.x` …) the model chose.
+    pub geometry: Vec<(String, u64)>,
+    /// The racing element, e.g. `sdata[133]` (or `sdata + 5 bytes` when not aligned).
+    pub index: Option<String>,
+}
+
+/// Which terms come first in every query's `get-value` list.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Layout {
+    /// t1 blockIdx xyz, t1 threadIdx xyz, t2 blockIdx xyz, t2 threadIdx xyz.
+    pub coords: Vec<Sexp>,
+    pub params: Vec<(String, Ty, Sexp)>,
+    pub geometry: Vec<(String, Sexp)>,
+}
+
+impl Layout {
+    pub fn common(&self) -> Vec<Sexp> {
+        let mut v = self.coords.clone();
+        v.extend(self.params.iter().map(|p| p.2.clone()));
+        v.extend(self.geometry.iter().map(|g| g.1.clone()));
+        v
+    }
+
+    fn len(&self) -> usize {
+        self.coords.len() + self.params.len() + self.geometry.len()
+    }
+}
+
+fn num(v: Option<&Sexp>) -> u64 {
+    v.and_then(Sexp::as_bv).and_then(|b| u64::try_from(b).ok()).unwrap_or(0)
+}
+
+/// A model value of type `ty` as a C literal.
+pub fn format_value(v: &Sexp, ty: Ty) -> String {
+    match ty {
+        Ty::Bool => v.as_bool().map(|b| b.to_string()).unwrap_or_else(|| v.to_string()),
+        Ty::Int { bits, signed } => match v.as_bv() {
+            Some(u) => {
+                if signed && u >= (BigUint::from(1u8) << (bits - 1)) {
+                    (BigInt::from(u) - (BigInt::from(1u8) << bits)).to_string()
+                } else {
+                    u.to_string()
+                }
+            }
+            None => v.to_string(),
+        },
+        Ty::Float { bits } => match v.as_bv().and_then(|u| u64::try_from(u).ok()) {
+            Some(b) if bits == 32 => format!("{:?}", f32::from_bits(b as u32)),
+            Some(b) if bits == 64 => format!("{:?}", f64::from_bits(b)),
+            Some(b) => format!("0x{b:x}"),
+            None => v.to_string(),
+        },
+    }
+}
+
+impl Check {
+    /// Builds the finding from the values a `sat` answer gave for `self.query.get_values`.
+    pub fn finding(&self, kernel: &Kernel, values: &[Sexp]) -> Finding {
+        let l = &self.layout;
+        let coord = |th: usize, which: usize| -> [u64; 3] {
+            let base = th * 6 + which * 3;
+            [num(values.get(base)), num(values.get(base + 1)), num(values.get(base + 2))]
+        };
+        let mut i = l.coords.len();
+        let mut params = Vec::new();
+        for (name, ty, _) in &l.params {
+            params.push((name.clone(), values.get(i).map(|v| format_value(v, *ty)).unwrap_or_default()));
+            i += 1;
+        }
+        let mut geometry = Vec::new();
+        for (name, _) in &l.geometry {
+            geometry.push((name.clone(), num(values.get(i))));
+            i += 1;
+        }
+        let rest = &values[l.len().min(values.len())..];
+        let who = |th: usize, span: &Span, access, reaches| WitnessAccess {
+            span: span.clone(),
+            access,
+            block: coord(th, 0),
+            thread: coord(th, 1),
+            reaches,
+        };
+        match &self.property {
+            Property::Race { array } => {
+                let decl = kernel.array(*array);
+                // The first pair whose condition the model makes true.
+                let hit = (0..self.pairs.len()).find(|p| rest.get(3 * p).and_then(Sexp::as_bool) == Some(true)).unwrap_or(0);
+                let (a, b) = &self.pairs[hit];
+                // Offsets are two's complement 64-bit: an index before the array is negative.
+                let off1 = num(rest.get(3 * hit + 1)) as i64;
+                let off2 = num(rest.get(3 * hit + 2)) as i64;
+                let write_write = a.kind != super::AccessKind::Read && b.kind != super::AccessKind::Read;
+                let elem = decl.elem.bytes().max(1) as i64;
+                // The first byte both touch: the later start.
+                let byte = off1.max(off2);
+                let index = if byte.rem_euclid(elem) != 0 {
+                    format!("byte {} of {}", byte, decl.name)
+                } else if byte < 0 || decl.dims.len() < 2 {
+                    format!("{}[{}]", decl.name, byte.div_euclid(elem))
+                } else {
+                    let mut idx = byte / elem;
+                    let mut parts = Vec::new();
+                    for d in decl.dims.iter().skip(1).rev() {
+                        let d = (*d).max(1) as i64;
+                        parts.push(idx % d);
+                        idx /= d;
+                    }
+                    parts.push(idx);
+                    parts.reverse();
+                    let s: String = parts.iter().map(|p| format!("[{p}]")).collect();
+                    format!("{}{}", decl.name, s)
+                };
+                Finding {
+                    kind: FindingKind::Race { write_write },
+                    array: Some(decl.name.clone()),
+                    accesses: vec![who(0, &a.span, a.kind, None), who(1, &b.span, b.kind, None)],
+                    params,
+                    geometry,
+                    index: Some(index),
+                }
+            }
+            Property::Divergence { span } => {
+                let r1 = rest.first().and_then(Sexp::as_bool);
+                let r2 = rest.get(1).and_then(Sexp::as_bool);
+                Finding {
+                    kind: FindingKind::Divergence,
+                    array: None,
+                    accesses: vec![
+                        who(0, span, AccessKind::Barrier, r1),
+                        who(1, span, AccessKind::Barrier, r2),
+                    ],
+                    params,
+                    geometry,
+                    index: None,
+                }
+            }
+            Property::Assertion { span } => Finding {
+                kind: FindingKind::Assertion,
+                array: None,
+                accesses: vec![who(0, span, AccessKind::Assert, None)],
+                params,
+                geometry,
+                index: None,
+            },
+        }
+    }
+}
