@@ -335,8 +335,8 @@ impl<'k> Encoder<'k> {
         let mut shared_mem = BTreeMap::new();
         for (i, a) in self.k.arrays.iter().enumerate() {
             if a.space != Space::Local {
-                let name = format!("mem.{}.init", sym(&a.name));
-                let name = format!("{}#{}", name, i);
+                let name = format!("mem.{}.{}", sym(&a.name), i);
+                let name = format!("{name}.init");
                 shared_mem.insert(ArrayId(i), self.declare(&name, mem_sort()));
             }
         }
@@ -345,7 +345,7 @@ impl<'k> Encoder<'k> {
             let mut mem = shared_mem.clone();
             for (i, a) in self.k.arrays.iter().enumerate() {
                 if a.space == Space::Local {
-                    let name = format!("t{}.mem.{}#{}", th + 1, sym(&a.name), i);
+                    let name = format!("t{}.mem.{}.{}.init", th + 1, sym(&a.name), i);
                     mem.insert(ArrayId(i), self.declare(&name, mem_sort()));
                 }
             }
