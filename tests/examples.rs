@@ -88,19 +88,28 @@ fn load_examples() -> Vec<Example> {
             let flags = line2
                 .strip_prefix("//")
                 .unwrap_or_else(|| {
-                    panic!("{}: line 2 must be a `// --flags` comment, found {line2:?}", path.display())
+                    panic!(
+                        "{}: line 2 must be a `// --flags` comment, found {line2:?}",
+                        path.display()
+                    )
                 })
                 .split_whitespace()
                 .map(str::to_owned)
                 .collect();
-            Example { path, expect, flags }
+            Example {
+                path,
+                expect,
+                flags,
+            }
         })
         .collect()
 }
 
 /// Whether `program` is an executable file in one of the `PATH` directories.
 fn on_path(program: &str) -> bool {
-    let Some(path) = std::env::var_os("PATH") else { return false };
+    let Some(path) = std::env::var_os("PATH") else {
+        return false;
+    };
     std::env::split_paths(&path).any(|dir| {
         let candidate = dir.join(program);
         match std::fs::metadata(&candidate) {
@@ -134,7 +143,11 @@ fn check(example: &Example, solver: &str) -> Result<(), String> {
     let fail = |why: &str| {
         Err(format!(
             "{why}; got {got}\n    stderr: {}",
-            if stderr.trim().is_empty() { "(empty)".to_owned() } else { indent(stderr.trim()) }
+            if stderr.trim().is_empty() {
+                "(empty)".to_owned()
+            } else {
+                indent(stderr.trim())
+            }
         ))
     };
 
@@ -153,7 +166,9 @@ fn check(example: &Example, solver: &str) -> Result<(), String> {
             if code != Some(0) {
                 return fail("expected exit code 0");
             }
-            if !kernels.iter().all(|k| k.get("verdict").and_then(Value::as_str) == Some("verified"))
+            if !kernels
+                .iter()
+                .all(|k| k.get("verdict").and_then(Value::as_str) == Some("verified"))
             {
                 return fail("expected every kernel's verdict to be \"verified\"");
             }
@@ -240,7 +255,9 @@ fn examples_match_expected_verdicts() {
         .collect();
     let next = Mutex::new(0usize);
     let failures = Mutex::new(Vec::new());
-    let workers = std::thread::available_parallelism().map_or(4, |n| n.get()).min(8);
+    let workers = std::thread::available_parallelism()
+        .map_or(4, |n| n.get())
+        .min(8);
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| {
@@ -251,9 +268,16 @@ fn examples_match_expected_verdicts() {
                         *next += 1;
                         i
                     };
-                    let Some(&(example, solver)) = jobs.get(i) else { break };
+                    let Some(&(example, solver)) = jobs.get(i) else {
+                        break;
+                    };
                     if let Err(why) = check(example, solver) {
-                        let file = example.path.file_name().unwrap().to_string_lossy().into_owned();
+                        let file = example
+                            .path
+                            .file_name()
+                            .unwrap()
+                            .to_string_lossy()
+                            .into_owned();
                         failures.lock().unwrap().push(format!(
                             "{file} [solver {solver}]: expected {}: {why}",
                             example.expect.name()
