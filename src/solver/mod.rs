@@ -5,6 +5,12 @@
 //! `(push 1) … (check-sat) [(get-value …)] (pop 1)`. Each query has a wall-clock limit that
 //! is enforced by killing the process (see [`Session::check`]). This module knows nothing
 //! about kernels.
+//!
+//! easy-smt owns the child process and does not expose it, so the child's pid is taken from
+//! Linux's `/proc/thread-self/children` (the children of the starting thread, before and
+//! after the start) and killed with `kill(2)`. Where that file is missing, a timed-out check
+//! still returns [`Answer::Timeout`] on time, but the old process runs on (unkilled) until it
+//! finishes by itself.
 
 mod process;
 pub mod sexp;
@@ -25,7 +31,9 @@ use std::time::{Duration, Instant};
 pub struct SolverSpec {
     /// Short name, e.g. `z3`; for [`from_command`] the program's file name.
     pub name: String,
+    /// The executable: a name looked up on `PATH`, or a path.
     pub program: String,
+    /// Arguments for interactive SMT-LIB 2 on standard input and output.
     pub args: Vec<String>,
 }
 

@@ -523,3 +523,9 @@ fn bv_value_forms_round_trip() {
     assert_eq!(back, t);
     assert_eq!(back.as_bv(), Some(big(4)));
 }
+
+#[test]
+fn session_is_send() {
+    fn send<T: Send>() {}
+    send::<Session>();
+}
