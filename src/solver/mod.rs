@@ -1,13 +1,492 @@
-//! Solver processes over easy-smt. (stub, being written)
+//! SMT solver processes, spoken to in SMT-LIB 2.6 text over pipes through easy-smt.
+//!
+//! A [`Session`] starts one solver process for one [`Script`] (the formula shared by a
+//! kernel's queries), sends the script once, and answers [`Query`]s with
+//! `(push 1) … (check-sat) [(get-value …)] (pop 1)`. Each query has a wall-clock limit that
+//! is enforced by killing the process (see [`Session::check`]). This module knows nothing
+//! about kernels.
+//!
+//! easy-smt owns the child process and does not expose it, so the child's pid is taken from
+//! Linux's `/proc/thread-self/children` (the children of the starting thread, before and
+//! after the start) and killed with `kill(2)`. Where that file is missing, a timed-out check
+//! still returns [`Answer::Timeout`] on time, but the old process runs on (unkilled) until it
+//! finishes by itself.
+
+mod process;
 pub mod sexp;
-pub use sexp::{Answer, Command, Query, Script, Sexp};
-// stub API (replaced by the real one)
-#[derive(Clone, Debug, PartialEq)] pub struct SolverSpec { pub name: String, pub program: String, pub args: Vec<String> }
-#[derive(Debug, thiserror::Error)] pub enum SolverError { #[error("x")] X }
-pub struct SessionOptions { pub timeout: Option<std::time::Duration>, pub dump_dir: Option<std::path::PathBuf> }
-pub struct Session;
-impl Session { pub fn new(_: &SolverSpec, _: &Script, _: SessionOptions) -> Result<Session, SolverError> { Err(SolverError::X) } pub fn check(&mut self, _: &Query) -> Result<Answer, SolverError> { Err(SolverError::X) } }
-pub fn by_name(_: &str) -> Result<SolverSpec, SolverError> { Err(SolverError::X) }
-pub fn default_solver() -> Result<SolverSpec, SolverError> { Err(SolverError::X) }
-pub fn from_command(_: &str) -> Result<SolverSpec, SolverError> { Err(SolverError::X) }
-pub fn available() -> Vec<(SolverSpec, Result<String, SolverError>)> { vec![] }
+#[cfg(test)]
+mod tests;
+
+pub use sexp::*;
+
+use process::Proc;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// How a solver is started: a program (looked up on `PATH` unless it contains a `/`) and
+/// the arguments that make it read SMT-LIB 2 interactively from standard input.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolverSpec {
+    /// Short name, e.g. `z3`; for [`from_command`] the program's file name.
+    pub name: String,
+    /// The executable: a name looked up on `PATH`, or a path.
+    pub program: String,
+    /// Arguments for interactive SMT-LIB 2 on standard input and output.
+    pub args: Vec<String>,
+}
+
+impl SolverSpec {
+    fn new(name: &str, program: &str, args: &[&str]) -> SolverSpec {
+        SolverSpec {
+            name: name.to_string(),
+            program: program.to_string(),
+            args: args.iter().map(|a| a.to_string()).collect(),
+        }
+    }
+}
+
+/// Errors of solver processes.
+#[derive(Debug, thiserror::Error)]
+pub enum SolverError {
+    /// The program is not on `PATH` (or not an executable file), or the name is not one of
+    /// [`registry`].
+    #[error("solver `{program}` not found on PATH")]
+    NotFound { program: String },
+    /// [`by_name`] was given a name the registry does not have.
+    #[error("unknown solver `{name}` (known: z3, cvc5, yices, bitwuzla)")]
+    UnknownName { name: String },
+    /// `--solver-cmd` was empty.
+    #[error("empty solver command")]
+    EmptyCommand,
+    /// The process could not be started or refused the first commands.
+    #[error("failed to start solver `{program}`: {source}")]
+    Start {
+        program: String,
+        source: std::io::Error,
+    },
+    /// Reading or writing the pipes failed, e.g. because the solver exited.
+    #[error("solver I/O error while {context}: {source}")]
+    Io {
+        context: String,
+        source: std::io::Error,
+    },
+    /// The solver's output ended (it exited or crashed) or could not be parsed; no error
+    /// text could be recovered.
+    #[error("solver exited or printed unparsable output after {command}")]
+    Exited { command: String },
+    /// The solver answered a command with `(error "…")` (for solvers that exit on errors,
+    /// such as cvc5, the text is recovered by replaying the input to a fresh process).
+    #[error("solver error on {command}: {message}")]
+    Solver { command: String, message: String },
+    /// The solver answered something this module does not understand.
+    #[error("unexpected solver response to {command}: {response}")]
+    Unexpected { command: String, response: String },
+    /// Writing a dump file failed.
+    #[error("cannot write {path}: {source}")]
+    Dump {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// The known solvers with their interactive flags: z3 (`-in -smt2`), cvc5
+/// (`--incremental --lang=smt2 --quiet`), yices (program `yices-smt2`, `--incremental`),
+/// bitwuzla (`--lang smt2`).
+pub fn registry() -> Vec<SolverSpec> {
+    vec![
+        SolverSpec::new("z3", "z3", &["-in", "-smt2"]),
+        SolverSpec::new("cvc5", "cvc5", &["--incremental", "--lang=smt2", "--quiet"]),
+        SolverSpec::new("yices", "yices-smt2", &["--incremental"]),
+        SolverSpec::new("bitwuzla", "bitwuzla", &["--lang", "smt2"]),
+    ]
+}
+
+/// The registry entry called `name` (`z3`, `cvc5`, `yices` or `bitwuzla`; `yices-smt2` is
+/// accepted for `yices`); an error if the name is unknown or its program is not on `PATH`.
+pub fn by_name(name: &str) -> Result<SolverSpec, SolverError> {
+    let spec = registry()
+        .into_iter()
+        .find(|s| s.name == name || s.program == name)
+        .ok_or_else(|| SolverError::UnknownName {
+            name: name.to_string(),
+        })?;
+    find_program(&spec.program).ok_or_else(|| SolverError::NotFound {
+        program: spec.program.clone(),
+    })?;
+    Ok(spec)
+}
+
+/// The first of z3, cvc5 and yices-smt2 found on `PATH`.
+pub fn default_solver() -> Result<SolverSpec, SolverError> {
+    registry()
+        .into_iter()
+        .take(3)
+        .find(|s| find_program(&s.program).is_some())
+        .ok_or_else(|| SolverError::NotFound {
+            program: "z3, cvc5 or yices-smt2".to_string(),
+        })
+}
+
+/// A solver given as `--solver-cmd "PROGRAM ARGS…"`: split on whitespace (no shell, no
+/// quoting); the name is the program's file name. The program must read SMT-LIB 2 from
+/// standard input and answer `:print-success`. Not checked against `PATH` here:
+/// [`Session::new`] reports a missing program.
+pub fn from_command(cmd: &str) -> Result<SolverSpec, SolverError> {
+    let mut words = cmd.split_whitespace().map(str::to_string);
+    let program = words.next().ok_or(SolverError::EmptyCommand)?;
+    let name = Path::new(&program)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| program.clone());
+    Ok(SolverSpec {
+        name,
+        program,
+        args: words.collect(),
+    })
+}
+
+/// Each registry entry with the first line its program prints for `--version`, or why that
+/// failed (for `gpug solvers`).
+pub fn available() -> Vec<(SolverSpec, Result<String, SolverError>)> {
+    registry()
+        .into_iter()
+        .map(|spec| {
+            let v = version_line(&spec);
+            (spec, v)
+        })
+        .collect()
+}
+
+fn version_line(spec: &SolverSpec) -> Result<String, SolverError> {
+    let path = find_program(&spec.program).ok_or_else(|| SolverError::NotFound {
+        program: spec.program.clone(),
+    })?;
+    let out = std::process::Command::new(path)
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|source| SolverError::Start {
+            program: spec.program.clone(),
+            source,
+        })?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .map(str::to_string)
+        .ok_or_else(|| SolverError::Unexpected {
+            command: format!("{} --version", spec.program),
+            response: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        })
+}
+
+/// The executable file `program` names: itself if it contains a `/`, else the first match
+/// in `PATH`.
+fn find_program(program: &str) -> Option<PathBuf> {
+    fn executable(p: &Path) -> bool {
+        match std::fs::metadata(p) {
+            #[cfg(unix)]
+            Ok(m) => {
+                use std::os::unix::fs::PermissionsExt;
+                m.is_file() && m.permissions().mode() & 0o111 != 0
+            }
+            #[cfg(not(unix))]
+            Ok(m) => m.is_file(),
+            Err(_) => false,
+        }
+    }
+    if program.contains('/') {
+        let p = PathBuf::from(program);
+        return executable(&p).then_some(p);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(program))
+        .find(|p| executable(p))
+}
+
+/// Options of a [`Session`].
+#[derive(Clone, Debug, Default)]
+pub struct SessionOptions {
+    /// Wall-clock limit of one [`Session::check`] (from `(push 1)` to `(pop 1)`; sending the
+    /// script is not counted). `None`: no limit.
+    pub timeout: Option<Duration>,
+    /// Where to write each checked query as a standalone `<query.name>.smt2` script.
+    pub dump_dir: Option<PathBuf>,
+}
+
+/// Grace given after the limit when the solver got its own soft timeout, so that it can
+/// answer `unknown` and keep its state instead of being killed and restarted.
+const SOFT_GRACE: Duration = Duration::from_millis(120);
+
+/// Longest replay run to recover an error message.
+const DIAGNOSE_LIMIT: Duration = Duration::from_secs(10);
+
+/// Stack of the thread that talks to the solver during a query (deep terms are converted
+/// recursively).
+const WORKER_STACK: usize = 64 << 20;
+
+/// One solver process holding one [`Script`]; answers [`Query`]s one at a time.
+pub struct Session {
+    spec: SolverSpec,
+    script: Script,
+    opts: SessionOptions,
+    /// `None` after a timeout or an error: restarted (and the script re-sent) on the next
+    /// check.
+    proc: Option<Proc>,
+    /// The dump text up to the query's assertions, rendered once.
+    dump_prefix: Option<String>,
+    /// How many dumps each query name has had.
+    dump_names: HashMap<String, u32>,
+    /// Whether the solver gets the limit as its own soft timeout (z3, cvc5).
+    soft_timeout: bool,
+}
+
+impl Session {
+    /// Starts the process, sends `(set-logic …)` and the script's commands once.
+    pub fn new(
+        spec: &SolverSpec,
+        script: &Script,
+        opts: SessionOptions,
+    ) -> Result<Session, SolverError> {
+        let mut s = Session {
+            spec: spec.clone(),
+            script: script.clone(),
+            opts,
+            proc: None,
+            dump_prefix: None,
+            dump_names: HashMap::new(),
+            soft_timeout: process::has_soft_timeout(spec),
+        };
+        s.proc = Some(s.start()?);
+        Ok(s)
+    }
+
+    /// Starts the process and sends the script; an [`SolverError::Exited`] becomes a
+    /// [`SolverError::Solver`] when a replay recovers the solver's message.
+    fn start(&mut self) -> Result<Proc, SolverError> {
+        self.start_process().map_err(|e| self.explain(e, None))
+    }
+
+    /// Replays the script (and `query`) to a fresh process to find the error message the
+    /// solver printed before exiting (cvc5 exits on sort errors and prints them over several
+    /// lines, which easy-smt cannot parse).
+    fn explain(&mut self, e: SolverError, query: Option<&Query>) -> SolverError {
+        let SolverError::Exited { command } = e else {
+            return e;
+        };
+        let mut input = String::from("(set-option :produce-models true)\n");
+        input.push_str(self.dump_prefix());
+        if let Some(q) = query {
+            input.push_str("(push 1)\n");
+            for a in &q.assertions {
+                input.push_str(&format!("(assert {a})\n"));
+            }
+            input.push_str("(check-sat)\n");
+            if !q.get_values.is_empty() {
+                input.push_str(&format!(
+                    "(get-value {})\n",
+                    Sexp::List(q.get_values.clone())
+                ));
+            }
+        }
+        input.push_str("(exit)\n");
+        let limit = self
+            .opts
+            .timeout
+            .unwrap_or(DIAGNOSE_LIMIT)
+            .min(DIAGNOSE_LIMIT);
+        match process::diagnose(&self.spec, input, limit) {
+            Some(message) => SolverError::Solver { command, message },
+            None => SolverError::Exited { command },
+        }
+    }
+
+    fn dump_prefix(&mut self) -> &str {
+        self.dump_prefix
+            .get_or_insert_with(|| dump_prefix(&self.script))
+    }
+
+    fn start_process(&self) -> Result<Proc, SolverError> {
+        let soft = self
+            .opts
+            .timeout
+            .filter(|_| self.soft_timeout)
+            .map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1));
+        let mut p = Proc::start(&self.spec, &self.script.logic, soft)?;
+        p.send_commands(&self.script.commands)?;
+        Ok(p)
+    }
+
+    /// `(push 1)`, asserts the query's assertions, `(check-sat)`, `(get-value …)` if sat,
+    /// `(get-info :reason-unknown)` if unknown, `(pop 1)`.
+    ///
+    /// With [`SessionOptions::timeout`], the exchange runs on a worker thread while this
+    /// thread waits at most the limit (plus 0.12 s for z3 and cvc5, which also get the limit
+    /// as their own soft timeout); past it the solver process is killed and
+    /// [`Answer::Timeout`] returned. The next check restarts the process and re-sends the
+    /// script. A solver `unknown` whose reason is a timeout is also [`Answer::Timeout`]
+    /// (the process is then kept). After an error the process is discarded the same way.
+    pub fn check(&mut self, query: &Query) -> Result<Answer, SolverError> {
+        let dump = self
+            .opts
+            .dump_dir
+            .clone()
+            .map(|dir| self.dump_path(&dir, &query.name));
+        if let Some(path) = &dump {
+            self.write_dump(path, query, None)?;
+        }
+        let answer = self.check_inner(query)?;
+        if let Some(path) = &dump {
+            self.write_dump(path, query, Some(&answer))?;
+        }
+        Ok(answer)
+    }
+
+    fn check_inner(&mut self, query: &Query) -> Result<Answer, SolverError> {
+        let mut proc = match self.proc.take() {
+            Some(p) => p,
+            None => self.start()?,
+        };
+        let Some(limit) = self.opts.timeout else {
+            let answer = proc
+                .run_query(query)
+                .map_err(|e| self.explain(e, Some(query)))?;
+            self.proc = Some(proc);
+            return Ok(answer);
+        };
+        let deadline = if self.soft_timeout {
+            limit + SOFT_GRACE
+        } else {
+            limit
+        };
+        let pid = proc.pid;
+        let (tx, rx) = mpsc::channel();
+        let q = query.clone();
+        let started = Instant::now();
+        std::thread::Builder::new()
+            .name("gpug-solver".to_string())
+            .stack_size(WORKER_STACK)
+            .spawn(move || {
+                let r = proc.run_query(&q);
+                // If the receiver gave up, `proc` is dropped here, which kills and reaps the
+                // process.
+                let _ = tx.send((proc, r));
+            })
+            .map_err(|source| SolverError::Io {
+                context: "starting the solver thread".to_string(),
+                source,
+            })?;
+        match rx.recv_timeout(deadline) {
+            Ok((proc, Ok(answer))) => {
+                self.proc = Some(proc);
+                Ok(match answer {
+                    Answer::Unknown(reason)
+                        if is_timeout_reason(&reason) && started.elapsed() >= limit / 2 =>
+                    {
+                        Answer::Timeout
+                    }
+                    a => a,
+                })
+            }
+            // `proc` is dropped: the process is killed; the next check restarts it.
+            Ok((proc, Err(e))) => {
+                drop(proc);
+                Err(self.explain(e, Some(query)))
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                // The worker still owns the `Child` (or it sits in the channel), not yet
+                // waited for, so `pid` is still this process's child.
+                if let Some(pid) = pid {
+                    process::kill_pid(pid);
+                }
+                drop(rx);
+                Ok(Answer::Timeout)
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => Err(SolverError::Unexpected {
+                command: "check-sat".to_string(),
+                response: "the solver thread panicked".to_string(),
+            }),
+        }
+    }
+
+    /// `<dir>/<name>.smt2`, or `<name>-2.smt2`, `-3`, … for repeated names in this session.
+    fn dump_path(&mut self, dir: &Path, name: &str) -> PathBuf {
+        let safe: String = name
+            .chars()
+            .map(|c| {
+                if c == '/' || c == '\\' || c == '\0' {
+                    '_'
+                } else {
+                    c
+                }
+            })
+            .collect();
+        let n = self.dump_names.entry(safe.clone()).or_insert(0);
+        *n += 1;
+        if *n == 1 {
+            dir.join(format!("{safe}.smt2"))
+        } else {
+            dir.join(format!("{safe}-{n}.smt2"))
+        }
+    }
+
+    fn write_dump(
+        &mut self,
+        path: &Path,
+        query: &Query,
+        answer: Option<&Answer>,
+    ) -> Result<(), SolverError> {
+        let text = dump_text(self.dump_prefix(), query, answer);
+        let err = |source| SolverError::Dump {
+            path: path.to_path_buf(),
+            source,
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(err)?;
+        }
+        std::fs::write(path, text).map_err(err)
+    }
+}
+
+/// Whether a `:reason-unknown` says the solver's own time limit ran out.
+fn is_timeout_reason(reason: &str) -> bool {
+    let r = reason.to_ascii_lowercase();
+    r.contains("timeout") || r.contains("canceled") || r.contains("cancelled")
+}
+
+/// `(set-info :smt-lib-version 2.6)`, `(set-logic …)` and the script's commands, one a line.
+fn dump_prefix(script: &Script) -> String {
+    use std::fmt::Write;
+    let mut s = String::from("(set-info :smt-lib-version 2.6)\n");
+    if !script.logic.is_empty() {
+        let _ = writeln!(s, "(set-logic {})", script.logic);
+    }
+    for c in &script.commands {
+        let _ = writeln!(s, "{c}");
+    }
+    s
+}
+
+/// A standalone script for one query: the prefix, the assertions, `(set-info :status …)`
+/// once answered, `(check-sat)`, `(exit)`.
+fn dump_text(prefix: &str, query: &Query, answer: Option<&Answer>) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(prefix.len() + 256);
+    s.push_str(prefix);
+    for a in &query.assertions {
+        let _ = writeln!(s, "(assert {a})");
+    }
+    if let Some(a) = answer {
+        let status = match a {
+            Answer::Sat(_) => "sat",
+            Answer::Unsat => "unsat",
+            Answer::Unknown(_) | Answer::Timeout => "unknown",
+        };
+        let _ = writeln!(s, "(set-info :status {status})");
+    }
+    s.push_str("(check-sat)\n(exit)\n");
+    s
+}

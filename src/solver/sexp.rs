@@ -32,9 +32,13 @@ impl Sexp {
     /// The bit-vector literal of `width` bits holding `value mod 2^width`, as `#b…` or `#x…`.
     pub fn bv(value: &BigUint, width: u32) -> Sexp {
         let m = value % (BigUint::from(1u8) << width);
-        if width % 4 == 0 {
+        if width.is_multiple_of(4) {
             let s = m.to_str_radix(16);
-            Sexp::Atom(format!("#x{}{}", "0".repeat(width as usize / 4 - s.len()), s))
+            Sexp::Atom(format!(
+                "#x{}{}",
+                "0".repeat(width as usize / 4 - s.len()),
+                s
+            ))
         } else {
             let s = m.to_str_radix(2);
             Sexp::Atom(format!("#b{}{}", "0".repeat(width as usize - s.len()), s))
@@ -43,7 +47,11 @@ impl Sexp {
 
     /// `(_ BitVec width)`.
     pub fn bv_sort(width: u32) -> Sexp {
-        Sexp::list(vec![Sexp::atom("_"), Sexp::atom("BitVec"), Sexp::atom(width.to_string())])
+        Sexp::list(vec![
+            Sexp::atom("_"),
+            Sexp::atom("BitVec"),
+            Sexp::atom(width.to_string()),
+        ])
     }
 
     /// The value of a bit-vector literal as a solver prints it in a model (`#x…`, `#b…`,
@@ -60,8 +68,10 @@ impl Sexp {
                 }
             }
             Sexp::List(items) => match items.as_slice() {
-                [Sexp::Atom(u), Sexp::Atom(v), Sexp::Atom(_)] if u == "_" && v.starts_with("bv") => {
-                    BigUint::parse_bytes(v[2..].as_bytes(), 10)
+                [Sexp::Atom(u), Sexp::Atom(v), Sexp::Atom(_)]
+                    if u == "_" && v.starts_with("bv") =>
+                {
+                    BigUint::parse_bytes(&v.as_bytes()[2..], 10)
                 }
                 _ => None,
             },
@@ -102,9 +112,17 @@ pub enum Command {
     /// `(declare-const name sort)`.
     DeclareConst { name: String, sort: Sexp },
     /// `(declare-fun name (args…) ret)`.
-    DeclareFun { name: String, args: Vec<Sexp>, ret: Sexp },
+    DeclareFun {
+        name: String,
+        args: Vec<Sexp>,
+        ret: Sexp,
+    },
     /// `(define-fun name () sort value)`.
-    DefineConst { name: String, sort: Sexp, value: Sexp },
+    DefineConst {
+        name: String,
+        sort: Sexp,
+        value: Sexp,
+    },
     /// `(assert term)`.
     Assert(Sexp),
 }
@@ -137,4 +155,40 @@ pub enum Answer {
     Unknown(String),
     /// The per-query wall-clock limit passed; the solver process was killed.
     Timeout,
+}
+
+impl Command {
+    /// The command as an S-expression, e.g. `(declare-fun f ((_ BitVec 32)) (_ BitVec 32))`.
+    pub fn to_sexp(&self) -> Sexp {
+        match self {
+            Command::DeclareConst { name, sort } => Sexp::app(
+                "declare-const",
+                vec![Sexp::atom(name.as_str()), sort.clone()],
+            ),
+            Command::DeclareFun { name, args, ret } => Sexp::app(
+                "declare-fun",
+                vec![
+                    Sexp::atom(name.as_str()),
+                    Sexp::list(args.clone()),
+                    ret.clone(),
+                ],
+            ),
+            Command::DefineConst { name, sort, value } => Sexp::app(
+                "define-fun",
+                vec![
+                    Sexp::atom(name.as_str()),
+                    Sexp::list(vec![]),
+                    sort.clone(),
+                    value.clone(),
+                ],
+            ),
+            Command::Assert(t) => Sexp::app("assert", vec![t.clone()]),
+        }
+    }
+}
+
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.to_sexp())
+    }
 }

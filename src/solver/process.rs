@@ -1,0 +1,398 @@
+//! One running solver process, spoken to through easy-smt, and the conversions between our
+//! [`Sexp`] and easy-smt's arena-allocated `SExpr`.
+
+use super::{Answer, Command, Query, Sexp, SolverError, SolverSpec};
+use easy_smt::{Context, ContextBuilder, SExpr, SExprData};
+use std::collections::BTreeSet;
+use std::io;
+use std::time::Duration;
+
+/// How many commands are written before their `success` acknowledgements are read back.
+///
+/// Each acknowledgement is 8 bytes; a pipe holds at least 64 KiB, so 1024 outstanding
+/// acknowledgements cannot fill it and deadlock the writer.
+const BATCH: usize = 1024;
+
+/// At most this many characters of a command are quoted in an error.
+const QUOTE_LIMIT: usize = 300;
+
+/// A started solver: the easy-smt context that owns the child process, and the child's pid
+/// (when it could be found) so that a watchdog on another thread can kill it.
+pub(crate) struct Proc {
+    pub(crate) ctx: Context,
+    pub(crate) pid: Option<u32>,
+}
+
+/// The pids of the children started by the calling thread (Linux
+/// `/proc/thread-self/children`); `None` where that file cannot be read.
+fn thread_children() -> Option<BTreeSet<u32>> {
+    let text = std::fs::read_to_string("/proc/thread-self/children").ok()?;
+    Some(
+        text.split_whitespace()
+            .filter_map(|p| p.parse().ok())
+            .collect(),
+    )
+}
+
+/// Sends SIGKILL to `pid`. Only called while the `Child` that owns `pid` is alive and not yet
+/// waited for, so the pid cannot have been reused.
+#[cfg(unix)]
+pub(crate) fn kill_pid(pid: u32) {
+    unsafe extern "C" {
+        fn kill(pid: i32, sig: i32) -> i32;
+    }
+    const SIGKILL: i32 = 9;
+    if let Ok(pid) = i32::try_from(pid) {
+        // SAFETY: kill(2) has no memory-safety preconditions.
+        unsafe {
+            kill(pid, SIGKILL);
+        }
+    }
+}
+
+#[cfg(not(unix))]
+pub(crate) fn kill_pid(_pid: u32) {}
+
+/// Converts one of our terms into easy-smt's arena (`ctx.atom` / `ctx.list`).
+pub(crate) fn to_sexpr(ctx: &Context, s: &Sexp) -> SExpr {
+    match s {
+        Sexp::Atom(a) => ctx.atom(a.as_str()),
+        Sexp::List(items) => ctx.list(items.iter().map(|i| to_sexpr(ctx, i)).collect()),
+    }
+}
+
+/// Converts an easy-smt term back; string literals become atoms with their quotes.
+pub(crate) fn from_sexpr(ctx: &Context, e: SExpr) -> Sexp {
+    match ctx.get(e) {
+        SExprData::Atom(a) => Sexp::Atom(a.to_string()),
+        SExprData::String(s) => Sexp::Atom(format!("\"{}\"", s.replace('"', "\"\""))),
+        SExprData::List(items) => Sexp::List(items.iter().map(|&i| from_sexpr(ctx, i)).collect()),
+    }
+}
+
+/// A command as an easy-smt term, built without cloning the command's terms.
+fn command_sexpr(ctx: &Context, c: &Command) -> SExpr {
+    match c {
+        Command::DeclareConst { name, sort } => ctx.list(vec![
+            ctx.atom("declare-const"),
+            ctx.atom(name.as_str()),
+            to_sexpr(ctx, sort),
+        ]),
+        Command::DeclareFun { name, args, ret } => ctx.list(vec![
+            ctx.atom("declare-fun"),
+            ctx.atom(name.as_str()),
+            ctx.list(args.iter().map(|a| to_sexpr(ctx, a)).collect()),
+            to_sexpr(ctx, ret),
+        ]),
+        Command::DefineConst { name, sort, value } => ctx.list(vec![
+            ctx.atom("define-fun"),
+            ctx.atom(name.as_str()),
+            ctx.list(vec![]),
+            to_sexpr(ctx, sort),
+            to_sexpr(ctx, value),
+        ]),
+        Command::Assert(t) => ctx.list(vec![ctx.atom("assert"), to_sexpr(ctx, t)]),
+    }
+}
+
+fn quote(text: String) -> String {
+    if text.chars().count() <= QUOTE_LIMIT {
+        text
+    } else {
+        let mut s: String = text.chars().take(QUOTE_LIMIT).collect();
+        s.push('…');
+        s
+    }
+}
+
+/// The message of `(error "msg")`, if `e` is one.
+fn error_message(ctx: &Context, e: SExpr) -> Option<String> {
+    let items = ctx.get_list(e)?;
+    if items.first().and_then(|&h| ctx.get_atom(h)) != Some("error") {
+        return None;
+    }
+    Some(
+        items[1..]
+            .iter()
+            .map(|&i| match ctx.get(i) {
+                SExprData::String(s) => s.to_string(),
+                _ => ctx.display(i).to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
+}
+
+impl Proc {
+    /// Starts the solver with `:print-success` and `:produce-models` (easy-smt sends both),
+    /// the solver's own soft timeout when it has a cheap one, and `(set-logic logic)` unless
+    /// `logic` is empty.
+    pub(crate) fn start(
+        spec: &SolverSpec,
+        logic: &str,
+        soft_timeout_ms: Option<u64>,
+    ) -> Result<Proc, SolverError> {
+        let before = thread_children();
+        let built = ContextBuilder::new()
+            .solver(&spec.program)
+            .solver_args(&spec.args)
+            .build();
+        let ctx = match built {
+            Ok(ctx) => ctx,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(SolverError::NotFound {
+                    program: spec.program.clone(),
+                });
+            }
+            Err(source) => {
+                return Err(SolverError::Start {
+                    program: spec.program.clone(),
+                    source,
+                });
+            }
+        };
+        // The child is alive (it acknowledged two commands) and owned by `ctx`.
+        let pid = match (before, thread_children()) {
+            (Some(b), Some(a)) => {
+                let new: Vec<u32> = a.difference(&b).copied().collect();
+                if new.len() == 1 { Some(new[0]) } else { None }
+            }
+            _ => None,
+        };
+        let mut p = Proc { ctx, pid };
+        if let (Some(ms), Some(option)) = (soft_timeout_ms, soft_timeout_option(spec)) {
+            // Tolerated if refused: the watchdog is what enforces the limit.
+            let cmd = p.ctx.list(vec![
+                p.ctx.atom("set-option"),
+                p.ctx.atom(option),
+                p.ctx.atom(ms.to_string()),
+            ]);
+            p.send(cmd)?;
+            match p.recv(cmd) {
+                Ok(_) | Err(SolverError::Solver { .. }) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        if !logic.is_empty() {
+            let cmd = p.ctx.list(vec![p.ctx.atom("set-logic"), p.ctx.atom(logic)]);
+            p.ack(cmd)?;
+        }
+        Ok(p)
+    }
+
+    fn send(&mut self, cmd: SExpr) -> Result<(), SolverError> {
+        self.ctx.raw_send(cmd).map_err(|source| SolverError::Io {
+            context: format!("sending {}", quote(self.ctx.display(cmd).to_string())),
+            source,
+        })
+    }
+
+    /// Reads one response to `cmd`; a solver `(error …)` becomes [`SolverError::Solver`].
+    fn recv(&mut self, cmd: SExpr) -> Result<SExpr, SolverError> {
+        // easy-smt reports both end of output and unparsable output (e.g. cvc5's multi-line
+        // error messages, after which cvc5 exits) as an I/O error.
+        let resp = self.ctx.raw_recv().map_err(|_| SolverError::Exited {
+            command: quote(self.ctx.display(cmd).to_string()),
+        })?;
+        if let Some(message) = error_message(&self.ctx, resp) {
+            return Err(SolverError::Solver {
+                command: quote(self.ctx.display(cmd).to_string()),
+                message,
+            });
+        }
+        Ok(resp)
+    }
+
+    /// Sends `cmd` and expects `success`.
+    fn ack(&mut self, cmd: SExpr) -> Result<(), SolverError> {
+        self.send(cmd)?;
+        self.expect_success(cmd)
+    }
+
+    fn expect_success(&mut self, cmd: SExpr) -> Result<(), SolverError> {
+        let resp = self.recv(cmd)?;
+        if self.ctx.get_atom(resp) == Some("success") {
+            Ok(())
+        } else {
+            Err(self.unexpected(cmd, resp))
+        }
+    }
+
+    fn unexpected(&self, cmd: SExpr, resp: SExpr) -> SolverError {
+        SolverError::Unexpected {
+            command: quote(self.ctx.display(cmd).to_string()),
+            response: quote(self.ctx.display(resp).to_string()),
+        }
+    }
+
+    /// Sends the script's commands, streaming: writes a batch, then reads its
+    /// acknowledgements.
+    pub(crate) fn send_commands(&mut self, commands: &[Command]) -> Result<(), SolverError> {
+        for chunk in commands.chunks(BATCH) {
+            let mut sent = Vec::with_capacity(chunk.len());
+            for c in chunk {
+                let e = command_sexpr(&self.ctx, c);
+                if let Err(err) = self.send(e) {
+                    // The solver may have exited on an earlier command of this batch: its
+                    // error message, if any, is the better report.
+                    for &s in &sent {
+                        self.expect_success(s)?;
+                    }
+                    return Err(err);
+                }
+                sent.push(e);
+            }
+            for &s in &sent {
+                self.expect_success(s)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `(push 1)`, the assertions, `(check-sat)`, `(get-value …)` when sat,
+    /// `(get-info :reason-unknown)` when unknown, `(pop 1)`.
+    pub(crate) fn run_query(&mut self, q: &Query) -> Result<Answer, SolverError> {
+        let ctx = &self.ctx;
+        let push = ctx.list(vec![ctx.atom("push"), ctx.atom("1")]);
+        let pop = ctx.list(vec![ctx.atom("pop"), ctx.atom("1")]);
+        let check = ctx.list(vec![ctx.atom("check-sat")]);
+        let asserts: Vec<SExpr> = q
+            .assertions
+            .iter()
+            .map(|a| ctx.list(vec![ctx.atom("assert"), to_sexpr(ctx, a)]))
+            .collect();
+        self.ack(push)?;
+        for &a in &asserts {
+            self.ack(a)?;
+        }
+        self.send(check)?;
+        let resp = self.recv(check)?;
+        let answer = match self.ctx.get_atom(resp) {
+            Some("sat") => Answer::Sat(self.get_values(&q.get_values)?),
+            Some("unsat") => Answer::Unsat,
+            Some("unknown") => Answer::Unknown(self.reason_unknown()?),
+            _ => return Err(self.unexpected(check, resp)),
+        };
+        self.ack(pop)?;
+        Ok(answer)
+    }
+
+    fn get_values(&mut self, terms: &[Sexp]) -> Result<Vec<Sexp>, SolverError> {
+        if terms.is_empty() {
+            return Ok(vec![]);
+        }
+        let ctx = &self.ctx;
+        let cmd = ctx.list(vec![
+            ctx.atom("get-value"),
+            ctx.list(terms.iter().map(|t| to_sexpr(ctx, t)).collect()),
+        ]);
+        self.send(cmd)?;
+        let resp = self.recv(cmd)?;
+        // `((term value) …)` in the order asked; the solver may print the term rewritten
+        // (cvc5 does), so values are matched by position.
+        let pairs = match self.ctx.get_list(resp) {
+            Some(p) if p.len() == terms.len() => p.to_vec(),
+            _ => return Err(self.unexpected(cmd, resp)),
+        };
+        let mut values = Vec::with_capacity(pairs.len());
+        for p in pairs {
+            match self.ctx.get_list(p) {
+                Some([_, v]) => values.push(from_sexpr(&self.ctx, *v)),
+                _ => return Err(self.unexpected(cmd, resp)),
+            }
+        }
+        Ok(values)
+    }
+
+    /// The solver's `:reason-unknown`, or `""` when it has none or refuses the command.
+    fn reason_unknown(&mut self) -> Result<String, SolverError> {
+        let ctx = &self.ctx;
+        let cmd = ctx.list(vec![ctx.atom("get-info"), ctx.atom(":reason-unknown")]);
+        self.send(cmd)?;
+        let resp = match self.recv(cmd) {
+            Ok(r) => r,
+            Err(SolverError::Solver { .. }) => return Ok(String::new()),
+            Err(e) => return Err(e),
+        };
+        // `(:reason-unknown incomplete)` or `(:reason-unknown "timeout")`; `unsupported`
+        // otherwise.
+        Ok(match self.ctx.get_list(resp) {
+            Some([k, v]) if self.ctx.get_atom(*k) == Some(":reason-unknown") => {
+                match self.ctx.get(*v) {
+                    SExprData::String(s) | SExprData::Atom(s) => s.to_string(),
+                    SExprData::List(_) => self.ctx.display(*v).to_string(),
+                }
+            }
+            _ => String::new(),
+        })
+    }
+}
+
+/// The `set-option` keyword of the solver's own per-check timeout in milliseconds, for the
+/// solvers where it is known to work interactively (z3 `:timeout`, cvc5 `:tlimit-per`).
+fn soft_timeout_option(spec: &SolverSpec) -> Option<&'static str> {
+    let base = std::path::Path::new(&spec.program)
+        .file_name()?
+        .to_str()?
+        .to_string();
+    if base.starts_with("z3") {
+        Some(":timeout")
+    } else if base.starts_with("cvc5") {
+        Some(":tlimit-per")
+    } else {
+        None
+    }
+}
+
+/// Whether `spec`'s solver gets a soft timeout (see [`Proc::start`]).
+pub(crate) fn has_soft_timeout(spec: &SolverSpec) -> bool {
+    soft_timeout_option(spec).is_some()
+}
+
+/// Runs `input` (a whole script ending in `(exit)`) through a fresh, non-interactive process of
+/// `spec` for at most `limit` and returns the text of the first `(error "…")` it prints.
+/// Used to recover the message of a solver that exited on an error.
+pub(crate) fn diagnose(spec: &SolverSpec, input: String, limit: Duration) -> Option<String> {
+    use std::io::{Read, Write};
+    use std::process::{Command as Cmd, Stdio};
+    let mut child = Cmd::new(&spec.program)
+        .args(&spec.args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let mut stdin = child.stdin.take()?;
+    let mut stdout = child.stdout.take()?;
+    std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut out = String::new();
+        let _ = stdout.read_to_string(&mut out);
+        let _ = tx.send(out);
+    });
+    let out = rx.recv_timeout(limit);
+    let _ = child.kill();
+    let _ = child.wait();
+    error_text(&out.ok()?)
+}
+
+/// The string of the first `(error "…")` in a solver's output (`""` inside is a quote).
+pub(crate) fn error_text(out: &str) -> Option<String> {
+    let start = out.find("(error \"")? + "(error \"".len();
+    let mut msg = String::new();
+    let mut chars = out[start..].chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '"' {
+            if chars.peek() == Some(&'"') {
+                chars.next();
+            } else {
+                return Some(msg.trim().to_string());
+            }
+        }
+        msg.push(c);
+    }
+    Some(msg.trim().to_string())
+}

@@ -1,0 +1,531 @@
+use super::*;
+use num_bigint::BigUint;
+use std::time::{Duration, Instant};
+
+fn a(s: &str) -> Sexp {
+    Sexp::atom(s)
+}
+
+fn app(op: &str, args: Vec<Sexp>) -> Sexp {
+    Sexp::app(op, args)
+}
+
+fn bv(v: u64, w: u32) -> Sexp {
+    Sexp::bv(&BigUint::from(v), w)
+}
+
+fn big(v: u64) -> BigUint {
+    BigUint::from(v)
+}
+
+/// z3, cvc5 and yices where installed; the others are reported as skipped.
+fn solvers() -> Vec<SolverSpec> {
+    let mut v = vec![];
+    for name in ["z3", "cvc5", "yices"] {
+        match by_name(name) {
+            Ok(s) => v.push(s),
+            Err(e) => eprintln!("skipped {name}: {e}"),
+        }
+    }
+    v
+}
+
+fn query(name: &str, assertions: Vec<Sexp>, get_values: Vec<Sexp>) -> Query {
+    Query {
+        name: name.to_string(),
+        assertions,
+        get_values,
+    }
+}
+
+fn bv32_script() -> Script {
+    Script {
+        logic: "QF_AUFBV".to_string(),
+        commands: vec![
+            Command::DeclareConst {
+                name: "x".to_string(),
+                sort: Sexp::bv_sort(32),
+            },
+            Command::DefineConst {
+                name: "one".to_string(),
+                sort: Sexp::bv_sort(32),
+                value: bv(1, 32),
+            },
+            Command::Assert(app("bvult", vec![a("x"), bv(0x10, 32)])),
+        ],
+    }
+}
+
+fn session(spec: &SolverSpec, script: &Script, timeout: Option<Duration>) -> Session {
+    Session::new(
+        spec,
+        script,
+        SessionOptions {
+            timeout,
+            dump_dir: None,
+        },
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", spec.name))
+}
+
+fn eq(l: Sexp, r: Sexp) -> Sexp {
+    app("=", vec![l, r])
+}
+
+#[test]
+fn sat_returns_values_in_order() {
+    for spec in solvers() {
+        let mut s = session(&spec, &bv32_script(), Some(Duration::from_secs(10)));
+        // `((_ extract 2 0) x)`: a list whose head is itself a list.
+        let extract = Sexp::list(vec![
+            Sexp::list(vec![a("_"), a("extract"), a("2"), a("0")]),
+            a("x"),
+        ]);
+        let q = query(
+            "sat",
+            vec![eq(app("bvadd", vec![a("x"), a("one")]), bv(5, 32))],
+            vec![app("bvult", vec![a("x"), bv(2, 32)]), a("x"), extract],
+        );
+        let ans = s.check(&q).unwrap();
+        let Answer::Sat(vals) = ans else {
+            panic!("{}: {ans:?}", spec.name)
+        };
+        assert_eq!(vals.len(), 3, "{}", spec.name);
+        assert_eq!(vals[0].as_bool(), Some(false), "{}: {vals:?}", spec.name);
+        assert_eq!(vals[1].as_bv(), Some(big(4)), "{}: {vals:?}", spec.name);
+        assert_eq!(vals[2].as_bv(), Some(big(4)), "{}: {vals:?}", spec.name);
+    }
+}
+
+#[test]
+fn unsat_and_push_pop_isolation() {
+    for spec in solvers() {
+        let mut s = session(&spec, &bv32_script(), Some(Duration::from_secs(10)));
+        // Contradicts the script's `x < 16`.
+        let q = query("unsat", vec![eq(a("x"), bv(0x20, 32))], vec![a("x")]);
+        assert_eq!(s.check(&q).unwrap(), Answer::Unsat, "{}", spec.name);
+        // Each query's assertions are popped: x = 1, then x = 2, then x = 1 again.
+        for v in [1u64, 2, 1] {
+            let q = query("iso", vec![eq(a("x"), bv(v, 32))], vec![a("x")]);
+            match s.check(&q).unwrap() {
+                Answer::Sat(vals) => assert_eq!(vals[0].as_bv(), Some(big(v)), "{}", spec.name),
+                other => panic!("{}: {other:?}", spec.name),
+            }
+        }
+        // A query without get-values.
+        let q = query("novals", vec![eq(a("x"), bv(3, 32))], vec![]);
+        assert_eq!(s.check(&q).unwrap(), Answer::Sat(vec![]), "{}", spec.name);
+    }
+}
+
+#[test]
+fn array_query() {
+    let mem = Sexp::list(vec![a("Array"), Sexp::bv_sort(64), Sexp::bv_sort(8)]);
+    let script = Script {
+        logic: "QF_AUFBV".to_string(),
+        commands: vec![
+            Command::DeclareConst {
+                name: "m".to_string(),
+                sort: mem,
+            },
+            Command::DeclareConst {
+                name: "i".to_string(),
+                sort: Sexp::bv_sort(64),
+            },
+            Command::DefineConst {
+                name: "c".to_string(),
+                sort: Sexp::bv_sort(64),
+                value: bv(0x10, 64),
+            },
+            Command::DeclareFun {
+                name: "f".to_string(),
+                args: vec![Sexp::bv_sort(64)],
+                ret: Sexp::bv_sort(8),
+            },
+            Command::Assert(eq(app("f", vec![a("i")]), bv(7, 8))),
+        ],
+    };
+    for spec in solvers() {
+        let mut s = session(&spec, &script, Some(Duration::from_secs(10)));
+        let stored = app("store", vec![a("m"), a("c"), bv(0x2a, 8)]);
+        let q = query(
+            "array",
+            vec![
+                eq(app("select", vec![stored.clone(), a("i")]), bv(0x2a, 8)),
+                app("distinct", vec![a("i"), a("c")]),
+                eq(app("select", vec![a("m"), bv(0x10, 64)]), bv(0x99, 8)),
+            ],
+            vec![
+                app("select", vec![a("m"), a("i")]),
+                a("i"),
+                app("f", vec![a("i")]),
+                app("select", vec![stored, a("c")]),
+            ],
+        );
+        let Answer::Sat(vals) = s.check(&q).unwrap() else {
+            panic!("{}", spec.name)
+        };
+        assert_eq!(vals[0].as_bv(), Some(big(0x2a)), "{}: {vals:?}", spec.name);
+        assert_ne!(vals[1].as_bv(), Some(big(0x10)), "{}: {vals:?}", spec.name);
+        assert!(vals[1].as_bv().is_some(), "{}: {vals:?}", spec.name);
+        assert_eq!(vals[2].as_bv(), Some(big(7)), "{}: {vals:?}", spec.name);
+        assert_eq!(vals[3].as_bv(), Some(big(0x2a)), "{}: {vals:?}", spec.name);
+        // The script alone forces nothing about m[c].
+        let q = query(
+            "array2",
+            vec![eq(app("select", vec![a("m"), a("c")]), bv(1, 8))],
+            vec![],
+        );
+        assert_eq!(s.check(&q).unwrap(), Answer::Sat(vec![]), "{}", spec.name);
+    }
+}
+
+/// 64-bit factoring of the semiprime 0xd2e6b439 * 0xa170b339 with 32-bit factors: takes
+/// more than 10 s with z3 4.8.12, cvc5 1.0.3 and yices 2.6.5.
+fn factoring_script() -> Script {
+    let decl = |n: &str| Command::DeclareConst {
+        name: n.to_string(),
+        sort: Sexp::bv_sort(64),
+    };
+    Script {
+        logic: "QF_BV".to_string(),
+        commands: vec![decl("p"), decl("q"), decl("x")],
+    }
+}
+
+fn factoring_query() -> Query {
+    query(
+        "factor",
+        vec![
+            eq(
+                app("bvmul", vec![a("p"), a("q")]),
+                bv(0x84ffefecf751fbb1, 64),
+            ),
+            app("bvugt", vec![a("p"), bv(1, 64)]),
+            app("bvugt", vec![a("q"), bv(1, 64)]),
+            app("bvult", vec![a("p"), bv(1 << 32, 64)]),
+            app("bvult", vec![a("q"), bv(1 << 32, 64)]),
+        ],
+        vec![a("p"), a("q")],
+    )
+}
+
+fn check_timeout_then_recover(spec: &SolverSpec, soft: bool) {
+    let mut s = session(spec, &factoring_script(), Some(Duration::from_secs(1)));
+    if !soft {
+        // Exercise the kill path for every solver: a fresh process without a soft timeout,
+        // started by a first query so that the start is not timed below.
+        s.soft_timeout = false;
+        s.proc = None;
+        let warm = query("warm", vec![], vec![]);
+        assert_eq!(
+            s.check(&warm).unwrap(),
+            Answer::Sat(vec![]),
+            "{}",
+            spec.name
+        );
+    }
+    let t = Instant::now();
+    let ans = s.check(&factoring_query()).unwrap();
+    let took = t.elapsed();
+    eprintln!(
+        "{} (soft timeout {soft}): {ans:?} after {took:?}",
+        spec.name
+    );
+    assert_eq!(ans, Answer::Timeout, "{}", spec.name);
+    assert!(
+        took >= Duration::from_millis(950),
+        "{}: {took:?}",
+        spec.name
+    );
+    assert!(took < Duration::from_secs(2), "{}: {took:?}", spec.name);
+    // The session still works (restarted if the process was killed).
+    let q = query("after", vec![eq(a("x"), bv(42, 64))], vec![a("x")]);
+    let t = Instant::now();
+    let ans = s.check(&q).unwrap();
+    eprintln!("{}: next query {:?}", spec.name, t.elapsed());
+    let Answer::Sat(v) = ans else {
+        panic!("{}: {ans:?}", spec.name)
+    };
+    assert_eq!(v[0].as_bv(), Some(big(42)), "{}", spec.name);
+}
+
+#[test]
+fn timeout_with_soft_limit() {
+    for spec in solvers() {
+        check_timeout_then_recover(&spec, true);
+    }
+}
+
+#[test]
+fn timeout_by_kill() {
+    for spec in solvers() {
+        check_timeout_then_recover(&spec, false);
+    }
+}
+
+#[test]
+fn solver_error_is_reported_and_session_recovers() {
+    for spec in solvers() {
+        let mut s = session(&spec, &bv32_script(), Some(Duration::from_secs(10)));
+        // Ill-sorted: 32-bit x against an 8-bit literal.
+        let bad = query("bad", vec![eq(a("x"), bv(1, 8))], vec![]);
+        match s.check(&bad) {
+            Err(SolverError::Solver { message, .. }) => {
+                eprintln!("{}: error text: {message}", spec.name);
+                assert!(!message.is_empty());
+            }
+            other => panic!("{}: {other:?}", spec.name),
+        }
+        let q = query("good", vec![eq(a("x"), bv(9, 32))], vec![a("x")]);
+        let Answer::Sat(v) = s.check(&q).unwrap() else {
+            panic!("{}", spec.name)
+        };
+        assert_eq!(v[0].as_bv(), Some(big(9)), "{}", spec.name);
+    }
+}
+
+#[test]
+fn script_error_fails_new() {
+    for spec in solvers() {
+        let script = Script {
+            logic: "QF_BV".to_string(),
+            commands: vec![Command::Assert(a("undeclared_symbol"))],
+        };
+        match Session::new(&spec, &script, SessionOptions::default()) {
+            Err(SolverError::Solver { command, .. }) => {
+                assert!(
+                    command.contains("undeclared_symbol"),
+                    "{}: {command}",
+                    spec.name
+                )
+            }
+            Err(e) => panic!("{}: {e}", spec.name),
+            Ok(_) => panic!("{}: accepted", spec.name),
+        }
+    }
+}
+
+#[test]
+fn large_script_is_streamed() {
+    // 6000 declarations and 6000 assertions: more acknowledgements than a pipe buffers.
+    let n = 6000;
+    let mut commands = vec![];
+    for i in 0..n {
+        commands.push(Command::DeclareConst {
+            name: format!("v{i}"),
+            sort: Sexp::bv_sort(32),
+        });
+        let prev = if i == 0 {
+            bv(0, 32)
+        } else {
+            a(&format!("v{}", i - 1))
+        };
+        commands.push(Command::Assert(eq(
+            a(&format!("v{i}")),
+            app("bvadd", vec![prev, bv(1, 32)]),
+        )));
+    }
+    let script = Script {
+        logic: "QF_BV".to_string(),
+        commands,
+    };
+    for spec in solvers() {
+        let t = Instant::now();
+        let mut s = session(&spec, &script, Some(Duration::from_secs(30)));
+        let started = t.elapsed();
+        let last = a(&format!("v{}", n - 1));
+        let q = query("chain", vec![], vec![last]);
+        let Answer::Sat(v) = s.check(&q).unwrap() else {
+            panic!("{}", spec.name)
+        };
+        assert_eq!(v[0].as_bv(), Some(big(n)), "{}", spec.name);
+        eprintln!(
+            "{}: {} commands sent in {started:?}, total {:?}",
+            spec.name,
+            2 * n,
+            t.elapsed()
+        );
+    }
+}
+
+#[test]
+fn timeout_reasons() {
+    assert!(is_timeout_reason("timeout"));
+    assert!(is_timeout_reason("canceled"));
+    assert!(!is_timeout_reason("incomplete"));
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("gpug-solver-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[test]
+fn dump_files_are_exact() {
+    let Some(spec) = solvers().into_iter().next() else {
+        return;
+    };
+    let dir = temp_dir("dump");
+    let script = Script {
+        logic: "QF_ABV".to_string(),
+        commands: vec![
+            Command::DeclareConst {
+                name: "x".to_string(),
+                sort: Sexp::bv_sort(8),
+            },
+            Command::DefineConst {
+                name: "k".to_string(),
+                sort: Sexp::bv_sort(8),
+                value: bv(3, 8),
+            },
+            Command::Assert(app("bvult", vec![a("x"), a("k")])),
+        ],
+    };
+    let mut s = Session::new(
+        &spec,
+        &script,
+        SessionOptions {
+            timeout: Some(Duration::from_secs(10)),
+            dump_dir: Some(dir.clone()),
+        },
+    )
+    .unwrap();
+    let q1 = query("k.race.L1", vec![eq(a("x"), bv(2, 8))], vec![a("x")]);
+    let q2 = query("k.race.L1", vec![eq(a("x"), bv(5, 8))], vec![a("x")]);
+    assert!(matches!(s.check(&q1).unwrap(), Answer::Sat(_)));
+    assert_eq!(s.check(&q2).unwrap(), Answer::Unsat);
+    let head = "(set-info :smt-lib-version 2.6)\n\
+                (set-logic QF_ABV)\n\
+                (declare-const x (_ BitVec 8))\n\
+                (define-fun k () (_ BitVec 8) #x03)\n\
+                (assert (bvult x k))\n";
+    let one = std::fs::read_to_string(dir.join("k.race.L1.smt2")).unwrap();
+    assert_eq!(
+        one,
+        format!("{head}(assert (= x #x02))\n(set-info :status sat)\n(check-sat)\n(exit)\n")
+    );
+    let two = std::fs::read_to_string(dir.join("k.race.L1-2.smt2")).unwrap();
+    assert_eq!(
+        two,
+        format!("{head}(assert (= x #x05))\n(set-info :status unsat)\n(check-sat)\n(exit)\n")
+    );
+    // The dump is a valid standalone script.
+    let out = std::process::Command::new(&spec.program)
+        .args(if spec.name == "z3" {
+            vec!["-smt2"]
+        } else {
+            vec![]
+        })
+        .arg(dir.join("k.race.L1-2.smt2"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "unsat",
+        "{}",
+        spec.name
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn dump_text_is_deterministic() {
+    let q = query("q", vec![a("true")], vec![]);
+    let p = dump_prefix(&bv32_script());
+    assert_eq!(dump_text(&p, &q, None), dump_text(&p, &q, None));
+    assert!(!dump_text(&p, &q, None).contains(":status"));
+    assert!(
+        dump_text(&p, &q, Some(&Answer::Timeout))
+            .contains("(set-info :status unknown)\n(check-sat)")
+    );
+}
+
+#[test]
+fn from_command_splits_on_whitespace() {
+    let s = from_command("  /opt/z3/bin/z3   -in\t-smt2 ").unwrap();
+    assert_eq!(
+        s,
+        SolverSpec {
+            name: "z3".to_string(),
+            program: "/opt/z3/bin/z3".to_string(),
+            args: vec!["-in".to_string(), "-smt2".to_string()],
+        }
+    );
+    let s = from_command("cvc5").unwrap();
+    assert_eq!(s.name, "cvc5");
+    assert!(s.args.is_empty());
+    assert!(matches!(
+        from_command("   "),
+        Err(SolverError::EmptyCommand)
+    ));
+}
+
+#[test]
+fn from_command_runs_a_session() {
+    let Some(spec) = solvers().into_iter().next() else {
+        return;
+    };
+    let cmd = format!("{} {}", spec.program, spec.args.join(" "));
+    let mut s = session(&from_command(&cmd).unwrap(), &bv32_script(), None);
+    let q = query("c", vec![eq(a("x"), bv(7, 32))], vec![a("x")]);
+    assert!(matches!(s.check(&q).unwrap(), Answer::Sat(_)));
+}
+
+#[test]
+fn missing_solvers_are_errors() {
+    assert!(matches!(
+        by_name("no-such-solver"),
+        Err(SolverError::UnknownName { .. })
+    ));
+    if find_program("bitwuzla").is_none() {
+        let e = by_name("bitwuzla").unwrap_err();
+        assert!(matches!(e, SolverError::NotFound { .. }), "{e}");
+        assert_eq!(e.to_string(), "solver `bitwuzla` not found on PATH");
+    } else {
+        eprintln!("bitwuzla is installed; NotFound checked with a path instead");
+    }
+    let spec = from_command("/nonexistent/gpug-solver --foo").unwrap();
+    match Session::new(&spec, &bv32_script(), SessionOptions::default()) {
+        Err(SolverError::NotFound { program }) => assert_eq!(program, "/nonexistent/gpug-solver"),
+        Err(e) => panic!("{e}"),
+        Ok(_) => panic!("started"),
+    }
+    let avail = available();
+    assert_eq!(avail.len(), registry().len());
+    for (spec, v) in avail {
+        eprintln!("{}: {v:?}", spec.name);
+        assert_eq!(
+            v.is_ok(),
+            find_program(&spec.program).is_some(),
+            "{}",
+            spec.name
+        );
+    }
+}
+
+#[test]
+fn default_solver_is_first_installed() {
+    match default_solver() {
+        Ok(s) => assert_eq!(Some(&s), solvers().first()),
+        Err(e) => assert!(solvers().is_empty(), "{e}"),
+    }
+}
+
+#[test]
+fn bv_value_forms_round_trip() {
+    assert_eq!(bv(4, 32).as_bv(), Some(big(4)));
+    assert_eq!(a("#b100").as_bv(), Some(big(4)));
+    let ctx = easy_smt::ContextBuilder::new().build().unwrap();
+    let t = Sexp::list(vec![a("_"), a("bv4"), a("32")]);
+    let back = process::from_sexpr(&ctx, process::to_sexpr(&ctx, &t));
+    assert_eq!(back, t);
+    assert_eq!(back.as_bv(), Some(big(4)));
+}
+
+#[test]
+fn session_is_send() {
+    fn send<T: Send>() {}
+    send::<Session>();
+}
