@@ -138,7 +138,9 @@ pub fn strip_ignored_flags(args: Vec<String>) -> (Vec<String>, Vec<String>) {
     for a in args {
         let name = a.split('=').next().unwrap_or("");
         if IGNORED_FLAGS.contains(&name) {
-            notes.push(format!("note: ignoring GPUVerify flag `{a}`, which does not apply to gpug"));
+            notes.push(format!(
+                "note: ignoring GPUVerify flag `{a}`, which does not apply to gpug"
+            ));
         } else {
             kept.push(a);
         }
@@ -201,8 +203,14 @@ fn verify(a: VerifyArgs) -> i32 {
             include_dirs: a.include_dirs.clone(),
             kernel: a.kernel.clone(),
         },
-        geometry: Geometry { block_dim: a.block_dim.map(|d| d.map(Some)).unwrap_or([None; 3]), grid_dim: a.grid_dim.map(|d| d.map(Some)).unwrap_or([None; 3]) },
-        passes: PassOptions { unroll: a.unroll, ..PassOptions::default() },
+        geometry: Geometry {
+            block_dim: a.block_dim.map(|d| d.map(Some)).unwrap_or([None; 3]),
+            grid_dim: a.grid_dim.map(|d| d.map(Some)).unwrap_or([None; 3]),
+        },
+        passes: PassOptions {
+            unroll: a.unroll,
+            ..PassOptions::default()
+        },
         solver,
         timeout: Duration::from_secs_f64(a.timeout),
         dump_dir: a.dump_smt2.clone(),
@@ -249,7 +257,9 @@ mod tests {
 
     #[test]
     fn gpuverify_flags_are_stripped() {
-        let args = ["gpug", "--no-inline", "--blockDim=64", "--boogie-file=x.bpl", "k.cu"].map(String::from).to_vec();
+        let args = ["gpug", "--no-inline", "--blockDim=64", "--boogie-file=x.bpl", "k.cu"]
+            .map(String::from)
+            .to_vec();
         let (kept, notes) = strip_ignored_flags(args);
         assert_eq!(kept, ["gpug", "--blockDim=64", "k.cu"]);
         assert_eq!(notes.len(), 2);

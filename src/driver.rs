@@ -67,7 +67,11 @@ pub struct FileResult {
 impl FileResult {
     /// Defect if any kernel has one, else inconclusive if any is, else verified.
     pub fn overall(&self) -> Verdict {
-        self.kernels.iter().map(|k| k.verdict).max().unwrap_or(Verdict::Verified)
+        self.kernels
+            .iter()
+            .map(|k| k.verdict)
+            .max()
+            .unwrap_or(Verdict::Verified)
     }
 }
 
@@ -91,7 +95,10 @@ pub fn verify(file: &Path, opts: &VerifyOptions) -> Result<FileResult, DriverErr
     for k in &program.kernels {
         kernels.push(verify_kernel(k, opts)?);
     }
-    Ok(FileResult { file: program.file.clone(), kernels })
+    Ok(FileResult {
+        file: program.file.clone(),
+        kernels,
+    })
 }
 
 fn verify_kernel(k: &crate::ir::Kernel, opts: &VerifyOptions) -> Result<KernelResult, DriverError> {
@@ -101,14 +108,23 @@ fn verify_kernel(k: &crate::ir::Kernel, opts: &VerifyOptions) -> Result<KernelRe
         .loops
         .iter()
         .filter(|(_, t)| *t == LoopTreatment::Havocked)
-        .map(|(s, _)| format!("loop at line {} touches no memory: the variables it assigns are abstracted (havocked)", s.line))
+        .map(|(s, _)| {
+            format!(
+                "loop at line {} touches no memory: the variables it assigns are abstracted (havocked)",
+                s.line
+            )
+        })
         .collect();
     if !prepared.inconclusive.is_empty() {
         return Ok(KernelResult {
             name: k.name.clone(),
             verdict: Verdict::Inconclusive,
             findings: Vec::new(),
-            inconclusive: prepared.inconclusive.iter().map(|(s, why)| format!("{s}: {why}")).collect(),
+            inconclusive: prepared
+                .inconclusive
+                .iter()
+                .map(|(s, why)| format!("{s}: {why}"))
+                .collect(),
             notes,
             queries: 0,
             time: start.elapsed(),
@@ -119,7 +135,10 @@ fn verify_kernel(k: &crate::ir::Kernel, opts: &VerifyOptions) -> Result<KernelRe
     let mut session = Session::new(
         &opts.solver,
         &encoded.script,
-        SessionOptions { timeout: Some(opts.timeout), dump_dir: opts.dump_dir.clone() },
+        SessionOptions {
+            timeout: Some(opts.timeout),
+            dump_dir: opts.dump_dir.clone(),
+        },
     )?;
     let mut findings: Vec<Finding> = Vec::new();
     let mut inconclusive = Vec::new();
@@ -137,7 +156,9 @@ fn verify_kernel(k: &crate::ir::Kernel, opts: &VerifyOptions) -> Result<KernelRe
                 }
             }
             Answer::Unsat => {}
-            Answer::Unknown(why) => inconclusive.push(format!("query {}: solver answered unknown ({why})", check.query.name)),
+            Answer::Unknown(why) => {
+                inconclusive.push(format!("query {}: solver answered unknown ({why})", check.query.name))
+            }
             Answer::Timeout => inconclusive.push(format!(
                 "query {}: no answer within {} s (--timeout)",
                 check.query.name,
@@ -152,7 +173,15 @@ fn verify_kernel(k: &crate::ir::Kernel, opts: &VerifyOptions) -> Result<KernelRe
     } else {
         Verdict::Verified
     };
-    Ok(KernelResult { name: k.name.clone(), verdict, findings, inconclusive, notes, queries, time: start.elapsed() })
+    Ok(KernelResult {
+        name: k.name.clone(),
+        verdict,
+        findings,
+        inconclusive,
+        notes,
+        queries,
+        time: start.elapsed(),
+    })
 }
 
 #[allow(unused)]

@@ -29,7 +29,12 @@ pub struct Span {
 impl Span {
     /// A span with no extent, for synthesized statements.
     pub fn point(file: Arc<str>, line: u32, col: u32) -> Span {
-        Span { file, line, col, end_col: None }
+        Span {
+            file,
+            line,
+            col,
+            end_col: None,
+        }
     }
 }
 
@@ -56,7 +61,10 @@ impl Ty {
     /// `int`.
     pub const I32: Ty = Ty::Int { bits: 32, signed: true };
     /// `unsigned int`, the type of `threadIdx.x` and friends.
-    pub const U32: Ty = Ty::Int { bits: 32, signed: false };
+    pub const U32: Ty = Ty::Int {
+        bits: 32,
+        signed: false,
+    };
     /// `long long`, the type of byte offsets.
     pub const I64: Ty = Ty::Int { bits: 64, signed: true };
 
@@ -206,20 +214,47 @@ pub enum BinOp {
 pub enum Expr {
     /// An integer constant (two's complement value in range of `ty`), a `Bool` (0 or 1), or a
     /// float's bit pattern.
-    Const { value: BigInt, ty: Ty },
-    Var { id: VarId, ty: Ty },
+    Const {
+        value: BigInt,
+        ty: Ty,
+    },
+    Var {
+        id: VarId,
+        ty: Ty,
+    },
     Builtin(Builtin),
-    Unary { op: UnOp, arg: Box<Expr>, ty: Ty },
+    Unary {
+        op: UnOp,
+        arg: Box<Expr>,
+        ty: Ty,
+    },
     /// Operand types: see [`BinOp`]; comparisons compare by the signedness of `lhs`'s type.
-    Binary { op: BinOp, lhs: Box<Expr>, rhs: Box<Expr>, ty: Ty },
+    Binary {
+        op: BinOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+        ty: Ty,
+    },
     /// Conversion: int to int (sign- or zero-extends by the source's signedness, or truncates),
     /// to `Bool` (`!= 0`), from `Bool` (0/1), and to or from floats (opaque).
-    Cast { arg: Box<Expr>, ty: Ty },
+    Cast {
+        arg: Box<Expr>,
+        ty: Ty,
+    },
     /// `c ? a : b` with pure arms.
-    Select { cond: Box<Expr>, then: Box<Expr>, els: Box<Expr>, ty: Ty },
+    Select {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        els: Box<Expr>,
+        ty: Ty,
+    },
     /// A pure function we do not model (`sqrtf`, float arithmetic): an uninterpreted function
     /// of its arguments, so equal arguments give equal results.
-    Opaque { name: String, args: Vec<Expr>, ty: Ty },
+    Opaque {
+        name: String,
+        args: Vec<Expr>,
+        ty: Ty,
+    },
 }
 
 impl Expr {
@@ -240,12 +275,18 @@ impl Expr {
 
     /// An integer constant of type `ty`.
     pub fn int(value: impl Into<BigInt>, ty: Ty) -> Expr {
-        Expr::Const { value: value.into(), ty }
+        Expr::Const {
+            value: value.into(),
+            ty,
+        }
     }
 
     /// A `Bool` constant.
     pub fn bool(b: bool) -> Expr {
-        Expr::Const { value: BigInt::from(b as u8), ty: Ty::Bool }
+        Expr::Const {
+            value: BigInt::from(b as u8),
+            ty: Ty::Bool,
+        }
     }
 }
 
@@ -277,31 +318,70 @@ pub struct Stmt {
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
     /// `var = value`.
-    Assign { var: VarId, value: Expr },
+    Assign {
+        var: VarId,
+        value: Expr,
+    },
     /// `var` gets an arbitrary value of its type (used by abstractions).
-    Havoc { var: VarId },
+    Havoc {
+        var: VarId,
+    },
     /// `dst = array[offset .. offset + ty.bytes()]` read as `ty`.
-    Load { dst: VarId, array: ArrayId, offset: Expr, ty: Ty },
+    Load {
+        dst: VarId,
+        array: ArrayId,
+        offset: Expr,
+        ty: Ty,
+    },
     /// `array[offset .. offset + ty.bytes()] = value` written as `ty` (`value.ty() == ty`).
-    Store { array: ArrayId, offset: Expr, value: Expr, ty: Ty },
+    Store {
+        array: ArrayId,
+        offset: Expr,
+        value: Expr,
+        ty: Ty,
+    },
     /// One atomic read-modify-write of `array` at `offset`; `dst` gets the old value.
     /// `operands` are the value (and for `Cas` the compare value first, then the new value).
-    Atomic { op: AtomicOp, dst: Option<VarId>, array: ArrayId, offset: Expr, operands: Vec<Expr>, ty: Ty },
-    If { cond: Expr, then: Vec<Stmt>, els: Vec<Stmt> },
+    Atomic {
+        op: AtomicOp,
+        dst: Option<VarId>,
+        array: ArrayId,
+        offset: Expr,
+        operands: Vec<Expr>,
+        ty: Ty,
+    },
+    If {
+        cond: Expr,
+        then: Vec<Stmt>,
+        els: Vec<Stmt>,
+    },
     /// A loop: evaluate `cond_stmts` then `cond`; if true run `body` then `step` and repeat.
     /// `do_while` runs `body` and `step` once before the first test. `Break` leaves the loop,
     /// `Continue` goes to `step`. `for` loops put their init before the loop.
-    Loop { cond_stmts: Vec<Stmt>, cond: Expr, body: Vec<Stmt>, step: Vec<Stmt>, do_while: bool },
+    Loop {
+        cond_stmts: Vec<Stmt>,
+        cond: Expr,
+        body: Vec<Stmt>,
+        step: Vec<Stmt>,
+        do_while: bool,
+    },
     Break,
     Continue,
     /// `__syncthreads()`.
     Barrier,
     /// `assert(cond)` / `__assert(cond)`.
-    Assert { cond: Expr },
+    Assert {
+        cond: Expr,
+    },
     /// `__assume(cond)` / `__requires(cond)`.
-    Assume { cond: Expr },
+    Assume {
+        cond: Expr,
+    },
     /// A region that [`StmtKind::Exit`] with its id leaves (an inlined function body).
-    Block { id: BlockId, body: Vec<Stmt> },
+    Block {
+        id: BlockId,
+        body: Vec<Stmt>,
+    },
     /// Leave the enclosing block `id` (a `return` in an inlined function, after assigning the
     /// result variable).
     Exit(BlockId),

@@ -71,8 +71,7 @@ fn load_examples() -> Vec<Example> {
     paths
         .into_iter()
         .map(|path| {
-            let text = std::fs::read_to_string(&path)
-                .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
             let mut lines = text.lines();
             let line1 = lines.next().unwrap_or("").trim();
             let line2 = lines.next().unwrap_or("").trim();
@@ -96,11 +95,7 @@ fn load_examples() -> Vec<Example> {
                 .split_whitespace()
                 .map(str::to_owned)
                 .collect();
-            Example {
-                path,
-                expect,
-                flags,
-            }
+            Example { path, expect, flags }
         })
         .collect()
 }
@@ -255,9 +250,7 @@ fn examples_match_expected_verdicts() {
         .collect();
     let next = Mutex::new(0usize);
     let failures = Mutex::new(Vec::new());
-    let workers = std::thread::available_parallelism()
-        .map_or(4, |n| n.get())
-        .min(8);
+    let workers = std::thread::available_parallelism().map_or(4, |n| n.get()).min(8);
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| {
@@ -272,12 +265,7 @@ fn examples_match_expected_verdicts() {
                         break;
                     };
                     if let Err(why) = check(example, solver) {
-                        let file = example
-                            .path
-                            .file_name()
-                            .unwrap()
-                            .to_string_lossy()
-                            .into_owned();
+                        let file = example.path.file_name().unwrap().to_string_lossy().into_owned();
                         failures.lock().unwrap().push(format!(
                             "{file} [solver {solver}]: expected {}: {why}",
                             example.expect.name()

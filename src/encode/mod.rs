@@ -20,8 +20,7 @@
 mod witness;
 
 use crate::ir::{
-    ArrayId, AtomicOp, BinOp, BlockId, Builtin, Expr, Kernel, ParamKind, Space, Span, Stmt,
-    StmtKind, Ty, UnOp, VarId,
+    ArrayId, AtomicOp, BinOp, BlockId, Builtin, Expr, Kernel, ParamKind, Space, Span, Stmt, StmtKind, Ty, UnOp, VarId,
 };
 use crate::passes::Geometry;
 use crate::solver::{Command, Query, Script, Sexp};
@@ -97,8 +96,15 @@ pub fn encode(kernel: &Kernel, geometry: &Geometry) -> Encoded {
     if e.has_opaque_float {
         notes.push("float values are opaque: arithmetic on them is uninterpreted".to_string());
     }
-    let script = Script { logic: "QF_AUFBV".into(), commands: [e.decls, e.cmds].concat() };
-    Encoded { script, checks: e.checks, notes }
+    let script = Script {
+        logic: "QF_AUFBV".into(),
+        commands: [e.decls, e.cmds].concat(),
+    };
+    Encoded {
+        script,
+        checks: e.checks,
+        notes,
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -183,7 +189,9 @@ fn sort_of(ty: Ty) -> Sexp {
 
 /// A symbol made from a source name: letters, digits and `_` kept, others become `_`.
 fn sym(name: &str) -> String {
-    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+        .collect()
 }
 
 fn extend(term: Sexp, from: u32, to: u32, signed: bool) -> Sexp {
@@ -193,7 +201,10 @@ fn extend(term: Sexp, from: u32, to: u32, signed: bool) -> Sexp {
         let op = if signed { "sign_extend" } else { "zero_extend" };
         Sexp::list(vec![app("_", vec![atom(op), atom((to - from).to_string())]), term])
     } else {
-        Sexp::list(vec![app("_", vec![atom("extract"), atom((to - 1).to_string()), atom("0")]), term])
+        Sexp::list(vec![
+            app("_", vec![atom("extract"), atom((to - 1).to_string()), atom("0")]),
+            term,
+        ])
     }
 }
 
@@ -228,7 +239,10 @@ impl<'k> Encoder<'k> {
     }
 
     fn declare(&mut self, name: &str, sort: Sexp) -> Sexp {
-        self.decls.push(Command::DeclareConst { name: name.to_string(), sort });
+        self.decls.push(Command::DeclareConst {
+            name: name.to_string(),
+            sort,
+        });
         atom(name)
     }
 
@@ -238,7 +252,11 @@ impl<'k> Encoder<'k> {
             return value;
         }
         let name = self.fresh_name(base);
-        self.cmds.push(Command::DefineConst { name: name.clone(), sort, value });
+        self.cmds.push(Command::DefineConst {
+            name: name.clone(),
+            sort,
+            value,
+        });
         atom(name)
     }
 
@@ -269,11 +287,19 @@ impl<'k> Encoder<'k> {
                 (true, self.g.block_dim[i], limits_block[i]),
                 (false, self.g.grid_dim[i], limits_grid[i]),
             ] {
-                let b = if is_block { Builtin::BlockDim(*d) } else { Builtin::GridDim(*d) };
+                let b = if is_block {
+                    Builtin::BlockDim(*d)
+                } else {
+                    Builtin::GridDim(*d)
+                };
                 let name = Self::builtin_name(b, 0);
                 match given {
                     Some(v) => {
-                        self.cmds.push(Command::DefineConst { name: name.clone(), sort: Sexp::bv_sort(32), value: bvn(v as u64, 32) });
+                        self.cmds.push(Command::DefineConst {
+                            name: name.clone(),
+                            sort: Sexp::bv_sort(32),
+                            value: bvn(v as u64, 32),
+                        });
                     }
                     None => {
                         let x = self.declare(&name, Sexp::bv_sort(32));
@@ -293,10 +319,17 @@ impl<'k> Encoder<'k> {
                 .unwrap_or_else(|| bvn(1, 64));
             self.assert(app("bvule", vec![p, bvn(1024, 64)]));
         }
-        self.cmds.push(Command::DefineConst { name: "warpSize".into(), sort: Sexp::bv_sort(32), value: bvn(32, 32) });
+        self.cmds.push(Command::DefineConst {
+            name: "warpSize".into(),
+            sort: Sexp::bv_sort(32),
+            value: bvn(32, 32),
+        });
         for th in 0..2 {
             for d in Dim::ALL {
-                for (idx, dim) in [(Builtin::ThreadIdx(d), Builtin::BlockDim(d)), (Builtin::BlockIdx(d), Builtin::GridDim(d))] {
+                for (idx, dim) in [
+                    (Builtin::ThreadIdx(d), Builtin::BlockDim(d)),
+                    (Builtin::BlockIdx(d), Builtin::GridDim(d)),
+                ] {
                     let name = Self::builtin_name(idx, th);
                     let x = self.declare(&name, Sexp::bv_sort(32));
                     self.assert(app("bvult", vec![x, atom(Self::builtin_name(dim, 0))]));
@@ -306,11 +339,20 @@ impl<'k> Encoder<'k> {
         let same = |b: fn(crate::ir::Dim) -> Builtin| {
             Dim::ALL
                 .iter()
-                .map(|d| app("=", vec![atom(Self::builtin_name(b(*d), 0)), atom(Self::builtin_name(b(*d), 1))]))
+                .map(|d| {
+                    app(
+                        "=",
+                        vec![atom(Self::builtin_name(b(*d), 0)), atom(Self::builtin_name(b(*d), 1))],
+                    )
+                })
                 .collect::<Vec<_>>()
         };
         let same_block = app("and", same(Builtin::BlockIdx));
-        self.cmds.push(Command::DefineConst { name: "same_block".into(), sort: atom("Bool"), value: same_block });
+        self.cmds.push(Command::DefineConst {
+            name: "same_block".into(),
+            sort: atom("Bool"),
+            value: same_block,
+        });
         let same_thread = app("and", same(Builtin::ThreadIdx));
         self.assert(not(and(atom("same_block"), same_thread)));
         for p in &self.k.params {
@@ -355,7 +397,12 @@ impl<'k> Encoder<'k> {
                     vars[v.0] = Some(atom(format!("param.{}", sym(&p.name))));
                 }
             }
-            states.push(TState { pc: t(), vars, mem, bc: bvn(0, 32) });
+            states.push(TState {
+                pc: t(),
+                vars,
+                mem,
+                bc: bvn(0, 32),
+            });
         }
         let s1 = states.pop().expect("two states");
         let s0 = states.pop().expect("two states");
@@ -450,7 +497,11 @@ impl<'k> Encoder<'k> {
                 let vals: Vec<Sexp> = args.iter().map(|a| self.expr(a, st, th)).collect();
                 self.has_opaque_float |= tys.iter().chain([ty]).any(|t| matches!(t, Ty::Float { .. }));
                 let fname = self.uf(name, &tys, *ty);
-                if vals.is_empty() { atom(fname) } else { app(&fname, vals) }
+                if vals.is_empty() {
+                    atom(fname)
+                } else {
+                    app(&fname, vals)
+                }
             }
         }
     }
@@ -499,7 +550,11 @@ impl<'k> Encoder<'k> {
                     let ai = self.cast(a, Ty::Bool, Ty::I32);
                     let bi = self.cast(b, Ty::Bool, Ty::I32);
                     let r = self.int_binary(op, ai, bi, Ty::I32, true);
-                    if ty == Ty::Bool && !is_cmp(op) { self.cast(r, Ty::I32, Ty::Bool) } else { r }
+                    if ty == Ty::Bool && !is_cmp(op) {
+                        self.cast(r, Ty::I32, Ty::Bool)
+                    } else {
+                        r
+                    }
                 }
             };
         }
@@ -559,19 +614,37 @@ impl<'k> Encoder<'k> {
         let bytes: Vec<Sexp> = (0..width)
             .rev()
             .map(|i| {
-                let addr = if i == 0 { off.clone() } else { app("bvadd", vec![off.clone(), bvn(i as u64, 64)]) };
+                let addr = if i == 0 {
+                    off.clone()
+                } else {
+                    app("bvadd", vec![off.clone(), bvn(i as u64, 64)])
+                };
                 app("select", vec![mem.clone(), addr])
             })
             .collect();
-        bytes.into_iter().reduce(|hi, lo| app("concat", vec![hi, lo])).unwrap_or_else(|| bvn(0, 8))
+        bytes
+            .into_iter()
+            .reduce(|hi, lo| app("concat", vec![hi, lo]))
+            .unwrap_or_else(|| bvn(0, 8))
     }
 
     fn store_bytes(mem: Sexp, off: &Sexp, value: &Sexp, width: u32) -> Sexp {
         let mut m = mem;
         for i in 0..width {
-            let addr = if i == 0 { off.clone() } else { app("bvadd", vec![off.clone(), bvn(i as u64, 64)]) };
+            let addr = if i == 0 {
+                off.clone()
+            } else {
+                app("bvadd", vec![off.clone(), bvn(i as u64, 64)])
+            };
             let byte = Sexp::list(vec![
-                app("_", vec![atom("extract"), atom((8 * i + 7).to_string()), atom((8 * i).to_string())]),
+                app(
+                    "_",
+                    vec![
+                        atom("extract"),
+                        atom((8 * i + 7).to_string()),
+                        atom((8 * i).to_string()),
+                    ],
+                ),
                 value.clone(),
             ]);
             m = app("store", vec![m, addr, byte]);
@@ -598,7 +671,14 @@ impl<'k> Encoder<'k> {
         if matches!(space, Space::Local | Space::Constant) {
             return;
         }
-        self.accesses.push(Access { array, span: span.clone(), kind, width, segment: self.segment, per_thread: per });
+        self.accesses.push(Access {
+            array,
+            span: span.clone(),
+            kind,
+            width,
+            segment: self.segment,
+            per_thread: per,
+        });
     }
 
     fn block(&mut self, stmts: &[Stmt], st: &mut [TState; 2]) {
@@ -641,7 +721,12 @@ impl<'k> Encoder<'k> {
                 }
                 self.record(*array, &s.span, AccessKind::Read, ty.bytes(), pair(per));
             }
-            StmtKind::Store { array, offset, value, ty } => {
+            StmtKind::Store {
+                array,
+                offset,
+                value,
+                ty,
+            } => {
                 let mut per = Vec::new();
                 for (th, ts) in st.iter_mut().enumerate() {
                     let off = self.offset(offset, ts, th);
@@ -651,13 +736,24 @@ impl<'k> Encoder<'k> {
                     let mem = ts.mem[array].clone();
                     let stored = Self::store_bytes(mem.clone(), &off, &bits, ty.bytes());
                     let guarded = app("ite", vec![ts.pc.clone(), stored, mem]);
-                    let m = self.define(&format!("t{}.mem.{}", th + 1, sym(&self.k.array(*array).name)), mem_sort(), guarded);
+                    let m = self.define(
+                        &format!("t{}.mem.{}", th + 1, sym(&self.k.array(*array).name)),
+                        mem_sort(),
+                        guarded,
+                    );
                     ts.mem.insert(*array, m);
                     per.push((ts.pc.clone(), off, ts.bc.clone()));
                 }
                 self.record(*array, &s.span, AccessKind::Write, ty.bytes(), pair(per));
             }
-            StmtKind::Atomic { op: _, dst, array, offset, operands, ty } => {
+            StmtKind::Atomic {
+                op: _,
+                dst,
+                array,
+                offset,
+                operands,
+                ty,
+            } => {
                 let mut per = Vec::new();
                 for (th, ts) in st.iter_mut().enumerate() {
                     let off = self.offset(offset, ts, th);
@@ -786,7 +882,14 @@ impl<'k> Encoder<'k> {
             let y = &b.mem[id];
             if x != y {
                 let v = app("ite", vec![c.clone(), x.clone(), y.clone()]);
-                out.mem.insert(*id, self.define(&format!("t{}.mem.{}", th + 1, sym(&self.k.array(*id).name)), mem_sort(), v));
+                out.mem.insert(
+                    *id,
+                    self.define(
+                        &format!("t{}.mem.{}", th + 1, sym(&self.k.array(*id).name)),
+                        mem_sort(),
+                        v,
+                    ),
+                );
             }
         }
         if a.bc != b.bc {
@@ -814,7 +917,11 @@ impl<'k> Encoder<'k> {
         for s in rest.iter().rev() {
             let pc = s.pc.clone();
             let mut merged = self.merge2(&pc, s, &acc, th);
-            let orpc = if acc.pc == f() { pc } else { app("or", vec![pc, acc.pc.clone()]) };
+            let orpc = if acc.pc == f() {
+                pc
+            } else {
+                app("or", vec![pc, acc.pc.clone()])
+            };
             merged.pc = self.define(&format!("t{}.pc", th + 1), atom("Bool"), orpc);
             acc = merged;
         }
@@ -825,7 +932,10 @@ impl<'k> Encoder<'k> {
         self.barrier_count += 1;
         // Divergence: two threads of one block disagree on reaching this barrier.
         if !(st[0].pc == t() && st[1].pc == t()) {
-            let div = and(atom("same_block"), not(app("=", vec![st[0].pc.clone(), st[1].pc.clone()])));
+            let div = and(
+                atom("same_block"),
+                not(app("=", vec![st[0].pc.clone(), st[1].pc.clone()])),
+            );
             let layout = self.layout.clone();
             let mut gv = layout.common();
             gv.push(st[0].pc.clone());
@@ -857,10 +967,18 @@ impl<'k> Encoder<'k> {
             .collect();
         for (th, ts) in st.iter_mut().enumerate() {
             let inc = app("bvadd", vec![ts.bc.clone(), bvn(1, 32)]);
-            let bc = if ts.pc == t() { inc } else { app("ite", vec![ts.pc.clone(), inc, ts.bc.clone()]) };
+            let bc = if ts.pc == t() {
+                inc
+            } else {
+                app("ite", vec![ts.pc.clone(), inc, ts.bc.clone()])
+            };
             ts.bc = self.define(&format!("t{}.bc", th + 1), Sexp::bv_sort(32), bc);
             for (id, m) in &fresh {
-                let v = if ts.pc == t() { m.clone() } else { app("ite", vec![ts.pc.clone(), m.clone(), ts.mem[id].clone()]) };
+                let v = if ts.pc == t() {
+                    m.clone()
+                } else {
+                    app("ite", vec![ts.pc.clone(), m.clone(), ts.mem[id].clone()])
+                };
                 let v = self.define(&format!("t{}.mem", th + 1), mem_sort(), v);
                 ts.mem.insert(*id, v);
             }
@@ -899,15 +1017,34 @@ impl<'k> Encoder<'k> {
             }
             let name = sym(&self.k.array(array).name);
             for (seg, pairs) in groups {
-                self.push_race(array, &format!("{}.race.{}.seg{}", sym(&self.k.name), name, seg), pairs, global, true);
+                self.push_race(
+                    array,
+                    &format!("{}.race.{}.seg{}", sym(&self.k.name), name, seg),
+                    pairs,
+                    global,
+                    true,
+                );
             }
             if !cross.is_empty() {
-                self.push_race(array, &format!("{}.race.{}.cross", sym(&self.k.name), name), cross, global, false);
+                self.push_race(
+                    array,
+                    &format!("{}.race.{}.cross", sym(&self.k.name), name),
+                    cross,
+                    global,
+                    false,
+                );
             }
         }
     }
 
-    fn push_race(&mut self, array: ArrayId, name: &str, pairs: Vec<(Access, Access)>, global: bool, same_segment: bool) {
+    fn push_race(
+        &mut self,
+        array: ArrayId,
+        name: &str,
+        pairs: Vec<(Access, Access)>,
+        global: bool,
+        same_segment: bool,
+    ) {
         let mut disj = Vec::new();
         let layout = self.layout.clone();
         let mut gv = layout.common();
@@ -915,8 +1052,14 @@ impl<'k> Encoder<'k> {
             let (pa, oa, ba) = &a.per_thread[0];
             let (pb, ob, bb) = &b.per_thread[1];
             let overlap = and(
-                app("bvult", vec![oa.clone(), app("bvadd", vec![ob.clone(), bvn(b.width as u64, 64)])]),
-                app("bvult", vec![ob.clone(), app("bvadd", vec![oa.clone(), bvn(a.width as u64, 64)])]),
+                app(
+                    "bvult",
+                    vec![oa.clone(), app("bvadd", vec![ob.clone(), bvn(b.width as u64, 64)])],
+                ),
+                app(
+                    "bvult",
+                    vec![ob.clone(), app("bvadd", vec![oa.clone(), bvn(a.width as u64, 64)])],
+                ),
             );
             let same_interval = app("=", vec![ba.clone(), bb.clone()]);
             let order = match (global, same_segment) {
@@ -931,10 +1074,18 @@ impl<'k> Encoder<'k> {
             disj.push(c);
         }
         let line = pairs.first().map(|(a, _)| a.span.line).unwrap_or(0);
-        let assertion = if disj.len() == 1 { disj.pop().unwrap_or_else(f) } else { app("or", disj) };
+        let assertion = if disj.len() == 1 {
+            disj.pop().unwrap_or_else(f)
+        } else {
+            app("or", disj)
+        };
         self.checks.push(Check {
             property: Property::Race { array },
-            query: Query { name: format!("{name}.L{line}"), assertions: vec![assertion], get_values: gv },
+            query: Query {
+                name: format!("{name}.L{line}"),
+                assertions: vec![assertion],
+                get_values: gv,
+            },
             pairs,
             layout,
         });
@@ -953,7 +1104,10 @@ fn conflicting(a: AccessKind, b: AccessKind) -> bool {
 }
 
 fn is_cmp(op: BinOp) -> bool {
-    matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+    matches!(
+        op,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+    )
 }
 
 fn ty_tag(t: Ty) -> String {
@@ -980,7 +1134,9 @@ fn collect_atomic_arrays(stmts: &[Stmt], out: &mut Vec<ArrayId>) {
                 collect_atomic_arrays(els, out);
             }
             StmtKind::Block { body, .. } => collect_atomic_arrays(body, out),
-            StmtKind::Loop { cond_stmts, body, step, .. } => {
+            StmtKind::Loop {
+                cond_stmts, body, step, ..
+            } => {
                 collect_atomic_arrays(cond_stmts, out);
                 collect_atomic_arrays(body, out);
                 collect_atomic_arrays(step, out);

@@ -19,12 +19,25 @@ fn tid() -> Expr {
 }
 
 fn bin(op: BinOp, a: Expr, b: Expr, ty: Ty) -> Expr {
-    Expr::Binary { op, lhs: Box::new(a), rhs: Box::new(b), ty }
+    Expr::Binary {
+        op,
+        lhs: Box::new(a),
+        rhs: Box::new(b),
+        ty,
+    }
 }
 
 /// Byte offset of element `i` (an unsigned int) of an int array.
 fn off(i: Expr) -> Expr {
-    bin(BinOp::Mul, Expr::Cast { arg: Box::new(i), ty: Ty::I64 }, Expr::int(4, Ty::I64), Ty::I64)
+    bin(
+        BinOp::Mul,
+        Expr::Cast {
+            arg: Box::new(i),
+            ty: Ty::I64,
+        },
+        Expr::int(4, Ty::I64),
+        Ty::I64,
+    )
 }
 
 fn kernel(space: Space, body: impl FnOnce(&mut Kernel) -> Vec<Stmt>) -> Kernel {
@@ -33,7 +46,13 @@ fn kernel(space: Space, body: impl FnOnce(&mut Kernel) -> Vec<Stmt>) -> Kernel {
         span: sp(1),
         params: vec![],
         vars: vec![],
-        arrays: vec![ArrayDecl { name: "a".into(), space, elem: Ty::I32, dims: vec![64], span: sp(2) }],
+        arrays: vec![ArrayDecl {
+            name: "a".into(),
+            space,
+            elem: Ty::I32,
+            dims: vec![64],
+            span: sp(2),
+        }],
         body: vec![],
         next_block: 0,
     };
@@ -47,7 +66,10 @@ fn render(e: &Encoded, q: &Query) -> String {
         let line = match c {
             Command::DeclareConst { name, sort } => format!("(declare-const {name} {sort})"),
             Command::DeclareFun { name, args, ret } => {
-                format!("(declare-fun {name} ({}) {ret})", args.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(" "))
+                format!(
+                    "(declare-fun {name} ({}) {ret})",
+                    args.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(" ")
+                )
             }
             Command::DefineConst { name, sort, value } => format!("(define-fun {name} () {sort} {value})"),
             Command::Assert(t) => format!("(assert {t})"),
@@ -69,25 +91,49 @@ fn answers(k: &Kernel, g: &Geometry) -> Vec<(String, bool)> {
         .iter()
         .map(|c| {
             let text = render(&e, &c.query);
-            let mut child = Proc::new("z3").args(["-in", "-smt2"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("z3 on PATH");
-            child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("write");
+            let mut child = Proc::new("z3")
+                .args(["-in", "-smt2"])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .expect("z3 on PATH");
+            child
+                .stdin
+                .take()
+                .expect("stdin")
+                .write_all(text.as_bytes())
+                .expect("write");
             let out = child.wait_with_output().expect("z3 output");
             let out = String::from_utf8_lossy(&out.stdout).to_string();
-            assert!(out.starts_with("sat") || out.starts_with("unsat"), "z3 said {out} for\n{text}");
+            assert!(
+                out.starts_with("sat") || out.starts_with("unsat"),
+                "z3 said {out} for\n{text}"
+            );
             (c.query.name.clone(), out.starts_with("sat"))
         })
         .collect()
 }
 
 fn block64() -> Geometry {
-    Geometry { block_dim: [Some(64), Some(1), Some(1)], grid_dim: [Some(4), Some(1), Some(1)] }
+    Geometry {
+        block_dim: [Some(64), Some(1), Some(1)],
+        grid_dim: [Some(4), Some(1), Some(1)],
+    }
 }
 
 #[test]
 fn disjoint_writes_verify() {
     // a[tid] = 0
     let k = kernel(Space::Shared, |_| {
-        vec![st(StmtKind::Store { array: ArrayId(0), offset: off(tid()), value: Expr::int(0, Ty::I32), ty: Ty::I32 }, 3)]
+        vec![st(
+            StmtKind::Store {
+                array: ArrayId(0),
+                offset: off(tid()),
+                value: Expr::int(0, Ty::I32),
+                ty: Ty::I32,
+            },
+            3,
+        )]
     });
     let r = answers(&k, &block64());
     assert_eq!(r.len(), 1);
@@ -99,12 +145,28 @@ fn neighbour_read_races_without_barrier_and_not_with_it() {
     for with_barrier in [false, true] {
         let k = kernel(Space::Shared, |k| {
             let v = k.new_var("v", Ty::I32);
-            let mut b = vec![st(StmtKind::Store { array: ArrayId(0), offset: off(tid()), value: Expr::int(1, Ty::I32), ty: Ty::I32 }, 3)];
+            let mut b = vec![st(
+                StmtKind::Store {
+                    array: ArrayId(0),
+                    offset: off(tid()),
+                    value: Expr::int(1, Ty::I32),
+                    ty: Ty::I32,
+                },
+                3,
+            )];
             if with_barrier {
                 b.push(st(StmtKind::Barrier, 4));
             }
             let next = bin(BinOp::Add, tid(), Expr::int(1, Ty::U32), Ty::U32);
-            b.push(st(StmtKind::Load { dst: v, array: ArrayId(0), offset: off(next), ty: Ty::I32 }, 5));
+            b.push(st(
+                StmtKind::Load {
+                    dst: v,
+                    array: ArrayId(0),
+                    offset: off(next),
+                    ty: Ty::I32,
+                },
+                5,
+            ));
             b
         });
         let r = answers(&k, &block64());
@@ -119,15 +181,34 @@ fn global_array_races_across_blocks_despite_barrier() {
         let v = k.new_var("v", Ty::I32);
         let next = bin(BinOp::Add, tid(), Expr::int(1, Ty::U32), Ty::U32);
         vec![
-            st(StmtKind::Store { array: ArrayId(0), offset: off(tid()), value: Expr::int(1, Ty::I32), ty: Ty::I32 }, 3),
+            st(
+                StmtKind::Store {
+                    array: ArrayId(0),
+                    offset: off(tid()),
+                    value: Expr::int(1, Ty::I32),
+                    ty: Ty::I32,
+                },
+                3,
+            ),
             st(StmtKind::Barrier, 4),
-            st(StmtKind::Load { dst: v, array: ArrayId(0), offset: off(next), ty: Ty::I32 }, 5),
+            st(
+                StmtKind::Load {
+                    dst: v,
+                    array: ArrayId(0),
+                    offset: off(next),
+                    ty: Ty::I32,
+                },
+                5,
+            ),
         ]
     });
     let r = answers(&k, &block64());
     assert!(r.iter().any(|x| x.0.contains("cross") && x.1), "{r:?}");
     // With one block the barrier orders them.
-    let one = Geometry { block_dim: [Some(64), Some(1), Some(1)], grid_dim: [Some(1); 3] };
+    let one = Geometry {
+        block_dim: [Some(64), Some(1), Some(1)],
+        grid_dim: [Some(1); 3],
+    };
     assert!(answers(&k, &one).iter().all(|x| !x.1));
 }
 
@@ -135,9 +216,26 @@ fn global_array_races_across_blocks_despite_barrier() {
 fn barrier_under_thread_dependent_condition_diverges() {
     for (cond, diverges) in [
         (bin(BinOp::Lt, tid(), Expr::int(16, Ty::U32), Ty::Bool), true),
-        (bin(BinOp::Lt, Expr::Builtin(Builtin::BlockIdx(Dim::X)), Expr::int(2, Ty::U32), Ty::Bool), false),
+        (
+            bin(
+                BinOp::Lt,
+                Expr::Builtin(Builtin::BlockIdx(Dim::X)),
+                Expr::int(2, Ty::U32),
+                Ty::Bool,
+            ),
+            false,
+        ),
     ] {
-        let k = kernel(Space::Shared, |_| vec![st(StmtKind::If { cond, then: vec![st(StmtKind::Barrier, 4)], els: vec![] }, 3)]);
+        let k = kernel(Space::Shared, |_| {
+            vec![st(
+                StmtKind::If {
+                    cond,
+                    then: vec![st(StmtKind::Barrier, 4)],
+                    els: vec![],
+                },
+                3,
+            )]
+        });
         let r = answers(&k, &block64());
         assert_eq!(r, vec![("k.divergence.L4".to_string(), diverges)]);
     }
@@ -147,11 +245,30 @@ fn barrier_under_thread_dependent_condition_diverges() {
 fn char_view_overlaps_int_view() {
     // ((int*)a)[tid] = 0 and ((char*)a)[tid] = 0: thread 0's int covers bytes 0..3 = thread 1's char.
     let k = kernel(Space::Shared, |_| {
-        let byte_off = Expr::Cast { arg: Box::new(tid()), ty: Ty::I64 };
+        let byte_off = Expr::Cast {
+            arg: Box::new(tid()),
+            ty: Ty::I64,
+        };
         let c8 = Ty::Int { bits: 8, signed: true };
         vec![
-            st(StmtKind::Store { array: ArrayId(0), offset: off(tid()), value: Expr::int(0, Ty::I32), ty: Ty::I32 }, 3),
-            st(StmtKind::Store { array: ArrayId(0), offset: byte_off, value: Expr::int(0, c8), ty: c8 }, 4),
+            st(
+                StmtKind::Store {
+                    array: ArrayId(0),
+                    offset: off(tid()),
+                    value: Expr::int(0, Ty::I32),
+                    ty: Ty::I32,
+                },
+                3,
+            ),
+            st(
+                StmtKind::Store {
+                    array: ArrayId(0),
+                    offset: byte_off,
+                    value: Expr::int(0, c8),
+                    ty: c8,
+                },
+                4,
+            ),
         ]
     });
     assert!(answers(&k, &block64()).iter().any(|x| x.1));
@@ -162,8 +279,23 @@ fn early_return_guards_later_accesses() {
     // if (tid != 0) return; a[0] = 1;  only thread 0 writes: no race.
     let k = kernel(Space::Shared, |_| {
         vec![
-            st(StmtKind::If { cond: bin(BinOp::Ne, tid(), Expr::int(0, Ty::U32), Ty::Bool), then: vec![st(StmtKind::Return, 3)], els: vec![] }, 3),
-            st(StmtKind::Store { array: ArrayId(0), offset: Expr::int(0, Ty::I64), value: Expr::int(1, Ty::I32), ty: Ty::I32 }, 4),
+            st(
+                StmtKind::If {
+                    cond: bin(BinOp::Ne, tid(), Expr::int(0, Ty::U32), Ty::Bool),
+                    then: vec![st(StmtKind::Return, 3)],
+                    els: vec![],
+                },
+                3,
+            ),
+            st(
+                StmtKind::Store {
+                    array: ArrayId(0),
+                    offset: Expr::int(0, Ty::I64),
+                    value: Expr::int(1, Ty::I32),
+                    ty: Ty::I32,
+                },
+                4,
+            ),
         ]
     });
     assert!(answers(&k, &block64()).iter().all(|x| !x.1));
@@ -174,9 +306,20 @@ fn scalar_parameter_is_uniform() {
     // a[tid + n] = 0 with n a parameter: both threads see the same n, so no race.
     let mut k = kernel(Space::Shared, |_| vec![]);
     let n = k.new_var("n", Ty::U32);
-    k.params.push(Param { name: "n".into(), kind: crate::ir::ParamKind::Scalar(n) });
+    k.params.push(Param {
+        name: "n".into(),
+        kind: crate::ir::ParamKind::Scalar(n),
+    });
     let idx = bin(BinOp::Add, tid(), Expr::Var { id: n, ty: Ty::U32 }, Ty::U32);
-    k.body = vec![st(StmtKind::Store { array: ArrayId(0), offset: off(idx), value: Expr::int(0, Ty::I32), ty: Ty::I32 }, 3)];
+    k.body = vec![st(
+        StmtKind::Store {
+            array: ArrayId(0),
+            offset: off(idx),
+            value: Expr::int(0, Ty::I32),
+            ty: Ty::I32,
+        },
+        3,
+    )];
     assert!(answers(&k, &block64()).iter().all(|x| !x.1));
 }
 
@@ -184,7 +327,14 @@ fn scalar_parameter_is_uniform() {
 fn atomics_do_not_race_with_each_other() {
     let k = kernel(Space::Shared, |_| {
         vec![st(
-            StmtKind::Atomic { op: AtomicOp::Add, dst: None, array: ArrayId(0), offset: Expr::int(0, Ty::I64), operands: vec![Expr::int(1, Ty::I32)], ty: Ty::I32 },
+            StmtKind::Atomic {
+                op: AtomicOp::Add,
+                dst: None,
+                array: ArrayId(0),
+                offset: Expr::int(0, Ty::I64),
+                operands: vec![Expr::int(1, Ty::I32)],
+                ty: Ty::I32,
+            },
             3,
         )]
     });

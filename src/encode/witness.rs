@@ -126,12 +126,19 @@ impl Check {
         let l = &self.layout;
         let coord = |th: usize, which: usize| -> [u64; 3] {
             let base = th * 6 + which * 3;
-            [num(values.get(base)), num(values.get(base + 1)), num(values.get(base + 2))]
+            [
+                num(values.get(base)),
+                num(values.get(base + 1)),
+                num(values.get(base + 2)),
+            ]
         };
         let mut i = l.coords.len();
         let mut params = Vec::new();
         for (name, ty, _) in &l.params {
-            params.push((name.clone(), values.get(i).map(|v| format_value(v, *ty)).unwrap_or_default()));
+            params.push((
+                name.clone(),
+                values.get(i).map(|v| format_value(v, *ty)).unwrap_or_default(),
+            ));
             i += 1;
         }
         let mut geometry = Vec::new();
@@ -151,7 +158,9 @@ impl Check {
             Property::Race { array } => {
                 let decl = kernel.array(*array);
                 // The first pair whose condition the model makes true.
-                let hit = (0..self.pairs.len()).find(|p| rest.get(3 * p).and_then(Sexp::as_bool) == Some(true)).unwrap_or(0);
+                let hit = (0..self.pairs.len())
+                    .find(|p| rest.get(3 * p).and_then(Sexp::as_bool) == Some(true))
+                    .unwrap_or(0);
                 let (a, b) = &self.pairs[hit];
                 // Offsets are two's complement 64-bit: an index before the array is negative.
                 let off1 = num(rest.get(3 * hit + 1)) as i64;

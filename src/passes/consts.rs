@@ -23,7 +23,10 @@ pub struct Env {
 impl Env {
     /// The environment of a point no execution reaches (joins as the identity).
     pub fn unreachable() -> Env {
-        Env { values: HashMap::new(), unreachable: true }
+        Env {
+            values: HashMap::new(),
+            unreachable: true,
+        }
     }
 
     pub fn is_unreachable(&self) -> bool {
@@ -185,4 +188,3 @@ pub fn eval(e: &Expr, env: &Env, g: &Geometry) -> Option<BigInt> {
     };
     Some(v)
 }
-

@@ -28,7 +28,10 @@ pub struct PassOptions {
 
 impl Default for PassOptions {
     fn default() -> Self {
-        PassOptions { unroll: 64, max_statements: 200_000 }
+        PassOptions {
+            unroll: 64,
+            max_statements: 200_000,
+        }
     }
 }
 
@@ -78,7 +81,11 @@ pub fn prepare(kernel: &Kernel, geometry: &Geometry, opts: &PassOptions) -> Prep
     let loops = u.loops;
     let inconclusive = u.inconclusive;
     k.body = out;
-    Prepared { kernel: k, loops, inconclusive }
+    Prepared {
+        kernel: k,
+        loops,
+        inconclusive,
+    }
 }
 
 struct Unroller<'a> {
@@ -132,10 +139,9 @@ impl Unroller<'_> {
                 }
                 out.push(s.clone());
             }
-            StmtKind::Store { .. }
-            | StmtKind::Barrier
-            | StmtKind::Assert { .. }
-            | StmtKind::Assume { .. } => out.push(s.clone()),
+            StmtKind::Store { .. } | StmtKind::Barrier | StmtKind::Assert { .. } | StmtKind::Assume { .. } => {
+                out.push(s.clone())
+            }
             StmtKind::Return => {
                 // Nothing after it runs: no environment flows on.
                 *env = Env::unreachable();
@@ -155,7 +161,10 @@ impl Unroller<'_> {
                 let id = if matches!(s.kind, StmtKind::Break) { brk } else { cont };
                 self.exits.entry(id).or_default().push(env.clone());
                 *env = Env::unreachable();
-                out.push(Stmt { kind: StmtKind::Exit(id), span: s.span.clone() });
+                out.push(Stmt {
+                    kind: StmtKind::Exit(id),
+                    span: s.span.clone(),
+                });
             }
             StmtKind::If { cond, then, els } => match eval(cond, env, self.geometry) {
                 Some(c) => {
@@ -169,7 +178,11 @@ impl Unroller<'_> {
                     let els2 = self.block(els, &mut env_else);
                     env.join(&env_else);
                     out.push(Stmt {
-                        kind: StmtKind::If { cond: cond.clone(), then: then2, els: els2 },
+                        kind: StmtKind::If {
+                            cond: cond.clone(),
+                            then: then2,
+                            els: els2,
+                        },
                         span: s.span.clone(),
                     });
                 }
@@ -179,10 +192,25 @@ impl Unroller<'_> {
                 for e in self.exits.remove(id).unwrap_or_default() {
                     env.join(&e);
                 }
-                out.push(Stmt { kind: StmtKind::Block { id: *id, body: body2 }, span: s.span.clone() });
+                out.push(Stmt {
+                    kind: StmtKind::Block { id: *id, body: body2 },
+                    span: s.span.clone(),
+                });
             }
-            StmtKind::Loop { cond_stmts, cond, body, step, do_while } => {
-                let parts = LoopParts { cond_stmts, cond, body, step, do_while: *do_while };
+            StmtKind::Loop {
+                cond_stmts,
+                cond,
+                body,
+                step,
+                do_while,
+            } => {
+                let parts = LoopParts {
+                    cond_stmts,
+                    cond,
+                    body,
+                    step,
+                    do_while: *do_while,
+                };
                 self.lower_loop(s, &parts, env, out);
             }
         }
@@ -265,14 +293,23 @@ impl Unroller<'_> {
                 let why = self.inconclusive.last().map(|(_, w)| w.clone()).unwrap_or_default();
                 return Err(why);
             }
-            inner.push(Stmt { kind: StmtKind::Block { id: cont, body }, span: s.span.clone() });
+            inner.push(Stmt {
+                kind: StmtKind::Block { id: cont, body },
+                span: s.span.clone(),
+            });
             let step = self.block(l.step, env);
             inner.extend(step);
         }
         for e in self.exits.remove(&brk).unwrap_or_default() {
             env.join(&e);
         }
-        Ok((vec![Stmt { kind: StmtKind::Block { id: brk, body: inner }, span: s.span.clone() }], iterations))
+        Ok((
+            vec![Stmt {
+                kind: StmtKind::Block { id: brk, body: inner },
+                span: s.span.clone(),
+            }],
+            iterations,
+        ))
     }
 
     /// A loop that touches no memory and has no barrier, assertion or exit other than its own
@@ -288,15 +325,25 @@ impl Unroller<'_> {
         }
         let mut out: Vec<Stmt> = assigned
             .iter()
-            .map(|v| Stmt { kind: StmtKind::Havoc { var: *v }, span: s.span.clone() })
+            .map(|v| Stmt {
+                kind: StmtKind::Havoc { var: *v },
+                span: s.span.clone(),
+            })
             .collect();
         for v in &assigned {
             env.kill(*v);
         }
         if !has_break {
             out.extend(l.cond_stmts.iter().cloned());
-            let not = Expr::Unary { op: crate::ir::UnOp::Not, arg: Box::new(l.cond.clone()), ty: crate::ir::Ty::Bool };
-            out.push(Stmt { kind: StmtKind::Assume { cond: not }, span: s.span.clone() });
+            let not = Expr::Unary {
+                op: crate::ir::UnOp::Not,
+                arg: Box::new(l.cond.clone()),
+                ty: crate::ir::Ty::Bool,
+            };
+            out.push(Stmt {
+                kind: StmtKind::Assume { cond: not },
+                span: s.span.clone(),
+            });
         }
         Some(out)
     }
@@ -321,7 +368,9 @@ fn havocable(stmts: &[Stmt], assigned: &mut BTreeSet<VarId>, has_break: &mut boo
         StmtKind::If { then, els, .. } => {
             havocable(then, assigned, has_break, depth) && havocable(els, assigned, has_break, depth)
         }
-        StmtKind::Loop { cond_stmts, body, step, .. } => {
+        StmtKind::Loop {
+            cond_stmts, body, step, ..
+        } => {
             havocable(cond_stmts, assigned, has_break, depth + 1)
                 && havocable(body, assigned, has_break, depth + 1)
                 && havocable(step, assigned, has_break, depth + 1)

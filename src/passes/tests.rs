@@ -15,7 +15,12 @@ fn var(id: VarId) -> Expr {
 }
 
 fn bin(op: BinOp, a: Expr, b: Expr, ty: Ty) -> Expr {
-    Expr::Binary { op, lhs: Box::new(a), rhs: Box::new(b), ty }
+    Expr::Binary {
+        op,
+        lhs: Box::new(a),
+        rhs: Box::new(b),
+        ty,
+    }
 }
 
 fn kernel() -> (Kernel, VarId) {
@@ -24,7 +29,13 @@ fn kernel() -> (Kernel, VarId) {
         span: sp(1),
         params: vec![],
         vars: vec![],
-        arrays: vec![ArrayDecl { name: "s".into(), space: Space::Shared, elem: Ty::I32, dims: vec![256], span: sp(2) }],
+        arrays: vec![ArrayDecl {
+            name: "s".into(),
+            space: Space::Shared,
+            elem: Ty::I32,
+            dims: vec![256],
+            span: sp(2),
+        }],
         body: vec![],
         next_block: 0,
     };
@@ -34,13 +45,44 @@ fn kernel() -> (Kernel, VarId) {
 
 /// `for (s = blockDim.x / 2; s > 0; s >>= 1) { s_arr[0] = 0; __syncthreads(); }`
 fn halving_loop(k: &mut Kernel, s: VarId) {
-    let init = st(StmtKind::Assign { var: s, value: bin(BinOp::Div, Expr::Builtin(Builtin::BlockDim(Dim::X)), Expr::int(2, Ty::U32), Ty::U32) }, 3);
+    let init = st(
+        StmtKind::Assign {
+            var: s,
+            value: bin(
+                BinOp::Div,
+                Expr::Builtin(Builtin::BlockDim(Dim::X)),
+                Expr::int(2, Ty::U32),
+                Ty::U32,
+            ),
+        },
+        3,
+    );
     let body = vec![
-        st(StmtKind::Store { array: crate::ir::ArrayId(0), offset: Expr::int(0, Ty::I64), value: Expr::int(0, Ty::I32), ty: Ty::I32 }, 4),
+        st(
+            StmtKind::Store {
+                array: crate::ir::ArrayId(0),
+                offset: Expr::int(0, Ty::I64),
+                value: Expr::int(0, Ty::I32),
+                ty: Ty::I32,
+            },
+            4,
+        ),
         st(StmtKind::Barrier, 5),
     ];
-    let step = vec![st(StmtKind::Assign { var: s, value: bin(BinOp::Shr, var(s), Expr::int(1, Ty::I32), Ty::U32) }, 3)];
-    let l = StmtKind::Loop { cond_stmts: vec![], cond: bin(BinOp::Gt, var(s), Expr::int(0, Ty::U32), Ty::Bool), body, step, do_while: false };
+    let step = vec![st(
+        StmtKind::Assign {
+            var: s,
+            value: bin(BinOp::Shr, var(s), Expr::int(1, Ty::I32), Ty::U32),
+        },
+        3,
+    )];
+    let l = StmtKind::Loop {
+        cond_stmts: vec![],
+        cond: bin(BinOp::Gt, var(s), Expr::int(0, Ty::U32), Ty::Bool),
+        body,
+        step,
+        do_while: false,
+    };
     k.body = vec![init, st(l, 3)];
 }
 
@@ -63,7 +105,10 @@ fn count(stmts: &[Stmt], pred: &dyn Fn(&StmtKind) -> bool) -> usize {
 fn halving_loop_unrolls_for_concrete_block() {
     let (mut k, s) = kernel();
     halving_loop(&mut k, s);
-    let g = Geometry { block_dim: [Some(256), Some(1), Some(1)], grid_dim: [Some(1); 3] };
+    let g = Geometry {
+        block_dim: [Some(256), Some(1), Some(1)],
+        grid_dim: [Some(1); 3],
+    };
     let p = prepare(&k, &g, &PassOptions::default());
     assert!(p.inconclusive.is_empty());
     assert_eq!(p.loops, vec![(sp(3), LoopTreatment::Unrolled(8))]);
@@ -84,8 +129,18 @@ fn symbolic_trip_count_is_inconclusive() {
 fn unroll_limit_is_respected() {
     let (mut k, s) = kernel();
     halving_loop(&mut k, s);
-    let g = Geometry { block_dim: [Some(256), Some(1), Some(1)], grid_dim: [Some(1); 3] };
-    let p = prepare(&k, &g, &PassOptions { unroll: 4, ..PassOptions::default() });
+    let g = Geometry {
+        block_dim: [Some(256), Some(1), Some(1)],
+        grid_dim: [Some(1); 3],
+    };
+    let p = prepare(
+        &k,
+        &g,
+        &PassOptions {
+            unroll: 4,
+            ..PassOptions::default()
+        },
+    );
     assert_eq!(p.inconclusive.len(), 1);
     assert!(p.inconclusive[0].1.contains("--unroll"));
 }
@@ -95,14 +150,29 @@ fn loop_without_memory_is_havocked() {
     let (mut k, s) = kernel();
     let n = k.new_var("n", Ty::U32);
     // while (s < n) s = s + 1;  with n unknown
-    let body = vec![st(StmtKind::Assign { var: s, value: bin(BinOp::Add, var(s), Expr::int(1, Ty::U32), Ty::U32) }, 7)];
-    let l = StmtKind::Loop { cond_stmts: vec![], cond: bin(BinOp::Lt, var(s), var(n), Ty::Bool), body, step: vec![], do_while: false };
+    let body = vec![st(
+        StmtKind::Assign {
+            var: s,
+            value: bin(BinOp::Add, var(s), Expr::int(1, Ty::U32), Ty::U32),
+        },
+        7,
+    )];
+    let l = StmtKind::Loop {
+        cond_stmts: vec![],
+        cond: bin(BinOp::Lt, var(s), var(n), Ty::Bool),
+        body,
+        step: vec![],
+        do_while: false,
+    };
     k.body = vec![st(StmtKind::Havoc { var: n }, 6), st(l, 7)];
     let p = prepare(&k, &Geometry::default(), &PassOptions::default());
     assert!(p.inconclusive.is_empty());
     assert_eq!(p.loops[0].1, LoopTreatment::Havocked);
     assert!(matches!(p.kernel.body[1].kind, StmtKind::Havoc { var } if var == s));
-    assert!(matches!(p.kernel.body.last().map(|s| &s.kind), Some(StmtKind::Assume { .. })));
+    assert!(matches!(
+        p.kernel.body.last().map(|s| &s.kind),
+        Some(StmtKind::Assume { .. })
+    ));
 }
 
 #[test]
@@ -110,14 +180,44 @@ fn break_becomes_exit_of_the_loop_block() {
     let (mut k, s) = kernel();
     // for (s = 0; s < 4; s++) { if (threadIdx.x == s) break; }
     let cond = bin(BinOp::Eq, Expr::Builtin(Builtin::ThreadIdx(Dim::X)), var(s), Ty::Bool);
-    let body = vec![st(StmtKind::If { cond, then: vec![st(StmtKind::Break, 9)], els: vec![] }, 9)];
-    let step = vec![st(StmtKind::Assign { var: s, value: bin(BinOp::Add, var(s), Expr::int(1, Ty::U32), Ty::U32) }, 8)];
-    let l = StmtKind::Loop { cond_stmts: vec![], cond: bin(BinOp::Lt, var(s), Expr::int(4, Ty::U32), Ty::Bool), body, step, do_while: false };
-    k.body = vec![st(StmtKind::Assign { var: s, value: Expr::int(0, Ty::U32) }, 8), st(l, 8)];
+    let body = vec![st(
+        StmtKind::If {
+            cond,
+            then: vec![st(StmtKind::Break, 9)],
+            els: vec![],
+        },
+        9,
+    )];
+    let step = vec![st(
+        StmtKind::Assign {
+            var: s,
+            value: bin(BinOp::Add, var(s), Expr::int(1, Ty::U32), Ty::U32),
+        },
+        8,
+    )];
+    let l = StmtKind::Loop {
+        cond_stmts: vec![],
+        cond: bin(BinOp::Lt, var(s), Expr::int(4, Ty::U32), Ty::Bool),
+        body,
+        step,
+        do_while: false,
+    };
+    k.body = vec![
+        st(
+            StmtKind::Assign {
+                var: s,
+                value: Expr::int(0, Ty::U32),
+            },
+            8,
+        ),
+        st(l, 8),
+    ];
     let p = prepare(&k, &Geometry::default(), &PassOptions::default());
     assert!(p.inconclusive.is_empty(), "{:?}", p.inconclusive);
     assert_eq!(p.loops[0].1, LoopTreatment::Unrolled(4));
-    let StmtKind::Block { id, .. } = &p.kernel.body[1].kind else { panic!("expected the loop block") };
+    let StmtKind::Block { id, .. } = &p.kernel.body[1].kind else {
+        panic!("expected the loop block")
+    };
     assert_eq!(count(&p.kernel.body, &|k| matches!(k, StmtKind::Exit(e) if e == id)), 4);
     assert_eq!(count(&p.kernel.body, &|k| matches!(k, StmtKind::Break)), 0);
 }
@@ -125,9 +225,24 @@ fn break_becomes_exit_of_the_loop_block() {
 #[test]
 fn constant_branch_is_folded() {
     let (mut k, s) = kernel();
-    let cond = bin(BinOp::Gt, Expr::Builtin(Builtin::GridDim(Dim::X)), Expr::int(1, Ty::U32), Ty::Bool);
-    k.body = vec![st(StmtKind::If { cond, then: vec![st(StmtKind::Barrier, 2)], els: vec![st(StmtKind::Havoc { var: s }, 3)] }, 2)];
-    let g = Geometry { block_dim: [Some(32), Some(1), Some(1)], grid_dim: [Some(1); 3] };
+    let cond = bin(
+        BinOp::Gt,
+        Expr::Builtin(Builtin::GridDim(Dim::X)),
+        Expr::int(1, Ty::U32),
+        Ty::Bool,
+    );
+    k.body = vec![st(
+        StmtKind::If {
+            cond,
+            then: vec![st(StmtKind::Barrier, 2)],
+            els: vec![st(StmtKind::Havoc { var: s }, 3)],
+        },
+        2,
+    )];
+    let g = Geometry {
+        block_dim: [Some(32), Some(1), Some(1)],
+        grid_dim: [Some(1); 3],
+    };
     let p = prepare(&k, &g, &PassOptions::default());
     assert_eq!(p.kernel.body.len(), 1);
     assert!(matches!(p.kernel.body[0].kind, StmtKind::Havoc { .. }));

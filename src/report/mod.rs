@@ -89,7 +89,14 @@ fn access_text(kind: FindingKind, a: &WitnessAccess, sources: &mut Sources, out:
         (FindingKind::Assertion, _, _) => "fails for".to_string(),
         (_, k, _) => k.as_str().to_string(),
     };
-    let _ = writeln!(out, "    {}: {} by block {} thread {}", a.span, what, coords(a.block), coords(a.thread));
+    let _ = writeln!(
+        out,
+        "    {}: {} by block {} thread {}",
+        a.span,
+        what,
+        coords(a.block),
+        coords(a.thread)
+    );
     if let Some(line) = sources.line(&a.span.file, a.span.line) {
         let num = a.span.line.to_string();
         let pad = " ".repeat(num.len());
@@ -100,7 +107,11 @@ fn access_text(kind: FindingKind, a: &WitnessAccess, sources: &mut Sources, out:
             _ => 1,
         };
         // Keep tabs so the carets line up with the source line.
-        let lead: String = line.chars().take(start).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+        let lead: String = line
+            .chars()
+            .take(start)
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
         let _ = writeln!(out, "      {pad} | {lead}{}", "^".repeat(len));
     }
 }
@@ -113,10 +124,11 @@ struct Sources {
 
 impl Sources {
     fn line(&mut self, file: &str, line: u32) -> Option<String> {
-        let lines = self
-            .files
-            .entry(file.to_string())
-            .or_insert_with(|| std::fs::read_to_string(file).ok().map(|s| s.lines().map(String::from).collect()));
+        let lines = self.files.entry(file.to_string()).or_insert_with(|| {
+            std::fs::read_to_string(file)
+                .ok()
+                .map(|s| s.lines().map(String::from).collect())
+        });
         lines.as_ref()?.get(line.checked_sub(1)? as usize).cloned()
     }
 }

@@ -62,16 +62,10 @@ pub enum SolverError {
     EmptyCommand,
     /// The process could not be started or refused the first commands.
     #[error("failed to start solver `{program}`: {source}")]
-    Start {
-        program: String,
-        source: std::io::Error,
-    },
+    Start { program: String, source: std::io::Error },
     /// Reading or writing the pipes failed, e.g. because the solver exited.
     #[error("solver I/O error while {context}: {source}")]
-    Io {
-        context: String,
-        source: std::io::Error,
-    },
+    Io { context: String, source: std::io::Error },
     /// The solver's output ended (it exited or crashed) or could not be parsed; no error
     /// text could be recovered.
     #[error("solver exited or printed unparsable output after {command}")]
@@ -85,10 +79,7 @@ pub enum SolverError {
     Unexpected { command: String, response: String },
     /// Writing a dump file failed.
     #[error("cannot write {path}: {source}")]
-    Dump {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Dump { path: PathBuf, source: std::io::Error },
 }
 
 /// The known solvers with their interactive flags: z3 (`-in -smt2`), cvc5
@@ -109,9 +100,7 @@ pub fn by_name(name: &str) -> Result<SolverSpec, SolverError> {
     let spec = registry()
         .into_iter()
         .find(|s| s.name == name || s.program == name)
-        .ok_or_else(|| SolverError::UnknownName {
-            name: name.to_string(),
-        })?;
+        .ok_or_else(|| SolverError::UnknownName { name: name.to_string() })?;
     find_program(&spec.program).ok_or_else(|| SolverError::NotFound {
         program: spec.program.clone(),
     })?;
@@ -246,11 +235,7 @@ pub struct Session {
 
 impl Session {
     /// Starts the process, sends `(set-logic …)` and the script's commands once.
-    pub fn new(
-        spec: &SolverSpec,
-        script: &Script,
-        opts: SessionOptions,
-    ) -> Result<Session, SolverError> {
+    pub fn new(spec: &SolverSpec, script: &Script, opts: SessionOptions) -> Result<Session, SolverError> {
         let mut s = Session {
             spec: spec.clone(),
             script: script.clone(),
@@ -286,18 +271,11 @@ impl Session {
             }
             input.push_str("(check-sat)\n");
             if !q.get_values.is_empty() {
-                input.push_str(&format!(
-                    "(get-value {})\n",
-                    Sexp::List(q.get_values.clone())
-                ));
+                input.push_str(&format!("(get-value {})\n", Sexp::List(q.get_values.clone())));
             }
         }
         input.push_str("(exit)\n");
-        let limit = self
-            .opts
-            .timeout
-            .unwrap_or(DIAGNOSE_LIMIT)
-            .min(DIAGNOSE_LIMIT);
+        let limit = self.opts.timeout.unwrap_or(DIAGNOSE_LIMIT).min(DIAGNOSE_LIMIT);
         match process::diagnose(&self.spec, input, limit) {
             Some(message) => SolverError::Solver { command, message },
             None => SolverError::Exited { command },
@@ -305,8 +283,7 @@ impl Session {
     }
 
     fn dump_prefix(&mut self) -> &str {
-        self.dump_prefix
-            .get_or_insert_with(|| dump_prefix(&self.script))
+        self.dump_prefix.get_or_insert_with(|| dump_prefix(&self.script))
     }
 
     fn start_process(&self) -> Result<Proc, SolverError> {
@@ -330,11 +307,7 @@ impl Session {
     /// script. A solver `unknown` whose reason is a timeout is also [`Answer::Timeout`]
     /// (the process is then kept). After an error the process is discarded the same way.
     pub fn check(&mut self, query: &Query) -> Result<Answer, SolverError> {
-        let dump = self
-            .opts
-            .dump_dir
-            .clone()
-            .map(|dir| self.dump_path(&dir, &query.name));
+        let dump = self.opts.dump_dir.clone().map(|dir| self.dump_path(&dir, &query.name));
         if let Some(path) = &dump {
             self.write_dump(path, query, None)?;
         }
@@ -351,17 +324,11 @@ impl Session {
             None => self.start()?,
         };
         let Some(limit) = self.opts.timeout else {
-            let answer = proc
-                .run_query(query)
-                .map_err(|e| self.explain(e, Some(query)))?;
+            let answer = proc.run_query(query).map_err(|e| self.explain(e, Some(query)))?;
             self.proc = Some(proc);
             return Ok(answer);
         };
-        let deadline = if self.soft_timeout {
-            limit + SOFT_GRACE
-        } else {
-            limit
-        };
+        let deadline = if self.soft_timeout { limit + SOFT_GRACE } else { limit };
         let pid = proc.pid;
         let (tx, rx) = mpsc::channel();
         let q = query.clone();
@@ -383,9 +350,7 @@ impl Session {
             Ok((proc, Ok(answer))) => {
                 self.proc = Some(proc);
                 Ok(match answer {
-                    Answer::Unknown(reason)
-                        if is_timeout_reason(&reason) && started.elapsed() >= limit / 2 =>
-                    {
+                    Answer::Unknown(reason) if is_timeout_reason(&reason) && started.elapsed() >= limit / 2 => {
                         Answer::Timeout
                     }
                     a => a,
@@ -416,13 +381,7 @@ impl Session {
     fn dump_path(&mut self, dir: &Path, name: &str) -> PathBuf {
         let safe: String = name
             .chars()
-            .map(|c| {
-                if c == '/' || c == '\\' || c == '\0' {
-                    '_'
-                } else {
-                    c
-                }
-            })
+            .map(|c| if c == '/' || c == '\\' || c == '\0' { '_' } else { c })
             .collect();
         let n = self.dump_names.entry(safe.clone()).or_insert(0);
         *n += 1;
@@ -433,12 +392,7 @@ impl Session {
         }
     }
 
-    fn write_dump(
-        &mut self,
-        path: &Path,
-        query: &Query,
-        answer: Option<&Answer>,
-    ) -> Result<(), SolverError> {
+    fn write_dump(&mut self, path: &Path, query: &Query, answer: Option<&Answer>) -> Result<(), SolverError> {
         let text = dump_text(self.dump_prefix(), query, answer);
         let err = |source| SolverError::Dump {
             path: path.to_path_buf(),

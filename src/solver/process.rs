@@ -27,11 +27,7 @@ pub(crate) struct Proc {
 /// `/proc/thread-self/children`); `None` where that file cannot be read.
 fn thread_children() -> Option<BTreeSet<u32>> {
     let text = std::fs::read_to_string("/proc/thread-self/children").ok()?;
-    Some(
-        text.split_whitespace()
-            .filter_map(|p| p.parse().ok())
-            .collect(),
-    )
+    Some(text.split_whitespace().filter_map(|p| p.parse().ok()).collect())
 }
 
 /// Sends SIGKILL to `pid`. Only called while the `Child` that owns `pid` is alive and not yet
@@ -127,11 +123,7 @@ impl Proc {
     /// Starts the solver with `:print-success` and `:produce-models` (easy-smt sends both),
     /// the solver's own soft timeout when it has a cheap one, and `(set-logic logic)` unless
     /// `logic` is empty.
-    pub(crate) fn start(
-        spec: &SolverSpec,
-        logic: &str,
-        soft_timeout_ms: Option<u64>,
-    ) -> Result<Proc, SolverError> {
+    pub(crate) fn start(spec: &SolverSpec, logic: &str, soft_timeout_ms: Option<u64>) -> Result<Proc, SolverError> {
         let before = thread_children();
         let built = ContextBuilder::new()
             .solver(&spec.program)
@@ -317,12 +309,10 @@ impl Proc {
         // `(:reason-unknown incomplete)` or `(:reason-unknown "timeout")`; `unsupported`
         // otherwise.
         Ok(match self.ctx.get_list(resp) {
-            Some([k, v]) if self.ctx.get_atom(*k) == Some(":reason-unknown") => {
-                match self.ctx.get(*v) {
-                    SExprData::String(s) | SExprData::Atom(s) => s.to_string(),
-                    SExprData::List(_) => self.ctx.display(*v).to_string(),
-                }
-            }
+            Some([k, v]) if self.ctx.get_atom(*k) == Some(":reason-unknown") => match self.ctx.get(*v) {
+                SExprData::String(s) | SExprData::Atom(s) => s.to_string(),
+                SExprData::List(_) => self.ctx.display(*v).to_string(),
+            },
             _ => String::new(),
         })
     }
@@ -331,10 +321,7 @@ impl Proc {
 /// The `set-option` keyword of the solver's own per-check timeout in milliseconds, for the
 /// solvers where it is known to work interactively (z3 `:timeout`, cvc5 `:tlimit-per`).
 fn soft_timeout_option(spec: &SolverSpec) -> Option<&'static str> {
-    let base = std::path::Path::new(&spec.program)
-        .file_name()?
-        .to_str()?
-        .to_string();
+    let base = std::path::Path::new(&spec.program).file_name()?.to_str()?.to_string();
     if base.starts_with("z3") {
         Some(":timeout")
     } else if base.starts_with("cvc5") {

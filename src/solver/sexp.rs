@@ -34,11 +34,7 @@ impl Sexp {
         let m = value % (BigUint::from(1u8) << width);
         if width.is_multiple_of(4) {
             let s = m.to_str_radix(16);
-            Sexp::Atom(format!(
-                "#x{}{}",
-                "0".repeat(width as usize / 4 - s.len()),
-                s
-            ))
+            Sexp::Atom(format!("#x{}{}", "0".repeat(width as usize / 4 - s.len()), s))
         } else {
             let s = m.to_str_radix(2);
             Sexp::Atom(format!("#b{}{}", "0".repeat(width as usize - s.len()), s))
@@ -68,9 +64,7 @@ impl Sexp {
                 }
             }
             Sexp::List(items) => match items.as_slice() {
-                [Sexp::Atom(u), Sexp::Atom(v), Sexp::Atom(_)]
-                    if u == "_" && v.starts_with("bv") =>
-                {
+                [Sexp::Atom(u), Sexp::Atom(v), Sexp::Atom(_)] if u == "_" && v.starts_with("bv") => {
                     BigUint::parse_bytes(&v.as_bytes()[2..], 10)
                 }
                 _ => None,
@@ -112,17 +106,9 @@ pub enum Command {
     /// `(declare-const name sort)`.
     DeclareConst { name: String, sort: Sexp },
     /// `(declare-fun name (args…) ret)`.
-    DeclareFun {
-        name: String,
-        args: Vec<Sexp>,
-        ret: Sexp,
-    },
+    DeclareFun { name: String, args: Vec<Sexp>, ret: Sexp },
     /// `(define-fun name () sort value)`.
-    DefineConst {
-        name: String,
-        sort: Sexp,
-        value: Sexp,
-    },
+    DefineConst { name: String, sort: Sexp, value: Sexp },
     /// `(assert term)`.
     Assert(Sexp),
 }
@@ -161,17 +147,12 @@ impl Command {
     /// The command as an S-expression, e.g. `(declare-fun f ((_ BitVec 32)) (_ BitVec 32))`.
     pub fn to_sexp(&self) -> Sexp {
         match self {
-            Command::DeclareConst { name, sort } => Sexp::app(
-                "declare-const",
-                vec![Sexp::atom(name.as_str()), sort.clone()],
-            ),
+            Command::DeclareConst { name, sort } => {
+                Sexp::app("declare-const", vec![Sexp::atom(name.as_str()), sort.clone()])
+            }
             Command::DeclareFun { name, args, ret } => Sexp::app(
                 "declare-fun",
-                vec![
-                    Sexp::atom(name.as_str()),
-                    Sexp::list(args.clone()),
-                    ret.clone(),
-                ],
+                vec![Sexp::atom(name.as_str()), Sexp::list(args.clone()), ret.clone()],
             ),
             Command::DefineConst { name, sort, value } => Sexp::app(
                 "define-fun",

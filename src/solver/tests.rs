@@ -77,10 +77,7 @@ fn sat_returns_values_in_order() {
     for spec in solvers() {
         let mut s = session(&spec, &bv32_script(), Some(Duration::from_secs(10)));
         // `((_ extract 2 0) x)`: a list whose head is itself a list.
-        let extract = Sexp::list(vec![
-            Sexp::list(vec![a("_"), a("extract"), a("2"), a("0")]),
-            a("x"),
-        ]);
+        let extract = Sexp::list(vec![Sexp::list(vec![a("_"), a("extract"), a("2"), a("0")]), a("x")]);
         let q = query(
             "sat",
             vec![eq(app("bvadd", vec![a("x"), a("one")]), bv(5, 32))],
@@ -197,10 +194,7 @@ fn factoring_query() -> Query {
     query(
         "factor",
         vec![
-            eq(
-                app("bvmul", vec![a("p"), a("q")]),
-                bv(0x84ffefecf751fbb1, 64),
-            ),
+            eq(app("bvmul", vec![a("p"), a("q")]), bv(0x84ffefecf751fbb1, 64)),
             app("bvugt", vec![a("p"), bv(1, 64)]),
             app("bvugt", vec![a("q"), bv(1, 64)]),
             app("bvult", vec![a("p"), bv(1 << 32, 64)]),
@@ -218,26 +212,14 @@ fn check_timeout_then_recover(spec: &SolverSpec, soft: bool) {
         s.soft_timeout = false;
         s.proc = None;
         let warm = query("warm", vec![], vec![]);
-        assert_eq!(
-            s.check(&warm).unwrap(),
-            Answer::Sat(vec![]),
-            "{}",
-            spec.name
-        );
+        assert_eq!(s.check(&warm).unwrap(), Answer::Sat(vec![]), "{}", spec.name);
     }
     let t = Instant::now();
     let ans = s.check(&factoring_query()).unwrap();
     let took = t.elapsed();
-    eprintln!(
-        "{} (soft timeout {soft}): {ans:?} after {took:?}",
-        spec.name
-    );
+    eprintln!("{} (soft timeout {soft}): {ans:?} after {took:?}", spec.name);
     assert_eq!(ans, Answer::Timeout, "{}", spec.name);
-    assert!(
-        took >= Duration::from_millis(950),
-        "{}: {took:?}",
-        spec.name
-    );
+    assert!(took >= Duration::from_millis(950), "{}: {took:?}", spec.name);
     assert!(took < Duration::from_secs(2), "{}: {took:?}", spec.name);
     // The session still works (restarted if the process was killed).
     let q = query("after", vec![eq(a("x"), bv(42, 64))], vec![a("x")]);
@@ -294,11 +276,7 @@ fn script_error_fails_new() {
         };
         match Session::new(&spec, &script, SessionOptions::default()) {
             Err(SolverError::Solver { command, .. }) => {
-                assert!(
-                    command.contains("undeclared_symbol"),
-                    "{}: {command}",
-                    spec.name
-                )
+                assert!(command.contains("undeclared_symbol"), "{}: {command}", spec.name)
             }
             Err(e) => panic!("{}: {e}", spec.name),
             Ok(_) => panic!("{}: accepted", spec.name),
@@ -316,11 +294,7 @@ fn large_script_is_streamed() {
             name: format!("v{i}"),
             sort: Sexp::bv_sort(32),
         });
-        let prev = if i == 0 {
-            bv(0, 32)
-        } else {
-            a(&format!("v{}", i - 1))
-        };
+        let prev = if i == 0 { bv(0, 32) } else { a(&format!("v{}", i - 1)) };
         commands.push(Command::Assert(eq(
             a(&format!("v{i}")),
             app("bvadd", vec![prev, bv(1, 32)]),
@@ -413,20 +387,11 @@ fn dump_files_are_exact() {
     );
     // The dump is a valid standalone script.
     let out = std::process::Command::new(&spec.program)
-        .args(if spec.name == "z3" {
-            vec!["-smt2"]
-        } else {
-            vec![]
-        })
+        .args(if spec.name == "z3" { vec!["-smt2"] } else { vec![] })
         .arg(dir.join("k.race.L1-2.smt2"))
         .output()
         .unwrap();
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout).trim(),
-        "unsat",
-        "{}",
-        spec.name
-    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "unsat", "{}", spec.name);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -436,10 +401,7 @@ fn dump_text_is_deterministic() {
     let p = dump_prefix(&bv32_script());
     assert_eq!(dump_text(&p, &q, None), dump_text(&p, &q, None));
     assert!(!dump_text(&p, &q, None).contains(":status"));
-    assert!(
-        dump_text(&p, &q, Some(&Answer::Timeout))
-            .contains("(set-info :status unknown)\n(check-sat)")
-    );
+    assert!(dump_text(&p, &q, Some(&Answer::Timeout)).contains("(set-info :status unknown)\n(check-sat)"));
 }
 
 #[test]
@@ -456,10 +418,7 @@ fn from_command_splits_on_whitespace() {
     let s = from_command("cvc5").unwrap();
     assert_eq!(s.name, "cvc5");
     assert!(s.args.is_empty());
-    assert!(matches!(
-        from_command("   "),
-        Err(SolverError::EmptyCommand)
-    ));
+    assert!(matches!(from_command("   "), Err(SolverError::EmptyCommand)));
 }
 
 #[test]
@@ -496,12 +455,7 @@ fn missing_solvers_are_errors() {
     assert_eq!(avail.len(), registry().len());
     for (spec, v) in avail {
         eprintln!("{}: {v:?}", spec.name);
-        assert_eq!(
-            v.is_ok(),
-            find_program(&spec.program).is_some(),
-            "{}",
-            spec.name
-        );
+        assert_eq!(v.is_ok(), find_program(&spec.program).is_some(), "{}", spec.name);
     }
 }
 
