@@ -1,0 +1,272 @@
+//! A deliberately small view of clang's JSON AST (`-Xclang -ast-dump=json`).
+//!
+//! Only the fields lowering uses are read; everything else is ignored so that clang 14 to 19
+//! all work. Clang omits `file` and `line` from a printed location when they equal the previous
+//! printed location; [`resolve_locations`] recovers them by walking the tree in print order.
+
+use serde::Deserialize;
+use std::sync::Arc;
+
+/// `{"qualType": …, "desugaredQualType": …}`.
+#[derive(Debug, Default, Deserialize, Clone)]
+#[serde(default)]
+pub struct TypeInfo {
+    /// The type as written.
+    #[serde(rename = "qualType")]
+    pub qual_type: String,
+    /// The type with sugar (typedefs) removed, when different.
+    #[serde(rename = "desugaredQualType")]
+    pub desugared: Option<String>,
+}
+
+impl TypeInfo {
+    /// The most useful spelling: the desugared one when present.
+    pub fn best(&self) -> &str {
+        self.desugared.as_deref().unwrap_or(&self.qual_type)
+    }
+}
+
+/// One printed location (`writeBareSourceLocation`).
+#[derive(Debug, Default, Deserialize, Clone)]
+#[serde(default)]
+pub struct BareLoc {
+    /// The file, printed only when it changes.
+    pub file: Option<String>,
+    /// The line, printed only when it changes.
+    pub line: Option<u32>,
+    /// The column.
+    pub col: Option<u32>,
+    /// Length of the token starting here.
+    #[serde(rename = "tokLen")]
+    pub tok_len: Option<u32>,
+}
+
+/// A location: bare, or split into spelling and expansion locations inside macros.
+#[derive(Debug, Default, Deserialize, Clone)]
+#[serde(default)]
+pub struct Loc {
+    #[serde(flatten)]
+    pub bare: BareLoc,
+    /// Where the text was spelled (inside a macro definition).
+    #[serde(rename = "spellingLoc")]
+    pub spelling: Option<BareLoc>,
+    /// Where the macro was expanded.
+    #[serde(rename = "expansionLoc")]
+    pub expansion: Option<BareLoc>,
+}
+
+/// A source range.
+#[derive(Debug, Default, Deserialize, Clone)]
+#[serde(default)]
+pub struct Range {
+    /// First token.
+    pub begin: Loc,
+    /// Last token.
+    pub end: Loc,
+}
+
+/// A resolved location: file, line, column and token length.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pos {
+    /// The file as clang names it.
+    pub file: Arc<str>,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub col: u32,
+    /// Length of the token at this position.
+    pub tok_len: u32,
+}
+
+/// `referencedDecl` of a `DeclRefExpr`.
+#[derive(Debug, Default, Deserialize, Clone)]
+#[serde(default)]
+pub struct DeclRef {
+    /// The declaration's id.
+    pub id: String,
+    /// Its kind (`VarDecl`, `FunctionDecl`, …).
+    pub kind: String,
+    /// Its name.
+    pub name: String,
+    /// Its type.
+    #[serde(rename = "type")]
+    pub ty: TypeInfo,
+}
+
+/// One AST node, of any kind.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct Node {
+    /// Node id (pointer value), used to link references to declarations.
+    pub id: String,
+    /// `FunctionDecl`, `BinaryOperator`, …; empty for the `{}` placeholders of absent children.
+    pub kind: String,
+    /// Declared or referenced name.
+    pub name: Option<String>,
+    /// The node's type.
+    #[serde(rename = "type")]
+    pub ty: Option<TypeInfo>,
+    /// The declaration's location.
+    pub loc: Option<Loc>,
+    /// The source range.
+    pub range: Option<Range>,
+    /// Children in source order.
+    pub inner: Vec<Node>,
+    /// Operator spelling.
+    pub opcode: Option<String>,
+    /// Cast kind of a cast expression.
+    #[serde(rename = "castKind")]
+    pub cast_kind: Option<String>,
+    /// Literal value (string for integer and float literals, number or bool otherwise).
+    pub value: Option<serde_json::Value>,
+    /// The declaration a `DeclRefExpr` names.
+    #[serde(rename = "referencedDecl")]
+    pub referenced_decl: Option<DeclRef>,
+    /// The member a `MemberExpr` names.
+    #[serde(rename = "referencedMemberDecl")]
+    pub referenced_member_decl: Option<String>,
+    /// `->` rather than `.`.
+    #[serde(rename = "isArrow")]
+    pub is_arrow: bool,
+    /// `static`, `extern`, …
+    #[serde(rename = "storageClass")]
+    pub storage_class: Option<String>,
+    /// Initializer style of a `VarDecl` (`c`, `call`, `list`).
+    pub init: Option<String>,
+    /// `lvalue`, `xvalue` or `prvalue`.
+    #[serde(rename = "valueCategory")]
+    pub value_category: Option<String>,
+    /// Postfix `++`/`--`.
+    #[serde(rename = "isPostfix")]
+    pub is_postfix: bool,
+    /// Implicitly generated declaration.
+    #[serde(rename = "isImplicit")]
+    pub is_implicit: bool,
+    /// Argument type of `sizeof`/`alignof`.
+    #[serde(rename = "argType")]
+    pub arg_type: Option<TypeInfo>,
+    /// Computation type of a compound assignment's left operand.
+    #[serde(rename = "computeLHSType")]
+    pub compute_lhs_type: Option<TypeInfo>,
+    /// Computation result type of a compound assignment.
+    #[serde(rename = "computeResultType")]
+    pub compute_result_type: Option<TypeInfo>,
+    /// Whether an `IfStmt` has an init statement.
+    #[serde(rename = "hasInit")]
+    pub has_init: bool,
+    /// Whether an `IfStmt`/`WhileStmt`/`SwitchStmt` declares a condition variable.
+    #[serde(rename = "hasVar")]
+    pub has_var: bool,
+    /// Whether an `IfStmt` has an `else`.
+    #[serde(rename = "hasElse")]
+    pub has_else: bool,
+    /// Whether a record declaration is a complete definition.
+    #[serde(rename = "completeDefinition")]
+    pub complete_definition: bool,
+    /// `struct`, `class` or `union` for records.
+    #[serde(rename = "tagUsed")]
+    pub tag_used: Option<String>,
+    /// Resolved `loc` (filled by [`resolve_locations`]).
+    #[serde(skip)]
+    pub pos: Option<Pos>,
+    /// Resolved range begin (filled by [`resolve_locations`]).
+    #[serde(skip)]
+    pub begin: Option<Pos>,
+    /// Resolved range end (filled by [`resolve_locations`]).
+    #[serde(skip)]
+    pub end: Option<Pos>,
+}
+
+impl Node {
+    /// The type spelling (desugared when available), or `""`.
+    pub fn type_str(&self) -> &str {
+        self.ty.as_ref().map(|t| t.best()).unwrap_or("")
+    }
+
+    /// Whether this is an absent-child placeholder (`{}`).
+    pub fn is_empty(&self) -> bool {
+        self.kind.is_empty()
+    }
+
+    /// Whether the node is an lvalue (or xvalue).
+    pub fn is_glvalue(&self) -> bool {
+        matches!(
+            self.value_category.as_deref(),
+            Some("lvalue") | Some("xvalue")
+        )
+    }
+
+    /// Whether an attribute child of this kind is present.
+    pub fn has_attr(&self, kind: &str) -> bool {
+        self.inner.iter().any(|c| c.kind == kind)
+    }
+
+    /// The children that are not attributes or other non-code entries.
+    pub fn code_children(&self) -> impl Iterator<Item = &Node> {
+        self.inner
+            .iter()
+            .filter(|c| !c.kind.ends_with("Attr") && c.kind != "TemplateArgument")
+    }
+}
+
+/// The location tracker: the last printed file and line.
+struct Tracker {
+    file: Arc<str>,
+    line: u32,
+}
+
+impl Tracker {
+    fn bare(&mut self, b: &BareLoc) -> Option<Pos> {
+        if let Some(f) = &b.file
+            && *f != *self.file
+        {
+            self.file = Arc::from(f.as_str());
+        }
+        if let Some(l) = b.line {
+            self.line = l;
+        }
+        let col = b.col?;
+        Some(Pos {
+            file: self.file.clone(),
+            line: self.line,
+            col,
+            tok_len: b.tok_len.unwrap_or(1),
+        })
+    }
+
+    fn loc(&mut self, l: &Loc) -> Option<Pos> {
+        if l.spelling.is_some() || l.expansion.is_some() {
+            if let Some(s) = &l.spelling {
+                self.bare(s);
+            }
+            match &l.expansion {
+                Some(e) => self.bare(e),
+                None => None,
+            }
+        } else {
+            self.bare(&l.bare)
+        }
+    }
+}
+
+/// Fill [`Node::pos`], [`Node::begin`] and [`Node::end`] for the whole tree, in print order.
+pub fn resolve_locations(root: &mut Node) {
+    let mut t = Tracker {
+        file: Arc::from(""),
+        line: 0,
+    };
+    walk(root, &mut t);
+}
+
+fn walk(n: &mut Node, t: &mut Tracker) {
+    if let Some(l) = &n.loc {
+        n.pos = t.loc(l);
+    }
+    if let Some(r) = &n.range {
+        n.begin = t.loc(&r.begin);
+        n.end = t.loc(&r.end);
+    }
+    for c in n.inner.iter_mut() {
+        walk(c, t);
+    }
+}

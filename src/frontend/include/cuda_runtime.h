@@ -1,0 +1,2 @@
+/* gpug stub: the prelude already declares the CUDA device API. */
+#pragma once

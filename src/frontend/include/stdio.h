@@ -1,0 +1,2 @@
+/* gpug stub: printf is declared by the prelude and ignored by lowering. */
+#pragma once

@@ -1,0 +1,407 @@
+//! Front-end tests: small kernels through clang and lowering.
+
+use super::*;
+use crate::ir::*;
+
+fn lower_src(name: &str, src: &str) -> Result<Program, FrontendError> {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let dir = std::env::temp_dir().join(format!("gpug-fe-test-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, src).expect("write test kernel");
+    load(&path, &FrontendOptions::default())
+}
+
+fn one(src: &str) -> Kernel {
+    match lower_src("k.cu", src) {
+        Ok(mut p) => {
+            assert_eq!(p.kernels.len(), 1, "{:#?}", p.kernels);
+            p.kernels.remove(0)
+        }
+        Err(e) => panic!("lowering failed: {e}"),
+    }
+}
+
+/// A compact rendering of an expression for assertions.
+fn ex(k: &Kernel, e: &Expr) -> String {
+    match e {
+        Expr::Const { value, .. } => value.to_string(),
+        Expr::Var { id, .. } => k.var(*id).name.clone(),
+        Expr::Builtin(b) => format!("{b:?}"),
+        Expr::Unary { op, arg, .. } => format!("({op:?} {})", ex(k, arg)),
+        Expr::Binary { op, lhs, rhs, .. } => format!("({op:?} {} {})", ex(k, lhs), ex(k, rhs)),
+        Expr::Cast { arg, ty } => format!("(cast {ty:?} {})", ex(k, arg)),
+        Expr::Select {
+            cond, then, els, ..
+        } => format!("(ite {} {} {})", ex(k, cond), ex(k, then), ex(k, els)),
+        Expr::Opaque { name, args, .. } => {
+            format!(
+                "({name}{})",
+                args.iter()
+                    .map(|a| format!(" {}", ex(k, a)))
+                    .collect::<String>()
+            )
+        }
+    }
+}
+
+/// A compact rendering of statements, one per line, indented.
+fn st(k: &Kernel, body: &[Stmt], depth: usize) -> String {
+    let mut s = String::new();
+    let pad = "  ".repeat(depth);
+    for x in body {
+        let line = match &x.kind {
+            StmtKind::Assign { var, value } => format!("{} = {}", k.var(*var).name, ex(k, value)),
+            StmtKind::Havoc { var } => format!("havoc {}", k.var(*var).name),
+            StmtKind::Load {
+                dst, array, offset, ..
+            } => {
+                format!(
+                    "{} = load {}[{}]",
+                    k.var(*dst).name,
+                    k.array(*array).name,
+                    ex(k, offset)
+                )
+            }
+            StmtKind::Store {
+                array,
+                offset,
+                value,
+                ..
+            } => {
+                format!(
+                    "store {}[{}] = {}",
+                    k.array(*array).name,
+                    ex(k, offset),
+                    ex(k, value)
+                )
+            }
+            StmtKind::Atomic {
+                op,
+                array,
+                offset,
+                operands,
+                ..
+            } => format!(
+                "atomic {op:?} {}[{}]{}",
+                k.array(*array).name,
+                ex(k, offset),
+                operands
+                    .iter()
+                    .map(|a| format!(" {}", ex(k, a)))
+                    .collect::<String>()
+            ),
+            StmtKind::If { cond, then, els } => {
+                format!(
+                    "if {}\n{}{pad}else\n{}",
+                    ex(k, cond),
+                    st(k, then, depth + 1),
+                    st(k, els, depth + 1)
+                )
+            }
+            StmtKind::Loop {
+                cond_stmts,
+                cond,
+                body,
+                step,
+                do_while,
+            } => format!(
+                "loop{} cond {}\n{}{pad}body\n{}{pad}step\n{}",
+                if *do_while { " do" } else { "" },
+                ex(k, cond),
+                st(k, cond_stmts, depth + 1),
+                st(k, body, depth + 1),
+                st(k, step, depth + 1)
+            ),
+            StmtKind::Block { id, body } => format!("block {}\n{}", id.0, st(k, body, depth + 1)),
+            StmtKind::Exit(b) => format!("exit {}", b.0),
+            StmtKind::Assert { cond } => format!("assert {}", ex(k, cond)),
+            StmtKind::Assume { cond } => format!("assume {}", ex(k, cond)),
+            other => format!("{other:?}"),
+        };
+        s.push_str(&pad);
+        s.push_str(line.trim_end_matches('\n'));
+        s.push('\n');
+    }
+    s
+}
+
+fn body(k: &Kernel) -> String {
+    st(k, &k.body, 0)
+}
+
+const I64C: &str = "(cast Int { bits: 64, signed: true }";
+
+#[test]
+fn vector_add() {
+    let k = one(
+        "__global__ void add(const float *a, const float *b, float *c, int n) {\n\
+         int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
+         if (i < n) c[i] = a[i] + b[i];\n}\n",
+    );
+    assert_eq!(k.name, "add");
+    assert_eq!(k.params.len(), 4);
+    assert!(matches!(k.params[3].kind, ParamKind::Scalar(_)));
+    let b = body(&k);
+    let off = format!("(Mul {I64C} i) 4)");
+    let expected = format!(
+        "i = (cast Int {{ bits: 32, signed: true }} (Add (Mul BlockIdx(X) BlockDim(X)) ThreadIdx(X)))\n\
+         if (Lt i n)\n  $t0 = load a[{off}]\n  $t1 = load b[{off}]\n  store c[{off}] = (fadd32 $t0 $t1)\nelse\n"
+    );
+    assert_eq!(b, expected);
+    // The store's span is the subscript expression `c[i]`.
+    let StmtKind::If { then, .. } = &k.body[1].kind else {
+        panic!("{b}")
+    };
+    assert_eq!(
+        (then[2].span.line, then[2].span.col, then[2].span.end_col),
+        (3, 12, Some(15))
+    );
+    assert_eq!(k.arrays[2].space, Space::Global);
+    assert_eq!(k.arrays[2].elem, Ty::Float { bits: 32 });
+}
+
+#[test]
+fn shared_2d_offset() {
+    let k = one(
+        "#define N 8\n__global__ void k() {\n  __shared__ int s[4][N];\n  s[threadIdx.y][threadIdx.x] = 1;\n}\n",
+    );
+    assert_eq!(k.arrays[0].dims, vec![4, 8]);
+    assert_eq!(k.arrays[0].space, Space::Shared);
+    assert_eq!(
+        body(&k),
+        format!("store s[(Add (Mul {I64C} ThreadIdx(Y)) 32) (Mul {I64C} ThreadIdx(X)) 4))] = 1\n")
+    );
+}
+
+#[test]
+fn pointer_alias_offset() {
+    let k = one("__global__ void k(int *a) {\n  int *p = a + 1;\n  p[threadIdx.x] = 0;\n}\n");
+    assert_eq!(
+        body(&k),
+        format!("store a[(Add 4 (Mul {I64C} ThreadIdx(X)) 4))] = 0\n")
+    );
+}
+
+#[test]
+fn char_view_through_cast() {
+    let k = one(
+        "__global__ void k(int *a) {\n  char *c = (char *)a;\n  c[threadIdx.x + 1] = 7;\n  a[0] = 1;\n}\n",
+    );
+    let b = body(&k);
+    assert!(
+        b.contains("store a[(cast Int { bits: 64, signed: true } (Add ThreadIdx(X) 1))] = 7"),
+        "{b}"
+    );
+    let StmtKind::Store { ty, array, .. } = &k.body[0].kind else {
+        panic!("{b}")
+    };
+    assert_eq!(
+        (*ty, *array),
+        (
+            Ty::Int {
+                bits: 8,
+                signed: true
+            },
+            ArrayId(0)
+        )
+    );
+}
+
+#[test]
+fn inlined_device_function_with_early_return() {
+    let k = one(
+        "__device__ int get(int *q, int i) {\n  if (i > 3) return q[i];\n  return 0;\n}\n\
+         __global__ void k(int *a) {\n  a[threadIdx.x] = get(a, threadIdx.x);\n}\n",
+    );
+    let b = body(&k);
+    let StmtKind::Block { id, body: inner } = &k.body[0].kind else {
+        panic!("{b}")
+    };
+    let exits = inner
+        .iter()
+        .flat_map(|s| match &s.kind {
+            StmtKind::If { then, .. } => then.iter().collect::<Vec<_>>(),
+            _ => vec![s],
+        })
+        .filter(|s| s.kind == StmtKind::Exit(*id))
+        .count();
+    assert_eq!(exits, 2, "{b}");
+    assert!(b.contains("get$ret = $t0"), "{b}");
+    assert!(
+        b.ends_with(&format!(
+            "store a[(Mul {I64C} ThreadIdx(X)) 4)] = get$ret\n"
+        )),
+        "{b}"
+    );
+}
+
+#[test]
+fn short_circuit_load_under_if() {
+    let k = one(
+        "__global__ void k(int *a, int n) {\n  int i = threadIdx.x;\n  if (i < n && a[i] > 0) a[i] = 0;\n}\n",
+    );
+    let b = body(&k);
+    let StmtKind::If {
+        cond: Expr::Var { .. },
+        then,
+        ..
+    } = &k.body[2].kind
+    else {
+        panic!("{b}")
+    };
+    assert!(matches!(then[0].kind, StmtKind::Load { .. }), "{b}");
+}
+
+#[test]
+fn for_loop_with_invariant() {
+    let k = one(
+        "__global__ void k(int *a, int n) {\n  for (int j = 0; __invariant(j >= 0), j < n; j++) {\n    a[j] = j;\n  }\n}\n",
+    );
+    assert_eq!(
+        body(&k),
+        format!(
+            "j = 0\nloop cond (Lt j n)\nbody\n  store a[(Mul {I64C} j) 4)] = j\nstep\n  j = (Add j 1)\n"
+        )
+    );
+}
+
+#[test]
+fn template_instantiations() {
+    let p = lower_src(
+        "t.cu",
+        "template <class T, unsigned B> __global__ void r(T *a) { a[threadIdx.x] = B; }\n\
+         template __global__ void r<int, 4>(int *);\ntemplate __global__ void r<char, 2>(char *);\n",
+    )
+    .expect("lowers");
+    let names: Vec<&str> = p.kernels.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, vec!["r<int, 4>", "r<char, 2>"]);
+    let one = lower_src("t1.cu", "template <int B> __global__ void r(int *a) { a[0] = B; }\ntemplate __global__ void r<3>(int *);\n")
+        .expect("lowers");
+    assert_eq!(one.kernels[0].name, "r");
+    assert_eq!(
+        st(&one.kernels[0], &one.kernels[0].body, 0),
+        "store a[0] = 3\n"
+    );
+}
+
+#[test]
+fn kernel_selection() {
+    let src = "__global__ void a(int *x) { x[0] = 1; }\n__global__ void b(int *x) { x[0] = 2; }\n";
+    let dir = std::env::temp_dir().join(format!("gpug-fe-sel-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("s.cu");
+    std::fs::write(&path, src).expect("write");
+    let opts = FrontendOptions {
+        kernel: Some("b".into()),
+        ..Default::default()
+    };
+    let p = load(&path, &opts).expect("lowers");
+    assert_eq!(p.kernels.len(), 1);
+    assert_eq!(p.kernels[0].name, "b");
+    let opts = FrontendOptions {
+        kernel: Some("zz".into()),
+        ..Default::default()
+    };
+    assert!(matches!(
+        load(&path, &opts),
+        Err(FrontendError::KernelNotFound { .. })
+    ));
+}
+
+#[test]
+fn atomics_barrier_assert() {
+    let k = one(
+        "#include <cuda.h>\n#include <assert.h>\n__global__ void k(unsigned *c) {\n  unsigned old = atomicAdd(&c[1], 2u);\n  __syncthreads();\n  assert(old < 10);\n}\n",
+    );
+    let b = body(&k);
+    assert!(
+        b.starts_with("atomic Add c[4] 2\nold = $t0\nBarrier\nassert (Lt old 10)"),
+        "{b}"
+    );
+}
+
+#[test]
+fn unsupported_is_one_line() {
+    let e = lower_src(
+        "g.cu",
+        "__global__ void k(int *a) {\n  goto end;\n end:\n  a[0] = 1;\n}\n",
+    )
+    .expect_err("goto");
+    let msg = e.to_string();
+    assert!(msg.ends_with("g.cu:2:3: unsupported: goto"), "{msg}");
+    assert!(!msg.contains('\n'));
+    let e = lower_src(
+        "fp.cu",
+        "typedef int (*F)(int);\n__global__ void k(int *a, F f) {\n  a[0] = 1;\n}\n",
+    )
+    .expect_err("function pointer");
+    assert!(
+        e.to_string()
+            .contains("fp.cu:2:29: unsupported: function pointer parameter `f`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn two_arrays_for_one_pointer() {
+    let e = lower_src(
+        "two.cu",
+        "__global__ void k(int *a, int *b, int c) {\n  int *p = a;\n  if (c) p = b;\n  p[0] = 1;\n}\n",
+    )
+    .expect_err("two arrays");
+    assert!(
+        e.to_string()
+            .contains("unsupported: pointer `p` may point to two arrays"),
+        "{e}"
+    );
+}
+
+#[test]
+fn clang_diagnostics() {
+    let e =
+        lower_src("bad.cu", "__global__ void k(int *a) {\n  a[0] = ;\n}\n").expect_err("syntax");
+    let FrontendError::ClangFailed { stderr } = &e else {
+        panic!("{e:?}")
+    };
+    assert!(
+        stderr.contains("bad.cu:2:10: error: expected expression"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn struct_fields_and_params() {
+    let k = one("struct P { int x; char c; int y; };\n\
+         __global__ void k(P *ps, P q) {\n  P l = ps[threadIdx.x];\n  ps[0].y = l.x + q.y;\n  ps->c = 1;\n}\n");
+    let b = body(&k);
+    let names: Vec<&str> = k.params.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, vec!["ps", "q.x", "q.c", "q.y"]);
+    assert!(b.contains("store ps[8] = (Add l.x q.y)"), "{b}");
+    assert!(b.contains("store ps[4] = 1"), "{b}");
+}
+
+/// Developer aid: `GPUG_FE_FILES="a.cu b.cu" cargo test dump_files -- --ignored --nocapture`
+/// lowers each file and prints the IR or the error.
+#[test]
+#[ignore]
+fn dump_files() {
+    let files = std::env::var("GPUG_FE_FILES").unwrap_or_default();
+    let verbose = std::env::var("GPUG_FE_VERBOSE").is_ok();
+    for f in files.split_whitespace() {
+        match load(std::path::Path::new(f), &FrontendOptions::default()) {
+            Ok(p) => {
+                if verbose {
+                    for k in &p.kernels {
+                        println!("== {} {:?}", k.name, k.params);
+                        print!("{}", st(k, &k.body, 0));
+                    }
+                } else {
+                    println!("OK {f}");
+                }
+            }
+            Err(e) => println!("ERR {f}: {}", e.to_string().lines().next().unwrap_or("")),
+        }
+    }
+}
