@@ -229,7 +229,7 @@ fn verify(a: VerifyArgs) -> i32 {
                 Verdict::Inconclusive => 3,
             }
         }
-        Err(DriverError::Frontend(crate::frontend::FrontendError::Clang { stderr, .. })) => {
+        Err(DriverError::Frontend(crate::frontend::FrontendError::ClangFailed { stderr })) => {
             eprint!("{stderr}");
             eprintln!("error: clang could not compile {}", file.display());
             2
