@@ -2961,7 +2961,8 @@ impl<'a, 'g> Lower<'a, 'g> {
                     ty: Ty::Bool,
                 })))
             }
-            "__enabled" => Ok(Some(Val::Scalar(Expr::bool(true)))),
+            // Every pointer parameter is already a distinct array in this model.
+            "__enabled" | "__requires_fresh_array" => Ok(Some(Val::Scalar(Expr::bool(true)))),
             "min" | "max" | "abs" | "llabs" | "__mul24" | "__umul24" => {
                 let v = scalars(self, out)?;
                 let ty = self.scalar_ty(n)?;
@@ -3121,7 +3122,6 @@ fn is_annotation(name: &str) -> bool {
             | "__write_offset_bytes"
             | "__ptr_base"
             | "__ptr_offset_bytes"
-            | "__requires_fresh_array"
             | "__other_int"
             | "__other_bool"
             | "__uniform_int"
