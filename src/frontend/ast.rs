@@ -93,6 +93,15 @@ pub struct DeclRef {
     pub ty: TypeInfo,
 }
 
+/// A base class of a C++ record.
+#[derive(Debug, Default, Deserialize, Clone)]
+#[serde(default)]
+pub struct Base {
+    /// The base type.
+    #[serde(rename = "type")]
+    pub ty: TypeInfo,
+}
+
 /// One AST node, of any kind.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
@@ -166,6 +175,10 @@ pub struct Node {
     /// `struct`, `class` or `union` for records.
     #[serde(rename = "tagUsed")]
     pub tag_used: Option<String>,
+    /// The declaration a `RecordType` names.
+    pub decl: Option<DeclRef>,
+    /// Base classes of a C++ record.
+    pub bases: Vec<Base>,
     /// Resolved `loc` (filled by [`resolve_locations`]).
     #[serde(skip)]
     pub pos: Option<Pos>,

@@ -125,6 +125,8 @@ struct Globals<'a> {
     vars: HashMap<String, &'a Node>,
     /// Enum constants by id.
     enum_consts: HashMap<String, BigInt>,
+    /// Record fields by record declaration id.
+    record_by_id: HashMap<String, Vec<(String, CType)>>,
 }
 
 fn is_function(n: &Node) -> bool {
@@ -190,6 +192,7 @@ fn collect<'a>(n: &'a Node, g: &mut Globals<'a>, prelude: &str) {
             "VarDecl" => {
                 g.vars.insert(c.id.clone(), c);
             }
+            "TypedefDecl" | "TypeAliasDecl" => add_typedef(c, g),
             _ if is_function(c) => add_function(c, g, prelude, false),
             _ => {}
         }
@@ -197,16 +200,63 @@ fn collect<'a>(n: &'a Node, g: &mut Globals<'a>, prelude: &str) {
 }
 
 fn add_record<'a>(c: &'a Node, g: &mut Globals<'a>) {
-    let Some(name) = &c.name else { return };
     if c.tag_used.as_deref() == Some("union") {
-        g.types.unions.insert(name.clone());
+        if let Some(name) = &c.name {
+            g.types.unions.insert(name.clone());
+        }
         return;
     }
     if !c.complete_definition {
         return;
     }
-    let fields: Vec<(String, CType)> = c
-        .inner
+    let mut fields: Vec<(String, CType)> = Vec::new();
+    for b in &c.bases {
+        let bt = g.types.parse(b.ty.best());
+        if let CType::Record(bn) = bt
+            && let Some(bf) = g.types.records.get(&bn)
+        {
+            fields.extend(bf.iter().cloned());
+        }
+    }
+    let mut anon: Option<Vec<(String, CType)>> = None;
+    for f in &c.inner {
+        match f.kind.as_str() {
+            "CXXRecordDecl" | "RecordDecl" if f.complete_definition => {
+                // Nested records: register them (named ones by name, anonymous ones by the
+                // spelling of the field that uses them, below).
+                add_record(f, g);
+                if f.name.as_deref().unwrap_or("").is_empty() {
+                    anon = Some(record_fields(f, g));
+                }
+            }
+            "FieldDecl" => {
+                let t = f.type_str();
+                if let Some(af) = anon.take()
+                    && (t.contains("(unnamed") || t.contains("(anonymous"))
+                {
+                    g.types
+                        .records
+                        .insert(super::types::strip_tag(t).to_string(), af);
+                }
+                fields.push((f.name.clone().unwrap_or_default(), g.types.parse(t)));
+            }
+            _ => {}
+        }
+    }
+    g.record_by_id.insert(c.id.clone(), fields.clone());
+    let Some(name) = c.name.as_ref().filter(|n| !n.is_empty()) else {
+        return;
+    };
+    let key = if c.kind == "ClassTemplateSpecializationDecl" {
+        format!("{name}<{}>", template_args(c))
+    } else {
+        name.clone()
+    };
+    g.types.records.entry(key).or_insert(fields);
+}
+
+fn record_fields(c: &Node, g: &Globals) -> Vec<(String, CType)> {
+    c.inner
         .iter()
         .filter(|f| f.kind == "FieldDecl")
         .map(|f| {
@@ -215,13 +265,24 @@ fn add_record<'a>(c: &'a Node, g: &mut Globals<'a>) {
                 g.types.parse(f.type_str()),
             )
         })
-        .collect();
-    let key = if c.kind == "ClassTemplateSpecializationDecl" {
-        format!("{name}<{}>", template_args(c))
-    } else {
-        name.clone()
+        .collect()
+}
+
+/// `typedef struct { … } name;`: the record named by the typedef.
+fn add_typedef(c: &Node, g: &mut Globals) {
+    fn record_id(n: &Node) -> Option<&str> {
+        if n.kind == "RecordType" {
+            return n.decl.as_ref().map(|d| d.id.as_str());
+        }
+        n.inner.iter().find_map(record_id)
+    }
+    let (Some(name), Some(id)) = (&c.name, record_id(c)) else {
+        return;
     };
-    g.types.records.entry(key).or_insert(fields);
+    if let Some(fields) = g.record_by_id.get(id) {
+        let fields = fields.clone();
+        g.types.records.entry(name.clone()).or_insert(fields);
+    }
 }
 
 fn add_function<'a>(f: &'a Node, g: &mut Globals<'a>, prelude: &str, template: bool) {
@@ -2900,7 +2961,8 @@ impl<'a, 'g> Lower<'a, 'g> {
                     ty: Ty::Bool,
                 })))
             }
-            "__enabled" => Ok(Some(Val::Scalar(Expr::bool(true)))),
+            // Every pointer parameter is already a distinct array in this model.
+            "__enabled" | "__requires_fresh_array" => Ok(Some(Val::Scalar(Expr::bool(true)))),
             "min" | "max" | "abs" | "llabs" | "__mul24" | "__umul24" => {
                 let v = scalars(self, out)?;
                 let ty = self.scalar_ty(n)?;
@@ -3060,7 +3122,6 @@ fn is_annotation(name: &str) -> bool {
             | "__write_offset_bytes"
             | "__ptr_base"
             | "__ptr_offset_bytes"
-            | "__requires_fresh_array"
             | "__other_int"
             | "__other_bool"
             | "__uniform_int"

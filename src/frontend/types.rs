@@ -52,6 +52,10 @@ impl TypeEnv {
     /// Parse a clang type spelling.
     pub fn parse(&self, s: &str) -> CType {
         let s = s.trim();
+        let key = strip_tag(s);
+        if self.records.contains_key(key) {
+            return CType::Record(key.to_string());
+        }
         // Reference.
         if let Some(rest) = s.strip_suffix('&') {
             let rest = rest.trim_end_matches('&');
@@ -160,6 +164,20 @@ impl TypeEnv {
             off += s;
         }
         Some(out)
+    }
+}
+
+/// `s` without leading qualifiers and tag keywords (`const struct S` → `S`).
+pub fn strip_tag(s: &str) -> &str {
+    let mut s = s.trim();
+    loop {
+        let before = s;
+        for q in ["const ", "volatile ", "struct ", "class ", "union "] {
+            s = s.strip_prefix(q).unwrap_or(s).trim_start();
+        }
+        if s == before {
+            return s;
+        }
     }
 }
 
