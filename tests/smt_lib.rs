@@ -14,7 +14,10 @@ fn read_dir(dir: &Path) -> BTreeMap<String, String> {
         for e in entries {
             let p = e.expect("entry").path();
             if p.extension().is_some_and(|x| x == "smt2") {
-                let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                let name = p
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
                 out.insert(name, std::fs::read_to_string(&p).expect("read"));
             }
         }
@@ -32,7 +35,10 @@ fn smt_lib_is_up_to_date() {
         .collect();
     examples.sort();
     for ex in examples {
-        let stem = ex.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let stem = ex
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let tmp = std::env::temp_dir().join(format!("gpug-smtlib-{}-{stem}", std::process::id()));
         let _ = std::fs::remove_dir_all(&tmp);
         let mut args: Vec<String> = vec!["--solver".into(), "z3".into(), "--dump-smt2".into()];
@@ -60,5 +66,9 @@ fn smt_lib_is_up_to_date() {
         }
         let _ = std::fs::remove_dir_all(&tmp);
     }
-    assert!(stale.is_empty(), "smt-lib/ is stale (run scripts/regen-smt-lib.sh):\n{}", stale.join("\n"));
+    assert!(
+        stale.is_empty(),
+        "smt-lib/ is stale (run scripts/regen-smt-lib.sh):\n{}",
+        stale.join("\n")
+    );
 }

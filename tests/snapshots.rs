@@ -8,7 +8,11 @@ use common::run_example;
 fn report(name: &str) -> String {
     let out = run_example(name, &[]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(matches!(out.status.code(), Some(0 | 1)), "{name}: exit {:?}, stderr: {stderr}", out.status.code());
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{name}: exit {:?}, stderr: {stderr}",
+        out.status.code()
+    );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -33,12 +37,22 @@ fn emitted(name: &str) -> String {
     let _ = std::fs::remove_dir_all(&dir);
     let d = dir.to_string_lossy().into_owned();
     let out = run_example(name, &["--dump-smt2", &d]);
-    assert!(matches!(out.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&out.stderr));
-    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("dump dir").map(|e| e.expect("entry").path()).collect();
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("dump dir")
+        .map(|e| e.expect("entry").path())
+        .collect();
     files.sort();
     let mut text = String::new();
     for f in files {
-        text.push_str(&format!(";; ===== {}\n", f.file_name().map(|n| n.to_string_lossy()).unwrap_or_default()));
+        text.push_str(&format!(
+            ";; ===== {}\n",
+            f.file_name().map(|n| n.to_string_lossy()).unwrap_or_default()
+        ));
         text.push_str(&std::fs::read_to_string(&f).expect("dump file"));
     }
     let _ = std::fs::remove_dir_all(&dir);

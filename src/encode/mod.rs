@@ -652,14 +652,14 @@ impl<'k> Encoder<'k> {
         m
     }
 
-    fn to_bits(&mut self, v: Sexp, ty: Ty) -> Sexp {
+    fn encode_stored(v: Sexp, ty: Ty) -> Sexp {
         match ty {
             Ty::Bool => app("ite", vec![v, bvn(1, 8), bvn(0, 8)]),
             _ => v,
         }
     }
 
-    fn from_bits(&mut self, v: Sexp, ty: Ty) -> Sexp {
+    fn decode_loaded(v: Sexp, ty: Ty) -> Sexp {
         match ty {
             Ty::Bool => not(app("=", vec![v, bvn(0, 8)])),
             _ => v,
@@ -713,7 +713,7 @@ impl<'k> Encoder<'k> {
                     } else {
                         let mem = ts.mem[array].clone();
                         let raw = Self::load_bytes(&mem, &off, ty.bytes());
-                        let v = self.from_bits(raw, *ty);
+                        let v = Self::decode_loaded(raw, *ty);
                         let v = self.coerce(v, *ty, self.k.var(*dst).ty);
                         self.assign(*dst, v, ts, th);
                     }
@@ -732,7 +732,7 @@ impl<'k> Encoder<'k> {
                     let off = self.offset(offset, ts, th);
                     let v = self.expr(value, ts, th);
                     let v = self.coerce(v, value.ty(), *ty);
-                    let bits = self.to_bits(v, *ty);
+                    let bits = Self::encode_stored(v, *ty);
                     let mem = ts.mem[array].clone();
                     let stored = Self::store_bytes(mem.clone(), &off, &bits, ty.bytes());
                     let guarded = app("ite", vec![ts.pc.clone(), stored, mem]);

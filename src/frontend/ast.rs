@@ -203,10 +203,7 @@ impl Node {
 
     /// Whether the node is an lvalue (or xvalue).
     pub fn is_glvalue(&self) -> bool {
-        matches!(
-            self.value_category.as_deref(),
-            Some("lvalue") | Some("xvalue")
-        )
+        matches!(self.value_category.as_deref(), Some("lvalue") | Some("xvalue"))
     }
 
     /// Whether an attribute child of this kind is present.

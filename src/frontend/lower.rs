@@ -29,9 +29,7 @@ pub fn lower_program(root: &Node, file: &str, prelude: &str, only: Option<&str>)
         found.push((name, full, k));
     }
     if found.is_empty() {
-        return Err(FrontendError::NoKernel {
-            file: file.to_string(),
-        });
+        return Err(FrontendError::NoKernel { file: file.to_string() });
     }
     // Plain names for template instantiations unless a template has several.
     let mut counts: HashMap<&str, usize> = HashMap::new();
@@ -64,11 +62,7 @@ pub fn lower_program(root: &Node, file: &str, prelude: &str, only: Option<&str>)
                 return Err(FrontendError::KernelNotFound {
                     file: file.to_string(),
                     name: want.to_string(),
-                    available: named
-                        .iter()
-                        .map(|(_, d, _)| d.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", "),
+                    available: named.iter().map(|(_, d, _)| d.as_str()).collect::<Vec<_>>().join(", "),
                 });
             }
             sel
@@ -165,11 +159,7 @@ fn collect<'a>(n: &'a Node, g: &mut Globals<'a>, prelude: &str) {
                 }
             }
             "ClassTemplateDecl" => {
-                for s in c
-                    .inner
-                    .iter()
-                    .filter(|s| s.kind == "ClassTemplateSpecializationDecl")
-                {
+                for s in c.inner.iter().filter(|s| s.kind == "ClassTemplateSpecializationDecl") {
                     add_record(s, g);
                     for m in s.inner.iter().filter(|m| is_function(m)) {
                         add_function(m, g, prelude, false);
@@ -234,9 +224,7 @@ fn add_record<'a>(c: &'a Node, g: &mut Globals<'a>) {
                 if let Some(af) = anon.take()
                     && (t.contains("(unnamed") || t.contains("(anonymous"))
                 {
-                    g.types
-                        .records
-                        .insert(super::types::strip_tag(t).to_string(), af);
+                    g.types.records.insert(super::types::strip_tag(t).to_string(), af);
                 }
                 fields.push((f.name.clone().unwrap_or_default(), g.types.parse(t)));
             }
@@ -259,12 +247,7 @@ fn record_fields(c: &Node, g: &Globals) -> Vec<(String, CType)> {
     c.inner
         .iter()
         .filter(|f| f.kind == "FieldDecl")
-        .map(|f| {
-            (
-                f.name.clone().unwrap_or_default(),
-                g.types.parse(f.type_str()),
-            )
-        })
+        .map(|f| (f.name.clone().unwrap_or_default(), g.types.parse(f.type_str())))
         .collect()
 }
 
@@ -292,9 +275,7 @@ fn add_function<'a>(f: &'a Node, g: &mut Globals<'a>, prelude: &str, template: b
     g.funcs_by_id.insert(f.id.clone(), f);
     let key = (
         f.name.clone().unwrap_or_default(),
-        f.ty.as_ref()
-            .map(|t| t.qual_type.clone())
-            .unwrap_or_default(),
+        f.ty.as_ref().map(|t| t.qual_type.clone()).unwrap_or_default(),
     );
     g.funcs_by_sig.insert(key, f);
     let in_prelude = f.pos.as_ref().is_some_and(|p| &*p.file == prelude);
@@ -330,9 +311,7 @@ fn const_value(n: &Node) -> Option<BigInt> {
             }
             n.code_children().last().and_then(const_value)
         }
-        "UnaryOperator" if n.opcode.as_deref() == Some("-") => {
-            n.inner.first().and_then(const_value).map(|v| -v)
-        }
+        "UnaryOperator" if n.opcode.as_deref() == Some("-") => n.inner.first().and_then(const_value).map(|v| -v),
         _ => None,
     }
 }
@@ -392,11 +371,7 @@ enum Binding {
 #[derive(Clone, Debug)]
 enum LVal {
     Bound(Binding),
-    Mem {
-        array: ArrayId,
-        off: Expr,
-        cty: CType,
-    },
+    Mem { array: ArrayId, off: Expr, cty: CType },
 }
 
 /// Per inlined function: its exit block and result slot.
@@ -500,9 +475,7 @@ fn scan(n: &Node, addr: &mut HashSet<String>, modified: &mut HashSet<String>) {
         let mut e = e;
         loop {
             match e.kind.as_str() {
-                "ParenExpr" | "ImplicitCastExpr"
-                    if e.cast_kind.as_deref() != Some("LValueToRValue") =>
-                {
+                "ParenExpr" | "ImplicitCastExpr" if e.cast_kind.as_deref() != Some("LValueToRValue") => {
                     e = e.inner.first()?;
                 }
                 "DeclRefExpr" => return e.referenced_decl.as_ref().map(|d| d.id.clone()),
@@ -605,10 +578,7 @@ fn strip_parens(n: &Node) -> &Node {
         n.kind.as_str(),
         "ParenExpr" | "ExprWithCleanups" | "MaterializeTemporaryExpr" | "CXXBindTemporaryExpr"
     ) || (n.kind == "ImplicitCastExpr"
-        && matches!(
-            n.cast_kind.as_deref(),
-            Some("NoOp") | Some("FunctionToPointerDecay")
-        ))
+        && matches!(n.cast_kind.as_deref(), Some("NoOp") | Some("FunctionToPointerDecay")))
     {
         match n.inner.first() {
             Some(c) => n = c,
@@ -675,10 +645,7 @@ fn cast(e: Expr, ty: Ty) -> Expr {
     {
         return Expr::int(wrap(value.clone(), bits, signed), ty);
     }
-    Expr::Cast {
-        arg: Box::new(e),
-        ty,
-    }
+    Expr::Cast { arg: Box::new(e), ty }
 }
 
 /// Reduce `v` into the range of an integer of `bits` bits.
@@ -730,10 +697,7 @@ impl<'a, 'g> Lower<'a, 'g> {
             CType::Scalar(t) => Ok(t),
             other => unsupported(
                 self.span(n),
-                format!(
-                    "expression of type `{}` used as a scalar",
-                    describe(n, &other)
-                ),
+                format!("expression of type `{}` used as a scalar", describe(n, &other)),
             ),
         }
     }
@@ -750,29 +714,17 @@ impl<'a, 'g> Lower<'a, 'g> {
             if let Some(n) = n {
                 dims.push(n);
             } else if !dims.is_empty() {
-                return unsupported(
-                    span,
-                    format!("array `{name}` with an unknown inner dimension"),
-                );
+                return unsupported(span, format!("array `{name}` with an unknown inner dimension"));
             }
             t = *e;
         }
         let elem = match &t {
             CType::Scalar(ty) => *ty,
-            CType::Record(_) if self.g.types.layout(&t).is_some() => Ty::Int {
-                bits: 8,
-                signed: false,
-            },
-            CType::Void => Ty::Int {
-                bits: 8,
-                signed: false,
-            },
+            CType::Record(_) if self.g.types.layout(&t).is_some() => Ty::Int { bits: 8, signed: false },
+            CType::Void => Ty::Int { bits: 8, signed: false },
             CType::Ptr(_) => return unsupported(span, format!("array of pointers `{name}`")),
             other => {
-                return unsupported(
-                    span,
-                    format!("array `{name}` of element type `{}`", other.describe()),
-                );
+                return unsupported(span, format!("array `{name}` of element type `{}`", other.describe()));
             }
         };
         if let CType::Array(_, None) = cty {
@@ -801,29 +753,15 @@ impl<'a, 'g> Lower<'a, 'g> {
     // ---------------------------------------------------------------- declarations
 
     fn kernel_param(&mut self, p: &Node, out: &mut Vec<Stmt>) -> R<()> {
-        let name = p
-            .name
-            .clone()
-            .unwrap_or_else(|| format!("$arg{}", self.k.params.len()));
+        let name = p.name.clone().unwrap_or_else(|| format!("$arg{}", self.k.params.len()));
         let cty = self.ctype(p);
-        let span = p
-            .pos
-            .as_ref()
-            .map(pos_span)
-            .unwrap_or_else(|| self.kspan.clone());
+        let span = p.pos.as_ref().map(pos_span).unwrap_or_else(|| self.kspan.clone());
         let b = self.param_binding(&name, &cty, &p.id, &span, out)?;
         self.frame_mut().env.insert(p.id.clone(), b);
         Ok(())
     }
 
-    fn param_binding(
-        &mut self,
-        name: &str,
-        cty: &CType,
-        id: &str,
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Binding> {
+    fn param_binding(&mut self, name: &str, cty: &CType, id: &str, span: &Span, out: &mut Vec<Stmt>) -> R<Binding> {
         match cty {
             CType::Scalar(ty) => {
                 let v = self.k.new_var(name, *ty);
@@ -835,16 +773,10 @@ impl<'a, 'g> Lower<'a, 'g> {
             }
             CType::Ptr(pointee) => {
                 if matches!(**pointee, CType::Ptr(_)) {
-                    return unsupported(
-                        span.clone(),
-                        format!("pointer to pointer parameter `{name}`"),
-                    );
+                    return unsupported(span.clone(), format!("pointer to pointer parameter `{name}`"));
                 }
                 if matches!(**pointee, CType::Func) {
-                    return unsupported(
-                        span.clone(),
-                        format!("function pointer parameter `{name}`"),
-                    );
+                    return unsupported(span.clone(), format!("function pointer parameter `{name}`"));
                 }
                 let arr_ty = CType::Array(pointee.clone(), None);
                 let a = self.new_array(name, Space::Global, &arr_ty, span.clone())?;
@@ -935,10 +867,7 @@ impl<'a, 'g> Lower<'a, 'g> {
             }
             CType::Record(r) => {
                 let Some(fields) = self.g.types.records.get(r).cloned() else {
-                    return unsupported(
-                        span.clone(),
-                        format!("local `{name}` of incomplete type `{r}`"),
-                    );
+                    return unsupported(span.clone(), format!("local `{name}` of incomplete type `{r}`"));
                 };
                 let mut bs = Vec::new();
                 for (f, ft) in fields {
@@ -948,10 +877,7 @@ impl<'a, 'g> Lower<'a, 'g> {
                 Ok(Binding::Struct(bs))
             }
             CType::Ref(_) => unsupported(span.clone(), format!("reference variable `{name}`")),
-            other => unsupported(
-                span.clone(),
-                format!("local `{name}` of type `{}`", other.describe()),
-            ),
+            other => unsupported(span.clone(), format!("local `{name}` of type `{}`", other.describe())),
         }
     }
 
@@ -1023,8 +949,7 @@ impl<'a, 'g> Lower<'a, 'g> {
                         };
                         let size = self.size_of(elem, span)?;
                         for (i, it) in items.iter().enumerate() {
-                            if it.kind == "ImplicitValueInitExpr" || it.kind == "ArrayInitLoopExpr"
-                            {
+                            if it.kind == "ImplicitValueInitExpr" || it.kind == "ArrayInitLoopExpr" {
                                 continue;
                             }
                             let sub = LVal::Mem {
@@ -1081,10 +1006,7 @@ impl<'a, 'g> Lower<'a, 'g> {
     fn zero(&self, cty: &CType, span: &Span) -> R<Val> {
         match cty {
             CType::Scalar(t) => Ok(Val::Scalar(Expr::int(0, *t))),
-            other => unsupported(
-                span.clone(),
-                format!("zero initialisation of `{}`", other.describe()),
-            ),
+            other => unsupported(span.clone(), format!("zero initialisation of `{}`", other.describe())),
         }
     }
 
@@ -1094,11 +1016,7 @@ impl<'a, 'g> Lower<'a, 'g> {
             return Ok(b.clone());
         }
         let name = d.name.clone().unwrap_or_default();
-        let span = d
-            .pos
-            .as_ref()
-            .map(pos_span)
-            .unwrap_or_else(|| self.kspan.clone());
+        let span = d.pos.as_ref().map(pos_span).unwrap_or_else(|| self.kspan.clone());
         let cty = self.ctype(d);
         let space = if d.has_attr("CUDASharedAttr") {
             Space::Shared
@@ -1110,25 +1028,15 @@ impl<'a, 'g> Lower<'a, 'g> {
             return unsupported(span, format!("host variable `{name}` used in device code"));
         };
         let b = match &cty {
-            CType::Array(..) => {
-                Binding::Mem(self.new_array(&name, space, &cty, span)?, cty.clone())
-            }
+            CType::Array(..) => Binding::Mem(self.new_array(&name, space, &cty, span)?, cty.clone()),
             CType::Scalar(_) | CType::Record(_) => {
-                let a = self.new_array(
-                    &name,
-                    space,
-                    &CType::Array(Box::new(cty.clone()), Some(1)),
-                    span,
-                )?;
+                let a = self.new_array(&name, space, &CType::Array(Box::new(cty.clone()), Some(1)), span)?;
                 Binding::Mem(a, cty.clone())
             }
             other => {
                 return unsupported(
                     span,
-                    format!(
-                        "`{name}` of type `{}` in {space:?} memory",
-                        other.describe()
-                    ),
+                    format!("`{name}` of type `{}` in {space:?} memory", other.describe()),
                 );
             }
         };
@@ -1165,21 +1073,14 @@ impl<'a, 'g> Lower<'a, 'g> {
             return self.static_binding(decl);
         }
         match d.kind.as_str() {
-            "FunctionDecl" | "CXXMethodDecl" => unsupported(
-                self.span(n),
-                format!("function pointer (`{}` used as a value)", d.name),
-            ),
-            "NonTypeTemplateParmDecl" => unsupported(
-                self.span(n),
-                format!("dependent template parameter `{}`", d.name),
-            ),
-            "VarDecl" if d.name == "warpSize" => {
-                Ok(Binding::Const(Expr::Builtin(Builtin::WarpSize)))
+            "FunctionDecl" | "CXXMethodDecl" => {
+                unsupported(self.span(n), format!("function pointer (`{}` used as a value)", d.name))
             }
-            _ => unsupported(
-                self.span(n),
-                format!("reference to `{}` ({})", d.name, d.kind),
-            ),
+            "NonTypeTemplateParmDecl" => {
+                unsupported(self.span(n), format!("dependent template parameter `{}`", d.name))
+            }
+            "VarDecl" if d.name == "warpSize" => Ok(Binding::Const(Expr::Builtin(Builtin::WarpSize))),
+            _ => unsupported(self.span(n), format!("reference to `{}` ({})", d.name, d.kind)),
         }
     }
 
@@ -1201,8 +1102,8 @@ impl<'a, 'g> Lower<'a, 'g> {
                 for d in &n.inner {
                     match d.kind.as_str() {
                         "VarDecl" => self.var_decl(d, out)?,
-                        "TypedefDecl" | "TypeAliasDecl" | "CXXRecordDecl" | "RecordDecl"
-                        | "EnumDecl" | "StaticAssertDecl" | "UsingDecl" | "UsingDirectiveDecl" => {}
+                        "TypedefDecl" | "TypeAliasDecl" | "CXXRecordDecl" | "RecordDecl" | "EnumDecl"
+                        | "StaticAssertDecl" | "UsingDecl" | "UsingDirectiveDecl" => {}
                         other => {
                             return unsupported(self.span(d), format!("declaration `{other}`"));
                         }
@@ -1360,10 +1261,7 @@ impl<'a, 'g> Lower<'a, 'g> {
         let scrut = self.expect_scalar(scrut, c)?;
         let t = self.temp(scrut.ty());
         out.push(Stmt {
-            kind: StmtKind::Assign {
-                var: t,
-                value: scrut,
-            },
+            kind: StmtKind::Assign { var: t, value: scrut },
             span: self.span(c),
         });
         let sv = Expr::Var {
@@ -1408,10 +1306,7 @@ impl<'a, 'g> Lower<'a, 'g> {
             }
             if !labels.is_empty() {
                 if open {
-                    return unsupported(
-                        self.span(it),
-                        "switch case falling through to the next case",
-                    );
+                    return unsupported(self.span(it), "switch case falling through to the next case");
                 }
                 groups.push((labels, Vec::new()));
                 open = true;
@@ -1589,10 +1484,7 @@ impl<'a, 'g> Lower<'a, 'g> {
                 }
                 CType::Record(r) => {
                     let Some(fields) = self.g.types.fields(r) else {
-                        return unsupported(
-                            self.span(at),
-                            format!("struct `{r}` without a known layout"),
-                        );
+                        return unsupported(self.span(at), format!("struct `{r}` without a known layout"));
                     };
                     let mut vs = Vec::new();
                     for (f, o, ft) in fields {
@@ -1606,10 +1498,7 @@ impl<'a, 'g> Lower<'a, 'g> {
                     Ok(Val::Struct(vs))
                 }
                 CType::Ptr(_) => unsupported(self.span(at), "pointer loaded from memory"),
-                other => unsupported(
-                    self.span(at),
-                    format!("read of `{}` from memory", other.describe()),
-                ),
+                other => unsupported(self.span(at), format!("read of `{}` from memory", other.describe())),
             },
         }
     }
@@ -1628,10 +1517,7 @@ impl<'a, 'g> Lower<'a, 'g> {
                 };
                 let off = match &p.off {
                     PtrOff::Fixed(e) => e.clone(),
-                    PtrOff::Var(v) => Expr::Var {
-                        id: *v,
-                        ty: Ty::I64,
-                    },
+                    PtrOff::Var(v) => Expr::Var { id: *v, ty: Ty::I64 },
                 };
                 Ok(Val::Ptr(PtrVal {
                     array,
@@ -1683,10 +1569,7 @@ impl<'a, 'g> Lower<'a, 'g> {
                 match pb.off {
                     PtrOff::Var(v) => {
                         out.push(Stmt {
-                            kind: StmtKind::Assign {
-                                var: v,
-                                value: p.off,
-                            },
+                            kind: StmtKind::Assign { var: v, value: p.off },
                             span: span.clone(),
                         });
                         Ok(())
@@ -1695,10 +1578,7 @@ impl<'a, 'g> Lower<'a, 'g> {
                         let v = self.k.new_var(format!("{}$off", pb.name), Ty::I64);
                         self.ptrs[*i].off = PtrOff::Var(v);
                         out.push(Stmt {
-                            kind: StmtKind::Assign {
-                                var: v,
-                                value: p.off,
-                            },
+                            kind: StmtKind::Assign { var: v, value: p.off },
                             span: span.clone(),
                         });
                         Ok(())
@@ -1726,10 +1606,7 @@ impl<'a, 'g> Lower<'a, 'g> {
                 }
                 (CType::Record(r), Val::Struct(vs)) => {
                     let Some(fields) = self.g.types.fields(r) else {
-                        return unsupported(
-                            span.clone(),
-                            format!("struct `{r}` without a known layout"),
-                        );
+                        return unsupported(span.clone(), format!("struct `{r}` without a known layout"));
                     };
                     for ((_, o, ft), (_, fv)) in fields.into_iter().zip(vs) {
                         let sub = LVal::Mem {
@@ -1742,14 +1619,9 @@ impl<'a, 'g> Lower<'a, 'g> {
                     Ok(())
                 }
                 (CType::Ptr(_), _) => unsupported(span.clone(), "pointer stored to memory"),
-                (c, _) => unsupported(
-                    span.clone(),
-                    format!("assignment to `{}` in memory", c.describe()),
-                ),
+                (c, _) => unsupported(span.clone(), format!("assignment to `{}` in memory", c.describe())),
             },
-            (LVal::Bound(Binding::Const(_)), _) => {
-                unsupported(span.clone(), "assignment to a constant")
-            }
+            (LVal::Bound(Binding::Const(_)), _) => unsupported(span.clone(), "assignment to a constant"),
             (LVal::Bound(Binding::Mem(a, cty)), v) => {
                 let lv = LVal::Mem {
                     array: *a,
@@ -1784,10 +1656,7 @@ impl<'a, 'g> Lower<'a, 'g> {
                 cty: CType::Record(r),
             } => {
                 let Some(fields) = self.g.types.fields(&r) else {
-                    return unsupported(
-                        span.clone(),
-                        format!("struct `{r}` without a known layout"),
-                    );
+                    return unsupported(span.clone(), format!("struct `{r}` without a known layout"));
                 };
                 match fields.into_iter().find(|(f, _, _)| f == field) {
                     Some((_, o, ft)) => Ok(LVal::Mem {
@@ -1798,23 +1667,19 @@ impl<'a, 'g> Lower<'a, 'g> {
                     None => unsupported(span.clone(), format!("unknown field `{field}` of `{r}`")),
                 }
             }
-            _ => unsupported(
-                span.clone(),
-                format!("member `{field}` of a non-struct value"),
-            ),
+            _ => unsupported(span.clone(), format!("member `{field}` of a non-struct value")),
         }
     }
 
     fn lvalue(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
         let span = self.span(n);
         match n.kind.as_str() {
-            "ParenExpr"
-            | "MaterializeTemporaryExpr"
-            | "ExprWithCleanups"
-            | "CXXBindTemporaryExpr" => match n.inner.first() {
-                Some(c) => self.lvalue(c, out),
-                None => unsupported(span, "empty expression"),
-            },
+            "ParenExpr" | "MaterializeTemporaryExpr" | "ExprWithCleanups" | "CXXBindTemporaryExpr" => {
+                match n.inner.first() {
+                    Some(c) => self.lvalue(c, out),
+                    None => unsupported(span, "empty expression"),
+                }
+            }
             "ImplicitCastExpr"
             | "CStyleCastExpr"
             | "CXXStaticCastExpr"
@@ -1878,8 +1743,7 @@ impl<'a, 'g> Lower<'a, 'g> {
                         return unsupported(span, "malformed dereference");
                     };
                     let pv = self.rvalue(c, out)?;
-                    if matches!(self.ctype(c), CType::Func) || matches!(self.ctype(n), CType::Func)
-                    {
+                    if matches!(self.ctype(c), CType::Func) || matches!(self.ctype(n), CType::Func) {
                         return unsupported(span, "function pointer dereference");
                     }
                     let p = self.expect_ptr(pv, c)?;
@@ -1900,10 +1764,7 @@ impl<'a, 'g> Lower<'a, 'g> {
                     Some(c) => self.lvalue(c, out),
                     None => unsupported(span, "empty expression"),
                 },
-                other => unsupported(
-                    span,
-                    format!("operator `{}` as an lvalue", other.unwrap_or("?")),
-                ),
+                other => unsupported(span, format!("operator `{}` as an lvalue", other.unwrap_or("?"))),
             },
             "MemberExpr" => {
                 let Some(b) = n.inner.first() else {
@@ -1943,9 +1804,7 @@ impl<'a, 'g> Lower<'a, 'g> {
                 _ => unsupported(span, "binary operator as an lvalue"),
             },
             "CompoundAssignOperator" => self.compound_assign(n, out),
-            "CXXOperatorCallExpr"
-                if n.inner.first().and_then(callee_name).as_deref() == Some("operator=") =>
-            {
+            "CXXOperatorCallExpr" if n.inner.first().and_then(callee_name).as_deref() == Some("operator=") => {
                 let (Some(a), Some(b)) = (n.inner.get(1), n.inner.get(2)) else {
                     return unsupported(span, "malformed assignment");
                 };
@@ -1954,9 +1813,7 @@ impl<'a, 'g> Lower<'a, 'g> {
                 self.assign(&lv, v, a, &span, out)?;
                 Ok(lv)
             }
-            "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" => {
-                unsupported(span, "call returning a reference")
-            }
+            "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" => unsupported(span, "call returning a reference"),
             "ConditionalOperator" => unsupported(span, "conditional operator as an lvalue"),
             "CXXThisExpr" => unsupported(span, "`this`"),
             "StringLiteral" => unsupported(span, "string literal"),
@@ -2121,14 +1978,13 @@ impl<'a, 'g> Lower<'a, 'g> {
             _ => return unsupported(span.clone(), format!("operator `{op}`")),
         };
         // Bool operands of arithmetic (clang promotes them, but be safe).
-        let (l, r) =
-            if lt == Ty::Bool && !matches!(bop, BinOp::LAnd | BinOp::LOr | BinOp::Eq | BinOp::Ne) {
-                (cast(l, Ty::I32), cast(r, Ty::I32))
-            } else if matches!(bop, BinOp::LAnd | BinOp::LOr) {
-                (to_bool(l), to_bool(r))
-            } else {
-                (l, r)
-            };
+        let (l, r) = if lt == Ty::Bool && !matches!(bop, BinOp::LAnd | BinOp::LOr | BinOp::Eq | BinOp::Ne) {
+            (cast(l, Ty::I32), cast(r, Ty::I32))
+        } else if matches!(bop, BinOp::LAnd | BinOp::LOr) {
+            (to_bool(l), to_bool(r))
+        } else {
+            (l, r)
+        };
         Ok(Expr::Binary {
             op: bop,
             lhs: Box::new(l),
@@ -2154,9 +2010,7 @@ impl<'a, 'g> Lower<'a, 'g> {
                 None => unsupported(span, "empty template argument"),
             },
             "ConstantExpr" => {
-                if let (Some(v), CType::Scalar(ty @ Ty::Int { .. })) =
-                    (const_value(n), self.ctype(n))
-                {
+                if let (Some(v), CType::Scalar(ty @ Ty::Int { .. })) = (const_value(n), self.ctype(n)) {
                     return Ok(Val::Scalar(Expr::int(v, ty)));
                 }
                 match n.inner.first() {
@@ -2285,11 +2139,7 @@ impl<'a, 'g> Lower<'a, 'g> {
                 let lv = self.lvalue(c, out)?;
                 self.read(lv, c, out)
             }
-            "NoOp"
-            | "UserDefinedConversion"
-            | "ConstructorConversion"
-            | "AtomicToNonAtomic"
-            | "NonAtomicToAtomic" => {
+            "NoOp" | "UserDefinedConversion" | "ConstructorConversion" | "AtomicToNonAtomic" | "NonAtomicToAtomic" => {
                 let v = self.rvalue(c, out)?;
                 Ok(match (v, &target) {
                     (Val::Ptr(p), CType::Ptr(t)) => Val::Ptr(PtrVal {
@@ -2335,13 +2185,11 @@ impl<'a, 'g> Lower<'a, 'g> {
                             ..p
                         }))
                     }
-                    (Val::Scalar(e), CType::Scalar(t)) if e.ty().bits() == t.bits() => {
-                        Ok(Val::Scalar(Expr::Opaque {
-                            name: format!("bitcast{}", t.bits()),
-                            args: vec![e],
-                            ty: *t,
-                        }))
-                    }
+                    (Val::Scalar(e), CType::Scalar(t)) if e.ty().bits() == t.bits() => Ok(Val::Scalar(Expr::Opaque {
+                        name: format!("bitcast{}", t.bits()),
+                        args: vec![e],
+                        ty: *t,
+                    })),
                     _ => unsupported(span, format!("cast `{kind}` to `{}`", describe(n, &target))),
                 }
             }
@@ -2370,9 +2218,7 @@ impl<'a, 'g> Lower<'a, 'g> {
             "FunctionToPointerDecay" | "BuiltinFnToFnPtr" => unsupported(span, "function pointer"),
             "NullToPointer" => unsupported(span, "null pointer"),
             "IntegralToPointer" => unsupported(span, "integer to pointer cast"),
-            "PointerToIntegral" | "PointerToBoolean" => {
-                unsupported(span, "pointer to integer conversion")
-            }
+            "PointerToIntegral" | "PointerToBoolean" => unsupported(span, "pointer to integer conversion"),
             "Dependent" => unsupported(span, "dependent (uninstantiated template) cast"),
             other => unsupported(span, format!("cast `{other}`")),
         }
@@ -2504,10 +2350,7 @@ impl<'a, 'g> Lower<'a, 'g> {
                     }));
                 }
                 let t = self.temp(Ty::Bool);
-                let tv = Expr::Var {
-                    id: t,
-                    ty: Ty::Bool,
-                };
+                let tv = Expr::Var { id: t, ty: Ty::Bool };
                 out.push(Stmt {
                     kind: StmtKind::Assign { var: t, value: l },
                     span: span.clone(),
@@ -2539,12 +2382,8 @@ impl<'a, 'g> Lower<'a, 'g> {
                 let lv = self.rvalue(a, out)?;
                 let rv = self.rvalue(b, out)?;
                 match (lv, rv) {
-                    (Val::Ptr(p), Val::Scalar(i)) if op == "+" || op == "-" => {
-                        self.ptr_arith(p, i, op == "-", &span)
-                    }
-                    (Val::Scalar(i), Val::Ptr(p)) if op == "+" => {
-                        self.ptr_arith(p, i, false, &span)
-                    }
+                    (Val::Ptr(p), Val::Scalar(i)) if op == "+" || op == "-" => self.ptr_arith(p, i, op == "-", &span),
+                    (Val::Scalar(i), Val::Ptr(p)) if op == "+" => self.ptr_arith(p, i, false, &span),
                     (Val::Ptr(p), Val::Ptr(q)) if op == "-" && p.array == q.array => {
                         let size = self.size_of(&p.pointee, &span)?;
                         let ty = self.scalar_ty(n)?;
@@ -2640,17 +2479,11 @@ impl<'a, 'g> Lower<'a, 'g> {
                 }
                 let t = self.temp(Ty::I64);
                 sa.push(Stmt {
-                    kind: StmtKind::Assign {
-                        var: t,
-                        value: p.off,
-                    },
+                    kind: StmtKind::Assign { var: t, value: p.off },
                     span: span.clone(),
                 });
                 sb.push(Stmt {
-                    kind: StmtKind::Assign {
-                        var: t,
-                        value: q.off,
-                    },
+                    kind: StmtKind::Assign { var: t, value: q.off },
                     span: span.clone(),
                 });
                 out.push(Stmt {
@@ -2666,9 +2499,7 @@ impl<'a, 'g> Lower<'a, 'g> {
                     ..p
                 }))
             }
-            (Val::Ptr(_), Val::Ptr(_)) => {
-                unsupported(span, "conditional choosing between pointers to two arrays")
-            }
+            (Val::Ptr(_), Val::Ptr(_)) => unsupported(span, "conditional choosing between pointers to two arrays"),
             _ => unsupported(span, "conditional operator on these operands"),
         }
     }
@@ -2680,20 +2511,14 @@ impl<'a, 'g> Lower<'a, 'g> {
         let Some(callee) = n.inner.first() else {
             return unsupported(span, "malformed call");
         };
-        let mut args: Vec<&Node> = n.inner[1..]
-            .iter()
-            .filter(|c| !c.kind.ends_with("Attr"))
-            .collect();
+        let mut args: Vec<&Node> = n.inner[1..].iter().filter(|c| !c.kind.ends_with("Attr")).collect();
         let c = strip_parens(callee);
         let (name, decl_id, decl_ty) = match c.kind.as_str() {
             "DeclRefExpr" => {
                 let Some(d) = &c.referenced_decl else {
                     return unsupported(span, "call without a callee");
                 };
-                if !matches!(
-                    d.kind.as_str(),
-                    "FunctionDecl" | "CXXMethodDecl" | "CXXConversionDecl"
-                ) {
+                if !matches!(d.kind.as_str(), "FunctionDecl" | "CXXMethodDecl" | "CXXConversionDecl") {
                     return unsupported(span, "function pointer call");
                 }
                 (d.name.clone(), d.id.clone(), d.ty.qual_type.clone())
@@ -2704,10 +2529,7 @@ impl<'a, 'g> Lower<'a, 'g> {
                 let id = c.referenced_member_decl.clone().unwrap_or_default();
                 if let Some(b) = c.inner.first() {
                     // Evaluate the object expression only for its side effects when it has any.
-                    if b.kind != "MaterializeTemporaryExpr"
-                        && b.kind != "CXXTemporaryObjectExpr"
-                        && !b.is_glvalue()
-                    {
+                    if b.kind != "MaterializeTemporaryExpr" && b.kind != "CXXTemporaryObjectExpr" && !b.is_glvalue() {
                         self.effect(b, out)?;
                     }
                 }
@@ -2725,12 +2547,12 @@ impl<'a, 'g> Lower<'a, 'g> {
         if let Some(v) = self.builtin_call(n, &name, &args, &span, out)? {
             return Ok(v);
         }
-        let def = self.g.funcs_by_id.get(&decl_id).copied().or_else(|| {
-            self.g
-                .funcs_by_sig
-                .get(&(name.clone(), decl_ty.clone()))
-                .copied()
-        });
+        let def = self
+            .g
+            .funcs_by_id
+            .get(&decl_id)
+            .copied()
+            .or_else(|| self.g.funcs_by_sig.get(&(name.clone(), decl_ty.clone())).copied());
         let Some(def) = def else {
             return unsupported(span, format!("call to function without a body `{name}`"));
         };
@@ -2744,11 +2566,7 @@ impl<'a, 'g> Lower<'a, 'g> {
         if self.frames.iter().any(|f| f.func_id == def.id) {
             return unsupported(span, format!("recursive call to `{name}`"));
         }
-        let params: Vec<&Node> = def
-            .inner
-            .iter()
-            .filter(|p| p.kind == "ParmVarDecl")
-            .collect();
+        let params: Vec<&Node> = def.inner.iter().filter(|p| p.kind == "ParmVarDecl").collect();
         if params.len() != args.len() {
             if args.len() < params.len() {
                 return unsupported(span, format!("call to `{name}` using default arguments"));
@@ -2800,9 +2618,7 @@ impl<'a, 'g> Lower<'a, 'g> {
                 let pspan = self.span(p);
                 let cty = self.ctype(p);
                 match (&cty, v) {
-                    (CType::Ptr(pointee), Val::Ptr(pv))
-                        if !self.frame().modified.contains(&p.id) =>
-                    {
+                    (CType::Ptr(pointee), Val::Ptr(pv)) if !self.frame().modified.contains(&p.id) => {
                         let pointee = (**pointee).clone();
                         self.ptrs.push(PtrBind {
                             name: pname,
@@ -2840,10 +2656,7 @@ impl<'a, 'g> Lower<'a, 'g> {
         self.frames.pop();
         let v = result?;
         out.push(Stmt {
-            kind: StmtKind::Block {
-                id: block,
-                body: stmts,
-            },
+            kind: StmtKind::Block { id: block, body: stmts },
             span: span.clone(),
         });
         Ok(v)
@@ -2919,11 +2732,9 @@ impl<'a, 'g> Lower<'a, 'g> {
                 push(out, StmtKind::Barrier);
                 Ok(Some(Val::Void))
             }
-            "__threadfence"
-            | "__threadfence_block"
-            | "__threadfence_system"
-            | "__syncwarp"
-            | "printf" => Ok(Some(Val::Void)),
+            "__threadfence" | "__threadfence_block" | "__threadfence_system" | "__syncwarp" | "printf" => {
+                Ok(Some(Val::Void))
+            }
             "__invariant"
             | "__global_invariant"
             | "__ensures"
@@ -3149,10 +2960,7 @@ fn wrap_ty(v: BigInt, ty: Ty) -> BigInt {
 }
 
 fn describe(n: &Node, t: &CType) -> String {
-    let s =
-        n.ty.as_ref()
-            .map(|t| t.qual_type.clone())
-            .unwrap_or_default();
+    let s = n.ty.as_ref().map(|t| t.qual_type.clone()).unwrap_or_default();
     if s.is_empty() { t.describe() } else { s }
 }
 
@@ -3186,11 +2994,7 @@ fn contains_break(n: &Node) -> bool {
 }
 
 fn return_type(def: &Node, env: &TypeEnv) -> CType {
-    let t = def
-        .ty
-        .as_ref()
-        .map(|t| t.qual_type.as_str())
-        .unwrap_or("void ()");
+    let t = def.ty.as_ref().map(|t| t.qual_type.as_str()).unwrap_or("void ()");
     // `int (int *, int)`: the return type is what precedes the parameter list.
     let ret = match t.find('(') {
         Some(i) => &t[..i],

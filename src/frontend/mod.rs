@@ -90,23 +90,14 @@ pub const PRELUDE: &str = include_str!("prelude.h");
 pub const STUB_HEADERS: &[(&str, &str)] = &[
     ("cuda.h", include_str!("include/cuda.h")),
     ("cuda_runtime.h", include_str!("include/cuda_runtime.h")),
-    (
-        "cuda_runtime_api.h",
-        include_str!("include/cuda_runtime_api.h"),
-    ),
+    ("cuda_runtime_api.h", include_str!("include/cuda_runtime_api.h")),
     (
         "device_launch_parameters.h",
         include_str!("include/device_launch_parameters.h"),
     ),
-    (
-        "device_functions.h",
-        include_str!("include/device_functions.h"),
-    ),
+    ("device_functions.h", include_str!("include/device_functions.h")),
     ("math_functions.h", include_str!("include/math_functions.h")),
-    (
-        "sm_atomic_functions.h",
-        include_str!("include/sm_atomic_functions.h"),
-    ),
+    ("sm_atomic_functions.h", include_str!("include/sm_atomic_functions.h")),
     ("math.h", include_str!("include/math.h")),
     ("stdlib.h", include_str!("include/stdlib.h")),
     ("assert.h", include_str!("include/assert.h")),
@@ -148,9 +139,7 @@ fn search_path(name: &str) -> Option<PathBuf> {
         return p.is_file().then_some(p);
     }
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
+    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
 }
 
 /// Write the prelude and the stub headers to a cache directory named after their contents.
@@ -159,11 +148,7 @@ pub fn support_files() -> Result<(PathBuf, PathBuf), FrontendError> {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     PRELUDE.hash(&mut h);
     STUB_HEADERS.hash(&mut h);
-    let dir = std::env::temp_dir().join(format!(
-        "gpug-{}-{:016x}",
-        env!("CARGO_PKG_VERSION"),
-        h.finish()
-    ));
+    let dir = std::env::temp_dir().join(format!("gpug-{}-{:016x}", env!("CARGO_PKG_VERSION"), h.finish()));
     let inc = dir.join("include");
     let io = |context: String| move |source| FrontendError::Io { context, source };
     std::fs::create_dir_all(&inc).map_err(io(format!("creating {}", inc.display())))?;
@@ -211,9 +196,7 @@ pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<(ast::Node, PathBuf)
         cmd.arg(format!("-I{}", i.display()));
     }
     cmd.args(["-Xclang", "-ast-dump=json"]).arg(path);
-    cmd.stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().map_err(|source| FrontendError::ClangSpawn {
         path: clang.clone(),
         source,
@@ -228,8 +211,7 @@ pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<(ast::Node, PathBuf)
         s
     });
     let parsed: Option<Result<ast::Node, serde_json::Error>> = child.stdout.take().map(|out| {
-        let mut de =
-            serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(1 << 20, out));
+        let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(1 << 20, out));
         ast::Node::deserialize(&mut de)
     });
     let status = child.wait().map_err(|source| FrontendError::ClangSpawn {
@@ -254,12 +236,7 @@ use serde::Deserialize as _;
 pub fn load(path: &Path, opts: &FrontendOptions) -> Result<Program, FrontendError> {
     let (root, prelude) = parse(path, opts)?;
     let file = path.display().to_string();
-    lower::lower_program(
-        &root,
-        &file,
-        &prelude.to_string_lossy(),
-        opts.kernel.as_deref(),
-    )
+    lower::lower_program(&root, &file, &prelude.to_string_lossy(), opts.kernel.as_deref())
 }
 
 #[cfg(test)]

@@ -32,15 +32,11 @@ fn ex(k: &Kernel, e: &Expr) -> String {
         Expr::Unary { op, arg, .. } => format!("({op:?} {})", ex(k, arg)),
         Expr::Binary { op, lhs, rhs, .. } => format!("({op:?} {} {})", ex(k, lhs), ex(k, rhs)),
         Expr::Cast { arg, ty } => format!("(cast {ty:?} {})", ex(k, arg)),
-        Expr::Select {
-            cond, then, els, ..
-        } => format!("(ite {} {} {})", ex(k, cond), ex(k, then), ex(k, els)),
+        Expr::Select { cond, then, els, .. } => format!("(ite {} {} {})", ex(k, cond), ex(k, then), ex(k, els)),
         Expr::Opaque { name, args, .. } => {
             format!(
                 "({name}{})",
-                args.iter()
-                    .map(|a| format!(" {}", ex(k, a)))
-                    .collect::<String>()
+                args.iter().map(|a| format!(" {}", ex(k, a))).collect::<String>()
             )
         }
     }
@@ -54,9 +50,7 @@ fn st(k: &Kernel, body: &[Stmt], depth: usize) -> String {
         let line = match &x.kind {
             StmtKind::Assign { var, value } => format!("{} = {}", k.var(*var).name, ex(k, value)),
             StmtKind::Havoc { var } => format!("havoc {}", k.var(*var).name),
-            StmtKind::Load {
-                dst, array, offset, ..
-            } => {
+            StmtKind::Load { dst, array, offset, .. } => {
                 format!(
                     "{} = load {}[{}]",
                     k.var(*dst).name,
@@ -65,17 +59,9 @@ fn st(k: &Kernel, body: &[Stmt], depth: usize) -> String {
                 )
             }
             StmtKind::Store {
-                array,
-                offset,
-                value,
-                ..
+                array, offset, value, ..
             } => {
-                format!(
-                    "store {}[{}] = {}",
-                    k.array(*array).name,
-                    ex(k, offset),
-                    ex(k, value)
-                )
+                format!("store {}[{}] = {}", k.array(*array).name, ex(k, offset), ex(k, value))
             }
             StmtKind::Atomic {
                 op,
@@ -87,10 +73,7 @@ fn st(k: &Kernel, body: &[Stmt], depth: usize) -> String {
                 "atomic {op:?} {}[{}]{}",
                 k.array(*array).name,
                 ex(k, offset),
-                operands
-                    .iter()
-                    .map(|a| format!(" {}", ex(k, a)))
-                    .collect::<String>()
+                operands.iter().map(|a| format!(" {}", ex(k, a))).collect::<String>()
             ),
             StmtKind::If { cond, then, els } => {
                 format!(
@@ -164,9 +147,8 @@ fn vector_add() {
 
 #[test]
 fn shared_2d_offset() {
-    let k = one(
-        "#define N 8\n__global__ void k() {\n  __shared__ int s[4][N];\n  s[threadIdx.y][threadIdx.x] = 1;\n}\n",
-    );
+    let k =
+        one("#define N 8\n__global__ void k() {\n  __shared__ int s[4][N];\n  s[threadIdx.y][threadIdx.x] = 1;\n}\n");
     assert_eq!(k.arrays[0].dims, vec![4, 8]);
     assert_eq!(k.arrays[0].space, Space::Shared);
     assert_eq!(
@@ -178,17 +160,12 @@ fn shared_2d_offset() {
 #[test]
 fn pointer_alias_offset() {
     let k = one("__global__ void k(int *a) {\n  int *p = a + 1;\n  p[threadIdx.x] = 0;\n}\n");
-    assert_eq!(
-        body(&k),
-        format!("store a[(Add 4 (Mul {I64C} ThreadIdx(X)) 4))] = 0\n")
-    );
+    assert_eq!(body(&k), format!("store a[(Add 4 (Mul {I64C} ThreadIdx(X)) 4))] = 0\n"));
 }
 
 #[test]
 fn char_view_through_cast() {
-    let k = one(
-        "__global__ void k(int *a) {\n  char *c = (char *)a;\n  c[threadIdx.x + 1] = 7;\n  a[0] = 1;\n}\n",
-    );
+    let k = one("__global__ void k(int *a) {\n  char *c = (char *)a;\n  c[threadIdx.x + 1] = 7;\n  a[0] = 1;\n}\n");
     let b = body(&k);
     assert!(
         b.contains("store a[(cast Int { bits: 64, signed: true } (Add ThreadIdx(X) 1))] = 7"),
@@ -197,16 +174,7 @@ fn char_view_through_cast() {
     let StmtKind::Store { ty, array, .. } = &k.body[0].kind else {
         panic!("{b}")
     };
-    assert_eq!(
-        (*ty, *array),
-        (
-            Ty::Int {
-                bits: 8,
-                signed: true
-            },
-            ArrayId(0)
-        )
-    );
+    assert_eq!((*ty, *array), (Ty::Int { bits: 8, signed: true }, ArrayId(0)));
 }
 
 #[test]
@@ -230,18 +198,14 @@ fn inlined_device_function_with_early_return() {
     assert_eq!(exits, 2, "{b}");
     assert!(b.contains("get$ret = $t0"), "{b}");
     assert!(
-        b.ends_with(&format!(
-            "store a[(Mul {I64C} ThreadIdx(X)) 4)] = get$ret\n"
-        )),
+        b.ends_with(&format!("store a[(Mul {I64C} ThreadIdx(X)) 4)] = get$ret\n")),
         "{b}"
     );
 }
 
 #[test]
 fn short_circuit_load_under_if() {
-    let k = one(
-        "__global__ void k(int *a, int n) {\n  int i = threadIdx.x;\n  if (i < n && a[i] > 0) a[i] = 0;\n}\n",
-    );
+    let k = one("__global__ void k(int *a, int n) {\n  int i = threadIdx.x;\n  if (i < n && a[i] > 0) a[i] = 0;\n}\n");
     let b = body(&k);
     let StmtKind::If {
         cond: Expr::Var { .. },
@@ -261,9 +225,7 @@ fn for_loop_with_invariant() {
     );
     assert_eq!(
         body(&k),
-        format!(
-            "j = 0\nloop cond (Lt j n)\nbody\n  store a[(Mul {I64C} j) 4)] = j\nstep\n  j = (Add j 1)\n"
-        )
+        format!("j = 0\nloop cond (Lt j n)\nbody\n  store a[(Mul {I64C} j) 4)] = j\nstep\n  j = (Add j 1)\n")
     );
 }
 
@@ -277,13 +239,13 @@ fn template_instantiations() {
     .expect("lowers");
     let names: Vec<&str> = p.kernels.iter().map(|k| k.name.as_str()).collect();
     assert_eq!(names, vec!["r<int, 4>", "r<char, 2>"]);
-    let one = lower_src("t1.cu", "template <int B> __global__ void r(int *a) { a[0] = B; }\ntemplate __global__ void r<3>(int *);\n")
-        .expect("lowers");
+    let one = lower_src(
+        "t1.cu",
+        "template <int B> __global__ void r(int *a) { a[0] = B; }\ntemplate __global__ void r<3>(int *);\n",
+    )
+    .expect("lowers");
     assert_eq!(one.kernels[0].name, "r");
-    assert_eq!(
-        st(&one.kernels[0], &one.kernels[0].body, 0),
-        "store a[0] = 3\n"
-    );
+    assert_eq!(st(&one.kernels[0], &one.kernels[0].body, 0), "store a[0] = 3\n");
 }
 
 #[test]
@@ -304,10 +266,7 @@ fn kernel_selection() {
         kernel: Some("zz".into()),
         ..Default::default()
     };
-    assert!(matches!(
-        load(&path, &opts),
-        Err(FrontendError::KernelNotFound { .. })
-    ));
+    assert!(matches!(load(&path, &opts), Err(FrontendError::KernelNotFound { .. })));
 }
 
 #[test]
@@ -360,15 +319,11 @@ fn two_arrays_for_one_pointer() {
 
 #[test]
 fn clang_diagnostics() {
-    let e =
-        lower_src("bad.cu", "__global__ void k(int *a) {\n  a[0] = ;\n}\n").expect_err("syntax");
+    let e = lower_src("bad.cu", "__global__ void k(int *a) {\n  a[0] = ;\n}\n").expect_err("syntax");
     let FrontendError::ClangFailed { stderr } = &e else {
         panic!("{e:?}")
     };
-    assert!(
-        stderr.contains("bad.cu:2:10: error: expected expression"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("bad.cu:2:10: error: expected expression"), "{stderr}");
 }
 
 #[test]

@@ -83,11 +83,7 @@ impl TypeEnv {
             let mut dims = Vec::new();
             for part in s[i..].split('[').skip(1) {
                 let d = part.trim_end_matches(']').trim();
-                dims.push(if d.is_empty() {
-                    None
-                } else {
-                    d.parse::<u64>().ok()
-                });
+                dims.push(if d.is_empty() { None } else { d.parse::<u64>().ok() });
             }
             let mut t = base;
             for d in dims.into_iter().rev() {
@@ -102,10 +98,7 @@ impl TypeEnv {
                 return CType::Ptr(Box::new(self.parse(&s[..i])));
             }
         }
-        let words: Vec<&str> = s
-            .split_whitespace()
-            .filter(|w| !QUALIFIERS.contains(w))
-            .collect();
+        let words: Vec<&str> = s.split_whitespace().filter(|w| !QUALIFIERS.contains(w)).collect();
         let is_union = s.split_whitespace().any(|w| w == "union");
         let is_enum = s.split_whitespace().any(|w| w == "enum");
         let joined = words.join(" ");
@@ -194,8 +187,8 @@ fn scalar_named(s: &str) -> Option<CType> {
         "int" | "signed int" | "signed" => i(32, true),
         "unsigned int" | "unsigned" | "char32_t" => i(32, false),
         "wchar_t" => i(32, true),
-        "long" | "long int" | "signed long" | "long long" | "long long int"
-        | "signed long long" | "ptrdiff_t" | "__ptrdiff_t" | "intptr_t" | "int64_t" => i(64, true),
+        "long" | "long int" | "signed long" | "long long" | "long long int" | "signed long long" | "ptrdiff_t"
+        | "__ptrdiff_t" | "intptr_t" | "int64_t" => i(64, true),
         "unsigned long"
         | "unsigned long int"
         | "unsigned long long"
@@ -225,11 +218,7 @@ impl CType {
             CType::Void => "void".into(),
             CType::Scalar(t) => format!("{t:?}"),
             CType::Ptr(t) => format!("{} *", t.describe()),
-            CType::Array(t, n) => format!(
-                "{}[{}]",
-                t.describe(),
-                n.map(|n| n.to_string()).unwrap_or_default()
-            ),
+            CType::Array(t, n) => format!("{}[{}]", t.describe(), n.map(|n| n.to_string()).unwrap_or_default()),
             CType::Record(n) => n.clone(),
             CType::Func => "function".into(),
             CType::Ref(t) => format!("{} &", t.describe()),
@@ -258,10 +247,7 @@ mod tests {
         );
         assert_eq!(
             env.parse("int (*)[8]"),
-            CType::Ptr(Box::new(CType::Array(
-                Box::new(CType::Scalar(Ty::I32)),
-                Some(8)
-            )))
+            CType::Ptr(Box::new(CType::Array(Box::new(CType::Scalar(Ty::I32)), Some(8))))
         );
         assert_eq!(
             env.parse("unsigned long long"),
@@ -270,10 +256,7 @@ mod tests {
                 signed: false
             })
         );
-        assert_eq!(
-            env.parse("void (*)(int)"),
-            CType::Ptr(Box::new(CType::Func))
-        );
+        assert_eq!(env.parse("void (*)(int)"), CType::Ptr(Box::new(CType::Func)));
         assert_eq!(
             env.parse("float []"),
             CType::Array(Box::new(CType::Scalar(Ty::Float { bits: 32 })), None)

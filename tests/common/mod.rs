@@ -13,12 +13,20 @@ pub fn root() -> PathBuf {
 pub fn example_flags(path: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let line2 = text.lines().nth(1).unwrap_or("");
-    line2.trim_start_matches("//").split_whitespace().map(String::from).collect()
+    line2
+        .trim_start_matches("//")
+        .split_whitespace()
+        .map(String::from)
+        .collect()
 }
 
 /// Runs gpug from the repository root with `args`.
 pub fn gpug(args: &[String]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gpug")).current_dir(root()).args(args).output().expect("run gpug")
+    Command::new(env!("CARGO_BIN_EXE_gpug"))
+        .current_dir(root())
+        .args(args)
+        .output()
+        .expect("run gpug")
 }
 
 /// Runs gpug on `examples/<name>` with its line-2 flags, z3, and `extra` arguments.
