@@ -162,6 +162,19 @@ fn and(a: Sexp, b: Sexp) -> Sexp {
     app("and", vec![a, b])
 }
 
+fn or(a: Sexp, b: Sexp) -> Sexp {
+    if a == t() || b == t() {
+        return t();
+    }
+    if a == f() {
+        return b;
+    }
+    if b == f() {
+        return a;
+    }
+    app("or", vec![a, b])
+}
+
 fn not(a: Sexp) -> Sexp {
     if a == t() {
         f()
@@ -364,10 +377,9 @@ impl<'k> Encoder<'k> {
             }
         }
         for th in 0..2 {
-            for d in Dim::ALL {
-                for b in [Builtin::BlockIdx(d), Builtin::ThreadIdx(d)] {
-                    let name = Self::builtin_name(b, th);
-                    self.layout.coords.push(atom(name));
+            for b in [Builtin::BlockIdx, Builtin::ThreadIdx] {
+                for d in Dim::ALL {
+                    self.layout.coords.push(atom(Self::builtin_name(b(d), th)));
                 }
             }
         }
@@ -733,9 +745,10 @@ impl<'k> Encoder<'k> {
                     let v = self.expr(value, ts, th);
                     let v = self.coerce(v, value.ty(), *ty);
                     let bits = Self::encode_stored(v, *ty);
+                    let bits = self.define(&format!("t{}.val", th + 1), Sexp::bv_sort(ty.bits()), bits);
                     let mem = ts.mem[array].clone();
                     let stored = Self::store_bytes(mem.clone(), &off, &bits, ty.bytes());
-                    let guarded = app("ite", vec![ts.pc.clone(), stored, mem]);
+                    let guarded = if ts.pc == t() { stored } else { app("ite", vec![ts.pc.clone(), stored, mem]) };
                     let m = self.define(
                         &format!("t{}.mem.{}", th + 1, sym(&self.k.array(*array).name)),
                         mem_sort(),
@@ -856,12 +869,19 @@ impl<'k> Encoder<'k> {
             let pc_e = and(st[th].pc.clone(), not(conds[th].clone()));
             st_else[th].pc = self.define(&format!("t{}.pc", th + 1), atom("Bool"), pc_e);
         }
+        let starts: Vec<(Sexp, Sexp)> = (0..2).map(|th| (st_then[th].pc.clone(), st_else[th].pc.clone())).collect();
         self.depth += 1;
         self.block(then, &mut st_then);
         self.block(els, &mut st_else);
         self.depth -= 1;
         for th in 0..2 {
+            let pre_pc = st[th].pc.clone();
+            // Neither arm left early: the path condition after the `if` is the one before.
+            let kept = st_then[th].pc == starts[th].0 && st_else[th].pc == starts[th].1;
             st[th] = self.merge2(&conds[th], &st_then[th], &st_else[th], th);
+            if kept {
+                st[th].pc = pre_pc;
+            }
         }
     }
 
@@ -1061,10 +1081,10 @@ impl<'k> Encoder<'k> {
                     vec![ob.clone(), app("bvadd", vec![oa.clone(), bvn(a.width as u64, 64)])],
                 ),
             );
-            let same_interval = app("=", vec![ba.clone(), bb.clone()]);
+            let same_interval = if ba == bb { t() } else { app("=", vec![ba.clone(), bb.clone()]) };
             let order = match (global, same_segment) {
                 (false, _) => and(atom("same_block"), same_interval),
-                (true, true) => app("or", vec![not(atom("same_block")), same_interval]),
+                (true, true) => or(not(atom("same_block")), same_interval),
                 (true, false) => not(atom("same_block")),
             };
             let c = and(and(pa.clone(), pb.clone()), and(overlap, order));
