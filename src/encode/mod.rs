@@ -748,7 +748,11 @@ impl<'k> Encoder<'k> {
                     let bits = self.define(&format!("t{}.val", th + 1), Sexp::bv_sort(ty.bits()), bits);
                     let mem = ts.mem[array].clone();
                     let stored = Self::store_bytes(mem.clone(), &off, &bits, ty.bytes());
-                    let guarded = if ts.pc == t() { stored } else { app("ite", vec![ts.pc.clone(), stored, mem]) };
+                    let guarded = if ts.pc == t() {
+                        stored
+                    } else {
+                        app("ite", vec![ts.pc.clone(), stored, mem])
+                    };
                     let m = self.define(
                         &format!("t{}.mem.{}", th + 1, sym(&self.k.array(*array).name)),
                         mem_sort(),
@@ -831,11 +835,8 @@ impl<'k> Encoder<'k> {
                     pairs: Vec::new(),
                     layout,
                 });
-                // Later checks assume the assertion held.
-                for (th, ts) in st.iter_mut().enumerate() {
-                    let c = self.expr(cond, ts, th);
-                    self.assert(app("=>", vec![ts.pc.clone(), c]));
-                }
+                // The assertion is not assumed afterwards: the shared script is asserted for every
+                // query, this one included.
             }
             StmtKind::Loop { .. } | StmtKind::Break | StmtKind::Continue => {
                 // `passes::prepare` removes these or marks the kernel inconclusive, in which
@@ -869,7 +870,9 @@ impl<'k> Encoder<'k> {
             let pc_e = and(st[th].pc.clone(), not(conds[th].clone()));
             st_else[th].pc = self.define(&format!("t{}.pc", th + 1), atom("Bool"), pc_e);
         }
-        let starts: Vec<(Sexp, Sexp)> = (0..2).map(|th| (st_then[th].pc.clone(), st_else[th].pc.clone())).collect();
+        let starts: Vec<(Sexp, Sexp)> = (0..2)
+            .map(|th| (st_then[th].pc.clone(), st_else[th].pc.clone()))
+            .collect();
         self.depth += 1;
         self.block(then, &mut st_then);
         self.block(els, &mut st_else);
@@ -1081,7 +1084,11 @@ impl<'k> Encoder<'k> {
                     vec![ob.clone(), app("bvadd", vec![oa.clone(), bvn(a.width as u64, 64)])],
                 ),
             );
-            let same_interval = if ba == bb { t() } else { app("=", vec![ba.clone(), bb.clone()]) };
+            let same_interval = if ba == bb {
+                t()
+            } else {
+                app("=", vec![ba.clone(), bb.clone()])
+            };
             let order = match (global, same_segment) {
                 (false, _) => and(atom("same_block"), same_interval),
                 (true, true) => or(not(atom("same_block")), same_interval),

@@ -1592,6 +1592,13 @@ impl<'a, 'g> Lower<'a, 'g> {
                 Ok(())
             }
             (LVal::Mem { array, off, cty }, v) => match (cty, v) {
+                (CType::Scalar(_), _) if self.k.array(*array).space == Space::Constant => unsupported(
+                    self.span(at),
+                    format!(
+                        "write to __constant__ memory `{}` (constant memory is read-only in kernels)",
+                        self.k.array(*array).name
+                    ),
+                ),
                 (CType::Scalar(ty), Val::Scalar(e)) => {
                     out.push(Stmt {
                         kind: StmtKind::Store {
@@ -2698,6 +2705,15 @@ impl<'a, 'g> Lower<'a, 'g> {
             for a in rest {
                 let v = self.rvalue(a, out)?;
                 operands.push(cast(self.expect_scalar(v, a)?, ty));
+            }
+            if self.k.array(pv.array).space == Space::Constant {
+                return unsupported(
+                    span.clone(),
+                    format!(
+                        "`{name}` on __constant__ memory `{}` (read-only in kernels)",
+                        self.k.array(pv.array).name
+                    ),
+                );
             }
             let t = self.temp(ty);
             out.push(Stmt {

@@ -84,18 +84,18 @@ fn finding_text(f: &Finding, sources: &mut Sources, out: &mut String) {
 
 fn access_text(kind: FindingKind, a: &WitnessAccess, sources: &mut Sources, out: &mut String) {
     let what = match (kind, a.access, a.reaches) {
-        (FindingKind::Divergence, _, Some(true)) => "reaches the barrier".to_string(),
-        (FindingKind::Divergence, _, _) => "does not reach it".to_string(),
-        (FindingKind::Assertion, _, _) => "fails for".to_string(),
+        (FindingKind::Divergence, _, Some(true)) => "barrier reached".to_string(),
+        (FindingKind::Divergence, _, _) => "barrier not reached".to_string(),
+        (FindingKind::Assertion, _, _) => "fails".to_string(),
         (_, k, _) => k.as_str().to_string(),
     };
     let _ = writeln!(
         out,
-        "    {}: {} by block {} thread {}",
+        "    {}: {} by thread {} of block {}",
         a.span,
         what,
-        coords(a.block),
-        coords(a.thread)
+        coords(a.thread),
+        coords(a.block)
     );
     if let Some(line) = sources.line(&a.span.file, a.span.line) {
         let num = a.span.line.to_string();

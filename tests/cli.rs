@@ -1,0 +1,133 @@
+//! The command line's contract: exit codes, one-line errors, the enforced timeout, GPUVerify
+//! flags, `gpug solvers`.
+
+mod common;
+
+use common::gpug;
+use std::time::{Duration, Instant};
+
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = gpug(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn malformed_source_exits_2_with_clang_diagnostics() {
+    let (code, _, err) = run(&["--solver", "z3", "tests/kernels/syntax_error.cu"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("syntax_error.cu:4:23: error: expected ';'"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn unsupported_construct_exits_2_with_one_line() {
+    let (code, out, err) = run(&["--solver", "z3", "tests/kernels/unsupported_goto.cu"]);
+    assert_eq!(code, Some(2));
+    assert!(out.is_empty());
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.starts_with("tests/kernels/unsupported_goto.cu:4:"), "{err}");
+    assert!(err.contains("unsupported: goto"), "{err}");
+}
+
+#[test]
+fn missing_file_and_unknown_flag_exit_2() {
+    let (code, _, err) = run(&["--solver", "z3", "tests/kernels/no_such_file.cu"]);
+    assert_eq!(code, Some(2), "{err}");
+    let (code, _, err) = run(&["--frobnicate", "examples/vector_add.cu"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--frobnicate"), "{err}");
+}
+
+/// The limit is enforced by killing the solver: the run must end, inconclusive, well before the
+/// solver would (it needs to factor a 64-bit semiprime). The bound is generous on purpose; it
+/// checks that the timeout works, not how fast gpug is.
+#[test]
+fn timeout_makes_the_verdict_inconclusive() {
+    for solver in ["z3", "cvc5", "yices"] {
+        let start = Instant::now();
+        let (code, out, err) = run(&[
+            "--solver",
+            solver,
+            "--timeout",
+            "1",
+            "--blockDim=64",
+            "--gridDim=1",
+            "tests/kernels/hard_query.cu",
+        ]);
+        let took = start.elapsed();
+        assert_eq!(code, Some(3), "{solver}: {out}{err}");
+        assert!(
+            out.contains("factor: inconclusive") && out.contains("no answer within 1 s"),
+            "{out}"
+        );
+        assert!(took < Duration::from_secs(10), "{solver}: took {took:?}");
+    }
+}
+
+#[test]
+fn gpuverify_flags_are_accepted_with_a_note() {
+    let (code, out, err) = run(&[
+        "--solver",
+        "z3",
+        "--blockDim=256",
+        "--gridDim=64",
+        "--no-inline",
+        "--boogie-file=x.bpl",
+        "examples/vector_add.cu",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with("vector_add: verified"), "{out}");
+    assert!(err.contains("ignoring GPUVerify flag `--no-inline`"), "{err}");
+    assert!(err.contains("ignoring GPUVerify flag `--boogie-file=x.bpl`"), "{err}");
+}
+
+#[test]
+fn racy_reduction_names_both_lines_threads_and_index() {
+    let (code, out, _) = run(&[
+        "--solver",
+        "z3",
+        "--json",
+        "--blockDim=256",
+        "--gridDim=64",
+        "examples/reduce_nobarrier.cu",
+    ]);
+    assert_eq!(code, Some(1));
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let f = &v["kernels"][0]["findings"][0];
+    assert_eq!(f["kind"], "race");
+    assert_eq!(f["array"], "sdata");
+    let acc = f["accesses"].as_array().expect("accesses");
+    assert_eq!(acc.len(), 2);
+    let mut kinds: Vec<&str> = acc.iter().map(|a| a["access"].as_str().unwrap_or("")).collect();
+    kinds.sort();
+    assert_eq!(kinds, ["read", "write"]);
+    for a in acc {
+        assert_eq!(a["line"], 15);
+        assert_eq!(a["block"], acc[0]["block"], "shared memory races are within one block");
+    }
+    assert_ne!(acc[0]["thread"], acc[1]["thread"]);
+    // The index both touch is consistent with the two threads: the writer writes
+    // sdata[tid_w] and the reader reads sdata[tid_r + s] for a power of two s.
+    let (w, r) = if acc[0]["access"] == "write" {
+        (&acc[0], &acc[1])
+    } else {
+        (&acc[1], &acc[0])
+    };
+    let tw = w["thread"][0].as_u64().expect("thread");
+    let tr = r["thread"][0].as_u64().expect("thread");
+    assert_eq!(f["index"], format!("sdata[{tw}]"));
+    assert!(tw > tr && (tw - tr).is_power_of_two(), "{f}");
+}
+
+#[test]
+fn solvers_lists_the_registry() {
+    let (code, out, _) = run(&["solvers"]);
+    assert_eq!(code, Some(0));
+    for name in ["z3", "cvc5", "yices", "bitwuzla"] {
+        assert!(out.lines().any(|l| l.starts_with(name)), "{out}");
+    }
+}
