@@ -190,3 +190,99 @@ fn finding_json(f: &Finding) -> Value {
     let _ = AccessKind::Read;
     v
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::Verdict;
+    use crate::ir::Span;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    fn result() -> FileResult {
+        let span = Span {
+            file: Arc::from("no/such/file.cu"),
+            line: 3,
+            col: 5,
+            end_col: Some(8),
+        };
+        let finding = Finding {
+            kind: FindingKind::Race { write_write: true },
+            array: Some("s".into()),
+            accesses: vec![
+                WitnessAccess {
+                    span: span.clone(),
+                    access: AccessKind::Write,
+                    block: [1, 0, 0],
+                    thread: [2, 0, 0],
+                    reaches: None,
+                },
+                WitnessAccess {
+                    span,
+                    access: AccessKind::Write,
+                    block: [1, 0, 0],
+                    thread: [7, 0, 0],
+                    reaches: None,
+                },
+            ],
+            params: vec![("n".into(), "-3".into())],
+            geometry: vec![],
+            index: Some("s[0]".into()),
+        };
+        let k = |name: &str, verdict, findings: Vec<Finding>, inconclusive: Vec<String>| KernelResult {
+            name: name.into(),
+            verdict,
+            findings,
+            inconclusive,
+            notes: vec![],
+            queries: 1,
+            time: Duration::ZERO,
+        };
+        FileResult {
+            file: "no/such/file.cu".into(),
+            kernels: vec![
+                k("a", Verdict::Verified, vec![], vec![]),
+                k("b", Verdict::Defect, vec![finding], vec![]),
+                k(
+                    "c",
+                    Verdict::Inconclusive,
+                    vec![],
+                    vec!["query q: no answer within 1 s".into()],
+                ),
+            ],
+        }
+    }
+
+    #[test]
+    fn text_has_one_verdict_line_per_kernel_and_the_witness() {
+        let t = text(&result());
+        let verdicts: Vec<&str> = t.lines().filter(|l| !l.starts_with(' ')).collect();
+        assert_eq!(verdicts, ["a: verified", "b: 1 defect", "c: inconclusive"]);
+        assert!(t.contains("  write-write race on s[0]\n"));
+        assert!(t.contains("    no/such/file.cu:3:5: write by thread (2, 0, 0) of block (1, 0, 0)\n"));
+        assert!(t.contains("    params: n = -3\n"));
+        assert!(t.contains("  query q: no answer within 1 s\n"));
+    }
+
+    #[test]
+    fn json_has_the_documented_fields() {
+        let v: Value = serde_json::from_str(&json(&result())).expect("valid JSON");
+        assert_eq!(v["file"], "no/such/file.cu");
+        let ks = v["kernels"].as_array().expect("kernels");
+        assert_eq!(
+            ks.iter()
+                .map(|k| k["verdict"].as_str().unwrap_or(""))
+                .collect::<Vec<_>>(),
+            ["verified", "defect", "inconclusive"]
+        );
+        let f = &ks[1]["findings"][0];
+        assert_eq!(f["kind"], "race");
+        assert_eq!(f["race"], "write-write");
+        assert_eq!(f["array"], "s");
+        assert_eq!(f["index"], "s[0]");
+        assert_eq!(f["params"]["n"], "-3");
+        assert_eq!(f["accesses"][1]["thread"], json!([7, 0, 0]));
+        assert_eq!(f["accesses"][0]["line"], 3);
+        assert_eq!(f["accesses"][0]["access"], "write");
+    }
+}
