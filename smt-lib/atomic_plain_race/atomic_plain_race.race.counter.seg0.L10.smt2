@@ -40,7 +40,7 @@
 (assert (bvult t2.threadIdx.z blockDim.z))
 (assert (bvult t2.blockIdx.z gridDim.z))
 (define-fun same_block () Bool (and (= t1.blockIdx.x t2.blockIdx.x) (= t1.blockIdx.y t2.blockIdx.y) (= t1.blockIdx.z t2.blockIdx.z)))
-(assert (not (and same_block (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.threadIdx.y t2.threadIdx.y) (= t1.threadIdx.z t2.threadIdx.z)))))
+(assert (not (and (and (= t1.blockIdx.x t2.blockIdx.x) (= t1.blockIdx.y t2.blockIdx.y) (= t1.blockIdx.z t2.blockIdx.z)) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.threadIdx.y t2.threadIdx.y) (= t1.threadIdx.z t2.threadIdx.z)))))
 (define-fun t1.cond@1 () Bool (= t1.threadIdx.x #x00000000))
 (define-fun t2.cond@2 () Bool (= t2.threadIdx.x #x00000000))
 (define-fun t1.pc@3 () Bool (not t1.cond@1))

@@ -36,7 +36,7 @@
 (assert (bvult t2.threadIdx.z blockDim.z))
 (assert (bvult t2.blockIdx.z gridDim.z))
 (define-fun same_block () Bool (and (= t1.blockIdx.x t2.blockIdx.x) (= t1.blockIdx.y t2.blockIdx.y) (= t1.blockIdx.z t2.blockIdx.z)))
-(assert (not (and same_block (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.threadIdx.y t2.threadIdx.y) (= t1.threadIdx.z t2.threadIdx.z)))))
+(assert (not (and (and (= t1.blockIdx.x t2.blockIdx.x) (= t1.blockIdx.y t2.blockIdx.y) (= t1.blockIdx.z t2.blockIdx.z)) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.threadIdx.y t2.threadIdx.y) (= t1.threadIdx.z t2.threadIdx.z)))))
 (define-fun t1.off@1 () (_ BitVec 64) (bvmul ((_ zero_extend 32) t1.threadIdx.x) #x0000000000000004))
 (define-fun t1.mem.words@2 () (Array (_ BitVec 64) (_ BitVec 8)) (store (store (store (store mem.words.1.init t1.off@1 ((_ extract 7 0) #x00000000)) (bvadd t1.off@1 #x0000000000000001) ((_ extract 15 8) #x00000000)) (bvadd t1.off@1 #x0000000000000002) ((_ extract 23 16) #x00000000)) (bvadd t1.off@1 #x0000000000000003) ((_ extract 31 24) #x00000000)))
 (define-fun t2.off@3 () (_ BitVec 64) (bvmul ((_ zero_extend 32) t2.threadIdx.x) #x0000000000000004))

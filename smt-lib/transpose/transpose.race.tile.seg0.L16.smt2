@@ -38,7 +38,7 @@
 (assert (bvult t2.threadIdx.z blockDim.z))
 (assert (bvult t2.blockIdx.z gridDim.z))
 (define-fun same_block () Bool (and (= t1.blockIdx.x t2.blockIdx.x) (= t1.blockIdx.y t2.blockIdx.y) (= t1.blockIdx.z t2.blockIdx.z)))
-(assert (not (and same_block (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.threadIdx.y t2.threadIdx.y) (= t1.threadIdx.z t2.threadIdx.z)))))
+(assert (not (and (and (= t1.blockIdx.x t2.blockIdx.x) (= t1.blockIdx.y t2.blockIdx.y) (= t1.blockIdx.z t2.blockIdx.z)) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.threadIdx.y t2.threadIdx.y) (= t1.threadIdx.z t2.threadIdx.z)))))
 (define-fun t1.width@1 () (_ BitVec 32) (bvmul gridDim.x #x00000010))
 (define-fun t2.width@2 () (_ BitVec 32) (bvmul gridDim.x #x00000010))
 (define-fun t1.x@3 () (_ BitVec 32) (bvadd (bvmul t1.blockIdx.x #x00000010) t1.threadIdx.x))

@@ -36,7 +36,7 @@
 (assert (bvult t2.threadIdx.z blockDim.z))
 (assert (bvult t2.blockIdx.z gridDim.z))
 (define-fun same_block () Bool (and (= t1.blockIdx.x t2.blockIdx.x) (= t1.blockIdx.y t2.blockIdx.y) (= t1.blockIdx.z t2.blockIdx.z)))
-(assert (not (and same_block (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.threadIdx.y t2.threadIdx.y) (= t1.threadIdx.z t2.threadIdx.z)))))
+(assert (not (and (and (= t1.blockIdx.x t2.blockIdx.x) (= t1.blockIdx.y t2.blockIdx.y) (= t1.blockIdx.z t2.blockIdx.z)) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.threadIdx.y t2.threadIdx.y) (= t1.threadIdx.z t2.threadIdx.z)))))
 (define-fun t1.mem.s@1 () (Array (_ BitVec 64) (_ BitVec 8)) (store (store (store (store mem.s.1.init #x0000000000000000 ((_ extract 7 0) t1.threadIdx.x)) (bvadd #x0000000000000000 #x0000000000000001) ((_ extract 15 8) t1.threadIdx.x)) (bvadd #x0000000000000000 #x0000000000000002) ((_ extract 23 16) t1.threadIdx.x)) (bvadd #x0000000000000000 #x0000000000000003) ((_ extract 31 24) t1.threadIdx.x)))
 (define-fun t2.mem.s@2 () (Array (_ BitVec 64) (_ BitVec 8)) (store (store (store (store mem.s.1.init #x0000000000000000 ((_ extract 7 0) t2.threadIdx.x)) (bvadd #x0000000000000000 #x0000000000000001) ((_ extract 15 8) t2.threadIdx.x)) (bvadd #x0000000000000000 #x0000000000000002) ((_ extract 23 16) t2.threadIdx.x)) (bvadd #x0000000000000000 #x0000000000000003) ((_ extract 31 24) t2.threadIdx.x)))
 (define-fun t1.bc@5 () (_ BitVec 32) (bvadd #x00000000 #x00000001))

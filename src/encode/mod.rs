@@ -61,9 +61,9 @@ pub struct Access {
     /// Bytes touched.
     pub width: u32,
     /// Top-level barrier segment: accesses of different segments are ordered for one block.
-    segment: u32,
+    pub segment: u32,
     /// Per thread: path condition, byte offset (BV64), barrier count (BV32).
-    per_thread: [(Sexp, Sexp, Sexp); 2],
+    pub per_thread: Vec<(Sexp, Sexp, Sexp)>,
 }
 
 /// The result of [`encode`].
@@ -76,16 +76,64 @@ pub struct Encoded {
     pub checks: Vec<Check>,
     /// Over-approximations the verdict rests on, for the report (e.g. adversarial arrays).
     pub notes: Vec<String>,
+    /// Every access to a shared or global array, in program order, with each thread's path
+    /// condition, byte offset and barrier count (for checks built outside, e.g. bank
+    /// conflicts).
+    pub accesses: Vec<Access>,
+}
+
+/// How shared and global memory is modelled across the threads of the encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryModel {
+    /// Equality abstraction (pair model): each thread sees the interval's fresh array plus its
+    /// own writes; arrays become fresh at every barrier; arrays touched by atomics are
+    /// adversarial.
+    EqualityAbstraction,
+    /// One memory for all threads, updated in lock-step order (thread 0's statement, thread
+    /// 1's, …): a serialization of each barrier interval, exact once the kernel is race-free
+    /// (PUG paper §5, serializability). Atomics are real read-modify-writes.
+    Serialized,
+}
+
+/// What [`encode_with`] builds.
+#[derive(Clone, Debug)]
+pub struct EncodeOptions {
+    /// Threads executed symbolically (2 for the pair model). Thread `i` (0-based) has the
+    /// symbols `t{i+1}.threadIdx.x` … `t{i+1}.blockIdx.z`, all within the geometry and
+    /// pairwise distinct.
+    pub threads: usize,
+    pub memory: MemoryModel,
+    /// Make the pair model's race and divergence checks (needs `threads == 2`) and the
+    /// assertion checks.
+    pub checks: bool,
+}
+
+impl EncodeOptions {
+    /// The pair model with all checks.
+    pub fn pair() -> EncodeOptions {
+        EncodeOptions {
+            threads: 2,
+            memory: MemoryModel::EqualityAbstraction,
+            checks: true,
+        }
+    }
 }
 
 /// Encodes `kernel` (after [`crate::passes::prepare`], so without loops) for the pair model
 /// under `geometry`.
 pub fn encode(kernel: &Kernel, geometry: &Geometry) -> Encoded {
-    let mut e = Encoder::new(kernel, geometry);
+    encode_with(kernel, geometry, &EncodeOptions::pair())
+}
+
+/// Encodes `kernel` for `opts.threads` symbolic threads under `geometry`.
+pub fn encode_with(kernel: &Kernel, geometry: &Geometry, opts: &EncodeOptions) -> Encoded {
+    let mut e = Encoder::new(kernel, geometry, opts);
     e.prologue();
     let mut st = e.initial_states();
     e.block(&kernel.body, &mut st);
-    e.race_checks();
+    if e.checks && e.n == 2 {
+        e.race_checks();
+    }
     let mut notes = Vec::new();
     for a in &e.adversarial {
         notes.push(format!(
@@ -102,8 +150,22 @@ pub fn encode(kernel: &Kernel, geometry: &Geometry) -> Encoded {
     };
     Encoded {
         script,
-        checks: e.checks,
+        checks: e.check_list,
         notes,
+        accesses: e.accesses,
+    }
+}
+
+/// The SMT symbol of a builtin for thread `thread` (0-based): `t1.threadIdx.x`, …; geometry
+/// symbols (`blockDim.x`, `gridDim.x`, `warpSize`) are shared by all threads.
+pub fn thread_symbol(b: Builtin, thread: usize) -> String {
+    let d = |d: crate::ir::Dim| ["x", "y", "z"][d.index()];
+    match b {
+        Builtin::ThreadIdx(x) => format!("t{}.threadIdx.{}", thread + 1, d(x)),
+        Builtin::BlockIdx(x) => format!("t{}.blockIdx.{}", thread + 1, d(x)),
+        Builtin::BlockDim(x) => format!("blockDim.{}", d(x)),
+        Builtin::GridDim(x) => format!("gridDim.{}", d(x)),
+        Builtin::WarpSize => "warpSize".into(),
     }
 }
 
@@ -118,13 +180,19 @@ struct TState {
 struct Encoder<'k> {
     k: &'k Kernel,
     g: &'k Geometry,
+    /// Number of threads.
+    n: usize,
+    memory: MemoryModel,
+    checks: bool,
+    /// The one memory of non-local arrays under [`MemoryModel::Serialized`].
+    global: BTreeMap<ArrayId, Sexp>,
     decls: Vec<Command>,
     cmds: Vec<Command>,
     declared_funs: HashSet<String>,
     counter: usize,
     accesses: Vec<Access>,
-    checks: Vec<Check>,
-    exits: HashMap<BlockId, Vec<[TState; 2]>>,
+    check_list: Vec<Check>,
+    exits: HashMap<BlockId, Vec<Vec<TState>>>,
     depth: u32,
     segment: u32,
     adversarial: Vec<ArrayId>,
@@ -222,20 +290,26 @@ fn extend(term: Sexp, from: u32, to: u32, signed: bool) -> Sexp {
 }
 
 impl<'k> Encoder<'k> {
-    fn new(k: &'k Kernel, g: &'k Geometry) -> Self {
+    fn new(k: &'k Kernel, g: &'k Geometry, opts: &EncodeOptions) -> Self {
         let mut adversarial = Vec::new();
-        collect_atomic_arrays(&k.body, &mut adversarial);
+        if opts.memory == MemoryModel::EqualityAbstraction {
+            collect_atomic_arrays(&k.body, &mut adversarial);
+        }
         adversarial.sort();
         adversarial.dedup();
         Encoder {
             k,
             g,
+            n: opts.threads,
+            memory: opts.memory,
+            checks: opts.checks,
+            global: BTreeMap::new(),
             decls: Vec::new(),
             cmds: Vec::new(),
             declared_funs: HashSet::new(),
             counter: 0,
             accesses: Vec::new(),
-            checks: Vec::new(),
+            check_list: Vec::new(),
             exits: HashMap::new(),
             depth: 0,
             segment: 0,
@@ -280,14 +354,7 @@ impl<'k> Encoder<'k> {
     }
 
     fn builtin_name(b: Builtin, thread: usize) -> String {
-        let d = |d: crate::ir::Dim| ["x", "y", "z"][d.index()];
-        match b {
-            Builtin::ThreadIdx(x) => format!("t{}.threadIdx.{}", thread + 1, d(x)),
-            Builtin::BlockIdx(x) => format!("t{}.blockIdx.{}", thread + 1, d(x)),
-            Builtin::BlockDim(x) => format!("blockDim.{}", d(x)),
-            Builtin::GridDim(x) => format!("gridDim.{}", d(x)),
-            Builtin::WarpSize => "warpSize".into(),
-        }
+        thread_symbol(b, thread)
     }
 
     /// Geometry, the two threads, distinctness, scalar parameters.
@@ -337,7 +404,7 @@ impl<'k> Encoder<'k> {
             sort: Sexp::bv_sort(32),
             value: bvn(32, 32),
         });
-        for th in 0..2 {
+        for th in 0..self.n {
             for d in Dim::ALL {
                 for (idx, dim) in [
                     (Builtin::ThreadIdx(d), Builtin::BlockDim(d)),
@@ -349,25 +416,31 @@ impl<'k> Encoder<'k> {
                 }
             }
         }
-        let same = |b: fn(crate::ir::Dim) -> Builtin| {
-            Dim::ALL
+        let same = |b: fn(crate::ir::Dim) -> Builtin, i: usize, j: usize| {
+            let eqs = Dim::ALL
                 .iter()
                 .map(|d| {
                     app(
                         "=",
-                        vec![atom(Self::builtin_name(b(*d), 0)), atom(Self::builtin_name(b(*d), 1))],
+                        vec![atom(Self::builtin_name(b(*d), i)), atom(Self::builtin_name(b(*d), j))],
                     )
                 })
-                .collect::<Vec<_>>()
+                .collect::<Vec<_>>();
+            app("and", eqs)
         };
-        let same_block = app("and", same(Builtin::BlockIdx));
-        self.cmds.push(Command::DefineConst {
-            name: "same_block".into(),
-            sort: atom("Bool"),
-            value: same_block,
-        });
-        let same_thread = app("and", same(Builtin::ThreadIdx));
-        self.assert(not(and(atom("same_block"), same_thread)));
+        if self.n >= 2 {
+            self.cmds.push(Command::DefineConst {
+                name: "same_block".into(),
+                sort: atom("Bool"),
+                value: same(Builtin::BlockIdx, 0, 1),
+            });
+        }
+        for i in 0..self.n {
+            for j in i + 1..self.n {
+                let both = and(same(Builtin::BlockIdx, i, j), same(Builtin::ThreadIdx, i, j));
+                self.assert(not(both));
+            }
+        }
         for p in &self.k.params {
             if let ParamKind::Scalar(v) = &p.kind {
                 let ty = self.k.var(*v).ty;
@@ -376,7 +449,7 @@ impl<'k> Encoder<'k> {
                 self.layout.params.push((p.name.clone(), ty, atom(&name)));
             }
         }
-        for th in 0..2 {
+        for th in 0..self.n.min(2) {
             for b in [Builtin::BlockIdx, Builtin::ThreadIdx] {
                 for d in Dim::ALL {
                     self.layout.coords.push(atom(Self::builtin_name(b(d), th)));
@@ -385,7 +458,7 @@ impl<'k> Encoder<'k> {
         }
     }
 
-    fn initial_states(&mut self) -> [TState; 2] {
+    fn initial_states(&mut self) -> Vec<TState> {
         let mut shared_mem = BTreeMap::new();
         for (i, a) in self.k.arrays.iter().enumerate() {
             if a.space != Space::Local {
@@ -395,7 +468,7 @@ impl<'k> Encoder<'k> {
             }
         }
         let mut states = Vec::new();
-        for th in 0..2 {
+        for th in 0..self.n {
             let mut mem = shared_mem.clone();
             for (i, a) in self.k.arrays.iter().enumerate() {
                 if a.space == Space::Local {
@@ -416,9 +489,10 @@ impl<'k> Encoder<'k> {
                 bc: bvn(0, 32),
             });
         }
-        let s1 = states.pop().expect("two states");
-        let s0 = states.pop().expect("two states");
-        [s0, s1]
+        if self.memory == MemoryModel::Serialized {
+            self.global = shared_mem;
+        }
+        states
     }
 
     fn var_name(&self, v: VarId, th: usize) -> String {
@@ -678,7 +752,7 @@ impl<'k> Encoder<'k> {
         }
     }
 
-    fn record(&mut self, array: ArrayId, span: &Span, kind: AccessKind, width: u32, per: [(Sexp, Sexp, Sexp); 2]) {
+    fn record(&mut self, array: ArrayId, span: &Span, kind: AccessKind, width: u32, per: Vec<(Sexp, Sexp, Sexp)>) {
         let space = self.k.array(array).space;
         if matches!(space, Space::Local | Space::Constant) {
             return;
@@ -693,7 +767,7 @@ impl<'k> Encoder<'k> {
         });
     }
 
-    fn block(&mut self, stmts: &[Stmt], st: &mut [TState; 2]) {
+    fn block(&mut self, stmts: &[Stmt], st: &mut Vec<TState>) {
         for s in stmts {
             if st[0].pc == f() && st[1].pc == f() {
                 return;
@@ -702,7 +776,7 @@ impl<'k> Encoder<'k> {
         }
     }
 
-    fn stmt(&mut self, s: &Stmt, st: &mut [TState; 2]) {
+    fn stmt(&mut self, s: &Stmt, st: &mut Vec<TState>) {
         match &s.kind {
             StmtKind::Assign { var, value } => {
                 for (th, ts) in st.iter_mut().enumerate() {
@@ -723,7 +797,7 @@ impl<'k> Encoder<'k> {
                     if adversarial {
                         self.havoc(*dst, ts, th);
                     } else {
-                        let mem = ts.mem[array].clone();
+                        let mem = self.mem_get(ts, *array);
                         let raw = Self::load_bytes(&mem, &off, ty.bytes());
                         let v = Self::decode_loaded(raw, *ty);
                         let v = self.coerce(v, *ty, self.k.var(*dst).ty);
@@ -731,7 +805,7 @@ impl<'k> Encoder<'k> {
                     }
                     per.push((ts.pc.clone(), off, ts.bc.clone()));
                 }
-                self.record(*array, &s.span, AccessKind::Read, ty.bytes(), pair(per));
+                self.record(*array, &s.span, AccessKind::Read, ty.bytes(), per);
             }
             StmtKind::Store {
                 array,
@@ -746,25 +820,13 @@ impl<'k> Encoder<'k> {
                     let v = self.coerce(v, value.ty(), *ty);
                     let bits = Self::encode_stored(v, *ty);
                     let bits = self.define(&format!("t{}.val", th + 1), Sexp::bv_sort(ty.bits()), bits);
-                    let mem = ts.mem[array].clone();
-                    let stored = Self::store_bytes(mem.clone(), &off, &bits, ty.bytes());
-                    let guarded = if ts.pc == t() {
-                        stored
-                    } else {
-                        app("ite", vec![ts.pc.clone(), stored, mem])
-                    };
-                    let m = self.define(
-                        &format!("t{}.mem.{}", th + 1, sym(&self.k.array(*array).name)),
-                        mem_sort(),
-                        guarded,
-                    );
-                    ts.mem.insert(*array, m);
+                    self.store(ts, th, *array, &off, &bits, ty.bytes());
                     per.push((ts.pc.clone(), off, ts.bc.clone()));
                 }
-                self.record(*array, &s.span, AccessKind::Write, ty.bytes(), pair(per));
+                self.record(*array, &s.span, AccessKind::Write, ty.bytes(), per);
             }
             StmtKind::Atomic {
-                op: _,
+                op,
                 dst,
                 array,
                 offset,
@@ -774,16 +836,34 @@ impl<'k> Encoder<'k> {
                 let mut per = Vec::new();
                 for (th, ts) in st.iter_mut().enumerate() {
                     let off = self.offset(offset, ts, th);
-                    for o in operands {
-                        let _ = self.expr(o, ts, th);
-                    }
-                    if let Some(d) = dst {
-                        self.havoc(*d, ts, th);
+                    let ops: Vec<Sexp> = operands
+                        .iter()
+                        .map(|o| {
+                            let v = self.expr(o, ts, th);
+                            self.coerce(v, o.ty(), *ty)
+                        })
+                        .collect();
+                    if self.adversarial.contains(array) {
+                        // Adversarial abstraction: the old value is arbitrary.
+                        if let Some(d) = dst {
+                            self.havoc(*d, ts, th);
+                        }
+                    } else {
+                        let mem = self.mem_get(ts, *array);
+                        let raw = Self::load_bytes(&mem, &off, ty.bytes());
+                        let old = self.define(&format!("t{}.old", th + 1), sort_of(*ty), Self::decode_loaded(raw, *ty));
+                        let new = self.atomic_value(*op, old.clone(), &ops, *ty);
+                        let bits = Self::encode_stored(new, *ty);
+                        let bits = self.define(&format!("t{}.val", th + 1), Sexp::bv_sort(ty.bits()), bits);
+                        self.store(ts, th, *array, &off, &bits, ty.bytes());
+                        if let Some(d) = dst {
+                            let v = self.coerce(old, *ty, self.k.var(*d).ty);
+                            self.assign(*d, v, ts, th);
+                        }
                     }
                     per.push((ts.pc.clone(), off, ts.bc.clone()));
                 }
-                self.record(*array, &s.span, AccessKind::Atomic, ty.bytes(), pair(per));
-                let _ = AtomicOp::Add;
+                self.record(*array, &s.span, AccessKind::Atomic, ty.bytes(), per);
             }
             StmtKind::If { cond, then, els } => self.if_(cond, then, els, st),
             StmtKind::Block { id, body } => {
@@ -791,7 +871,7 @@ impl<'k> Encoder<'k> {
                 self.block(body, st);
                 let exits = self.exits.remove(id).unwrap_or_default();
                 if !exits.is_empty() {
-                    for th in 0..2 {
+                    for th in 0..self.n {
                         let mut all: Vec<TState> = exits.iter().map(|e| e[th].clone()).collect();
                         all.push(st[th].clone());
                         st[th] = self.merge_many(all, th);
@@ -818,14 +898,25 @@ impl<'k> Encoder<'k> {
                     self.assert(app("=>", vec![ts.pc.clone(), c]));
                 }
             }
-            StmtKind::Assert { cond } => {
-                let ts = &mut st[0];
-                let c = self.expr(cond, ts, 0);
-                let fail = and(ts.pc.clone(), not(c));
+            StmtKind::Assert { cond } if self.checks => {
+                // Pair model: the threads are symmetric, so thread 1 stands for both. Otherwise
+                // any thread's failure counts; their indicators follow the common values.
+                let checked = if self.memory == MemoryModel::EqualityAbstraction {
+                    1
+                } else {
+                    self.n
+                };
+                let mut fails = Vec::new();
+                for (th, ts) in st.iter_mut().enumerate().take(checked) {
+                    let c = self.expr(cond, ts, th);
+                    let fail = and(ts.pc.clone(), not(c));
+                    fails.push(self.define(&format!("t{}.fails", th + 1), atom("Bool"), fail));
+                }
+                let fail = fails.iter().cloned().reduce(or).unwrap_or_else(f);
                 let layout = self.layout.clone();
                 let mut gv = layout.common();
-                gv.push(fail.clone());
-                self.checks.push(Check {
+                gv.extend(fails);
+                self.check_list.push(Check {
                     property: Property::Assertion { span: s.span.clone() },
                     query: Query {
                         name: format!("{}.assert.L{}", sym(&self.k.name), s.span.line),
@@ -838,6 +929,7 @@ impl<'k> Encoder<'k> {
                 // The assertion is not assumed afterwards: the shared script is asserted for every
                 // query, this one included.
             }
+            StmtKind::Assert { .. } => {}
             StmtKind::Loop { .. } | StmtKind::Break | StmtKind::Continue => {
                 // `passes::prepare` removes these or marks the kernel inconclusive, in which
                 // case the driver does not encode it.
@@ -855,7 +947,82 @@ impl<'k> Encoder<'k> {
         }
     }
 
-    fn if_(&mut self, cond: &Expr, then: &[Stmt], els: &[Stmt], st: &mut [TState; 2]) {
+    /// The current memory of `array` as thread `ts` sees it.
+    fn mem_get(&self, ts: &TState, array: ArrayId) -> Sexp {
+        match self.global.get(&array) {
+            Some(m) => m.clone(),
+            None => ts.mem[&array].clone(),
+        }
+    }
+
+    /// Writes `bits` (`width` bytes) at `off` into `array` under the thread's path condition.
+    fn store(&mut self, ts: &mut TState, th: usize, array: ArrayId, off: &Sexp, bits: &Sexp, width: u32) {
+        let mem = self.mem_get(ts, array);
+        let stored = Self::store_bytes(mem.clone(), off, bits, width);
+        let guarded = if ts.pc == t() {
+            stored
+        } else {
+            app("ite", vec![ts.pc.clone(), stored, mem])
+        };
+        let name = format!("t{}.mem.{}", th + 1, sym(&self.k.array(array).name));
+        let m = self.define(&name, mem_sort(), guarded);
+        if self.global.contains_key(&array) {
+            self.global.insert(array, m);
+        } else {
+            ts.mem.insert(array, m);
+        }
+    }
+
+    /// The value an atomic writes, from the old value and its operands (CUDA semantics).
+    fn atomic_value(&mut self, op: AtomicOp, old: Sexp, ops: &[Sexp], ty: Ty) -> Sexp {
+        let v = ops.first().cloned().unwrap_or_else(|| old.clone());
+        let w = ty.bits();
+        if let Ty::Float { .. } = ty {
+            self.has_opaque_float = true;
+            let name = self.uf(&format!("atomic{op:?}"), &[ty, ty], ty);
+            return app(&name, vec![old, v]);
+        }
+        let signed = ty.is_signed();
+        let pick = |c: &str, a: Sexp, b: Sexp| app("ite", vec![app(c, vec![a.clone(), b.clone()]), a, b]);
+        match op {
+            AtomicOp::Add => app("bvadd", vec![old, v]),
+            AtomicOp::Sub => app("bvsub", vec![old, v]),
+            AtomicOp::Exch => v,
+            AtomicOp::Min => pick(if signed { "bvslt" } else { "bvult" }, old, v),
+            AtomicOp::Max => pick(if signed { "bvsgt" } else { "bvugt" }, old, v),
+            AtomicOp::Inc => app(
+                "ite",
+                vec![
+                    app("bvuge", vec![old.clone(), v]),
+                    bvn(0, w),
+                    app("bvadd", vec![old, bvn(1, w)]),
+                ],
+            ),
+            AtomicOp::Dec => app(
+                "ite",
+                vec![
+                    app(
+                        "or",
+                        vec![
+                            app("=", vec![old.clone(), bvn(0, w)]),
+                            app("bvugt", vec![old.clone(), v.clone()]),
+                        ],
+                    ),
+                    v,
+                    app("bvsub", vec![old, bvn(1, w)]),
+                ],
+            ),
+            AtomicOp::Cas => {
+                let new = ops.get(1).cloned().unwrap_or_else(|| old.clone());
+                app("ite", vec![app("=", vec![old.clone(), v]), new, old])
+            }
+            AtomicOp::And => app("bvand", vec![old, v]),
+            AtomicOp::Or => app("bvor", vec![old, v]),
+            AtomicOp::Xor => app("bvxor", vec![old, v]),
+        }
+    }
+
+    fn if_(&mut self, cond: &Expr, then: &[Stmt], els: &[Stmt], st: &mut Vec<TState>) {
         let mut conds = Vec::new();
         for (th, ts) in st.iter_mut().enumerate() {
             let c = self.expr(cond, ts, th);
@@ -864,20 +1031,20 @@ impl<'k> Encoder<'k> {
         }
         let mut st_then = st.clone();
         let mut st_else = st.clone();
-        for th in 0..2 {
+        for th in 0..self.n {
             let pc_t = and(st[th].pc.clone(), conds[th].clone());
             st_then[th].pc = self.define(&format!("t{}.pc", th + 1), atom("Bool"), pc_t);
             let pc_e = and(st[th].pc.clone(), not(conds[th].clone()));
             st_else[th].pc = self.define(&format!("t{}.pc", th + 1), atom("Bool"), pc_e);
         }
-        let starts: Vec<(Sexp, Sexp)> = (0..2)
+        let starts: Vec<(Sexp, Sexp)> = (0..self.n)
             .map(|th| (st_then[th].pc.clone(), st_else[th].pc.clone()))
             .collect();
         self.depth += 1;
         self.block(then, &mut st_then);
         self.block(els, &mut st_else);
         self.depth -= 1;
-        for th in 0..2 {
+        for th in 0..self.n {
             let pre_pc = st[th].pc.clone();
             // Neither arm left early: the path condition after the `if` is the one before.
             let kept = st_then[th].pc == starts[th].0 && st_else[th].pc == starts[th].1;
@@ -951,10 +1118,10 @@ impl<'k> Encoder<'k> {
         acc
     }
 
-    fn barrier(&mut self, s: &Stmt, st: &mut [TState; 2]) {
+    fn barrier(&mut self, s: &Stmt, st: &mut Vec<TState>) {
         self.barrier_count += 1;
         // Divergence: two threads of one block disagree on reaching this barrier.
-        if !(st[0].pc == t() && st[1].pc == t()) {
+        if self.checks && self.n == 2 && !(st[0].pc == t() && st[1].pc == t()) {
             let div = and(
                 atom("same_block"),
                 not(app("=", vec![st[0].pc.clone(), st[1].pc.clone()])),
@@ -963,7 +1130,7 @@ impl<'k> Encoder<'k> {
             let mut gv = layout.common();
             gv.push(st[0].pc.clone());
             gv.push(st[1].pc.clone());
-            self.checks.push(Check {
+            self.check_list.push(Check {
                 property: Property::Divergence { span: s.span.clone() },
                 query: Query {
                     name: format!("{}.divergence.L{}", sym(&self.k.name), s.span.line),
@@ -979,7 +1146,9 @@ impl<'k> Encoder<'k> {
             .arrays
             .iter()
             .enumerate()
-            .filter(|(_, a)| matches!(a.space, Space::Shared | Space::Global))
+            .filter(|(_, a)| {
+                self.memory == MemoryModel::EqualityAbstraction && matches!(a.space, Space::Shared | Space::Global)
+            })
             .map(|(i, a)| (ArrayId(i), a.name.clone()))
             .collect::<Vec<_>>()
             .into_iter()
@@ -1106,7 +1275,7 @@ impl<'k> Encoder<'k> {
         } else {
             app("or", disj)
         };
-        self.checks.push(Check {
+        self.check_list.push(Check {
             property: Property::Race { array },
             query: Query {
                 name: format!("{name}.L{line}"),
@@ -1117,12 +1286,6 @@ impl<'k> Encoder<'k> {
             layout,
         });
     }
-}
-
-fn pair(mut v: Vec<(Sexp, Sexp, Sexp)>) -> [(Sexp, Sexp, Sexp); 2] {
-    let b = v.pop().expect("two threads");
-    let a = v.pop().expect("two threads");
-    [a, b]
 }
 
 fn conflicting(a: AccessKind, b: AccessKind) -> bool {
