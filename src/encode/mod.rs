@@ -767,7 +767,7 @@ impl<'k> Encoder<'k> {
         });
     }
 
-    fn block(&mut self, stmts: &[Stmt], st: &mut Vec<TState>) {
+    fn block(&mut self, stmts: &[Stmt], st: &mut [TState]) {
         for s in stmts {
             if st[0].pc == f() && st[1].pc == f() {
                 return;
@@ -776,7 +776,7 @@ impl<'k> Encoder<'k> {
         }
     }
 
-    fn stmt(&mut self, s: &Stmt, st: &mut Vec<TState>) {
+    fn stmt(&mut self, s: &Stmt, st: &mut [TState]) {
         match &s.kind {
             StmtKind::Assign { var, value } => {
                 for (th, ts) in st.iter_mut().enumerate() {
@@ -880,7 +880,7 @@ impl<'k> Encoder<'k> {
             }
             StmtKind::Exit(id) => {
                 if let Some(v) = self.exits.get_mut(id) {
-                    v.push(st.clone());
+                    v.push(st.to_vec());
                 }
                 for ts in st.iter_mut() {
                     ts.pc = f();
@@ -966,10 +966,11 @@ impl<'k> Encoder<'k> {
         };
         let name = format!("t{}.mem.{}", th + 1, sym(&self.k.array(array).name));
         let m = self.define(&name, mem_sort(), guarded);
-        if self.global.contains_key(&array) {
-            self.global.insert(array, m);
-        } else {
-            ts.mem.insert(array, m);
+        match self.global.get_mut(&array) {
+            Some(g) => *g = m,
+            None => {
+                ts.mem.insert(array, m);
+            }
         }
     }
 
@@ -1022,15 +1023,15 @@ impl<'k> Encoder<'k> {
         }
     }
 
-    fn if_(&mut self, cond: &Expr, then: &[Stmt], els: &[Stmt], st: &mut Vec<TState>) {
+    fn if_(&mut self, cond: &Expr, then: &[Stmt], els: &[Stmt], st: &mut [TState]) {
         let mut conds = Vec::new();
         for (th, ts) in st.iter_mut().enumerate() {
             let c = self.expr(cond, ts, th);
             let c = self.define(&format!("t{}.cond", th + 1), atom("Bool"), c);
             conds.push(c);
         }
-        let mut st_then = st.clone();
-        let mut st_else = st.clone();
+        let mut st_then = st.to_vec();
+        let mut st_else = st.to_vec();
         for th in 0..self.n {
             let pc_t = and(st[th].pc.clone(), conds[th].clone());
             st_then[th].pc = self.define(&format!("t{}.pc", th + 1), atom("Bool"), pc_t);
@@ -1118,7 +1119,7 @@ impl<'k> Encoder<'k> {
         acc
     }
 
-    fn barrier(&mut self, s: &Stmt, st: &mut Vec<TState>) {
+    fn barrier(&mut self, s: &Stmt, st: &mut [TState]) {
         self.barrier_count += 1;
         // Divergence: two threads of one block disagree on reaching this barrier.
         if self.checks && self.n == 2 && !(st[0].pc == t() && st[1].pc == t()) {
