@@ -377,6 +377,15 @@ pub enum StmtKind {
     Assume {
         cond: Expr,
     },
+    /// `__ensures(cond)`: a postcondition over the final memory (PUG paper §7, `guarantee`).
+    /// `body` holds the statements that compute `cond` (loads into temporaries); the concrete
+    /// model runs them for every thread after all threads have finished, against the final
+    /// memory, with the thread's final variables (uninitialised locals stay arbitrary, so
+    /// they act as universally quantified free variables). The pair model ignores it.
+    Ensures {
+        body: Vec<Stmt>,
+        cond: Expr,
+    },
     /// A region that [`StmtKind::Exit`] with its id leaves (an inlined function body).
     Block {
         id: BlockId,

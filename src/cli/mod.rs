@@ -3,6 +3,8 @@
 //! Exit codes: 0 all kernels verified, 1 a defect found, 2 input or usage error,
 //! 3 inconclusive (timeout, `unknown`, a loop we cannot handle yet).
 
+pub mod check;
+
 use crate::driver::{self, DriverError, Verdict, VerifyOptions};
 use crate::frontend::FrontendOptions;
 use crate::passes::{Geometry, PassOptions};
@@ -36,6 +38,9 @@ pub struct Cli {
 pub enum Cmd {
     /// Lists the SMT solvers gpug knows and whether each is installed, with its version.
     Solvers,
+    /// Checks assertions (`assert`, `__assert`, `__ensures`) for a fixed launch, every thread
+    /// explicit (PUG §7); exit 0 all hold, 1 one fails or a race, 2 input error, 3 inconclusive.
+    Check(check::CheckArgs),
 }
 
 /// Arguments of verification (the default command).
@@ -171,6 +176,7 @@ pub fn main() -> i32 {
             }
             0
         }
+        Some(Cmd::Check(a)) => check::run(a),
         None => verify(cli.verify),
     }
 }

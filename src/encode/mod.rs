@@ -17,6 +17,9 @@
 //!
 //! Entry point: [`encode`]; a solver's values become a [`Finding`] through [`Check::finding`].
 
+pub mod concrete;
+mod float;
+pub mod schedule;
 mod witness;
 
 use crate::ir::{
@@ -199,6 +202,19 @@ struct Encoder<'k> {
     has_opaque_float: bool,
     layout: witness::Layout,
     barrier_count: u32,
+    /// Concrete model (`concrete`): encode float operations in SMT-LIB's FloatingPoint theory.
+    float_ieee: bool,
+    /// Whether a FloatingPoint term was emitted.
+    fp_used: bool,
+    /// Concrete model with schedule IDs (`schedule`): shared and global accesses become events
+    /// of the timeline instead of reading and writing `global`.
+    schedule: Option<schedule::Timeline>,
+    /// The timeline once `finish_schedule` has built its constraints.
+    timeline: Option<schedule::Timeline>,
+    /// Concrete model: per assertion check, what its condition read (for the witness).
+    assert_info: Vec<concrete::AssertInfo>,
+    /// The array and byte offset each thread's variable was last loaded from.
+    load_origin: HashMap<(usize, VarId), (ArrayId, Sexp)>,
 }
 
 fn atom(s: impl Into<String>) -> Sexp {
@@ -317,6 +333,12 @@ impl<'k> Encoder<'k> {
             has_opaque_float: false,
             layout: witness::Layout::default(),
             barrier_count: 0,
+            float_ieee: false,
+            fp_used: false,
+            schedule: None,
+            timeline: None,
+            assert_info: Vec::new(),
+            load_origin: HashMap::new(),
         }
     }
 
@@ -514,12 +536,14 @@ impl<'k> Encoder<'k> {
         let name = self.var_name(v, th);
         let x = self.define(&name, sort_of(self.k.var(v).ty), value);
         st.vars[v.0] = Some(x);
+        self.load_origin.remove(&(th, v));
     }
 
     fn havoc(&mut self, v: VarId, st: &mut TState, th: usize) {
         let name = self.fresh_name(&format!("{}.havoc", self.var_name(v, th)));
         let x = self.declare(&name, sort_of(self.k.var(v).ty));
         st.vars[v.0] = Some(x);
+        self.load_origin.remove(&(th, v));
     }
 
     fn uf(&mut self, name: &str, args: &[Ty], ret: Ty) -> String {
@@ -581,6 +605,11 @@ impl<'k> Encoder<'k> {
             Expr::Opaque { name, args, ty } => {
                 let tys: Vec<Ty> = args.iter().map(Expr::ty).collect();
                 let vals: Vec<Sexp> = args.iter().map(|a| self.expr(a, st, th)).collect();
+                if self.float_ieee {
+                    if let Some(v) = self.ieee_opaque(name, &vals, &tys, *ty) {
+                        return v;
+                    }
+                }
                 self.has_opaque_float |= tys.iter().chain([ty]).any(|t| matches!(t, Ty::Float { .. }));
                 let fname = self.uf(name, &tys, *ty);
                 if vals.is_empty() {
@@ -603,6 +632,11 @@ impl<'k> Encoder<'k> {
                 self.cast(i, Ty::I32, to)
             }
             _ => {
+                if self.float_ieee {
+                    if let Some(v) = self.ieee_cast(a.clone(), from, to) {
+                        return v;
+                    }
+                }
                 // Conversions to or from floats: uninterpreted.
                 self.has_opaque_float = true;
                 let name = self.uf("cast", &[from], to);
@@ -769,7 +803,7 @@ impl<'k> Encoder<'k> {
 
     fn block(&mut self, stmts: &[Stmt], st: &mut [TState]) {
         for s in stmts {
-            if st[0].pc == f() && st[1].pc == f() {
+            if st.iter().all(|ts| ts.pc == f()) {
                 return;
             }
             self.stmt(s, st);
@@ -797,11 +831,14 @@ impl<'k> Encoder<'k> {
                     if adversarial {
                         self.havoc(*dst, ts, th);
                     } else {
-                        let mem = self.mem_get(ts, *array);
-                        let raw = Self::load_bytes(&mem, &off, ty.bytes());
+                        let raw = match self.scheduled(*array) {
+                            true => self.sched_access(ts, th, *array, &off, *ty, AccessKind::Read, &s.span).1,
+                            false => Self::load_bytes(&self.mem_get(ts, *array), &off, ty.bytes()),
+                        };
                         let v = Self::decode_loaded(raw, *ty);
                         let v = self.coerce(v, *ty, self.k.var(*dst).ty);
                         self.assign(*dst, v, ts, th);
+                        self.load_origin.insert((th, *dst), (*array, off.clone()));
                     }
                     per.push((ts.pc.clone(), off, ts.bc.clone()));
                 }
@@ -820,7 +857,12 @@ impl<'k> Encoder<'k> {
                     let v = self.coerce(v, value.ty(), *ty);
                     let bits = Self::encode_stored(v, *ty);
                     let bits = self.define(&format!("t{}.val", th + 1), Sexp::bv_sort(ty.bits()), bits);
-                    self.store(ts, th, *array, &off, &bits, ty.bytes());
+                    if self.scheduled(*array) {
+                        let (ev, _) = self.sched_access(ts, th, *array, &off, *ty, AccessKind::Write, &s.span);
+                        self.sched_write(ev, bits);
+                    } else {
+                        self.store(ts, th, *array, &off, &bits, ty.bytes());
+                    }
                     per.push((ts.pc.clone(), off, ts.bc.clone()));
                 }
                 self.record(*array, &s.span, AccessKind::Write, ty.bytes(), per);
@@ -849,13 +891,23 @@ impl<'k> Encoder<'k> {
                             self.havoc(*d, ts, th);
                         }
                     } else {
-                        let mem = self.mem_get(ts, *array);
-                        let raw = Self::load_bytes(&mem, &off, ty.bytes());
+                        // With schedule IDs the read and the write are one event (one SID).
+                        let (ev, raw) = match self.scheduled(*array) {
+                            true => {
+                                let (ev, raw) =
+                                    self.sched_access(ts, th, *array, &off, *ty, AccessKind::Atomic, &s.span);
+                                (Some(ev), raw)
+                            }
+                            false => (None, Self::load_bytes(&self.mem_get(ts, *array), &off, ty.bytes())),
+                        };
                         let old = self.define(&format!("t{}.old", th + 1), sort_of(*ty), Self::decode_loaded(raw, *ty));
                         let new = self.atomic_value(*op, old.clone(), &ops, *ty);
                         let bits = Self::encode_stored(new, *ty);
                         let bits = self.define(&format!("t{}.val", th + 1), Sexp::bv_sort(ty.bits()), bits);
-                        self.store(ts, th, *array, &off, &bits, ty.bytes());
+                        match ev {
+                            Some(ev) => self.sched_write(ev, bits),
+                            None => self.store(ts, th, *array, &off, &bits, ty.bytes()),
+                        }
                         if let Some(d) = dst {
                             let v = self.coerce(old, *ty, self.k.var(*d).ty);
                             self.assign(*d, v, ts, th);
@@ -907,12 +959,22 @@ impl<'k> Encoder<'k> {
                     self.n
                 };
                 let mut fails = Vec::new();
+                let mut reads = Vec::new();
                 for (th, ts) in st.iter_mut().enumerate().take(checked) {
+                    if self.memory == MemoryModel::Serialized {
+                        reads.push(self.assert_reads(cond, ts, th));
+                    }
                     let c = self.expr(cond, ts, th);
                     let fail = and(ts.pc.clone(), not(c));
                     fails.push(self.define(&format!("t{}.fails", th + 1), atom("Bool"), fail));
                 }
                 let fail = fails.iter().cloned().reduce(or).unwrap_or_else(f);
+                if self.memory == MemoryModel::Serialized {
+                    self.assert_info.push(concrete::AssertInfo {
+                        cond: cond.clone(),
+                        reads,
+                    });
+                }
                 let layout = self.layout.clone();
                 let mut gv = layout.common();
                 gv.extend(fails);
@@ -930,6 +992,9 @@ impl<'k> Encoder<'k> {
                 // query, this one included.
             }
             StmtKind::Assert { .. } => {}
+            // Postconditions are checked by the concrete model after every thread's last
+            // statement (`concrete`); the pair model ignores them.
+            StmtKind::Ensures { .. } => {}
             StmtKind::Loop { .. } | StmtKind::Break | StmtKind::Continue => {
                 // `passes::prepare` removes these or marks the kernel inconclusive, in which
                 // case the driver does not encode it.
@@ -978,7 +1043,20 @@ impl<'k> Encoder<'k> {
     fn atomic_value(&mut self, op: AtomicOp, old: Sexp, ops: &[Sexp], ty: Ty) -> Sexp {
         let v = ops.first().cloned().unwrap_or_else(|| old.clone());
         let w = ty.bits();
-        if let Ty::Float { .. } = ty {
+        if let Ty::Float { bits } = ty {
+            let ieee = match op {
+                AtomicOp::Add => "fadd",
+                AtomicOp::Sub => "fsub",
+                AtomicOp::Min => "fminf",
+                AtomicOp::Max => "fmaxf",
+                AtomicOp::Exch => return v,
+                _ => "",
+            };
+            if self.float_ieee && !ieee.is_empty() {
+                if let Some(x) = self.ieee_opaque(&format!("{ieee}{bits}"), &[old.clone(), v.clone()], &[ty, ty], ty) {
+                    return x;
+                }
+            }
             self.has_opaque_float = true;
             let name = self.uf(&format!("atomic{op:?}"), &[ty, ty], ty);
             return app(&name, vec![old, v]);

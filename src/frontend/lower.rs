@@ -2753,8 +2753,6 @@ impl<'a, 'g> Lower<'a, 'g> {
             }
             "__invariant"
             | "__global_invariant"
-            | "__ensures"
-            | "__global_ensures"
             | "__function_wide_invariant"
             | "__axiom" => Ok(Some(Val::Void)),
             "__assert" | "__global_assert" | "__assume" | "__requires" | "__global_requires" => {
@@ -2768,6 +2766,16 @@ impl<'a, 'g> Lower<'a, 'g> {
                     StmtKind::Assume { cond }
                 };
                 push(out, kind);
+                Ok(Some(Val::Void))
+            }
+            "__ensures" | "__global_ensures" => {
+                let Some(a) = args.first() else {
+                    return unsupported(span.clone(), format!("`{name}` without an argument"));
+                };
+                // The loads of the condition are kept with it: they read the final memory.
+                let mut body = Vec::new();
+                let cond = self.cond(a, &mut body)?;
+                push(out, StmtKind::Ensures { body, cond });
                 Ok(Some(Val::Void))
             }
             "__implies" => {

@@ -139,9 +139,11 @@ impl Unroller<'_> {
                 }
                 out.push(s.clone());
             }
-            StmtKind::Store { .. } | StmtKind::Barrier | StmtKind::Assert { .. } | StmtKind::Assume { .. } => {
-                out.push(s.clone())
-            }
+            StmtKind::Store { .. }
+            | StmtKind::Barrier
+            | StmtKind::Assert { .. }
+            | StmtKind::Assume { .. }
+            | StmtKind::Ensures { .. } => out.push(s.clone()),
             StmtKind::Return => {
                 // Nothing after it runs: no environment flows on.
                 *env = Env::unreachable();

@@ -11,6 +11,8 @@
 //!   "block": [x,y,z], "thread": [x,y,z], "reaches"}], "params": {name: value},
 //!   "geometry": {name: value}, "index"}], "inconclusive": [reason], "notes": [note]}]}`.
 
+pub mod check;
+
 use crate::driver::{FileResult, KernelResult};
 use crate::encode::{AccessKind, Finding, FindingKind, WitnessAccess};
 use serde_json::{Value, json};
@@ -58,7 +60,7 @@ fn coords(v: [u64; 3]) -> String {
     format!("({}, {}, {})", v[0], v[1], v[2])
 }
 
-fn finding_text(f: &Finding, sources: &mut Sources, out: &mut String) {
+pub(crate) fn finding_text(f: &Finding, sources: &mut Sources, out: &mut String) {
     let title = match f.kind {
         FindingKind::Race { write_write } => format!(
             "{} race on {}",
@@ -118,12 +120,12 @@ fn access_text(kind: FindingKind, a: &WitnessAccess, sources: &mut Sources, out:
 
 /// Source files read once for carets.
 #[derive(Default)]
-struct Sources {
+pub(crate) struct Sources {
     files: HashMap<String, Option<Vec<String>>>,
 }
 
 impl Sources {
-    fn line(&mut self, file: &str, line: u32) -> Option<String> {
+    pub(crate) fn line(&mut self, file: &str, line: u32) -> Option<String> {
         let lines = self.files.entry(file.to_string()).or_insert_with(|| {
             std::fs::read_to_string(file)
                 .ok()
@@ -151,7 +153,7 @@ pub fn json(r: &FileResult) -> String {
     json!({ "file": r.file, "kernels": kernels }).to_string()
 }
 
-fn finding_json(f: &Finding) -> Value {
+pub(crate) fn finding_json(f: &Finding) -> Value {
     let kind = match f.kind {
         FindingKind::Race { .. } => "race",
         FindingKind::Divergence => "divergence",

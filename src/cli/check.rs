@@ -1,0 +1,251 @@
+//! `gpug check`: assertion checking for a fixed launch (PUG paper, `003_…`, §7).
+//!
+//! Exit codes: 0 all assertions hold, 1 an assertion fails or a race or divergence is found,
+//! 2 input or usage error (also a launch that is not fully concrete), 3 inconclusive.
+
+use crate::driver::check::{self as drv, CheckError, CheckOptions};
+use crate::driver::{DriverError, Verdict, VerifyOptions};
+use crate::encode::concrete::ConcreteOptions;
+use crate::frontend::FrontendOptions;
+use crate::passes::{Geometry, PassOptions};
+use crate::report;
+use crate::solver;
+use num_bigint::BigInt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// How floats are encoded.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloatMode {
+    /// Uninterpreted functions (PUG's choice): an assertion about float values is inconclusive.
+    Opaque,
+    /// SMT-LIB's FloatingPoint theory (z3, cvc5), round-to-nearest-even.
+    Ieee,
+}
+
+/// Arguments of `gpug check`.
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// The CUDA source file (.cu).
+    pub file: PathBuf,
+
+    /// Threads per block: `8`, `[4,2]` or `[2,2,2]` (required: the launch must be concrete).
+    #[arg(long = "blockDim", value_name = "DIM", value_parser = super::parse_dim)]
+    pub block_dim: Option<[u32; 3]>,
+
+    /// Blocks per grid, as for --blockDim (required).
+    #[arg(long = "gridDim", value_name = "DIM", value_parser = super::parse_dim)]
+    pub grid_dim: Option<[u32; 3]>,
+
+    /// Check only this kernel (plain name, or `name<args>` for a template instantiation).
+    #[arg(long, value_name = "NAME")]
+    pub kernel: Option<String>,
+
+    /// Define a preprocessor macro for clang, as `-DN` or `-DN=4`.
+    #[arg(short = 'D', value_name = "NAME[=V]")]
+    pub defines: Vec<String>,
+
+    /// Add an include directory for clang.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include_dirs: Vec<PathBuf>,
+
+    /// The clang to run (default: `clang`, then `clang-19` down to `clang-14` on PATH).
+    #[arg(long, value_name = "PATH")]
+    pub clang: Option<PathBuf>,
+
+    /// The solver: z3, cvc5 or yices (yices-smt2). Default: the first of these on PATH.
+    #[arg(long, value_name = "NAME", conflicts_with = "solver_cmd")]
+    pub solver: Option<String>,
+
+    /// Any SMT-LIB 2 solver with an interactive mode, as 'PROGRAM ARGS'.
+    #[arg(long, value_name = "CMD")]
+    pub solver_cmd: Option<String>,
+
+    /// Wall-clock limit per solver query, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300.0)]
+    pub timeout: f64,
+
+    /// Most iterations a loop with a concrete trip count is unrolled to.
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub unroll: u32,
+
+    /// Write every query as a standalone .smt2 script into DIR.
+    #[arg(long = "dump-smt2", value_name = "DIR")]
+    pub dump_smt2: Option<PathBuf>,
+
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Check every interleaving of shared and global accesses (schedule IDs, PUG §3) instead of
+    /// the canonical serialization; skips the race check, so racy kernels can be checked.
+    #[arg(long = "all-schedules")]
+    pub all_schedules: bool,
+
+    /// How floats are encoded.
+    #[arg(long = "float", value_enum, default_value_t = FloatMode::Opaque)]
+    pub float: FloatMode,
+
+    /// Fix scalar parameters: `n=4,k=-1`.
+    #[arg(long = "kernel-args", value_name = "NAME=V,...")]
+    pub kernel_args: Vec<String>,
+
+    /// Constrain a scalar parameter: `'n <= 8'` (NAME OP INTEGER, OP one of == != < <= > >=);
+    /// may be repeated.
+    #[arg(long = "assume", value_name = "'NAME OP V'")]
+    pub assume: Vec<String>,
+}
+
+fn parse_int(s: &str) -> Result<BigInt, String> {
+    let s = s.trim();
+    let (neg, body) = match s.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, s),
+    };
+    let v = match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        Some(h) => BigInt::parse_bytes(h.as_bytes(), 16),
+        None => BigInt::parse_bytes(body.as_bytes(), 10),
+    }
+    .ok_or_else(|| format!("`{s}` is not an integer"))?;
+    Ok(if neg { -v } else { v })
+}
+
+/// Parses `--kernel-args` values (`n=4,k=-1`, possibly repeated).
+pub fn parse_kernel_args(args: &[String]) -> Result<Vec<(String, BigInt)>, String> {
+    let mut out = Vec::new();
+    for a in args {
+        for part in a.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (name, v) = part
+                .split_once('=')
+                .ok_or_else(|| format!("--kernel-args: expected NAME=VALUE, got `{part}`"))?;
+            out.push((name.trim().to_string(), parse_int(v)?));
+        }
+    }
+    Ok(out)
+}
+
+/// Parses an `--assume` constraint `NAME OP VALUE`.
+pub fn parse_assume(s: &str) -> Result<(String, String, BigInt), String> {
+    for op in ["==", "!=", "<=", ">=", "<", ">"] {
+        if let Some((l, r)) = s.split_once(op) {
+            let name = l.trim();
+            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                return Err(format!("--assume: `{name}` is not a parameter name"));
+            }
+            return Ok((name.to_string(), op.to_string(), parse_int(r)?));
+        }
+    }
+    Err(format!("--assume: expected `NAME OP INTEGER`, got `{s}`"))
+}
+
+/// Runs `gpug check`; returns the exit code.
+pub fn run(a: CheckArgs) -> i32 {
+    let solver = match (&a.solver, &a.solver_cmd) {
+        (Some(n), _) => solver::by_name(n),
+        (None, Some(c)) => solver::from_command(c),
+        (None, None) => solver::default_solver(),
+    };
+    let solver = match solver {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    if !(a.timeout > 0.0 && a.timeout.is_finite()) {
+        eprintln!("error: --timeout must be a positive number of seconds");
+        return 2;
+    }
+    let (Some(block), Some(grid)) = (a.block_dim, a.grid_dim) else {
+        eprintln!("error: `gpug check` needs a concrete launch: give --blockDim and --gridDim");
+        return 2;
+    };
+    let param_values = match parse_kernel_args(&a.kernel_args) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let param_constraints = match a.assume.iter().map(|s| parse_assume(s)).collect::<Result<Vec<_>, _>>() {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let opts = CheckOptions {
+        verify: VerifyOptions {
+            frontend: FrontendOptions {
+                clang: a.clang.clone(),
+                defines: a.defines.clone(),
+                include_dirs: a.include_dirs.clone(),
+                kernel: a.kernel.clone(),
+            },
+            geometry: Geometry {
+                block_dim: block.map(Some),
+                grid_dim: grid.map(Some),
+            },
+            passes: PassOptions {
+                unroll: a.unroll,
+                ..PassOptions::default()
+            },
+            solver,
+            timeout: Duration::from_secs_f64(a.timeout),
+            dump_dir: a.dump_smt2.clone(),
+            only_divergence: false,
+        },
+        concrete: ConcreteOptions {
+            schedules: a.all_schedules,
+            float_ieee: a.float == FloatMode::Ieee,
+            param_values,
+            param_constraints,
+        },
+    };
+    match drv::check(&a.file, &opts) {
+        Ok(result) => {
+            if a.json {
+                println!("{}", report::check::json(&result));
+            } else {
+                print!("{}", report::check::text(&result));
+            }
+            match result.overall() {
+                Verdict::Verified => 0,
+                Verdict::Defect => 1,
+                Verdict::Inconclusive => 3,
+            }
+        }
+        Err(CheckError::Driver(DriverError::Frontend(crate::frontend::FrontendError::ClangFailed { stderr }))) => {
+            eprint!("{stderr}");
+            eprintln!("error: clang could not compile {}", a.file.display());
+            2
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            2
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kernel_args_and_assumptions() {
+        let v = parse_kernel_args(&["n=4,k=-1".into(), "m=0x10".into()]).unwrap();
+        assert_eq!(
+            v,
+            vec![
+                ("n".into(), BigInt::from(4)),
+                ("k".into(), BigInt::from(-1)),
+                ("m".into(), BigInt::from(16))
+            ]
+        );
+        assert!(parse_kernel_args(&["n".into()]).is_err());
+        assert_eq!(parse_assume("n <= 8").unwrap(), ("n".into(), "<=".into(), BigInt::from(8)));
+        assert_eq!(parse_assume("n!=0").unwrap(), ("n".into(), "!=".into(), BigInt::from(0)));
+        assert!(parse_assume("n + 1 < 3").is_err());
+        assert!(parse_assume("n").is_err());
+    }
+}

@@ -1,0 +1,283 @@
+//! `gpug check`: assertion checking for a fixed launch in the concrete model (PUG paper,
+//! `003_…`, §7; DESIGN.md "Thread models", "Schedule IDs").
+//!
+//! Per kernel: [`passes::prepare`] unrolls the loops; then, unless schedule IDs are asked for
+//! (`--all-schedules`), the pair model's race and divergence checks run first, because the
+//! canonical serialization the concrete model uses is exact only for race-free kernels (PUG §5,
+//! serializability theorem); a race or divergence is reported as the kernel's defect and the
+//! assertions are not checked. A kernel with atomics on shared or global memory is checked with
+//! schedule IDs even without `--all-schedules`: the serializability argument orders barrier
+//! intervals, not the atomics inside one, whose return values depend on their order. Then every
+//! `assert` and `__ensures` is one query of the concrete model ([`encode_concrete`]).
+
+use super::{DriverError, Verdict, VerifyOptions};
+use crate::encode::concrete::{AssertionWitness, ConcreteError, ConcreteOptions, encode_concrete};
+use crate::encode::{self, Finding, Property};
+use crate::frontend;
+use crate::ir::{Kernel, Space, Span, Stmt, StmtKind};
+use crate::passes::{self, LoopTreatment};
+use crate::solver::{Answer, Session, SessionOptions};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Everything [`check`] needs.
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    /// Front end, geometry (must be concrete), passes (`--unroll`), solver, timeout, dumps.
+    pub verify: VerifyOptions,
+    /// Schedule IDs (`--all-schedules`), floats (`--float ieee`), fixed parameters.
+    pub concrete: ConcreteOptions,
+}
+
+/// How shared accesses were ordered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ordering {
+    /// Canonical serialization by barrier interval (after the race check).
+    Canonical,
+    /// Schedule IDs: every interleaving.
+    AllSchedules,
+}
+
+impl Ordering {
+    /// `canonical`, `all-schedules`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ordering::Canonical => "canonical",
+            Ordering::AllSchedules => "all-schedules",
+        }
+    }
+}
+
+/// A failing assertion or postcondition with its witness.
+#[derive(Clone, Debug)]
+pub struct AssertionFailure {
+    pub span: Span,
+    /// From `__ensures`.
+    pub postcondition: bool,
+    pub witness: AssertionWitness,
+}
+
+/// The result of checking one kernel.
+#[derive(Clone, Debug)]
+pub struct KernelCheck {
+    pub name: String,
+    /// Verified: every assertion holds; Defect: a race, divergence or failing assertion;
+    /// Inconclusive: see `inconclusive`.
+    pub verdict: Verdict,
+    /// Threads and blocks of the launch.
+    pub threads: usize,
+    pub blocks: usize,
+    pub ordering: Ordering,
+    /// Assertions and postconditions checked.
+    pub assertions: usize,
+    /// Races and divergence found by the pre-check (then no assertion was checked).
+    pub races: Vec<Finding>,
+    pub failures: Vec<AssertionFailure>,
+    pub inconclusive: Vec<String>,
+    pub notes: Vec<String>,
+    pub time: Duration,
+}
+
+/// The result for one file.
+#[derive(Clone, Debug)]
+pub struct CheckResult {
+    pub file: String,
+    pub kernels: Vec<KernelCheck>,
+}
+
+impl CheckResult {
+    /// Defect if any kernel has one, else inconclusive if any is, else verified.
+    pub fn overall(&self) -> Verdict {
+        self.kernels
+            .iter()
+            .map(|k| k.verdict)
+            .max()
+            .unwrap_or(Verdict::Verified)
+    }
+}
+
+/// Errors of `gpug check` (exit code 2).
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    #[error(transparent)]
+    Driver(#[from] DriverError),
+    #[error("{0}")]
+    Concrete(#[from] ConcreteError),
+}
+
+/// Checks the assertions of every kernel of `file` (or the one `--kernel` names) for the
+/// concrete launch in `opts`.
+pub fn check(file: &Path, opts: &CheckOptions) -> Result<CheckResult, CheckError> {
+    let g = &opts.verify.geometry;
+    if g.block_dim.iter().chain(&g.grid_dim).any(Option::is_none) {
+        return Err(ConcreteError::SymbolicGeometry.into());
+    }
+    let program = frontend::load(file, &opts.verify.frontend).map_err(DriverError::from)?;
+    let mut kernels = Vec::new();
+    for k in &program.kernels {
+        kernels.push(check_kernel(k, opts)?);
+    }
+    Ok(CheckResult {
+        file: program.file.clone(),
+        kernels,
+    })
+}
+
+fn has_shared_atomics(k: &Kernel, stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match &s.kind {
+        StmtKind::Atomic { array, .. } => k.array(*array).space != Space::Local,
+        StmtKind::If { then, els, .. } => has_shared_atomics(k, then) || has_shared_atomics(k, els),
+        StmtKind::Block { body, .. } => has_shared_atomics(k, body),
+        StmtKind::Loop {
+            cond_stmts, body, step, ..
+        } => has_shared_atomics(k, cond_stmts) || has_shared_atomics(k, body) || has_shared_atomics(k, step),
+        _ => false,
+    })
+}
+
+fn answer_problem(answer: &Answer, query: &str, timeout: Duration) -> Option<String> {
+    match answer {
+        Answer::Unknown(why) => Some(format!("query {query}: solver answered unknown ({why})")),
+        Answer::Timeout => Some(format!(
+            "query {query}: no answer within {} s (--timeout)",
+            timeout.as_secs_f64()
+        )),
+        _ => None,
+    }
+}
+
+fn check_kernel(k: &Kernel, opts: &CheckOptions) -> Result<KernelCheck, CheckError> {
+    let start = Instant::now();
+    let v = &opts.verify;
+    let dims = |d: [Option<u32>; 3]| d.iter().map(|x| x.unwrap_or(1) as usize).product::<usize>();
+    let (tpb, blocks) = (dims(v.geometry.block_dim), dims(v.geometry.grid_dim));
+    let prepared = passes::prepare(k, &v.geometry, &v.passes);
+    let atomics = has_shared_atomics(k, &k.body);
+    let mut concrete = opts.concrete.clone();
+    let mut notes = Vec::new();
+    if atomics && !concrete.schedules {
+        concrete.schedules = true;
+        notes.push(
+            "the kernel uses atomics: its assertions are checked under every schedule (schedule IDs), after the race check"
+                .to_string(),
+        );
+    }
+    let ordering = if concrete.schedules {
+        Ordering::AllSchedules
+    } else {
+        Ordering::Canonical
+    };
+    let mut result = KernelCheck {
+        name: k.name.clone(),
+        verdict: Verdict::Verified,
+        threads: tpb * blocks,
+        blocks,
+        ordering,
+        assertions: 0,
+        races: Vec::new(),
+        failures: Vec::new(),
+        inconclusive: Vec::new(),
+        notes,
+        time: Duration::ZERO,
+    };
+    for (s, t) in &prepared.loops {
+        if *t == LoopTreatment::Havocked {
+            result.notes.push(format!(
+                "loop at line {} touches no memory: the variables it assigns are abstracted (havocked), so an assertion over them may fail spuriously",
+                s.line
+            ));
+        }
+    }
+    if !prepared.inconclusive.is_empty() {
+        result.verdict = Verdict::Inconclusive;
+        result.inconclusive = prepared
+            .inconclusive
+            .iter()
+            .map(|(s, why)| format!("{s}: {why}"))
+            .collect();
+        result.time = start.elapsed();
+        return Ok(result);
+    }
+    let session_opts = SessionOptions {
+        timeout: Some(v.timeout),
+        dump_dir: v.dump_dir.clone(),
+    };
+    // 1. Races and divergence in the pair model (unless every schedule is explored anyway).
+    if !opts.concrete.schedules {
+        let pair = encode::encode(&prepared.kernel, &v.geometry);
+        let mut session =
+            Session::new(&v.solver, &pair.script, session_opts.clone()).map_err(DriverError::from)?;
+        for c in &pair.checks {
+            if matches!(c.property, Property::Assertion { .. }) {
+                continue;
+            }
+            let answer = session.check(&c.query).map_err(DriverError::from)?;
+            if let Answer::Sat(values) = &answer {
+                let f = c.finding(&prepared.kernel, values);
+                if !result.races.contains(&f) {
+                    result.races.push(f);
+                }
+            } else if let Some(p) = answer_problem(&answer, &c.query.name, v.timeout) {
+                result.inconclusive.push(p);
+            }
+        }
+        if !result.races.is_empty() {
+            result.verdict = Verdict::Defect;
+            result.notes.push(
+                "assertions were not checked: the canonical serialization is exact only for race-free kernels (use --all-schedules to check them under every interleaving)"
+                    .to_string(),
+            );
+            result.time = start.elapsed();
+            return Ok(result);
+        }
+        if !result.inconclusive.is_empty() {
+            result.verdict = Verdict::Inconclusive;
+            result.notes.push(
+                "assertions were not checked: the race check was inconclusive (use --all-schedules)".to_string(),
+            );
+            result.time = start.elapsed();
+            return Ok(result);
+        }
+    }
+    // 2. Assertions in the concrete model.
+    let enc = encode_concrete(&prepared.kernel, &v.geometry, &concrete)?;
+    result.notes.extend(enc.notes.iter().cloned());
+    result.assertions = enc.checks.len();
+    if enc.checks.is_empty() {
+        result.notes.push("the kernel has no assertions".to_string());
+    } else {
+        let mut session = Session::new(&v.solver, &enc.script, session_opts).map_err(DriverError::from)?;
+        for c in &enc.checks {
+            let answer = session.check(&c.query).map_err(DriverError::from)?;
+            match &answer {
+                Answer::Sat(values) if c.float_dependent => {
+                    let _ = values;
+                    result.inconclusive.push(format!(
+                        "{}: the assertion depends on float values, which are opaque: it may fail only in the abstraction (use --float ieee)",
+                        c.span
+                    ));
+                }
+                Answer::Sat(values) => result.failures.push(AssertionFailure {
+                    span: c.span.clone(),
+                    postcondition: c.postcondition,
+                    witness: c.witness(values),
+                }),
+                Answer::Unsat => {}
+                other => {
+                    if let Some(p) = answer_problem(other, &c.query.name, v.timeout) {
+                        result.inconclusive.push(p);
+                    }
+                }
+            }
+        }
+    }
+    result.verdict = if !result.failures.is_empty() {
+        Verdict::Defect
+    } else if !result.inconclusive.is_empty() {
+        Verdict::Inconclusive
+    } else {
+        Verdict::Verified
+    };
+    result.time = start.elapsed();
+    Ok(result)
+}

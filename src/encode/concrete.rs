@@ -1,0 +1,652 @@
+//! The concrete model: every thread of a fixed launch explicit, for assertion checking
+//! (PUG paper, `003_…`, §7 "Assertion Checking"; DESIGN.md "Thread models").
+//!
+//! All `n` threads of the launch (all blocks) run in lock step over the prepared kernel (loops
+//! unrolled), each with its own SSA copy; thread `i` (0-based) is pinned to its coordinates,
+//! block-major and x fastest: `threadIdx = (i mod tpb) as (x, y, z)` and `blockIdx = (i div
+//! tpb)` likewise, `tpb` being the threads per block. Inputs (global arrays' initial contents,
+//! scalar parameters) are symbolic unless fixed by [`ConcreteOptions::param_values`].
+//!
+//! Shared and global memory are ordered in one of two ways:
+//!
+//! - canonical serialization ([`super::MemoryModel::Serialized`]): one memory updated in
+//!   lock-step order, a serialization of each barrier interval; exact once the kernel is
+//!   race-free (PUG §5, serializability theorem), which the caller must establish first;
+//! - schedule IDs ([`ConcreteOptions::schedules`], [`super::schedule`]): one formula for every
+//!   interleaving (PUG §3).
+//!
+//! Each `assert` gives one [`AssertionCheck`] whose query is `∨_i pc_i ∧ ¬cond_i`. Each
+//! `__ensures(e)` (a [`StmtKind::Ensures`]) is evaluated after every thread's last statement,
+//! against the final memory, once per thread with that thread's final variables and a true
+//! path condition; uninitialised locals in `e` are havocked, so they range over all values
+//! (PUG's `guarantee` with free variables).
+
+use super::schedule::Timeline;
+use super::{AccessKind, EncodeOptions, Encoder, MemoryModel, TState, app, atom, bvn, sym, t, witness::format_value};
+use crate::ir::{ArrayId, Builtin, Dim, Expr, Kernel, ParamKind, Space, Span, Stmt, StmtKind, Ty, VarId};
+use crate::passes::Geometry;
+use crate::solver::{Query, Script, Sexp};
+use num_bigint::BigInt;
+use std::collections::{BTreeMap, HashSet};
+
+/// Most threads the concrete model accepts (each has its own SSA copy).
+pub const MAX_THREADS: usize = 1024;
+
+/// What [`encode_concrete`] builds.
+#[derive(Clone, Debug, Default)]
+pub struct ConcreteOptions {
+    /// Use schedule IDs (every interleaving) instead of the canonical serialization.
+    pub schedules: bool,
+    /// Encode floats in SMT-LIB's FloatingPoint theory instead of opaque functions.
+    pub float_ieee: bool,
+    /// Scalar parameters fixed to values (`--kernel-args`), by name.
+    pub param_values: Vec<(String, BigInt)>,
+    /// Extra constraints over scalar parameters (`--assume`): (parameter, comparison operator
+    /// `==`/`!=`/`<`/`<=`/`>`/`>=`, value), compared by the parameter's signedness.
+    pub param_constraints: Vec<(String, String, BigInt)>,
+}
+
+/// Why the concrete model cannot be built (input errors, exit code 2).
+#[derive(Clone, Debug, thiserror::Error, PartialEq)]
+pub enum ConcreteError {
+    #[error("the concrete model needs a concrete launch: give --blockDim and --gridDim")]
+    SymbolicGeometry,
+    #[error("{0} threads: the concrete model handles at most {MAX_THREADS}")]
+    TooManyThreads(usize),
+    #[error("kernel `{kernel}` has no scalar parameter `{name}`")]
+    UnknownParam { kernel: String, name: String },
+    #[error("unknown comparison `{0}` (use ==, !=, <, <=, >, >=)")]
+    BadOperator(String),
+}
+
+/// What an assertion's condition read, per thread (the witness's "values it read").
+#[derive(Clone, Debug)]
+pub struct AssertInfo {
+    pub cond: Expr,
+    /// Per thread: the variables of the condition with their terms.
+    pub reads: Vec<Vec<ReadTerm>>,
+}
+
+/// A variable of an assertion's condition: a source variable, or a temporary loaded from an
+/// array at a byte offset (BV64).
+#[derive(Clone, Debug)]
+pub struct ReadTerm {
+    pub name: String,
+    pub origin: Option<(ArrayId, Sexp)>,
+    pub ty: Ty,
+    pub value: Sexp,
+}
+
+impl Encoder<'_> {
+    /// The variables `cond` reads, for thread `th`.
+    pub(super) fn assert_reads(&mut self, cond: &Expr, ts: &mut TState, th: usize) -> Vec<ReadTerm> {
+        let mut vars = Vec::new();
+        expr_vars(cond, &mut vars);
+        let mut out = Vec::new();
+        for v in vars {
+            let origin = self.load_origin.get(&(th, v)).cloned();
+            let name = self.k.var(v).name.clone();
+            if origin.is_none() && name.starts_with('$') {
+                continue;
+            }
+            let value = self.read_var(v, ts, th);
+            out.push(ReadTerm {
+                name,
+                origin,
+                ty: self.k.var(v).ty,
+                value,
+            });
+        }
+        out
+    }
+}
+
+fn expr_vars(e: &Expr, out: &mut Vec<VarId>) {
+    match e {
+        Expr::Var { id, .. } => {
+            if !out.contains(id) {
+                out.push(*id)
+            }
+        }
+        Expr::Const { .. } | Expr::Builtin(_) => {}
+        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => expr_vars(arg, out),
+        Expr::Binary { lhs, rhs, .. } => {
+            expr_vars(lhs, out);
+            expr_vars(rhs, out);
+        }
+        Expr::Select { cond, then, els, .. } => {
+            expr_vars(cond, out);
+            expr_vars(then, out);
+            expr_vars(els, out);
+        }
+        Expr::Opaque { args, .. } => args.iter().for_each(|a| expr_vars(a, out)),
+    }
+}
+
+/// One assertion or postcondition to check, with how to read its witness back.
+#[derive(Clone, Debug)]
+pub struct AssertionCheck {
+    pub span: Span,
+    /// From `__ensures` (checked over the final memory).
+    pub postcondition: bool,
+    /// The condition depends on float values (then, with opaque floats, a failure may be an
+    /// artefact of the abstraction: the answer is inconclusive).
+    pub float_dependent: bool,
+    /// `get_values` is laid out for [`AssertionCheck::witness`].
+    pub query: Query,
+    layout: WitnessLayout,
+}
+
+#[derive(Clone, Debug)]
+struct WitnessLayout {
+    coords: Vec<([u64; 3], [u64; 3])>,
+    /// Per thread: (label, origin array name and element bytes, type, has offset term).
+    reads: Vec<Vec<(String, Option<(String, u32)>, Ty)>>,
+    params: Vec<(String, Ty)>,
+    /// Per memory slot: array name, element bytes, access type, whether an input (global).
+    mem: Vec<(String, u32, Ty, bool)>,
+    /// Per schedule event: thread, span, kind, array name, element bytes, type.
+    events: Vec<(usize, Span, AccessKind, String, u32, Ty)>,
+}
+
+/// One array's values at the accessed elements: `(index, value)` sorted by index.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArrayValues {
+    pub name: String,
+    pub elems: Vec<(i64, String)>,
+}
+
+/// One step of a witness schedule: an enabled shared or global access, in SID order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScheduleStep {
+    /// The schedule ID the model chose.
+    pub sid: u64,
+    /// 0-based thread of the launch.
+    pub thread: usize,
+    pub block: [u64; 3],
+    pub thread_idx: [u64; 3],
+    pub span: Span,
+    pub access: AccessKind,
+    /// The element, e.g. `c[0]`.
+    pub location: String,
+    /// The value read (reads), written (writes), or `old -> new` (atomics).
+    pub value: String,
+}
+
+/// A failing assertion's witness, read from the solver's model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AssertionWitness {
+    /// The first thread (0-based, block-major) for which the assertion fails.
+    pub thread: usize,
+    pub block: [u64; 3],
+    pub thread_idx: [u64; 3],
+    /// Scalar parameters, as C literals.
+    pub params: Vec<(String, String)>,
+    /// What the condition read in that thread: `s[3] = 7`, `i = 3`.
+    pub reads: Vec<(String, String)>,
+    /// Initial contents of global arrays at the elements the kernel accesses.
+    pub inputs: Vec<ArrayValues>,
+    /// Final contents of shared and global arrays at the elements the kernel accesses.
+    pub finals: Vec<ArrayValues>,
+    /// With schedule IDs: the enabled accesses in schedule order.
+    pub schedule: Vec<ScheduleStep>,
+}
+
+/// The result of [`encode_concrete`].
+#[derive(Clone, Debug)]
+pub struct ConcreteEncoded {
+    /// Declarations, the threads' SSA copies, thread coordinates, and (with schedule IDs) the
+    /// ORDER constraints and timelines.
+    pub script: Script,
+    /// One check per `assert` (in source order) and per `__ensures`.
+    pub checks: Vec<AssertionCheck>,
+    /// Abstractions the verdict rests on.
+    pub notes: Vec<String>,
+    /// Threads of the launch.
+    pub threads: usize,
+    /// Blocks of the launch.
+    pub blocks: usize,
+    /// Events of the schedule (0 without schedule IDs).
+    pub events: usize,
+}
+
+/// The SMT symbol of scalar parameter `name` (shared by the pair and the concrete model).
+pub fn param_symbol(name: &str) -> String {
+    format!("param.{}", sym(name))
+}
+
+/// Thread `i`'s (blockIdx, threadIdx) for `block` and `grid` dimensions: block-major, x
+/// fastest.
+pub fn coordinates(i: usize, block: [u32; 3], grid: [u32; 3]) -> ([u64; 3], [u64; 3]) {
+    let split = |v: u64, d: [u32; 3]| {
+        let (x, y) = (d[0] as u64, d[1] as u64);
+        [v % x, (v / x) % y, v / (x * y)]
+    };
+    let tpb = block.iter().map(|&d| d as u64).product::<u64>();
+    (split(i as u64 / tpb, grid), split(i as u64 % tpb, block))
+}
+
+/// Encodes `kernel` (after [`crate::passes::prepare`], so without loops) for every thread of
+/// the concrete launch `geometry`.
+pub fn encode_concrete(
+    kernel: &Kernel,
+    geometry: &Geometry,
+    opts: &ConcreteOptions,
+) -> Result<ConcreteEncoded, ConcreteError> {
+    let dims = |d: [Option<u32>; 3]| -> Option<[u32; 3]> { Some([d[0]?, d[1]?, d[2]?]) };
+    let (Some(block), Some(grid)) = (dims(geometry.block_dim), dims(geometry.grid_dim)) else {
+        return Err(ConcreteError::SymbolicGeometry);
+    };
+    let tpb = block.iter().map(|&d| d as usize).product::<usize>();
+    let blocks = grid.iter().map(|&d| d as usize).product::<usize>();
+    let n = tpb.saturating_mul(blocks);
+    if n > MAX_THREADS {
+        return Err(ConcreteError::TooManyThreads(n));
+    }
+    let eo = EncodeOptions {
+        threads: n,
+        memory: MemoryModel::Serialized,
+        checks: true,
+    };
+    let mut e = Encoder::new(kernel, geometry, &eo);
+    e.float_ieee = opts.float_ieee;
+    if opts.schedules {
+        e.schedule = Some(Timeline::default());
+    }
+    e.prologue();
+    let mut coords = Vec::new();
+    for i in 0..n {
+        let (b, th) = coordinates(i, block, grid);
+        for d in Dim::ALL {
+            for (bi, v) in [(Builtin::ThreadIdx(d), th[d.index()]), (Builtin::BlockIdx(d), b[d.index()])] {
+                let name = super::thread_symbol(bi, i);
+                e.assert(app("=", vec![atom(name), bvn(v, 32)]));
+            }
+        }
+        coords.push((b, th));
+    }
+    let scalar = |name: &str| -> Result<Ty, ConcreteError> {
+        kernel
+            .params
+            .iter()
+            .find_map(|p| match &p.kind {
+                ParamKind::Scalar(v) if p.name == name => Some(kernel.var(*v).ty),
+                _ => None,
+            })
+            .ok_or_else(|| ConcreteError::UnknownParam {
+                kernel: kernel.name.clone(),
+                name: name.to_string(),
+            })
+    };
+    for (name, value) in &opts.param_values {
+        let ty = scalar(name)?;
+        let v = e.expr(&Expr::int(value.clone(), ty), &mut dummy_state(), 0);
+        e.assert(app("=", vec![atom(param_symbol(name)), v]));
+    }
+    for (name, op, value) in &opts.param_constraints {
+        let ty = scalar(name)?;
+        let signed = ty.is_signed();
+        let s = |a: &'static str, b: &'static str| if signed { a } else { b };
+        let v = e.expr(&Expr::int(value.clone(), ty), &mut dummy_state(), 0);
+        let p = atom(param_symbol(name));
+        let c = match op.as_str() {
+            "==" => app("=", vec![p, v]),
+            "!=" => app("not", vec![app("=", vec![p, v])]),
+            "<" => app(s("bvslt", "bvult"), vec![p, v]),
+            "<=" => app(s("bvsle", "bvule"), vec![p, v]),
+            ">" => app(s("bvsgt", "bvugt"), vec![p, v]),
+            ">=" => app(s("bvsge", "bvuge"), vec![p, v]),
+            other => return Err(ConcreteError::BadOperator(other.to_string())),
+        };
+        e.assert(c);
+    }
+    let mut st = e.initial_states();
+    let init_mem = e.global.clone();
+    e.block(&kernel.body, &mut st);
+    if opts.schedules {
+        e.finish_schedule(tpb);
+    }
+    let n_asserts = e.assert_info.len();
+    let mut ensures = Vec::new();
+    collect_ensures(&kernel.body, &mut ensures);
+    for (span, body, cond) in &ensures {
+        let mut fin: Vec<TState> = st.clone();
+        for ts in fin.iter_mut() {
+            ts.pc = t();
+        }
+        e.block(body, &mut fin);
+        let a = Stmt {
+            kind: StmtKind::Assert { cond: cond.clone() },
+            span: span.clone(),
+        };
+        e.stmt(&a, &mut fin);
+    }
+    let tainted = float_vars(kernel);
+    let mut checks = Vec::new();
+    let asserts: Vec<super::Check> = e
+        .check_list
+        .iter()
+        .filter(|c| matches!(c.property, super::Property::Assertion { .. }))
+        .cloned()
+        .collect();
+    let final_mem = e.global.clone();
+    let timeline = e.timeline.clone();
+    for (idx, (c, info)) in asserts.iter().zip(e.assert_info.clone()).enumerate() {
+        let super::Property::Assertion { span } = &c.property else {
+            continue;
+        };
+        let common = c.layout.common().len();
+        let mut gv: Vec<Sexp> = c.query.get_values[common..].to_vec();
+        let mut layout = WitnessLayout {
+            coords: coords.clone(),
+            reads: Vec::new(),
+            params: Vec::new(),
+            mem: Vec::new(),
+            events: Vec::new(),
+        };
+        for per in &info.reads {
+            let mut row = Vec::new();
+            for r in per {
+                gv.push(r.value.clone());
+                let origin = r.origin.as_ref().map(|(a, off)| {
+                    gv.push(off.clone());
+                    let d = kernel.array(*a);
+                    (d.name.clone(), d.elem.bytes().max(1))
+                });
+                row.push((r.name.clone(), origin, r.ty));
+            }
+            layout.reads.push(row);
+        }
+        for (name, ty, term) in &e.layout.params {
+            gv.push(term.clone());
+            layout.params.push((name.clone(), *ty));
+        }
+        for acc in &e.accesses {
+            let d = kernel.array(acc.array);
+            let Some(ty) = access_ty(d.elem, acc.width) else {
+                continue;
+            };
+            let input = matches!(d.space, Space::Global | Space::Constant);
+            for (pc, off, _) in &acc.per_thread {
+                gv.push(pc.clone());
+                gv.push(off.clone());
+                let init = init_mem.get(&acc.array).cloned().unwrap_or_else(|| atom("false"));
+                gv.push(Encoder::load_bytes(&init, off, acc.width));
+                let fin = final_mem.get(&acc.array).cloned().unwrap_or_else(|| atom("false"));
+                gv.push(Encoder::load_bytes(&fin, off, acc.width));
+                layout.mem.push((d.name.clone(), d.elem.bytes().max(1), ty, input));
+            }
+        }
+        if let Some(tl) = &timeline {
+            for ev in &tl.events {
+                let d = kernel.array(ev.array);
+                gv.push(ev.sid.clone());
+                gv.push(ev.pc.clone());
+                gv.push(ev.off.clone());
+                gv.push(ev.read.clone().unwrap_or_else(|| bvn(0, ev.ty.bits())));
+                gv.push(ev.write.clone().unwrap_or_else(|| bvn(0, ev.ty.bits())));
+                layout
+                    .events
+                    .push((ev.thread, ev.span.clone(), ev.kind, d.name.clone(), d.elem.bytes().max(1), ev.ty));
+            }
+        }
+        let mut query = c.query.clone();
+        query.get_values = gv;
+        if idx >= n_asserts {
+            query.name = query.name.replace(".assert.", ".ensures.");
+        }
+        checks.push(AssertionCheck {
+            span: span.clone(),
+            postcondition: idx >= n_asserts,
+            float_dependent: !opts.float_ieee && depends_on_float(&info.cond, &tainted),
+            query,
+            layout,
+        });
+    }
+    let mut notes = Vec::new();
+    if e.has_opaque_float && !opts.float_ieee {
+        notes.push(
+            "float values are opaque (uninterpreted): an assertion about them is inconclusive; --float ieee encodes them exactly"
+                .to_string(),
+        );
+    }
+    let events = timeline.as_ref().map(|t| t.events.len()).unwrap_or(0);
+    let logic = if e.float_used() { "QF_ABVFP" } else { "QF_AUFBV" };
+    let script = Script {
+        logic: logic.into(),
+        commands: [e.decls, e.cmds].concat(),
+    };
+    Ok(ConcreteEncoded {
+        script,
+        checks,
+        notes,
+        threads: n,
+        blocks,
+        events,
+    })
+}
+
+/// A state for evaluating constants.
+fn dummy_state() -> TState {
+    TState {
+        pc: t(),
+        vars: Vec::new(),
+        mem: BTreeMap::new(),
+        bc: bvn(0, 32),
+    }
+}
+
+/// The type an access of `width` bytes to an array of `elem` reads, for printing values.
+fn access_ty(elem: Ty, width: u32) -> Option<Ty> {
+    if elem.bytes() == width {
+        return Some(elem);
+    }
+    match width {
+        1 | 2 | 4 | 8 => Some(Ty::Int {
+            bits: width * 8,
+            signed: true,
+        }),
+        _ => None,
+    }
+}
+
+fn collect_ensures(stmts: &[Stmt], out: &mut Vec<(Span, Vec<Stmt>, Expr)>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Ensures { body, cond } => out.push((s.span.clone(), body.clone(), cond.clone())),
+            StmtKind::If { then, els, .. } => {
+                collect_ensures(then, out);
+                collect_ensures(els, out);
+            }
+            StmtKind::Block { body, .. } => collect_ensures(body, out),
+            _ => {}
+        }
+    }
+}
+
+fn has_float(e: &Expr, tainted: &HashSet<VarId>) -> bool {
+    if matches!(e.ty(), Ty::Float { .. }) {
+        return true;
+    }
+    match e {
+        Expr::Var { id, .. } => tainted.contains(id),
+        Expr::Const { .. } | Expr::Builtin(_) => false,
+        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => has_float(arg, tainted),
+        Expr::Binary { lhs, rhs, .. } => has_float(lhs, tainted) || has_float(rhs, tainted),
+        Expr::Select { cond, then, els, .. } => {
+            has_float(cond, tainted) || has_float(then, tainted) || has_float(els, tainted)
+        }
+        Expr::Opaque { args, .. } => args.iter().any(|a| has_float(a, tainted)),
+    }
+}
+
+fn depends_on_float(cond: &Expr, tainted: &HashSet<VarId>) -> bool {
+    has_float(cond, tainted)
+}
+
+/// Variables whose value may depend on a float (a fixpoint over assignments, loads, atomics).
+fn float_vars(k: &Kernel) -> HashSet<VarId> {
+    fn walk(stmts: &[Stmt], t: &mut HashSet<VarId>, changed: &mut bool) {
+        for s in stmts {
+            let mut mark = |v: VarId, yes: bool, t: &mut HashSet<VarId>| {
+                if yes && t.insert(v) {
+                    *changed = true;
+                }
+            };
+            match &s.kind {
+                StmtKind::Assign { var, value } => {
+                    let y = has_float(value, t);
+                    mark(*var, y, t)
+                }
+                StmtKind::Load { dst, ty, .. } => mark(*dst, matches!(ty, Ty::Float { .. }), t),
+                StmtKind::Atomic { dst: Some(d), ty, .. } => mark(*d, matches!(ty, Ty::Float { .. }), t),
+                StmtKind::If { then, els, .. } => {
+                    walk(then, t, changed);
+                    walk(els, t, changed);
+                }
+                StmtKind::Block { body, .. } | StmtKind::Ensures { body, .. } => walk(body, t, changed),
+                StmtKind::Loop {
+                    cond_stmts, body, step, ..
+                } => {
+                    walk(cond_stmts, t, changed);
+                    walk(body, t, changed);
+                    walk(step, t, changed);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut t = HashSet::new();
+    loop {
+        let mut changed = false;
+        walk(&k.body, &mut t, &mut changed);
+        if !changed {
+            return t;
+        }
+    }
+}
+
+fn num(v: Option<&Sexp>) -> Option<i64> {
+    v.and_then(Sexp::as_bv).and_then(|b| u64::try_from(b).ok()).map(|u| u as i64)
+}
+
+fn value_text(v: Option<&Sexp>, ty: Ty) -> String {
+    let ty = if ty == Ty::Bool {
+        Ty::Int { bits: 8, signed: false }
+    } else {
+        ty
+    };
+    v.map(|v| format_value(v, ty)).unwrap_or_else(|| "?".into())
+}
+
+fn elem_index(off: i64, elem: u32) -> String {
+    let e = elem.max(1) as i64;
+    if off.rem_euclid(e) == 0 {
+        (off.div_euclid(e)).to_string()
+    } else {
+        format!("byte {off}")
+    }
+}
+
+impl AssertionCheck {
+    /// The witness from the values a `sat` answer gave for `self.query.get_values`.
+    pub fn witness(&self, values: &[Sexp]) -> AssertionWitness {
+        let l = &self.layout;
+        let n = l.coords.len();
+        let mut it = values.iter();
+        let fails: Vec<bool> = (0..n)
+            .map(|_| it.next().and_then(Sexp::as_bool) == Some(true))
+            .collect();
+        let thread = fails.iter().position(|&b| b).unwrap_or(0);
+        let mut reads = Vec::new();
+        for (th, row) in l.reads.iter().enumerate() {
+            for (name, origin, ty) in row {
+                let v = it.next();
+                let label = match origin {
+                    Some((array, elem)) => {
+                        let off = num(it.next()).unwrap_or(0);
+                        format!("{array}[{}]", elem_index(off, *elem))
+                    }
+                    None => name.clone(),
+                };
+                if th == thread && !reads.iter().any(|(l, _)| *l == label) {
+                    reads.push((label, value_text(v, *ty)));
+                }
+            }
+        }
+        let mut params = Vec::new();
+        for (name, ty) in &l.params {
+            params.push((name.clone(), value_text(it.next(), *ty)));
+        }
+        let mut inputs: BTreeMap<String, BTreeMap<i64, String>> = BTreeMap::new();
+        let mut finals: BTreeMap<String, BTreeMap<i64, String>> = BTreeMap::new();
+        for (name, elem, ty, input) in &l.mem {
+            let pc = it.next().and_then(Sexp::as_bool) == Some(true);
+            let off = num(it.next());
+            let init = it.next();
+            let fin = it.next();
+            let (true, Some(off)) = (pc, off) else { continue };
+            if off.rem_euclid(*elem as i64) != 0 {
+                continue;
+            }
+            let idx = off.div_euclid(*elem as i64);
+            if *input {
+                inputs
+                    .entry(name.clone())
+                    .or_default()
+                    .entry(idx)
+                    .or_insert_with(|| value_text(init, *ty));
+            }
+            finals
+                .entry(name.clone())
+                .or_default()
+                .entry(idx)
+                .or_insert_with(|| value_text(fin, *ty));
+        }
+        let mut schedule = Vec::new();
+        for (th, span, kind, array, elem, ty) in &l.events {
+            let sid = num(it.next()).unwrap_or(0) as u64;
+            let pc = it.next().and_then(Sexp::as_bool) == Some(true);
+            let off = num(it.next()).unwrap_or(0);
+            let r = value_text(it.next(), *ty);
+            let w = value_text(it.next(), *ty);
+            if !pc {
+                continue;
+            }
+            let value = match kind {
+                AccessKind::Read => r,
+                AccessKind::Write => w,
+                _ => format!("{r} -> {w}"),
+            };
+            schedule.push(ScheduleStep {
+                sid,
+                thread: *th,
+                block: l.coords[*th].0,
+                thread_idx: l.coords[*th].1,
+                span: span.clone(),
+                access: *kind,
+                location: format!("{array}[{}]", elem_index(off, *elem)),
+                value,
+            });
+        }
+        schedule.sort_by_key(|s| s.sid);
+        let arrays = |m: BTreeMap<String, BTreeMap<i64, String>>| {
+            m.into_iter()
+                .map(|(name, elems)| ArrayValues {
+                    name,
+                    elems: elems.into_iter().collect(),
+                })
+                .collect()
+        };
+        AssertionWitness {
+            thread,
+            block: l.coords.get(thread).map(|c| c.0).unwrap_or_default(),
+            thread_idx: l.coords.get(thread).map(|c| c.1).unwrap_or_default(),
+            params,
+            reads,
+            inputs: arrays(inputs),
+            finals: arrays(finals),
+            schedule,
+        }
+    }
+}

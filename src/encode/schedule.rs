@@ -1,0 +1,213 @@
+//! Schedule IDs: one formula for every interleaving of the threads' shared and global accesses
+//! (PUG paper, `003_…`, §3 "encoding concurrency with schedule IDs"; DESIGN.md "Schedule IDs").
+//!
+//! In the concrete model with schedule IDs, every shared or global access of every thread is an
+//! [`Event`] with its own schedule ID (SID), a bit-vector variable `sid.K`. The constraints
+//! (built by `Encoder::finish_schedule`) are PUG's ORDER constraints:
+//!
+//! - program order: the events of one thread have increasing SIDs;
+//! - barriers: for each block `b` and barrier number `j` (1-based) a barrier SID `bsid.b.j`;
+//!   an event of a thread of block `b` that has passed fewer than `j` barriers precedes it,
+//!   one that has passed `j` or more follows it; `bsid.b.1 < bsid.b.2 < …`;
+//! - all SIDs (events and barriers) are `distinct` and lie in `[0, total)`, `total` being their
+//!   number, so the SIDs are a permutation of the time steps;
+//! - per array a timeline `M.a.s` of byte maps, `s` in `[0, total]`: `M.a.0` is the initial
+//!   memory, and `M.a.(s+1)` is `store(M.a.s, …)` when the event with SID `s` writes `a`
+//!   (and is enabled: its path condition holds), else `M.a.s` (`v[sid] = v[sid - 1]`). An
+//!   event with SID `s` reads `M.a.s`. An atomic is one event: it reads `M.a.s` and writes
+//!   `M.a.(s+1)`, a single read-modify-write step.
+//!
+//! The witness schedule is read back by sorting the enabled events by their SIDs' values.
+
+use super::{AccessKind, Encoder, TState, and, app, atom, bvn, mem_sort, not};
+use crate::ir::{ArrayId, Space, Span, Ty};
+use crate::solver::Sexp;
+
+/// One shared or global access of one thread (an atomic is one event).
+#[derive(Clone, Debug)]
+pub struct Event {
+    /// 0-based thread of the launch (block-major, x fastest).
+    pub thread: usize,
+    pub array: ArrayId,
+    /// Byte offset (BV64).
+    pub off: Sexp,
+    /// The access type (its width is `ty.bytes()`).
+    pub ty: Ty,
+    /// Path condition: whether the access happens.
+    pub pc: Sexp,
+    /// Barriers the thread has passed before the access (BV32).
+    pub bc: Sexp,
+    pub kind: AccessKind,
+    /// The bytes read (a fresh BV of `8 * width` bits), for reads and atomics.
+    pub read: Option<Sexp>,
+    /// The bytes written, for writes and atomics.
+    pub write: Option<Sexp>,
+    pub span: Span,
+    /// The SID variable.
+    pub sid: Sexp,
+}
+
+/// The events of a concrete encoding with schedule IDs, in encoding order.
+#[derive(Clone, Debug, Default)]
+pub struct Timeline {
+    pub events: Vec<Event>,
+    /// Width of SIDs in bits (set by `finish_schedule`).
+    pub sid_bits: u32,
+}
+
+impl Encoder<'_> {
+    /// Whether accesses to `array` are events of the timeline.
+    pub(super) fn scheduled(&self, array: ArrayId) -> bool {
+        self.schedule.is_some() && !matches!(self.k.array(array).space, Space::Local | Space::Constant)
+    }
+
+    /// Adds an event for thread `th`; returns its index and the bytes it reads (a fresh
+    /// variable, constrained by the timeline; for a plain write an unused one).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn sched_access(
+        &mut self,
+        ts: &TState,
+        th: usize,
+        array: ArrayId,
+        off: &Sexp,
+        ty: Ty,
+        kind: AccessKind,
+        span: &Span,
+    ) -> (usize, Sexp) {
+        let k = self.schedule.as_ref().map(|s| s.events.len()).unwrap_or(0);
+        let read = if kind == AccessKind::Write {
+            None
+        } else {
+            Some(self.declare(&format!("ev.{k}.read"), Sexp::bv_sort(ty.bits())))
+        };
+        let sid = atom(format!("sid.{k}"));
+        let ev = Event {
+            thread: th,
+            array,
+            off: off.clone(),
+            ty,
+            pc: ts.pc.clone(),
+            bc: ts.bc.clone(),
+            kind,
+            read: read.clone(),
+            write: None,
+            span: span.clone(),
+            sid,
+        };
+        if let Some(s) = self.schedule.as_mut() {
+            s.events.push(ev);
+        }
+        (k, read.unwrap_or_else(|| bvn(0, ty.bits())))
+    }
+
+    /// Sets the bytes event `ev` writes.
+    pub(super) fn sched_write(&mut self, ev: usize, bits: Sexp) {
+        if let Some(e) = self.schedule.as_mut().and_then(|s| s.events.get_mut(ev)) {
+            e.write = Some(bits);
+        }
+    }
+
+    /// Emits the ORDER constraints and the timelines (see the module docs). `threads_per_block`
+    /// groups the threads into blocks for barrier SIDs. Afterwards `self.global` holds each
+    /// array's final memory and the encoder no longer schedules accesses.
+    pub(super) fn finish_schedule(&mut self, threads_per_block: usize) {
+        let Some(mut tl) = self.schedule.take() else {
+            return;
+        };
+        let n_events = tl.events.len();
+        let barriers = self.barrier_count as usize;
+        let blocks = self.n.div_ceil(threads_per_block.max(1));
+        let total = n_events + blocks * barriers;
+        let mut bits = 1;
+        while (1usize << bits) <= total {
+            bits += 1;
+        }
+        tl.sid_bits = bits;
+        let sid_sort = Sexp::bv_sort(bits);
+        let num = |v: usize| bvn(v as u64, bits);
+        let mut all = Vec::new();
+        for k in 0..n_events {
+            let s = self.declare(&format!("sid.{k}"), sid_sort.clone());
+            all.push(s);
+        }
+        let mut bsid = vec![Vec::new(); blocks];
+        for (b, row) in bsid.iter_mut().enumerate() {
+            for j in 1..=barriers {
+                let s = self.declare(&format!("bsid.{b}.{j}"), sid_sort.clone());
+                all.push(s.clone());
+                row.push(s);
+            }
+        }
+        for s in &all {
+            self.assert(app("bvult", vec![s.clone(), num(total)]));
+        }
+        if all.len() >= 2 {
+            self.assert(app("distinct", all.clone()));
+        }
+        // Program order.
+        let mut last: Vec<Option<Sexp>> = vec![None; self.n];
+        for e in &tl.events {
+            if let Some(prev) = &last[e.thread] {
+                self.assert(app("bvult", vec![prev.clone(), e.sid.clone()]));
+            }
+            last[e.thread] = Some(e.sid.clone());
+        }
+        // Barriers.
+        for row in &bsid {
+            for w in row.windows(2) {
+                self.assert(app("bvult", vec![w[0].clone(), w[1].clone()]));
+            }
+        }
+        for e in &tl.events {
+            let b = e.thread / threads_per_block.max(1);
+            for (j, bs) in bsid[b].iter().enumerate() {
+                let before = app("bvult", vec![e.bc.clone(), bvn(j as u64 + 1, 32)]);
+                let c = app(
+                    "ite",
+                    vec![
+                        before,
+                        app("bvult", vec![e.sid.clone(), bs.clone()]),
+                        app("bvugt", vec![e.sid.clone(), bs.clone()]),
+                    ],
+                );
+                self.assert(c);
+            }
+        }
+        // Timelines, one per array that has events.
+        let mut arrays: Vec<ArrayId> = tl.events.iter().map(|e| e.array).collect();
+        arrays.sort();
+        arrays.dedup();
+        for a in arrays {
+            let name = super::sym(&self.k.array(a).name);
+            let mut cur = self.global.get(&a).cloned().unwrap_or_else(|| {
+                let n = format!("mem.{name}.{}.init", a.0);
+                self.declare(&n, mem_sort())
+            });
+            let mine: Vec<&Event> = tl.events.iter().filter(|e| e.array == a).collect();
+            let writes: Vec<&&Event> = mine.iter().filter(|e| e.write.is_some()).collect();
+            let mut states = vec![cur.clone()];
+            for s in 0..total {
+                let mut next = cur.clone();
+                for e in writes.iter().rev() {
+                    let Some(w) = &e.write else { continue };
+                    let at = and(e.pc.clone(), app("=", vec![e.sid.clone(), num(s)]));
+                    let stored = Self::store_bytes(cur.clone(), &e.off, w, e.ty.bytes());
+                    next = app("ite", vec![at, stored, next]);
+                }
+                cur = self.define(&format!("M.{name}.{}", s + 1), mem_sort(), next);
+                states.push(cur.clone());
+            }
+            for e in &mine {
+                let Some(r) = &e.read else { continue };
+                for (s, m) in states.iter().enumerate().take(total) {
+                    let at = app("=", vec![e.sid.clone(), num(s)]);
+                    let val = Self::load_bytes(m, &e.off, e.ty.bytes());
+                    let c = app("or", vec![not(at), app("=", vec![r.clone(), val])]);
+                    self.assert(c);
+                }
+            }
+            self.global.insert(a, cur);
+        }
+        self.timeline = Some(tl);
+    }
+}
