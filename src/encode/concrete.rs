@@ -250,6 +250,7 @@ pub fn encode_concrete(
     };
     let mut e = Encoder::new(kernel, geometry, &eo);
     e.float_ieee = opts.float_ieee;
+    e.fold = true;
     if opts.schedules {
         e.schedule = Some(Timeline::default());
     }
@@ -265,6 +266,7 @@ pub fn encode_concrete(
         }
         coords.push((b, th));
     }
+    e.pinned = coords.clone();
     let scalar = |name: &str| -> Result<Ty, ConcreteError> {
         kernel
             .params
@@ -329,6 +331,7 @@ pub fn encode_concrete(
         .filter(|c| matches!(c.property, super::Property::Assertion { .. }))
         .cloned()
         .collect();
+    e.materialize_all();
     let final_mem = e.global.clone();
     let timeline = e.timeline.clone();
     for (idx, (c, info)) in asserts.iter().zip(e.assert_info.clone()).enumerate() {

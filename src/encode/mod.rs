@@ -19,6 +19,7 @@
 
 pub mod concrete;
 mod float;
+mod fold;
 pub mod schedule;
 mod witness;
 
@@ -206,6 +207,13 @@ struct Encoder<'k> {
     float_ieee: bool,
     /// Whether a FloatingPoint term was emitted.
     fp_used: bool,
+    /// Concrete model: fold constant terms, pin builtins to `pinned`, keep memory as an overlay
+    /// (`fold`).
+    fold: bool,
+    /// Concrete model: each thread's (blockIdx, threadIdx).
+    pinned: Vec<([u64; 3], [u64; 3])>,
+    /// Concrete model: bytes written at literal offsets, on top of `global`.
+    overlay: BTreeMap<ArrayId, BTreeMap<u128, (u32, Sexp)>>,
     /// Concrete model with schedule IDs (`schedule`): shared and global accesses become events
     /// of the timeline instead of reading and writing `global`.
     schedule: Option<schedule::Timeline>,
@@ -335,6 +343,9 @@ impl<'k> Encoder<'k> {
             barrier_count: 0,
             float_ieee: false,
             fp_used: false,
+            fold: false,
+            pinned: Vec::new(),
+            overlay: BTreeMap::new(),
             schedule: None,
             timeline: None,
             assert_info: Vec::new(),
@@ -357,6 +368,7 @@ impl<'k> Encoder<'k> {
 
     /// `(define-fun name () sort value)`, unless `value` is already an atom.
     fn define(&mut self, base: &str, sort: Sexp, value: Sexp) -> Sexp {
+        let value = if self.fold { fold::fold(&value) } else { value };
         if let Sexp::Atom(_) = value {
             return value;
         }
@@ -370,6 +382,7 @@ impl<'k> Encoder<'k> {
     }
 
     fn assert(&mut self, term: Sexp) {
+        let term = if self.fold { fold::fold(&term) } else { term };
         if term != t() {
             self.cmds.push(Command::Assert(term));
         }
@@ -576,7 +589,17 @@ impl<'k> Encoder<'k> {
                 Ty::Int { bits, .. } | Ty::Float { bits } => Sexp::bv(&to_unsigned(value, *bits), *bits),
             },
             Expr::Var { id, .. } => self.read_var(*id, st, th),
-            Expr::Builtin(b) => atom(Self::builtin_name(*b, th)),
+            Expr::Builtin(b) => match (self.pinned.get(th), b) {
+                (Some((blk, _)), Builtin::BlockIdx(d)) => bvn(blk[d.index()], 32),
+                (Some((_, thr)), Builtin::ThreadIdx(d)) => bvn(thr[d.index()], 32),
+                (Some(_), Builtin::BlockDim(d)) if self.g.block_dim[d.index()].is_some() => {
+                    bvn(self.g.block_dim[d.index()].unwrap_or(1) as u64, 32)
+                }
+                (Some(_), Builtin::GridDim(d)) if self.g.grid_dim[d.index()].is_some() => {
+                    bvn(self.g.grid_dim[d.index()].unwrap_or(1) as u64, 32)
+                }
+                _ => atom(Self::builtin_name(*b, th)),
+            },
             Expr::Unary { op, arg, ty } => {
                 let a = self.expr(arg, st, th);
                 if matches!(ty, Ty::Float { .. }) {
@@ -833,7 +856,7 @@ impl<'k> Encoder<'k> {
                     } else {
                         let raw = match self.scheduled(*array) {
                             true => self.sched_access(ts, th, *array, &off, *ty, AccessKind::Read, &s.span).1,
-                            false => Self::load_bytes(&self.mem_get(ts, *array), &off, ty.bytes()),
+                            false => self.mem_load(ts, *array, &off, ty.bytes()),
                         };
                         let v = Self::decode_loaded(raw, *ty);
                         let v = self.coerce(v, *ty, self.k.var(*dst).ty);
@@ -898,7 +921,7 @@ impl<'k> Encoder<'k> {
                                     self.sched_access(ts, th, *array, &off, *ty, AccessKind::Atomic, &s.span);
                                 (Some(ev), raw)
                             }
-                            false => (None, Self::load_bytes(&self.mem_get(ts, *array), &off, ty.bytes())),
+                            false => (None, self.mem_load(ts, *array, &off, ty.bytes())),
                         };
                         let old = self.define(&format!("t{}.old", th + 1), sort_of(*ty), Self::decode_loaded(raw, *ty));
                         let new = self.atomic_value(*op, old.clone(), &ops, *ty);
@@ -1022,6 +1045,9 @@ impl<'k> Encoder<'k> {
 
     /// Writes `bits` (`width` bytes) at `off` into `array` under the thread's path condition.
     fn store(&mut self, ts: &mut TState, th: usize, array: ArrayId, off: &Sexp, bits: &Sexp, width: u32) {
+        if self.overlay_store(ts, array, off, bits, width) {
+            return;
+        }
         let mem = self.mem_get(ts, array);
         let stored = Self::store_bytes(mem.clone(), off, bits, width);
         let guarded = if ts.pc == t() {
