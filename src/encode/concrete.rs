@@ -311,10 +311,20 @@ pub fn encode_concrete(
     let n_asserts = e.assert_info.len();
     let mut ensures = Vec::new();
     collect_ensures(&kernel.body, &mut ensures);
+    let mut computed = HashSet::new();
+    assigned_vars(&kernel.body, &mut computed);
     for (span, body, cond) in &ensures {
+        // A postcondition that does not mention the thread's coordinates is the same claim
+        // for every thread: thread 0 checks it alone.
+        let uniform = !stmts_use_coords(body) && !expr_uses_coords(cond) && {
+            let mut used = Vec::new();
+            expr_vars(cond, &mut used);
+            stmts_vars(body, &mut used);
+            used.iter().all(|v| !computed.contains(v))
+        };
         let mut fin: Vec<TState> = st.clone();
-        for ts in fin.iter_mut() {
-            ts.pc = t();
+        for (i, ts) in fin.iter_mut().enumerate() {
+            ts.pc = if uniform && i > 0 { super::f() } else { t() };
         }
         e.block(body, &mut fin);
         let a = Stmt {
@@ -414,7 +424,8 @@ pub fn encode_concrete(
         );
     }
     let events = timeline.as_ref().map(|t| t.events.len()).unwrap_or(0);
-    let logic = if e.float_used() { "QF_ABVFP" } else { "QF_AUFBV" };
+    // z3 rejects `QF_ABVFP` in `set-logic`; `ALL` is understood by both FP solvers.
+    let logic = if e.float_used() { "ALL" } else { "QF_AUFBV" };
     let script = Script {
         logic: logic.into(),
         commands: [e.decls, e.cmds].concat(),
@@ -451,6 +462,74 @@ fn access_ty(elem: Ty, width: u32) -> Option<Ty> {
         }),
         _ => None,
     }
+}
+
+fn expr_uses_coords(e: &Expr) -> bool {
+    match e {
+        Expr::Builtin(b) => matches!(b, Builtin::ThreadIdx(_) | Builtin::BlockIdx(_)),
+        Expr::Const { .. } | Expr::Var { .. } => false,
+        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => expr_uses_coords(arg),
+        Expr::Binary { lhs, rhs, .. } => expr_uses_coords(lhs) || expr_uses_coords(rhs),
+        Expr::Select { cond, then, els, .. } => {
+            expr_uses_coords(cond) || expr_uses_coords(then) || expr_uses_coords(els)
+        }
+        Expr::Opaque { args, .. } => args.iter().any(expr_uses_coords),
+    }
+}
+
+/// Whether the statements (an `__ensures` body: loads and assignments) mention `threadIdx`
+/// or `blockIdx`, or read a variable (whose value may differ between threads).
+fn stmts_use_coords(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match &s.kind {
+        StmtKind::Assign { value, .. } => expr_uses_coords(value),
+        StmtKind::Load { offset, .. } => expr_uses_coords(offset),
+        StmtKind::If { cond, then, els } => expr_uses_coords(cond) || stmts_use_coords(then) || stmts_use_coords(els),
+        StmtKind::Block { body, .. } => stmts_use_coords(body),
+        _ => true,
+    })
+}
+
+/// Variables given a value (assigned, loaded) outside `__ensures` bodies: they may differ
+/// between threads. Variables only havocked (uninitialised locals) and parameters are not.
+fn assigned_vars(stmts: &[Stmt], out: &mut HashSet<VarId>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Assign { var, .. } | StmtKind::Load { dst: var, .. } => {
+                out.insert(*var);
+            }
+            StmtKind::Atomic { dst: Some(d), .. } => {
+                out.insert(*d);
+            }
+            StmtKind::If { then, els, .. } => {
+                assigned_vars(then, out);
+                assigned_vars(els, out);
+            }
+            StmtKind::Block { body, .. } => assigned_vars(body, out),
+            StmtKind::Loop {
+                cond_stmts, body, step, ..
+            } => {
+                assigned_vars(cond_stmts, out);
+                assigned_vars(body, out);
+                assigned_vars(step, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Variables read by the statements of an `__ensures` body (not those it assigns itself).
+fn stmts_vars(stmts: &[Stmt], out: &mut Vec<VarId>) {
+    let mut own = HashSet::new();
+    assigned_vars(stmts, &mut own);
+    let mut used = Vec::new();
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Assign { value, .. } => expr_vars(value, &mut used),
+            StmtKind::Load { offset, .. } => expr_vars(offset, &mut used),
+            _ => {}
+        }
+    }
+    out.extend(used.into_iter().filter(|v| !own.contains(v)));
 }
 
 fn collect_ensures(stmts: &[Stmt], out: &mut Vec<(Span, Vec<Stmt>, Expr)>) {
