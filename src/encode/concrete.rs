@@ -132,6 +132,9 @@ pub struct AssertionCheck {
     /// The condition depends on float values (then, with opaque floats, a failure may be an
     /// artefact of the abstraction: the answer is inconclusive).
     pub float_dependent: bool,
+    /// The thread (0-based, block-major) whose failure this query asks: one check per
+    /// assertion and thread.
+    pub thread: usize,
     /// `get_values` is laid out for [`AssertionCheck::witness`].
     pub query: Query,
     layout: WitnessLayout,
@@ -198,7 +201,7 @@ pub struct ConcreteEncoded {
     /// Declarations, the threads' SSA copies, thread coordinates, and (with schedule IDs) the
     /// ORDER constraints and timelines.
     pub script: Script,
-    /// One check per `assert` (in source order) and per `__ensures`.
+    /// Per `assert` (in source order) and per `__ensures`, one check per thread that may fail.
     pub checks: Vec<AssertionCheck>,
     /// Abstractions the verdict rests on.
     pub notes: Vec<String>,
@@ -408,13 +411,25 @@ pub fn encode_concrete(
         if idx >= n_asserts {
             query.name = query.name.replace(".assert.", ".ensures.");
         }
-        checks.push(AssertionCheck {
-            span: span.clone(),
-            postcondition: idx >= n_asserts,
-            float_dependent: !opts.float_ieee && depends_on_float(&info.cond, &tainted),
-            query,
-            layout,
-        });
+        // One query per thread whose failure is possible: smaller than their disjunction, and
+        // solvers answer them much faster (the fails indicators lead `get_values`).
+        let fails: Vec<Sexp> = query.get_values[..n].to_vec();
+        for (th, fail) in fails.iter().enumerate() {
+            if *fail == super::f() {
+                continue;
+            }
+            let mut q = query.clone();
+            q.name = format!("{}.t{}", query.name, th + 1);
+            q.assertions = vec![fail.clone()];
+            checks.push(AssertionCheck {
+                span: span.clone(),
+                postcondition: idx >= n_asserts,
+                float_dependent: !opts.float_ieee && depends_on_float(&info.cond, &tainted),
+                thread: th,
+                query: q,
+                layout: layout.clone(),
+            });
+        }
     }
     let mut notes = Vec::new();
     if e.has_opaque_float && !opts.float_ieee {
@@ -639,7 +654,11 @@ impl AssertionCheck {
         let fails: Vec<bool> = (0..n)
             .map(|_| it.next().and_then(Sexp::as_bool) == Some(true))
             .collect();
-        let thread = fails.iter().position(|&b| b).unwrap_or(0);
+        let thread = if fails.get(self.thread) == Some(&true) {
+            self.thread
+        } else {
+            fails.iter().position(|&b| b).unwrap_or(self.thread)
+        };
         let mut reads = Vec::new();
         for (th, row) in l.reads.iter().enumerate() {
             for (name, origin, ty) in row {
