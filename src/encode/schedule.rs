@@ -173,6 +173,46 @@ impl Encoder<'_> {
                 self.assert(c);
             }
         }
+        // SID ranges: with one block and every barrier count a literal, barrier interval k
+        // occupies the steps after barrier k and before barrier k + 1, and program order
+        // narrows each event's range further. Otherwise every step is possible.
+        let mut range = vec![(0usize, total.saturating_sub(1)); n_events];
+        let lits: Option<Vec<usize>> = tl
+            .events
+            .iter()
+            .map(|e| e.bc.as_bv().and_then(|v| usize::try_from(v).ok()))
+            .collect();
+        if let (1, Some(lits)) = (blocks, lits) {
+            let mut count = vec![0usize; barriers + 1];
+            for &k in &lits {
+                if k <= barriers {
+                    count[k] += 1;
+                }
+            }
+            if lits.iter().all(|&k| k <= barriers) {
+                let mut start = vec![0usize; barriers + 1];
+                for k in 1..=barriers {
+                    start[k] = start[k - 1] + count[k - 1] + 1;
+                }
+                for (j, (bs, st)) in bsid[0].iter().zip(start.iter().skip(1)).enumerate() {
+                    let _ = j;
+                    self.assert(app("=", vec![bs.clone(), num(st - 1)]));
+                }
+                let mut before = vec![vec![0usize; barriers + 1]; self.n];
+                let mut per_thread = vec![vec![0usize; barriers + 1]; self.n];
+                for (e, &k) in tl.events.iter().zip(&lits) {
+                    per_thread[e.thread][k] += 1;
+                }
+                for (i, (e, &k)) in tl.events.iter().zip(&lits).enumerate() {
+                    let pos = before[e.thread][k];
+                    before[e.thread][k] += 1;
+                    let after = per_thread[e.thread][k] - pos - 1;
+                    range[i] = (start[k] + pos, start[k] + count[k] - 1 - after);
+                    self.assert(app("bvule", vec![num(range[i].0), e.sid.clone()]));
+                    self.assert(app("bvule", vec![e.sid.clone(), num(range[i].1)]));
+                }
+            }
+        }
         // Timelines, one per array that has events.
         let mut arrays: Vec<ArrayId> = tl.events.iter().map(|e| e.array).collect();
         arrays.sort();
@@ -183,12 +223,15 @@ impl Encoder<'_> {
                 let n = format!("mem.{name}.{}.init", a.0);
                 self.declare(&n, mem_sort())
             });
-            let mine: Vec<&Event> = tl.events.iter().filter(|e| e.array == a).collect();
-            let writes: Vec<&&Event> = mine.iter().filter(|e| e.write.is_some()).collect();
+            let mine: Vec<(usize, &Event)> = tl.events.iter().enumerate().filter(|(_, e)| e.array == a).collect();
+            let writes: Vec<&(usize, &Event)> = mine.iter().filter(|(_, e)| e.write.is_some()).collect();
             let mut states = vec![cur.clone()];
             for s in 0..total {
                 let mut next = cur.clone();
-                for e in writes.iter().rev() {
+                for (i, e) in writes.iter().rev() {
+                    if s < range[*i].0 || s > range[*i].1 {
+                        continue;
+                    }
                     let Some(w) = &e.write else { continue };
                     let at = and(e.pc.clone(), app("=", vec![e.sid.clone(), num(s)]));
                     let stored = Self::store_bytes(cur.clone(), &e.off, w, e.ty.bytes());
@@ -197,9 +240,16 @@ impl Encoder<'_> {
                 cur = self.define(&format!("M.{name}.{}", s + 1), mem_sort(), next);
                 states.push(cur.clone());
             }
-            for e in &mine {
+            for (i, e) in &mine {
                 let Some(r) = &e.read else { continue };
-                for (s, m) in states.iter().enumerate().take(total) {
+                if writes.is_empty() {
+                    // Never written: every schedule reads the initial memory.
+                    let val = Self::load_bytes(&states[0], &e.off, e.ty.bytes());
+                    self.assert(app("=", vec![r.clone(), val]));
+                    continue;
+                }
+                let (lo, hi) = range[*i];
+                for (s, m) in states.iter().enumerate().take(hi + 1).skip(lo) {
                     let at = app("=", vec![e.sid.clone(), num(s)]);
                     let val = Self::load_bytes(m, &e.off, e.ty.bytes());
                     let c = app("or", vec![not(at), app("=", vec![r.clone(), val])]);
