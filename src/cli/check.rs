@@ -243,8 +243,14 @@ mod tests {
             ]
         );
         assert!(parse_kernel_args(&["n".into()]).is_err());
-        assert_eq!(parse_assume("n <= 8").unwrap(), ("n".into(), "<=".into(), BigInt::from(8)));
-        assert_eq!(parse_assume("n!=0").unwrap(), ("n".into(), "!=".into(), BigInt::from(0)));
+        assert_eq!(
+            parse_assume("n <= 8").unwrap(),
+            ("n".into(), "<=".into(), BigInt::from(8))
+        );
+        assert_eq!(
+            parse_assume("n!=0").unwrap(),
+            ("n".into(), "!=".into(), BigInt::from(0))
+        );
         assert!(parse_assume("n + 1 < 3").is_err());
         assert!(parse_assume("n").is_err());
     }

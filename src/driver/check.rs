@@ -205,8 +205,7 @@ fn check_kernel(k: &Kernel, opts: &CheckOptions) -> Result<KernelCheck, CheckErr
     // 1. Races and divergence in the pair model (unless every schedule is explored anyway).
     if !opts.concrete.schedules {
         let pair = encode::encode(&prepared.kernel, &v.geometry);
-        let mut session =
-            Session::new(&v.solver, &pair.script, session_opts.clone()).map_err(DriverError::from)?;
+        let mut session = Session::new(&v.solver, &pair.script, session_opts.clone()).map_err(DriverError::from)?;
         for c in &pair.checks {
             if matches!(c.property, Property::Assertion { .. }) {
                 continue;
@@ -232,9 +231,9 @@ fn check_kernel(k: &Kernel, opts: &CheckOptions) -> Result<KernelCheck, CheckErr
         }
         if !result.inconclusive.is_empty() {
             result.verdict = Verdict::Inconclusive;
-            result.notes.push(
-                "assertions were not checked: the race check was inconclusive (use --all-schedules)".to_string(),
-            );
+            result
+                .notes
+                .push("assertions were not checked: the race check was inconclusive (use --all-schedules)".to_string());
             result.time = start.elapsed();
             return Ok(result);
         }

@@ -262,7 +262,10 @@ pub fn encode_concrete(
     for i in 0..n {
         let (b, th) = coordinates(i, block, grid);
         for d in Dim::ALL {
-            for (bi, v) in [(Builtin::ThreadIdx(d), th[d.index()]), (Builtin::BlockIdx(d), b[d.index()])] {
+            for (bi, v) in [
+                (Builtin::ThreadIdx(d), th[d.index()]),
+                (Builtin::BlockIdx(d), b[d.index()]),
+            ] {
                 let name = super::thread_symbol(bi, i);
                 e.assert(app("=", vec![atom(name), bvn(v, 32)]));
             }
@@ -401,9 +404,14 @@ pub fn encode_concrete(
                 gv.push(ev.off.clone());
                 gv.push(ev.read.clone().unwrap_or_else(|| bvn(0, ev.ty.bits())));
                 gv.push(ev.write.clone().unwrap_or_else(|| bvn(0, ev.ty.bits())));
-                layout
-                    .events
-                    .push((ev.thread, ev.span.clone(), ev.kind, d.name.clone(), d.elem.bytes().max(1), ev.ty));
+                layout.events.push((
+                    ev.thread,
+                    ev.span.clone(),
+                    ev.kind,
+                    d.name.clone(),
+                    d.elem.bytes().max(1),
+                    ev.ty,
+                ));
             }
         }
         let mut query = c.query.clone();
@@ -624,7 +632,9 @@ fn float_vars(k: &Kernel) -> HashSet<VarId> {
 }
 
 fn num(v: Option<&Sexp>) -> Option<i64> {
-    v.and_then(Sexp::as_bv).and_then(|b| u64::try_from(b).ok()).map(|u| u as i64)
+    v.and_then(Sexp::as_bv)
+        .and_then(|b| u64::try_from(b).ok())
+        .map(|u| u as i64)
 }
 
 fn value_text(v: Option<&Sexp>, ty: Ty) -> String {

@@ -45,7 +45,8 @@ impl Encoder<'_> {
     fn from_fp(&mut self, fp: Sexp, bits: u32) -> Sexp {
         let name = self.fresh_name("fp.bits");
         let r = self.declare(&name, Sexp::bv_sort(bits));
-        self.cmds.push(Command::Assert(app("=", vec![to_fp(r.clone(), bits), fp])));
+        self.cmds
+            .push(Command::Assert(app("=", vec![to_fp(r.clone(), bits), fp])));
         r
     }
 

@@ -292,7 +292,10 @@ mod tests {
 
     #[test]
     fn folds_literals_with_smtlib_semantics() {
-        assert_eq!(fold(&p("(bvadd #x00000003 (bvmul #x00000002 #x00000004))")), p("#x0000000b"));
+        assert_eq!(
+            fold(&p("(bvadd #x00000003 (bvmul #x00000002 #x00000004))")),
+            p("#x0000000b")
+        );
         assert_eq!(fold(&p("(bvudiv #x05 #x00)")), p("#xff"));
         assert_eq!(fold(&p("(bvslt #xff #x00)")), p("true"));
         assert_eq!(fold(&p("((_ sign_extend 24) #xff)")), p("#xffffffff"));

@@ -855,7 +855,10 @@ impl<'k> Encoder<'k> {
                         self.havoc(*dst, ts, th);
                     } else {
                         let raw = match self.scheduled(*array) {
-                            true => self.sched_access(ts, th, *array, &off, *ty, AccessKind::Read, &s.span).1,
+                            true => {
+                                self.sched_access(ts, th, *array, &off, *ty, AccessKind::Read, &s.span)
+                                    .1
+                            }
                             false => self.mem_load(ts, *array, &off, ty.bytes()),
                         };
                         let v = Self::decode_loaded(raw, *ty);

@@ -2751,10 +2751,7 @@ impl<'a, 'g> Lower<'a, 'g> {
             "__threadfence" | "__threadfence_block" | "__threadfence_system" | "__syncwarp" | "printf" => {
                 Ok(Some(Val::Void))
             }
-            "__invariant"
-            | "__global_invariant"
-            | "__function_wide_invariant"
-            | "__axiom" => Ok(Some(Val::Void)),
+            "__invariant" | "__global_invariant" | "__function_wide_invariant" | "__axiom" => Ok(Some(Val::Void)),
             "__assert" | "__global_assert" | "__assume" | "__requires" | "__global_requires" => {
                 let Some(a) = args.first() else {
                     return unsupported(span.clone(), format!("`{name}` without an argument"));

@@ -104,7 +104,12 @@ fn kernel_text(k: &KernelCheck, sources: &mut Sources, out: &mut String) {
             let _ = writeln!(out, "{}: {what} for {}{orderings}, {secs:.1} s", k.name, launch(k));
         }
         Verdict::Inconclusive => {
-            let _ = writeln!(out, "{}: inconclusive for {}{orderings}, {secs:.1} s", k.name, launch(k));
+            let _ = writeln!(
+                out,
+                "{}: inconclusive for {}{orderings}, {secs:.1} s",
+                k.name,
+                launch(k)
+            );
             for why in &k.inconclusive {
                 let _ = writeln!(out, "  {why}");
             }
