@@ -40,7 +40,7 @@ pub enum Cmd {
     Solvers,
     /// Checks assertions (`assert`, `__assert`, `__ensures`) for a fixed launch, every thread
     /// explicit (PUG §7); exit 0 all hold, 1 one fails or a race, 2 input error, 3 inconclusive.
-    Check(check::CheckArgs),
+    Check(Box<check::CheckArgs>),
 }
 
 /// Arguments of verification (the default command).
@@ -176,7 +176,7 @@ pub fn main() -> i32 {
             }
             0
         }
-        Some(Cmd::Check(a)) => check::run(a),
+        Some(Cmd::Check(a)) => check::run(*a),
         None => verify(cli.verify),
     }
 }

@@ -140,11 +140,14 @@ pub struct AssertionCheck {
     layout: WitnessLayout,
 }
 
+/// A read of an assertion's condition: label, origin array name and element bytes, type.
+type ReadSlot = (String, Option<(String, u32)>, Ty);
+
 #[derive(Clone, Debug)]
 struct WitnessLayout {
     coords: Vec<([u64; 3], [u64; 3])>,
-    /// Per thread: (label, origin array name and element bytes, type, has offset term).
-    reads: Vec<Vec<(String, Option<(String, u32)>, Ty)>>,
+    /// Per thread: (label, origin array name and element bytes, type).
+    reads: Vec<Vec<ReadSlot>>,
     params: Vec<(String, Ty)>,
     /// Per memory slot: array name, element bytes, access type, whether an input (global).
     mem: Vec<(String, u32, Ty, bool)>,

@@ -42,7 +42,7 @@ impl Encoder<'_> {
     }
 
     /// The IEEE bit pattern of the float `fp` of `bits` bits, as a fresh bit-vector.
-    fn from_fp(&mut self, fp: Sexp, bits: u32) -> Sexp {
+    fn fp_bits(&mut self, fp: Sexp, bits: u32) -> Sexp {
         let name = self.fresh_name("fp.bits");
         let r = self.declare(&name, Sexp::bv_sort(bits));
         self.cmds
@@ -88,7 +88,7 @@ impl Encoder<'_> {
             Ty::Float { bits } => bits,
             _ => return None,
         };
-        Some(self.from_fp(result, out_bits))
+        Some(self.fp_bits(result, out_bits))
     }
 
     /// A conversion to or from a float in the FloatingPoint theory.
@@ -99,7 +99,7 @@ impl Encoder<'_> {
                 let (e, s) = format(bits);
                 let op = if signed { "to_fp" } else { "to_fp_unsigned" };
                 let fp = Sexp::list(vec![indexed(op, e, Some(s)), atom("RNE"), a]);
-                Some(self.from_fp(fp, bits))
+                Some(self.fp_bits(fp, bits))
             }
             (Ty::Float { bits }, Ty::Int { bits: ib, signed }) => {
                 let op = if signed { "fp.to_sbv" } else { "fp.to_ubv" };
@@ -108,7 +108,7 @@ impl Encoder<'_> {
             (Ty::Float { bits: fb }, Ty::Float { bits: tb }) => {
                 let (e, s) = format(tb);
                 let fp = Sexp::list(vec![indexed("to_fp", e, Some(s)), atom("RNE"), to_fp(a, fb)]);
-                Some(self.from_fp(fp, tb))
+                Some(self.fp_bits(fp, tb))
             }
             (Ty::Float { bits }, Ty::Bool) => Some(not(app("fp.isZero", vec![to_fp(a, bits)]))),
             _ => None,

@@ -165,7 +165,7 @@ pub(super) fn fold(term: &Sexp) -> Sexp {
                 "bvshl" => mk(if y >= w as u128 { 0 } else { x << y }, w),
                 "bvlshr" => mk(if y >= w as u128 { 0 } else { x >> y }, w),
                 "bvashr" => mk((sx >> (y.min(w as u128 - 1))) as u128, w),
-                "bvudiv" => mk(if y == 0 { mask(w) } else { x / y }, w),
+                "bvudiv" => mk(x.checked_div(y).unwrap_or(mask(w)), w),
                 "bvurem" => mk(if y == 0 { x } else { x % y }, w),
                 "bvsdiv" if sy != 0 => mk(sx.wrapping_div(sy) as u128, w),
                 "bvsrem" if sy != 0 => mk(sx.wrapping_rem(sy) as u128, w),
@@ -195,10 +195,10 @@ impl Encoder<'_> {
 
     /// The value of `width` bytes at literal offset `o`: the overlay's word, or the base's bytes.
     fn overlay_word(&self, array: ArrayId, o: u128, width: u32) -> Sexp {
-        if let Some((w, v)) = self.overlay.get(&array).and_then(|m| m.get(&o)) {
-            if *w == width {
-                return v.clone();
-            }
+        if let Some((w, v)) = self.overlay.get(&array).and_then(|m| m.get(&o))
+            && *w == width
+        {
+            return v.clone();
         }
         let base = self.global[&array].clone();
         Self::load_bytes(&base, &mk(o, 64), width)

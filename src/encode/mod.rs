@@ -628,10 +628,10 @@ impl<'k> Encoder<'k> {
             Expr::Opaque { name, args, ty } => {
                 let tys: Vec<Ty> = args.iter().map(Expr::ty).collect();
                 let vals: Vec<Sexp> = args.iter().map(|a| self.expr(a, st, th)).collect();
-                if self.float_ieee {
-                    if let Some(v) = self.ieee_opaque(name, &vals, &tys, *ty) {
-                        return v;
-                    }
+                if self.float_ieee
+                    && let Some(v) = self.ieee_opaque(name, &vals, &tys, *ty)
+                {
+                    return v;
                 }
                 self.has_opaque_float |= tys.iter().chain([ty]).any(|t| matches!(t, Ty::Float { .. }));
                 let fname = self.uf(name, &tys, *ty);
@@ -655,10 +655,10 @@ impl<'k> Encoder<'k> {
                 self.cast(i, Ty::I32, to)
             }
             _ => {
-                if self.float_ieee {
-                    if let Some(v) = self.ieee_cast(a.clone(), from, to) {
-                        return v;
-                    }
+                if self.float_ieee
+                    && let Some(v) = self.ieee_cast(a.clone(), from, to)
+                {
+                    return v;
                 }
                 // Conversions to or from floats: uninterpreted.
                 self.has_opaque_float = true;
@@ -1081,10 +1081,11 @@ impl<'k> Encoder<'k> {
                 AtomicOp::Exch => return v,
                 _ => "",
             };
-            if self.float_ieee && !ieee.is_empty() {
-                if let Some(x) = self.ieee_opaque(&format!("{ieee}{bits}"), &[old.clone(), v.clone()], &[ty, ty], ty) {
-                    return x;
-                }
+            if self.float_ieee
+                && !ieee.is_empty()
+                && let Some(x) = self.ieee_opaque(&format!("{ieee}{bits}"), &[old.clone(), v.clone()], &[ty, ty], ty)
+            {
+                return x;
             }
             self.has_opaque_float = true;
             let name = self.uf(&format!("atomic{op:?}"), &[ty, ty], ty);
