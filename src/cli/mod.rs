@@ -97,6 +97,11 @@ pub struct VerifyArgs {
     /// Check barrier divergence only (GPUVerify's --only-divergence).
     #[arg(long = "only-divergence")]
     pub only_divergence: bool,
+
+    /// List every loop with its treatment: unrolled, or abstracted with the closed forms
+    /// derived, the variables havocked and the invariants given.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 /// Parses `64`, `[16,16]`, `[32,32,1]` into (x, y, z) with 1 for dimensions not given.
@@ -215,6 +220,7 @@ fn verify(a: VerifyArgs) -> i32 {
         timeout: Duration::from_secs_f64(a.timeout),
         dump_dir: a.dump_smt2.clone(),
         only_divergence: a.only_divergence,
+        explain: a.explain,
     };
     match driver::verify(&file, &opts) {
         Ok(result) => {

@@ -20,12 +20,12 @@
 mod witness;
 
 use crate::ir::{
-    ArrayId, AtomicOp, BinOp, BlockId, Builtin, Expr, Kernel, ParamKind, Space, Span, Stmt, StmtKind, Ty, UnOp, VarId,
+    AbstractLoop, ArrayId, ClosedForm, AtomicOp, BinOp, BlockId, Builtin, Expr, Kernel, ParamKind, Space, Span, Stmt, StmtKind, Ty, UnOp, VarId,
 };
 use crate::passes::Geometry;
 use crate::solver::{Command, Query, Script, Sexp};
 use num_bigint::{BigInt, BigUint, Sign};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 pub use witness::{AccessKind, Finding, FindingKind, WitnessAccess};
 
 /// What one [`Check`] asks.
@@ -37,6 +37,12 @@ pub enum Property {
     Divergence { span: Span },
     /// `assert` at `span` failing for thread 1 (pair model: shared values abstracted).
     Assertion { span: Span },
+    /// A user loop invariant that may not hold on entry (`base`) or not be preserved.
+    Invariant { span: Span, base: bool },
+    /// The step check of a derived closed form of `var` in the loop at `loop_span`: when
+    /// satisfiable the derivation was wrong and must not be used (the driver then havocs
+    /// `var` instead). Never a defect of the kernel.
+    ClosedForm { loop_span: Span, var: VarId },
 }
 
 /// One property instance: the query and how to read its model back.
@@ -50,6 +56,9 @@ pub struct Check {
     pub pairs: Vec<(Access, Access)>,
     /// The layout of the common witness values at the front of `query.get_values`.
     pub(crate) layout: witness::Layout,
+    /// The answer rests on a loop abstraction: a witness may be infeasible (a "possible"
+    /// defect).
+    pub possible: bool,
 }
 
 /// One memory access site as executed by both threads.
@@ -62,7 +71,9 @@ pub struct Access {
     pub width: u32,
     /// Top-level barrier segment: accesses of different segments are ordered for one block.
     pub segment: u32,
-    /// Per thread: path condition, byte offset (BV64), barrier count (BV32).
+    /// Made inside or after an abstracted loop.
+    pub abstracted: bool,
+    /// Per thread: path condition, byte offset (BV64), barrier count (BV64).
     pub per_thread: Vec<(Sexp, Sexp, Sexp)>,
 }
 
@@ -199,6 +210,10 @@ struct Encoder<'k> {
     has_opaque_float: bool,
     layout: witness::Layout,
     barrier_count: u32,
+    /// Nesting depth of abstracted loops being encoded.
+    abstract_depth: u32,
+    /// Whether an abstracted loop has been encoded (values after it are over-approximated).
+    seen_abstract: bool,
 }
 
 fn atom(s: impl Into<String>) -> Sexp {
@@ -317,6 +332,8 @@ impl<'k> Encoder<'k> {
             has_opaque_float: false,
             layout: witness::Layout::default(),
             barrier_count: 0,
+            abstract_depth: 0,
+            seen_abstract: false,
         }
     }
 
@@ -486,7 +503,7 @@ impl<'k> Encoder<'k> {
                 pc: t(),
                 vars,
                 mem,
-                bc: bvn(0, 32),
+                bc: bvn(0, 64),
             });
         }
         if self.memory == MemoryModel::Serialized {
@@ -503,9 +520,13 @@ impl<'k> Encoder<'k> {
         if let Some(x) = &st.vars[v.0] {
             return x.clone();
         }
-        // Read before any assignment: an arbitrary value.
-        let name = self.fresh_name(&format!("{}.undef", self.var_name(v, th)));
-        let x = self.declare(&name, sort_of(self.k.var(v).ty));
+        // Read before any assignment: an arbitrary value, the same wherever it is read.
+        let name = format!("{}.{}.undef", self.var_name(v, th), v.0);
+        let x = if self.declared_funs.insert(name.clone()) {
+            self.declare(&name, sort_of(self.k.var(v).ty))
+        } else {
+            atom(name)
+        };
         st.vars[v.0] = Some(x.clone());
         x
     }
@@ -590,6 +611,325 @@ impl<'k> Encoder<'k> {
                 }
             }
         }
+    }
+
+    /// One arbitrary iteration of an abstracted loop (PUG §6; DESIGN.md "Loops"). Each thread
+    /// gets its own iteration count `it` (BV64, below 2^48), so two threads may be in
+    /// different iterations (inter-iteration races); barrier counts at the head are
+    /// `bc_entry + it * barriers`, so accesses of one block meet only in the same barrier
+    /// interval, also across the back edge. Closed forms are exact in `it`; other
+    /// loop-carried variables and the memory the loop may see changed are fresh. The state
+    /// after the loop is built the same way for a fresh exit count, with the test false
+    /// (loops are assumed to terminate).
+    fn abstract_loop(&mut self, s: &Stmt, l: &AbstractLoop, st: &mut [TState]) {
+        let line = s.span.line;
+        // Variables the closed forms start from are read once on entry, so the head, the
+        // step check and the exit all see the same initial values.
+        for th in 0..self.n {
+            for (v, cf) in &l.closed {
+                self.read_var(*v, &mut st[th], th);
+                if let ClosedForm::Linear(k) = cf {
+                    let _ = self.expr(k, &mut st[th], th);
+                }
+            }
+        }
+        let entry: Vec<TState> = st.to_vec();
+        // The user's invariants hold on entry (base case).
+        for (inv, span) in &l.invariants {
+            self.invariant_check(inv, span, &entry, "base", true);
+        }
+        self.depth += 1;
+        self.abstract_depth += 1;
+        self.seen_abstract = true;
+        let mut head = entry.clone();
+        let mut its = Vec::new();
+        for th in 0..self.n {
+            let it = self.iteration_state(l, line, "it", &mut head[th], th);
+            its.push(it);
+        }
+        for (inv, _) in &l.invariants {
+            for (th, ts) in head.iter_mut().enumerate() {
+                let c = self.expr(inv, ts, th);
+                self.assert(app("=>", vec![ts.pc.clone(), c]));
+            }
+        }
+        // The iteration: test (not for do-while: its head is the start of the body), body,
+        // step.
+        self.exits.insert(l.brk, Vec::new());
+        if !l.do_while {
+            self.block(&l.cond_stmts, &mut head);
+            for (th, ts) in head.iter_mut().enumerate() {
+                let c = self.expr(&l.cond, ts, th);
+                let pc = and(ts.pc.clone(), c);
+                ts.pc = self.define(&format!("t{}.pc", th + 1), atom("Bool"), pc);
+            }
+        }
+        let body = Stmt { kind: StmtKind::Block { id: l.cont, body: l.body.clone() }, span: s.span.clone() };
+        self.stmt(&body, &mut head);
+        self.block(&l.step, &mut head);
+        // Step checks: the closed forms and the user's invariants hold at the next head.
+        for (v, cf) in &l.closed {
+            let mut fails = Vec::new();
+            for th in 0..self.n {
+                let v0 = self.read_var(*v, &mut st[th], th);
+                let next = app("bvadd", vec![its[th].clone(), bvn(1, 64)]);
+                let expect = self.closed_value(*v, cf, v0, &next, &mut st[th], th);
+                let got = self.read_var(*v, &mut head[th], th);
+                fails.push(and(head[th].pc.clone(), not(app("=", vec![got, expect]))));
+            }
+            let name = format!("{}.loop.L{}.{}", sym(&self.k.name), line, sym(&self.k.var(*v).name));
+            self.check_list.push(Check {
+                property: Property::ClosedForm { loop_span: s.span.clone(), var: *v },
+                query: Query { name, assertions: vec![fails.into_iter().reduce(or).unwrap_or_else(f)], get_values: vec![] },
+                pairs: Vec::new(),
+                layout: self.layout.clone(),
+                possible: false,
+            });
+        }
+        for (inv, span) in &l.invariants {
+            self.invariant_check(inv, span, &head, "step", false);
+        }
+        // The next test's accesses.
+        self.block(&l.cond_stmts, &mut head);
+        self.exits.remove(&l.brk);
+        // After the loop: a fresh exit count.
+        let has_break = exits_to(&l.body, l.brk) || exits_to(&l.cond_stmts, l.brk);
+        let leaves = leaves_loop(&l.body, l.brk, l.cont);
+        let mut post = entry.clone();
+        for th in 0..self.n {
+            self.iteration_state(l, line, "exit", &mut post[th], th);
+            if leaves {
+                // Some iteration may have returned: whether this thread did is unknown.
+                let r = self.fresh_name(&format!("t{}.left.L{line}", th + 1));
+                let r = self.declare(&r, atom("Bool"));
+                let pc = and(post[th].pc.clone(), not(r));
+                post[th].pc = self.define(&format!("t{}.pc", th + 1), atom("Bool"), pc);
+            }
+            if !has_break && l.cond_stmts.is_empty() {
+                let c = self.expr(&l.cond, &mut post[th], th);
+                self.assert(app("=>", vec![post[th].pc.clone(), not(c)]));
+            }
+        }
+        self.depth -= 1;
+        self.abstract_depth -= 1;
+        for (th, p) in post.into_iter().enumerate() {
+            st[th] = p;
+        }
+    }
+
+    /// Puts thread `th`'s state `ts` (the loop's entry state) at a fresh iteration count of the
+    /// loop: closed forms at that count, other assigned variables and the memory the loop may
+    /// change fresh, the barrier count advanced. Returns the count (BV64).
+    fn iteration_state(&mut self, l: &AbstractLoop, line: u32, what: &str, ts: &mut TState, th: usize) -> Sexp {
+        let mut entry = ts.clone();
+        let it = self.fresh_name(&format!("t{}.{what}.L{line}", th + 1));
+        let it = self.declare(&it, Sexp::bv_sort(64));
+        self.assert(app("bvult", vec![it.clone(), bvn(1 << 48, 64)]));
+        for (v, cf) in &l.closed {
+            let v0 = self.read_var(*v, &mut entry, th);
+            let value = self.closed_value(*v, cf, v0, &it, &mut entry, th);
+            self.assign(*v, value, ts, th);
+        }
+        for v in &l.havocked {
+            self.havoc(*v, ts, th);
+        }
+        let barrier_loop = l.barriers != Some(0);
+        let fresh_arrays: Vec<ArrayId> = (0..self.k.arrays.len())
+            .map(ArrayId)
+            .filter(|a| {
+                l.written.contains(a) || (barrier_loop && matches!(self.k.array(*a).space, Space::Shared | Space::Global))
+            })
+            .collect();
+        for a in fresh_arrays {
+            let name = self.fresh_name(&format!("t{}.mem.{}.L{line}", th + 1, sym(&self.k.array(a).name)));
+            let m = self.declare(&name, mem_sort());
+            match self.global.get_mut(&a) {
+                Some(g) => *g = m,
+                None => {
+                    ts.mem.insert(a, m);
+                }
+            }
+        }
+        ts.bc = match l.barriers {
+            Some(0) => ts.bc.clone(),
+            Some(nb) => {
+                let v = app("bvadd", vec![ts.bc.clone(), app("bvmul", vec![it.clone(), bvn(nb as u64, 64)])]);
+                self.define(&format!("t{}.bc", th + 1), Sexp::bv_sort(64), v)
+            }
+            None => {
+                let name = self.fresh_name(&format!("t{}.bc.L{line}", th + 1));
+                self.declare(&name, Sexp::bv_sort(64))
+            }
+        };
+        let state = ts.clone();
+        self.iteration_bounds(l, &it, &mut entry, &state, th);
+        it
+    }
+
+    /// Constraints on thread `th`'s iteration count `it` from the loop test (PUG §6.1
+    /// normalization): iteration `it >= 1` is reached only if the test passed at `it - 1`.
+    /// Evaluated with the closed forms at `it - 1` when the test reads only closed-form and
+    /// loop-invariant variables (exact in bit-vectors); and, for `i < ub` / `i <= ub` /
+    /// `i > lb` / `i >= lb` with a linear `i`, the trip bound `i0 + (it-1)*k < ub` in wide
+    /// arithmetic, under the condition that no step can wrap (`ub - 1 + k <= MAX`), which makes
+    /// it exact too.
+    fn iteration_bounds(&mut self, l: &AbstractLoop, it: &Sexp, entry: &mut TState, head: &TState, th: usize) {
+        if !l.cond_stmts.is_empty() || l.do_while {
+            return;
+        }
+        let closed: BTreeMap<VarId, ClosedForm> = l.closed.iter().cloned().collect();
+        let havocked: BTreeSet<VarId> = l.havocked.iter().copied().collect();
+        if mentions_any(&l.cond, &havocked) {
+            return;
+        }
+        let prev_it = app("bvsub", vec![it.clone(), bvn(1, 64)]);
+        let mut prev = head.clone();
+        for (v, cf) in &l.closed {
+            let v0 = self.read_var(*v, entry, th);
+            let value = self.closed_value(*v, cf, v0, &prev_it, entry, th);
+            self.assign(*v, value, &mut prev, th);
+        }
+        let c_prev = self.expr(&l.cond, &mut prev, th);
+        let started = app("bvuge", vec![it.clone(), bvn(1, 64)]);
+        self.assert(app("=>", vec![started.clone(), c_prev]));
+        // The trip bound of a linear index.
+        let Expr::Binary { op, lhs, rhs, .. } = &l.cond else { return };
+        let strip = |e: &Expr| -> Option<VarId> {
+            match e {
+                Expr::Var { id, .. } => Some(*id),
+                Expr::Cast { arg, ty } if arg.ty() == *ty => match &**arg {
+                    Expr::Var { id, .. } => Some(*id),
+                    _ => None,
+                },
+                _ => None,
+            }
+        };
+        let (v, bound, op) = match (strip(lhs), strip(rhs)) {
+            (Some(v), _) if closed.contains_key(&v) => (v, &**rhs, *op),
+            (_, Some(v)) if closed.contains_key(&v) => {
+                let flipped = match op {
+                    BinOp::Lt => BinOp::Gt,
+                    BinOp::Le => BinOp::Ge,
+                    BinOp::Gt => BinOp::Lt,
+                    BinOp::Ge => BinOp::Le,
+                    _ => return,
+                };
+                (v, &**lhs, flipped)
+            }
+            _ => return,
+        };
+        let Some(ClosedForm::Linear(k)) = closed.get(&v) else { return };
+        if mentions_any(bound, &closed.keys().copied().collect()) {
+            return;
+        }
+        let ty = self.k.var(v).ty;
+        let Ty::Int { bits: w, signed } = ty else { return };
+        if bound.ty() != ty {
+            return;
+        }
+        let wide = w + 66;
+        let ext = |x: Sexp, s: bool| extend(x, w, wide, s);
+        let v0 = self.read_var(v, entry, th);
+        let i0 = ext(v0, signed);
+        let b = self.expr(bound, entry, th);
+        let b = ext(b, signed);
+        // The step as a mathematical integer: `-k'` when written as a negation.
+        let kk = match k {
+            Expr::Unary { op: UnOp::Neg, arg, .. } if arg.ty().bits() == w => {
+                let a = self.expr(arg, entry, th);
+                app("bvneg", vec![ext(a, arg.ty().is_signed())])
+            }
+            _ => {
+                let a = self.expr(k, entry, th);
+                if k.ty().bits() != w {
+                    return;
+                }
+                ext(a, k.ty().is_signed())
+            }
+        };
+        let num = |v: BigInt| Sexp::bv(&to_unsigned(&v, wide), wide);
+        let (max, min) = if signed {
+            ((BigInt::from(1) << (w - 1)) - 1, -(BigInt::from(1) << (w - 1)))
+        } else {
+            ((BigInt::from(1) << w) - 1, BigInt::from(0))
+        };
+        let itm1 = extend(prev_it, 64, wide, false);
+        let last = app("bvadd", vec![i0, app("bvmul", vec![itm1, kk.clone()])]);
+        let zero = num(BigInt::from(0));
+        let (guard, holds) = match op {
+            BinOp::Lt | BinOp::Le => {
+                let reach = if op == BinOp::Lt { app("bvsub", vec![b.clone(), num(1.into())]) } else { b.clone() };
+                let guard = and(
+                    app("bvsgt", vec![kk.clone(), zero]),
+                    app("bvsle", vec![app("bvadd", vec![reach, kk]), num(max)]),
+                );
+                (guard, app(if op == BinOp::Lt { "bvslt" } else { "bvsle" }, vec![last, b]))
+            }
+            BinOp::Gt | BinOp::Ge => {
+                let reach = if op == BinOp::Gt { app("bvadd", vec![b.clone(), num(1.into())]) } else { b.clone() };
+                let guard = and(
+                    app("bvslt", vec![kk.clone(), zero]),
+                    app("bvsge", vec![app("bvadd", vec![reach, kk]), num(min)]),
+                );
+                (guard, app(if op == BinOp::Gt { "bvsgt" } else { "bvsge" }, vec![last, b]))
+            }
+            _ => return,
+        };
+        self.assert(app("=>", vec![and(guard, started), holds]));
+    }
+
+    /// The value of `v` after `it` iterations, from its value `v0` on entry.
+    fn closed_value(&mut self, v: VarId, cf: &ClosedForm, v0: Sexp, it: &Sexp, ts: &mut TState, th: usize) -> Sexp {
+        let ty = self.k.var(v).ty;
+        let w = ty.bits();
+        let it_w = extend(it.clone(), 64, w, false);
+        // Shifting by the width or more: as if by width (bvshl/bvlshr give 0, bvashr the sign).
+        let capped = app(
+            "ite",
+            vec![app("bvuge", vec![it.clone(), bvn(w as u64, 64)]), bvn(w as u64, w), it_w.clone()],
+        );
+        match cf {
+            ClosedForm::Linear(k) => {
+                let kv = self.expr(k, ts, th);
+                let kv = self.coerce_int(kv, k.ty(), ty);
+                app("bvadd", vec![v0, app("bvmul", vec![it_w, kv])])
+            }
+            ClosedForm::Halving => app(if ty.is_signed() { "bvashr" } else { "bvlshr" }, vec![v0, capped]),
+            ClosedForm::Doubling => app("bvshl", vec![v0, capped]),
+        }
+    }
+
+    /// Converts an integer term between widths by the source's signedness.
+    fn coerce_int(&mut self, v: Sexp, from: Ty, to: Ty) -> Sexp {
+        match (from, to) {
+            (Ty::Int { bits: fb, signed }, Ty::Int { bits: tb, .. }) => extend(v, fb, tb, signed),
+            _ => self.coerce(v, from, to),
+        }
+    }
+
+    /// A check that `inv` holds in `states` (on entry, or at the end of the iteration).
+    fn invariant_check(&mut self, inv: &Expr, span: &Span, states: &[TState], what: &str, base: bool) {
+        let mut states = states.to_vec();
+        let checked = if self.memory == MemoryModel::EqualityAbstraction { 1 } else { self.n };
+        let mut fails = Vec::new();
+        for (th, ts) in states.iter_mut().enumerate().take(checked) {
+            let c = self.expr(inv, ts, th);
+            fails.push(and(ts.pc.clone(), not(c)));
+        }
+        let layout = self.layout.clone();
+        let mut gv = layout.common();
+        gv.extend(fails.iter().cloned());
+        self.check_list.push(Check {
+            property: Property::Invariant { span: span.clone(), base },
+            query: Query {
+                name: format!("{}.invariant.{what}.L{}", sym(&self.k.name), span.line),
+                assertions: vec![fails.into_iter().reduce(or).unwrap_or_else(f)],
+                get_values: gv,
+            },
+            pairs: Vec::new(),
+            layout,
+            possible: self.seen_abstract && !base,
+        });
     }
 
     fn cast(&mut self, a: Sexp, from: Ty, to: Ty) -> Sexp {
@@ -757,7 +1097,9 @@ impl<'k> Encoder<'k> {
         if matches!(space, Space::Local | Space::Constant) {
             return;
         }
+        let abstracted = self.seen_abstract;
         self.accesses.push(Access {
+            abstracted,
             array,
             span: span.clone(),
             kind,
@@ -925,11 +1267,13 @@ impl<'k> Encoder<'k> {
                     },
                     pairs: Vec::new(),
                     layout,
+                    possible: self.seen_abstract,
                 });
                 // The assertion is not assumed afterwards: the shared script is asserted for every
                 // query, this one included.
             }
-            StmtKind::Assert { .. } => {}
+            StmtKind::Assert { .. } | StmtKind::Invariant { .. } => {}
+            StmtKind::AbstractLoop(l) => self.abstract_loop(s, l, st),
             StmtKind::Loop { .. } | StmtKind::Break | StmtKind::Continue => {
                 // `passes::prepare` removes these or marks the kernel inconclusive, in which
                 // case the driver does not encode it.
@@ -1085,7 +1429,7 @@ impl<'k> Encoder<'k> {
         }
         if a.bc != b.bc {
             let v = app("ite", vec![c.clone(), a.bc.clone(), b.bc.clone()]);
-            out.bc = self.define(&format!("t{}.bc", th + 1), Sexp::bv_sort(32), v);
+            out.bc = self.define(&format!("t{}.bc", th + 1), Sexp::bv_sort(64), v);
         }
         if a.pc != b.pc {
             let v = app("ite", vec![c.clone(), a.pc.clone(), b.pc.clone()]);
@@ -1123,8 +1467,12 @@ impl<'k> Encoder<'k> {
         self.barrier_count += 1;
         // Divergence: two threads of one block disagree on reaching this barrier.
         if self.checks && self.n == 2 && !(st[0].pc == t() && st[1].pc == t()) {
+            // Threads that have passed the same number of barriers (the first divergent
+            // barrier of any execution is such a point; in abstracted loops this puts both
+            // threads in the same iteration).
+            let same_count = if st[0].bc == st[1].bc { t() } else { app("=", vec![st[0].bc.clone(), st[1].bc.clone()]) };
             let div = and(
-                atom("same_block"),
+                and(atom("same_block"), same_count),
                 not(app("=", vec![st[0].pc.clone(), st[1].pc.clone()])),
             );
             let layout = self.layout.clone();
@@ -1140,6 +1488,7 @@ impl<'k> Encoder<'k> {
                 },
                 pairs: Vec::new(),
                 layout,
+                possible: self.seen_abstract,
             });
         }
         let fresh: Vec<(ArrayId, Sexp)> = self
@@ -1159,13 +1508,13 @@ impl<'k> Encoder<'k> {
             })
             .collect();
         for (th, ts) in st.iter_mut().enumerate() {
-            let inc = app("bvadd", vec![ts.bc.clone(), bvn(1, 32)]);
+            let inc = app("bvadd", vec![ts.bc.clone(), bvn(1, 64)]);
             let bc = if ts.pc == t() {
                 inc
             } else {
                 app("ite", vec![ts.pc.clone(), inc, ts.bc.clone()])
             };
-            ts.bc = self.define(&format!("t{}.bc", th + 1), Sexp::bv_sort(32), bc);
+            ts.bc = self.define(&format!("t{}.bc", th + 1), Sexp::bv_sort(64), bc);
             for (id, m) in &fresh {
                 let v = if ts.pc == t() {
                     m.clone()
@@ -1285,6 +1634,7 @@ impl<'k> Encoder<'k> {
             },
             pairs,
             layout,
+            possible: false,
         });
     }
 }
@@ -1314,6 +1664,69 @@ pub(crate) fn to_unsigned(value: &BigInt, bits: u32) -> BigUint {
     let m = BigInt::from(1u8) << bits;
     let r = ((value % &m) + &m) % &m;
     r.to_biguint().unwrap_or_default()
+}
+
+/// Whether `stmts` contain an `Exit(id)`.
+fn exits_to(stmts: &[Stmt], id: BlockId) -> bool {
+    stmts.iter().any(|s| match &s.kind {
+        StmtKind::Exit(x) => *x == id,
+        StmtKind::If { then, els, .. } => exits_to(then, id) || exits_to(els, id),
+        StmtKind::Block { body, .. } => exits_to(body, id),
+        StmtKind::AbstractLoop(l) => exits_to(&l.cond_stmts, id) || exits_to(&l.body, id) || exits_to(&l.step, id),
+        _ => false,
+    })
+}
+
+/// Whether `stmts` (a loop body) can leave the loop other than by `break` or `continue`: a
+/// `return`, or an exit of a block around the loop.
+fn leaves_loop(stmts: &[Stmt], brk: BlockId, cont: BlockId) -> bool {
+    fn inner_blocks(stmts: &[Stmt], out: &mut HashSet<BlockId>) {
+        for s in stmts {
+            match &s.kind {
+                StmtKind::Block { id, body } => {
+                    out.insert(*id);
+                    inner_blocks(body, out);
+                }
+                StmtKind::If { then, els, .. } => {
+                    inner_blocks(then, out);
+                    inner_blocks(els, out);
+                }
+                StmtKind::AbstractLoop(l) => {
+                    out.insert(l.brk);
+                    out.insert(l.cont);
+                    inner_blocks(&l.body, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    fn leaves(stmts: &[Stmt], ok: &HashSet<BlockId>) -> bool {
+        stmts.iter().any(|s| match &s.kind {
+            StmtKind::Return => true,
+            StmtKind::Exit(x) => !ok.contains(x),
+            StmtKind::If { then, els, .. } => leaves(then, ok) || leaves(els, ok),
+            StmtKind::Block { body, .. } => leaves(body, ok),
+            StmtKind::AbstractLoop(l) => leaves(&l.cond_stmts, ok) || leaves(&l.body, ok) || leaves(&l.step, ok),
+            _ => false,
+        })
+    }
+    let mut ok = HashSet::from([brk, cont]);
+    inner_blocks(stmts, &mut ok);
+    leaves(stmts, &ok)
+}
+
+/// Whether `e` reads one of `vars`.
+fn mentions_any(e: &Expr, vars: &BTreeSet<VarId>) -> bool {
+    match e {
+        Expr::Var { id, .. } => vars.contains(id),
+        Expr::Const { .. } | Expr::Builtin(_) => false,
+        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => mentions_any(arg, vars),
+        Expr::Binary { lhs, rhs, .. } => mentions_any(lhs, vars) || mentions_any(rhs, vars),
+        Expr::Select { cond, then, els, .. } => {
+            mentions_any(cond, vars) || mentions_any(then, vars) || mentions_any(els, vars)
+        }
+        Expr::Opaque { args, .. } => args.iter().any(|a| mentions_any(a, vars)),
+    }
 }
 
 fn collect_atomic_arrays(stmts: &[Stmt], out: &mut Vec<ArrayId>) {

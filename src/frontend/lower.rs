@@ -2751,9 +2751,20 @@ impl<'a, 'g> Lower<'a, 'g> {
             "__threadfence" | "__threadfence_block" | "__threadfence_system" | "__syncwarp" | "printf" => {
                 Ok(Some(Val::Void))
             }
-            "__invariant"
-            | "__global_invariant"
-            | "__ensures"
+            "__invariant" | "__global_invariant" => {
+                let Some(a) = args.first() else {
+                    return unsupported(span.clone(), format!("`{name}` without an argument"));
+                };
+                // An invariant we cannot lower (GPUVerify's two-thread annotations such as
+                // `__write_implies`) is dropped: not assuming it is sound, only less precise.
+                let mut stmts = Vec::new();
+                if let Ok(cond) = self.cond(a, &mut stmts) {
+                    out.extend(stmts);
+                    push(out, StmtKind::Invariant { cond });
+                }
+                Ok(Some(Val::Void))
+            }
+            "__ensures"
             | "__global_ensures"
             | "__function_wide_invariant"
             | "__axiom" => Ok(Some(Val::Void)),
