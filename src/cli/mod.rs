@@ -39,7 +39,7 @@ pub enum Cmd {
     /// Lists the SMT solvers gpug knows and whether each is installed, with its version.
     Solvers,
     /// Shared-memory bank conflicts per access, with degree and witness (needs --blockDim).
-    Bank(bank::BankArgs),
+    Bank(Box<bank::BankArgs>),
 }
 
 /// Arguments of verification (the default command).
@@ -175,7 +175,7 @@ pub fn main() -> i32 {
             }
             0
         }
-        Some(Cmd::Bank(args)) => bank::run(args),
+        Some(Cmd::Bank(args)) => bank::run(*args),
         None => verify(cli.verify),
     }
 }

@@ -350,8 +350,8 @@ fn bank_kernel(k: &Kernel, opts: &BankOptions) -> Result<BankKernelResult, BankE
             )));
         }
     }
-    // interval -> (sites occurring, sites conflicting, sites undecided)
-    let mut intervals: BTreeMap<u32, (BTreeSet<usize>, BTreeSet<usize>, BTreeSet<usize>)> = BTreeMap::new();
+    // interval -> sites occurring, sites conflicting, sites undecided
+    let mut intervals: BTreeMap<u32, [BTreeSet<usize>; 3]> = BTreeMap::new();
     let mut results = Vec::new();
     for (si, s) in sites.iter().enumerate() {
         let name = site_name(&k.name, s);
@@ -363,15 +363,15 @@ fn bank_kernel(k: &Kernel, opts: &BankOptions) -> Result<BankKernelResult, BankE
         let mut undecided = false;
         for (seg, occ) in &by_segment {
             let entry = intervals.entry(*seg).or_default();
-            entry.0.insert(si);
+            entry[0].insert(si);
             match asker.ask(format!("{name}.bi{seg}.k2"), occ, 2)? {
                 Outcome::Sat(w) => {
-                    entry.1.insert(si);
+                    entry[1].insert(si);
                     witness.get_or_insert(w);
                 }
                 Outcome::Unsat => {}
                 Outcome::Undecided => {
-                    entry.2.insert(si);
+                    entry[2].insert(si);
                     undecided = true;
                 }
             }
@@ -431,7 +431,7 @@ fn bank_kernel(k: &Kernel, opts: &BankOptions) -> Result<BankKernelResult, BankE
     }
     let intervals = intervals
         .into_iter()
-        .map(|(index, (all, c, u))| IntervalResult {
+        .map(|(index, [all, c, u])| IntervalResult {
             index,
             accesses: all.len(),
             conflicting: c.len(),
