@@ -361,6 +361,9 @@ fn bank_kernel(k: &Kernel, opts: &BankOptions) -> Result<BankKernelResult, BankE
         }
         let mut witness: Option<BankWitness> = None;
         let mut undecided = false;
+        // Occurrences in intervals where two lanes can conflict (or that are undecided): the
+        // only ones that can have a degree above 1.
+        let mut candidates: Vec<usize> = Vec::new();
         for (seg, occ) in &by_segment {
             let entry = intervals.entry(*seg).or_default();
             entry[0].insert(si);
@@ -368,11 +371,13 @@ fn bank_kernel(k: &Kernel, opts: &BankOptions) -> Result<BankKernelResult, BankE
                 Outcome::Sat(w) => {
                     entry[1].insert(si);
                     witness.get_or_insert(w);
+                    candidates.extend(occ);
                 }
                 Outcome::Unsat => {}
                 Outcome::Undecided => {
                     entry[2].insert(si);
                     undecided = true;
+                    candidates.extend(occ);
                 }
             }
         }
@@ -395,7 +400,7 @@ fn bank_kernel(k: &Kernel, opts: &BankOptions) -> Result<BankKernelResult, BankE
                 } else {
                     lo + (hi - lo).div_ceil(2)
                 };
-                match asker.ask(format!("{name}.k{k}"), &s.occurrences, k)? {
+                match asker.ask(format!("{name}.k{k}"), &candidates, k)? {
                     Outcome::Sat(w) => {
                         lo = k;
                         witness = Some(w);
