@@ -3,6 +3,8 @@
 //! Exit codes: 0 all kernels verified, 1 a defect found, 2 input or usage error,
 //! 3 inconclusive (timeout, `unknown`, a loop we cannot handle yet).
 
+pub mod bank;
+
 use crate::driver::{self, DriverError, Verdict, VerifyOptions};
 use crate::frontend::FrontendOptions;
 use crate::passes::{Geometry, PassOptions};
@@ -36,6 +38,8 @@ pub struct Cli {
 pub enum Cmd {
     /// Lists the SMT solvers gpug knows and whether each is installed, with its version.
     Solvers,
+    /// Shared-memory bank conflicts per access, with degree and witness (needs --blockDim).
+    Bank(Box<bank::BankArgs>),
 }
 
 /// Arguments of verification (the default command).
@@ -176,6 +180,7 @@ pub fn main() -> i32 {
             }
             0
         }
+        Some(Cmd::Bank(args)) => bank::run(*args),
         None => verify(cli.verify),
     }
 }

@@ -1,5 +1,7 @@
 //! Runs the pipeline for one file: front end, passes, encoding, solver, verdicts.
 
+pub mod bank;
+
 use crate::encode::{self, Finding};
 use crate::frontend::{self, FrontendError, FrontendOptions};
 use crate::ir::Program;

@@ -17,6 +17,7 @@
 //!
 //! Entry point: [`encode`]; a solver's values become a [`Finding`] through [`Check::finding`].
 
+pub mod bank;
 mod witness;
 
 use crate::ir::{

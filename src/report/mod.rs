@@ -11,6 +11,8 @@
 //!   "block": [x,y,z], "thread": [x,y,z], "reaches"}], "params": {name: value},
 //!   "geometry": {name: value}, "index"}], "inconclusive": [reason], "notes": [note]}]}`.
 
+pub mod bank;
+
 use crate::driver::{FileResult, KernelResult};
 use crate::encode::{AccessKind, Finding, FindingKind, WitnessAccess};
 use serde_json::{Value, json};
