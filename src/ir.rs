@@ -390,7 +390,9 @@ pub enum StmtKind {
     /// `__invariant(e)` as the first statement of a loop body or in a `for` header: a loop
     /// invariant, checked (base case and step) and then assumed at the loop head (PUG §6).
     /// Where a loop is unrolled it is checked as an assertion at each iteration's head.
-    Invariant { cond: Expr },
+    Invariant {
+        cond: Expr,
+    },
     /// A loop that is abstracted instead of unrolled (made by `passes`, never by the front
     /// end); see [`AbstractLoop`].
     AbstractLoop(Box<AbstractLoop>),

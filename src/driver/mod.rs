@@ -116,7 +116,11 @@ fn verify_kernel(k: &crate::ir::Kernel, opts: &VerifyOptions) -> Result<KernelRe
         let line = span.line;
         let text = match t {
             LoopTreatment::Unrolled(n) => format!("line {line}: unrolled ({n} iterations)"),
-            LoopTreatment::Abstracted { closed, havocked, invariants } => {
+            LoopTreatment::Abstracted {
+                closed,
+                havocked,
+                invariants,
+            } => {
                 notes.push(format!(
                     "loop at line {line} is abstracted by an arbitrary iteration: a defect that depends on it is reported as possible"
                 ));
@@ -138,7 +142,11 @@ fn verify_kernel(k: &crate::ir::Kernel, opts: &VerifyOptions) -> Result<KernelRe
             name: k.name.clone(),
             verdict: Verdict::Inconclusive,
             findings: Vec::new(),
-            inconclusive: prepared.inconclusive.iter().map(|(s, why)| format!("{s}: {why}")).collect(),
+            inconclusive: prepared
+                .inconclusive
+                .iter()
+                .map(|(s, why)| format!("{s}: {why}"))
+                .collect(),
             notes,
             loops,
             queries: 0,
@@ -154,7 +162,10 @@ fn verify_kernel(k: &crate::ir::Kernel, opts: &VerifyOptions) -> Result<KernelRe
         let mut session = Session::new(
             &opts.solver,
             &encoded.script,
-            SessionOptions { timeout: Some(opts.timeout), dump_dir: opts.dump_dir.clone() },
+            SessionOptions {
+                timeout: Some(opts.timeout),
+                dump_dir: opts.dump_dir.clone(),
+            },
         )?;
         let mut rejected = Vec::new();
         for check in &encoded.checks {
@@ -213,7 +224,16 @@ fn verify_kernel(k: &crate::ir::Kernel, opts: &VerifyOptions) -> Result<KernelRe
     } else {
         Verdict::Verified
     };
-    Ok(KernelResult { name: k.name.clone(), verdict, findings, inconclusive, notes, loops, queries, time: start.elapsed() })
+    Ok(KernelResult {
+        name: k.name.clone(),
+        verdict,
+        findings,
+        inconclusive,
+        notes,
+        loops,
+        queries,
+        time: start.elapsed(),
+    })
 }
 
 #[allow(unused)]

@@ -21,7 +21,8 @@ pub mod bank;
 mod witness;
 
 use crate::ir::{
-    AbstractLoop, ArrayId, ClosedForm, AtomicOp, BinOp, BlockId, Builtin, Expr, Kernel, ParamKind, Space, Span, Stmt, StmtKind, Ty, UnOp, VarId,
+    AbstractLoop, ArrayId, AtomicOp, BinOp, BlockId, Builtin, ClosedForm, Expr, Kernel, ParamKind, Space, Span, Stmt,
+    StmtKind, Ty, UnOp, VarId,
 };
 use crate::passes::Geometry;
 use crate::solver::{Command, Query, Script, Sexp};
@@ -181,6 +182,19 @@ pub fn thread_symbol(b: Builtin, thread: usize) -> String {
     }
 }
 
+/// An abstracted loop whose iterations run a fixed number `nb > 0` of barriers, while its
+/// iteration is encoded: its barriers count `bc_entry + it * 2^shift + k`, and the last one
+/// jumps to the next iteration's base `bc_entry + (it + 1) * 2^shift`, so the accesses after it
+/// share a barrier interval with the next iteration's first ones (the back edge), and equal
+/// counts mean equal iterations through a shift rather than a multiplication.
+struct LoopFrame {
+    barriers: u32,
+    shift: u32,
+    seen: u32,
+    /// Per thread: the barrier count on entry and the iteration count.
+    base: Vec<(Sexp, Sexp)>,
+}
+
 #[derive(Clone, Debug)]
 struct TState {
     pc: Sexp,
@@ -215,6 +229,8 @@ struct Encoder<'k> {
     abstract_depth: u32,
     /// Whether an abstracted loop has been encoded (values after it are over-approximated).
     seen_abstract: bool,
+    /// Abstracted loops with a fixed barrier count being encoded, innermost last.
+    frames: Vec<LoopFrame>,
 }
 
 fn atom(s: impl Into<String>) -> Sexp {
@@ -335,6 +351,7 @@ impl<'k> Encoder<'k> {
             barrier_count: 0,
             abstract_depth: 0,
             seen_abstract: false,
+            frames: Vec::new(),
         }
     }
 
@@ -626,11 +643,11 @@ impl<'k> Encoder<'k> {
         let line = s.span.line;
         // Variables the closed forms start from are read once on entry, so the head, the
         // step check and the exit all see the same initial values.
-        for th in 0..self.n {
+        for (th, ts) in st.iter_mut().enumerate() {
             for (v, cf) in &l.closed {
-                self.read_var(*v, &mut st[th], th);
+                self.read_var(*v, ts, th);
                 if let ClosedForm::Linear(k) = cf {
-                    let _ = self.expr(k, &mut st[th], th);
+                    let _ = self.expr(k, ts, th);
                 }
             }
         }
@@ -644,8 +661,8 @@ impl<'k> Encoder<'k> {
         self.seen_abstract = true;
         let mut head = entry.clone();
         let mut its = Vec::new();
-        for th in 0..self.n {
-            let it = self.iteration_state(l, line, "it", &mut head[th], th);
+        for (th, ts) in head.iter_mut().enumerate() {
+            let it = self.iteration_state(l, line, "it", ts, th);
             its.push(it);
         }
         for (inv, _) in &l.invariants {
@@ -665,9 +682,32 @@ impl<'k> Encoder<'k> {
                 ts.pc = self.define(&format!("t{}.pc", th + 1), atom("Bool"), pc);
             }
         }
-        let body = Stmt { kind: StmtKind::Block { id: l.cont, body: l.body.clone() }, span: s.span.clone() };
+        let body = Stmt {
+            kind: StmtKind::Block {
+                id: l.cont,
+                body: l.body.clone(),
+            },
+            span: s.span.clone(),
+        };
+        let framed = matches!(l.barriers, Some(nb) if nb > 0);
+        if let Some(nb) = l.barriers.filter(|_| framed) {
+            let base = entry
+                .iter()
+                .zip(&its)
+                .map(|(e, it)| (e.bc.clone(), it.clone()))
+                .collect();
+            self.frames.push(LoopFrame {
+                barriers: nb,
+                shift: barrier_shift(nb),
+                seen: 0,
+                base,
+            });
+        }
         self.stmt(&body, &mut head);
         self.block(&l.step, &mut head);
+        if framed {
+            self.frames.pop();
+        }
         // Step checks: the closed forms and the user's invariants hold at the next head.
         for (v, cf) in &l.closed {
             let mut fails = Vec::new();
@@ -680,8 +720,15 @@ impl<'k> Encoder<'k> {
             }
             let name = format!("{}.loop.L{}.{}", sym(&self.k.name), line, sym(&self.k.var(*v).name));
             self.check_list.push(Check {
-                property: Property::ClosedForm { loop_span: s.span.clone(), var: *v },
-                query: Query { name, assertions: vec![fails.into_iter().reduce(or).unwrap_or_else(f)], get_values: vec![] },
+                property: Property::ClosedForm {
+                    loop_span: s.span.clone(),
+                    var: *v,
+                },
+                query: Query {
+                    name,
+                    assertions: vec![fails.into_iter().reduce(or).unwrap_or_else(f)],
+                    get_values: vec![],
+                },
                 pairs: Vec::new(),
                 layout: self.layout.clone(),
                 possible: false,
@@ -697,18 +744,18 @@ impl<'k> Encoder<'k> {
         let has_break = exits_to(&l.body, l.brk) || exits_to(&l.cond_stmts, l.brk);
         let leaves = leaves_loop(&l.body, l.brk, l.cont);
         let mut post = entry.clone();
-        for th in 0..self.n {
-            self.iteration_state(l, line, "exit", &mut post[th], th);
+        for (th, ts) in post.iter_mut().enumerate() {
+            self.iteration_state(l, line, "exit", ts, th);
             if leaves {
                 // Some iteration may have returned: whether this thread did is unknown.
                 let r = self.fresh_name(&format!("t{}.left.L{line}", th + 1));
                 let r = self.declare(&r, atom("Bool"));
-                let pc = and(post[th].pc.clone(), not(r));
-                post[th].pc = self.define(&format!("t{}.pc", th + 1), atom("Bool"), pc);
+                let pc = and(ts.pc.clone(), not(r));
+                ts.pc = self.define(&format!("t{}.pc", th + 1), atom("Bool"), pc);
             }
             if !has_break && l.cond_stmts.is_empty() {
-                let c = self.expr(&l.cond, &mut post[th], th);
-                self.assert(app("=>", vec![post[th].pc.clone(), not(c)]));
+                let c = self.expr(&l.cond, ts, th);
+                self.assert(app("=>", vec![ts.pc.clone(), not(c)]));
             }
         }
         self.depth -= 1;
@@ -738,7 +785,8 @@ impl<'k> Encoder<'k> {
         let fresh_arrays: Vec<ArrayId> = (0..self.k.arrays.len())
             .map(ArrayId)
             .filter(|a| {
-                l.written.contains(a) || (barrier_loop && matches!(self.k.array(*a).space, Space::Shared | Space::Global))
+                l.written.contains(a)
+                    || (barrier_loop && matches!(self.k.array(*a).space, Space::Shared | Space::Global))
             })
             .collect();
         for a in fresh_arrays {
@@ -754,7 +802,13 @@ impl<'k> Encoder<'k> {
         ts.bc = match l.barriers {
             Some(0) => ts.bc.clone(),
             Some(nb) => {
-                let v = app("bvadd", vec![ts.bc.clone(), app("bvmul", vec![it.clone(), bvn(nb as u64, 64)])]);
+                let v = app(
+                    "bvadd",
+                    vec![
+                        ts.bc.clone(),
+                        app("bvshl", vec![it.clone(), bvn(barrier_shift(nb) as u64, 64)]),
+                    ],
+                );
                 self.define(&format!("t{}.bc", th + 1), Sexp::bv_sort(64), v)
             }
             None => {
@@ -794,7 +848,9 @@ impl<'k> Encoder<'k> {
         let started = app("bvuge", vec![it.clone(), bvn(1, 64)]);
         self.assert(app("=>", vec![started.clone(), c_prev]));
         // The trip bound of a linear index.
-        let Expr::Binary { op, lhs, rhs, .. } = &l.cond else { return };
+        let Expr::Binary { op, lhs, rhs, .. } = &l.cond else {
+            return;
+        };
         let strip = |e: &Expr| -> Option<VarId> {
             match e {
                 Expr::Var { id, .. } => Some(*id),
@@ -819,7 +875,9 @@ impl<'k> Encoder<'k> {
             }
             _ => return,
         };
-        let Some(ClosedForm::Linear(k)) = closed.get(&v) else { return };
+        let Some(ClosedForm::Linear(k)) = closed.get(&v) else {
+            return;
+        };
         if mentions_any(bound, &closed.keys().copied().collect()) {
             return;
         }
@@ -859,20 +917,34 @@ impl<'k> Encoder<'k> {
         let zero = num(BigInt::from(0));
         let (guard, holds) = match op {
             BinOp::Lt | BinOp::Le => {
-                let reach = if op == BinOp::Lt { app("bvsub", vec![b.clone(), num(1.into())]) } else { b.clone() };
+                let reach = if op == BinOp::Lt {
+                    app("bvsub", vec![b.clone(), num(1.into())])
+                } else {
+                    b.clone()
+                };
                 let guard = and(
                     app("bvsgt", vec![kk.clone(), zero]),
                     app("bvsle", vec![app("bvadd", vec![reach, kk]), num(max)]),
                 );
-                (guard, app(if op == BinOp::Lt { "bvslt" } else { "bvsle" }, vec![last, b]))
+                (
+                    guard,
+                    app(if op == BinOp::Lt { "bvslt" } else { "bvsle" }, vec![last, b]),
+                )
             }
             BinOp::Gt | BinOp::Ge => {
-                let reach = if op == BinOp::Gt { app("bvadd", vec![b.clone(), num(1.into())]) } else { b.clone() };
+                let reach = if op == BinOp::Gt {
+                    app("bvadd", vec![b.clone(), num(1.into())])
+                } else {
+                    b.clone()
+                };
                 let guard = and(
                     app("bvslt", vec![kk.clone(), zero]),
                     app("bvsge", vec![app("bvadd", vec![reach, kk]), num(min)]),
                 );
-                (guard, app(if op == BinOp::Gt { "bvsgt" } else { "bvsge" }, vec![last, b]))
+                (
+                    guard,
+                    app(if op == BinOp::Gt { "bvsgt" } else { "bvsge" }, vec![last, b]),
+                )
             }
             _ => return,
         };
@@ -887,7 +959,11 @@ impl<'k> Encoder<'k> {
         // Shifting by the width or more: as if by width (bvshl/bvlshr give 0, bvashr the sign).
         let capped = app(
             "ite",
-            vec![app("bvuge", vec![it.clone(), bvn(w as u64, 64)]), bvn(w as u64, w), it_w.clone()],
+            vec![
+                app("bvuge", vec![it.clone(), bvn(w as u64, 64)]),
+                bvn(w as u64, w),
+                it_w.clone(),
+            ],
         );
         match cf {
             ClosedForm::Linear(k) => {
@@ -911,7 +987,11 @@ impl<'k> Encoder<'k> {
     /// A check that `inv` holds in `states` (on entry, or at the end of the iteration).
     fn invariant_check(&mut self, inv: &Expr, span: &Span, states: &[TState], what: &str, base: bool) {
         let mut states = states.to_vec();
-        let checked = if self.memory == MemoryModel::EqualityAbstraction { 1 } else { self.n };
+        let checked = if self.memory == MemoryModel::EqualityAbstraction {
+            1
+        } else {
+            self.n
+        };
         let mut fails = Vec::new();
         for (th, ts) in states.iter_mut().enumerate().take(checked) {
             let c = self.expr(inv, ts, th);
@@ -921,7 +1001,10 @@ impl<'k> Encoder<'k> {
         let mut gv = layout.common();
         gv.extend(fails.iter().cloned());
         self.check_list.push(Check {
-            property: Property::Invariant { span: span.clone(), base },
+            property: Property::Invariant {
+                span: span.clone(),
+                base,
+            },
             query: Query {
                 name: format!("{}.invariant.{what}.L{}", sym(&self.k.name), span.line),
                 assertions: vec![fails.into_iter().reduce(or).unwrap_or_else(f)],
@@ -1471,7 +1554,11 @@ impl<'k> Encoder<'k> {
             // Threads that have passed the same number of barriers (the first divergent
             // barrier of any execution is such a point; in abstracted loops this puts both
             // threads in the same iteration).
-            let same_count = if st[0].bc == st[1].bc { t() } else { app("=", vec![st[0].bc.clone(), st[1].bc.clone()]) };
+            let same_count = if st[0].bc == st[1].bc {
+                t()
+            } else {
+                app("=", vec![st[0].bc.clone(), st[1].bc.clone()])
+            };
             let div = and(
                 and(atom("same_block"), same_count),
                 not(app("=", vec![st[0].pc.clone(), st[1].pc.clone()])),
@@ -1508,8 +1595,27 @@ impl<'k> Encoder<'k> {
                 (id, self.declare(&n, mem_sort()))
             })
             .collect();
+        // The last barrier of an iteration of an abstracted loop jumps to the next iteration.
+        let jump = self.frames.last_mut().and_then(|fr| {
+            fr.seen += 1;
+            (fr.seen == fr.barriers).then(|| {
+                fr.base
+                    .iter()
+                    .map(|(bc0, it)| {
+                        let next = app("bvadd", vec![it.clone(), bvn(1, 64)]);
+                        app(
+                            "bvadd",
+                            vec![bc0.clone(), app("bvshl", vec![next, bvn(fr.shift as u64, 64)])],
+                        )
+                    })
+                    .collect::<Vec<_>>()
+            })
+        });
         for (th, ts) in st.iter_mut().enumerate() {
-            let inc = app("bvadd", vec![ts.bc.clone(), bvn(1, 64)]);
+            let inc = match &jump {
+                Some(targets) => targets[th].clone(),
+                None => app("bvadd", vec![ts.bc.clone(), bvn(1, 64)]),
+            };
             let bc = if ts.pc == t() {
                 inc
             } else {
@@ -1665,6 +1771,12 @@ pub(crate) fn to_unsigned(value: &BigInt, bits: u32) -> BigUint {
     let m = BigInt::from(1u8) << bits;
     let r = ((value % &m) + &m) % &m;
     r.to_biguint().unwrap_or_default()
+}
+
+/// `log2` of the barrier-count stride of a loop running `nb` barriers per iteration: the
+/// smallest power of two `>= nb`.
+fn barrier_shift(nb: u32) -> u32 {
+    nb.max(1).next_power_of_two().trailing_zeros()
 }
 
 /// Whether `stmts` contain an `Exit(id)`.

@@ -2764,10 +2764,7 @@ impl<'a, 'g> Lower<'a, 'g> {
                 }
                 Ok(Some(Val::Void))
             }
-            "__ensures"
-            | "__global_ensures"
-            | "__function_wide_invariant"
-            | "__axiom" => Ok(Some(Val::Void)),
+            "__ensures" | "__global_ensures" | "__function_wide_invariant" | "__axiom" => Ok(Some(Val::Void)),
             "__assert" | "__global_assert" | "__assume" | "__requires" | "__global_requires" => {
                 let Some(a) = args.first() else {
                     return unsupported(span.clone(), format!("`{name}` without an argument"));

@@ -43,7 +43,11 @@ pub enum LoopTreatment {
     /// Abstracted by one arbitrary iteration (PUG §6): the variables with a closed form in
     /// the iteration count (normalized `i = lb + it * stride`, halving, doubling), the
     /// havocked loop-carried variables, and the number of user invariants.
-    Abstracted { closed: Vec<String>, havocked: Vec<String>, invariants: usize },
+    Abstracted {
+        closed: Vec<String>,
+        havocked: Vec<String>,
+        invariants: usize,
+    },
     /// Not handled: the verdict of the kernel is inconclusive.
     Unsupported(String),
 }
@@ -146,9 +150,10 @@ impl Unroller<'_> {
             | StmtKind::Assume { .. }
             | StmtKind::AbstractLoop(_) => out.push(s.clone()),
             // Outside the head of an abstracted loop an invariant is checked where it stands.
-            StmtKind::Invariant { cond } => {
-                out.push(Stmt { kind: StmtKind::Assert { cond: cond.clone() }, span: s.span.clone() })
-            }
+            StmtKind::Invariant { cond } => out.push(Stmt {
+                kind: StmtKind::Assert { cond: cond.clone() },
+                span: s.span.clone(),
+            }),
             StmtKind::Return => {
                 // Nothing after it runs: no environment flows on.
                 *env = Env::unreachable();
@@ -348,10 +353,19 @@ impl Unroller<'_> {
                 if !(els.is_empty() && then.len() == 1 && then[0].kind == StmtKind::Exit(brk)) {
                     break;
                 }
-                let not_d = Expr::Unary { op: crate::ir::UnOp::Not, arg: Box::new(d.clone()), ty: Ty::Bool };
+                let not_d = Expr::Unary {
+                    op: crate::ir::UnOp::Not,
+                    arg: Box::new(d.clone()),
+                    ty: Ty::Bool,
+                };
                 cond = match &cond {
                     Expr::Const { ty: Ty::Bool, value } if *value == 1.into() => not_d,
-                    _ => Expr::Binary { op: crate::ir::BinOp::LAnd, lhs: Box::new(cond), rhs: Box::new(not_d), ty: Ty::Bool },
+                    _ => Expr::Binary {
+                        op: crate::ir::BinOp::LAnd,
+                        lhs: Box::new(cond),
+                        rhs: Box::new(not_d),
+                        ty: Ty::Bool,
+                    },
                 };
                 body.remove(0);
             }
@@ -373,7 +387,11 @@ impl Unroller<'_> {
         let name = |v: &VarId| self.kernel.var(*v).name.clone();
         let treatment = LoopTreatment::Abstracted {
             closed: closed.iter().map(|(v, _)| name(v)).collect(),
-            havocked: havocked.iter().filter(|v| !self.kernel.var(**v).name.starts_with('$')).map(name).collect(),
+            havocked: havocked
+                .iter()
+                .filter(|v| !self.kernel.var(**v).name.starts_with('$'))
+                .map(name)
+                .collect(),
             invariants: invariants.len(),
         };
         let abs = crate::ir::AbstractLoop {
@@ -390,7 +408,13 @@ impl Unroller<'_> {
             barriers,
             invariants,
         };
-        (Stmt { kind: StmtKind::AbstractLoop(Box::new(abs)), span: s.span.clone() }, treatment)
+        (
+            Stmt {
+                kind: StmtKind::AbstractLoop(Box::new(abs)),
+                span: s.span.clone(),
+            },
+            treatment,
+        )
     }
 
     /// Prepares the statements at a loop head, taking the `__invariant`s at their start out.
@@ -438,7 +462,9 @@ fn children(s: &Stmt) -> Vec<&[Stmt]> {
     match &s.kind {
         StmtKind::If { then, els, .. } => vec![then, els],
         StmtKind::Block { body, .. } => vec![body],
-        StmtKind::Loop { cond_stmts, body, step, .. } => vec![cond_stmts, body, step],
+        StmtKind::Loop {
+            cond_stmts, body, step, ..
+        } => vec![cond_stmts, body, step],
         StmtKind::AbstractLoop(l) => vec![&l.cond_stmts, &l.body, &l.step],
         _ => vec![],
     }
@@ -496,14 +522,18 @@ fn barrier_count(stmts: &[Stmt]) -> Option<u32> {
 
 /// Whether `stmts` contain `Exit(id)`.
 fn exits_to(stmts: &[Stmt], id: BlockId) -> bool {
-    stmts.iter().any(|s| s.kind == StmtKind::Exit(id) || children(s).into_iter().any(|c| exits_to(c, id)))
+    stmts
+        .iter()
+        .any(|s| s.kind == StmtKind::Exit(id) || children(s).into_iter().any(|c| exits_to(c, id)))
 }
 
 /// Whether `stmts` can leave early (`return`, an exit of a block, `break`, `continue`).
 fn has_exit(stmts: &[Stmt]) -> bool {
     stmts.iter().any(|s| {
-        matches!(s.kind, StmtKind::Return | StmtKind::Exit(_) | StmtKind::Break | StmtKind::Continue)
-            || children(s).into_iter().any(has_exit)
+        matches!(
+            s.kind,
+            StmtKind::Return | StmtKind::Exit(_) | StmtKind::Break | StmtKind::Continue
+        ) || children(s).into_iter().any(has_exit)
     })
 }
 
@@ -567,7 +597,9 @@ pub(crate) fn update_form(v: VarId, e: &Expr, assigned: &BTreeSet<VarId>) -> Opt
             _ => e,
         }
     }
-    let Expr::Binary { op, lhs, rhs, ty } = same_width(e) else { return None };
+    let Expr::Binary { op, lhs, rhs, ty } = same_width(e) else {
+        return None;
+    };
     if ty.bits() != e.ty().bits() || matches!(ty, Ty::Float { .. }) {
         return None;
     }
@@ -577,9 +609,11 @@ pub(crate) fn update_form(v: VarId, e: &Expr, assigned: &BTreeSet<VarId>) -> Opt
     match op {
         BinOp::Add if is_v(lhs) && invariant(rhs) => Some(ClosedForm::Linear((**rhs).clone())),
         BinOp::Add if is_v(rhs) && invariant(lhs) => Some(ClosedForm::Linear((**lhs).clone())),
-        BinOp::Sub if is_v(lhs) && invariant(rhs) => {
-            Some(ClosedForm::Linear(Expr::Unary { op: crate::ir::UnOp::Neg, arg: rhs.clone(), ty: rhs.ty() }))
-        }
+        BinOp::Sub if is_v(lhs) && invariant(rhs) => Some(ClosedForm::Linear(Expr::Unary {
+            op: crate::ir::UnOp::Neg,
+            arg: rhs.clone(),
+            ty: rhs.ty(),
+        })),
         BinOp::Shr if is_v(lhs) && is(rhs, 1) && ty.is_signed() == e.ty().is_signed() => Some(ClosedForm::Halving),
         BinOp::Div if is_v(lhs) && is(rhs, 2) && !ty.is_signed() && !e.ty().is_signed() => Some(ClosedForm::Halving),
         BinOp::Shl if is_v(lhs) && is(rhs, 1) => Some(ClosedForm::Doubling),

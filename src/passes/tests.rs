@@ -133,7 +133,16 @@ fn assign(v: VarId, value: Expr, line: u32) -> Stmt {
 }
 
 fn while_loop(cond: Expr, body: Vec<Stmt>, step: Vec<Stmt>, line: u32) -> Stmt {
-    st(StmtKind::Loop { cond_stmts: vec![], cond, body, step, do_while: false }, line)
+    st(
+        StmtKind::Loop {
+            cond_stmts: vec![],
+            cond,
+            body,
+            step,
+            do_while: false,
+        },
+        line,
+    )
 }
 
 #[test]
@@ -154,8 +163,18 @@ fn symbolic_trip_count_is_abstracted_with_a_halving_index() {
 fn loop_over_the_unroll_limit_is_abstracted() {
     let (mut k, s) = kernel();
     halving_loop(&mut k, s);
-    let g = Geometry { block_dim: [Some(256), Some(1), Some(1)], grid_dim: [Some(1); 3] };
-    let p = prepare(&k, &g, &PassOptions { unroll: 4, ..PassOptions::default() });
+    let g = Geometry {
+        block_dim: [Some(256), Some(1), Some(1)],
+        grid_dim: [Some(1); 3],
+    };
+    let p = prepare(
+        &k,
+        &g,
+        &PassOptions {
+            unroll: 4,
+            ..PassOptions::default()
+        },
+    );
     assert!(p.inconclusive.is_empty());
     assert!(matches!(p.loops[0].1, LoopTreatment::Abstracted { .. }));
 }
@@ -176,7 +195,13 @@ fn unit_stride_and_partner_are_linear() {
     ];
     let p = prepare(&k, &Geometry::default(), &PassOptions::default());
     let l = abstracted(&p);
-    assert_eq!(l.closed, vec![(i, ClosedForm::Linear(bd)), (j, ClosedForm::Linear(Expr::int(4, Ty::U32)))]);
+    assert_eq!(
+        l.closed,
+        vec![
+            (i, ClosedForm::Linear(bd)),
+            (j, ClosedForm::Linear(Expr::int(4, Ty::U32)))
+        ]
+    );
     assert_eq!(l.barriers, Some(0));
 }
 
@@ -193,7 +218,11 @@ fn decrement_and_doubling_forms() {
     ];
     let p = prepare(&k, &Geometry::default(), &PassOptions::default());
     let l = abstracted(&p);
-    let neg3 = Expr::Unary { op: crate::ir::UnOp::Neg, arg: Box::new(Expr::int(3, Ty::U32)), ty: Ty::U32 };
+    let neg3 = Expr::Unary {
+        op: crate::ir::UnOp::Neg,
+        arg: Box::new(Expr::int(3, Ty::U32)),
+        ty: Ty::U32,
+    };
     assert_eq!(l.closed, vec![(i, ClosedForm::Linear(neg3)), (j, ClosedForm::Doubling)]);
 }
 
