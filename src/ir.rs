@@ -451,6 +451,9 @@ pub struct Kernel {
     pub body: Vec<Stmt>,
     /// The next unused [`BlockId`].
     pub next_block: usize,
+    /// Annotations the front end could not lower (GPUVerify's two-thread annotations inside
+    /// `__invariant`, say): they are not checked, so the verdict cannot be "verified".
+    pub unchecked: Vec<(Span, String)>,
 }
 
 impl Kernel {

@@ -217,6 +217,9 @@ fn verify_kernel(k: &crate::ir::Kernel, opts: &VerifyOptions) -> Result<KernelRe
             )),
         }
     }
+    for (span, why) in &k.unchecked {
+        inconclusive.push(format!("{span}: {why}"));
+    }
     let verdict = if !findings.is_empty() {
         Verdict::Defect
     } else if !inconclusive.is_empty() {

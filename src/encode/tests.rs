@@ -55,6 +55,7 @@ fn kernel(space: Space, body: impl FnOnce(&mut Kernel) -> Vec<Stmt>) -> Kernel {
         }],
         body: vec![],
         next_block: 0,
+        unchecked: Vec::new(),
     };
     k.body = body(&mut k);
     k

@@ -439,6 +439,7 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
             arrays: Vec::new(),
             body: Vec::new(),
             next_block: 0,
+            unchecked: Vec::new(),
         },
         frames: Vec::new(),
         ptrs: Vec::new(),
@@ -2758,9 +2759,20 @@ impl<'a, 'g> Lower<'a, 'g> {
                 // An invariant we cannot lower (GPUVerify's two-thread annotations such as
                 // `__write_implies`) is dropped: not assuming it is sound, only less precise.
                 let mut stmts = Vec::new();
-                if let Ok(cond) = self.cond(a, &mut stmts) {
-                    out.extend(stmts);
-                    push(out, StmtKind::Invariant { cond });
+                match self.cond(a, &mut stmts) {
+                    Ok(cond) => {
+                        out.extend(stmts);
+                        push(out, StmtKind::Invariant { cond });
+                    }
+                    Err(e) => {
+                        let why = match e {
+                            FrontendError::Unsupported { what, .. } => what,
+                            other => other.to_string(),
+                        };
+                        self.k
+                            .unchecked
+                            .push((span.clone(), format!("`{name}` not checked: {why}")));
+                    }
                 }
                 Ok(Some(Val::Void))
             }

@@ -38,6 +38,7 @@ fn kernel() -> (Kernel, VarId) {
         }],
         body: vec![],
         next_block: 0,
+        unchecked: Vec::new(),
     };
     let s = k.new_var("s", Ty::U32);
     (k, s)
