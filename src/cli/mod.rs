@@ -48,14 +48,15 @@ pub struct VerifyArgs {
     /// The CUDA source file (.cu).
     pub file: Option<PathBuf>,
 
-    /// Threads per block: `64`, `[16,16]` or `[8,8,4]`. Dimensions not given are 1; without
-    /// the flag all three are symbolic (positive, within CUDA's limits).
-    #[arg(long = "blockDim", value_name = "DIM", value_parser = parse_dim)]
-    pub block_dim: Option<[u32; 3]>,
+    /// Threads per block: `64`, `[16,16]` or `[8,8,4]`. Dimensions not given are 1, and a `*`
+    /// makes one symbolic (`[*,1,1]`: any number of threads in x); without the flag all three
+    /// are symbolic (positive, within CUDA's limits).
+    #[arg(long = "blockDim", value_name = "DIM", value_parser = parse_dim_partial)]
+    pub block_dim: Option<[Option<u32>; 3]>,
 
     /// Blocks per grid, as for --blockDim.
-    #[arg(long = "gridDim", value_name = "DIM", value_parser = parse_dim)]
-    pub grid_dim: Option<[u32; 3]>,
+    #[arg(long = "gridDim", value_name = "DIM", value_parser = parse_dim_partial)]
+    pub grid_dim: Option<[Option<u32>; 3]>,
 
     /// Verify only this kernel (plain name, or `name<args>` for a template instantiation).
     #[arg(long, value_name = "NAME")]
@@ -122,6 +123,20 @@ pub fn parse_dim(s: &str) -> Result<[u32; 3], String> {
             return Err("dimensions must be positive".into());
         }
         out[i] = v;
+    }
+    Ok(out)
+}
+
+/// Parses a dimension like [`parse_dim`], where a component `*` is symbolic (`None`).
+pub fn parse_dim_partial(s: &str) -> Result<[Option<u32>; 3], String> {
+    let inner = s.trim().trim_start_matches('[').trim_end_matches(']');
+    let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+    let mut out = [Some(1u32); 3];
+    if parts.len() > 3 {
+        return Err(format!("expected N, [X,Y] or [X,Y,Z], got `{s}`"));
+    }
+    for (i, p) in parts.iter().enumerate() {
+        out[i] = if *p == "*" { None } else { Some(parse_dim(p)?[0]) };
     }
     Ok(out)
 }
@@ -214,8 +229,8 @@ fn verify(a: VerifyArgs) -> i32 {
             kernel: a.kernel.clone(),
         },
         geometry: Geometry {
-            block_dim: a.block_dim.map(|d| d.map(Some)).unwrap_or([None; 3]),
-            grid_dim: a.grid_dim.map(|d| d.map(Some)).unwrap_or([None; 3]),
+            block_dim: a.block_dim.unwrap_or([None; 3]),
+            grid_dim: a.grid_dim.unwrap_or([None; 3]),
         },
         passes: PassOptions {
             unroll: a.unroll,
@@ -264,6 +279,10 @@ mod tests {
         assert!(parse_dim("[1,2,3,4]").is_err());
         assert!(parse_dim("0").is_err());
         assert!(parse_dim("x").is_err());
+        assert_eq!(parse_dim_partial("[*,1,1]"), Ok([None, Some(1), Some(1)]));
+        assert_eq!(parse_dim_partial("8"), Ok([Some(8), Some(1), Some(1)]));
+        assert_eq!(parse_dim_partial("[4,*]"), Ok([Some(4), None, Some(1)]));
+        assert!(parse_dim_partial("[*,0]").is_err());
     }
 
     #[test]

@@ -75,6 +75,8 @@ pub struct Access {
     pub segment: u32,
     /// Made inside or after an abstracted loop.
     pub abstracted: bool,
+    /// Per thread: the offset is a real address (see `Encoder::offset`).
+    pub valid: Vec<Sexp>,
     /// Per thread: path condition, byte offset (BV64), barrier count (BV64).
     pub per_thread: Vec<(Sexp, Sexp, Sexp)>,
 }
@@ -829,7 +831,7 @@ impl<'k> Encoder<'k> {
     /// arithmetic, under the condition that no step can wrap (`ub - 1 + k <= MAX`), which makes
     /// it exact too.
     fn iteration_bounds(&mut self, l: &AbstractLoop, it: &Sexp, entry: &mut TState, head: &TState, th: usize) {
-        if !l.cond_stmts.is_empty() || l.do_while {
+        if !l.cond_stmts.is_empty() {
             return;
         }
         let closed: BTreeMap<VarId, ClosedForm> = l.closed.iter().cloned().collect();
@@ -837,7 +839,13 @@ impl<'k> Encoder<'k> {
         if mentions_any(&l.cond, &havocked) {
             return;
         }
-        let prev_it = app("bvsub", vec![it.clone(), bvn(1, 64)]);
+        // A `while` head `it >= 1` passed the test on iteration `it - 1`'s head; a do-while
+        // head `it >= 1` passed it on its own state (the test follows the body).
+        let prev_it = if l.do_while {
+            it.clone()
+        } else {
+            app("bvsub", vec![it.clone(), bvn(1, 64)])
+        };
         let mut prev = head.clone();
         for (v, cf) in &l.closed {
             let v0 = self.read_var(*v, entry, th);
@@ -913,8 +921,16 @@ impl<'k> Encoder<'k> {
             ((BigInt::from(1) << w) - 1, BigInt::from(0))
         };
         let itm1 = extend(prev_it, 64, wide, false);
-        let last = app("bvadd", vec![i0, app("bvmul", vec![itm1, kk.clone()])]);
+        let last = app("bvadd", vec![i0.clone(), app("bvmul", vec![itm1, kk.clone()])]);
         let zero = num(BigInt::from(0));
+        // A do-while runs its first step untested: the argument needs the test true on entry.
+        let cmp = match op {
+            BinOp::Lt => "bvslt",
+            BinOp::Le => "bvsle",
+            BinOp::Gt => "bvsgt",
+            _ => "bvsge",
+        };
+        let entered = if l.do_while { app(cmp, vec![i0, b.clone()]) } else { t() };
         let (guard, holds) = match op {
             BinOp::Lt | BinOp::Le => {
                 let reach = if op == BinOp::Lt {
@@ -948,7 +964,7 @@ impl<'k> Encoder<'k> {
             }
             _ => return,
         };
-        self.assert(app("=>", vec![and(guard, started), holds]));
+        self.assert(app("=>", vec![and(and(guard, entered), started), holds]));
     }
 
     /// The value of `v` after `it` iterations, from its value `v0` on entry.
@@ -1111,13 +1127,60 @@ impl<'k> Encoder<'k> {
         app(name, vec![a, b])
     }
 
-    fn offset(&mut self, e: &Expr, st: &mut TState, th: usize) -> Sexp {
+    /// The byte offset `e` (BV64) and whether it is a real address: its pointer arithmetic
+    /// (the `long long` additions and multiplications), done without wrapping in 128 bits,
+    /// stays within ±2^47 bytes. Offsets outside that are out of any device's memory, and
+    /// overflowing pointer arithmetic is undefined in C, so such accesses cannot race.
+    fn offset(&mut self, e: &Expr, st: &mut TState, th: usize) -> (Sexp, Sexp) {
         let o = self.expr(e, st, th);
         let o = match e.ty() {
             Ty::Int { bits, signed } => extend(o, bits, 64, signed),
             _ => o,
         };
-        self.define(&format!("t{}.off", th + 1), Sexp::bv_sort(64), o)
+        let off = self.define(&format!("t{}.off", th + 1), Sexp::bv_sort(64), o);
+        let wide = self.wide_offset(e, st, th);
+        let valid = and(
+            app(
+                "bvsge",
+                vec![
+                    wide.clone(),
+                    Sexp::bv(&to_unsigned(&-(BigInt::from(1u8) << 47u32), 128), 128),
+                ],
+            ),
+            app("bvslt", vec![wide, Sexp::bv(&(BigUint::from(1u8) << 47), 128)]),
+        );
+        let valid = self.define(&format!("t{}.valid", th + 1), atom("Bool"), valid);
+        (off, valid)
+    }
+
+    /// `e` in 128-bit arithmetic: 64-bit additions, subtractions and multiplications are
+    /// redone without wrapping; anything else is taken at its value, extended by its
+    /// signedness.
+    fn wide_offset(&mut self, e: &Expr, st: &mut TState, th: usize) -> Sexp {
+        match e {
+            Expr::Binary {
+                op: op @ (BinOp::Add | BinOp::Sub | BinOp::Mul),
+                lhs,
+                rhs,
+                ty,
+            } if ty.bits() == 64 => {
+                let a = self.wide_offset(lhs, st, th);
+                let b = self.wide_offset(rhs, st, th);
+                let name = match op {
+                    BinOp::Add => "bvadd",
+                    BinOp::Sub => "bvsub",
+                    _ => "bvmul",
+                };
+                app(name, vec![a, b])
+            }
+            _ => {
+                let v = self.expr(e, st, th);
+                match e.ty() {
+                    Ty::Int { bits, signed } => extend(v, bits, 128, signed),
+                    _ => extend(v, e.ty().bits(), 128, false),
+                }
+            }
+        }
     }
 
     fn load_bytes(mem: &Sexp, off: &Sexp, width: u32) -> Sexp {
@@ -1176,7 +1239,15 @@ impl<'k> Encoder<'k> {
         }
     }
 
-    fn record(&mut self, array: ArrayId, span: &Span, kind: AccessKind, width: u32, per: Vec<(Sexp, Sexp, Sexp)>) {
+    fn record(
+        &mut self,
+        array: ArrayId,
+        span: &Span,
+        kind: AccessKind,
+        width: u32,
+        per: Vec<(Sexp, Sexp, Sexp)>,
+        valid: Vec<Sexp>,
+    ) {
         let space = self.k.array(array).space;
         if matches!(space, Space::Local | Space::Constant) {
             return;
@@ -1190,12 +1261,13 @@ impl<'k> Encoder<'k> {
             width,
             segment: self.segment,
             per_thread: per,
+            valid,
         });
     }
 
     fn block(&mut self, stmts: &[Stmt], st: &mut [TState]) {
         for s in stmts {
-            if st[0].pc == f() && st[1].pc == f() {
+            if st.iter().all(|ts| ts.pc == f()) {
                 return;
             }
             self.stmt(s, st);
@@ -1218,8 +1290,10 @@ impl<'k> Encoder<'k> {
             StmtKind::Load { dst, array, offset, ty } => {
                 let adversarial = self.adversarial.contains(array);
                 let mut per = Vec::new();
+                let mut valid = Vec::new();
                 for (th, ts) in st.iter_mut().enumerate() {
-                    let off = self.offset(offset, ts, th);
+                    let (off, ok) = self.offset(offset, ts, th);
+                    valid.push(ok);
                     if adversarial {
                         self.havoc(*dst, ts, th);
                     } else {
@@ -1231,7 +1305,7 @@ impl<'k> Encoder<'k> {
                     }
                     per.push((ts.pc.clone(), off, ts.bc.clone()));
                 }
-                self.record(*array, &s.span, AccessKind::Read, ty.bytes(), per);
+                self.record(*array, &s.span, AccessKind::Read, ty.bytes(), per, valid);
             }
             StmtKind::Store {
                 array,
@@ -1240,8 +1314,10 @@ impl<'k> Encoder<'k> {
                 ty,
             } => {
                 let mut per = Vec::new();
+                let mut valid = Vec::new();
                 for (th, ts) in st.iter_mut().enumerate() {
-                    let off = self.offset(offset, ts, th);
+                    let (off, ok) = self.offset(offset, ts, th);
+                    valid.push(ok);
                     let v = self.expr(value, ts, th);
                     let v = self.coerce(v, value.ty(), *ty);
                     let bits = Self::encode_stored(v, *ty);
@@ -1249,7 +1325,7 @@ impl<'k> Encoder<'k> {
                     self.store(ts, th, *array, &off, &bits, ty.bytes());
                     per.push((ts.pc.clone(), off, ts.bc.clone()));
                 }
-                self.record(*array, &s.span, AccessKind::Write, ty.bytes(), per);
+                self.record(*array, &s.span, AccessKind::Write, ty.bytes(), per, valid);
             }
             StmtKind::Atomic {
                 op,
@@ -1260,8 +1336,10 @@ impl<'k> Encoder<'k> {
                 ty,
             } => {
                 let mut per = Vec::new();
+                let mut valid = Vec::new();
                 for (th, ts) in st.iter_mut().enumerate() {
-                    let off = self.offset(offset, ts, th);
+                    let (off, ok) = self.offset(offset, ts, th);
+                    valid.push(ok);
                     let ops: Vec<Sexp> = operands
                         .iter()
                         .map(|o| {
@@ -1289,7 +1367,7 @@ impl<'k> Encoder<'k> {
                     }
                     per.push((ts.pc.clone(), off, ts.bc.clone()));
                 }
-                self.record(*array, &s.span, AccessKind::Atomic, ty.bytes(), per);
+                self.record(*array, &s.span, AccessKind::Atomic, ty.bytes(), per, valid);
             }
             StmtKind::If { cond, then, els } => self.if_(cond, then, els, st),
             StmtKind::Block { id, body } => {
@@ -1700,14 +1778,18 @@ impl<'k> Encoder<'k> {
         for (a, b) in &pairs {
             let (pa, oa, ba) = &a.per_thread[0];
             let (pb, ob, bb) = &b.per_thread[1];
+            // Signed comparisons: within that range `o + width` cannot wrap.
             let overlap = and(
-                app(
-                    "bvult",
-                    vec![oa.clone(), app("bvadd", vec![ob.clone(), bvn(b.width as u64, 64)])],
-                ),
-                app(
-                    "bvult",
-                    vec![ob.clone(), app("bvadd", vec![oa.clone(), bvn(a.width as u64, 64)])],
+                and(a.valid[0].clone(), b.valid[1].clone()),
+                and(
+                    app(
+                        "bvslt",
+                        vec![oa.clone(), app("bvadd", vec![ob.clone(), bvn(b.width as u64, 64)])],
+                    ),
+                    app(
+                        "bvslt",
+                        vec![ob.clone(), app("bvadd", vec![oa.clone(), bvn(a.width as u64, 64)])],
+                    ),
                 ),
             );
             let same_interval = if ba == bb {
