@@ -87,9 +87,15 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub timeout: f64,
 
-    /// Most iterations a loop with a concrete trip count is unrolled to.
+    /// Most iterations a loop with a concrete trip count is unrolled to; longer loops and loops
+    /// whose trip count is not concrete are abstracted (PUG §6).
     #[arg(long, value_name = "N", default_value_t = 64)]
     pub unroll: u32,
+
+    /// Unroll every loop N times and assume it exits then (GPUVerify's bounded unwinding):
+    /// the verdict then holds only for executions with at most N iterations per loop.
+    #[arg(long = "loop-unwind", value_name = "N")]
+    pub loop_unwind: Option<u32>,
 
     /// Write every query as a standalone .smt2 script into DIR.
     #[arg(long = "dump-smt2", value_name = "DIR")]
@@ -148,7 +154,6 @@ const IGNORED_FLAGS: &[&str] = &[
     "--boogie-file",
     "--warp-sync",
     "--equality-abstraction",
-    "--loop-unwind",
     "--adversarial-abstraction",
     "--no-benign",
     "--only-intra-group",
@@ -234,6 +239,7 @@ fn verify(a: VerifyArgs) -> i32 {
         },
         passes: PassOptions {
             unroll: a.unroll,
+            loop_unwind: a.loop_unwind,
             ..PassOptions::default()
         },
         solver,

@@ -131,6 +131,12 @@ fn verify_kernel(k: &crate::ir::Kernel, opts: &VerifyOptions) -> Result<KernelRe
                     list(havocked)
                 )
             }
+            LoopTreatment::Unwound(n) => {
+                notes.push(format!(
+                    "loop at line {line} is unwound {n} times and cut (--loop-unwind): the verdict holds only for executions where it runs at most {n} iterations"
+                ));
+                format!("line {line}: unwound {n} times, then assumed to exit")
+            }
             LoopTreatment::Unsupported(why) => format!("line {line}: not handled: {why}"),
         };
         if opts.explain {

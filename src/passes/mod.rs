@@ -24,6 +24,10 @@ pub struct PassOptions {
     pub unroll: u32,
     /// Most statements the unrolled kernel may have before unrolling gives up.
     pub max_statements: usize,
+    /// `--loop-unwind N` (GPUVerify's spelling): every loop is unrolled N times and then cut
+    /// by assuming its test false, whatever its trip count. Bounded, hence unsound for longer
+    /// executions; the report says so.
+    pub loop_unwind: Option<u32>,
 }
 
 impl Default for PassOptions {
@@ -31,6 +35,7 @@ impl Default for PassOptions {
         PassOptions {
             unroll: 64,
             max_statements: 200_000,
+            loop_unwind: None,
         }
     }
 }
@@ -48,6 +53,9 @@ pub enum LoopTreatment {
         havocked: Vec<String>,
         invariants: usize,
     },
+    /// Cut after this many iterations (`--loop-unwind`): the verdict holds only for
+    /// executions in which the loop runs at most that often.
+    Unwound(u32),
     /// Not handled: the verdict of the kernel is inconclusive.
     Unsupported(String),
 }
@@ -229,6 +237,12 @@ impl Unroller<'_> {
     }
 
     fn lower_loop(&mut self, s: &Stmt, l: &LoopParts<'_>, env: &mut Env, out: &mut Vec<Stmt>) {
+        if let Some(n) = self.opts.loop_unwind {
+            let stmts = self.unwind(s, l, env, n);
+            self.record_loop(&s.span, LoopTreatment::Unwound(n));
+            out.extend(stmts);
+            return;
+        }
         let saved_env = env.clone();
         let saved_emitted = self.emitted;
         let saved_next_block = self.kernel.next_block;
@@ -320,6 +334,62 @@ impl Unroller<'_> {
             }],
             iterations,
         ))
+    }
+
+    /// `n` guarded copies of the iteration, nested, then the test assumed false.
+    fn unwind(&mut self, s: &Stmt, l: &LoopParts<'_>, env: &mut Env, n: u32) -> Vec<Stmt> {
+        let mut assigned = BTreeSet::new();
+        for part in [l.cond_stmts, l.body, l.step] {
+            assigned_vars(part, &mut assigned);
+        }
+        for v in &assigned {
+            env.kill(*v);
+        }
+        let brk = self.kernel.new_block();
+        let mut tail: Vec<Stmt> = self.block(l.cond_stmts, &mut env.clone());
+        let not = Expr::Unary {
+            op: crate::ir::UnOp::Not,
+            arg: Box::new(l.cond.clone()),
+            ty: Ty::Bool,
+        };
+        tail.push(Stmt {
+            kind: StmtKind::Assume { cond: not },
+            span: s.span.clone(),
+        });
+        for k in (0..n).rev() {
+            let cont = self.kernel.new_block();
+            let mut e = env.clone();
+            self.loop_targets.push((brk, cont));
+            let body = self.block(l.body, &mut e);
+            self.loop_targets.pop();
+            self.exits.remove(&cont);
+            let mut iteration = vec![Stmt {
+                kind: StmtKind::Block { id: cont, body },
+                span: s.span.clone(),
+            }];
+            iteration.extend(self.block(l.step, &mut e));
+            iteration.extend(tail);
+            let first_untested = k == 0 && l.do_while;
+            tail = if first_untested {
+                iteration
+            } else {
+                let mut t = self.block(l.cond_stmts, &mut env.clone());
+                t.push(Stmt {
+                    kind: StmtKind::If {
+                        cond: l.cond.clone(),
+                        then: iteration,
+                        els: vec![],
+                    },
+                    span: s.span.clone(),
+                });
+                t
+            };
+        }
+        self.exits.remove(&brk);
+        vec![Stmt {
+            kind: StmtKind::Block { id: brk, body: tail },
+            span: s.span.clone(),
+        }]
     }
 
     /// Builds the abstraction of a loop that is not unrolled (PUG §6): nested loops are
