@@ -200,6 +200,10 @@ struct LoopFrame {
 #[derive(Clone, Debug)]
 struct TState {
     pc: Sexp,
+    /// The assumptions made on the way here (`__assume`, `__requires`, loop exits), as
+    /// `pc => c` conjuncts. They restrict what comes after them only: an assumption that fails
+    /// later cannot hide a defect earlier (Boogie's blocking `assume`).
+    assumed: Sexp,
     vars: Vec<Option<Sexp>>,
     mem: BTreeMap<ArrayId, Sexp>,
     bc: Sexp,
@@ -521,6 +525,7 @@ impl<'k> Encoder<'k> {
             }
             states.push(TState {
                 pc: t(),
+                assumed: t(),
                 vars,
                 mem,
                 bc: bvn(0, 64),
@@ -670,7 +675,7 @@ impl<'k> Encoder<'k> {
         for (inv, _) in &l.invariants {
             for (th, ts) in head.iter_mut().enumerate() {
                 let c = self.expr(inv, ts, th);
-                self.assert(app("=>", vec![ts.pc.clone(), c]));
+                self.assume(ts, th, c);
             }
         }
         // The iteration: test (not for do-while: its head is the start of the body), body,
@@ -718,7 +723,8 @@ impl<'k> Encoder<'k> {
                 let next = app("bvadd", vec![its[th].clone(), bvn(1, 64)]);
                 let expect = self.closed_value(*v, cf, v0, &next, &mut st[th], th);
                 let got = self.read_var(*v, &mut head[th], th);
-                fails.push(and(head[th].pc.clone(), not(app("=", vec![got, expect]))));
+                let reach = self.reach(&head[th], th);
+                fails.push(and(reach, not(app("=", vec![got, expect]))));
             }
             let name = format!("{}.loop.L{}.{}", sym(&self.k.name), line, sym(&self.k.var(*v).name));
             self.check_list.push(Check {
@@ -757,7 +763,7 @@ impl<'k> Encoder<'k> {
             }
             if !has_break && l.cond_stmts.is_empty() {
                 let c = self.expr(&l.cond, ts, th);
-                self.assert(app("=>", vec![ts.pc.clone(), not(c)]));
+                self.assume(ts, th, not(c));
             }
         }
         self.depth -= 1;
@@ -1011,7 +1017,8 @@ impl<'k> Encoder<'k> {
         let mut fails = Vec::new();
         for (th, ts) in states.iter_mut().enumerate().take(checked) {
             let c = self.expr(inv, ts, th);
-            fails.push(and(ts.pc.clone(), not(c)));
+            let reach = self.reach(ts, th);
+            fails.push(and(reach, not(c)));
         }
         let layout = self.layout.clone();
         let mut gv = layout.common();
@@ -1303,7 +1310,8 @@ impl<'k> Encoder<'k> {
                         let v = self.coerce(v, *ty, self.k.var(*dst).ty);
                         self.assign(*dst, v, ts, th);
                     }
-                    per.push((ts.pc.clone(), off, ts.bc.clone()));
+                    let reach = self.reach(ts, th);
+                    per.push((reach, off, ts.bc.clone()));
                 }
                 self.record(*array, &s.span, AccessKind::Read, ty.bytes(), per, valid);
             }
@@ -1323,7 +1331,8 @@ impl<'k> Encoder<'k> {
                     let bits = Self::encode_stored(v, *ty);
                     let bits = self.define(&format!("t{}.val", th + 1), Sexp::bv_sort(ty.bits()), bits);
                     self.store(ts, th, *array, &off, &bits, ty.bytes());
-                    per.push((ts.pc.clone(), off, ts.bc.clone()));
+                    let reach = self.reach(ts, th);
+                    per.push((reach, off, ts.bc.clone()));
                 }
                 self.record(*array, &s.span, AccessKind::Write, ty.bytes(), per, valid);
             }
@@ -1365,7 +1374,8 @@ impl<'k> Encoder<'k> {
                             self.assign(*d, v, ts, th);
                         }
                     }
-                    per.push((ts.pc.clone(), off, ts.bc.clone()));
+                    let reach = self.reach(ts, th);
+                    per.push((reach, off, ts.bc.clone()));
                 }
                 self.record(*array, &s.span, AccessKind::Atomic, ty.bytes(), per, valid);
             }
@@ -1399,7 +1409,7 @@ impl<'k> Encoder<'k> {
             StmtKind::Assume { cond } => {
                 for (th, ts) in st.iter_mut().enumerate() {
                     let c = self.expr(cond, ts, th);
-                    self.assert(app("=>", vec![ts.pc.clone(), c]));
+                    self.assume(ts, th, c);
                 }
             }
             StmtKind::Assert { cond } if self.checks => {
@@ -1413,7 +1423,8 @@ impl<'k> Encoder<'k> {
                 let mut fails = Vec::new();
                 for (th, ts) in st.iter_mut().enumerate().take(checked) {
                     let c = self.expr(cond, ts, th);
-                    let fail = and(ts.pc.clone(), not(c));
+                    let reach = self.reach(ts, th);
+                    let fail = and(reach, not(c));
                     fails.push(self.define(&format!("t{}.fails", th + 1), atom("Bool"), fail));
                 }
                 let fail = fails.iter().cloned().reduce(or).unwrap_or_else(f);
@@ -1562,6 +1573,24 @@ impl<'k> Encoder<'k> {
         }
     }
 
+    /// Adds the assumption `c` on thread `th`'s current path.
+    fn assume(&mut self, ts: &mut TState, th: usize, c: Sexp) {
+        let a = and(ts.assumed.clone(), app("=>", vec![ts.pc.clone(), c]));
+        ts.assumed = self.define(&format!("t{}.assumed", th + 1), atom("Bool"), a);
+    }
+
+    /// The thread is here and every assumption made on its way holds.
+    fn reach(&mut self, ts: &TState, th: usize) -> Sexp {
+        if ts.assumed == t() {
+            return ts.pc.clone();
+        }
+        self.define(
+            &format!("t{}.reach", th + 1),
+            atom("Bool"),
+            and(ts.pc.clone(), ts.assumed.clone()),
+        )
+    }
+
     fn merge2(&mut self, c: &Sexp, a: &TState, b: &TState, th: usize) -> TState {
         let mut out = a.clone();
         for (i, (x, y)) in a.vars.iter().zip(&b.vars).enumerate() {
@@ -1592,6 +1621,10 @@ impl<'k> Encoder<'k> {
         if a.bc != b.bc {
             let v = app("ite", vec![c.clone(), a.bc.clone(), b.bc.clone()]);
             out.bc = self.define(&format!("t{}.bc", th + 1), Sexp::bv_sort(64), v);
+        }
+        if a.assumed != b.assumed {
+            let v = app("ite", vec![c.clone(), a.assumed.clone(), b.assumed.clone()]);
+            out.assumed = self.define(&format!("t{}.assumed", th + 1), atom("Bool"), v);
         }
         if a.pc != b.pc {
             let v = app("ite", vec![c.clone(), a.pc.clone(), b.pc.clone()]);
@@ -1637,8 +1670,9 @@ impl<'k> Encoder<'k> {
             } else {
                 app("=", vec![st[0].bc.clone(), st[1].bc.clone()])
             };
+            let both_assumed = and(st[0].assumed.clone(), st[1].assumed.clone());
             let div = and(
-                and(atom("same_block"), same_count),
+                and(and(atom("same_block"), same_count), both_assumed),
                 not(app("=", vec![st[0].pc.clone(), st[1].pc.clone()])),
             );
             let layout = self.layout.clone();

@@ -432,3 +432,49 @@ fn threads_in_different_iterations_race_without_a_barrier() {
             .any(|(n, sat)| n.starts_with("k.race.a") && *sat)
     );
 }
+
+#[test]
+fn a_later_assumption_cannot_hide_an_earlier_race() {
+    // a[0] = tid; __assume(false);  the race happens before the assumption blocks the path.
+    let k = kernel(Space::Shared, |_| {
+        vec![
+            st(
+                StmtKind::Store {
+                    array: ArrayId(0),
+                    offset: Expr::int(0, Ty::I64),
+                    value: Expr::int(1, Ty::I32),
+                    ty: Ty::I32,
+                },
+                3,
+            ),
+            st(
+                StmtKind::Assume {
+                    cond: Expr::bool(false),
+                },
+                4,
+            ),
+        ]
+    });
+    assert!(answers(&k, &block64()).iter().any(|x| x.1));
+    // An assumption before the access does restrict it: only thread 0 writes.
+    let k = kernel(Space::Shared, |_| {
+        vec![
+            st(
+                StmtKind::Assume {
+                    cond: bin(BinOp::Eq, tid(), Expr::int(0, Ty::U32), Ty::Bool),
+                },
+                3,
+            ),
+            st(
+                StmtKind::Store {
+                    array: ArrayId(0),
+                    offset: Expr::int(0, Ty::I64),
+                    value: Expr::int(1, Ty::I32),
+                    ty: Ty::I32,
+                },
+                4,
+            ),
+        ]
+    });
+    assert!(answers(&k, &block64()).iter().all(|x| !x.1));
+}
