@@ -396,6 +396,57 @@ pub enum StmtKind {
     Exit(BlockId),
     /// `return` from the kernel: the thread is done.
     Return,
+    /// `__invariant(e)` as the first statement of a loop body or in a `for` header: a loop
+    /// invariant, checked (base case and step) and then assumed at the loop head (PUG §6).
+    /// Where a loop is unrolled it is checked as an assertion at each iteration's head.
+    Invariant {
+        cond: Expr,
+    },
+    /// A loop that is abstracted instead of unrolled (made by `passes`, never by the front
+    /// end); see [`AbstractLoop`].
+    AbstractLoop(Box<AbstractLoop>),
+}
+
+/// How a loop-carried variable evolves with the iteration count `it` (0 at the first loop
+/// head), derived syntactically (PUG §6.1, §6.2). All are exact in bit-vector arithmetic.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ClosedForm {
+    /// `v = v0 + it * k`, from `v += k` (or `v -= k` with `k` negated) executed once per
+    /// iteration; `k` mentions no variable assigned in the loop.
+    Linear(Expr),
+    /// `v = v0 >> it`, from `v >>= 1` (or `v /= 2` on an unsigned `v`).
+    Halving,
+    /// `v = v0 << it`, from `v <<= 1` (or `v *= 2`).
+    Doubling,
+}
+
+/// A loop whose iterations are summarized by one arbitrary iteration (PUG §6, DESIGN.md
+/// "Loops"): at the head, variables with a [`ClosedForm`] are exact functions of a fresh
+/// iteration count, other loop-carried variables and the arrays the loop writes are havocked,
+/// and the user's invariants are assumed. `Break`/`Continue` in `body` are already
+/// `Exit(brk)`/`Exit(cont)`, with `body` meant to run inside `Block { id: cont }`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AbstractLoop {
+    pub cond_stmts: Vec<Stmt>,
+    pub cond: Expr,
+    pub body: Vec<Stmt>,
+    pub step: Vec<Stmt>,
+    pub do_while: bool,
+    /// Target of `break`.
+    pub brk: BlockId,
+    /// Target of `continue`.
+    pub cont: BlockId,
+    /// Loop-carried variables with a closed form.
+    pub closed: Vec<(VarId, ClosedForm)>,
+    /// Other variables the loop assigns: arbitrary at the head.
+    pub havocked: Vec<VarId>,
+    /// Arrays the loop writes (stores, atomics): arbitrary at the head.
+    pub written: Vec<ArrayId>,
+    /// Barriers per iteration when every barrier of the body runs unconditionally once per
+    /// iteration; `None` when some barrier is conditional (then barrier counts are havocked).
+    pub barriers: Option<u32>,
+    /// User invariants (`__invariant`), over the head state.
+    pub invariants: Vec<(Expr, Span)>,
 }
 
 /// A `__global__` function, lowered.
@@ -409,6 +460,9 @@ pub struct Kernel {
     pub body: Vec<Stmt>,
     /// The next unused [`BlockId`].
     pub next_block: usize,
+    /// Annotations the front end could not lower (GPUVerify's two-thread annotations inside
+    /// `__invariant`, say): they are not checked, so the verdict cannot be "verified".
+    pub unchecked: Vec<(Span, String)>,
 }
 
 impl Kernel {

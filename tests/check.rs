@@ -235,3 +235,16 @@ fn run_check_file(path: &str, extra: &[&str]) -> (Option<i32>, Value, String) {
         format!("{stdout}{}", String::from_utf8_lossy(&out.stderr)),
     )
 }
+
+#[test]
+fn unroll_bound_is_loud_and_cuts_loops() {
+    let (code, _, text) = run_check_file("tests/kernels/check_loop.cu", &[]);
+    assert_eq!(code, Some(3), "{text}");
+    assert!(text.contains("--unroll"), "{text}");
+    let (code, json, text) = run_check_file("tests/kernels/check_loop.cu", &["--unroll", "3"]);
+    assert_eq!(code, Some(0), "{text}");
+    let notes = json["kernels"][0]["notes"].to_string();
+    assert!(notes.contains("at most 3 times"), "{text}");
+    let (code, _, text) = run_check_file("tests/kernels/check_loop.cu", &["--unroll", "4"]);
+    assert_eq!(code, Some(1), "{text}");
+}

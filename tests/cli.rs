@@ -131,3 +131,28 @@ fn solvers_lists_the_registry() {
         assert!(out.lines().any(|l| l.starts_with(name)), "{out}");
     }
 }
+
+#[test]
+fn loop_unwind_bounds_the_loop_and_says_so() {
+    let (code, out, err) = run(&[
+        "--solver",
+        "z3",
+        "--loop-unwind=2",
+        "--blockDim=64",
+        "--gridDim=4",
+        "examples/inter_iteration_race.cu",
+    ]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("race on acc["), "{out}");
+    assert!(out.contains("unwound 2 times and cut (--loop-unwind)"), "{out}");
+    // Within one iteration there is no race to find.
+    let (code, out, _) = run(&[
+        "--solver",
+        "z3",
+        "--loop-unwind=1",
+        "--blockDim=64",
+        "--gridDim=4",
+        "examples/inter_iteration_race.cu",
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+}

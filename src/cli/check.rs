@@ -65,9 +65,13 @@ pub struct CheckArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 300.0)]
     pub timeout: f64,
 
-    /// Most iterations a loop with a concrete trip count is unrolled to.
-    #[arg(long, value_name = "N", default_value_t = 64)]
-    pub unroll: u32,
+    /// Unroll every loop at most N times: loops whose trip count is not concrete for the launch
+    /// (or exceeds N) are cut after N iterations, and the result then holds only for executions
+    /// in which every loop runs at most N times (said in a note). Without it, loops with a
+    /// concrete trip count (up to 64) are unrolled and any other loop makes the result
+    /// inconclusive.
+    #[arg(long, value_name = "N")]
+    pub unroll: Option<u32>,
 
     /// Write every query as a standalone .smt2 script into DIR.
     #[arg(long = "dump-smt2", value_name = "DIR")]
@@ -187,13 +191,14 @@ pub fn run(a: CheckArgs) -> i32 {
                 grid_dim: grid.map(Some),
             },
             passes: PassOptions {
-                unroll: a.unroll,
+                unroll: a.unroll.unwrap_or(64),
                 ..PassOptions::default()
             },
             solver,
             timeout: Duration::from_secs_f64(a.timeout),
             dump_dir: a.dump_smt2.clone(),
             only_divergence: false,
+            explain: false,
         },
         concrete: ConcreteOptions {
             schedules: a.all_schedules,
@@ -201,6 +206,7 @@ pub fn run(a: CheckArgs) -> i32 {
             param_values,
             param_constraints,
         },
+        bound: a.unroll,
     };
     match drv::check(&a.file, &opts) {
         Ok(result) => {

@@ -3,6 +3,7 @@
 //! Exit codes: 0 all kernels verified, 1 a defect found, 2 input or usage error,
 //! 3 inconclusive (timeout, `unknown`, a loop we cannot handle yet).
 
+pub mod bank;
 pub mod check;
 
 use crate::driver::{self, DriverError, Verdict, VerifyOptions};
@@ -41,6 +42,8 @@ pub enum Cmd {
     /// Checks assertions (`assert`, `__assert`, `__ensures`) for a fixed launch, every thread
     /// explicit (PUG §7); exit 0 all hold, 1 one fails or a race, 2 input error, 3 inconclusive.
     Check(Box<check::CheckArgs>),
+    /// Shared-memory bank conflicts per access, with degree and witness (needs --blockDim).
+    Bank(Box<bank::BankArgs>),
 }
 
 /// Arguments of verification (the default command).
@@ -49,14 +52,15 @@ pub struct VerifyArgs {
     /// The CUDA source file (.cu).
     pub file: Option<PathBuf>,
 
-    /// Threads per block: `64`, `[16,16]` or `[8,8,4]`. Dimensions not given are 1; without
-    /// the flag all three are symbolic (positive, within CUDA's limits).
-    #[arg(long = "blockDim", value_name = "DIM", value_parser = parse_dim)]
-    pub block_dim: Option<[u32; 3]>,
+    /// Threads per block: `64`, `[16,16]` or `[8,8,4]`. Dimensions not given are 1, and a `*`
+    /// makes one symbolic (`[*,1,1]`: any number of threads in x); without the flag all three
+    /// are symbolic (positive, within CUDA's limits).
+    #[arg(long = "blockDim", value_name = "DIM", value_parser = parse_dim_partial)]
+    pub block_dim: Option<[Option<u32>; 3]>,
 
     /// Blocks per grid, as for --blockDim.
-    #[arg(long = "gridDim", value_name = "DIM", value_parser = parse_dim)]
-    pub grid_dim: Option<[u32; 3]>,
+    #[arg(long = "gridDim", value_name = "DIM", value_parser = parse_dim_partial)]
+    pub grid_dim: Option<[Option<u32>; 3]>,
 
     /// Verify only this kernel (plain name, or `name<args>` for a template instantiation).
     #[arg(long, value_name = "NAME")]
@@ -87,9 +91,15 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub timeout: f64,
 
-    /// Most iterations a loop with a concrete trip count is unrolled to.
+    /// Most iterations a loop with a concrete trip count is unrolled to; longer loops and loops
+    /// whose trip count is not concrete are abstracted (PUG §6).
     #[arg(long, value_name = "N", default_value_t = 64)]
     pub unroll: u32,
+
+    /// Unroll every loop N times and assume it exits then (GPUVerify's bounded unwinding):
+    /// the verdict then holds only for executions with at most N iterations per loop.
+    #[arg(long = "loop-unwind", value_name = "N")]
+    pub loop_unwind: Option<u32>,
 
     /// Write every query as a standalone .smt2 script into DIR.
     #[arg(long = "dump-smt2", value_name = "DIR")]
@@ -102,6 +112,11 @@ pub struct VerifyArgs {
     /// Check barrier divergence only (GPUVerify's --only-divergence).
     #[arg(long = "only-divergence")]
     pub only_divergence: bool,
+
+    /// List every loop with its treatment: unrolled, or abstracted with the closed forms
+    /// derived, the variables havocked and the invariants given.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 /// Parses `64`, `[16,16]`, `[32,32,1]` into (x, y, z) with 1 for dimensions not given.
@@ -122,6 +137,20 @@ pub fn parse_dim(s: &str) -> Result<[u32; 3], String> {
     Ok(out)
 }
 
+/// Parses a dimension like [`parse_dim`], where a component `*` is symbolic (`None`).
+pub fn parse_dim_partial(s: &str) -> Result<[Option<u32>; 3], String> {
+    let inner = s.trim().trim_start_matches('[').trim_end_matches(']');
+    let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+    let mut out = [Some(1u32); 3];
+    if parts.len() > 3 {
+        return Err(format!("expected N, [X,Y] or [X,Y,Z], got `{s}`"));
+    }
+    for (i, p) in parts.iter().enumerate() {
+        out[i] = if *p == "*" { None } else { Some(parse_dim(p)?[0]) };
+    }
+    Ok(out)
+}
+
 /// GPUVerify flags that do not apply to gpug: accepted, ignored with a note.
 const IGNORED_FLAGS: &[&str] = &[
     "--no-inline",
@@ -129,7 +158,6 @@ const IGNORED_FLAGS: &[&str] = &[
     "--boogie-file",
     "--warp-sync",
     "--equality-abstraction",
-    "--loop-unwind",
     "--adversarial-abstraction",
     "--no-benign",
     "--only-intra-group",
@@ -177,6 +205,7 @@ pub fn main() -> i32 {
             0
         }
         Some(Cmd::Check(a)) => check::run(*a),
+        Some(Cmd::Bank(args)) => bank::run(*args),
         None => verify(cli.verify),
     }
 }
@@ -210,17 +239,19 @@ fn verify(a: VerifyArgs) -> i32 {
             kernel: a.kernel.clone(),
         },
         geometry: Geometry {
-            block_dim: a.block_dim.map(|d| d.map(Some)).unwrap_or([None; 3]),
-            grid_dim: a.grid_dim.map(|d| d.map(Some)).unwrap_or([None; 3]),
+            block_dim: a.block_dim.unwrap_or([None; 3]),
+            grid_dim: a.grid_dim.unwrap_or([None; 3]),
         },
         passes: PassOptions {
             unroll: a.unroll,
+            loop_unwind: a.loop_unwind,
             ..PassOptions::default()
         },
         solver,
         timeout: Duration::from_secs_f64(a.timeout),
         dump_dir: a.dump_smt2.clone(),
         only_divergence: a.only_divergence,
+        explain: a.explain,
     };
     match driver::verify(&file, &opts) {
         Ok(result) => {
@@ -259,6 +290,10 @@ mod tests {
         assert!(parse_dim("[1,2,3,4]").is_err());
         assert!(parse_dim("0").is_err());
         assert!(parse_dim("x").is_err());
+        assert_eq!(parse_dim_partial("[*,1,1]"), Ok([None, Some(1), Some(1)]));
+        assert_eq!(parse_dim_partial("8"), Ok([Some(8), Some(1), Some(1)]));
+        assert_eq!(parse_dim_partial("[4,*]"), Ok([Some(4), None, Some(1)]));
+        assert!(parse_dim_partial("[*,0]").is_err());
     }
 
     #[test]

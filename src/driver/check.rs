@@ -27,6 +27,11 @@ pub struct CheckOptions {
     pub verify: VerifyOptions,
     /// Schedule IDs (`--all-schedules`), floats (`--float ieee`), fixed parameters.
     pub concrete: ConcreteOptions,
+    /// `--unroll N` given: a loop whose trip count is not concrete for the launch, or exceeds
+    /// N, is cut after N iterations (the test then assumed false), and the result holds only
+    /// for executions in which every loop runs at most N times. `None`: such a loop makes the
+    /// kernel inconclusive.
+    pub bound: Option<u32>,
 }
 
 /// How shared accesses were ordered.
@@ -151,7 +156,37 @@ fn check_kernel(k: &Kernel, opts: &CheckOptions) -> Result<KernelCheck, CheckErr
     let v = &opts.verify;
     let dims = |d: [Option<u32>; 3]| d.iter().map(|x| x.unwrap_or(1) as usize).product::<usize>();
     let (tpb, blocks) = (dims(v.geometry.block_dim), dims(v.geometry.grid_dim));
-    let prepared = passes::prepare(k, &v.geometry, &v.passes);
+    let mut prepared = passes::prepare(k, &v.geometry, &v.passes);
+    let mut bounded = None;
+    let not_unrolled: Vec<u32> = prepared
+        .loops
+        .iter()
+        .filter(|(_, t)| !matches!(t, LoopTreatment::Unrolled(_)))
+        .map(|(s, _)| s.line)
+        .collect();
+    if !not_unrolled.is_empty() {
+        match opts.bound {
+            Some(n) => {
+                let mut p = v.passes.clone();
+                p.loop_unwind = Some(n);
+                prepared = passes::prepare(k, &v.geometry, &p);
+                bounded = Some(n);
+            }
+            None => {
+                prepared.inconclusive = not_unrolled
+                    .iter()
+                    .map(|l| {
+                        (
+                            k.span.clone(),
+                            format!(
+                                "loop at line {l}: its trip count is not concrete for this launch (or exceeds the default bound); the concrete model unrolls every loop: give --unroll N to check executions in which loops run at most N times"
+                            ),
+                        )
+                    })
+                    .collect();
+            }
+        }
+    }
     let atomics = has_shared_atomics(k, &k.body);
     let mut concrete = opts.concrete.clone();
     let mut notes = Vec::new();
@@ -180,20 +215,26 @@ fn check_kernel(k: &Kernel, opts: &CheckOptions) -> Result<KernelCheck, CheckErr
         notes,
         time: Duration::ZERO,
     };
-    for (s, t) in &prepared.loops {
-        if *t == LoopTreatment::Havocked {
-            result.notes.push(format!(
-                "loop at line {} touches no memory: the variables it assigns are abstracted (havocked), so an assertion over them may fail spuriously",
-                s.line
-            ));
-        }
+    if let Some(n) = bounded {
+        result.notes.insert(
+            0,
+            format!(
+                "BOUNDED: loops are cut after {n} iterations (--unroll {n}): the result holds only for executions in which every loop runs at most {n} times"
+            ),
+        );
     }
     if !prepared.inconclusive.is_empty() {
         result.verdict = Verdict::Inconclusive;
         result.inconclusive = prepared
             .inconclusive
             .iter()
-            .map(|(s, why)| format!("{s}: {why}"))
+            .map(|(s, why)| {
+                if s == &k.span {
+                    why.clone()
+                } else {
+                    format!("{s}: {why}")
+                }
+            })
             .collect();
         result.time = start.elapsed();
         return Ok(result);

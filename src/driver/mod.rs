@@ -1,5 +1,6 @@
 //! Runs the pipeline for one file: front end, passes, encoding, solver, verdicts.
 
+pub mod bank;
 pub mod check;
 
 use crate::encode::{self, Finding};
@@ -23,6 +24,8 @@ pub struct VerifyOptions {
     pub dump_dir: Option<PathBuf>,
     /// Check only barrier divergence.
     pub only_divergence: bool,
+    /// List every loop with its treatment in [`KernelResult::loops`].
+    pub explain: bool,
 }
 
 /// A kernel's verdict.
@@ -54,6 +57,8 @@ pub struct KernelResult {
     pub inconclusive: Vec<String>,
     /// Abstractions the verdict rests on.
     pub notes: Vec<String>,
+    /// With `--explain`: each loop and how it was treated.
+    pub loops: Vec<String>,
     /// Queries asked.
     pub queries: usize,
     pub time: Duration,
@@ -106,17 +111,39 @@ pub fn verify(file: &Path, opts: &VerifyOptions) -> Result<FileResult, DriverErr
 fn verify_kernel(k: &crate::ir::Kernel, opts: &VerifyOptions) -> Result<KernelResult, DriverError> {
     let start = Instant::now();
     let prepared = passes::prepare(k, &opts.geometry, &opts.passes);
-    let mut notes: Vec<String> = prepared
-        .loops
-        .iter()
-        .filter(|(_, t)| *t == LoopTreatment::Havocked)
-        .map(|(s, _)| {
-            format!(
-                "loop at line {} touches no memory: the variables it assigns are abstracted (havocked)",
-                s.line
-            )
-        })
-        .collect();
+    let mut notes: Vec<String> = Vec::new();
+    let mut loops = Vec::new();
+    for (span, t) in &prepared.loops {
+        let line = span.line;
+        let text = match t {
+            LoopTreatment::Unrolled(n) => format!("line {line}: unrolled ({n} iterations)"),
+            LoopTreatment::Abstracted {
+                closed,
+                havocked,
+                invariants,
+            } => {
+                notes.push(format!(
+                    "loop at line {line} is abstracted by an arbitrary iteration: a defect that depends on it is reported as possible"
+                ));
+                let list = |v: &[String]| if v.is_empty() { "none".to_string() } else { v.join(", ") };
+                format!(
+                    "line {line}: abstracted; closed forms in the iteration count: {}; havocked: {}; invariants given: {invariants}",
+                    list(closed),
+                    list(havocked)
+                )
+            }
+            LoopTreatment::Unwound(n) => {
+                notes.push(format!(
+                    "loop at line {line} is unwound {n} times and cut (--loop-unwind): the verdict holds only for executions where it runs at most {n} iterations"
+                ));
+                format!("line {line}: unwound {n} times, then assumed to exit")
+            }
+            LoopTreatment::Unsupported(why) => format!("line {line}: not handled: {why}"),
+        };
+        if opts.explain {
+            loops.push(text);
+        }
+    }
     if !prepared.inconclusive.is_empty() {
         return Ok(KernelResult {
             name: k.name.clone(),
@@ -128,31 +155,60 @@ fn verify_kernel(k: &crate::ir::Kernel, opts: &VerifyOptions) -> Result<KernelRe
                 .map(|(s, why)| format!("{s}: {why}"))
                 .collect(),
             notes,
+            loops,
             queries: 0,
             time: start.elapsed(),
         });
     }
-    let encoded = encode::encode(&prepared.kernel, &opts.geometry);
+    let mut kernel = prepared.kernel;
+    let mut queries = 0;
+    // Derived closed forms are checked first (step case); a failing one is havocked instead
+    // and the kernel encoded again, so a wrong derivation cannot hide a defect.
+    let (encoded, mut session) = loop {
+        let encoded = encode::encode(&kernel, &opts.geometry);
+        let mut session = Session::new(
+            &opts.solver,
+            &encoded.script,
+            SessionOptions {
+                timeout: Some(opts.timeout),
+                dump_dir: opts.dump_dir.clone(),
+            },
+        )?;
+        let mut rejected = Vec::new();
+        for check in &encoded.checks {
+            if let encode::Property::ClosedForm { loop_span, var } = &check.property {
+                queries += 1;
+                if !matches!(session.check(&check.query)?, Answer::Unsat) {
+                    rejected.push((loop_span.clone(), *var));
+                }
+            }
+        }
+        if rejected.is_empty() {
+            break (encoded, session);
+        }
+        for (span, var) in rejected {
+            notes.push(format!(
+                "the closed form derived for `{}` in the loop at line {} failed its step check: havocked instead",
+                kernel.var(var).name,
+                span.line
+            ));
+            passes::demote_closed_form(&mut kernel.body, &span, var);
+        }
+    };
     notes.extend(encoded.notes.iter().cloned());
-    let mut session = Session::new(
-        &opts.solver,
-        &encoded.script,
-        SessionOptions {
-            timeout: Some(opts.timeout),
-            dump_dir: opts.dump_dir.clone(),
-        },
-    )?;
     let mut findings: Vec<Finding> = Vec::new();
     let mut inconclusive = Vec::new();
-    let mut queries = 0;
     for check in &encoded.checks {
+        if matches!(check.property, encode::Property::ClosedForm { .. }) {
+            continue;
+        }
         if opts.only_divergence && !matches!(check.property, encode::Property::Divergence { .. }) {
             continue;
         }
         queries += 1;
         match session.check(&check.query)? {
             Answer::Sat(values) => {
-                let f = check.finding(&prepared.kernel, &values);
+                let f = check.finding(&kernel, &values);
                 if !findings.contains(&f) {
                     findings.push(f);
                 }
@@ -168,6 +224,9 @@ fn verify_kernel(k: &crate::ir::Kernel, opts: &VerifyOptions) -> Result<KernelRe
             )),
         }
     }
+    for (span, why) in &k.unchecked {
+        inconclusive.push(format!("{span}: {why}"));
+    }
     let verdict = if !findings.is_empty() {
         Verdict::Defect
     } else if !inconclusive.is_empty() {
@@ -181,6 +240,7 @@ fn verify_kernel(k: &crate::ir::Kernel, opts: &VerifyOptions) -> Result<KernelRe
         findings,
         inconclusive,
         notes,
+        loops,
         queries,
         time: start.elapsed(),
     })

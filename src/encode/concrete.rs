@@ -473,6 +473,7 @@ fn dummy_state() -> TState {
         vars: Vec::new(),
         mem: BTreeMap::new(),
         bc: bvn(0, 32),
+        assumed: t(),
     }
 }
 

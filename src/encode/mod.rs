@@ -17,6 +17,7 @@
 //!
 //! Entry point: [`encode`]; a solver's values become a [`Finding`] through [`Check::finding`].
 
+pub mod bank;
 pub mod concrete;
 mod float;
 mod fold;
@@ -24,12 +25,13 @@ pub mod schedule;
 mod witness;
 
 use crate::ir::{
-    ArrayId, AtomicOp, BinOp, BlockId, Builtin, Expr, Kernel, ParamKind, Space, Span, Stmt, StmtKind, Ty, UnOp, VarId,
+    AbstractLoop, ArrayId, AtomicOp, BinOp, BlockId, Builtin, ClosedForm, Expr, Kernel, ParamKind, Space, Span, Stmt,
+    StmtKind, Ty, UnOp, VarId,
 };
 use crate::passes::Geometry;
 use crate::solver::{Command, Query, Script, Sexp};
 use num_bigint::{BigInt, BigUint, Sign};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 pub use witness::{AccessKind, Finding, FindingKind, WitnessAccess};
 
 /// What one [`Check`] asks.
@@ -41,6 +43,12 @@ pub enum Property {
     Divergence { span: Span },
     /// `assert` at `span` failing for thread 1 (pair model: shared values abstracted).
     Assertion { span: Span },
+    /// A user loop invariant that may not hold on entry (`base`) or not be preserved.
+    Invariant { span: Span, base: bool },
+    /// The step check of a derived closed form of `var` in the loop at `loop_span`: when
+    /// satisfiable the derivation was wrong and must not be used (the driver then havocs
+    /// `var` instead). Never a defect of the kernel.
+    ClosedForm { loop_span: Span, var: VarId },
 }
 
 /// One property instance: the query and how to read its model back.
@@ -54,6 +62,9 @@ pub struct Check {
     pub pairs: Vec<(Access, Access)>,
     /// The layout of the common witness values at the front of `query.get_values`.
     pub(crate) layout: witness::Layout,
+    /// The answer rests on a loop abstraction: a witness may be infeasible (a "possible"
+    /// defect).
+    pub possible: bool,
 }
 
 /// One memory access site as executed by both threads.
@@ -66,7 +77,11 @@ pub struct Access {
     pub width: u32,
     /// Top-level barrier segment: accesses of different segments are ordered for one block.
     pub segment: u32,
-    /// Per thread: path condition, byte offset (BV64), barrier count (BV32).
+    /// Made inside or after an abstracted loop.
+    pub abstracted: bool,
+    /// Per thread: the offset is a real address (see `Encoder::offset`).
+    pub valid: Vec<Sexp>,
+    /// Per thread: path condition, byte offset (BV64), barrier count (BV64).
     pub per_thread: Vec<(Sexp, Sexp, Sexp)>,
 }
 
@@ -173,9 +188,26 @@ pub fn thread_symbol(b: Builtin, thread: usize) -> String {
     }
 }
 
+/// An abstracted loop whose iterations run a fixed number `nb > 0` of barriers, while its
+/// iteration is encoded: its barriers count `bc_entry + it * 2^shift + k`, and the last one
+/// jumps to the next iteration's base `bc_entry + (it + 1) * 2^shift`, so the accesses after it
+/// share a barrier interval with the next iteration's first ones (the back edge), and equal
+/// counts mean equal iterations through a shift rather than a multiplication.
+struct LoopFrame {
+    barriers: u32,
+    shift: u32,
+    seen: u32,
+    /// Per thread: the barrier count on entry and the iteration count.
+    base: Vec<(Sexp, Sexp)>,
+}
+
 #[derive(Clone, Debug)]
 struct TState {
     pc: Sexp,
+    /// The assumptions made on the way here (`__assume`, `__requires`, loop exits), as
+    /// `pc => c` conjuncts. They restrict what comes after them only: an assumption that fails
+    /// later cannot hide a defect earlier (Boogie's blocking `assume`).
+    assumed: Sexp,
     vars: Vec<Option<Sexp>>,
     mem: BTreeMap<ArrayId, Sexp>,
     bc: Sexp,
@@ -223,6 +255,12 @@ struct Encoder<'k> {
     assert_info: Vec<concrete::AssertInfo>,
     /// The array and byte offset each thread's variable was last loaded from.
     load_origin: HashMap<(usize, VarId), (ArrayId, Sexp)>,
+    /// Nesting depth of abstracted loops being encoded.
+    abstract_depth: u32,
+    /// Whether an abstracted loop has been encoded (values after it are over-approximated).
+    seen_abstract: bool,
+    /// Abstracted loops with a fixed barrier count being encoded, innermost last.
+    frames: Vec<LoopFrame>,
 }
 
 fn atom(s: impl Into<String>) -> Sexp {
@@ -350,6 +388,9 @@ impl<'k> Encoder<'k> {
             timeline: None,
             assert_info: Vec::new(),
             load_origin: HashMap::new(),
+            abstract_depth: 0,
+            seen_abstract: false,
+            frames: Vec::new(),
         }
     }
 
@@ -519,9 +560,10 @@ impl<'k> Encoder<'k> {
             }
             states.push(TState {
                 pc: t(),
+                assumed: t(),
                 vars,
                 mem,
-                bc: bvn(0, 32),
+                bc: bvn(0, 64),
             });
         }
         if self.memory == MemoryModel::Serialized {
@@ -538,9 +580,13 @@ impl<'k> Encoder<'k> {
         if let Some(x) = &st.vars[v.0] {
             return x.clone();
         }
-        // Read before any assignment: an arbitrary value.
-        let name = self.fresh_name(&format!("{}.undef", self.var_name(v, th)));
-        let x = self.declare(&name, sort_of(self.k.var(v).ty));
+        // Read before any assignment: an arbitrary value, the same wherever it is read.
+        let name = format!("{}.{}.undef", self.var_name(v, th), v.0);
+        let x = if self.declared_funs.insert(name.clone()) {
+            self.declare(&name, sort_of(self.k.var(v).ty))
+        } else {
+            atom(name)
+        };
         st.vars[v.0] = Some(x.clone());
         x
     }
@@ -644,6 +690,407 @@ impl<'k> Encoder<'k> {
         }
     }
 
+    /// One arbitrary iteration of an abstracted loop (PUG §6; DESIGN.md "Loops"). Each thread
+    /// gets its own iteration count `it` (BV64, below 2^48), so two threads may be in
+    /// different iterations (inter-iteration races); barrier counts at the head are
+    /// `bc_entry + it * barriers`, so accesses of one block meet only in the same barrier
+    /// interval, also across the back edge. Closed forms are exact in `it`; other
+    /// loop-carried variables and the memory the loop may see changed are fresh. The state
+    /// after the loop is built the same way for a fresh exit count, with the test false
+    /// (loops are assumed to terminate).
+    fn abstract_loop(&mut self, s: &Stmt, l: &AbstractLoop, st: &mut [TState]) {
+        let line = s.span.line;
+        // Variables the closed forms start from are read once on entry, so the head, the
+        // step check and the exit all see the same initial values.
+        for (th, ts) in st.iter_mut().enumerate() {
+            for (v, cf) in &l.closed {
+                self.read_var(*v, ts, th);
+                if let ClosedForm::Linear(k) = cf {
+                    let _ = self.expr(k, ts, th);
+                }
+            }
+        }
+        let entry: Vec<TState> = st.to_vec();
+        // The user's invariants hold on entry (base case).
+        for (inv, span) in &l.invariants {
+            self.invariant_check(inv, span, &entry, "base", true);
+        }
+        self.depth += 1;
+        self.abstract_depth += 1;
+        self.seen_abstract = true;
+        let mut head = entry.clone();
+        let mut its = Vec::new();
+        for (th, ts) in head.iter_mut().enumerate() {
+            let it = self.iteration_state(l, line, "it", ts, th);
+            its.push(it);
+        }
+        for (inv, _) in &l.invariants {
+            for (th, ts) in head.iter_mut().enumerate() {
+                let c = self.expr(inv, ts, th);
+                self.assume(ts, th, c);
+            }
+        }
+        // The iteration: test (not for do-while: its head is the start of the body), body,
+        // step.
+        self.exits.insert(l.brk, Vec::new());
+        if !l.do_while {
+            self.block(&l.cond_stmts, &mut head);
+            for (th, ts) in head.iter_mut().enumerate() {
+                let c = self.expr(&l.cond, ts, th);
+                let pc = and(ts.pc.clone(), c);
+                ts.pc = self.define(&format!("t{}.pc", th + 1), atom("Bool"), pc);
+            }
+        }
+        let body = Stmt {
+            kind: StmtKind::Block {
+                id: l.cont,
+                body: l.body.clone(),
+            },
+            span: s.span.clone(),
+        };
+        let framed = matches!(l.barriers, Some(nb) if nb > 0);
+        if let Some(nb) = l.barriers.filter(|_| framed) {
+            let base = entry
+                .iter()
+                .zip(&its)
+                .map(|(e, it)| (e.bc.clone(), it.clone()))
+                .collect();
+            self.frames.push(LoopFrame {
+                barriers: nb,
+                shift: barrier_shift(nb),
+                seen: 0,
+                base,
+            });
+        }
+        self.stmt(&body, &mut head);
+        self.block(&l.step, &mut head);
+        if framed {
+            self.frames.pop();
+        }
+        // Step checks: the closed forms and the user's invariants hold at the next head.
+        for (v, cf) in &l.closed {
+            let mut fails = Vec::new();
+            for th in 0..self.n {
+                let v0 = self.read_var(*v, &mut st[th], th);
+                let next = app("bvadd", vec![its[th].clone(), bvn(1, 64)]);
+                let expect = self.closed_value(*v, cf, v0, &next, &mut st[th], th);
+                let got = self.read_var(*v, &mut head[th], th);
+                let reach = self.reach(&head[th], th);
+                fails.push(and(reach, not(app("=", vec![got, expect]))));
+            }
+            let name = format!("{}.loop.L{}.{}", sym(&self.k.name), line, sym(&self.k.var(*v).name));
+            self.check_list.push(Check {
+                property: Property::ClosedForm {
+                    loop_span: s.span.clone(),
+                    var: *v,
+                },
+                query: Query {
+                    name,
+                    assertions: vec![fails.into_iter().reduce(or).unwrap_or_else(f)],
+                    get_values: vec![],
+                },
+                pairs: Vec::new(),
+                layout: self.layout.clone(),
+                possible: false,
+            });
+        }
+        for (inv, span) in &l.invariants {
+            self.invariant_check(inv, span, &head, "step", false);
+        }
+        // The next test's accesses.
+        self.block(&l.cond_stmts, &mut head);
+        self.exits.remove(&l.brk);
+        // After the loop: a fresh exit count.
+        let has_break = exits_to(&l.body, l.brk) || exits_to(&l.cond_stmts, l.brk);
+        let leaves = leaves_loop(&l.body, l.brk, l.cont);
+        let mut post = entry.clone();
+        for (th, ts) in post.iter_mut().enumerate() {
+            self.iteration_state(l, line, "exit", ts, th);
+            if leaves {
+                // Some iteration may have returned: whether this thread did is unknown.
+                let r = self.fresh_name(&format!("t{}.left.L{line}", th + 1));
+                let r = self.declare(&r, atom("Bool"));
+                let pc = and(ts.pc.clone(), not(r));
+                ts.pc = self.define(&format!("t{}.pc", th + 1), atom("Bool"), pc);
+            }
+            if !has_break && l.cond_stmts.is_empty() {
+                let c = self.expr(&l.cond, ts, th);
+                self.assume(ts, th, not(c));
+            }
+        }
+        self.depth -= 1;
+        self.abstract_depth -= 1;
+        for (th, p) in post.into_iter().enumerate() {
+            st[th] = p;
+        }
+    }
+
+    /// Puts thread `th`'s state `ts` (the loop's entry state) at a fresh iteration count of the
+    /// loop: closed forms at that count, other assigned variables and the memory the loop may
+    /// change fresh, the barrier count advanced. Returns the count (BV64).
+    fn iteration_state(&mut self, l: &AbstractLoop, line: u32, what: &str, ts: &mut TState, th: usize) -> Sexp {
+        let mut entry = ts.clone();
+        let it = self.fresh_name(&format!("t{}.{what}.L{line}", th + 1));
+        let it = self.declare(&it, Sexp::bv_sort(64));
+        self.assert(app("bvult", vec![it.clone(), bvn(1 << 48, 64)]));
+        for (v, cf) in &l.closed {
+            let v0 = self.read_var(*v, &mut entry, th);
+            let value = self.closed_value(*v, cf, v0, &it, &mut entry, th);
+            self.assign(*v, value, ts, th);
+        }
+        for v in &l.havocked {
+            self.havoc(*v, ts, th);
+        }
+        let barrier_loop = l.barriers != Some(0);
+        let fresh_arrays: Vec<ArrayId> = (0..self.k.arrays.len())
+            .map(ArrayId)
+            .filter(|a| {
+                l.written.contains(a)
+                    || (barrier_loop && matches!(self.k.array(*a).space, Space::Shared | Space::Global))
+            })
+            .collect();
+        for a in fresh_arrays {
+            let name = self.fresh_name(&format!("t{}.mem.{}.L{line}", th + 1, sym(&self.k.array(a).name)));
+            let m = self.declare(&name, mem_sort());
+            match self.global.get_mut(&a) {
+                Some(g) => *g = m,
+                None => {
+                    ts.mem.insert(a, m);
+                }
+            }
+        }
+        ts.bc = match l.barriers {
+            Some(0) => ts.bc.clone(),
+            Some(nb) => {
+                let v = app(
+                    "bvadd",
+                    vec![
+                        ts.bc.clone(),
+                        app("bvshl", vec![it.clone(), bvn(barrier_shift(nb) as u64, 64)]),
+                    ],
+                );
+                self.define(&format!("t{}.bc", th + 1), Sexp::bv_sort(64), v)
+            }
+            None => {
+                let name = self.fresh_name(&format!("t{}.bc.L{line}", th + 1));
+                self.declare(&name, Sexp::bv_sort(64))
+            }
+        };
+        let state = ts.clone();
+        self.iteration_bounds(l, &it, &mut entry, &state, th);
+        it
+    }
+
+    /// Constraints on thread `th`'s iteration count `it` from the loop test (PUG §6.1
+    /// normalization): iteration `it >= 1` is reached only if the test passed at `it - 1`.
+    /// Evaluated with the closed forms at `it - 1` when the test reads only closed-form and
+    /// loop-invariant variables (exact in bit-vectors); and, for `i < ub` / `i <= ub` /
+    /// `i > lb` / `i >= lb` with a linear `i`, the trip bound `i0 + (it-1)*k < ub` in wide
+    /// arithmetic, under the condition that no step can wrap (`ub - 1 + k <= MAX`), which makes
+    /// it exact too.
+    fn iteration_bounds(&mut self, l: &AbstractLoop, it: &Sexp, entry: &mut TState, head: &TState, th: usize) {
+        if !l.cond_stmts.is_empty() {
+            return;
+        }
+        let closed: BTreeMap<VarId, ClosedForm> = l.closed.iter().cloned().collect();
+        let havocked: BTreeSet<VarId> = l.havocked.iter().copied().collect();
+        if mentions_any(&l.cond, &havocked) {
+            return;
+        }
+        // A `while` head `it >= 1` passed the test on iteration `it - 1`'s head; a do-while
+        // head `it >= 1` passed it on its own state (the test follows the body).
+        let prev_it = if l.do_while {
+            it.clone()
+        } else {
+            app("bvsub", vec![it.clone(), bvn(1, 64)])
+        };
+        let mut prev = head.clone();
+        for (v, cf) in &l.closed {
+            let v0 = self.read_var(*v, entry, th);
+            let value = self.closed_value(*v, cf, v0, &prev_it, entry, th);
+            self.assign(*v, value, &mut prev, th);
+        }
+        let c_prev = self.expr(&l.cond, &mut prev, th);
+        let started = app("bvuge", vec![it.clone(), bvn(1, 64)]);
+        self.assert(app("=>", vec![started.clone(), c_prev]));
+        // The trip bound of a linear index.
+        let Expr::Binary { op, lhs, rhs, .. } = &l.cond else {
+            return;
+        };
+        let strip = |e: &Expr| -> Option<VarId> {
+            match e {
+                Expr::Var { id, .. } => Some(*id),
+                Expr::Cast { arg, ty } if arg.ty() == *ty => match &**arg {
+                    Expr::Var { id, .. } => Some(*id),
+                    _ => None,
+                },
+                _ => None,
+            }
+        };
+        let (v, bound, op) = match (strip(lhs), strip(rhs)) {
+            (Some(v), _) if closed.contains_key(&v) => (v, &**rhs, *op),
+            (_, Some(v)) if closed.contains_key(&v) => {
+                let flipped = match op {
+                    BinOp::Lt => BinOp::Gt,
+                    BinOp::Le => BinOp::Ge,
+                    BinOp::Gt => BinOp::Lt,
+                    BinOp::Ge => BinOp::Le,
+                    _ => return,
+                };
+                (v, &**lhs, flipped)
+            }
+            _ => return,
+        };
+        let Some(ClosedForm::Linear(k)) = closed.get(&v) else {
+            return;
+        };
+        if mentions_any(bound, &closed.keys().copied().collect()) {
+            return;
+        }
+        let ty = self.k.var(v).ty;
+        let Ty::Int { bits: w, signed } = ty else { return };
+        if bound.ty() != ty {
+            return;
+        }
+        let wide = w + 66;
+        let ext = |x: Sexp, s: bool| extend(x, w, wide, s);
+        let v0 = self.read_var(v, entry, th);
+        let i0 = ext(v0, signed);
+        let b = self.expr(bound, entry, th);
+        let b = ext(b, signed);
+        // The step as a mathematical integer: `-k'` when written as a negation.
+        let kk = match k {
+            Expr::Unary { op: UnOp::Neg, arg, .. } if arg.ty().bits() == w => {
+                let a = self.expr(arg, entry, th);
+                app("bvneg", vec![ext(a, arg.ty().is_signed())])
+            }
+            _ => {
+                let a = self.expr(k, entry, th);
+                if k.ty().bits() != w {
+                    return;
+                }
+                ext(a, k.ty().is_signed())
+            }
+        };
+        let num = |v: BigInt| Sexp::bv(&to_unsigned(&v, wide), wide);
+        let (max, min) = if signed {
+            ((BigInt::from(1) << (w - 1)) - 1, -(BigInt::from(1) << (w - 1)))
+        } else {
+            ((BigInt::from(1) << w) - 1, BigInt::from(0))
+        };
+        let itm1 = extend(prev_it, 64, wide, false);
+        let last = app("bvadd", vec![i0.clone(), app("bvmul", vec![itm1, kk.clone()])]);
+        let zero = num(BigInt::from(0));
+        // A do-while runs its first step untested: the argument needs the test true on entry.
+        let cmp = match op {
+            BinOp::Lt => "bvslt",
+            BinOp::Le => "bvsle",
+            BinOp::Gt => "bvsgt",
+            _ => "bvsge",
+        };
+        let entered = if l.do_while { app(cmp, vec![i0, b.clone()]) } else { t() };
+        let (guard, holds) = match op {
+            BinOp::Lt | BinOp::Le => {
+                let reach = if op == BinOp::Lt {
+                    app("bvsub", vec![b.clone(), num(1.into())])
+                } else {
+                    b.clone()
+                };
+                let guard = and(
+                    app("bvsgt", vec![kk.clone(), zero]),
+                    app("bvsle", vec![app("bvadd", vec![reach, kk]), num(max)]),
+                );
+                (
+                    guard,
+                    app(if op == BinOp::Lt { "bvslt" } else { "bvsle" }, vec![last, b]),
+                )
+            }
+            BinOp::Gt | BinOp::Ge => {
+                let reach = if op == BinOp::Gt {
+                    app("bvadd", vec![b.clone(), num(1.into())])
+                } else {
+                    b.clone()
+                };
+                let guard = and(
+                    app("bvslt", vec![kk.clone(), zero]),
+                    app("bvsge", vec![app("bvadd", vec![reach, kk]), num(min)]),
+                );
+                (
+                    guard,
+                    app(if op == BinOp::Gt { "bvsgt" } else { "bvsge" }, vec![last, b]),
+                )
+            }
+            _ => return,
+        };
+        self.assert(app("=>", vec![and(and(guard, entered), started), holds]));
+    }
+
+    /// The value of `v` after `it` iterations, from its value `v0` on entry.
+    fn closed_value(&mut self, v: VarId, cf: &ClosedForm, v0: Sexp, it: &Sexp, ts: &mut TState, th: usize) -> Sexp {
+        let ty = self.k.var(v).ty;
+        let w = ty.bits();
+        let it_w = extend(it.clone(), 64, w, false);
+        // Shifting by the width or more: as if by width (bvshl/bvlshr give 0, bvashr the sign).
+        let capped = app(
+            "ite",
+            vec![
+                app("bvuge", vec![it.clone(), bvn(w as u64, 64)]),
+                bvn(w as u64, w),
+                it_w.clone(),
+            ],
+        );
+        match cf {
+            ClosedForm::Linear(k) => {
+                let kv = self.expr(k, ts, th);
+                let kv = self.coerce_int(kv, k.ty(), ty);
+                app("bvadd", vec![v0, app("bvmul", vec![it_w, kv])])
+            }
+            ClosedForm::Halving => app(if ty.is_signed() { "bvashr" } else { "bvlshr" }, vec![v0, capped]),
+            ClosedForm::Doubling => app("bvshl", vec![v0, capped]),
+        }
+    }
+
+    /// Converts an integer term between widths by the source's signedness.
+    fn coerce_int(&mut self, v: Sexp, from: Ty, to: Ty) -> Sexp {
+        match (from, to) {
+            (Ty::Int { bits: fb, signed }, Ty::Int { bits: tb, .. }) => extend(v, fb, tb, signed),
+            _ => self.coerce(v, from, to),
+        }
+    }
+
+    /// A check that `inv` holds in `states` (on entry, or at the end of the iteration).
+    fn invariant_check(&mut self, inv: &Expr, span: &Span, states: &[TState], what: &str, base: bool) {
+        let mut states = states.to_vec();
+        let checked = if self.memory == MemoryModel::EqualityAbstraction {
+            1
+        } else {
+            self.n
+        };
+        let mut fails = Vec::new();
+        for (th, ts) in states.iter_mut().enumerate().take(checked) {
+            let c = self.expr(inv, ts, th);
+            let reach = self.reach(ts, th);
+            fails.push(and(reach, not(c)));
+        }
+        let layout = self.layout.clone();
+        let mut gv = layout.common();
+        gv.extend(fails.iter().cloned());
+        self.check_list.push(Check {
+            property: Property::Invariant {
+                span: span.clone(),
+                base,
+            },
+            query: Query {
+                name: format!("{}.invariant.{what}.L{}", sym(&self.k.name), span.line),
+                assertions: vec![fails.into_iter().reduce(or).unwrap_or_else(f)],
+                get_values: gv,
+            },
+            pairs: Vec::new(),
+            layout,
+            possible: self.seen_abstract && !base,
+        });
+    }
+
     fn cast(&mut self, a: Sexp, from: Ty, to: Ty) -> Sexp {
         match (from, to) {
             (x, y) if x == y => a,
@@ -744,13 +1191,60 @@ impl<'k> Encoder<'k> {
         app(name, vec![a, b])
     }
 
-    fn offset(&mut self, e: &Expr, st: &mut TState, th: usize) -> Sexp {
+    /// The byte offset `e` (BV64) and whether it is a real address: its pointer arithmetic
+    /// (the `long long` additions and multiplications), done without wrapping in 128 bits,
+    /// stays within ±2^47 bytes. Offsets outside that are out of any device's memory, and
+    /// overflowing pointer arithmetic is undefined in C, so such accesses cannot race.
+    fn offset(&mut self, e: &Expr, st: &mut TState, th: usize) -> (Sexp, Sexp) {
         let o = self.expr(e, st, th);
         let o = match e.ty() {
             Ty::Int { bits, signed } => extend(o, bits, 64, signed),
             _ => o,
         };
-        self.define(&format!("t{}.off", th + 1), Sexp::bv_sort(64), o)
+        let off = self.define(&format!("t{}.off", th + 1), Sexp::bv_sort(64), o);
+        let wide = self.wide_offset(e, st, th);
+        let valid = and(
+            app(
+                "bvsge",
+                vec![
+                    wide.clone(),
+                    Sexp::bv(&to_unsigned(&-(BigInt::from(1u8) << 47u32), 128), 128),
+                ],
+            ),
+            app("bvslt", vec![wide, Sexp::bv(&(BigUint::from(1u8) << 47), 128)]),
+        );
+        let valid = self.define(&format!("t{}.valid", th + 1), atom("Bool"), valid);
+        (off, valid)
+    }
+
+    /// `e` in 128-bit arithmetic: 64-bit additions, subtractions and multiplications are
+    /// redone without wrapping; anything else is taken at its value, extended by its
+    /// signedness.
+    fn wide_offset(&mut self, e: &Expr, st: &mut TState, th: usize) -> Sexp {
+        match e {
+            Expr::Binary {
+                op: op @ (BinOp::Add | BinOp::Sub | BinOp::Mul),
+                lhs,
+                rhs,
+                ty,
+            } if ty.bits() == 64 => {
+                let a = self.wide_offset(lhs, st, th);
+                let b = self.wide_offset(rhs, st, th);
+                let name = match op {
+                    BinOp::Add => "bvadd",
+                    BinOp::Sub => "bvsub",
+                    _ => "bvmul",
+                };
+                app(name, vec![a, b])
+            }
+            _ => {
+                let v = self.expr(e, st, th);
+                match e.ty() {
+                    Ty::Int { bits, signed } => extend(v, bits, 128, signed),
+                    _ => extend(v, e.ty().bits(), 128, false),
+                }
+            }
+        }
     }
 
     fn load_bytes(mem: &Sexp, off: &Sexp, width: u32) -> Sexp {
@@ -809,18 +1303,29 @@ impl<'k> Encoder<'k> {
         }
     }
 
-    fn record(&mut self, array: ArrayId, span: &Span, kind: AccessKind, width: u32, per: Vec<(Sexp, Sexp, Sexp)>) {
+    fn record(
+        &mut self,
+        array: ArrayId,
+        span: &Span,
+        kind: AccessKind,
+        width: u32,
+        per: Vec<(Sexp, Sexp, Sexp)>,
+        valid: Vec<Sexp>,
+    ) {
         let space = self.k.array(array).space;
         if matches!(space, Space::Local | Space::Constant) {
             return;
         }
+        let abstracted = self.seen_abstract;
         self.accesses.push(Access {
+            abstracted,
             array,
             span: span.clone(),
             kind,
             width,
             segment: self.segment,
             per_thread: per,
+            valid,
         });
     }
 
@@ -849,8 +1354,10 @@ impl<'k> Encoder<'k> {
             StmtKind::Load { dst, array, offset, ty } => {
                 let adversarial = self.adversarial.contains(array);
                 let mut per = Vec::new();
+                let mut valid = Vec::new();
                 for (th, ts) in st.iter_mut().enumerate() {
-                    let off = self.offset(offset, ts, th);
+                    let (off, ok) = self.offset(offset, ts, th);
+                    valid.push(ok);
                     if adversarial {
                         self.havoc(*dst, ts, th);
                     } else {
@@ -866,9 +1373,10 @@ impl<'k> Encoder<'k> {
                         self.assign(*dst, v, ts, th);
                         self.load_origin.insert((th, *dst), (*array, off.clone()));
                     }
-                    per.push((ts.pc.clone(), off, ts.bc.clone()));
+                    let reach = self.reach(ts, th);
+                    per.push((reach, off, ts.bc.clone()));
                 }
-                self.record(*array, &s.span, AccessKind::Read, ty.bytes(), per);
+                self.record(*array, &s.span, AccessKind::Read, ty.bytes(), per, valid);
             }
             StmtKind::Store {
                 array,
@@ -877,8 +1385,10 @@ impl<'k> Encoder<'k> {
                 ty,
             } => {
                 let mut per = Vec::new();
+                let mut valid = Vec::new();
                 for (th, ts) in st.iter_mut().enumerate() {
-                    let off = self.offset(offset, ts, th);
+                    let (off, ok) = self.offset(offset, ts, th);
+                    valid.push(ok);
                     let v = self.expr(value, ts, th);
                     let v = self.coerce(v, value.ty(), *ty);
                     let bits = Self::encode_stored(v, *ty);
@@ -889,9 +1399,10 @@ impl<'k> Encoder<'k> {
                     } else {
                         self.store(ts, th, *array, &off, &bits, ty.bytes());
                     }
-                    per.push((ts.pc.clone(), off, ts.bc.clone()));
+                    let reach = self.reach(ts, th);
+                    per.push((reach, off, ts.bc.clone()));
                 }
-                self.record(*array, &s.span, AccessKind::Write, ty.bytes(), per);
+                self.record(*array, &s.span, AccessKind::Write, ty.bytes(), per, valid);
             }
             StmtKind::Atomic {
                 op,
@@ -902,8 +1413,10 @@ impl<'k> Encoder<'k> {
                 ty,
             } => {
                 let mut per = Vec::new();
+                let mut valid = Vec::new();
                 for (th, ts) in st.iter_mut().enumerate() {
-                    let off = self.offset(offset, ts, th);
+                    let (off, ok) = self.offset(offset, ts, th);
+                    valid.push(ok);
                     let ops: Vec<Sexp> = operands
                         .iter()
                         .map(|o| {
@@ -939,9 +1452,10 @@ impl<'k> Encoder<'k> {
                             self.assign(*d, v, ts, th);
                         }
                     }
-                    per.push((ts.pc.clone(), off, ts.bc.clone()));
+                    let reach = self.reach(ts, th);
+                    per.push((reach, off, ts.bc.clone()));
                 }
-                self.record(*array, &s.span, AccessKind::Atomic, ty.bytes(), per);
+                self.record(*array, &s.span, AccessKind::Atomic, ty.bytes(), per, valid);
             }
             StmtKind::If { cond, then, els } => self.if_(cond, then, els, st),
             StmtKind::Block { id, body } => {
@@ -973,7 +1487,7 @@ impl<'k> Encoder<'k> {
             StmtKind::Assume { cond } => {
                 for (th, ts) in st.iter_mut().enumerate() {
                     let c = self.expr(cond, ts, th);
-                    self.assert(app("=>", vec![ts.pc.clone(), c]));
+                    self.assume(ts, th, c);
                 }
             }
             StmtKind::Assert { cond } if self.checks => {
@@ -991,7 +1505,8 @@ impl<'k> Encoder<'k> {
                         reads.push(self.assert_reads(cond, ts, th));
                     }
                     let c = self.expr(cond, ts, th);
-                    let fail = and(ts.pc.clone(), not(c));
+                    let reach = self.reach(ts, th);
+                    let fail = and(reach, not(c));
                     fails.push(self.define(&format!("t{}.fails", th + 1), atom("Bool"), fail));
                 }
                 let fail = fails.iter().cloned().reduce(or).unwrap_or_else(f);
@@ -1013,11 +1528,13 @@ impl<'k> Encoder<'k> {
                     },
                     pairs: Vec::new(),
                     layout,
+                    possible: self.seen_abstract,
                 });
                 // The assertion is not assumed afterwards: the shared script is asserted for every
                 // query, this one included.
             }
-            StmtKind::Assert { .. } => {}
+            StmtKind::Assert { .. } | StmtKind::Invariant { .. } => {}
+            StmtKind::AbstractLoop(l) => self.abstract_loop(s, l, st),
             // Postconditions are checked by the concrete model after every thread's last
             // statement (`concrete`); the pair model ignores them.
             StmtKind::Ensures { .. } => {}
@@ -1164,6 +1681,24 @@ impl<'k> Encoder<'k> {
         }
     }
 
+    /// Adds the assumption `c` on thread `th`'s current path.
+    fn assume(&mut self, ts: &mut TState, th: usize, c: Sexp) {
+        let a = and(ts.assumed.clone(), app("=>", vec![ts.pc.clone(), c]));
+        ts.assumed = self.define(&format!("t{}.assumed", th + 1), atom("Bool"), a);
+    }
+
+    /// The thread is here and every assumption made on its way holds.
+    fn reach(&mut self, ts: &TState, th: usize) -> Sexp {
+        if ts.assumed == t() {
+            return ts.pc.clone();
+        }
+        self.define(
+            &format!("t{}.reach", th + 1),
+            atom("Bool"),
+            and(ts.pc.clone(), ts.assumed.clone()),
+        )
+    }
+
     fn merge2(&mut self, c: &Sexp, a: &TState, b: &TState, th: usize) -> TState {
         let mut out = a.clone();
         for (i, (x, y)) in a.vars.iter().zip(&b.vars).enumerate() {
@@ -1193,7 +1728,11 @@ impl<'k> Encoder<'k> {
         }
         if a.bc != b.bc {
             let v = app("ite", vec![c.clone(), a.bc.clone(), b.bc.clone()]);
-            out.bc = self.define(&format!("t{}.bc", th + 1), Sexp::bv_sort(32), v);
+            out.bc = self.define(&format!("t{}.bc", th + 1), Sexp::bv_sort(64), v);
+        }
+        if a.assumed != b.assumed {
+            let v = app("ite", vec![c.clone(), a.assumed.clone(), b.assumed.clone()]);
+            out.assumed = self.define(&format!("t{}.assumed", th + 1), atom("Bool"), v);
         }
         if a.pc != b.pc {
             let v = app("ite", vec![c.clone(), a.pc.clone(), b.pc.clone()]);
@@ -1231,8 +1770,17 @@ impl<'k> Encoder<'k> {
         self.barrier_count += 1;
         // Divergence: two threads of one block disagree on reaching this barrier.
         if self.checks && self.n == 2 && !(st[0].pc == t() && st[1].pc == t()) {
+            // Threads that have passed the same number of barriers (the first divergent
+            // barrier of any execution is such a point; in abstracted loops this puts both
+            // threads in the same iteration).
+            let same_count = if st[0].bc == st[1].bc {
+                t()
+            } else {
+                app("=", vec![st[0].bc.clone(), st[1].bc.clone()])
+            };
+            let both_assumed = and(st[0].assumed.clone(), st[1].assumed.clone());
             let div = and(
-                atom("same_block"),
+                and(and(atom("same_block"), same_count), both_assumed),
                 not(app("=", vec![st[0].pc.clone(), st[1].pc.clone()])),
             );
             let layout = self.layout.clone();
@@ -1248,6 +1796,7 @@ impl<'k> Encoder<'k> {
                 },
                 pairs: Vec::new(),
                 layout,
+                possible: self.seen_abstract,
             });
         }
         let fresh: Vec<(ArrayId, Sexp)> = self
@@ -1266,14 +1815,33 @@ impl<'k> Encoder<'k> {
                 (id, self.declare(&n, mem_sort()))
             })
             .collect();
+        // The last barrier of an iteration of an abstracted loop jumps to the next iteration.
+        let jump = self.frames.last_mut().and_then(|fr| {
+            fr.seen += 1;
+            (fr.seen == fr.barriers).then(|| {
+                fr.base
+                    .iter()
+                    .map(|(bc0, it)| {
+                        let next = app("bvadd", vec![it.clone(), bvn(1, 64)]);
+                        app(
+                            "bvadd",
+                            vec![bc0.clone(), app("bvshl", vec![next, bvn(fr.shift as u64, 64)])],
+                        )
+                    })
+                    .collect::<Vec<_>>()
+            })
+        });
         for (th, ts) in st.iter_mut().enumerate() {
-            let inc = app("bvadd", vec![ts.bc.clone(), bvn(1, 32)]);
+            let inc = match &jump {
+                Some(targets) => targets[th].clone(),
+                None => app("bvadd", vec![ts.bc.clone(), bvn(1, 64)]),
+            };
             let bc = if ts.pc == t() {
                 inc
             } else {
                 app("ite", vec![ts.pc.clone(), inc, ts.bc.clone()])
             };
-            ts.bc = self.define(&format!("t{}.bc", th + 1), Sexp::bv_sort(32), bc);
+            ts.bc = self.define(&format!("t{}.bc", th + 1), Sexp::bv_sort(64), bc);
             for (id, m) in &fresh {
                 let v = if ts.pc == t() {
                     m.clone()
@@ -1352,14 +1920,18 @@ impl<'k> Encoder<'k> {
         for (a, b) in &pairs {
             let (pa, oa, ba) = &a.per_thread[0];
             let (pb, ob, bb) = &b.per_thread[1];
+            // Signed comparisons: within that range `o + width` cannot wrap.
             let overlap = and(
-                app(
-                    "bvult",
-                    vec![oa.clone(), app("bvadd", vec![ob.clone(), bvn(b.width as u64, 64)])],
-                ),
-                app(
-                    "bvult",
-                    vec![ob.clone(), app("bvadd", vec![oa.clone(), bvn(a.width as u64, 64)])],
+                and(a.valid[0].clone(), b.valid[1].clone()),
+                and(
+                    app(
+                        "bvslt",
+                        vec![oa.clone(), app("bvadd", vec![ob.clone(), bvn(b.width as u64, 64)])],
+                    ),
+                    app(
+                        "bvslt",
+                        vec![ob.clone(), app("bvadd", vec![oa.clone(), bvn(a.width as u64, 64)])],
+                    ),
                 ),
             );
             let same_interval = if ba == bb {
@@ -1393,6 +1965,7 @@ impl<'k> Encoder<'k> {
             },
             pairs,
             layout,
+            possible: false,
         });
     }
 }
@@ -1422,6 +1995,75 @@ pub(crate) fn to_unsigned(value: &BigInt, bits: u32) -> BigUint {
     let m = BigInt::from(1u8) << bits;
     let r = ((value % &m) + &m) % &m;
     r.to_biguint().unwrap_or_default()
+}
+
+/// `log2` of the barrier-count stride of a loop running `nb` barriers per iteration: the
+/// smallest power of two `>= nb`.
+fn barrier_shift(nb: u32) -> u32 {
+    nb.max(1).next_power_of_two().trailing_zeros()
+}
+
+/// Whether `stmts` contain an `Exit(id)`.
+fn exits_to(stmts: &[Stmt], id: BlockId) -> bool {
+    stmts.iter().any(|s| match &s.kind {
+        StmtKind::Exit(x) => *x == id,
+        StmtKind::If { then, els, .. } => exits_to(then, id) || exits_to(els, id),
+        StmtKind::Block { body, .. } => exits_to(body, id),
+        StmtKind::AbstractLoop(l) => exits_to(&l.cond_stmts, id) || exits_to(&l.body, id) || exits_to(&l.step, id),
+        _ => false,
+    })
+}
+
+/// Whether `stmts` (a loop body) can leave the loop other than by `break` or `continue`: a
+/// `return`, or an exit of a block around the loop.
+fn leaves_loop(stmts: &[Stmt], brk: BlockId, cont: BlockId) -> bool {
+    fn inner_blocks(stmts: &[Stmt], out: &mut HashSet<BlockId>) {
+        for s in stmts {
+            match &s.kind {
+                StmtKind::Block { id, body } => {
+                    out.insert(*id);
+                    inner_blocks(body, out);
+                }
+                StmtKind::If { then, els, .. } => {
+                    inner_blocks(then, out);
+                    inner_blocks(els, out);
+                }
+                StmtKind::AbstractLoop(l) => {
+                    out.insert(l.brk);
+                    out.insert(l.cont);
+                    inner_blocks(&l.body, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    fn leaves(stmts: &[Stmt], ok: &HashSet<BlockId>) -> bool {
+        stmts.iter().any(|s| match &s.kind {
+            StmtKind::Return => true,
+            StmtKind::Exit(x) => !ok.contains(x),
+            StmtKind::If { then, els, .. } => leaves(then, ok) || leaves(els, ok),
+            StmtKind::Block { body, .. } => leaves(body, ok),
+            StmtKind::AbstractLoop(l) => leaves(&l.cond_stmts, ok) || leaves(&l.body, ok) || leaves(&l.step, ok),
+            _ => false,
+        })
+    }
+    let mut ok = HashSet::from([brk, cont]);
+    inner_blocks(stmts, &mut ok);
+    leaves(stmts, &ok)
+}
+
+/// Whether `e` reads one of `vars`.
+fn mentions_any(e: &Expr, vars: &BTreeSet<VarId>) -> bool {
+    match e {
+        Expr::Var { id, .. } => vars.contains(id),
+        Expr::Const { .. } | Expr::Builtin(_) => false,
+        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => mentions_any(arg, vars),
+        Expr::Binary { lhs, rhs, .. } => mentions_any(lhs, vars) || mentions_any(rhs, vars),
+        Expr::Select { cond, then, els, .. } => {
+            mentions_any(cond, vars) || mentions_any(then, vars) || mentions_any(els, vars)
+        }
+        Expr::Opaque { args, .. } => args.iter().any(|a| mentions_any(a, vars)),
+    }
 }
 
 fn collect_atomic_arrays(stmts: &[Stmt], out: &mut Vec<ArrayId>) {

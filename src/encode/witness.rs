@@ -40,6 +40,8 @@ pub enum FindingKind {
     Divergence,
     /// An assertion that fails for some thread (pair model).
     Assertion,
+    /// A user loop invariant that may not hold on entry (`base`) or may not be preserved.
+    Invariant { base: bool },
 }
 
 /// One thread's part of a witness.
@@ -69,6 +71,9 @@ pub struct Finding {
     pub geometry: Vec<(String, u64)>,
     /// The racing element, e.g. `sdata[133]` (or `sdata + 5 bytes` when not aligned).
     pub index: Option<String>,
+    /// The witness rests on a loop abstraction (values havocked at a loop head) and may not
+    /// be feasible: a possible defect.
+    pub possible: bool,
 }
 
 /// Which terms come first in every query's `get-value` list.
@@ -193,6 +198,7 @@ impl Check {
                     params,
                     geometry,
                     index: Some(index),
+                    possible: a.abstracted || b.abstracted,
                 }
             }
             Property::Divergence { span } => {
@@ -208,15 +214,29 @@ impl Check {
                     params,
                     geometry,
                     index: None,
+                    possible: self.possible,
                 }
             }
-            Property::Assertion { span } => Finding {
-                kind: FindingKind::Assertion,
+            Property::Assertion { span } | Property::Invariant { span, .. } => Finding {
+                kind: match self.property {
+                    Property::Invariant { base, .. } => FindingKind::Invariant { base },
+                    _ => FindingKind::Assertion,
+                },
                 array: None,
                 accesses: vec![who(0, span, AccessKind::Assert, None)],
                 params,
                 geometry,
                 index: None,
+                possible: self.possible,
+            },
+            Property::ClosedForm { loop_span, .. } => Finding {
+                kind: FindingKind::Invariant { base: false },
+                array: None,
+                accesses: vec![who(0, loop_span, AccessKind::Assert, None)],
+                params,
+                geometry,
+                index: None,
+                possible: true,
             },
         }
     }

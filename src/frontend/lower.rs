@@ -439,6 +439,7 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
             arrays: Vec::new(),
             body: Vec::new(),
             next_block: 0,
+            unchecked: Vec::new(),
         },
         frames: Vec::new(),
         ptrs: Vec::new(),
@@ -2751,7 +2752,31 @@ impl<'a, 'g> Lower<'a, 'g> {
             "__threadfence" | "__threadfence_block" | "__threadfence_system" | "__syncwarp" | "printf" => {
                 Ok(Some(Val::Void))
             }
-            "__invariant" | "__global_invariant" | "__function_wide_invariant" | "__axiom" => Ok(Some(Val::Void)),
+            "__invariant" | "__global_invariant" => {
+                let Some(a) = args.first() else {
+                    return unsupported(span.clone(), format!("`{name}` without an argument"));
+                };
+                // An invariant we cannot lower (GPUVerify's two-thread annotations such as
+                // `__write_implies`) is dropped: not assuming it is sound, only less precise.
+                let mut stmts = Vec::new();
+                match self.cond(a, &mut stmts) {
+                    Ok(cond) => {
+                        out.extend(stmts);
+                        push(out, StmtKind::Invariant { cond });
+                    }
+                    Err(e) => {
+                        let why = match e {
+                            FrontendError::Unsupported { what, .. } => what,
+                            other => other.to_string(),
+                        };
+                        self.k
+                            .unchecked
+                            .push((span.clone(), format!("`{name}` not checked: {why}")));
+                    }
+                }
+                Ok(Some(Val::Void))
+            }
+            "__function_wide_invariant" | "__axiom" => Ok(Some(Val::Void)),
             "__assert" | "__global_assert" | "__assume" | "__requires" | "__global_requires" => {
                 let Some(a) = args.first() else {
                     return unsupported(span.clone(), format!("`{name}` without an argument"));

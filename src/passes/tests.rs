@@ -1,5 +1,5 @@
 use super::*;
-use crate::ir::{ArrayDecl, BinOp, Builtin, Dim, Kernel, Space, Ty};
+use crate::ir::{ArrayDecl, BinOp, Builtin, ClosedForm, Dim, Kernel, Space, Ty};
 use std::sync::Arc;
 
 fn sp(line: u32) -> Span {
@@ -38,6 +38,7 @@ fn kernel() -> (Kernel, VarId) {
         }],
         body: vec![],
         next_block: 0,
+        unchecked: Vec::new(),
     };
     let s = k.new_var("s", Ty::U32);
     (k, s)
@@ -116,17 +117,51 @@ fn halving_loop_unrolls_for_concrete_block() {
     assert_eq!(count(&p.kernel.body, &|k| matches!(k, StmtKind::Loop { .. })), 0);
 }
 
-#[test]
-fn symbolic_trip_count_is_inconclusive() {
-    let (mut k, s) = kernel();
-    halving_loop(&mut k, s);
-    let p = prepare(&k, &Geometry::default(), &PassOptions::default());
-    assert_eq!(p.inconclusive.len(), 1);
-    assert!(p.inconclusive[0].1.contains("line 3"), "{:?}", p.inconclusive);
+/// The abstracted loop of a prepared kernel's body (the first one at the top level).
+fn abstracted(p: &Prepared) -> &crate::ir::AbstractLoop {
+    p.kernel
+        .body
+        .iter()
+        .find_map(|s| match &s.kind {
+            StmtKind::AbstractLoop(l) => Some(&**l),
+            _ => None,
+        })
+        .expect("an abstracted loop")
+}
+
+fn assign(v: VarId, value: Expr, line: u32) -> Stmt {
+    st(StmtKind::Assign { var: v, value }, line)
+}
+
+fn while_loop(cond: Expr, body: Vec<Stmt>, step: Vec<Stmt>, line: u32) -> Stmt {
+    st(
+        StmtKind::Loop {
+            cond_stmts: vec![],
+            cond,
+            body,
+            step,
+            do_while: false,
+        },
+        line,
+    )
 }
 
 #[test]
-fn unroll_limit_is_respected() {
+fn symbolic_trip_count_is_abstracted_with_a_halving_index() {
+    let (mut k, s) = kernel();
+    halving_loop(&mut k, s);
+    let p = prepare(&k, &Geometry::default(), &PassOptions::default());
+    assert!(p.inconclusive.is_empty());
+    let l = abstracted(&p);
+    assert_eq!(l.closed, vec![(s, ClosedForm::Halving)]);
+    assert!(l.havocked.is_empty());
+    assert_eq!(l.barriers, Some(1));
+    assert_eq!(l.written, vec![crate::ir::ArrayId(0)]);
+    assert!(matches!(&p.loops[0].1, LoopTreatment::Abstracted { closed, .. } if closed == &["s".to_string()]));
+}
+
+#[test]
+fn loop_over_the_unroll_limit_is_abstracted() {
     let (mut k, s) = kernel();
     halving_loop(&mut k, s);
     let g = Geometry {
@@ -141,38 +176,129 @@ fn unroll_limit_is_respected() {
             ..PassOptions::default()
         },
     );
-    assert_eq!(p.inconclusive.len(), 1);
-    assert!(p.inconclusive[0].1.contains("--unroll"));
+    assert!(p.inconclusive.is_empty());
+    assert!(matches!(p.loops[0].1, LoopTreatment::Abstracted { .. }));
 }
 
 #[test]
-fn loop_without_memory_is_havocked() {
-    let (mut k, s) = kernel();
+fn unit_stride_and_partner_are_linear() {
+    // for (i = tid; i < n; i += blockDim.x) { j += 4; }
+    let (mut k, i) = kernel();
     let n = k.new_var("n", Ty::U32);
-    // while (s < n) s = s + 1;  with n unknown
-    let body = vec![st(
-        StmtKind::Assign {
-            var: s,
-            value: bin(BinOp::Add, var(s), Expr::int(1, Ty::U32), Ty::U32),
-        },
-        7,
-    )];
-    let l = StmtKind::Loop {
-        cond_stmts: vec![],
-        cond: bin(BinOp::Lt, var(s), var(n), Ty::Bool),
-        body,
-        step: vec![],
-        do_while: false,
-    };
-    k.body = vec![st(StmtKind::Havoc { var: n }, 6), st(l, 7)];
+    let j = k.new_var("j", Ty::U32);
+    let bd = Expr::Builtin(Builtin::BlockDim(Dim::X));
+    let body = vec![assign(j, bin(BinOp::Add, var(j), Expr::int(4, Ty::U32), Ty::U32), 5)];
+    let step = vec![assign(i, bin(BinOp::Add, var(i), bd.clone(), Ty::U32), 4)];
+    k.body = vec![
+        st(StmtKind::Havoc { var: n }, 3),
+        assign(i, Expr::Builtin(Builtin::ThreadIdx(Dim::X)), 4),
+        while_loop(bin(BinOp::Lt, var(i), var(n), Ty::Bool), body, step, 4),
+    ];
     let p = prepare(&k, &Geometry::default(), &PassOptions::default());
-    assert!(p.inconclusive.is_empty());
-    assert_eq!(p.loops[0].1, LoopTreatment::Havocked);
-    assert!(matches!(p.kernel.body[1].kind, StmtKind::Havoc { var } if var == s));
-    assert!(matches!(
-        p.kernel.body.last().map(|s| &s.kind),
-        Some(StmtKind::Assume { .. })
-    ));
+    let l = abstracted(&p);
+    assert_eq!(
+        l.closed,
+        vec![
+            (i, ClosedForm::Linear(bd)),
+            (j, ClosedForm::Linear(Expr::int(4, Ty::U32)))
+        ]
+    );
+    assert_eq!(l.barriers, Some(0));
+}
+
+#[test]
+fn decrement_and_doubling_forms() {
+    let (mut k, i) = kernel();
+    let j = k.new_var("j", Ty::U32);
+    let body = vec![assign(j, bin(BinOp::Mul, var(j), Expr::int(2, Ty::U32), Ty::U32), 5)];
+    let step = vec![assign(i, bin(BinOp::Sub, var(i), Expr::int(3, Ty::U32), Ty::U32), 4)];
+    k.body = vec![
+        st(StmtKind::Havoc { var: i }, 3),
+        st(StmtKind::Havoc { var: j }, 3),
+        while_loop(bin(BinOp::Gt, var(i), Expr::int(0, Ty::U32), Ty::Bool), body, step, 4),
+    ];
+    let p = prepare(&k, &Geometry::default(), &PassOptions::default());
+    let l = abstracted(&p);
+    let neg3 = Expr::Unary {
+        op: crate::ir::UnOp::Neg,
+        arg: Box::new(Expr::int(3, Ty::U32)),
+        ty: Ty::U32,
+    };
+    assert_eq!(l.closed, vec![(i, ClosedForm::Linear(neg3)), (j, ClosedForm::Doubling)]);
+}
+
+#[test]
+fn conditional_or_varying_updates_are_havocked() {
+    // while (i < n) { if (tid == 0) j += 1; k += i; i += 1; }  j is conditional, k's stride varies.
+    let (mut kern, i) = kernel();
+    let n = kern.new_var("n", Ty::U32);
+    let j = kern.new_var("j", Ty::U32);
+    let kk = kern.new_var("k", Ty::U32);
+    let tid = Expr::Builtin(Builtin::ThreadIdx(Dim::X));
+    let body = vec![
+        st(
+            StmtKind::If {
+                cond: bin(BinOp::Eq, tid, Expr::int(0, Ty::U32), Ty::Bool),
+                then: vec![assign(j, bin(BinOp::Add, var(j), Expr::int(1, Ty::U32), Ty::U32), 6)],
+                els: vec![],
+            },
+            6,
+        ),
+        assign(kk, bin(BinOp::Add, var(kk), var(i), Ty::U32), 7),
+        assign(i, bin(BinOp::Add, var(i), Expr::int(1, Ty::U32), Ty::U32), 8),
+    ];
+    kern.body = vec![
+        st(StmtKind::Havoc { var: n }, 3),
+        while_loop(bin(BinOp::Lt, var(i), var(n), Ty::Bool), body, vec![], 5),
+    ];
+    let p = prepare(&kern, &Geometry::default(), &PassOptions::default());
+    let l = abstracted(&p);
+    assert_eq!(l.closed, vec![(i, ClosedForm::Linear(Expr::int(1, Ty::U32)))]);
+    assert_eq!(l.havocked, vec![j, kk]);
+}
+
+#[test]
+fn invariants_at_the_head_are_collected() {
+    let (mut k, i) = kernel();
+    let n = k.new_var("n", Ty::U32);
+    let inv = bin(BinOp::Le, var(i), var(n), Ty::Bool);
+    let body = vec![
+        st(StmtKind::Invariant { cond: inv.clone() }, 5),
+        assign(i, bin(BinOp::Add, var(i), Expr::int(1, Ty::U32), Ty::U32), 6),
+    ];
+    k.body = vec![
+        st(StmtKind::Havoc { var: n }, 3),
+        assign(i, Expr::int(0, Ty::U32), 4),
+        while_loop(bin(BinOp::Lt, var(i), var(n), Ty::Bool), body, vec![], 4),
+    ];
+    let p = prepare(&k, &Geometry::default(), &PassOptions::default());
+    let l = abstracted(&p);
+    assert_eq!(l.invariants, vec![(inv, sp(5))]);
+    assert_eq!(l.body.len(), 1);
+}
+
+#[test]
+fn conditional_barrier_has_no_fixed_count() {
+    let (mut k, i) = kernel();
+    let n = k.new_var("n", Ty::U32);
+    let tid = Expr::Builtin(Builtin::ThreadIdx(Dim::X));
+    let body = vec![
+        st(
+            StmtKind::If {
+                cond: bin(BinOp::Lt, tid, Expr::int(4, Ty::U32), Ty::Bool),
+                then: vec![st(StmtKind::Barrier, 6)],
+                els: vec![],
+            },
+            6,
+        ),
+        assign(i, bin(BinOp::Add, var(i), Expr::int(1, Ty::U32), Ty::U32), 7),
+    ];
+    k.body = vec![
+        st(StmtKind::Havoc { var: n }, 3),
+        while_loop(bin(BinOp::Lt, var(i), var(n), Ty::Bool), body, vec![], 5),
+    ];
+    let p = prepare(&k, &Geometry::default(), &PassOptions::default());
+    assert_eq!(abstracted(&p).barriers, None);
 }
 
 #[test]

@@ -11,6 +11,7 @@
 //!   "block": [x,y,z], "thread": [x,y,z], "reaches"}], "params": {name: value},
 //!   "geometry": {name: value}, "index"}], "inconclusive": [reason], "notes": [note]}]}`.
 
+pub mod bank;
 pub mod check;
 
 use crate::driver::{FileResult, KernelResult};
@@ -54,6 +55,9 @@ fn kernel_text(k: &KernelResult, sources: &mut Sources, out: &mut String) {
     for n in &k.notes {
         let _ = writeln!(out, "  note: {n}");
     }
+    for l in &k.loops {
+        let _ = writeln!(out, "  loop: {l}");
+    }
 }
 
 fn coords(v: [u64; 3]) -> String {
@@ -69,8 +73,11 @@ pub(crate) fn finding_text(f: &Finding, sources: &mut Sources, out: &mut String)
         ),
         FindingKind::Divergence => "barrier divergence".to_string(),
         FindingKind::Assertion => "assertion may fail".to_string(),
+        FindingKind::Invariant { base: true } => "loop invariant may not hold on entry".to_string(),
+        FindingKind::Invariant { base: false } => "loop invariant may not be preserved by an iteration".to_string(),
     };
-    let _ = writeln!(out, "  {title}");
+    let possible = if f.possible { "possible " } else { "" };
+    let _ = writeln!(out, "  {possible}{title}");
     for a in &f.accesses {
         access_text(f.kind, a, sources, out);
     }
@@ -88,7 +95,7 @@ fn access_text(kind: FindingKind, a: &WitnessAccess, sources: &mut Sources, out:
     let what = match (kind, a.access, a.reaches) {
         (FindingKind::Divergence, _, Some(true)) => "barrier reached".to_string(),
         (FindingKind::Divergence, _, _) => "barrier not reached".to_string(),
-        (FindingKind::Assertion, _, _) => "fails".to_string(),
+        (FindingKind::Assertion | FindingKind::Invariant { .. }, _, _) => "fails".to_string(),
         (_, k, _) => k.as_str().to_string(),
     };
     let _ = writeln!(
@@ -147,6 +154,7 @@ pub fn json(r: &FileResult) -> String {
                 "findings": k.findings.iter().map(finding_json).collect::<Vec<_>>(),
                 "inconclusive": k.inconclusive,
                 "notes": k.notes,
+                "loops": k.loops,
             })
         })
         .collect();
@@ -158,6 +166,7 @@ pub(crate) fn finding_json(f: &Finding) -> Value {
         FindingKind::Race { .. } => "race",
         FindingKind::Divergence => "divergence",
         FindingKind::Assertion => "assertion",
+        FindingKind::Invariant { .. } => "invariant",
     };
     let accesses: Vec<Value> = f
         .accesses
@@ -185,6 +194,7 @@ pub(crate) fn finding_json(f: &Finding) -> Value {
         "params": params,
         "geometry": geometry,
         "index": f.index,
+        "possible": f.possible,
     });
     if let FindingKind::Race { write_write } = f.kind {
         v["race"] = json!(if write_write { "write-write" } else { "read-write" });
@@ -230,6 +240,7 @@ mod tests {
             params: vec![("n".into(), "-3".into())],
             geometry: vec![],
             index: Some("s[0]".into()),
+            possible: false,
         };
         let k = |name: &str, verdict, findings: Vec<Finding>, inconclusive: Vec<String>| KernelResult {
             name: name.into(),
@@ -237,6 +248,7 @@ mod tests {
             findings,
             inconclusive,
             notes: vec![],
+            loops: vec![],
             queries: 1,
             time: Duration::ZERO,
         };

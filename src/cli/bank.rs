@@ -1,0 +1,201 @@
+//! `gpug bank`: the shared-memory bank-conflict subcommand (PUG paper, `003_…`, §7).
+//!
+//! Exit codes: 0 every shared access is conflict-free (degree 1), 1 some access conflicts,
+//! 2 input or usage error (also a missing `--blockDim`), 3 inconclusive.
+
+use super::parse_dim;
+use crate::driver::bank::{self as db, BankError, BankOptions};
+use crate::encode::bank::BankModel;
+use crate::frontend::{FrontendError, FrontendOptions};
+use crate::passes::{Geometry, PassOptions};
+use crate::report;
+use crate::solver;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Shared-memory bank conflicts of every kernel, for a concrete block size.
+///
+/// For each access of a `__shared__` array: whether two lanes of one warp can touch different
+/// words of one bank (pair model, for all parameter values: "conflict-free" is a proof), and
+/// the degree, the largest number of distinct words of one bank that one warp touches in that
+/// access, maximized by the SMT solver over parameter values and loop iterations, with a
+/// witness (warp, threads, bank). Then per barrier interval and per kernel PUG's summary: HI
+/// when at least half of the barrier intervals have a conflict, LO when fewer do.
+///
+/// The bank model: word = byte offset / bank width, bank = word mod banks; warps are
+/// consecutive linear thread ids (x + y*blockDim.x + z*blockDim.x*blockDim.y). Accesses to the
+/// same word are broadcasts, not conflicts; an element wider than the bank width counts every
+/// word it touches.
+///
+/// Exit codes: 0 conflict-free, 1 some access conflicts, 2 input or usage error, 3
+/// inconclusive.
+#[derive(clap::Args, Debug)]
+pub struct BankArgs {
+    /// The CUDA source file (.cu).
+    pub file: PathBuf,
+
+    /// Threads per block: `64`, `[32,32]` or `[8,8,4]` (missing dimensions are 1). Required:
+    /// which threads share a warp depends on it.
+    #[arg(long = "blockDim", value_name = "DIM", value_parser = parse_dim)]
+    pub block_dim: Option<[u32; 3]>,
+
+    /// Blocks per grid, as for --blockDim. Optional: without it the grid stays symbolic
+    /// (any size within CUDA's limits), and the results hold for every grid.
+    #[arg(long = "gridDim", value_name = "DIM", value_parser = parse_dim)]
+    pub grid_dim: Option<[u32; 3]>,
+
+    /// Number of shared-memory banks (32 on current GPUs, 16 on compute capability 1.x).
+    #[arg(long, value_name = "N", default_value_t = 32)]
+    pub banks: u32,
+
+    /// Bytes per bank word (4 on current GPUs; 8 for the 64-bit bank mode of Kepler).
+    #[arg(long = "bank-width", value_name = "BYTES", default_value_t = 4)]
+    pub bank_width: u32,
+
+    /// Analyse only this kernel (plain name, or `name<args>` for a template instantiation).
+    #[arg(long, value_name = "NAME")]
+    pub kernel: Option<String>,
+
+    /// Define a preprocessor macro for clang, as `-DN` or `-DN=4`.
+    #[arg(short = 'D', value_name = "NAME[=V]")]
+    pub defines: Vec<String>,
+
+    /// Add an include directory for clang.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include_dirs: Vec<PathBuf>,
+
+    /// The clang to run (default: `clang`, then `clang-19` down to `clang-14` on PATH).
+    #[arg(long, value_name = "PATH")]
+    pub clang: Option<PathBuf>,
+
+    /// The solver: z3, cvc5 or yices (yices-smt2). Default: the first of these on PATH.
+    #[arg(long, value_name = "NAME", conflicts_with = "solver_cmd")]
+    pub solver: Option<String>,
+
+    /// Any SMT-LIB 2 solver with an interactive mode, as 'PROGRAM ARGS'.
+    #[arg(long, value_name = "CMD")]
+    pub solver_cmd: Option<String>,
+
+    /// Wall-clock limit per solver query, in seconds; on expiry the result is inconclusive.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub timeout: f64,
+
+    /// Most iterations a loop with a concrete trip count is unrolled to.
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub unroll: u32,
+
+    /// Write every query as a standalone .smt2 script into DIR.
+    #[arg(long = "dump-smt2", value_name = "DIR")]
+    pub dump_smt2: Option<PathBuf>,
+
+    /// Print one JSON object instead of text (see README for its fields).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `gpug bank`; returns the exit code.
+pub fn run(a: BankArgs) -> i32 {
+    let Some(block_dim) = a.block_dim else {
+        eprintln!("error: {}", BankError::SymbolicBlock);
+        return 2;
+    };
+    if a.banks == 0 || a.bank_width == 0 {
+        eprintln!("error: --banks and --bank-width must be positive");
+        return 2;
+    }
+    let solver = match (&a.solver, &a.solver_cmd) {
+        (Some(n), _) => solver::by_name(n),
+        (None, Some(c)) => solver::from_command(c),
+        (None, None) => solver::default_solver(),
+    };
+    let solver = match solver {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    if !(a.timeout > 0.0 && a.timeout.is_finite()) {
+        eprintln!("error: --timeout must be a positive number of seconds");
+        return 2;
+    }
+    let opts = BankOptions {
+        frontend: FrontendOptions {
+            clang: a.clang.clone(),
+            defines: a.defines.clone(),
+            include_dirs: a.include_dirs.clone(),
+            kernel: a.kernel.clone(),
+        },
+        geometry: Geometry {
+            block_dim: block_dim.map(Some),
+            grid_dim: a.grid_dim.map(|d| d.map(Some)).unwrap_or([None; 3]),
+        },
+        passes: PassOptions {
+            unroll: a.unroll,
+            ..PassOptions::default()
+        },
+        solver,
+        timeout: Duration::from_secs_f64(a.timeout),
+        dump_dir: a.dump_smt2.clone(),
+        model: BankModel {
+            banks: a.banks,
+            bank_width: a.bank_width,
+            ..BankModel::default()
+        },
+    };
+    match db::bank(&a.file, &opts) {
+        Ok(result) => {
+            if a.json {
+                println!("{}", report::bank::json(&result));
+            } else {
+                print!("{}", report::bank::text(&result));
+            }
+            result.exit_code()
+        }
+        Err(BankError::Frontend(FrontendError::ClangFailed { stderr })) => {
+            eprint!("{stderr}");
+            eprintln!("error: clang could not compile {}", a.file.display());
+            2
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cli::{Cli, Cmd};
+    use clap::Parser;
+
+    #[test]
+    fn bank_flags_parse() {
+        let cli = Cli::try_parse_from([
+            "gpug",
+            "bank",
+            "--blockDim=[32,32]",
+            "--banks",
+            "16",
+            "--bank-width",
+            "8",
+            "k.cu",
+        ])
+        .expect("parses");
+        let Some(Cmd::Bank(b)) = cli.command else {
+            panic!("not the bank subcommand")
+        };
+        assert_eq!(b.block_dim, Some([32, 32, 1]));
+        assert_eq!((b.banks, b.bank_width), (16, 8));
+        assert_eq!(b.grid_dim, None);
+    }
+
+    #[test]
+    fn bank_defaults_are_todays_hardware() {
+        let cli = Cli::try_parse_from(["gpug", "bank", "--blockDim=64", "k.cu"]).expect("parses");
+        let Some(Cmd::Bank(b)) = cli.command else {
+            panic!("not the bank subcommand")
+        };
+        assert_eq!((b.banks, b.bank_width), (32, 4));
+    }
+}

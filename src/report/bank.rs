@@ -1,0 +1,226 @@
+//! `gpug bank` results as human text and as JSON (PUG paper, `003_…`, §7). Decides nothing.
+//!
+//! Text, per kernel: a header with the bank model, one line per shared access site (most
+//! severe first) with its source text, its degree (`32-way`, `conflict-free`) and the witness
+//! (warp, linear thread ids, bank), one line per barrier interval, and the summary
+//! `1 of 2 shared accesses conflict; 1 of 2 barrier intervals (50%): HI`.
+//!
+//! JSON (one object):
+//! `{"file", "model": {"banks", "bank_width", "warp_size"},
+//!   "kernels": [{"name", "accesses": [{"line", "col", "array", "access": "read"|"write"|"atomic",
+//!   "width", "degree", "exact", "possible": true|false|null, "occurrences",
+//!   "witness": null | {"block": [x,y,z], "warp", "threads": [linear ids], "lanes": [lane ids],
+//!   "thread_idx": [[x,y,z]…], "bank", "interval", "occurrence"}}],
+//!   "intervals": [{"index", "accesses", "conflicting", "undecided"}],
+//!   "conflicting_accesses", "conflicting_intervals", "summary": "HI"|"LO"|"none",
+//!   "inconclusive": [reason], "notes": [note]}]}`. Degree 1 means conflict-free.
+
+use crate::driver::bank::{BankFileResult, BankKernelResult, SiteResult};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// The text report of `r`.
+pub fn text(r: &BankFileResult) -> String {
+    let mut sources: HashMap<String, Option<Vec<String>>> = HashMap::new();
+    let mut out = String::new();
+    let m = &r.model;
+    for k in &r.kernels {
+        let _ = writeln!(
+            out,
+            "{} ({} banks of {} bytes, warps of {} threads):",
+            k.name, m.banks, m.bank_width, m.warp_size
+        );
+        kernel_text(k, &mut sources, &mut out);
+    }
+    out
+}
+
+fn source_text(s: &SiteResult, sources: &mut HashMap<String, Option<Vec<String>>>) -> String {
+    let file = s.span.file.to_string();
+    let lines = sources.entry(file.clone()).or_insert_with(|| {
+        std::fs::read_to_string(&file)
+            .ok()
+            .map(|t| t.lines().map(str::to_string).collect())
+    });
+    let line = lines
+        .as_ref()
+        .and_then(|l| l.get(s.span.line.saturating_sub(1) as usize));
+    match (line, s.span.end_col) {
+        (Some(l), Some(end)) => l
+            .get(s.span.col.saturating_sub(1) as usize..(end as usize).min(l.len()))
+            .map(str::to_string)
+            .unwrap_or_else(|| s.array.clone()),
+        _ => s.array.clone(),
+    }
+}
+
+/// `0..31`, `0, 2, …, 30`, or `0, 16`.
+pub fn id_list(ids: &[u64]) -> String {
+    match ids {
+        [] => String::new(),
+        [a] => a.to_string(),
+        [a, b] => format!("{a}, {b}"),
+        [a, b, .., z] => {
+            let d = b.wrapping_sub(*a);
+            if ids.windows(2).all(|w| w[1].wrapping_sub(w[0]) == d) {
+                if d == 1 {
+                    format!("{a}..{z}")
+                } else if ids.len() == 3 {
+                    format!("{a}, {b}, {z}")
+                } else {
+                    format!("{a}, {b}, …, {z}")
+                }
+            } else {
+                ids.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
+            }
+        }
+    }
+}
+
+fn degree_text(s: &SiteResult) -> String {
+    match (s.possible, s.degree, s.exact) {
+        (None, _, _) => "inconclusive".to_string(),
+        (_, 1, true) => "conflict-free".to_string(),
+        (_, d, true) => format!("{d}-way"),
+        (_, d, false) => format!(">= {d}-way (inconclusive)"),
+    }
+}
+
+fn kernel_text(k: &BankKernelResult, sources: &mut HashMap<String, Option<Vec<String>>>, out: &mut String) {
+    let mut order: Vec<&SiteResult> = k.sites.iter().collect();
+    order.sort_by_key(|s| std::cmp::Reverse(s.degree));
+    let rows: Vec<(String, String, String, String)> = order
+        .iter()
+        .map(|s| {
+            let mut deg = degree_text(s);
+            if let Some(w) = &s.witness {
+                let occ = if s.occurrences > 1 {
+                    format!("; occurrence {} of {}", w.occurrence + 1, s.occurrences)
+                } else {
+                    String::new()
+                };
+                let _ = write!(
+                    deg,
+                    "  (warp {}: threads {} hit bank {}{occ})",
+                    w.witness.warp,
+                    id_list(&w.witness.threads),
+                    w.witness.bank
+                );
+            }
+            (
+                s.span.to_string(),
+                s.kind.as_str().to_string(),
+                format!("{} ", source_text(s, sources)),
+                deg,
+            )
+        })
+        .collect();
+    let w0 = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
+    let w2 = rows.iter().map(|r| r.2.chars().count()).max().unwrap_or(0);
+    for (a, b, c, d) in rows {
+        let pad = w2 - c.chars().count();
+        let _ = writeln!(out, "{a:<w0$}  {b:<5} {c}{}  {d}", " ".repeat(pad));
+    }
+    for i in &k.intervals {
+        let und = if i.undecided > 0 {
+            format!(", {} undecided", i.undecided)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            out,
+            "  barrier interval {}: {} of {} shared accesses conflict{und}",
+            i.index, i.conflicting, i.accesses
+        );
+    }
+    let n = k.intervals.len();
+    let c = k.conflicting_intervals();
+    let pct = (c * 100).checked_div(n).unwrap_or(0);
+    let _ = writeln!(
+        out,
+        "{} of {} shared accesses conflict; {} of {} barrier intervals ({}%): {}",
+        k.conflicting_sites(),
+        k.sites.len(),
+        c,
+        n,
+        pct,
+        k.summary().as_str()
+    );
+    for why in &k.inconclusive {
+        let _ = writeln!(out, "  inconclusive: {why}");
+    }
+    for note in &k.notes {
+        let _ = writeln!(out, "  note: {note}");
+    }
+}
+
+/// The JSON report of `r` (fields in the module docs).
+pub fn json(r: &BankFileResult) -> Value {
+    let m = &r.model;
+    json!({
+        "file": r.file,
+        "model": {"banks": m.banks, "bank_width": m.bank_width, "warp_size": m.warp_size},
+        "kernels": r.kernels.iter().map(|k| kernel_json(k, m.warp_size)).collect::<Vec<_>>(),
+    })
+}
+
+fn kernel_json(k: &BankKernelResult, warp: u32) -> Value {
+    let accesses: Vec<Value> = k
+        .sites
+        .iter()
+        .map(|s| {
+            let witness = s.witness.as_ref().map(|w| {
+                json!({
+                    "block": w.witness.block,
+                    "warp": w.witness.warp,
+                    "threads": w.witness.threads,
+                    "lanes": w.witness.threads.iter().map(|t| t % u64::from(warp.max(1))).collect::<Vec<_>>(),
+                    "thread_idx": w.witness.thread_idx,
+                    "bank": w.witness.bank,
+                    "interval": w.interval,
+                    "occurrence": w.occurrence,
+                })
+            });
+            json!({
+                "line": s.span.line,
+                "col": s.span.col,
+                "array": s.array,
+                "access": s.kind.as_str(),
+                "width": s.width,
+                "degree": s.degree,
+                "exact": s.exact,
+                "possible": s.possible,
+                "occurrences": s.occurrences,
+                "witness": witness,
+            })
+        })
+        .collect();
+    json!({
+        "name": k.name,
+        "accesses": accesses,
+        "intervals": k.intervals.iter().map(|i| json!({
+            "index": i.index, "accesses": i.accesses, "conflicting": i.conflicting, "undecided": i.undecided,
+        })).collect::<Vec<_>>(),
+        "conflicting_accesses": k.conflicting_sites(),
+        "conflicting_intervals": k.conflicting_intervals(),
+        "summary": k.summary().as_str(),
+        "inconclusive": k.inconclusive,
+        "notes": k.notes,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::id_list;
+
+    #[test]
+    fn thread_lists() {
+        assert_eq!(id_list(&[]), "");
+        assert_eq!(id_list(&[5]), "5");
+        assert_eq!(id_list(&[0, 16]), "0, 16");
+        assert_eq!(id_list(&(0..32).collect::<Vec<_>>()), "0..31");
+        assert_eq!(id_list(&[0, 2, 4, 6]), "0, 2, …, 6");
+        assert_eq!(id_list(&[1, 2, 7]), "1, 2, 7");
+    }
+}

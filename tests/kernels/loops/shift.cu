@@ -1,0 +1,9 @@
+// expect: race
+// --blockDim=64 --gridDim=4
+#include <cuda.h>
+__global__ void shift(int *out) {
+    __shared__ int acc[80];
+    for (int i = 0; i < 8; i++) acc[i + 1 + threadIdx.x] += acc[i];
+    __syncthreads();
+    out[blockIdx.x * 64 + threadIdx.x] = acc[threadIdx.x];
+}

@@ -1,0 +1,70 @@
+//! Soundness of the loop abstraction: every kernel of `tests/kernels/loops/` has loops with
+//! small concrete trip counts, so it can be verified both by full unrolling (exact) and with
+//! `--unroll=0`, which forces every loop to be abstracted (PUG §6). The unrolled verdict must be
+//! the expected one (line 1); the abstracted verdict must equal it, or be a race that the
+//! report marks "possible" (an over-approximation may add races, never hide one).
+
+mod common;
+
+use common::{example_flags, gpug, root};
+use serde_json::Value;
+
+fn run(file: &str, extra: &[&str]) -> (Option<i32>, Value) {
+    let mut args: Vec<String> = vec!["--solver".into(), "z3".into(), "--json".into(), "--explain".into()];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args.extend(example_flags(&root().join(file)));
+    args.push(file.to_string());
+    let out = gpug(&args);
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{file}: {e}: {}", String::from_utf8_lossy(&out.stderr)));
+    (out.status.code(), v)
+}
+
+fn loops_of(v: &Value) -> Vec<String> {
+    v["kernels"][0]["loops"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|l| l.as_str().map(String::from)).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn abstraction_agrees_with_unrolling() {
+    let dir = root().join("tests/kernels/loops");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("tests/kernels/loops")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cu"))
+        .map(|p| format!("tests/kernels/loops/{}", p.file_name().expect("name").to_string_lossy()))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 10, "{files:?}");
+    let mut problems = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(root().join(file)).expect("read");
+        let racy = text.starts_with("// expect: race");
+        let (u_code, u) = run(file, &[]);
+        let (a_code, a) = run(file, &["--unroll=0"]);
+        if !loops_of(&u).iter().all(|l| l.contains("unrolled")) {
+            problems.push(format!("{file}: not every loop unrolled: {:?}", loops_of(&u)));
+        }
+        if !loops_of(&a).iter().all(|l| l.contains("abstracted")) {
+            problems.push(format!("{file}: not every loop abstracted: {:?}", loops_of(&a)));
+        }
+        let expected = if racy { Some(1) } else { Some(0) };
+        if u_code != expected {
+            problems.push(format!("{file}: unrolled exit {u_code:?}, expected {expected:?}"));
+        }
+        let findings = a["kernels"][0]["findings"].as_array().cloned().unwrap_or_default();
+        let agrees =
+            a_code == expected || (a_code == Some(1) && findings.iter().all(|f| f["possible"] == Value::Bool(true)));
+        if !agrees {
+            problems.push(format!(
+                "{file}: abstracted exit {a_code:?} ({findings:?}), unrolled {u_code:?}"
+            ));
+        }
+        if racy && a_code != Some(1) {
+            problems.push(format!("{file}: the abstraction hides the race"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
