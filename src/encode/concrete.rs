@@ -352,6 +352,9 @@ pub fn encode_concrete(
         .collect();
     e.materialize_all();
     let final_mem = e.global.clone();
+    // Under `--float ieee`, an operation left uninterpreted (e.g. `expf`) still makes a failure
+    // possibly spurious.
+    let opaque_left = e.has_opaque_float;
     let timeline = e.timeline.clone();
     for (idx, (c, info)) in asserts.iter().zip(e.assert_info.clone()).enumerate() {
         let super::Property::Assertion { span } = &c.property else {
@@ -435,7 +438,7 @@ pub fn encode_concrete(
             checks.push(AssertionCheck {
                 span: span.clone(),
                 postcondition: idx >= n_asserts,
-                float_dependent: !opts.float_ieee && depends_on_float(&info.cond, &tainted),
+                float_dependent: (!opts.float_ieee || opaque_left) && depends_on_float(&info.cond, &tainted),
                 thread: th,
                 query: q,
                 layout: layout.clone(),
