@@ -6,10 +6,9 @@
 use super::parse_dim;
 use crate::driver::bank::{self as db, BankError, BankOptions};
 use crate::encode::bank::BankModel;
-use crate::frontend::{FrontendError, FrontendOptions};
+use crate::frontend::FrontendError;
 use crate::passes::{Geometry, PassOptions};
 use crate::report;
-use crate::solver;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -34,6 +33,9 @@ pub struct BankArgs {
     /// The CUDA source file (.cu).
     pub file: PathBuf,
 
+    #[command(flatten)]
+    pub common: super::CommonArgs,
+
     /// Threads per block: `64`, `[32,32]` or `[8,8,4]` (missing dimensions are 1). Required:
     /// which threads share a warp depends on it.
     #[arg(long = "blockDim", value_name = "DIM", value_parser = parse_dim)]
@@ -52,30 +54,6 @@ pub struct BankArgs {
     #[arg(long = "bank-width", value_name = "BYTES", default_value_t = 4)]
     pub bank_width: u32,
 
-    /// Analyse only this kernel (plain name, or `name<args>` for a template instantiation).
-    #[arg(long, value_name = "NAME")]
-    pub kernel: Option<String>,
-
-    /// Define a preprocessor macro for clang, as `-DN` or `-DN=4`.
-    #[arg(short = 'D', value_name = "NAME[=V]")]
-    pub defines: Vec<String>,
-
-    /// Add an include directory for clang.
-    #[arg(short = 'I', value_name = "DIR")]
-    pub include_dirs: Vec<PathBuf>,
-
-    /// The clang to run (default: `clang`, then `clang-19` down to `clang-14` on PATH).
-    #[arg(long, value_name = "PATH")]
-    pub clang: Option<PathBuf>,
-
-    /// The solver: z3, cvc5 or yices (yices-smt2). Default: the first of these on PATH.
-    #[arg(long, value_name = "NAME", conflicts_with = "solver_cmd")]
-    pub solver: Option<String>,
-
-    /// Any SMT-LIB 2 solver with an interactive mode, as 'PROGRAM ARGS'.
-    #[arg(long, value_name = "CMD")]
-    pub solver_cmd: Option<String>,
-
     /// Wall-clock limit per solver query, in seconds; on expiry the result is inconclusive.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub timeout: f64,
@@ -83,14 +61,6 @@ pub struct BankArgs {
     /// Most iterations a loop with a concrete trip count is unrolled to.
     #[arg(long, value_name = "N", default_value_t = 64)]
     pub unroll: u32,
-
-    /// Write every query as a standalone .smt2 script into DIR.
-    #[arg(long = "dump-smt2", value_name = "DIR")]
-    pub dump_smt2: Option<PathBuf>,
-
-    /// Print one JSON object instead of text (see README for its fields).
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// Runs `gpug bank`; returns the exit code.
@@ -103,11 +73,7 @@ pub fn run(a: BankArgs) -> i32 {
         eprintln!("error: --banks and --bank-width must be positive");
         return 2;
     }
-    let solver = match (&a.solver, &a.solver_cmd) {
-        (Some(n), _) => solver::by_name(n),
-        (None, Some(c)) => solver::from_command(c),
-        (None, None) => solver::default_solver(),
-    };
+    let solver = a.common.solver();
     let solver = match solver {
         Ok(s) => s,
         Err(e) => {
@@ -120,12 +86,7 @@ pub fn run(a: BankArgs) -> i32 {
         return 2;
     }
     let opts = BankOptions {
-        frontend: FrontendOptions {
-            clang: a.clang.clone(),
-            defines: a.defines.clone(),
-            include_dirs: a.include_dirs.clone(),
-            kernel: a.kernel.clone(),
-        },
+        frontend: a.common.frontend(),
         geometry: Geometry {
             block_dim: block_dim.map(Some),
             grid_dim: a.grid_dim.map(|d| d.map(Some)).unwrap_or([None; 3]),
@@ -136,7 +97,7 @@ pub fn run(a: BankArgs) -> i32 {
         },
         solver,
         timeout: Duration::from_secs_f64(a.timeout),
-        dump_dir: a.dump_smt2.clone(),
+        dump_dir: a.common.dump_smt2.clone(),
         model: BankModel {
             banks: a.banks,
             bank_width: a.bank_width,
@@ -145,7 +106,7 @@ pub fn run(a: BankArgs) -> i32 {
     };
     match db::bank(&a.file, &opts) {
         Ok(result) => {
-            if a.json {
+            if a.common.json {
                 println!("{}", report::bank::json(&result));
             } else {
                 print!("{}", report::bank::text(&result));

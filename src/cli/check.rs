@@ -6,10 +6,8 @@
 use crate::driver::check::{self as drv, CheckError, CheckOptions};
 use crate::driver::{DriverError, Verdict, VerifyOptions};
 use crate::encode::concrete::ConcreteOptions;
-use crate::frontend::FrontendOptions;
 use crate::passes::{Geometry, PassOptions};
 use crate::report;
-use crate::solver;
 use num_bigint::BigInt;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -29,6 +27,9 @@ pub struct CheckArgs {
     /// The CUDA source file (.cu).
     pub file: PathBuf,
 
+    #[command(flatten)]
+    pub common: super::CommonArgs,
+
     /// Threads per block: `8`, `[4,2]` or `[2,2,2]` (required: the launch must be concrete).
     #[arg(long = "blockDim", value_name = "DIM", value_parser = super::parse_dim)]
     pub block_dim: Option<[u32; 3]>,
@@ -36,30 +37,6 @@ pub struct CheckArgs {
     /// Blocks per grid, as for --blockDim (required).
     #[arg(long = "gridDim", value_name = "DIM", value_parser = super::parse_dim)]
     pub grid_dim: Option<[u32; 3]>,
-
-    /// Check only this kernel (plain name, or `name<args>` for a template instantiation).
-    #[arg(long, value_name = "NAME")]
-    pub kernel: Option<String>,
-
-    /// Define a preprocessor macro for clang, as `-DN` or `-DN=4`.
-    #[arg(short = 'D', value_name = "NAME[=V]")]
-    pub defines: Vec<String>,
-
-    /// Add an include directory for clang.
-    #[arg(short = 'I', value_name = "DIR")]
-    pub include_dirs: Vec<PathBuf>,
-
-    /// The clang to run (default: `clang`, then `clang-19` down to `clang-14` on PATH).
-    #[arg(long, value_name = "PATH")]
-    pub clang: Option<PathBuf>,
-
-    /// The solver: z3, cvc5 or yices (yices-smt2). Default: the first of these on PATH.
-    #[arg(long, value_name = "NAME", conflicts_with = "solver_cmd")]
-    pub solver: Option<String>,
-
-    /// Any SMT-LIB 2 solver with an interactive mode, as 'PROGRAM ARGS'.
-    #[arg(long, value_name = "CMD")]
-    pub solver_cmd: Option<String>,
 
     /// Wall-clock limit per solver query, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 300.0)]
@@ -72,14 +49,6 @@ pub struct CheckArgs {
     /// inconclusive.
     #[arg(long, value_name = "N")]
     pub unroll: Option<u32>,
-
-    /// Write every query as a standalone .smt2 script into DIR.
-    #[arg(long = "dump-smt2", value_name = "DIR")]
-    pub dump_smt2: Option<PathBuf>,
-
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    pub json: bool,
 
     /// Check every interleaving of shared and global accesses (schedule IDs, PUG §3) instead of
     /// the canonical serialization; skips the race check, so racy kernels can be checked.
@@ -144,11 +113,7 @@ pub fn parse_assume(s: &str) -> Result<(String, String, BigInt), String> {
 
 /// Runs `gpug check`; returns the exit code.
 pub fn run(a: CheckArgs) -> i32 {
-    let solver = match (&a.solver, &a.solver_cmd) {
-        (Some(n), _) => solver::by_name(n),
-        (None, Some(c)) => solver::from_command(c),
-        (None, None) => solver::default_solver(),
-    };
+    let solver = a.common.solver();
     let solver = match solver {
         Ok(s) => s,
         Err(e) => {
@@ -180,12 +145,7 @@ pub fn run(a: CheckArgs) -> i32 {
     };
     let opts = CheckOptions {
         verify: VerifyOptions {
-            frontend: FrontendOptions {
-                clang: a.clang.clone(),
-                defines: a.defines.clone(),
-                include_dirs: a.include_dirs.clone(),
-                kernel: a.kernel.clone(),
-            },
+            frontend: a.common.frontend(),
             geometry: Geometry {
                 block_dim: block.map(Some),
                 grid_dim: grid.map(Some),
@@ -196,7 +156,7 @@ pub fn run(a: CheckArgs) -> i32 {
             },
             solver,
             timeout: Duration::from_secs_f64(a.timeout),
-            dump_dir: a.dump_smt2.clone(),
+            dump_dir: a.common.dump_smt2.clone(),
             only_divergence: false,
             explain: false,
         },
@@ -210,7 +170,7 @@ pub fn run(a: CheckArgs) -> i32 {
     };
     match drv::check(&a.file, &opts) {
         Ok(result) => {
-            if a.json {
+            if a.common.json {
                 println!("{}", report::check::json(&result));
             } else {
                 print!("{}", report::check::text(&result));

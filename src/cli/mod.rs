@@ -52,6 +52,9 @@ pub struct VerifyArgs {
     /// The CUDA source file (.cu).
     pub file: Option<PathBuf>,
 
+    #[command(flatten)]
+    pub common: CommonArgs,
+
     /// Threads per block: `64`, `[16,16]` or `[8,8,4]`. Dimensions not given are 1, and a `*`
     /// makes one symbolic (`[*,1,1]`: any number of threads in x); without the flag all three
     /// are symbolic (positive, within CUDA's limits).
@@ -62,7 +65,35 @@ pub struct VerifyArgs {
     #[arg(long = "gridDim", value_name = "DIM", value_parser = parse_dim_partial)]
     pub grid_dim: Option<[Option<u32>; 3]>,
 
-    /// Verify only this kernel (plain name, or `name<args>` for a template instantiation).
+    /// Wall-clock limit per solver query, in seconds; on expiry the solver is killed and the
+    /// verdict is inconclusive.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub timeout: f64,
+
+    /// Most iterations a loop with a concrete trip count is unrolled to; longer loops and loops
+    /// whose trip count is not concrete are abstracted (PUG §6).
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub unroll: u32,
+
+    /// Unroll every loop N times and assume it exits then (GPUVerify's bounded unwinding):
+    /// the verdict then holds only for executions with at most N iterations per loop.
+    #[arg(long = "loop-unwind", value_name = "N")]
+    pub loop_unwind: Option<u32>,
+
+    /// Check barrier divergence only (GPUVerify's --only-divergence).
+    #[arg(long = "only-divergence")]
+    pub only_divergence: bool,
+
+    /// List every loop with its treatment: unrolled, or abstracted with the closed forms
+    /// derived, the variables havocked and the invariants given.
+    #[arg(long)]
+    pub explain: bool,
+}
+
+/// Arguments every command shares: which kernel, clang's input, the solver, the output form.
+#[derive(clap::Args, Debug)]
+pub struct CommonArgs {
+    /// Only this kernel (plain name, or `name<args>` for a template instantiation).
     #[arg(long, value_name = "NAME")]
     pub kernel: Option<String>,
 
@@ -86,37 +117,36 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "CMD")]
     pub solver_cmd: Option<String>,
 
-    /// Wall-clock limit per solver query, in seconds; on expiry the solver is killed and the
-    /// verdict is inconclusive.
-    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
-    pub timeout: f64,
-
-    /// Most iterations a loop with a concrete trip count is unrolled to; longer loops and loops
-    /// whose trip count is not concrete are abstracted (PUG §6).
-    #[arg(long, value_name = "N", default_value_t = 64)]
-    pub unroll: u32,
-
-    /// Unroll every loop N times and assume it exits then (GPUVerify's bounded unwinding):
-    /// the verdict then holds only for executions with at most N iterations per loop.
-    #[arg(long = "loop-unwind", value_name = "N")]
-    pub loop_unwind: Option<u32>,
-
     /// Write every query as a standalone .smt2 script into DIR.
     #[arg(long = "dump-smt2", value_name = "DIR")]
     pub dump_smt2: Option<PathBuf>,
 
-    /// Print one JSON object instead of text (see README for its fields).
+    /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+}
 
-    /// Check barrier divergence only (GPUVerify's --only-divergence).
-    #[arg(long = "only-divergence")]
-    pub only_divergence: bool,
+impl CommonArgs {
+    /// The front end's options for these arguments.
+    pub fn frontend(&self) -> FrontendOptions {
+        FrontendOptions {
+            clang: self.clang.clone(),
+            defines: self.defines.clone(),
+            include_dirs: self.include_dirs.clone(),
+            kernel: self.kernel.clone(),
+        }
+    }
 
-    /// List every loop with its treatment: unrolled, or abstracted with the closed forms
-    /// derived, the variables havocked and the invariants given.
-    #[arg(long)]
-    pub explain: bool,
+    /// The solver named by `--solver` or `--solver-cmd`, else the first one installed.
+    ///
+    /// Errors: the named solver is unknown or not on PATH, or no solver is installed.
+    pub fn solver(&self) -> Result<solver::SolverSpec, solver::SolverError> {
+        match (&self.solver, &self.solver_cmd) {
+            (Some(n), _) => solver::by_name(n),
+            (None, Some(c)) => solver::from_command(c),
+            (None, None) => solver::default_solver(),
+        }
+    }
 }
 
 /// Parses `64`, `[16,16]`, `[32,32,1]` into (x, y, z) with 1 for dimensions not given.
@@ -215,11 +245,7 @@ fn verify(a: VerifyArgs) -> i32 {
         eprintln!("error: no input file (see `gpug --help`)");
         return 2;
     };
-    let solver = match (&a.solver, &a.solver_cmd) {
-        (Some(n), _) => solver::by_name(n),
-        (None, Some(c)) => solver::from_command(c),
-        (None, None) => solver::default_solver(),
-    };
+    let solver = a.common.solver();
     let solver = match solver {
         Ok(s) => s,
         Err(e) => {
@@ -232,12 +258,7 @@ fn verify(a: VerifyArgs) -> i32 {
         return 2;
     }
     let opts = VerifyOptions {
-        frontend: FrontendOptions {
-            clang: a.clang.clone(),
-            defines: a.defines.clone(),
-            include_dirs: a.include_dirs.clone(),
-            kernel: a.kernel.clone(),
-        },
+        frontend: a.common.frontend(),
         geometry: Geometry {
             block_dim: a.block_dim.unwrap_or([None; 3]),
             grid_dim: a.grid_dim.unwrap_or([None; 3]),
@@ -249,13 +270,13 @@ fn verify(a: VerifyArgs) -> i32 {
         },
         solver,
         timeout: Duration::from_secs_f64(a.timeout),
-        dump_dir: a.dump_smt2.clone(),
+        dump_dir: a.common.dump_smt2.clone(),
         only_divergence: a.only_divergence,
         explain: a.explain,
     };
     match driver::verify(&file, &opts) {
         Ok(result) => {
-            if a.json {
+            if a.common.json {
                 println!("{}", report::json(&result));
             } else {
                 print!("{}", report::text(&result));
