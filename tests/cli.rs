@@ -156,3 +156,22 @@ fn loop_unwind_bounds_the_loop_and_says_so() {
     ]);
     assert_eq!(code, Some(0), "{out}");
 }
+
+#[test]
+fn no_overflow_assumes_arithmetic_does_not_wrap() {
+    let args = [
+        "--solver",
+        "z3",
+        "--blockDim=64",
+        "--gridDim=1",
+        "tests/kernels/overflow.cu",
+    ];
+    let (code, out, _) = run(&args);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("write-write race on a[0]"), "{out}");
+    let mut with = vec!["--no-overflow"];
+    with.extend(args);
+    let (code, out, _) = run(&with);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("--no-overflow"), "{out}");
+}

@@ -159,6 +159,7 @@ pub fn run(a: CheckArgs) -> i32 {
             dump_dir: a.common.dump_smt2.clone(),
             only_divergence: false,
             explain: false,
+            no_overflow: false,
         },
         concrete: ConcreteOptions {
             schedules: a.all_schedules,

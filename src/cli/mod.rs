@@ -88,6 +88,11 @@ pub struct VerifyArgs {
     /// derived, the variables havocked and the invariants given.
     #[arg(long)]
     pub explain: bool,
+
+    /// Assume that no integer `+`, `-`, `*` overflows its type (PUG's `+O`); said in the
+    /// report, since a defect that needs an overflow is then not found.
+    #[arg(long = "no-overflow")]
+    pub no_overflow: bool,
 }
 
 /// Arguments every command shares: which kernel, clang's input, the solver, the output form.
@@ -273,6 +278,7 @@ fn verify(a: VerifyArgs) -> i32 {
         dump_dir: a.common.dump_smt2.clone(),
         only_divergence: a.only_divergence,
         explain: a.explain,
+        no_overflow: a.no_overflow,
     };
     match driver::verify(&file, &opts) {
         Ok(result) => {

@@ -232,6 +232,7 @@ impl Encodings<'_> {
                     threads: k,
                     memory: MemoryModel::EqualityAbstraction,
                     checks: false,
+                    no_overflow: false,
                 },
             );
             let session = Session::new(

@@ -26,6 +26,8 @@ pub struct VerifyOptions {
     pub only_divergence: bool,
     /// List every loop with its treatment in [`KernelResult::loops`].
     pub explain: bool,
+    /// PUG's `+O`: assume no integer overflow in `+`, `-`, `*`.
+    pub no_overflow: bool,
 }
 
 /// A kernel's verdict.
@@ -165,7 +167,11 @@ fn verify_kernel(k: &crate::ir::Kernel, opts: &VerifyOptions) -> Result<KernelRe
     // Derived closed forms are checked first (step case); a failing one is havocked instead
     // and the kernel encoded again, so a wrong derivation cannot hide a defect.
     let (encoded, mut session) = loop {
-        let encoded = encode::encode(&kernel, &opts.geometry);
+        let eo = encode::EncodeOptions {
+            no_overflow: opts.no_overflow,
+            ..encode::EncodeOptions::pair()
+        };
+        let encoded = encode::encode_with(&kernel, &opts.geometry, &eo);
         let mut session = Session::new(
             &opts.solver,
             &encoded.script,
@@ -196,6 +202,9 @@ fn verify_kernel(k: &crate::ir::Kernel, opts: &VerifyOptions) -> Result<KernelRe
         }
     };
     notes.extend(encoded.notes.iter().cloned());
+    if opts.no_overflow {
+        notes.push("assumes that no integer +, -, * overflows (--no-overflow): a defect that needs an overflow is not reported".into());
+    }
     let mut findings: Vec<Finding> = Vec::new();
     let mut inconclusive = Vec::new();
     for check in &encoded.checks {

@@ -253,6 +253,7 @@ pub fn encode_concrete(
         threads: n,
         memory: MemoryModel::Serialized,
         checks: true,
+        no_overflow: false,
     };
     let mut e = Encoder::new(kernel, geometry, &eo);
     e.float_ieee = opts.float_ieee;

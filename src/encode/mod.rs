@@ -125,6 +125,9 @@ pub struct EncodeOptions {
     /// Make the pair model's race and divergence checks (needs `threads == 2`) and the
     /// assertion checks.
     pub checks: bool,
+    /// PUG's `+O`: assume that no integer `+`, `-`, `*` overflows its type (signed or
+    /// unsigned), as a side condition on the path where it is evaluated.
+    pub no_overflow: bool,
 }
 
 impl EncodeOptions {
@@ -134,6 +137,7 @@ impl EncodeOptions {
             threads: 2,
             memory: MemoryModel::EqualityAbstraction,
             checks: true,
+            no_overflow: false,
         }
     }
 }
@@ -237,6 +241,8 @@ struct Encoder<'k> {
     barrier_count: u32,
     /// Concrete model (`concrete`): encode float operations in SMT-LIB's FloatingPoint theory.
     float_ieee: bool,
+    /// `EncodeOptions::no_overflow`.
+    no_overflow: bool,
     /// Whether a FloatingPoint term was emitted.
     fp_used: bool,
     /// Concrete model: fold constant terms, pin builtins to `pinned`, keep memory as an overlay
@@ -382,6 +388,7 @@ impl<'k> Encoder<'k> {
             float_ieee: false,
             fp_used: false,
             fold: false,
+            no_overflow: opts.no_overflow,
             pinned: Vec::new(),
             overlay: BTreeMap::new(),
             schedule: None,
@@ -1162,6 +1169,10 @@ impl<'k> Encoder<'k> {
             let az = not(app("=", vec![a, bvn(0, w)]));
             let bz = not(app("=", vec![b, bvn(0, rhs.ty().bits())]));
             return app(if op == BinOp::LAnd { "and" } else { "or" }, vec![az, bz]);
+        }
+        if self.no_overflow && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) {
+            let ok = no_overflow(op, &a, &b, lt.bits(), signed);
+            self.assume(st, th, ok);
         }
         self.int_binary(op, a, b, lt, signed)
     }
@@ -1995,6 +2006,21 @@ pub(crate) fn to_unsigned(value: &BigInt, bits: u32) -> BigUint {
     let m = BigInt::from(1u8) << bits;
     let r = ((value % &m) + &m) % &m;
     r.to_biguint().unwrap_or_default()
+}
+
+/// The `op` of two `bits`-wide operands does not overflow (signed or unsigned): redone in twice
+/// the width, the result fits back.
+fn no_overflow(op: BinOp, a: &Sexp, b: &Sexp, bits: u32, signed: bool) -> Sexp {
+    let wide = 2 * bits;
+    let ext = |x: &Sexp| extend(x.clone(), bits, wide, signed);
+    let name = match op {
+        BinOp::Add => "bvadd",
+        BinOp::Sub => "bvsub",
+        _ => "bvmul",
+    };
+    let exact = app(name, vec![ext(a), ext(b)]);
+    let narrow = extend(exact.clone(), wide, bits, false);
+    app("=", vec![extend(narrow, bits, wide, signed), exact])
 }
 
 /// `log2` of the barrier-count stride of a loop running `nb` barriers per iteration: the
