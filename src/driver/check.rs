@@ -327,6 +327,9 @@ fn check_kernel(k: &Kernel, opts: &CheckOptions) -> Result<KernelCheck, CheckErr
             }
         }
     }
+    for (span, why) in &k.unchecked {
+        result.inconclusive.push(format!("{span}: {why}"));
+    }
     result.verdict = if !result.failures.is_empty() {
         Verdict::Defect
     } else if !result.inconclusive.is_empty() {

@@ -2794,10 +2794,19 @@ impl<'a, 'g> Lower<'a, 'g> {
                 let Some(a) = args.first() else {
                     return unsupported(span.clone(), format!("`{name}` without an argument"));
                 };
-                // The loads of the condition are kept with it: they read the final memory.
+                // The loads of the condition are kept with it: they read the final memory. A
+                // condition we cannot lower (GPUVerify's `__return_val_ptr()`, say) is not
+                // checked, and the verdict says so, as for invariants.
                 let mut body = Vec::new();
-                let cond = self.cond(a, &mut body)?;
-                push(out, StmtKind::Ensures { body, cond });
+                match self.cond(a, &mut body) {
+                    Ok(cond) => push(out, StmtKind::Ensures { body, cond }),
+                    Err(FrontendError::Unsupported { what, .. }) => {
+                        self.k
+                            .unchecked
+                            .push((span.clone(), format!("`{name}` not checked: {what}")));
+                    }
+                    Err(e) => return Err(e),
+                }
                 Ok(Some(Val::Void))
             }
             "__implies" => {
