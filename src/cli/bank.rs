@@ -10,7 +10,6 @@ use crate::frontend::FrontendError;
 use crate::passes::{Geometry, PassOptions};
 use crate::report;
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// Shared-memory bank conflicts of every kernel, for a concrete block size.
 ///
@@ -73,18 +72,10 @@ pub fn run(a: BankArgs) -> i32 {
         eprintln!("error: --banks and --bank-width must be positive");
         return 2;
     }
-    let solver = a.common.solver();
-    let solver = match solver {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
+    let (solver, timeout) = match a.common.solver_and_limit(a.timeout) {
+        Ok(x) => x,
+        Err(code) => return code,
     };
-    if !(a.timeout > 0.0 && a.timeout.is_finite()) {
-        eprintln!("error: --timeout must be a positive number of seconds");
-        return 2;
-    }
     let opts = BankOptions {
         frontend: a.common.frontend(),
         geometry: Geometry {
@@ -96,7 +87,7 @@ pub fn run(a: BankArgs) -> i32 {
             ..PassOptions::default()
         },
         solver,
-        timeout: Duration::from_secs_f64(a.timeout),
+        timeout,
         dump_dir: a.common.dump_smt2.clone(),
         model: BankModel {
             banks: a.banks,
@@ -113,11 +104,7 @@ pub fn run(a: BankArgs) -> i32 {
             }
             result.exit_code()
         }
-        Err(BankError::Frontend(FrontendError::ClangFailed { stderr })) => {
-            eprint!("{stderr}");
-            eprintln!("error: clang could not compile {}", a.file.display());
-            2
-        }
+        Err(BankError::Frontend(FrontendError::ClangFailed { stderr })) => super::clang_failed(&a.file, &stderr),
         Err(e) => {
             eprintln!("error: {e}");
             2

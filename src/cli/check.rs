@@ -10,7 +10,6 @@ use crate::passes::{Geometry, PassOptions};
 use crate::report;
 use num_bigint::BigInt;
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// How floats are encoded.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,18 +112,10 @@ pub fn parse_assume(s: &str) -> Result<(String, String, BigInt), String> {
 
 /// Runs `gpug check`; returns the exit code.
 pub fn run(a: CheckArgs) -> i32 {
-    let solver = a.common.solver();
-    let solver = match solver {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
+    let (solver, timeout) = match a.common.solver_and_limit(a.timeout) {
+        Ok(x) => x,
+        Err(code) => return code,
     };
-    if !(a.timeout > 0.0 && a.timeout.is_finite()) {
-        eprintln!("error: --timeout must be a positive number of seconds");
-        return 2;
-    }
     let (Some(block), Some(grid)) = (a.block_dim, a.grid_dim) else {
         eprintln!("error: `gpug check` needs a concrete launch: give --blockDim and --gridDim");
         return 2;
@@ -155,7 +146,7 @@ pub fn run(a: CheckArgs) -> i32 {
                 ..PassOptions::default()
             },
             solver,
-            timeout: Duration::from_secs_f64(a.timeout),
+            timeout,
             dump_dir: a.common.dump_smt2.clone(),
             only_divergence: false,
             explain: false,
@@ -183,9 +174,7 @@ pub fn run(a: CheckArgs) -> i32 {
             }
         }
         Err(CheckError::Driver(DriverError::Frontend(crate::frontend::FrontendError::ClangFailed { stderr }))) => {
-            eprint!("{stderr}");
-            eprintln!("error: clang could not compile {}", a.file.display());
-            2
+            super::clang_failed(&a.file, &stderr)
         }
         Err(e) => {
             eprintln!("{e}");

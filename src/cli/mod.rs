@@ -1,7 +1,7 @@
 //! The command line: clap definitions, GPUVerify flag compatibility, exit codes.
 //!
 //! Exit codes: 0 all kernels verified, 1 a defect found, 2 input or usage error,
-//! 3 inconclusive (timeout, `unknown`, a loop we cannot handle yet).
+//! 3 inconclusive (timeout, `unknown`, an annotation that could not be checked).
 
 pub mod bank;
 pub mod check;
@@ -142,6 +142,20 @@ impl CommonArgs {
         }
     }
 
+    /// The solver and the per-query limit of `timeout` seconds; on a bad solver or limit, the
+    /// error is printed and `Err` holds the exit code (2).
+    pub fn solver_and_limit(&self, timeout: f64) -> Result<(solver::SolverSpec, Duration), i32> {
+        let solver = self.solver().map_err(|e| {
+            eprintln!("error: {e}");
+            2
+        })?;
+        if !(timeout > 0.0 && timeout.is_finite()) {
+            eprintln!("error: --timeout must be a positive number of seconds");
+            return Err(2);
+        }
+        Ok((solver, Duration::from_secs_f64(timeout)))
+    }
+
     /// The solver named by `--solver` or `--solver-cmd`, else the first one installed.
     ///
     /// Errors: the named solver is unknown or not on PATH, or no solver is installed.
@@ -152,6 +166,14 @@ impl CommonArgs {
             (None, None) => solver::default_solver(),
         }
     }
+}
+
+/// Prints clang's diagnostics as clang printed them, then one line naming `file`; returns the
+/// exit code of an input error (2).
+pub(crate) fn clang_failed(file: &std::path::Path, stderr: &str) -> i32 {
+    eprint!("{stderr}");
+    eprintln!("error: clang could not compile {}", file.display());
+    2
 }
 
 /// Parses `64`, `[16,16]`, `[32,32,1]` into (x, y, z) with 1 for dimensions not given.
@@ -250,18 +272,10 @@ fn verify(a: VerifyArgs) -> i32 {
         eprintln!("error: no input file (see `gpug --help`)");
         return 2;
     };
-    let solver = a.common.solver();
-    let solver = match solver {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
+    let (solver, timeout) = match a.common.solver_and_limit(a.timeout) {
+        Ok(x) => x,
+        Err(code) => return code,
     };
-    if !(a.timeout > 0.0 && a.timeout.is_finite()) {
-        eprintln!("error: --timeout must be a positive number of seconds");
-        return 2;
-    }
     let opts = VerifyOptions {
         frontend: a.common.frontend(),
         geometry: Geometry {
@@ -274,7 +288,7 @@ fn verify(a: VerifyArgs) -> i32 {
             ..PassOptions::default()
         },
         solver,
-        timeout: Duration::from_secs_f64(a.timeout),
+        timeout,
         dump_dir: a.common.dump_smt2.clone(),
         only_divergence: a.only_divergence,
         explain: a.explain,
@@ -294,9 +308,7 @@ fn verify(a: VerifyArgs) -> i32 {
             }
         }
         Err(DriverError::Frontend(crate::frontend::FrontendError::ClangFailed { stderr })) => {
-            eprint!("{stderr}");
-            eprintln!("error: clang could not compile {}", file.display());
-            2
+            clang_failed(&file, &stderr)
         }
         Err(e) => {
             eprintln!("{e}");

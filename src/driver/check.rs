@@ -93,11 +93,7 @@ pub struct CheckResult {
 impl CheckResult {
     /// Defect if any kernel has one, else inconclusive if any is, else verified.
     pub fn overall(&self) -> Verdict {
-        self.kernels
-            .iter()
-            .map(|k| k.verdict)
-            .max()
-            .unwrap_or(Verdict::Verified)
+        Verdict::worst(self.kernels.iter().map(|k| k.verdict))
     }
 }
 

@@ -39,6 +39,11 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Defect if any is one, else inconclusive if any is, else verified (also when empty).
+    pub fn worst(verdicts: impl IntoIterator<Item = Verdict>) -> Verdict {
+        verdicts.into_iter().max().unwrap_or(Verdict::Verified)
+    }
+
     /// `verified`, `defect`, `inconclusive`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -76,11 +81,7 @@ pub struct FileResult {
 impl FileResult {
     /// Defect if any kernel has one, else inconclusive if any is, else verified.
     pub fn overall(&self) -> Verdict {
-        self.kernels
-            .iter()
-            .map(|k| k.verdict)
-            .max()
-            .unwrap_or(Verdict::Verified)
+        Verdict::worst(self.kernels.iter().map(|k| k.verdict))
     }
 }
 
