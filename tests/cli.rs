@@ -175,3 +175,36 @@ fn no_overflow_assumes_arithmetic_does_not_wrap() {
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("--no-overflow"), "{out}");
 }
+
+#[test]
+fn assume_is_a_c_condition_checked_by_clang_in_the_kernel() {
+    let file = "tests/kernels/assume_offset.cu";
+    let launch = ["--solver", "z3", "--blockDim=256", "--gridDim=1", file];
+    // Without the assumption thread t + n reads what thread t writes.
+    let (code, out, _) = run(&launch);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("read-write race on a["), "{out}");
+    // `n >= blockDim.x` alone still lets `threadIdx.x + n` wrap around 2^32.
+    let with = |assume: &[&str]| {
+        let mut args: Vec<&str> = launch.to_vec();
+        for a in assume {
+            args.extend(["--assume", a]);
+        }
+        run(&args)
+    };
+    let (code, out, _) = with(&["n >= blockDim.x"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("tests/kernels/assume_offset.cu:6:"),
+        "positions are the original file's: {out}"
+    );
+    let (code, out, err) = with(&["n >= blockDim.x", "n < 1000000"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("shift_copy: verified"), "{out}");
+    // A name the kernel does not have is clang's error, at the original file.
+    let (code, out, err) = with(&["m > 0"]);
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(err.contains("tests/kernels/assume_offset.cu:5:"), "{err}");
+    assert!(err.contains("undeclared identifier 'm'"), "{err}");
+    assert!(!err.contains("gpug-assume"), "{err}");
+}

@@ -61,11 +61,6 @@ pub struct CheckArgs {
     /// Fix scalar parameters: `n=4,k=-1`.
     #[arg(long = "kernel-args", value_name = "NAME=V,...")]
     pub kernel_args: Vec<String>,
-
-    /// Constrain a scalar parameter: `'n <= 8'` (NAME OP INTEGER, OP one of == != < <= > >=);
-    /// may be repeated.
-    #[arg(long = "assume", value_name = "'NAME OP V'")]
-    pub assume: Vec<String>,
 }
 
 fn parse_int(s: &str) -> Result<BigInt, String> {
@@ -96,20 +91,6 @@ pub fn parse_kernel_args(args: &[String]) -> Result<Vec<(String, BigInt)>, Strin
     Ok(out)
 }
 
-/// Parses an `--assume` constraint `NAME OP VALUE`.
-pub fn parse_assume(s: &str) -> Result<(String, String, BigInt), String> {
-    for op in ["==", "!=", "<=", ">=", "<", ">"] {
-        if let Some((l, r)) = s.split_once(op) {
-            let name = l.trim();
-            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                return Err(format!("--assume: `{name}` is not a parameter name"));
-            }
-            return Ok((name.to_string(), op.to_string(), parse_int(r)?));
-        }
-    }
-    Err(format!("--assume: expected `NAME OP INTEGER`, got `{s}`"))
-}
-
 /// Runs `gpug check`; returns the exit code.
 pub fn run(a: CheckArgs) -> i32 {
     let (solver, timeout) = match a.common.solver_and_limit(a.timeout) {
@@ -121,13 +102,6 @@ pub fn run(a: CheckArgs) -> i32 {
         return 2;
     };
     let param_values = match parse_kernel_args(&a.kernel_args) {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
-    };
-    let param_constraints = match a.assume.iter().map(|s| parse_assume(s)).collect::<Result<Vec<_>, _>>() {
         Ok(v) => v,
         Err(e) => {
             eprintln!("error: {e}");
@@ -156,7 +130,6 @@ pub fn run(a: CheckArgs) -> i32 {
             schedules: a.all_schedules,
             float_ieee: a.float == FloatMode::Ieee,
             param_values,
-            param_constraints,
         },
         bound: a.unroll,
     };
@@ -188,7 +161,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn kernel_args_and_assumptions() {
+    fn kernel_args() {
         let v = parse_kernel_args(&["n=4,k=-1".into(), "m=0x10".into()]).unwrap();
         assert_eq!(
             v,
@@ -199,15 +172,5 @@ mod tests {
             ]
         );
         assert!(parse_kernel_args(&["n".into()]).is_err());
-        assert_eq!(
-            parse_assume("n <= 8").unwrap(),
-            ("n".into(), "<=".into(), BigInt::from(8))
-        );
-        assert_eq!(
-            parse_assume("n!=0").unwrap(),
-            ("n".into(), "!=".into(), BigInt::from(0))
-        );
-        assert!(parse_assume("n + 1 < 3").is_err());
-        assert!(parse_assume("n").is_err());
     }
 }

@@ -129,6 +129,13 @@ pub struct CommonArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+
+    /// Assume a C condition over the kernel's parameters and the launch geometry, e.g.
+    /// `--assume 'n > 0 && n % blockDim.x == 0'` (PUG's `+C`); may be repeated. It is
+    /// type-checked by clang inside every selected kernel (`--kernel` picks one) and assumed on
+    /// entry, as `__requires(e)` as the kernel's first statement would be.
+    #[arg(long = "assume", value_name = "EXPR")]
+    pub assume: Vec<String>,
 }
 
 impl CommonArgs {
@@ -139,6 +146,7 @@ impl CommonArgs {
             defines: self.defines.clone(),
             include_dirs: self.include_dirs.clone(),
             kernel: self.kernel.clone(),
+            assumptions: self.assume.clone(),
         }
     }
 

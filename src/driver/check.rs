@@ -185,7 +185,13 @@ fn check_kernel(k: &Kernel, opts: &CheckOptions) -> Result<KernelCheck, CheckErr
     }
     let atomics = has_shared_atomics(k, &k.body);
     let mut concrete = opts.concrete.clone();
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = opts
+        .verify
+        .frontend
+        .assumptions
+        .iter()
+        .map(|e| format!("assumes `{e}` on entry (--assume): a failure only outside it is not reported"))
+        .collect();
     if atomics && !concrete.schedules {
         concrete.schedules = true;
         notes.push(

@@ -173,19 +173,12 @@ fn verify_kernel(k: &crate::ir::Kernel, opts: &VerifyOptions) -> Result<KernelRe
             ..encode::EncodeOptions::pair()
         };
         let encoded = encode::encode_with(&kernel, &opts.geometry, &eo);
-        let mut session = Session::new(
-            &opts.solver,
-            &encoded.script,
-            SessionOptions {
-                timeout: Some(opts.timeout),
-                dump_dir: opts.dump_dir.clone(),
-            },
-        )?;
+        let mut session = Sessions::new(&encoded, opts);
         let mut rejected = Vec::new();
-        for check in &encoded.checks {
+        for (i, check) in encoded.checks.iter().enumerate() {
             if let encode::Property::ClosedForm { loop_span, var } = &check.property {
                 queries += 1;
-                if !matches!(session.check(&check.query)?, Answer::Unsat) {
+                if !matches!(session.ask(i, check)?, Answer::Unsat) {
                     rejected.push((loop_span.clone(), *var));
                 }
             }
@@ -203,12 +196,17 @@ fn verify_kernel(k: &crate::ir::Kernel, opts: &VerifyOptions) -> Result<KernelRe
         }
     };
     notes.extend(encoded.notes.iter().cloned());
+    for e in &opts.frontend.assumptions {
+        notes.push(format!(
+            "assumes `{e}` on entry (--assume): a defect only in launches outside it is not reported"
+        ));
+    }
     if opts.no_overflow {
         notes.push("assumes that no integer +, -, * overflows (--no-overflow): a defect that needs an overflow is not reported".into());
     }
     let mut findings: Vec<Finding> = Vec::new();
     let mut inconclusive = Vec::new();
-    for check in &encoded.checks {
+    for (i, check) in encoded.checks.iter().enumerate() {
         if matches!(check.property, encode::Property::ClosedForm { .. }) {
             continue;
         }
@@ -216,7 +214,7 @@ fn verify_kernel(k: &crate::ir::Kernel, opts: &VerifyOptions) -> Result<KernelRe
             continue;
         }
         queries += 1;
-        match session.check(&check.query)? {
+        match session.ask(i, check)? {
             Answer::Sat(values) => {
                 let f = check.finding(&kernel, &values);
                 if !findings.contains(&f) {
@@ -256,5 +254,44 @@ fn verify_kernel(k: &crate::ir::Kernel, opts: &VerifyOptions) -> Result<KernelRe
     })
 }
 
-#[allow(unused)]
-fn _solver_used(_: &solver::Script) {}
+/// Longest time the relaxed query of a check may take before the exact one is asked.
+const RELAXED_LIMIT: Duration = Duration::from_secs(5);
+
+/// The solver sessions of one kernel: the exact formula, and, where the formula multiplies two
+/// symbolic terms, its linear relaxation ([`encode::nonlinear`]), asked first: an
+/// unsatisfiable relaxed query settles the check, any other answer defers to the exact query
+/// (whose model gives the witness). Each process starts at its first query. With
+/// `--dump-smt2` the exact query is written either way (as unsatisfiable when its relaxation
+/// is), so the dump holds every exact query.
+struct Sessions {
+    exact: Session,
+    relaxed: Option<(Session, Vec<solver::Query>)>,
+}
+
+impl Sessions {
+    fn new(encoded: &encode::Encoded, opts: &VerifyOptions) -> Sessions {
+        let session_opts = |limit: Duration| SessionOptions {
+            timeout: Some(limit),
+            dump_dir: opts.dump_dir.clone(),
+        };
+        let relaxed = encode::nonlinear::relax(encoded).map(|r| {
+            let limit = opts.timeout.min(RELAXED_LIMIT);
+            (Session::lazy(&opts.solver, &r.script, session_opts(limit)), r.queries)
+        });
+        Sessions {
+            exact: Session::lazy(&opts.solver, &encoded.script, session_opts(opts.timeout)),
+            relaxed,
+        }
+    }
+
+    /// The answer to check `i` of the encoding.
+    fn ask(&mut self, i: usize, check: &encode::Check) -> Result<Answer, SolverError> {
+        if let Some((session, queries)) = &mut self.relaxed
+            && session.check(&queries[i])? == Answer::Unsat
+        {
+            self.exact.record(&check.query, &Answer::Unsat)?;
+            return Ok(Answer::Unsat);
+        }
+        self.exact.check(&check.query)
+    }
+}

@@ -41,9 +41,6 @@ pub struct ConcreteOptions {
     pub float_ieee: bool,
     /// Scalar parameters fixed to values (`--kernel-args`), by name.
     pub param_values: Vec<(String, BigInt)>,
-    /// Extra constraints over scalar parameters (`--assume`): (parameter, comparison operator
-    /// `==`/`!=`/`<`/`<=`/`>`/`>=`, value), compared by the parameter's signedness.
-    pub param_constraints: Vec<(String, String, BigInt)>,
 }
 
 /// Why the concrete model cannot be built (input errors, exit code 2).
@@ -294,23 +291,6 @@ pub fn encode_concrete(
         let ty = scalar(name)?;
         let v = e.expr(&Expr::int(value.clone(), ty), &mut dummy_state(), 0);
         e.assert(app("=", vec![atom(param_symbol(name)), v]));
-    }
-    for (name, op, value) in &opts.param_constraints {
-        let ty = scalar(name)?;
-        let signed = ty.is_signed();
-        let s = |a: &'static str, b: &'static str| if signed { a } else { b };
-        let v = e.expr(&Expr::int(value.clone(), ty), &mut dummy_state(), 0);
-        let p = atom(param_symbol(name));
-        let c = match op.as_str() {
-            "==" => app("=", vec![p, v]),
-            "!=" => app("not", vec![app("=", vec![p, v])]),
-            "<" => app(s("bvslt", "bvult"), vec![p, v]),
-            "<=" => app(s("bvsle", "bvule"), vec![p, v]),
-            ">" => app(s("bvsgt", "bvugt"), vec![p, v]),
-            ">=" => app(s("bvsge", "bvuge"), vec![p, v]),
-            other => return Err(ConcreteError::BadOperator(other.to_string())),
-        };
-        e.assert(c);
     }
     let mut st = e.initial_states();
     let init_mem = e.global.clone();

@@ -21,6 +21,7 @@ pub mod bank;
 pub mod concrete;
 mod float;
 mod fold;
+pub mod nonlinear;
 pub mod schedule;
 mod witness;
 
@@ -731,6 +732,12 @@ impl<'k> Encoder<'k> {
             let it = self.iteration_state(l, line, "it", ts, th);
             its.push(it);
         }
+        // Each thread's states at a count of this loop (the iteration, then the exit).
+        let mut instances: Vec<Vec<(Sexp, TState)>> = head
+            .iter()
+            .zip(&its)
+            .map(|(h, it)| vec![(it.clone(), h.clone())])
+            .collect();
         for (inv, _) in &l.invariants {
             for (th, ts) in head.iter_mut().enumerate() {
                 let c = self.expr(inv, ts, th);
@@ -774,10 +781,17 @@ impl<'k> Encoder<'k> {
         if framed {
             self.frames.pop();
         }
-        // Step checks: the closed forms and the user's invariants hold at the next head.
+        // Step checks: the closed forms and the user's invariants hold at the next head. In
+        // the pair model the two threads are symmetric (either may be any thread), so the
+        // first one stands for both.
+        let checked = if self.memory == MemoryModel::EqualityAbstraction && self.pinned.is_empty() {
+            1
+        } else {
+            self.n
+        };
         for (v, cf) in &l.closed {
             let mut fails = Vec::new();
-            for th in 0..self.n {
+            for th in 0..checked {
                 let v0 = self.read_var(*v, &mut st[th], th);
                 let next = app("bvadd", vec![its[th].clone(), bvn(1, 64)]);
                 let expect = self.closed_value(*v, cf, v0, &next, &mut st[th], th);
@@ -812,7 +826,8 @@ impl<'k> Encoder<'k> {
         let leaves = leaves_loop(&l.body, l.brk, l.cont);
         let mut post = entry.clone();
         for (th, ts) in post.iter_mut().enumerate() {
-            self.iteration_state(l, line, "exit", ts, th);
+            let count = self.iteration_state(l, line, "exit", ts, th);
+            instances[th].push((count, ts.clone()));
             if leaves {
                 // Some iteration may have returned: whether this thread did is unknown.
                 let r = self.fresh_name(&format!("t{}.left.L{line}", th + 1));
@@ -825,6 +840,7 @@ impl<'k> Encoder<'k> {
                 self.assume(ts, th, not(c));
             }
         }
+        self.closed_congruence(l, &entry, &instances);
         self.depth -= 1;
         self.abstract_depth -= 1;
         for (th, p) in post.into_iter().enumerate() {
@@ -1030,6 +1046,45 @@ impl<'k> Encoder<'k> {
             _ => return,
         };
         self.assert(app("=>", vec![and(and(guard, entered), started), holds]));
+    }
+
+    /// Pair model: a closed form is a function of the iteration count, the entry value and
+    /// the stride, so two threads at equal counts (an iteration or the exit, `instances[th]`)
+    /// from equal values agree on it (asserted, a valid fact). Saves the solver proving it
+    /// through two shifters or multipliers, e.g. that both threads of a tree reduction see
+    /// the same `s` when their barrier counts agree.
+    fn closed_congruence(&mut self, l: &AbstractLoop, entry: &[TState], instances: &[Vec<(Sexp, TState)>]) {
+        if self.n != 2 || self.memory != MemoryModel::EqualityAbstraction || !self.pinned.is_empty() {
+            return;
+        }
+        for (v, cf) in &l.closed {
+            let mut start = Vec::new();
+            for (th, e) in entry.iter().enumerate().take(2) {
+                let mut e = e.clone();
+                let v0 = self.read_var(*v, &mut e, th);
+                let k = match cf {
+                    ClosedForm::Linear(k) => Some(self.expr(k, &mut e, th)),
+                    _ => None,
+                };
+                start.push((v0, k));
+            }
+            let mut premise = vec![app("=", vec![start[0].0.clone(), start[1].0.clone()])];
+            if let (Some(a), Some(b)) = (&start[0].1, &start[1].1) {
+                premise.push(app("=", vec![a.clone(), b.clone()]));
+            }
+            for (c1, s1) in &instances[0] {
+                for (c2, s2) in &instances[1] {
+                    let a = self.read_var(*v, &mut s1.clone(), 0);
+                    let b = self.read_var(*v, &mut s2.clone(), 1);
+                    if a == b {
+                        continue;
+                    }
+                    let mut p = premise.clone();
+                    p.push(app("=", vec![c1.clone(), c2.clone()]));
+                    self.assert(app("=>", vec![app("and", p), app("=", vec![a, b])]));
+                }
+            }
+        }
     }
 
     /// The value of `v` after `it` iterations, from its value `v0` on entry.
@@ -1871,6 +1926,7 @@ impl<'k> Encoder<'k> {
     /// One query per (array, segment) for accesses in one segment, and one per global array
     /// for accesses of different segments (different blocks only).
     fn race_checks(&mut self) {
+        let facts = nonlinear::Facts::new(&[self.decls.clone(), self.cmds.clone()].concat());
         let mut by_array: BTreeMap<ArrayId, Vec<Access>> = BTreeMap::new();
         for a in &self.accesses {
             by_array.entry(a.array).or_default().push(a.clone());
@@ -1898,6 +1954,7 @@ impl<'k> Encoder<'k> {
             let name = sym(&self.k.array(array).name);
             for (seg, pairs) in groups {
                 self.push_race(
+                    &facts,
                     array,
                     &format!("{}.race.{}.seg{}", sym(&self.k.name), name, seg),
                     pairs,
@@ -1907,6 +1964,7 @@ impl<'k> Encoder<'k> {
             }
             if !cross.is_empty() {
                 self.push_race(
+                    &facts,
                     array,
                     &format!("{}.race.{}.cross", sym(&self.k.name), name),
                     cross,
@@ -1917,8 +1975,11 @@ impl<'k> Encoder<'k> {
         }
     }
 
+    /// One race query over `pairs`, with the mixed-radix lemmas of each pair's offsets
+    /// ([`nonlinear`]) as further assertions.
     fn push_race(
         &mut self,
+        facts: &nonlinear::Facts,
         array: ArrayId,
         name: &str,
         pairs: Vec<(Access, Access)>,
@@ -1926,11 +1987,13 @@ impl<'k> Encoder<'k> {
         same_segment: bool,
     ) {
         let mut disj = Vec::new();
+        let mut lemmas = Vec::new();
         let layout = self.layout.clone();
         let mut gv = layout.common();
         for (a, b) in &pairs {
             let (pa, oa, ba) = &a.per_thread[0];
             let (pb, ob, bb) = &b.per_thread[1];
+            facts.offset_lemmas(oa, a.width, ob, b.width, &mut lemmas);
             // Signed comparisons: within that range `o + width` cannot wrap.
             let overlap = and(
                 and(a.valid[0].clone(), b.valid[1].clone()),
@@ -1971,7 +2034,7 @@ impl<'k> Encoder<'k> {
             property: Property::Race { array },
             query: Query {
                 name: format!("{name}.L{line}"),
-                assertions: vec![assertion],
+                assertions: [vec![assertion], lemmas].concat(),
                 get_values: gv,
             },
             pairs,

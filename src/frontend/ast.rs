@@ -39,6 +39,8 @@ pub struct BareLoc {
     /// Length of the token starting here.
     #[serde(rename = "tokLen")]
     pub tok_len: Option<u32>,
+    /// Byte offset in the file.
+    pub offset: Option<u64>,
 }
 
 /// A location: bare, or split into spelling and expansion locations inside macros.
@@ -266,6 +268,19 @@ pub fn resolve_locations(root: &mut Node) {
         line: 0,
     };
     walk(root, &mut t);
+}
+
+/// Renames the file `from` to `to` in every resolved position of the tree (for a copy of a
+/// source file that must be reported as the original).
+pub fn rename_file(n: &mut Node, from: &str, to: &Arc<str>) {
+    for p in [&mut n.pos, &mut n.begin, &mut n.end].into_iter().flatten() {
+        if &*p.file == from {
+            p.file = to.clone();
+        }
+    }
+    for c in n.inner.iter_mut() {
+        rename_file(c, from, to);
+    }
 }
 
 fn walk(n: &mut Node, t: &mut Tracker) {

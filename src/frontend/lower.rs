@@ -15,9 +15,9 @@ use std::sync::Arc;
 type R<T> = Result<T, FrontendError>;
 
 /// Lower every kernel of the translation unit `root` defined outside the prelude.
-pub fn lower_program(root: &Node, file: &str, prelude: &str, only: Option<&str>) -> R<Program> {
-    let mut g = Globals::default();
-    collect(root, &mut g, prelude);
+/// The kernels of `root` that `only` selects (all when `None`), each with the name reports
+/// use (plain, or with template arguments where a template has several instantiations).
+fn select_kernels<'a>(g: &Globals<'a>, file: &str, only: Option<&str>) -> R<Vec<(String, &'a Node)>> {
     let mut found: Vec<(String, String, &Node)> = Vec::new(); // (plain name, full name, decl)
     for (k, is_template) in &g.kernels {
         let name = k.name.clone().unwrap_or_default();
@@ -69,8 +69,42 @@ pub fn lower_program(root: &Node, file: &str, prelude: &str, only: Option<&str>)
         }
         None => named.iter().collect(),
     };
+    Ok(selected.into_iter().map(|(_, d, k)| (d.clone(), *k)).collect())
+}
+
+/// Byte offsets of the `{` opening the body of each kernel `only` selects, in the file clang
+/// was given (once per body: template instantiations share their pattern's), for
+/// `--assume` (see [`super::load`]).
+///
+/// Errors: no kernel, `--kernel` names none, a body that starts inside a macro.
+pub fn kernel_body_offsets(root: &Node, file: &str, prelude: &str, only: Option<&str>) -> R<Vec<u64>> {
+    let mut g = Globals::default();
+    collect(root, &mut g, prelude);
+    let mut out = Vec::new();
+    for (_, k) in select_kernels(&g, file, only)? {
+        let body = k.inner.iter().find(|c| c.kind == "CompoundStmt");
+        let begin = body.and_then(|b| b.range.as_ref()).map(|r| &r.begin);
+        match begin.and_then(|b| if b.expansion.is_some() { None } else { b.bare.offset }) {
+            Some(o) if !out.contains(&o) => out.push(o),
+            Some(_) => {}
+            None => {
+                let fallback = Span::point(Arc::from(file), 0, 0);
+                return unsupported(
+                    span_of(k, &fallback),
+                    "--assume into a kernel whose body is written by a macro",
+                );
+            }
+        }
+    }
+    Ok(out)
+}
+
+pub fn lower_program(root: &Node, file: &str, prelude: &str, only: Option<&str>) -> R<Program> {
+    let mut g = Globals::default();
+    collect(root, &mut g, prelude);
+    let selected = select_kernels(&g, file, only)?;
     let mut kernels = Vec::new();
-    for (_, display, k) in selected {
+    for (display, k) in &selected {
         kernels.push(lower_kernel(&g, k, display)?);
     }
     Ok(Program {

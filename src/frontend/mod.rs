@@ -24,6 +24,9 @@ pub struct FrontendOptions {
     pub include_dirs: Vec<PathBuf>,
     /// Lower only this kernel (plain name or full name such as `k<int, 4>`).
     pub kernel: Option<String>,
+    /// `--assume` (PUG's `+C`): C expressions over the kernel's parameters and the launch
+    /// geometry, assumed at the start of every selected kernel as `__requires(e)` would be.
+    pub assumptions: Vec<String>,
 }
 
 /// Why the front end failed.
@@ -233,9 +236,70 @@ pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<(ast::Node, PathBuf)
 use serde::Deserialize as _;
 
 /// Run clang on `path` and lower its kernels.
+///
+/// With [`FrontendOptions::assumptions`], clang runs twice: once to find where each selected
+/// kernel's body opens, then on a copy of the file in a temporary directory with
+/// `__requires((e));` inserted after each body's `{` on the same line (so lines keep their
+/// numbers; positions in the copy are reported as the original's, and `-I<path's directory>`
+/// keeps quoted includes working). So an assumption is type-checked by clang in the kernel's scope: a name that is not
+/// a parameter or builtin is clang's error, reported with its location in the kernel.
 pub fn load(path: &Path, opts: &FrontendOptions) -> Result<Program, FrontendError> {
     let (root, prelude) = parse(path, opts)?;
     let file = path.display().to_string();
+    let prelude_s = prelude.to_string_lossy();
+    if opts.assumptions.is_empty() {
+        return lower::lower_program(&root, &file, &prelude_s, opts.kernel.as_deref());
+    }
+    let offsets = lower::kernel_body_offsets(&root, &file, &prelude_s, opts.kernel.as_deref())?;
+    let io = |context: String| move |source| FrontendError::Io { context, source };
+    let text = std::fs::read(path).map_err(io(format!("reading {file}")))?;
+    let inserted: String = opts
+        .assumptions
+        .iter()
+        .map(|e| format!(" __requires(({e}));"))
+        .collect();
+    let mut out = Vec::new();
+    let mut last = 0usize;
+    let mut sorted = offsets.clone();
+    sorted.sort_unstable();
+    for o in sorted {
+        let o = o as usize;
+        if text.get(o) != Some(&b'{') {
+            return Err(FrontendError::ClangFailed {
+                stderr: format!("{file}: --assume: cannot find the `{{` of a kernel body at byte {o}"),
+            });
+        }
+        out.extend_from_slice(&text[last..=o]);
+        out.extend_from_slice(inserted.as_bytes());
+        last = o + 1;
+    }
+    out.extend_from_slice(&text[last..]);
+    let dir = std::env::temp_dir().join(format!("gpug-assume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(io(format!("creating {}", dir.display())))?;
+    let copy = dir.join(path.file_name().unwrap_or(std::ffi::OsStr::new("kernel.cu")));
+    std::fs::write(&copy, &out).map_err(io(format!("writing {}", copy.display())))?;
+    let mut again = opts.clone();
+    if let Some(parent) = path.parent() {
+        let parent = if parent.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            parent
+        };
+        again.include_dirs.insert(0, parent.to_path_buf());
+    }
+    let parsed = parse(&copy, &again);
+    let _ = std::fs::remove_dir_all(&dir);
+    let (mut root, prelude) = parsed.map_err(|e| match e {
+        FrontendError::ClangFailed { stderr } => FrontendError::ClangFailed {
+            stderr: stderr.replace(&copy.display().to_string(), &file),
+        },
+        other => other,
+    })?;
+    ast::rename_file(
+        &mut root,
+        &copy.display().to_string(),
+        &std::sync::Arc::from(file.as_str()),
+    );
     lower::lower_program(&root, &file, &prelude.to_string_lossy(), opts.kernel.as_deref())
 }
 

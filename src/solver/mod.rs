@@ -249,6 +249,31 @@ impl Session {
         Ok(s)
     }
 
+    /// A session whose process starts at its first [`Session::check`] (so errors starting it
+    /// come from there), for a formula that may not be asked at all.
+    pub fn lazy(spec: &SolverSpec, script: &Script, opts: SessionOptions) -> Session {
+        Session {
+            spec: spec.clone(),
+            script: script.clone(),
+            opts,
+            proc: None,
+            dump_prefix: None,
+            dump_names: HashMap::new(),
+            soft_timeout: process::has_soft_timeout(spec),
+        }
+    }
+
+    /// With [`SessionOptions::dump_dir`], writes `query` as a standalone script with `answer`
+    /// as its status, without asking the solver: for a query whose answer is known otherwise
+    /// (an exact query whose relaxation is unsatisfiable). Nothing without a dump directory.
+    pub fn record(&mut self, query: &Query, answer: &Answer) -> Result<(), SolverError> {
+        if let Some(dir) = self.opts.dump_dir.clone() {
+            let path = self.dump_path(&dir, &query.name);
+            self.write_dump(&path, query, Some(answer))?;
+        }
+        Ok(())
+    }
+
     /// Starts the process and sends the script; an [`SolverError::Exited`] becomes a
     /// [`SolverError::Solver`] when a replay recovers the solver's message.
     fn start(&mut self) -> Result<Proc, SolverError> {

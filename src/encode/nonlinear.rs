@@ -1,0 +1,613 @@
+//! Products of two symbolic bit-vectors: mixed-radix lemmas and the linear relaxation.
+//!
+//! Under a symbolic geometry the pair model is full of products of two unknowns:
+//! `blockIdx.x * blockDim.x + threadIdx.x`, and a normalized grid-stride loop's
+//! `g + it * (blockDim.x * gridDim.x)` (PUG paper `003_…` §6.1). Bit-blasting solvers must then
+//! reason about 64-bit (and, for trip bounds, 130-bit) multipliers, and a race query that is
+//! instant at `--blockDim=1024` (a shift) runs out of time at `--blockDim=[*,1,1]`. Two things
+//! make such queries as cheap as the concrete ones:
+//!
+//! * **Mixed-radix lemmas** ([`Facts::pair_lemmas`]): for two threads' values `x1 = u1 + m*v1`
+//!   and `x2 = u2 + m*v2` over the same radix `m`, where `u < m` and no step wraps (both shown
+//!   here from the script's top-level bounds, not assumed), `x1 = x2` implies `u1 = u2` and
+//!   `v1 = v2`: a thread's linear id determines its coordinates, and a grid-stride index its
+//!   thread and iteration. For an access pair whose byte offsets are `c*x1` and `c*x2` with
+//!   both widths at most `c`, overlapping bytes imply `x1 = x2`. Every lemma is a valid fact
+//!   of bit-vector arithmetic, so adding it to a query never changes its answer.
+//! * **Relaxation** ([`relax`]): every product of two non-literal terms becomes an application
+//!   of an uninterpreted function `nl.mulW` (the incremental-linearization abstraction of
+//!   Cimatti et al., TOCL 2018, without refinement). Multiplication is one interpretation of
+//!   that function, so a relaxed query that is unsatisfiable is unsatisfiable exactly; with
+//!   the lemmas above the usual proofs need nothing more. A satisfiable or unknown relaxed
+//!   answer says nothing: the driver then asks the exact query.
+
+use super::Encoded;
+use crate::solver::{Command, Query, Script, Sexp};
+use num_bigint::BigUint;
+use num_traits::{One, ToPrimitive, Zero};
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+/// The relaxed formula of a kernel: the script with symbolic products uninterpreted, and one
+/// query per check of the [`Encoded`] it came from (same order), named `<name>.relaxed`.
+#[derive(Clone, Debug)]
+pub struct Relaxed {
+    pub script: Script,
+    pub queries: Vec<Query>,
+}
+
+/// The relaxation of `encoded`, or `None` when its formula has no product of two non-literal
+/// terms (then the relaxation would be the formula itself).
+pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
+    let facts = Facts::new(&encoded.script.commands);
+    let mut widths = BTreeSet::new();
+    let mut commands: Vec<Command> = encoded
+        .script
+        .commands
+        .iter()
+        .map(|c| match c {
+            Command::DefineConst { name, sort, value } => Command::DefineConst {
+                name: name.clone(),
+                sort: sort.clone(),
+                value: facts.relax_term(value, &mut widths),
+            },
+            Command::Assert(t) => Command::Assert(facts.relax_term(t, &mut widths)),
+            other => other.clone(),
+        })
+        .collect();
+    let queries: Vec<Query> = encoded
+        .checks
+        .iter()
+        .map(|c| Query {
+            name: format!("{}.relaxed", c.query.name),
+            assertions: c
+                .query
+                .assertions
+                .iter()
+                .map(|a| facts.relax_term(a, &mut widths))
+                .collect(),
+            // Only an unsatisfiable answer is used.
+            get_values: Vec::new(),
+        })
+        .collect();
+    if widths.is_empty() {
+        return None;
+    }
+    let decls = widths.iter().map(|w| Command::DeclareFun {
+        name: mul_name(*w),
+        args: vec![Sexp::bv_sort(*w), Sexp::bv_sort(*w)],
+        ret: Sexp::bv_sort(*w),
+    });
+    commands.splice(0..0, decls);
+    Some(Relaxed {
+        script: Script {
+            logic: encoded.script.logic.clone(),
+            commands,
+        },
+        queries,
+    })
+}
+
+fn mul_name(w: u32) -> String {
+    format!("nl.mul{w}")
+}
+
+/// What the top level of a script says about its terms: definitions, bit widths, unsigned
+/// bounds of declared constants (`(assert (bvule x C))`, `(bvult x y)`, …) and the strict
+/// orders `x < y` between declared constants (`threadIdx.x < blockDim.x`).
+pub(crate) struct Facts {
+    defs: HashMap<String, Sexp>,
+    widths: HashMap<String, u32>,
+    upper: HashMap<String, BigUint>,
+    lower: HashMap<String, BigUint>,
+    strict: HashSet<(String, String)>,
+}
+
+/// Most nested decompositions followed by [`Facts::pair_lemmas`].
+const LEMMA_DEPTH: u32 = 4;
+
+impl Facts {
+    /// Reads the commands (in order) of a script or of a script under construction.
+    pub(crate) fn new(commands: &[Command]) -> Facts {
+        let mut f = Facts {
+            defs: HashMap::new(),
+            widths: HashMap::new(),
+            upper: HashMap::new(),
+            lower: HashMap::new(),
+            strict: HashSet::new(),
+        };
+        let width_of = |s: &Sexp| match s {
+            Sexp::List(v) if v.len() == 3 && v[1] == Sexp::atom("BitVec") => match &v[2] {
+                Sexp::Atom(n) => n.parse::<u32>().ok(),
+                _ => None,
+            },
+            _ => None,
+        };
+        let mut bounds = Vec::new();
+        for c in commands {
+            match c {
+                Command::DeclareConst { name, sort } => {
+                    if let Some(w) = width_of(sort) {
+                        f.widths.insert(name.clone(), w);
+                    }
+                }
+                Command::DefineConst { name, sort, value } => {
+                    if let Some(w) = width_of(sort) {
+                        f.widths.insert(name.clone(), w);
+                    }
+                    f.defs.insert(name.clone(), value.clone());
+                }
+                Command::Assert(t) => bounds.push(t.clone()),
+                Command::DeclareFun { .. } => {}
+            }
+        }
+        // Literal bounds first, then the strict orders (whose bounds use the literal ones).
+        for strict_pass in [false, true] {
+            for t in &bounds {
+                let Sexp::List(v) = t else { continue };
+                let [Sexp::Atom(op), a, b] = v.as_slice() else { continue };
+                let strict = match op.as_str() {
+                    "bvult" => true,
+                    "bvule" => false,
+                    _ => continue,
+                };
+                match (a, b) {
+                    (Sexp::Atom(x), _) if !f.defs.contains_key(x) && f.widths.contains_key(x) => {
+                        let lit = f.literal(b);
+                        if strict_pass == lit.is_none() {
+                            let m = f.max(b);
+                            if strict && m.is_zero() {
+                                continue;
+                            }
+                            let bound = if strict { m - 1u8 } else { m };
+                            let e = f.upper.entry(x.clone()).or_insert_with(|| bound.clone());
+                            if bound < *e {
+                                *e = bound;
+                            }
+                            if strict && let Sexp::Atom(y) = b {
+                                f.strict.insert((x.clone(), y.clone()));
+                            }
+                        }
+                    }
+                    (_, Sexp::Atom(x)) if !strict_pass && !f.defs.contains_key(x) && f.widths.contains_key(x) => {
+                        if let Some(l) = f.literal(a) {
+                            let bound = if strict { l + 1u8 } else { l };
+                            let e = f.lower.entry(x.clone()).or_insert_with(|| bound.clone());
+                            if bound > *e {
+                                *e = bound;
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        f
+    }
+
+    /// `t` with every atom that names a definition replaced by its value, at the top only.
+    fn resolve<'a>(&'a self, mut t: &'a Sexp) -> &'a Sexp {
+        while let Sexp::Atom(a) = t {
+            match self.defs.get(a) {
+                Some(v) => t = v,
+                None => break,
+            }
+        }
+        t
+    }
+
+    /// The value of `t` when it is a literal or names one.
+    fn literal(&self, t: &Sexp) -> Option<BigUint> {
+        let t = self.resolve(t);
+        if let Some(v) = t.as_bv() {
+            return Some(v);
+        }
+        let (op, args) = split(t)?;
+        match (op, args) {
+            (Op::Named(f @ ("bvadd" | "bvmul")), [_, ..]) => {
+                let w = self.width(t)?;
+                let mut acc = BigUint::from(u8::from(f == "bvmul"));
+                for a in args {
+                    let v = self.literal(a)?;
+                    acc = if f == "bvmul" { acc * v } else { acc + v };
+                }
+                Some(acc % (BigUint::one() << w))
+            }
+            (Op::Ext(_, false), [x]) => self.literal(x),
+            (Op::Ext(k, true), [x]) => {
+                let (v, w) = (self.literal(x)?, self.width(x)?);
+                Some(if v.bit(u64::from(w) - 1) {
+                    v + (((BigUint::one() << k) - 1u8) << w)
+                } else {
+                    v
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The bit width of a bit-vector term; `None` for other sorts and unknown symbols.
+    fn width(&self, t: &Sexp) -> Option<u32> {
+        match t {
+            Sexp::Atom(a) => {
+                if let Some(h) = a.strip_prefix("#x") {
+                    Some(4 * h.len() as u32)
+                } else if let Some(b) = a.strip_prefix("#b") {
+                    Some(b.len() as u32)
+                } else {
+                    self.widths.get(a).copied()
+                }
+            }
+            Sexp::List(_) => {
+                let (op, args) = split(t)?;
+                match op {
+                    Op::Ext(k, _) => Some(k + self.width(args.first()?)?),
+                    Op::Extract(hi, lo) => Some(hi - lo + 1),
+                    Op::Named(n) => match n {
+                        "concat" => args.iter().map(|a| self.width(a)).sum(),
+                        "ite" => self.width(args.get(1)?),
+                        "bvadd" | "bvsub" | "bvmul" | "bvudiv" | "bvurem" | "bvsdiv" | "bvsrem" | "bvsmod"
+                        | "bvand" | "bvor" | "bvxor" | "bvnot" | "bvneg" | "bvshl" | "bvlshr" | "bvashr" => {
+                            self.width(args.first()?)
+                        }
+                        _ => n.strip_prefix("nl.mul").and_then(|w| w.parse().ok()),
+                    },
+                }
+            }
+        }
+    }
+
+    fn full(&self, t: &Sexp) -> BigUint {
+        match self.width(t) {
+            Some(w) => (BigUint::one() << w) - 1u8,
+            None => BigUint::from(u128::MAX) << 64,
+        }
+    }
+
+    /// An upper bound of `t`'s unsigned value in every model of the script.
+    fn max(&self, t: &Sexp) -> BigUint {
+        let full = self.full(t);
+        let t = self.resolve(t);
+        if let Some(v) = t.as_bv() {
+            return v;
+        }
+        if let Sexp::Atom(a) = t {
+            return self.upper.get(a).cloned().unwrap_or(full);
+        }
+        let Some((op, args)) = split(t) else { return full };
+        let fits = |v: BigUint| if v <= full { v } else { full.clone() };
+        match (op, args) {
+            (Op::Ext(_, false), [x]) => self.max(x),
+            (Op::Ext(_, true), [x]) => {
+                let m = self.max(x);
+                match self.width(x) {
+                    Some(w) if m < BigUint::one() << (w - 1) => m,
+                    _ => full,
+                }
+            }
+            (Op::Extract(hi, 0), [x]) => fits(self.max(x).min(BigUint::one() << (hi + 1))),
+            (Op::Named("bvadd"), _) => fits(args.iter().map(|a| self.max(a)).sum()),
+            (Op::Named("bvmul"), _) => fits(args.iter().map(|a| self.max(a)).product()),
+            (Op::Named("bvudiv"), [a, _]) => self.max(a),
+            (Op::Named("bvurem"), [a, b]) => {
+                let mb = self.max(b);
+                if mb.is_zero() {
+                    self.max(a)
+                } else {
+                    self.max(a).min(mb - 1u8)
+                }
+            }
+            (Op::Named("bvlshr"), [a, b]) => match self.literal(b).and_then(|s| s.to_u32()) {
+                Some(s) => self.max(a) >> s,
+                None => self.max(a),
+            },
+            (Op::Named("bvand"), _) => args.iter().map(|a| self.max(a)).min().unwrap_or(full),
+            (Op::Named("ite"), [_, a, b]) => self.max(a).max(self.max(b)),
+            _ => full,
+        }
+    }
+
+    /// A lower bound of `t`'s unsigned value in every model of the script.
+    fn min(&self, t: &Sexp) -> BigUint {
+        let t = self.resolve(t);
+        if let Some(v) = t.as_bv() {
+            return v;
+        }
+        if let Sexp::Atom(a) = t {
+            return self.lower.get(a).cloned().unwrap_or_default();
+        }
+        let Some((op, args)) = split(t) else {
+            return BigUint::zero();
+        };
+        let no_wrap = |m: BigUint| m <= self.full(t);
+        match (op, args) {
+            (Op::Ext(_, false), [x]) => self.min(x),
+            (Op::Named("bvadd"), _) if no_wrap(args.iter().map(|a| self.max(a)).sum()) => {
+                args.iter().map(|a| self.min(a)).sum()
+            }
+            (Op::Named("bvmul"), _) if no_wrap(args.iter().map(|a| self.max(a)).product()) => {
+                args.iter().map(|a| self.min(a)).product()
+            }
+            _ => BigUint::zero(),
+        }
+    }
+
+    /// `t` without value-preserving zero extensions, and with definitions resolved.
+    fn core<'a>(&'a self, mut t: &'a Sexp) -> &'a Sexp {
+        loop {
+            t = self.resolve(t);
+            match split(t) {
+                Some((Op::Ext(_, false), [x])) => t = x,
+                _ => return t,
+            }
+        }
+    }
+
+    /// Whether `a < m` (unsigned values) holds in every model: an asserted strict order,
+    /// bounds, or the radix bound `u + m1*v < m1*c` for `u < m1`, `v < c`, `m = m1*c` without
+    /// wrapping.
+    fn less(&self, a: &Sexp, m: &Sexp) -> bool {
+        if let (Sexp::Atom(x), Sexp::Atom(y)) = (a, m)
+            && self.strict.contains(&(x.clone(), y.clone()))
+        {
+            return true;
+        }
+        if self.max(a) < self.min(m) {
+            return true;
+        }
+        let (ca, cm) = (self.core(a), self.core(m));
+        if ca != a || cm != m {
+            return self.less(ca, cm);
+        }
+        if let Some((_, m1, v)) = self.radix(a)
+            && let Some((Op::Named("bvmul"), [f1, f2])) = split(cm)
+            && self.max(f1) * self.max(f2) <= self.full(cm)
+        {
+            let m1 = self.core(&m1);
+            for (f, c) in [(f1, f2), (f2, f1)] {
+                if self.core(f) == m1 && self.less(&v, c) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// `x` as `u + m*v` with `u < m` and no wrapping in `x`'s width: `(u, m, v)`. A product
+    /// alone is `0 + m*v` when `m >= 1`.
+    fn radix(&self, x: &Sexp) -> Option<(Sexp, Sexp, Sexp)> {
+        let w = self.width(x)?;
+        let limit = BigUint::one() << w;
+        let t = self.resolve(x);
+        let (op, args) = split(t)?;
+        let candidates: Vec<(Sexp, &Sexp)> = match (op, args) {
+            (Op::Named("bvadd"), [p, q]) => vec![(p.clone(), q), (q.clone(), p)],
+            (Op::Named("bvmul"), [_, _]) => vec![(Sexp::bv(&BigUint::zero(), w), t)],
+            _ => return None,
+        };
+        for (u, prod) in candidates {
+            let Some((Op::Named("bvmul"), [r, s])) = split(self.resolve(prod)) else {
+                continue;
+            };
+            for (m, v) in [(r, s), (s, r)] {
+                if self.literal(m).is_some() && self.literal(v).is_some() {
+                    continue;
+                }
+                if self.max(&u) + self.max(m) * self.max(v) < limit && self.less(&u, m) {
+                    return Some((u, m.clone(), v.clone()));
+                }
+            }
+        }
+        None
+    }
+
+    /// Valid lemmas for two threads' values `x1`, `x2` (same width): for each shared
+    /// mixed-radix decomposition, `x1 = x2 => u1 = u2 and v1 = v2`, and the same for the
+    /// parts, down to [`LEMMA_DEPTH`] levels.
+    pub(crate) fn pair_lemmas(&self, x1: &Sexp, x2: &Sexp, out: &mut Vec<Sexp>) {
+        self.pair_rec(x1, x2, out, LEMMA_DEPTH);
+    }
+
+    fn pair_rec(&self, x1: &Sexp, x2: &Sexp, out: &mut Vec<Sexp>, depth: u32) {
+        if depth == 0 || x1 == x2 {
+            return;
+        }
+        let (r1, r2) = (self.resolve(x1), self.resolve(x2));
+        // Extensions by the same amount are injective: look through them.
+        if let (Some((Op::Ext(k1, s1), [y1])), Some((Op::Ext(k2, s2), [y2]))) = (split(r1), split(r2))
+            && (k1, s1) == (k2, s2)
+        {
+            return self.pair_rec(y1, y2, out, depth);
+        }
+        let (Some((u1, m1, v1)), Some((u2, m2, v2))) = (self.radix(x1), self.radix(x2)) else {
+            return;
+        };
+        // A power-of-two radix is a shift, which bit-blasting handles without help.
+        let shift = self.literal(&m1).is_some_and(|v| v.count_ones() == 1);
+        if self.core(&m1) != self.core(&m2) || shift {
+            return;
+        }
+        out.push(Sexp::app(
+            "=>",
+            vec![
+                Sexp::app("=", vec![x1.clone(), x2.clone()]),
+                Sexp::app(
+                    "and",
+                    vec![
+                        Sexp::app("=", vec![u1.clone(), u2.clone()]),
+                        Sexp::app("=", vec![v1.clone(), v2.clone()]),
+                    ],
+                ),
+            ],
+        ));
+        self.pair_rec(&u1, &u2, out, depth - 1);
+        self.pair_rec(&v1, &v2, out, depth - 1);
+    }
+
+    /// For byte offsets `o1 = c*x1` (`w1` bytes) and `o2 = c*x2` (`w2` bytes) with the same
+    /// literal `c >= w1, w2`: `x1, x2` within `±2^k` (so `c*x` does not wrap) and the bytes
+    /// overlapping (signed, as the race queries compare) imply `x1 = x2`; then the mixed-radix
+    /// lemmas of `(x1, x2)`. Nothing for other offsets.
+    pub(crate) fn offset_lemmas(&self, o1: &Sexp, w1: u32, o2: &Sexp, w2: u32, out: &mut Vec<Sexp>) {
+        let scaled = |o: &Sexp| -> Option<(Sexp, BigUint)> {
+            match split(self.resolve(o))? {
+                (Op::Named("bvmul"), [a, b]) => match (self.literal(a), self.literal(b)) {
+                    (None, Some(c)) => Some((a.clone(), c)),
+                    (Some(c), None) => Some((b.clone(), c)),
+                    _ => None,
+                },
+                _ => None,
+            }
+        };
+        let (Some((x1, c1)), Some((x2, c2))) = (scaled(o1), scaled(o2)) else {
+            return;
+        };
+        if c1 != c2 || c1 < BigUint::from(w1.max(w2)) || self.width(&x1) != Some(64) || self.width(&x2) != Some(64) {
+            return;
+        }
+        let k = 62 - c1.bits().min(62) as u32;
+        let lo = (BigUint::one() << 64) - (BigUint::one() << k);
+        let hi = BigUint::one() << k;
+        let in_range = |x: &Sexp| {
+            Sexp::app(
+                "and",
+                vec![
+                    Sexp::app("bvsge", vec![x.clone(), Sexp::bv(&lo, 64)]),
+                    Sexp::app("bvslt", vec![x.clone(), Sexp::bv(&hi, 64)]),
+                ],
+            )
+        };
+        let lt = |a: &Sexp, b: &Sexp, w: u32| {
+            Sexp::app(
+                "bvslt",
+                vec![
+                    a.clone(),
+                    Sexp::app("bvadd", vec![b.clone(), Sexp::bv(&BigUint::from(w), 64)]),
+                ],
+            )
+        };
+        let mut radix = Vec::new();
+        self.pair_lemmas(&x1, &x2, &mut radix);
+        if radix.is_empty() {
+            return;
+        }
+        let first = Sexp::app(
+            "=>",
+            vec![
+                Sexp::app(
+                    "and",
+                    vec![in_range(&x1), in_range(&x2), lt(o1, o2, w2), lt(o2, o1, w1)],
+                ),
+                Sexp::app("=", vec![x1, x2]),
+            ],
+        );
+        for l in std::iter::once(first).chain(radix) {
+            if !out.contains(&l) {
+                out.push(l);
+            }
+        }
+    }
+
+    /// `t` with every product of two non-literal operands an application of `nl.mulW`
+    /// (operands in a fixed order, since multiplication commutes), after distributing it over
+    /// a literal summand (`(a + c) * b = a*b + c*b`, an identity modulo `2^W`, so that a
+    /// closed form's step `v0 + (it+1)*k = (v0 + it*k) + k` stays provable); `widths`
+    /// collects the widths used.
+    fn relax_term(&self, t: &Sexp, widths: &mut BTreeSet<u32>) -> Sexp {
+        let Sexp::List(items) = t else { return t.clone() };
+        let items: Vec<Sexp> = items.iter().map(|i| self.relax_term(i, widths)).collect();
+        match items.as_slice() {
+            [Sexp::Atom(op), a, b] if op == "bvmul" => self.relaxed_product(a, b, widths),
+            _ => Sexp::List(items),
+        }
+    }
+
+    fn relaxed_product(&self, a: &Sexp, b: &Sexp, widths: &mut BTreeSet<u32>) -> Sexp {
+        let product = |a: &Sexp, b: &Sexp| Sexp::app("bvmul", vec![a.clone(), b.clone()]);
+        if self.literal(a).is_some() || self.literal(b).is_some() {
+            return product(a, b);
+        }
+        let Some(w) = self.width(a) else { return product(a, b) };
+        for (x, y) in [(a, b), (b, a)] {
+            if let Some((op, p, q, literal_first)) = self.literal_summand(x) {
+                let rest = self.relaxed_product(&p, y, widths);
+                let lit = product(&q, y);
+                let args = if literal_first {
+                    vec![lit, rest]
+                } else {
+                    vec![rest, lit]
+                };
+                return Sexp::app(op, args);
+            }
+        }
+        widths.insert(w);
+        let (a, b) = if a.to_string() <= b.to_string() { (a, b) } else { (b, a) };
+        Sexp::app(&mul_name(w), vec![a.clone(), b.clone()])
+    }
+}
+
+impl Facts {
+    /// `x` as `p + c`, `c + p` or `p - c` with `c` a literal: (operator, `p`, `c`, whether `c`
+    /// comes first), looking through a low `extract`, which commutes with `+` and `-`
+    /// modulo its width (`extract(it + 1) = extract(it) + 1`).
+    fn literal_summand(&self, x: &Sexp) -> Option<(&'static str, Sexp, Sexp, bool)> {
+        match split(x)? {
+            (Op::Named(op @ ("bvadd" | "bvsub")), [p, q]) => {
+                let op = if op == "bvadd" { "bvadd" } else { "bvsub" };
+                if self.literal(q).is_some() {
+                    Some((op, p.clone(), q.clone(), false))
+                } else if op == "bvadd" && self.literal(p).is_some() {
+                    Some((op, q.clone(), p.clone(), true))
+                } else {
+                    None
+                }
+            }
+            (Op::Extract(hi, 0), [inner]) => {
+                let (op, p, c, first) = self.literal_summand(inner)?;
+                let low = |t: Sexp| {
+                    Sexp::List(vec![
+                        Sexp::app(
+                            "_",
+                            vec![Sexp::atom("extract"), Sexp::atom(hi.to_string()), Sexp::atom("0")],
+                        ),
+                        t,
+                    ])
+                };
+                Some((op, low(p), low(c), first))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The operator of a term application.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Op<'a> {
+    /// `(_ zero_extend k)` (false) or `(_ sign_extend k)` (true).
+    Ext(u32, bool),
+    /// `(_ extract hi lo)`.
+    Extract(u32, u32),
+    Named(&'a str),
+}
+
+fn split(t: &Sexp) -> Option<(Op<'_>, &[Sexp])> {
+    let Sexp::List(v) = t else { return None };
+    let (head, args) = v.split_first()?;
+    let op = match head {
+        Sexp::Atom(a) => Op::Named(a.as_str()),
+        Sexp::List(h) => match h.as_slice() {
+            [Sexp::Atom(u), Sexp::Atom(k), Sexp::Atom(n)] if u == "_" => {
+                let n: u32 = n.parse().ok()?;
+                match k.as_str() {
+                    "zero_extend" => Op::Ext(n, false),
+                    "sign_extend" => Op::Ext(n, true),
+                    _ => return None,
+                }
+            }
+            [Sexp::Atom(u), Sexp::Atom(k), Sexp::Atom(hi), Sexp::Atom(lo)] if u == "_" && k == "extract" => {
+                Op::Extract(hi.parse().ok()?, lo.parse().ok()?)
+            }
+            _ => return None,
+        },
+    };
+    Some((op, args))
+}
