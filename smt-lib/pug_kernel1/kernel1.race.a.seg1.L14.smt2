@@ -85,6 +85,8 @@
 (define-fun t2.mem.a@47 () (Array (_ BitVec 64) (_ BitVec 8)) (ite t2.cond@30 t2.mem.a@44 mem.a.bar1@25))
 (define-fun t2.pc@48 () Bool (ite t2.cond@30 t2.cond@30 t2.pc@32))
 (assert (and (and t1.cond@29 t2.cond@30) (and (and (and t1.valid@40 t2.valid@43) (and (bvslt t1.off@39 (bvadd t2.off@42 #x0000000000000004)) (bvslt t2.off@42 (bvadd t1.off@39 #x0000000000000004)))) (or (not same_block) (= t1.bc@27 t2.bc@28)))))
+(assert (=> (and (and (bvsge ((_ sign_extend 32) t1.idx@1) #xf800000000000000) (bvslt ((_ sign_extend 32) t1.idx@1) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) t2.idx@2) #xf800000000000000) (bvslt ((_ sign_extend 32) t2.idx@2) #x0800000000000000)) (bvslt t1.off@39 (bvadd t2.off@42 #x0000000000000004)) (bvslt t2.off@42 (bvadd t1.off@39 #x0000000000000004))) (= ((_ sign_extend 32) t1.idx@1) ((_ sign_extend 32) t2.idx@2))))
+(assert (=> (= t1.idx@1 t2.idx@2) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.blockIdx.x t2.blockIdx.x))))
 (set-info :status unsat)
 (check-sat)
 (exit)

@@ -81,6 +81,8 @@
 (define-fun t2.mem.a@43 () (Array (_ BitVec 64) (_ BitVec 8)) (ite t2.cond@26 t2.mem.a@40 mem.a.0.init))
 (define-fun t2.pc@44 () Bool (ite t2.cond@26 t2.cond@26 t2.pc@28))
 (assert (or (and (and t1.cond@3 t2.cond@26) (and (and t1.valid@8 t2.valid@39) (and (bvslt t1.off@7 (bvadd t2.off@38 #x0000000000000004)) (bvslt t2.off@38 (bvadd t1.off@7 #x0000000000000004))))) (and (and t1.cond@25 t2.cond@26) (and (and t1.valid@36 t2.valid@39) (and (bvslt t1.off@35 (bvadd t2.off@38 #x0000000000000004)) (bvslt t2.off@38 (bvadd t1.off@35 #x0000000000000004)))))))
+(assert (=> (and (and (bvsge ((_ sign_extend 32) t1.idx@1) #xf800000000000000) (bvslt ((_ sign_extend 32) t1.idx@1) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) t2.idx@2) #xf800000000000000) (bvslt ((_ sign_extend 32) t2.idx@2) #x0800000000000000)) (bvslt t1.off@35 (bvadd t2.off@38 #x0000000000000004)) (bvslt t2.off@38 (bvadd t1.off@35 #x0000000000000004))) (= ((_ sign_extend 32) t1.idx@1) ((_ sign_extend 32) t2.idx@2))))
+(assert (=> (= t1.idx@1 t2.idx@2) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.blockIdx.x t2.blockIdx.x))))
 (set-info :status sat)
 (check-sat)
 (exit)

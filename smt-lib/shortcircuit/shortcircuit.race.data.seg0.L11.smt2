@@ -65,6 +65,8 @@
 (define-fun t2.mem.data@29 () (Array (_ BitVec 64) (_ BitVec 8)) (ite t2._t1@17 t2.mem.data@26 mem.data.0.init))
 (define-fun t2.pc@30 () Bool (ite t2._t1@17 t2._t1@17 t2.pc@20))
 (assert (or (and (and t1._t1@3 t2._t1@17) (and (and t1.valid@8 t2.valid@25) (and (bvslt t1.off@7 (bvadd t2.off@24 #x0000000000000004)) (bvslt t2.off@24 (bvadd t1.off@7 #x0000000000000004))))) (and (and t1._t1@15 t2._t1@17) (and (and t1.valid@22 t2.valid@25) (and (bvslt t1.off@21 (bvadd t2.off@24 #x0000000000000004)) (bvslt t2.off@24 (bvadd t1.off@21 #x0000000000000004)))))))
+(assert (=> (and (and (bvsge ((_ zero_extend 32) t1.i@1) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.i@1) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.i@2) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.i@2) #x0800000000000000)) (bvslt t1.off@21 (bvadd t2.off@24 #x0000000000000004)) (bvslt t2.off@24 (bvadd t1.off@21 #x0000000000000004))) (= ((_ zero_extend 32) t1.i@1) ((_ zero_extend 32) t2.i@2))))
+(assert (=> (= t1.i@1 t2.i@2) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.blockIdx.x t2.blockIdx.x))))
 (set-info :status unsat)
 (check-sat)
 (exit)

@@ -168,6 +168,8 @@
 (define-fun t2.valid@130 () Bool (and (bvsge (bvmul ((_ sign_extend 64) ((_ sign_extend 32) t2.g@2)) ((_ sign_extend 64) #x0000000000000004)) #xffffffffffffffffffff800000000000) (bvslt (bvmul ((_ sign_extend 64) ((_ sign_extend 32) t2.g@2)) ((_ sign_extend 64) #x0000000000000004)) #x00000000000000000000800000000000)))
 (define-fun t2.mem.out@131 () (Array (_ BitVec 64) (_ BitVec 8)) (store (store (store (store mem.out.bar1@50 t2.off@129 ((_ extract 7 0) t2.sum@123)) (bvadd t2.off@129 #x0000000000000001) ((_ extract 15 8) t2.sum@123)) (bvadd t2.off@129 #x0000000000000002) ((_ extract 23 16) t2.sum@123)) (bvadd t2.off@129 #x0000000000000003) ((_ extract 31 24) t2.sum@123)))
 (assert (and (and (and t1.valid@127 t2.valid@130) (and (bvslt t1.off@126 (bvadd t2.off@129 #x0000000000000004)) (bvslt t2.off@129 (bvadd t1.off@126 #x0000000000000004)))) (or (not same_block) (= t1.bc@52 t2.bc@53))))
+(assert (=> (and (and (bvsge ((_ sign_extend 32) t1.g@1) #xf800000000000000) (bvslt ((_ sign_extend 32) t1.g@1) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) t2.g@2) #xf800000000000000) (bvslt ((_ sign_extend 32) t2.g@2) #x0800000000000000)) (bvslt t1.off@126 (bvadd t2.off@129 #x0000000000000004)) (bvslt t2.off@129 (bvadd t1.off@126 #x0000000000000004))) (= ((_ sign_extend 32) t1.g@1) ((_ sign_extend 32) t2.g@2))))
+(assert (=> (= t1.g@1 t2.g@2) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.blockIdx.x t2.blockIdx.x))))
 (set-info :status unsat)
 (check-sat)
 (exit)

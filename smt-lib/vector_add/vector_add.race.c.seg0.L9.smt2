@@ -69,6 +69,8 @@
 (define-fun t2.mem.c@29 () (Array (_ BitVec 64) (_ BitVec 8)) (ite t2.cond@4 t2.mem.c@26 mem.c.2.init))
 (define-fun t2.pc@30 () Bool (ite t2.cond@4 t2.cond@4 t2.pc@6))
 (assert (and (and t1.cond@3 t2.cond@4) (and (and t1.valid@20 t2.valid@24) (and (bvslt t1.off@19 (bvadd t2.off@23 #x0000000000000004)) (bvslt t2.off@23 (bvadd t1.off@19 #x0000000000000004))))))
+(assert (=> (and (and (bvsge ((_ sign_extend 32) t1.i@1) #xf800000000000000) (bvslt ((_ sign_extend 32) t1.i@1) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) t2.i@2) #xf800000000000000) (bvslt ((_ sign_extend 32) t2.i@2) #x0800000000000000)) (bvslt t1.off@19 (bvadd t2.off@23 #x0000000000000004)) (bvslt t2.off@23 (bvadd t1.off@19 #x0000000000000004))) (= ((_ sign_extend 32) t1.i@1) ((_ sign_extend 32) t2.i@2))))
+(assert (=> (= t1.i@1 t2.i@2) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.blockIdx.x t2.blockIdx.x))))
 (set-info :status unsat)
 (check-sat)
 (exit)

@@ -103,6 +103,8 @@
 (define-fun t2.valid@53 () Bool (and (bvsge (bvmul ((_ sign_extend 64) ((_ zero_extend 32) t2.t@2)) ((_ sign_extend 64) #x0000000000000004)) #xffffffffffffffffffff800000000000) (bvslt (bvmul ((_ sign_extend 64) ((_ zero_extend 32) t2.t@2)) ((_ sign_extend 64) #x0000000000000004)) #x00000000000000000000800000000000)))
 (define-fun t2.mem.stop@54 () (Array (_ BitVec 64) (_ BitVec 8)) (store (store (store (store t2.mem.stop.L11@46 t2.off@52 ((_ extract 7 0) t2.i@43)) (bvadd t2.off@52 #x0000000000000001) ((_ extract 15 8) t2.i@43)) (bvadd t2.off@52 #x0000000000000002) ((_ extract 23 16) t2.i@43)) (bvadd t2.off@52 #x0000000000000003) ((_ extract 31 24) t2.i@43)))
 (assert (and (and (and t1.valid@50 t2.valid@53) (and (bvslt t1.off@49 (bvadd t2.off@52 #x0000000000000004)) (bvslt t2.off@52 (bvadd t1.off@49 #x0000000000000004)))) (or (not same_block) (= t1.bc.L11@40 t2.bc.L11@47))))
+(assert (=> (and (and (bvsge ((_ zero_extend 32) t1.t@1) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.t@1) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.t@2) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.t@2) #x0800000000000000)) (bvslt t1.off@49 (bvadd t2.off@52 #x0000000000000004)) (bvslt t2.off@52 (bvadd t1.off@49 #x0000000000000004))) (= ((_ zero_extend 32) t1.t@1) ((_ zero_extend 32) t2.t@2))))
+(assert (=> (= t1.t@1 t2.t@2) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.blockIdx.x t2.blockIdx.x))))
 (set-info :status unsat)
 (check-sat)
 (exit)
