@@ -105,3 +105,28 @@ fn symbolic_block_size_grid_stride() {
         }
     }
 }
+
+/// Without a launch the tree reduction's loop is abstracted, so its races are first found as
+/// possible; replaying each witness's geometry with every loop unrolled confirms them (the
+/// exact encoding races at the same sites), so none stays possible and the report says so.
+#[test]
+fn possible_races_are_confirmed_by_replaying_their_launch() {
+    let out = gpug(&["--solver", "z3", "--json", "examples/reduce_nobarrier.cu"].map(String::from));
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let k = &v["kernels"][0];
+    let findings = k["findings"].as_array().expect("findings");
+    assert!(findings.len() >= 2, "{k}");
+    for f in findings {
+        assert_eq!(f["possible"], Value::Bool(false), "{f}");
+    }
+    let notes = k["notes"].to_string();
+    assert!(notes.contains("confirmed by replaying its launch"), "{notes}");
+    // The race inside the loop is among them, with both accesses on line 15.
+    assert!(
+        findings.iter().any(|f| f["accesses"]
+            .as_array()
+            .is_some_and(|a| a.iter().all(|x| x["line"] == 15))),
+        "{k}"
+    );
+}

@@ -66,6 +66,7 @@
 (define-fun t2.valid@29 () Bool (and (bvsge (bvmul ((_ sign_extend 64) ((_ zero_extend 32) t2.threadIdx.x)) ((_ sign_extend 64) #x0000000000000004)) #xffffffffffffffffffff800000000000) (bvslt (bvmul ((_ sign_extend 64) ((_ zero_extend 32) t2.threadIdx.x)) ((_ sign_extend 64) #x0000000000000004)) #x00000000000000000000800000000000)))
 (define-fun t2.mem.out@30 () (Array (_ BitVec 64) (_ BitVec 8)) (store (store (store (store mem.out.bar1@15 t2.off@28 ((_ extract 7 0) t2._t0@24)) (bvadd t2.off@28 #x0000000000000001) ((_ extract 15 8) t2._t0@24)) (bvadd t2.off@28 #x0000000000000002) ((_ extract 23 16) t2._t0@24)) (bvadd t2.off@28 #x0000000000000003) ((_ extract 31 24) t2._t0@24)))
 (assert (and (and (and t1.valid@26 t2.valid@29) (and (bvslt t1.off@25 (bvadd t2.off@28 #x0000000000000004)) (bvslt t2.off@28 (bvadd t1.off@25 #x0000000000000004)))) (or (not same_block) (= t1.bc@17 t2.bc@18))))
+(assert (=> (and (and (bvsge ((_ zero_extend 32) t1.threadIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.threadIdx.x) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.threadIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.threadIdx.x) #x0800000000000000)) (bvslt t1.off@25 (bvadd t2.off@28 #x0000000000000004)) (bvslt t2.off@28 (bvadd t1.off@25 #x0000000000000004))) (= ((_ zero_extend 32) t1.threadIdx.x) ((_ zero_extend 32) t2.threadIdx.x))))
 (set-info :status unsat)
 (check-sat)
 (exit)

@@ -85,6 +85,7 @@
 (define-fun t2.pc@46 () Bool (ite t2.cond@21 t2.cond@21 t2.pc@25))
 (define-fun t2.pc@47 () Bool (or t2.cond@21 t2.pc@25))
 (assert (and (and t1.pc@24 t2.pc@25) (and (and (and t1.valid@35 t2.valid@39) (and (bvslt t1.off@34 (bvadd t2.off@38 #x0000000000000004)) (bvslt t2.off@38 (bvadd t1.off@34 #x0000000000000004)))) (or (not same_block) (= t1.bc@18 t2.bc@19)))))
+(assert (=> (and (and (bvsge ((_ zero_extend 32) t1.blockIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.blockIdx.x) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.blockIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.blockIdx.x) #x0800000000000000)) (bvslt t1.off@34 (bvadd t2.off@38 #x0000000000000004)) (bvslt t2.off@38 (bvadd t1.off@34 #x0000000000000004))) (= ((_ zero_extend 32) t1.blockIdx.x) ((_ zero_extend 32) t2.blockIdx.x))))
 (set-info :status unsat)
 (check-sat)
 (exit)

@@ -85,6 +85,7 @@
 (define-fun t2.pc@46 () Bool (ite t2.cond@21 t2.cond@21 t2.pc@25))
 (define-fun t2.pc@47 () Bool (or t2.cond@21 t2.pc@25))
 (assert (and (and (and t1.valid@10 t2.valid@13) (and (bvslt t1.off@9 (bvadd t2.off@12 #x0000000000000004)) (bvslt t2.off@12 (bvadd t1.off@9 #x0000000000000004)))) same_block))
+(assert (=> (and (and (bvsge ((_ zero_extend 32) t1.threadIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.threadIdx.x) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.threadIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.threadIdx.x) #x0800000000000000)) (bvslt t1.off@9 (bvadd t2.off@12 #x0000000000000004)) (bvslt t2.off@12 (bvadd t1.off@9 #x0000000000000004))) (= ((_ zero_extend 32) t1.threadIdx.x) ((_ zero_extend 32) t2.threadIdx.x))))
 (set-info :status unsat)
 (check-sat)
 (exit)

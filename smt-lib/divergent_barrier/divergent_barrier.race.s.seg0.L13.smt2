@@ -82,6 +82,8 @@
 (define-fun t2.bc@45 () (_ BitVec 64) (ite t2.cond@4 t2.bc@24 #x0000000000000000))
 (define-fun t2.pc@46 () Bool (ite t2.cond@4 t2.cond@4 t2.pc@6))
 (assert (or (and (and t1.cond@3 t2.cond@4) (and (and (and t1.valid@14 t2.valid@17) (and (bvslt t1.off@13 (bvadd t2.off@16 #x0000000000000004)) (bvslt t2.off@16 (bvadd t1.off@13 #x0000000000000004)))) same_block)) (and (and t1.cond@3 t2.cond@4) (and (and (and t1.valid@14 t2.valid@31) (and (bvslt t1.off@13 (bvadd t2.off@30 #x0000000000000004)) (bvslt t2.off@30 (bvadd t1.off@13 #x0000000000000004)))) (and same_block (= #x0000000000000000 t2.bc@24))))))
+(assert (=> (and (and (bvsge ((_ zero_extend 32) t1.threadIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.threadIdx.x) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.threadIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.threadIdx.x) #x0800000000000000)) (bvslt t1.off@13 (bvadd t2.off@16 #x0000000000000004)) (bvslt t2.off@16 (bvadd t1.off@13 #x0000000000000004))) (= ((_ zero_extend 32) t1.threadIdx.x) ((_ zero_extend 32) t2.threadIdx.x))))
+(assert (=> (and (and (bvsge ((_ zero_extend 32) t1.threadIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.threadIdx.x) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) (bvsub #x0000000f t2.threadIdx.x)) #xf800000000000000) (bvslt ((_ zero_extend 32) (bvsub #x0000000f t2.threadIdx.x)) #x0800000000000000)) (bvslt t1.off@13 (bvadd t2.off@30 #x0000000000000004)) (bvslt t2.off@30 (bvadd t1.off@13 #x0000000000000004))) (= ((_ zero_extend 32) t1.threadIdx.x) ((_ zero_extend 32) (bvsub #x0000000f t2.threadIdx.x)))))
 (set-info :status unsat)
 (check-sat)
 (exit)

@@ -107,7 +107,7 @@
 (assert (=> (and (= t1.i@1 t2.i@2) (= (bvmul ((_ zero_extend 32) blockDim.x) ((_ zero_extend 32) gridDim.x)) (bvmul ((_ zero_extend 32) blockDim.x) ((_ zero_extend 32) gridDim.x))) (= t1.it.L10@3 t2.exit.L10@46)) (= t1.i@4 t2.i@47)))
 (assert (=> (and (= t1.i@1 t2.i@2) (= (bvmul ((_ zero_extend 32) blockDim.x) ((_ zero_extend 32) gridDim.x)) (bvmul ((_ zero_extend 32) blockDim.x) ((_ zero_extend 32) gridDim.x))) (= t1.exit.L10@39 t2.it.L10@9)) (= t1.i@40 t2.i@10)))
 (assert (=> (and (= t1.i@1 t2.i@2) (= (bvmul ((_ zero_extend 32) blockDim.x) ((_ zero_extend 32) gridDim.x)) (bvmul ((_ zero_extend 32) blockDim.x) ((_ zero_extend 32) gridDim.x))) (= t1.exit.L10@39 t2.exit.L10@46)) (= t1.i@40 t2.i@47)))
-(assert (and t1.pc@15 (not (= t1.i@37 (bvadd t1.i@1 (bvmul (bvadd t1.it.L10@3 #x0000000000000001) (bvmul ((_ zero_extend 32) blockDim.x) ((_ zero_extend 32) gridDim.x))))))))
+(assert (and t1.pc@15 (not (= t1.i@37 (bvadd t1.i@4 (bvmul ((_ zero_extend 32) blockDim.x) ((_ zero_extend 32) gridDim.x)))))))
 (set-info :status unsat)
 (check-sat)
 (exit)

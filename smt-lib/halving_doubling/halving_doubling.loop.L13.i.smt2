@@ -105,7 +105,7 @@
 (define-fun t2.off@52 () (_ BitVec 64) (bvmul ((_ zero_extend 32) (bvadd (bvmul t2.blockIdx.x blockDim.x) t2.threadIdx.x)) #x0000000000000004))
 (define-fun t2.valid@53 () Bool (and (bvsge (bvmul ((_ sign_extend 64) ((_ zero_extend 32) (bvadd (bvmul t2.blockIdx.x blockDim.x) t2.threadIdx.x))) ((_ sign_extend 64) #x0000000000000004)) #xffffffffffffffffffff800000000000) (bvslt (bvmul ((_ sign_extend 64) ((_ zero_extend 32) (bvadd (bvmul t2.blockIdx.x blockDim.x) t2.threadIdx.x))) ((_ sign_extend 64) #x0000000000000004)) #x00000000000000000000800000000000)))
 (define-fun t2.mem.out@54 () (Array (_ BitVec 64) (_ BitVec 8)) (store (store (store (store mem.out.bar1@39 t2.off@52 ((_ extract 7 0) t2._t0@48)) (bvadd t2.off@52 #x0000000000000001) ((_ extract 15 8) t2._t0@48)) (bvadd t2.off@52 #x0000000000000002) ((_ extract 23 16) t2._t0@48)) (bvadd t2.off@52 #x0000000000000003) ((_ extract 31 24) t2._t0@48)))
-(assert (and t1.pc@13 (not (= t1.i@23 (bvashr blockDim.x (ite (bvuge (bvadd t1.it.L13@1 #x0000000000000001) #x0000000000000020) #x00000020 ((_ extract 31 0) (bvadd t1.it.L13@1 #x0000000000000001))))))))
+(assert (and t1.pc@13 (not (= t1.i@23 (bvashr t1.i@3 #x00000001)))))
 (set-info :status unsat)
 (check-sat)
 (exit)

@@ -93,6 +93,7 @@
 (define-fun t1.pc@55 () Bool (ite t1.cond@39 t1.cond@39 t1.pc@41))
 (define-fun t2.pc@56 () Bool (ite t2.cond@40 t2.cond@40 t2.pc@42))
 (assert (and (and t1.cond@1 t2.cond@2) (and (and (and t1.valid@6 t2.valid@9) (and (bvslt t1.off@5 (bvadd t2.off@8 #x0000000000000004)) (bvslt t2.off@8 (bvadd t1.off@5 #x0000000000000004)))) same_block)))
+(assert (=> (and (and (bvsge ((_ zero_extend 32) t1.threadIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.threadIdx.x) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.threadIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.threadIdx.x) #x0800000000000000)) (bvslt t1.off@5 (bvadd t2.off@8 #x0000000000000004)) (bvslt t2.off@8 (bvadd t1.off@5 #x0000000000000004))) (= ((_ zero_extend 32) t1.threadIdx.x) ((_ zero_extend 32) t2.threadIdx.x))))
 (set-info :status unsat)
 (check-sat)
 (exit)

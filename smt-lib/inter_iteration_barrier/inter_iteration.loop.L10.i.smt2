@@ -134,7 +134,7 @@
 (define-fun t2.off@80 () (_ BitVec 64) (bvmul ((_ zero_extend 32) (bvadd (bvmul t2.blockIdx.x blockDim.x) t2.threadIdx.x)) #x0000000000000004))
 (define-fun t2.valid@81 () Bool (and (bvsge (bvmul ((_ sign_extend 64) ((_ zero_extend 32) (bvadd (bvmul t2.blockIdx.x blockDim.x) t2.threadIdx.x))) ((_ sign_extend 64) #x0000000000000004)) #xffffffffffffffffffff800000000000) (bvslt (bvmul ((_ sign_extend 64) ((_ zero_extend 32) (bvadd (bvmul t2.blockIdx.x blockDim.x) t2.threadIdx.x))) ((_ sign_extend 64) #x0000000000000004)) #x00000000000000000000800000000000)))
 (define-fun t2.mem.out@82 () (Array (_ BitVec 64) (_ BitVec 8)) (store (store (store (store mem.out.bar2@67 t2.off@80 ((_ extract 7 0) t2._t2@76)) (bvadd t2.off@80 #x0000000000000001) ((_ extract 15 8) t2._t2@76)) (bvadd t2.off@80 #x0000000000000002) ((_ extract 23 16) t2._t2@76)) (bvadd t2.off@80 #x0000000000000003) ((_ extract 31 24) t2._t2@76)))
-(assert (and t1.pc@17 (not (= t1.i@47 (bvadd #x00000000 (bvmul ((_ extract 31 0) (bvadd t1.it.L10@1 #x0000000000000001)) #x00000001))))))
+(assert (and t1.pc@17 (not (= t1.i@47 (bvadd t1.i@2 #x00000001)))))
 (set-info :status unsat)
 (check-sat)
 (exit)

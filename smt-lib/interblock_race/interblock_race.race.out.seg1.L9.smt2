@@ -47,6 +47,7 @@
 (define-fun t1.bc@11 () (_ BitVec 64) (bvadd t1.bc@2 #x0000000000000001))
 (define-fun t2.bc@12 () (_ BitVec 64) (bvadd t2.bc@3 #x0000000000000001))
 (assert (and (and (and t1.valid@5 t2.valid@8) (and (bvslt t1.off@4 (bvadd t2.off@7 #x0000000000000004)) (bvslt t2.off@7 (bvadd t1.off@4 #x0000000000000004)))) (or (not same_block) (= t1.bc@2 t2.bc@3))))
+(assert (=> (and (and (bvsge ((_ zero_extend 32) t1.threadIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.threadIdx.x) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.threadIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.threadIdx.x) #x0800000000000000)) (bvslt t1.off@4 (bvadd t2.off@7 #x0000000000000004)) (bvslt t2.off@7 (bvadd t1.off@4 #x0000000000000004))) (= ((_ zero_extend 32) t1.threadIdx.x) ((_ zero_extend 32) t2.threadIdx.x))))
 (set-info :status sat)
 (check-sat)
 (exit)

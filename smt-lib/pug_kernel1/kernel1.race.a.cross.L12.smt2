@@ -85,6 +85,7 @@
 (define-fun t2.mem.a@47 () (Array (_ BitVec 64) (_ BitVec 8)) (ite t2.cond@30 t2.mem.a@44 mem.a.bar1@25))
 (define-fun t2.pc@48 () Bool (ite t2.cond@30 t2.cond@30 t2.pc@32))
 (assert (and (and t1.cond@3 t2.cond@30) (and (and (and t1.valid@8 t2.valid@43) (and (bvslt t1.off@7 (bvadd t2.off@42 #x0000000000000004)) (bvslt t2.off@42 (bvadd t1.off@7 #x0000000000000004)))) (not same_block))))
+(assert (=> (and (and (bvsge ((_ sign_extend 32) (bvsub t1.idx@1 #x00000001)) #xf800000000000000) (bvslt ((_ sign_extend 32) (bvsub t1.idx@1 #x00000001)) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) t2.idx@2) #xf800000000000000) (bvslt ((_ sign_extend 32) t2.idx@2) #x0800000000000000)) (bvslt t1.off@7 (bvadd t2.off@42 #x0000000000000004)) (bvslt t2.off@42 (bvadd t1.off@7 #x0000000000000004))) (= ((_ sign_extend 32) (bvsub t1.idx@1 #x00000001)) ((_ sign_extend 32) t2.idx@2))))
 (set-info :status unsat)
 (check-sat)
 (exit)

@@ -384,6 +384,7 @@
 (define-fun t2.mem.g_out@346 () (Array (_ BitVec 64) (_ BitVec 8)) (ite t2.cond@331 t2.mem.g_out@343 mem.g_out.bar9@324))
 (define-fun t2.pc@347 () Bool (ite t2.cond@331 t2.cond@331 t2.pc@333))
 (assert (and (and t1.cond@330 t2.cond@331) (and (and (and t1.valid@339 t2.valid@342) (and (bvslt t1.off@338 (bvadd t2.off@341 #x0000000000000004)) (bvslt t2.off@341 (bvadd t1.off@338 #x0000000000000004)))) (or (not same_block) (= t1.bc@326 t2.bc@327)))))
+(assert (=> (and (and (bvsge ((_ zero_extend 32) t1.blockIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.blockIdx.x) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.blockIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.blockIdx.x) #x0800000000000000)) (bvslt t1.off@338 (bvadd t2.off@341 #x0000000000000004)) (bvslt t2.off@341 (bvadd t1.off@338 #x0000000000000004))) (= ((_ zero_extend 32) t1.blockIdx.x) ((_ zero_extend 32) t2.blockIdx.x))))
 (set-info :status unsat)
 (check-sat)
 (exit)

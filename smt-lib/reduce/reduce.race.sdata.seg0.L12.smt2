@@ -384,6 +384,7 @@
 (define-fun t2.mem.g_out@346 () (Array (_ BitVec 64) (_ BitVec 8)) (ite t2.cond@331 t2.mem.g_out@343 mem.g_out.bar9@324))
 (define-fun t2.pc@347 () Bool (ite t2.cond@331 t2.cond@331 t2.pc@333))
 (assert (and (and (and t1.valid@10 t2.valid@13) (and (bvslt t1.off@9 (bvadd t2.off@12 #x0000000000000004)) (bvslt t2.off@12 (bvadd t1.off@9 #x0000000000000004)))) same_block))
+(assert (=> (and (and (bvsge ((_ zero_extend 32) t1.threadIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.threadIdx.x) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.threadIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.threadIdx.x) #x0800000000000000)) (bvslt t1.off@9 (bvadd t2.off@12 #x0000000000000004)) (bvslt t2.off@12 (bvadd t1.off@9 #x0000000000000004))) (= ((_ zero_extend 32) t1.threadIdx.x) ((_ zero_extend 32) t2.threadIdx.x))))
 (set-info :status unsat)
 (check-sat)
 (exit)

@@ -344,6 +344,7 @@
 (define-fun t2.mem.g_out@306 () (Array (_ BitVec 64) (_ BitVec 8)) (ite t2.cond@291 t2.mem.g_out@303 mem.g_out.bar1@16))
 (define-fun t2.pc@307 () Bool (ite t2.cond@291 t2.cond@291 t2.pc@293))
 (assert (and (and t1.cond@290 t2.cond@291) (and (and (and t1.valid@299 t2.valid@302) (and (bvslt t1.off@298 (bvadd t2.off@301 #x0000000000000004)) (bvslt t2.off@301 (bvadd t1.off@298 #x0000000000000004)))) (or (not same_block) (= t1.bc@18 t2.bc@19)))))
+(assert (=> (and (and (bvsge ((_ zero_extend 32) t1.blockIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.blockIdx.x) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.blockIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.blockIdx.x) #x0800000000000000)) (bvslt t1.off@298 (bvadd t2.off@301 #x0000000000000004)) (bvslt t2.off@301 (bvadd t1.off@298 #x0000000000000004))) (= ((_ zero_extend 32) t1.blockIdx.x) ((_ zero_extend 32) t2.blockIdx.x))))
 (set-info :status unsat)
 (check-sat)
 (exit)

@@ -942,7 +942,7 @@
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.it.L13@1 t2.exit.L13@719)) (= t1.vec@2 t2.vec@720)))
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.exit.L13@698 t2.it.L13@21)) (= t1.vec@699 t2.vec@22)))
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.exit.L13@698 t2.exit.L13@719)) (= t1.vec@699 t2.vec@720)))
-(assert (and t1.pc@81 (not (= t1.pos@97 (bvadd t1.pos@67 (bvmul ((_ extract 31 0) (bvadd t1.it.L18@69 #x0000000000000001)) #x00000080))))))
+(assert (and t1.pc@81 (not (= t1.pos@97 (bvadd t1.pos@70 #x00000080)))))
 (set-info :status unsat)
 (check-sat)
 (exit)

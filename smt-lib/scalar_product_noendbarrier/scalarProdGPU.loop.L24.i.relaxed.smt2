@@ -928,7 +928,7 @@
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.it.L13@1 t2.exit.L13@705)) (= t1.vec@2 t2.vec@706)))
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.exit.L13@684 t2.it.L13@21)) (= t1.vec@685 t2.vec@22)))
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.exit.L13@684 t2.exit.L13@705)) (= t1.vec@685 t2.vec@706)))
-(assert (and t1.reach@200 (not (= t1.i@198 (bvadd t1.threadIdx.x (bvmul ((_ extract 31 0) (bvadd t1.it.L24@158 #x0000000000000001)) blockDim.x))))))
+(assert (and t1.reach@200 (not (= t1.i@198 (bvadd t1.i@159 blockDim.x)))))
 (set-info :status unsat)
 (check-sat)
 (exit)

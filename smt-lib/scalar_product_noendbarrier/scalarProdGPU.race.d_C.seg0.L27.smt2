@@ -928,6 +928,7 @@
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.exit.L13@684 t2.it.L13@21)) (= t1.vec@685 t2.vec@22)))
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.exit.L13@684 t2.exit.L13@705)) (= t1.vec@685 t2.vec@706)))
 (assert (and (and t1.reach@670 t2.reach@674) (and (and (and t1.valid@668 t2.valid@672) (and (bvslt t1.off@667 (bvadd t2.off@671 #x0000000000000004)) (bvslt t2.off@671 (bvadd t1.off@667 #x0000000000000004)))) (or (not same_block) (= t1.bc@586 t2.bc@591)))))
+(assert (=> (and (and (bvsge ((_ sign_extend 32) t1.vec@2) #xf800000000000000) (bvslt ((_ sign_extend 32) t1.vec@2) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) t2.vec@22) #xf800000000000000) (bvslt ((_ sign_extend 32) t2.vec@22) #x0800000000000000)) (bvslt t1.off@667 (bvadd t2.off@671 #x0000000000000004)) (bvslt t2.off@671 (bvadd t1.off@667 #x0000000000000004))) (= ((_ sign_extend 32) t1.vec@2) ((_ sign_extend 32) t2.vec@22))))
 (set-info :status unsat)
 (check-sat)
 (exit)

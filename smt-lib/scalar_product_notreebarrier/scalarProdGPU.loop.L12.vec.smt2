@@ -843,7 +843,7 @@
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.it.L12@1 t2.exit.L12@621)) (= t1.vec@2 t2.vec@622)))
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.exit.L12@600 t2.it.L12@21)) (= t1.vec@601 t2.vec@22)))
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.exit.L12@600 t2.exit.L12@621)) (= t1.vec@601 t2.vec@622)))
-(assert (and t1.reach@599 (not (= t1.vec@597 (bvadd t1.blockIdx.x (bvmul ((_ extract 31 0) (bvadd t1.it.L12@1 #x0000000000000001)) gridDim.x))))))
+(assert (and t1.reach@599 (not (= t1.vec@597 (bvadd t1.vec@2 gridDim.x)))))
 (set-info :status unsat)
 (check-sat)
 (exit)

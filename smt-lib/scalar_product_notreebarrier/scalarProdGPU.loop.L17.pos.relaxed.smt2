@@ -844,7 +844,7 @@
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.it.L12@1 t2.exit.L12@621)) (= t1.vec@2 t2.vec@622)))
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.exit.L12@600 t2.it.L12@21)) (= t1.vec@601 t2.vec@22)))
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.exit.L12@600 t2.exit.L12@621)) (= t1.vec@601 t2.vec@622)))
-(assert (and t1.pc@81 (not (= t1.pos@97 (bvadd t1.pos@67 (bvmul ((_ extract 31 0) (bvadd t1.it.L17@69 #x0000000000000001)) #x00000080))))))
+(assert (and t1.pc@81 (not (= t1.pos@97 (bvadd t1.pos@70 #x00000080)))))
 (set-info :status unsat)
 (check-sat)
 (exit)

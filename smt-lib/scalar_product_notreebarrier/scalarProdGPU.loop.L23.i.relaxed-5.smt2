@@ -844,7 +844,7 @@
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.it.L12@1 t2.exit.L12@621)) (= t1.vec@2 t2.vec@622)))
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.exit.L12@600 t2.it.L12@21)) (= t1.vec@601 t2.vec@22)))
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.exit.L12@600 t2.exit.L12@621)) (= t1.vec@601 t2.vec@622)))
-(assert (and t1.reach@422 (not (= t1.i@420 (bvadd t1.threadIdx.x (bvmul ((_ extract 31 0) (bvadd t1.it.L23@380 #x0000000000000001)) blockDim.x))))))
+(assert (and t1.reach@422 (not (= t1.i@420 (bvadd t1.i@381 blockDim.x)))))
 (set-info :status unsat)
 (check-sat)
 (exit)

@@ -844,6 +844,7 @@
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.exit.L12@600 t2.it.L12@21)) (= t1.vec@601 t2.vec@22)))
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.exit.L12@600 t2.exit.L12@621)) (= t1.vec@601 t2.vec@622)))
 (assert (and (and t1.reach@572 t2.reach@576) (and (and (and t1.valid@570 t2.valid@574) (and (bvslt t1.off@569 (bvadd t2.off@573 #x0000000000000004)) (bvslt t2.off@573 (bvadd t1.off@569 #x0000000000000004)))) (or (not same_block) (= t1.bc@19 t2.bc@39)))))
+(assert (=> (and (and (bvsge ((_ sign_extend 32) t1.vec@2) #xf800000000000000) (bvslt ((_ sign_extend 32) t1.vec@2) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) t2.vec@22) #xf800000000000000) (bvslt ((_ sign_extend 32) t2.vec@22) #x0800000000000000)) (bvslt t1.off@569 (bvadd t2.off@573 #x0000000000000004)) (bvslt t2.off@573 (bvadd t1.off@569 #x0000000000000004))) (= ((_ sign_extend 32) t1.vec@2) ((_ sign_extend 32) t2.vec@22))))
 (set-info :status unsat)
 (check-sat)
 (exit)

@@ -106,6 +106,7 @@
 (define-fun t2.valid@69 () Bool (and (bvsge (bvmul ((_ sign_extend 64) ((_ zero_extend 32) t2.g@2)) ((_ sign_extend 64) #x0000000000000004)) #xffffffffffffffffffff800000000000) (bvslt (bvmul ((_ sign_extend 64) ((_ zero_extend 32) t2.g@2)) ((_ sign_extend 64) #x0000000000000004)) #x00000000000000000000800000000000)))
 (define-fun t2.mem.data@70 () (Array (_ BitVec 64) (_ BitVec 8)) (store (store (store (store t2.mem.data@55 t2.off@68 ((_ extract 7 0) t2._t2@64)) (bvadd t2.off@68 #x0000000000000001) ((_ extract 15 8) t2._t2@64)) (bvadd t2.off@68 #x0000000000000002) ((_ extract 23 16) t2._t2@64)) (bvadd t2.off@68 #x0000000000000003) ((_ extract 31 24) t2._t2@64)))
 (assert (and (and (and t1.valid@10 t2.valid@13) (and (bvslt t1.off@9 (bvadd t2.off@12 #x0000000000000004)) (bvslt t2.off@12 (bvadd t1.off@9 #x0000000000000004)))) same_block))
+(assert (=> (and (and (bvsge ((_ zero_extend 32) t1.threadIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.threadIdx.x) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.threadIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.threadIdx.x) #x0800000000000000)) (bvslt t1.off@9 (bvadd t2.off@12 #x0000000000000004)) (bvslt t2.off@12 (bvadd t1.off@9 #x0000000000000004))) (= ((_ zero_extend 32) t1.threadIdx.x) ((_ zero_extend 32) t2.threadIdx.x))))
 (set-info :status unsat)
 (check-sat)
 (exit)

@@ -102,7 +102,7 @@
 (define-fun t2.off@52 () (_ BitVec 64) (bvmul ((_ zero_extend 32) t2.t@2) #x0000000000000004))
 (define-fun t2.valid@53 () Bool (and (bvsge (bvmul ((_ sign_extend 64) ((_ zero_extend 32) t2.t@2)) ((_ sign_extend 64) #x0000000000000004)) #xffffffffffffffffffff800000000000) (bvslt (bvmul ((_ sign_extend 64) ((_ zero_extend 32) t2.t@2)) ((_ sign_extend 64) #x0000000000000004)) #x00000000000000000000800000000000)))
 (define-fun t2.mem.stop@54 () (Array (_ BitVec 64) (_ BitVec 8)) (store (store (store (store t2.mem.stop.L11@46 t2.off@52 ((_ extract 7 0) t2.i@43)) (bvadd t2.off@52 #x0000000000000001) ((_ extract 15 8) t2.i@43)) (bvadd t2.off@52 #x0000000000000002) ((_ extract 23 16) t2.i@43)) (bvadd t2.off@52 #x0000000000000003) ((_ extract 31 24) t2.i@43)))
-(assert (and t1.pc@31 (not (= t1.i@33 (bvadd t1.t@1 (bvmul ((_ extract 31 0) (bvadd t1.it.L11@3 #x0000000000000001)) (bvmul blockDim.x gridDim.x)))))))
+(assert (and t1.pc@31 (not (= t1.i@33 (bvadd t1.i@4 (bvmul blockDim.x gridDim.x))))))
 (set-info :status unsat)
 (check-sat)
 (exit)

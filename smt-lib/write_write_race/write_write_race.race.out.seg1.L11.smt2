@@ -62,6 +62,7 @@
 (define-fun t2.mem.out@25 () (Array (_ BitVec 64) (_ BitVec 8)) (ite t2.cond@10 t2.mem.out@22 mem.out.bar1@5))
 (define-fun t2.pc@26 () Bool (ite t2.cond@10 t2.cond@10 t2.pc@12))
 (assert (and (and t1.cond@9 t2.cond@10) (and (and (and t1.valid@18 t2.valid@21) (and (bvslt t1.off@17 (bvadd t2.off@20 #x0000000000000004)) (bvslt t2.off@20 (bvadd t1.off@17 #x0000000000000004)))) (or (not same_block) (= t1.bc@7 t2.bc@8)))))
+(assert (=> (and (and (bvsge ((_ zero_extend 32) t1.blockIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.blockIdx.x) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.blockIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.blockIdx.x) #x0800000000000000)) (bvslt t1.off@17 (bvadd t2.off@20 #x0000000000000004)) (bvslt t2.off@20 (bvadd t1.off@17 #x0000000000000004))) (= ((_ zero_extend 32) t1.blockIdx.x) ((_ zero_extend 32) t2.blockIdx.x))))
 (set-info :status unsat)
 (check-sat)
 (exit)

@@ -232,6 +232,9 @@ fn verify_kernel(k: &crate::ir::Kernel, opts: &VerifyOptions) -> Result<KernelRe
             )),
         }
     }
+    if findings.iter().any(|f| f.possible) {
+        queries += confirm_by_replay(k, opts, &mut findings, &mut notes)?;
+    }
     for (span, why) in &k.unchecked {
         inconclusive.push(format!("{span}: {why}"));
     }
@@ -252,6 +255,105 @@ fn verify_kernel(k: &crate::ir::Kernel, opts: &VerifyOptions) -> Result<KernelRe
         queries,
         time: start.elapsed(),
     })
+}
+
+/// Replays each possible finding (one resting on a loop abstraction) at the geometry its
+/// witness chose: when pinning the symbolic dimensions to those values makes every loop of the
+/// kernel unrollable (within `--unroll`), the kernel is encoded again without any abstraction
+/// and the same kind of defect (same array for races) asked for; a model at the same source
+/// sites is a real defect of that launch and replaces the possible one (PUG §6 abstractions
+/// only add behaviours, so the exact encoding is the judge). Findings whose replay is not exact, or finds nothing,
+/// stay possible. Returns the number of queries asked.
+fn confirm_by_replay(
+    k: &crate::ir::Kernel,
+    opts: &VerifyOptions,
+    findings: &mut [Finding],
+    notes: &mut Vec<String>,
+) -> Result<usize, DriverError> {
+    let mut queries = 0;
+    for finding in findings.iter_mut() {
+        if !finding.possible {
+            continue;
+        }
+        let mut geometry = opts.geometry.clone();
+        let mut pinned = false;
+        for (name, value) in &finding.geometry {
+            let slot = match name.split_once('.') {
+                Some(("blockDim", d)) => geometry.block_dim.get_mut(dim_index(d)),
+                Some(("gridDim", d)) => geometry.grid_dim.get_mut(dim_index(d)),
+                _ => None,
+            };
+            if let (Some(slot @ None), Ok(v)) = (slot, u32::try_from(*value)) {
+                *slot = Some(v);
+                pinned = true;
+            }
+        }
+        if !pinned {
+            continue;
+        }
+        let prepared = passes::prepare(k, &geometry, &opts.passes);
+        let exact = prepared.inconclusive.is_empty()
+            && prepared
+                .loops
+                .iter()
+                .all(|(_, t)| matches!(t, LoopTreatment::Unrolled(_)));
+        if !exact {
+            continue;
+        }
+        let eo = encode::EncodeOptions {
+            no_overflow: opts.no_overflow,
+            ..encode::EncodeOptions::pair()
+        };
+        let encoded = encode::encode_with(&prepared.kernel, &geometry, &eo);
+        let mut session = Sessions::new(&encoded, opts);
+        for (j, check) in encoded.checks.iter().enumerate() {
+            let same = match &check.property {
+                encode::Property::Race { array } => {
+                    matches!(finding.kind, encode::FindingKind::Race { .. })
+                        && finding.array.as_deref() == Some(prepared.kernel.array(*array).name.as_str())
+                }
+                encode::Property::Divergence { .. } => finding.kind == encode::FindingKind::Divergence,
+                _ => false,
+            };
+            if !same {
+                continue;
+            }
+            queries += 1;
+            if let Answer::Sat(values) = session.ask(j, check)? {
+                let mut f = check.finding(&prepared.kernel, &values);
+                let sites = |f: &Finding| {
+                    let mut v: Vec<String> = f.accesses.iter().map(|a| a.span.to_string()).collect();
+                    v.sort();
+                    v
+                };
+                // Confirmed only when the exact model races at the same two sites.
+                if !f.possible && sites(&f) == sites(finding) {
+                    // The replay's geometry is concrete: the witness names the pinned values.
+                    f.geometry = finding.geometry.clone();
+                    notes.push(format!(
+                        "a possible {} was confirmed by replaying its launch ({}) with every loop unrolled",
+                        if f.array.is_some() { "race" } else { "defect" },
+                        f.geometry
+                            .iter()
+                            .map(|(n, v)| format!("{n} = {v}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                    *finding = f;
+                    break;
+                }
+            }
+        }
+    }
+    Ok(queries)
+}
+
+fn dim_index(d: &str) -> usize {
+    match d {
+        "x" => 0,
+        "y" => 1,
+        _ => 2,
+    }
 }
 
 /// Longest time the relaxed query of a check may take before the exact one is asked.

@@ -445,8 +445,9 @@ impl Facts {
 
     /// For byte offsets `o1 = c*x1` (`w1` bytes) and `o2 = c*x2` (`w2` bytes) with the same
     /// literal `c >= w1, w2`: `x1, x2` within `±2^k` (so `c*x` does not wrap) and the bytes
-    /// overlapping (signed, as the race queries compare) imply `x1 = x2`; then the mixed-radix
-    /// lemmas of `(x1, x2)`. Nothing for other offsets.
+    /// overlapping (signed, as the race queries compare) imply `x1 = x2` (which spares the
+    /// solver the 64-bit comparisons even without a radix); then the mixed-radix lemmas of
+    /// `(x1, x2)`. Nothing for other offsets.
     pub(crate) fn offset_lemmas(&self, o1: &Sexp, w1: u32, o2: &Sexp, w2: u32, out: &mut Vec<Sexp>) {
         let scaled = |o: &Sexp| -> Option<(Sexp, BigUint)> {
             match split(self.resolve(o))? {
@@ -487,9 +488,6 @@ impl Facts {
         };
         let mut radix = Vec::new();
         self.pair_lemmas(&x1, &x2, &mut radix);
-        if radix.is_empty() {
-            return;
-        }
         let first = Sexp::app(
             "=>",
             vec![

@@ -679,3 +679,45 @@ fn relaxation_uninterprets_symbolic_products_and_distributes_literal_summands() 
     };
     assert!(nonlinear::relax(&lit).is_none());
 }
+
+/// The step checks compare the body's effect with one step of the rule from the value at `it`
+/// (`Encoder::one_step`) rather than with the closed form at `it + 1`; the two are the same
+/// term for every rule, width and signedness, for any entry value, stride and `it < 2^48`.
+#[test]
+fn closed_form_next_is_one_step() {
+    use crate::ir::ClosedForm;
+    for (bits, signed) in [(8, false), (8, true), (32, false), (32, true), (64, false), (64, true)] {
+        let ty = Ty::Int { bits, signed };
+        let w = ty.bits();
+        let mut k = kernel(Space::Global, |_| vec![]);
+        let v = k.new_var("v", ty);
+        let stride = k.new_var("k", ty);
+        let g = block64();
+        for cf in [
+            ClosedForm::Linear(Expr::Var { id: stride, ty }),
+            ClosedForm::Halving,
+            ClosedForm::Doubling,
+        ] {
+            let mut e = Encoder::new(&k, &g, &EncodeOptions::pair());
+            let mut ts = e.initial_states().remove(0);
+            e.havoc(stride, &mut ts, 0);
+            let v0 = atom("v0");
+            let it = atom("it");
+            let next = app("bvadd", vec![it.clone(), bvn(1, 64)]);
+            let at_it = e.closed_value(v, &cf, v0.clone(), &it, &mut ts, 0);
+            let at_next = e.closed_value(v, &cf, v0, &next, &mut ts, 0);
+            let step = e.one_step(v, &cf, at_it, &mut ts, 0);
+            let mut text = String::from("(set-logic QF_ABV)\n");
+            for c in e.decls.iter().chain(e.cmds.iter()) {
+                if !matches!(c, Command::Assert(_)) {
+                    text.push_str(&format!("{c}\n"));
+                }
+            }
+            text.push_str(&format!(
+                "(declare-const v0 (_ BitVec {w}))\n(declare-const it (_ BitVec 64))\n\
+                 (assert (bvult it #x0001000000000000))\n(assert (not (= {at_next} {step})))\n(check-sat)\n"
+            ));
+            assert_eq!(z3_says(&text), "unsat", "{ty:?} {cf:?}\n{text}");
+        }
+    }
+}
