@@ -168,11 +168,7 @@ fn verify_kernel(k: &crate::ir::Kernel, opts: &VerifyOptions) -> Result<KernelRe
     // Derived closed forms are checked first (step case); a failing one is havocked instead
     // and the kernel encoded again, so a wrong derivation cannot hide a defect.
     let (encoded, mut session) = loop {
-        let eo = encode::EncodeOptions {
-            no_overflow: opts.no_overflow,
-            ..encode::EncodeOptions::pair()
-        };
-        let encoded = encode::encode_with(&kernel, &opts.geometry, &eo);
+        let encoded = encode::encode_with(&kernel, &opts.geometry, &pair_options(opts));
         let mut session = Sessions::new(&encoded, opts);
         let mut rejected = Vec::new();
         for (i, check) in encoded.checks.iter().enumerate() {
@@ -300,11 +296,7 @@ fn confirm_by_replay(
         if !exact {
             continue;
         }
-        let eo = encode::EncodeOptions {
-            no_overflow: opts.no_overflow,
-            ..encode::EncodeOptions::pair()
-        };
-        let encoded = encode::encode_with(&prepared.kernel, &geometry, &eo);
+        let encoded = encode::encode_with(&prepared.kernel, &geometry, &pair_options(opts));
         let mut session = Sessions::new(&encoded, opts);
         for (j, check) in encoded.checks.iter().enumerate() {
             let same = match &check.property {
@@ -346,6 +338,14 @@ fn confirm_by_replay(
         }
     }
     Ok(queries)
+}
+
+/// The pair model with every check, under `--no-overflow` when given.
+fn pair_options(opts: &VerifyOptions) -> encode::EncodeOptions {
+    encode::EncodeOptions {
+        no_overflow: opts.no_overflow,
+        ..encode::EncodeOptions::pair()
+    }
 }
 
 fn dim_index(d: &str) -> usize {

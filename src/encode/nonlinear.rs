@@ -505,6 +505,38 @@ impl Facts {
         }
     }
 
+    /// `x` as `p + c`, `c + p` or `p - c` with `c` a literal: (operator, `p`, `c`, whether `c`
+    /// comes first), looking through a low `extract`, which commutes with `+` and `-`
+    /// modulo its width (`extract(it + 1) = extract(it) + 1`).
+    fn literal_summand(&self, x: &Sexp) -> Option<(&'static str, Sexp, Sexp, bool)> {
+        match split(x)? {
+            (Op::Named(op @ ("bvadd" | "bvsub")), [p, q]) => {
+                let op = if op == "bvadd" { "bvadd" } else { "bvsub" };
+                if self.literal(q).is_some() {
+                    Some((op, p.clone(), q.clone(), false))
+                } else if op == "bvadd" && self.literal(p).is_some() {
+                    Some((op, q.clone(), p.clone(), true))
+                } else {
+                    None
+                }
+            }
+            (Op::Extract(hi, 0), [inner]) => {
+                let (op, p, c, first) = self.literal_summand(inner)?;
+                let low = |t: Sexp| {
+                    Sexp::List(vec![
+                        Sexp::app(
+                            "_",
+                            vec![Sexp::atom("extract"), Sexp::atom(hi.to_string()), Sexp::atom("0")],
+                        ),
+                        t,
+                    ])
+                };
+                Some((op, low(p), low(c), first))
+            }
+            _ => None,
+        }
+    }
+
     /// `t` with every product of two non-literal operands an application of `nl.mulW`
     /// (operands in a fixed order, since multiplication commutes), after distributing it over
     /// a literal summand (`(a + c) * b = a*b + c*b`, an identity modulo `2^W`, so that a
@@ -540,40 +572,6 @@ impl Facts {
         widths.insert(w);
         let (a, b) = if a.to_string() <= b.to_string() { (a, b) } else { (b, a) };
         Sexp::app(&mul_name(w), vec![a.clone(), b.clone()])
-    }
-}
-
-impl Facts {
-    /// `x` as `p + c`, `c + p` or `p - c` with `c` a literal: (operator, `p`, `c`, whether `c`
-    /// comes first), looking through a low `extract`, which commutes with `+` and `-`
-    /// modulo its width (`extract(it + 1) = extract(it) + 1`).
-    fn literal_summand(&self, x: &Sexp) -> Option<(&'static str, Sexp, Sexp, bool)> {
-        match split(x)? {
-            (Op::Named(op @ ("bvadd" | "bvsub")), [p, q]) => {
-                let op = if op == "bvadd" { "bvadd" } else { "bvsub" };
-                if self.literal(q).is_some() {
-                    Some((op, p.clone(), q.clone(), false))
-                } else if op == "bvadd" && self.literal(p).is_some() {
-                    Some((op, q.clone(), p.clone(), true))
-                } else {
-                    None
-                }
-            }
-            (Op::Extract(hi, 0), [inner]) => {
-                let (op, p, c, first) = self.literal_summand(inner)?;
-                let low = |t: Sexp| {
-                    Sexp::List(vec![
-                        Sexp::app(
-                            "_",
-                            vec![Sexp::atom("extract"), Sexp::atom(hi.to_string()), Sexp::atom("0")],
-                        ),
-                        t,
-                    ])
-                };
-                Some((op, low(p), low(c), first))
-            }
-            _ => None,
-        }
     }
 }
 

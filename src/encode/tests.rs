@@ -92,20 +92,7 @@ fn answers(k: &Kernel, g: &Geometry) -> Vec<(String, bool)> {
         .iter()
         .map(|c| {
             let text = render(&e, &c.query);
-            let mut child = Proc::new("z3")
-                .args(["-in", "-smt2"])
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .spawn()
-                .expect("z3 on PATH");
-            child
-                .stdin
-                .take()
-                .expect("stdin")
-                .write_all(text.as_bytes())
-                .expect("write");
-            let out = child.wait_with_output().expect("z3 output");
-            let out = String::from_utf8_lossy(&out.stdout).to_string();
+            let out = z3_says(&text);
             assert!(
                 out.starts_with("sat") || out.starts_with("unsat"),
                 "z3 said {out} for\n{text}"
@@ -481,6 +468,7 @@ fn a_later_assumption_cannot_hide_an_earlier_race() {
 
 // ---- nonlinear: mixed-radix lemmas and the relaxation ----
 
+/// z3's answer to a whole script, through a plain pipe, trimmed.
 fn z3_says(text: &str) -> String {
     let mut child = Proc::new("z3")
         .args(["-in", "-smt2"])

@@ -236,15 +236,7 @@ pub struct Session {
 impl Session {
     /// Starts the process, sends `(set-logic …)` and the script's commands once.
     pub fn new(spec: &SolverSpec, script: &Script, opts: SessionOptions) -> Result<Session, SolverError> {
-        let mut s = Session {
-            spec: spec.clone(),
-            script: script.clone(),
-            opts,
-            proc: None,
-            dump_prefix: None,
-            dump_names: HashMap::new(),
-            soft_timeout: process::has_soft_timeout(spec),
-        };
+        let mut s = Session::lazy(spec, script, opts);
         s.proc = Some(s.start()?);
         Ok(s)
     }
