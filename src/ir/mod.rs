@@ -6,7 +6,12 @@
 //! [`StmtKind::Store`] and [`StmtKind::Atomic`] statements, so every access has its own span and
 //! path condition. Device functions are already inlined ([`StmtKind::Block`] with
 //! [`StmtKind::Exit`] for their `return`s) and pointers are already resolved to an array and a
-//! byte offset (DESIGN.md, "The kernel language"). This module does no analysis.
+//! byte offset (DESIGN.md, "The kernel language"). This module does no analysis: the one walk
+//! over statements and expressions is [`visit`], and the questions passes and encoders ask
+//! about a list of statements (assigned variables, written arrays, exits) are in [`query`].
+
+pub mod query;
+pub mod visit;
 
 use num_bigint::BigInt;
 use std::fmt;

@@ -1,0 +1,201 @@
+//! Questions about a list of statements, each answered once with the walker of
+//! [`super::visit`]: which variables it assigns, which arrays it writes, whether it exits a
+//! block, whether it can leave early, whether it contains a barrier, whether an expression
+//! mentions a variable.
+//!
+//! All of them see the statements the kernel executes, at any depth (branches, blocks, loop
+//! parts, abstracted loops), and none of them looks inside `__ensures` bodies: those run only
+//! after every thread has finished ([`StmtKind::Ensures`]). Uses are those of statements, not
+//! of an [`super::AbstractLoop`]'s summaries (the `LoopHead` contexts).
+
+use super::visit::{AccessContext, LabelContext, VarContext, Visitor};
+use super::{ArrayId, BlockId, Expr, Stmt, StmtKind, VarId};
+use std::collections::BTreeSet;
+
+/// What the shared walk reports.
+enum Event<'a> {
+    Stmt(&'a Stmt),
+    Var(VarId, VarContext),
+    Array(ArrayId, AccessContext),
+    Label(BlockId, LabelContext),
+}
+
+/// The walk every query shares: calls `f` on each executed statement (outer first) and on
+/// each use inside it, skipping `__ensures` bodies.
+struct Executed<F>(F);
+
+impl<F: FnMut(Event<'_>)> Visitor for Executed<F> {
+    fn visit_stmt(&mut self, s: &Stmt) {
+        (self.0)(Event::Stmt(s));
+        if !matches!(s.kind, StmtKind::Ensures { .. }) {
+            self.super_stmt(s);
+        }
+    }
+
+    fn visit_var(&mut self, var: VarId, ctx: VarContext) {
+        (self.0)(Event::Var(var, ctx));
+    }
+
+    fn visit_array(&mut self, array: ArrayId, ctx: AccessContext) {
+        (self.0)(Event::Array(array, ctx));
+    }
+
+    fn visit_label(&mut self, id: BlockId, ctx: LabelContext) {
+        (self.0)(Event::Label(id, ctx));
+    }
+}
+
+/// Whether `pred` holds for some event of the walk over `stmts`.
+fn any_event(stmts: &[Stmt], mut pred: impl FnMut(Event<'_>) -> bool) -> bool {
+    let mut found = false;
+    Executed(|e: Event<'_>| found = found || pred(e)).visit_block(stmts);
+    found
+}
+
+/// Adds to `out` the variables given a value anywhere in `stmts` by a statement whose context
+/// `keep` accepts (`VarContext::is_def` for all of them).
+pub fn defined_vars(stmts: &[Stmt], keep: impl Fn(VarContext) -> bool, out: &mut impl Extend<VarId>) {
+    Executed(|e: Event<'_>| {
+        if let Event::Var(v, ctx) = e
+            && ctx.is_def()
+            && keep(ctx)
+        {
+            out.extend([v]);
+        }
+    })
+    .visit_block(stmts);
+}
+
+/// Adds to `out` the variables assigned anywhere in `stmts`: by `Assign`, `Havoc`, `Load` or
+/// the result of an `Atomic`.
+pub fn assigned_vars(stmts: &[Stmt], out: &mut impl Extend<VarId>) {
+    defined_vars(stmts, VarContext::is_def, out);
+}
+
+/// The variable that `s` itself gives a value (`Assign`, `Havoc`, `Load`, an `Atomic` with a
+/// result), not counting statements nested in it.
+pub fn own_def(s: &Stmt) -> Option<VarId> {
+    /// Sees the uses of one statement, not of its nested blocks.
+    struct Own(Option<VarId>);
+    impl Visitor for Own {
+        fn visit_block(&mut self, _stmts: &[Stmt]) {}
+        fn visit_var(&mut self, var: VarId, ctx: VarContext) {
+            if ctx.is_def() {
+                self.0 = Some(var);
+            }
+        }
+    }
+    let mut own = Own(None);
+    own.visit_stmt(s);
+    own.0
+}
+
+/// Adds to `out` the arrays written (stores, atomics) anywhere in `stmts`.
+pub fn written_arrays(stmts: &[Stmt], out: &mut BTreeSet<ArrayId>) {
+    Executed(|e: Event<'_>| {
+        if let Event::Array(a, ctx) = e
+            && ctx.is_write()
+        {
+            out.insert(a);
+        }
+    })
+    .visit_block(stmts);
+}
+
+/// Whether `stmts` contain `Exit(id)`.
+pub fn exits_to(stmts: &[Stmt], id: BlockId) -> bool {
+    any_event(stmts, |e| matches!(e, Event::Label(x, LabelContext::Exit) if x == id))
+}
+
+/// Whether `stmts` can leave early (`return`, an exit of a block, `break`, `continue`).
+pub fn has_exit(stmts: &[Stmt]) -> bool {
+    any_event(stmts, |e| {
+        matches!(e, Event::Stmt(s) if matches!(
+            s.kind,
+            StmtKind::Return | StmtKind::Exit(_) | StmtKind::Break | StmtKind::Continue
+        ))
+    })
+}
+
+/// Whether `stmts` contain a barrier.
+pub fn contains_barrier(stmts: &[Stmt]) -> bool {
+    any_event(stmts, |e| matches!(e, Event::Stmt(s) if s.kind == StmtKind::Barrier))
+}
+
+/// Whether `e` reads one of `vars`.
+pub fn mentions(e: &Expr, vars: &BTreeSet<VarId>) -> bool {
+    let mut found = false;
+    Executed(|ev: Event<'_>| {
+        found = found || matches!(ev, Event::Var(v, VarContext::Read) if vars.contains(&v));
+    })
+    .visit_expr(e);
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{Span, Ty};
+    use std::sync::Arc;
+
+    fn st(kind: StmtKind) -> Stmt {
+        Stmt {
+            kind,
+            span: Span::point(Arc::from("t.cu"), 1, 1),
+        }
+    }
+
+    fn havoc(i: usize) -> Stmt {
+        st(StmtKind::Havoc { var: VarId(i) })
+    }
+
+    /// `havoc v0; { if (c) { havoc v1; exit 7; } }; __ensures { havoc v2; return; }`
+    fn sample() -> Vec<Stmt> {
+        vec![
+            havoc(0),
+            st(StmtKind::Block {
+                id: BlockId(3),
+                body: vec![st(StmtKind::If {
+                    cond: Expr::bool(true),
+                    then: vec![havoc(1), st(StmtKind::Exit(BlockId(7)))],
+                    els: vec![],
+                })],
+            }),
+            st(StmtKind::Ensures {
+                body: vec![havoc(2), st(StmtKind::Return), st(StmtKind::Barrier)],
+                cond: Expr::Var {
+                    id: VarId(2),
+                    ty: Ty::Bool,
+                },
+            }),
+        ]
+    }
+
+    #[test]
+    fn queries_look_at_any_depth_but_not_into_ensures() {
+        let stmts = sample();
+        let mut vars = BTreeSet::new();
+        assigned_vars(&stmts, &mut vars);
+        assert_eq!(vars, BTreeSet::from([VarId(0), VarId(1)]));
+        let mut none = BTreeSet::new();
+        defined_vars(&stmts, |c| c != VarContext::Havoc, &mut none);
+        assert!(none.is_empty());
+        assert!(exits_to(&stmts, BlockId(7)));
+        assert!(!exits_to(&stmts, BlockId(3)));
+        assert!(has_exit(&stmts));
+        assert!(!has_exit(&stmts[2..]));
+        assert!(!contains_barrier(&stmts));
+        assert_eq!(own_def(&stmts[0]), Some(VarId(0)));
+        assert_eq!(own_def(&stmts[1]), None);
+    }
+
+    #[test]
+    fn mentions_sees_reads() {
+        let e = Expr::Var {
+            id: VarId(4),
+            ty: Ty::I32,
+        };
+        assert!(mentions(&e, &BTreeSet::from([VarId(4)])));
+        assert!(!mentions(&e, &BTreeSet::from([VarId(5)])));
+    }
+}
