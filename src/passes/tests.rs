@@ -1,5 +1,6 @@
 use super::*;
-use crate::ir::{ArrayDecl, BinOp, Builtin, ClosedForm, Dim, Kernel, Space, Ty};
+use crate::ir::visit::Visitor;
+use crate::ir::{ArrayDecl, BinOp, Builtin, ClosedForm, Dim, Kernel, Space, StmtKind, Ty};
 use std::sync::Arc;
 
 fn sp(line: u32) -> Span {
@@ -87,19 +88,18 @@ fn halving_loop(k: &mut Kernel, s: VarId) {
     k.body = vec![init, st(l, 3)];
 }
 
+/// How many statements of `stmts`, at any depth, satisfy `pred`.
 fn count(stmts: &[Stmt], pred: &dyn Fn(&StmtKind) -> bool) -> usize {
-    stmts
-        .iter()
-        .map(|s| {
-            let inner = match &s.kind {
-                StmtKind::If { then, els, .. } => count(then, pred) + count(els, pred),
-                StmtKind::Block { body, .. } => count(body, pred),
-                StmtKind::Loop { body, .. } => count(body, pred),
-                _ => 0,
-            };
-            inner + pred(&s.kind) as usize
-        })
-        .sum()
+    struct Count<'a>(&'a dyn Fn(&StmtKind) -> bool, usize);
+    impl Visitor for Count<'_> {
+        fn visit_stmt(&mut self, s: &Stmt) {
+            self.1 += (self.0)(&s.kind) as usize;
+            self.super_stmt(s);
+        }
+    }
+    let mut c = Count(pred, 0);
+    c.visit_block(stmts);
+    c.1
 }
 
 #[test]

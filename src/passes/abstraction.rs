@@ -1,0 +1,144 @@
+//! Loop abstraction (PUG §6, DESIGN.md "Loops"): a loop that is not unrolled is summarized by
+//! one arbitrary iteration.
+//!
+//! Input: a `Loop` and the environment before it. Output: one [`AbstractLoop`] whose parts are
+//! prepared (nested loops treated, `Break`/`Continue` made `Exit(brk)`/`Exit(cont)`), whose
+//! leading `__invariant`s are taken out as invariants, whose leading `if (d) break;`
+//! statements are folded into the test (`while (c && !d)`), and whose assigned variables are
+//! split into closed forms ([`super::closed_form`]) and havocked ones; with the arrays it
+//! writes and its barriers per iteration when that number is fixed. Nothing the loop assigns
+//! is a known constant inside or after it.
+
+use super::closed_form::closed_form;
+use super::consts::Env;
+use super::{LoopParts, LoopTreatment, Preparer, not};
+use crate::ir::query::{contains_barrier, has_exit, written_arrays};
+use crate::ir::{AbstractLoop, BinOp, BlockId, Expr, Span, Stmt, StmtKind, Ty, VarId};
+use std::collections::BTreeSet;
+
+impl Preparer<'_> {
+    /// Builds the abstraction of a loop that is not unrolled (PUG §6): nested loops are
+    /// prepared first, `break`/`continue` become exits, and the loop-carried variables are
+    /// classified into closed forms and havocked ones.
+    pub(super) fn abstract_loop(&mut self, s: &Stmt, l: &LoopParts<'_>, env: &mut Env) -> (Stmt, LoopTreatment) {
+        let assigned = l.forget_assigned(env);
+        let brk = self.kernel.new_block();
+        let cont = self.kernel.new_block();
+        let mut invariants = Vec::new();
+        let mut head_env = env.clone();
+        self.loop_targets.push((brk, cont));
+        let cond_stmts = self.head(l.cond_stmts, &mut head_env, &mut invariants);
+        let mut body = self.head(l.body, &mut head_env, &mut invariants);
+        let step = self.block(l.step, &mut head_env);
+        self.loop_targets.pop();
+        self.exits.remove(&brk);
+        self.exits.remove(&cont);
+        let mut cond = l.cond.clone();
+        if !l.do_while && cond_stmts.is_empty() {
+            cond = fold_leading_breaks(cond, &mut body, brk);
+        }
+        let mut closed = Vec::new();
+        let mut havocked = Vec::new();
+        for v in &assigned {
+            match closed_form(*v, &body, &step, &assigned, cont) {
+                Some(cf) => closed.push((*v, cf)),
+                None => havocked.push(*v),
+            }
+        }
+        let mut written = BTreeSet::new();
+        for part in [&cond_stmts, &body, &step] {
+            written_arrays(part, &mut written);
+        }
+        let barriers = barrier_count(&body)
+            .filter(|_| !has_exit(&body) && barrier_count(&cond_stmts) == Some(0) && barrier_count(&step) == Some(0));
+        let treatment = self.treatment(&closed, &havocked, invariants.len());
+        let abs = AbstractLoop {
+            cond_stmts,
+            cond,
+            body,
+            step,
+            do_while: l.do_while,
+            brk,
+            cont,
+            closed,
+            havocked,
+            written: written.into_iter().collect(),
+            barriers,
+            invariants,
+        };
+        (
+            Stmt {
+                kind: StmtKind::AbstractLoop(Box::new(abs)),
+                span: s.span.clone(),
+            },
+            treatment,
+        )
+    }
+
+    /// What the report says about an abstracted loop (temporaries are not named).
+    fn treatment<T>(&self, closed: &[(VarId, T)], havocked: &[VarId], invariants: usize) -> LoopTreatment {
+        let name = |v: &VarId| self.kernel.var(*v).name.clone();
+        LoopTreatment::Abstracted {
+            closed: closed.iter().map(|(v, _)| name(v)).collect(),
+            havocked: havocked
+                .iter()
+                .filter(|v| !self.kernel.var(**v).name.starts_with('$'))
+                .map(name)
+                .collect(),
+            invariants,
+        }
+    }
+
+    /// Prepares the statements at a loop head, taking the `__invariant`s at their start out.
+    fn head(&mut self, stmts: &[Stmt], env: &mut Env, invariants: &mut Vec<(Expr, Span)>) -> Vec<Stmt> {
+        let mut rest = stmts;
+        while let Some((first, tail)) = rest.split_first() {
+            match &first.kind {
+                StmtKind::Invariant { cond } => {
+                    invariants.push((cond.clone(), first.span.clone()));
+                    rest = tail;
+                }
+                _ => break,
+            }
+        }
+        self.block(rest, env)
+    }
+}
+
+/// `while (c) { if (d) break; … }` is `while (c && !d) { … }`: the test then bounds the
+/// iterations (normalization needs the exit condition in the test). Takes those `if`s out of
+/// `body` and returns the test.
+fn fold_leading_breaks(mut cond: Expr, body: &mut Vec<Stmt>, brk: BlockId) -> Expr {
+    while let Some(StmtKind::If { cond: d, then, els }) = body.first().map(|s| &s.kind) {
+        if !(els.is_empty() && then.len() == 1 && then[0].kind == StmtKind::Exit(brk)) {
+            break;
+        }
+        let not_d = not(d.clone());
+        cond = match &cond {
+            Expr::Const { ty: Ty::Bool, value } if *value == 1.into() => not_d,
+            _ => Expr::Binary {
+                op: BinOp::LAnd,
+                lhs: Box::new(cond),
+                rhs: Box::new(not_d),
+                ty: Ty::Bool,
+            },
+        };
+        body.remove(0);
+    }
+    cond
+}
+
+/// The number of barriers `stmts` run, when every one runs unconditionally (at the top level
+/// or in blocks); `None` when some barrier is under a condition or in a loop.
+fn barrier_count(stmts: &[Stmt]) -> Option<u32> {
+    let mut n = 0;
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Barrier => n += 1,
+            StmtKind::Block { body, .. } => n += barrier_count(body)?,
+            _ if contains_barrier(std::slice::from_ref(s)) => return None,
+            _ => {}
+        }
+    }
+    Some(n)
+}
