@@ -318,6 +318,17 @@ pub struct Stmt {
     pub span: Span,
 }
 
+#[cfg(test)]
+impl Stmt {
+    /// `kind` at `t.cu:line:1`, for unit tests.
+    pub(crate) fn test(kind: StmtKind, line: u32) -> Stmt {
+        Stmt {
+            kind,
+            span: Span::point(Arc::from("t.cu"), line, 1),
+        }
+    }
+}
+
 /// Statement kinds. Offsets are byte offsets from the array's start, of type `long long`
 /// (`Ty::I64`); an access touches `ty.bytes()` bytes from there.
 #[derive(Clone, Debug, PartialEq)]

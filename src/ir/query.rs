@@ -135,14 +135,10 @@ pub fn mentions(e: &Expr, vars: &BTreeSet<VarId>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{Span, Ty};
-    use std::sync::Arc;
+    use crate::ir::Ty;
 
     fn st(kind: StmtKind) -> Stmt {
-        Stmt {
-            kind,
-            span: Span::point(Arc::from("t.cu"), 1, 1),
-        }
+        Stmt::test(kind, 1)
     }
 
     fn havoc(i: usize) -> Stmt {

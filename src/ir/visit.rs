@@ -278,15 +278,6 @@ make_visitor!(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::Span;
-    use std::sync::Arc;
-
-    fn st(kind: StmtKind) -> Stmt {
-        Stmt {
-            kind,
-            span: Span::point(Arc::from("t.cu"), 1, 1),
-        }
-    }
 
     fn var(i: usize) -> Expr {
         Expr::Var {
@@ -298,20 +289,29 @@ mod tests {
     /// `v1 = v0; if (v0) { s[v1] = v2; }`
     fn sample() -> Vec<Stmt> {
         vec![
-            st(StmtKind::Assign {
-                var: VarId(1),
-                value: var(0),
-            }),
-            st(StmtKind::If {
-                cond: var(0),
-                then: vec![st(StmtKind::Store {
-                    array: ArrayId(0),
-                    offset: var(1),
-                    value: var(2),
-                    ty: Ty::I32,
-                })],
-                els: vec![],
-            }),
+            Stmt::test(
+                StmtKind::Assign {
+                    var: VarId(1),
+                    value: var(0),
+                },
+                1,
+            ),
+            Stmt::test(
+                StmtKind::If {
+                    cond: var(0),
+                    then: vec![Stmt::test(
+                        StmtKind::Store {
+                            array: ArrayId(0),
+                            offset: var(1),
+                            value: var(2),
+                            ty: Ty::I32,
+                        },
+                        1,
+                    )],
+                    els: vec![],
+                },
+                1,
+            ),
         ]
     }
 
