@@ -9,15 +9,16 @@
 //! pointers.
 //!
 //! Entry point: [`prepare`], the pass manager. It walks the kernel once with the constant
-//! environment ([`propagate`]: propagation and branch folding) and hands each loop, with that
-//! environment, to one of [`unroll`], [`unwind`] or [`abstraction`] (whose loop-carried
-//! variables [`closed_form`] classifies). After encoding, the driver may call
+//! environment (`propagate`: propagation and branch folding) and hands each loop, with that
+//! environment, to one of `unroll`, `unwind` or `abstraction` (whose loop-carried
+//! variables `closed_form` classifies). After encoding, the driver may call
 //! [`demote_closed_form`] when a closed form fails its step check. Expression evaluation and
-//! the geometry live in [`consts`].
+//! the geometry live in `consts`.
 //!
-//! Input: a lowered kernel (no `AbstractLoop`). Output ([`Prepared::kernel`]): no `Loop`,
-//! `Break`, `Continue` or `Invariant` statements (each loop is a `Block` of unrolled
-//! iterations or an `AbstractLoop`), with the same block labels below [`Kernel::next_block`].
+//! Input: a lowered kernel. Output ([`Prepared::kernel`]), when [`Prepared::inconclusive`] is
+//! empty: no `Loop`, `Break`, `Continue` or `Invariant` statements outside `__ensures` bodies
+//! (which are kept as they are): each loop is a `Block` of its iterations or an `AbstractLoop`
+//! (which holds the invariants of its head), and any other invariant is an `Assert`.
 
 mod abstraction;
 mod closed_form;
