@@ -8,6 +8,7 @@ use crate::driver::{DriverError, Verdict, VerifyOptions};
 use crate::encode::concrete::ConcreteOptions;
 use crate::passes::{Geometry, PassOptions};
 use crate::report;
+use crate::verdict::Outcome;
 use num_bigint::BigInt;
 use std::path::PathBuf;
 

@@ -11,6 +11,7 @@ use crate::frontend::FrontendOptions;
 use crate::passes::{Geometry, PassOptions};
 use crate::report;
 use crate::solver;
+use crate::verdict::Outcome;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::time::Duration;

@@ -20,11 +20,12 @@
 //! conflict, LO when fewer (but some) do, none when none do.
 
 use crate::encode::bank::{self as eb, BankModel, BankWitness, Site};
-use crate::encode::{self, AccessKind, EncodeOptions, Encoded, MemoryModel};
+use crate::encode::{self, EncodeOptions, Encoded, MemoryModel};
 use crate::frontend::{self, FrontendError, FrontendOptions};
-use crate::ir::{Kernel, Span};
+use crate::ir::Kernel;
 use crate::passes::{self, Geometry, PassOptions};
 use crate::solver::{Answer, Session, SessionOptions, SolverError, SolverSpec};
+pub use crate::verdict::{BankFileResult, BankKernelResult, IntervalResult, SiteResult, SiteWitness, Summary};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -59,134 +60,6 @@ pub enum BankError {
     /// The bank model cannot describe an access (e.g. one thread touching two words of one bank).
     #[error("{0}")]
     Model(String),
-}
-
-/// PUG's per-kernel summary (paper §7, Table 1 column "B.C.").
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Summary {
-    /// At least 50% of the barrier intervals with shared accesses contain a bank conflict.
-    Hi,
-    /// Some, but fewer than 50%.
-    Lo,
-    /// No interval contains a bank conflict.
-    None,
-}
-
-impl Summary {
-    /// `HI`, `LO`, `none`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Summary::Hi => "HI",
-            Summary::Lo => "LO",
-            Summary::None => "none",
-        }
-    }
-}
-
-/// The result for one access site of a shared array.
-#[derive(Clone, Debug)]
-pub struct SiteResult {
-    /// The array's source name.
-    pub array: String,
-    pub span: Span,
-    pub kind: AccessKind,
-    /// Bytes one thread touches.
-    pub width: u32,
-    /// Whether two lanes of one warp can conflict (pair model, any parameter values); `None`
-    /// when a query was inconclusive and none was satisfiable.
-    pub possible: Option<bool>,
-    /// The largest number of distinct words of one bank one warp touches in one occurrence
-    /// (1: conflict-free). A lower bound when `exact` is false.
-    pub degree: u32,
-    /// Whether every query of the search was answered.
-    pub exact: bool,
-    /// Dynamic occurrences of the site (unrolled loop iterations).
-    pub occurrences: usize,
-    /// The witness of the highest satisfiable degree query.
-    pub witness: Option<SiteWitness>,
-}
-
-/// A witness with the place of its occurrence.
-#[derive(Clone, Debug)]
-pub struct SiteWitness {
-    pub witness: BankWitness,
-    /// 0-based index of the occurrence among the site's occurrences (loop iteration order).
-    pub occurrence: usize,
-    /// The barrier interval (0-based top-level segment) of the occurrence.
-    pub interval: u32,
-}
-
-/// One barrier interval (0-based, counted over the unrolled kernel's top-level barriers) that
-/// contains shared accesses.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IntervalResult {
-    pub index: u32,
-    /// Access sites that occur in the interval.
-    pub accesses: usize,
-    /// Of those, the sites with a possible bank conflict in this interval.
-    pub conflicting: usize,
-    /// Sites whose query in this interval was inconclusive.
-    pub undecided: usize,
-}
-
-/// The result for one kernel.
-#[derive(Clone, Debug)]
-pub struct BankKernelResult {
-    pub name: String,
-    pub sites: Vec<SiteResult>,
-    pub intervals: Vec<IntervalResult>,
-    /// Why some result is not exact (timeouts, unknowns, loops that could not be unrolled).
-    pub inconclusive: Vec<String>,
-    /// Abstractions the result rests on.
-    pub notes: Vec<String>,
-    /// Queries asked.
-    pub queries: usize,
-    pub time: Duration,
-}
-
-impl BankKernelResult {
-    /// Access sites with degree > 1.
-    pub fn conflicting_sites(&self) -> usize {
-        self.sites.iter().filter(|s| s.degree > 1).count()
-    }
-
-    /// Intervals with a conflict.
-    pub fn conflicting_intervals(&self) -> usize {
-        self.intervals.iter().filter(|i| i.conflicting > 0).count()
-    }
-
-    /// HI (≥ 50% of the intervals conflict), LO (some), none.
-    pub fn summary(&self) -> Summary {
-        let c = self.conflicting_intervals();
-        if c == 0 {
-            Summary::None
-        } else if 2 * c >= self.intervals.len() {
-            Summary::Hi
-        } else {
-            Summary::Lo
-        }
-    }
-}
-
-/// The result for one file.
-#[derive(Clone, Debug)]
-pub struct BankFileResult {
-    pub file: String,
-    pub model: BankModel,
-    pub kernels: Vec<BankKernelResult>,
-}
-
-impl BankFileResult {
-    /// The exit code: 1 when some site conflicts, else 3 when something is inconclusive, else 0.
-    pub fn exit_code(&self) -> i32 {
-        if self.kernels.iter().any(|k| k.conflicting_sites() > 0) {
-            1
-        } else if self.kernels.iter().any(|k| !k.inconclusive.is_empty()) {
-            3
-        } else {
-            0
-        }
-    }
 }
 
 /// Analyses every kernel of `file` (or the one `--kernel` names).

@@ -11,12 +11,13 @@
 //! `assert` and `__ensures` is one query of the concrete model ([`encode_concrete`]).
 
 use super::{DriverError, Verdict, VerifyOptions};
-use crate::encode::concrete::{AssertionWitness, ConcreteError, ConcreteOptions, encode_concrete};
-use crate::encode::{self, Finding, Property};
+use crate::encode::concrete::{ConcreteError, ConcreteOptions, encode_concrete};
+use crate::encode::{self, Property};
 use crate::frontend;
 use crate::ir::{Kernel, Space, Span, Stmt, StmtKind};
 use crate::passes::{self, LoopTreatment};
 use crate::solver::{Answer, Session, SessionOptions};
+pub use crate::verdict::{AssertionFailure, CheckResult, KernelCheck, Ordering};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -32,69 +33,6 @@ pub struct CheckOptions {
     /// for executions in which every loop runs at most N times. `None`: such a loop makes the
     /// kernel inconclusive.
     pub bound: Option<u32>,
-}
-
-/// How shared accesses were ordered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ordering {
-    /// Canonical serialization by barrier interval (after the race check).
-    Canonical,
-    /// Schedule IDs: every interleaving.
-    AllSchedules,
-}
-
-impl Ordering {
-    /// `canonical`, `all-schedules`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Ordering::Canonical => "canonical",
-            Ordering::AllSchedules => "all-schedules",
-        }
-    }
-}
-
-/// A failing assertion or postcondition with its witness.
-#[derive(Clone, Debug)]
-pub struct AssertionFailure {
-    pub span: Span,
-    /// From `__ensures`.
-    pub postcondition: bool,
-    pub witness: AssertionWitness,
-}
-
-/// The result of checking one kernel.
-#[derive(Clone, Debug)]
-pub struct KernelCheck {
-    pub name: String,
-    /// Verified: every assertion holds; Defect: a race, divergence or failing assertion;
-    /// Inconclusive: see `inconclusive`.
-    pub verdict: Verdict,
-    /// Threads and blocks of the launch.
-    pub threads: usize,
-    pub blocks: usize,
-    pub ordering: Ordering,
-    /// Assertions and postconditions checked.
-    pub assertions: usize,
-    /// Races and divergence found by the pre-check (then no assertion was checked).
-    pub races: Vec<Finding>,
-    pub failures: Vec<AssertionFailure>,
-    pub inconclusive: Vec<String>,
-    pub notes: Vec<String>,
-    pub time: Duration,
-}
-
-/// The result for one file.
-#[derive(Clone, Debug)]
-pub struct CheckResult {
-    pub file: String,
-    pub kernels: Vec<KernelCheck>,
-}
-
-impl CheckResult {
-    /// Defect if any kernel has one, else inconclusive if any is, else verified.
-    pub fn overall(&self) -> Verdict {
-        Verdict::worst(self.kernels.iter().map(|k| k.verdict))
-    }
 }
 
 /// Errors of `gpug check` (exit code 2).

@@ -8,6 +8,7 @@ use crate::frontend::{self, FrontendError, FrontendOptions};
 use crate::ir::Program;
 use crate::passes::{self, Geometry, LoopTreatment, PassOptions};
 use crate::solver::{self, Answer, Session, SessionOptions, SolverError, SolverSpec};
+pub use crate::verdict::{FileResult, KernelResult, Verdict};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -28,61 +29,6 @@ pub struct VerifyOptions {
     pub explain: bool,
     /// PUG's `+O`: assume no integer overflow in `+`, `-`, `*`.
     pub no_overflow: bool,
-}
-
-/// A kernel's verdict.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Verdict {
-    Verified,
-    Inconclusive,
-    Defect,
-}
-
-impl Verdict {
-    /// Defect if any is one, else inconclusive if any is, else verified (also when empty).
-    pub fn worst(verdicts: impl IntoIterator<Item = Verdict>) -> Verdict {
-        verdicts.into_iter().max().unwrap_or(Verdict::Verified)
-    }
-
-    /// `verified`, `defect`, `inconclusive`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Verified => "verified",
-            Verdict::Defect => "defect",
-            Verdict::Inconclusive => "inconclusive",
-        }
-    }
-}
-
-/// The result for one kernel.
-#[derive(Clone, Debug)]
-pub struct KernelResult {
-    pub name: String,
-    pub verdict: Verdict,
-    pub findings: Vec<Finding>,
-    /// Why the verdict is inconclusive (timeouts, unknowns, loops).
-    pub inconclusive: Vec<String>,
-    /// Abstractions the verdict rests on.
-    pub notes: Vec<String>,
-    /// With `--explain`: each loop and how it was treated.
-    pub loops: Vec<String>,
-    /// Queries asked.
-    pub queries: usize,
-    pub time: Duration,
-}
-
-/// The result for one file.
-#[derive(Clone, Debug)]
-pub struct FileResult {
-    pub file: String,
-    pub kernels: Vec<KernelResult>,
-}
-
-impl FileResult {
-    /// Defect if any kernel has one, else inconclusive if any is, else verified.
-    pub fn overall(&self) -> Verdict {
-        Verdict::worst(self.kernels.iter().map(|k| k.verdict))
-    }
 }
 
 /// Errors that stop verification of a file (exit code 2).
