@@ -4,11 +4,11 @@
 //! 2 input or usage error (also a launch that is not fully concrete), 3 inconclusive.
 
 use crate::driver::check::{self as drv, CheckError, CheckOptions};
-use crate::driver::{DriverError, Verdict, VerifyOptions};
+use crate::driver::{DriverError, VerifyOptions};
 use crate::encode::concrete::ConcreteOptions;
 use crate::passes::{Geometry, PassOptions};
 use crate::report;
-use crate::verdict::Outcome;
+use crate::verdict::{Outcome, Verdict};
 use num_bigint::BigInt;
 use std::path::PathBuf;
 

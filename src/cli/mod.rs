@@ -6,12 +6,12 @@
 pub mod bank;
 pub mod check;
 
-use crate::driver::{self, DriverError, Verdict, VerifyOptions};
+use crate::driver::{self, DriverError, VerifyOptions};
 use crate::frontend::FrontendOptions;
 use crate::passes::{Geometry, PassOptions};
 use crate::report;
 use crate::solver;
-use crate::verdict::Outcome;
+use crate::verdict::{Outcome, Verdict};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::time::Duration;

@@ -25,7 +25,7 @@ use crate::frontend::{self, FrontendError, FrontendOptions};
 use crate::ir::Kernel;
 use crate::passes::{self, Geometry, PassOptions};
 use crate::solver::{Answer, Session, SessionOptions, SolverError, SolverSpec};
-pub use crate::verdict::{BankFileResult, BankKernelResult, IntervalResult, SiteResult, SiteWitness, Summary};
+use crate::verdict::{BankFileResult, BankKernelResult, IntervalResult, SiteResult, SiteWitness};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

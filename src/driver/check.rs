@@ -17,7 +17,7 @@ use crate::frontend;
 use crate::ir::{Kernel, Space, Span, Stmt, StmtKind};
 use crate::passes::{self, LoopTreatment};
 use crate::solver::{Answer, Session, SessionOptions};
-pub use crate::verdict::{AssertionFailure, CheckResult, KernelCheck, Ordering};
+use crate::verdict::{AssertionFailure, CheckResult, KernelCheck, Ordering};
 use std::path::Path;
 use std::time::{Duration, Instant};
 

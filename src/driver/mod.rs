@@ -8,7 +8,7 @@ use crate::frontend::{self, FrontendError, FrontendOptions};
 use crate::ir::Program;
 use crate::passes::{self, Geometry, LoopTreatment, PassOptions};
 use crate::solver::{self, Answer, Session, SessionOptions, SolverError, SolverSpec};
-pub use crate::verdict::{FileResult, KernelResult, Verdict};
+use crate::verdict::{FileResult, KernelResult, Verdict};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 

@@ -15,36 +15,38 @@
 //!   "conflicting_accesses", "conflicting_intervals", "summary": "HI"|"LO"|"none",
 //!   "inconclusive": [reason], "notes": [note]}]}`. Degree 1 means conflict-free.
 
-use crate::driver::bank::{BankFileResult, BankKernelResult, SiteResult};
+use super::{Render, Sources, kernels_text};
+use crate::verdict::{BankFileResult, BankKernelResult, SiteResult};
 use serde_json::{Value, json};
-use std::collections::HashMap;
 use std::fmt::Write;
+
+impl Render for BankFileResult {
+    fn text(&self) -> String {
+        text(self)
+    }
+
+    fn json(&self) -> String {
+        json(self).to_string()
+    }
+}
 
 /// The text report of `r`.
 pub fn text(r: &BankFileResult) -> String {
-    let mut sources: HashMap<String, Option<Vec<String>>> = HashMap::new();
-    let mut out = String::new();
     let m = &r.model;
-    for k in &r.kernels {
+    kernels_text(&r.kernels, |k, sources, out| {
         let _ = writeln!(
             out,
             "{} ({} banks of {} bytes, warps of {} threads):",
             k.name, m.banks, m.bank_width, m.warp_size
         );
-        kernel_text(k, &mut sources, &mut out);
-    }
-    out
+        kernel_text(k, sources, out);
+    })
 }
 
-fn source_text(s: &SiteResult, sources: &mut HashMap<String, Option<Vec<String>>>) -> String {
-    let file = s.span.file.to_string();
-    let lines = sources.entry(file.clone()).or_insert_with(|| {
-        std::fs::read_to_string(&file)
-            .ok()
-            .map(|t| t.lines().map(str::to_string).collect())
-    });
-    let line = lines
-        .as_ref()
+/// The source text of the access (its span on its line), or the array's name.
+fn source_text(s: &SiteResult, sources: &mut Sources) -> String {
+    let line = sources
+        .lines(&s.span.file)
         .and_then(|l| l.get(s.span.line.saturating_sub(1) as usize));
     match (line, s.span.end_col) {
         (Some(l), Some(end)) => l
@@ -87,7 +89,7 @@ fn degree_text(s: &SiteResult) -> String {
     }
 }
 
-fn kernel_text(k: &BankKernelResult, sources: &mut HashMap<String, Option<Vec<String>>>, out: &mut String) {
+fn kernel_text(k: &BankKernelResult, sources: &mut Sources, out: &mut String) {
     let mut order: Vec<&SiteResult> = k.sites.iter().collect();
     order.sort_by_key(|s| std::cmp::Reverse(s.degree));
     let rows: Vec<(String, String, String, String)> = order

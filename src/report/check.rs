@@ -14,11 +14,9 @@
 //! value}}, "schedule": [{"sid", "thread", "block", "line", "col", "access", "location",
 //! "value"}]}], "inconclusive": [reason], "notes": [note], "time_s"}]}`.
 
-use super::{Sources, finding_json, finding_text};
-use crate::driver::Verdict;
-use crate::driver::check::{CheckResult, KernelCheck};
-use crate::encode::concrete::ArrayValues;
+use super::{Render, Sources, coords, finding_json, finding_text, kernels_text};
 use crate::ir::Span;
+use crate::verdict::{ArrayValues, CheckResult, KernelCheck, Ordering, Verdict};
 use serde_json::{Value, json};
 use std::fmt::Write;
 
@@ -64,18 +62,19 @@ fn values_text(a: &ArrayValues) -> String {
     }
 }
 
-fn coords(v: [u64; 3]) -> String {
-    format!("({}, {}, {})", v[0], v[1], v[2])
+impl Render for CheckResult {
+    fn text(&self) -> String {
+        text(self)
+    }
+
+    fn json(&self) -> String {
+        json(self)
+    }
 }
 
 /// The text report of `r`.
 pub fn text(r: &CheckResult) -> String {
-    let mut sources = Sources::default();
-    let mut out = String::new();
-    for k in &r.kernels {
-        kernel_text(k, &mut sources, &mut out);
-    }
-    out
+    kernels_text(&r.kernels, kernel_text)
 }
 
 fn launch(k: &KernelCheck) -> String {
@@ -91,8 +90,8 @@ fn launch(k: &KernelCheck) -> String {
 fn kernel_text(k: &KernelCheck, sources: &mut Sources, out: &mut String) {
     let secs = k.time.as_secs_f64();
     let orderings = match k.ordering {
-        crate::driver::check::Ordering::AllSchedules => ", all schedules",
-        crate::driver::check::Ordering::Canonical => "",
+        Ordering::AllSchedules => ", all schedules",
+        Ordering::Canonical => "",
     };
     match k.verdict {
         Verdict::Verified => {
