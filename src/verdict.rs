@@ -57,6 +57,28 @@ pub trait Outcome {
     fn overall(&self) -> Verdict;
 }
 
+/// A command's result for one kernel: something with a verdict.
+pub trait KernelOutcome {
+    /// The kernel's verdict.
+    fn verdict(&self) -> Verdict;
+}
+
+/// A command's result for one file: one result per kernel (`K`: [`KernelResult`] for `gpug`,
+/// [`KernelCheck`] for `gpug check`).
+#[derive(Clone, Debug)]
+pub struct FileResult<K = KernelResult> {
+    /// The file as the front end named it.
+    pub file: String,
+    /// One result per kernel, in source order.
+    pub kernels: Vec<K>,
+}
+
+impl<K: KernelOutcome> Outcome for FileResult<K> {
+    fn overall(&self) -> Verdict {
+        Verdict::worst(self.kernels.iter().map(K::verdict))
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Findings and their witnesses (pair model).
 
@@ -166,18 +188,9 @@ pub struct KernelResult {
     pub time: Duration,
 }
 
-/// The result for one file.
-#[derive(Clone, Debug)]
-pub struct FileResult {
-    /// The file as the front end named it.
-    pub file: String,
-    /// One result per kernel, in source order.
-    pub kernels: Vec<KernelResult>,
-}
-
-impl Outcome for FileResult {
-    fn overall(&self) -> Verdict {
-        Verdict::worst(self.kernels.iter().map(|k| k.verdict))
+impl KernelOutcome for KernelResult {
+    fn verdict(&self) -> Verdict {
+        self.verdict
     }
 }
 
@@ -293,20 +306,14 @@ pub struct KernelCheck {
     pub time: Duration,
 }
 
-/// The result of `gpug check` for one file.
-#[derive(Clone, Debug)]
-pub struct CheckResult {
-    /// The file as the front end named it.
-    pub file: String,
-    /// One result per kernel, in source order.
-    pub kernels: Vec<KernelCheck>,
-}
-
-impl Outcome for CheckResult {
-    fn overall(&self) -> Verdict {
-        Verdict::worst(self.kernels.iter().map(|k| k.verdict))
+impl KernelOutcome for KernelCheck {
+    fn verdict(&self) -> Verdict {
+        self.verdict
     }
 }
+
+/// The result of `gpug check` for one file.
+pub type CheckResult = FileResult<KernelCheck>;
 
 // ---------------------------------------------------------------------------------------------
 // `gpug bank`: shared-memory bank conflicts.
@@ -484,9 +491,11 @@ impl BankKernelResult {
             Summary::Lo
         }
     }
+}
 
+impl KernelOutcome for BankKernelResult {
     /// Defect when some site conflicts, else inconclusive when something is, else verified.
-    pub fn verdict(&self) -> Verdict {
+    fn verdict(&self) -> Verdict {
         Verdict::of(self.conflicting_sites() > 0, !self.inconclusive.is_empty())
     }
 }
@@ -517,7 +526,7 @@ impl BankFileResult {
 
 impl Outcome for BankFileResult {
     fn overall(&self) -> Verdict {
-        Verdict::worst(self.kernels.iter().map(BankKernelResult::verdict))
+        Verdict::worst(self.kernels.iter().map(KernelOutcome::verdict))
     }
 }
 

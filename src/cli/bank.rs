@@ -4,7 +4,8 @@
 //! 2 input or usage error (also a missing `--blockDim`), 3 inconclusive.
 
 use super::parse_dim;
-use crate::driver::bank::{self as db, BankError, BankOptions};
+use crate::driver::bank::BankOptions;
+use crate::driver::{self, RunOptions};
 use crate::encode::bank::BankModel;
 use crate::frontend::FrontendError;
 use crate::passes::{Geometry, PassOptions};
@@ -65,7 +66,7 @@ pub struct BankArgs {
 /// Runs `gpug bank`; returns the exit code.
 pub fn run(a: BankArgs) -> i32 {
     let Some(block_dim) = a.block_dim else {
-        eprintln!("error: {}", BankError::SymbolicBlock);
+        eprintln!("error: {}", driver::Error::SymbolicBlock);
         return 2;
     };
     if a.banks == 0 || a.bank_width == 0 {
@@ -76,7 +77,7 @@ pub fn run(a: BankArgs) -> i32 {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let opts = BankOptions {
+    let common = RunOptions {
         frontend: a.common.frontend(),
         geometry: Geometry {
             block_dim: block_dim.map(Some),
@@ -89,13 +90,15 @@ pub fn run(a: BankArgs) -> i32 {
         solver,
         timeout,
         dump_dir: a.common.dump_smt2.clone(),
+    };
+    let opts = BankOptions {
         model: BankModel {
             banks: a.banks,
             bank_width: a.bank_width,
             ..BankModel::default()
         },
     };
-    match db::bank(&a.file, &opts) {
+    match driver::run(&a.file, &common, &opts) {
         Ok(result) => {
             if a.common.json {
                 println!("{}", report::bank::json(&result));
@@ -104,7 +107,7 @@ pub fn run(a: BankArgs) -> i32 {
             }
             result.exit_code()
         }
-        Err(BankError::Frontend(FrontendError::ClangFailed { stderr })) => super::clang_failed(&a.file, &stderr),
+        Err(driver::Error::Frontend(FrontendError::ClangFailed { stderr })) => super::clang_failed(&a.file, &stderr),
         Err(e) => {
             eprintln!("error: {e}");
             2

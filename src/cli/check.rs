@@ -3,8 +3,8 @@
 //! Exit codes: 0 all assertions hold, 1 an assertion fails or a race or divergence is found,
 //! 2 input or usage error (also a launch that is not fully concrete), 3 inconclusive.
 
-use crate::driver::check::{self as drv, CheckError, CheckOptions};
-use crate::driver::{DriverError, VerifyOptions};
+use crate::driver::check::CheckOptions;
+use crate::driver::{self, RunOptions};
 use crate::encode::concrete::ConcreteOptions;
 use crate::passes::{Geometry, PassOptions};
 use crate::report;
@@ -109,24 +109,21 @@ pub fn run(a: CheckArgs) -> i32 {
             return 2;
         }
     };
-    let opts = CheckOptions {
-        verify: VerifyOptions {
-            frontend: a.common.frontend(),
-            geometry: Geometry {
-                block_dim: block.map(Some),
-                grid_dim: grid.map(Some),
-            },
-            passes: PassOptions {
-                unroll: a.unroll.unwrap_or(64),
-                ..PassOptions::default()
-            },
-            solver,
-            timeout,
-            dump_dir: a.common.dump_smt2.clone(),
-            only_divergence: false,
-            explain: false,
-            no_overflow: false,
+    let common = RunOptions {
+        frontend: a.common.frontend(),
+        geometry: Geometry {
+            block_dim: block.map(Some),
+            grid_dim: grid.map(Some),
         },
+        passes: PassOptions {
+            unroll: a.unroll.unwrap_or(64),
+            ..PassOptions::default()
+        },
+        solver,
+        timeout,
+        dump_dir: a.common.dump_smt2.clone(),
+    };
+    let opts = CheckOptions {
         concrete: ConcreteOptions {
             schedules: a.all_schedules,
             float_ieee: a.float == FloatMode::Ieee,
@@ -134,7 +131,7 @@ pub fn run(a: CheckArgs) -> i32 {
         },
         bound: a.unroll,
     };
-    match drv::check(&a.file, &opts) {
+    match driver::run(&a.file, &common, &opts) {
         Ok(result) => {
             if a.common.json {
                 println!("{}", report::check::json(&result));
@@ -147,7 +144,7 @@ pub fn run(a: CheckArgs) -> i32 {
                 Verdict::Inconclusive => 3,
             }
         }
-        Err(CheckError::Driver(DriverError::Frontend(crate::frontend::FrontendError::ClangFailed { stderr }))) => {
+        Err(driver::Error::Frontend(crate::frontend::FrontendError::ClangFailed { stderr })) => {
             super::clang_failed(&a.file, &stderr)
         }
         Err(e) => {

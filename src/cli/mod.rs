@@ -6,7 +6,7 @@
 pub mod bank;
 pub mod check;
 
-use crate::driver::{self, DriverError, VerifyOptions};
+use crate::driver::{self, RunOptions, VerifyOptions};
 use crate::frontend::FrontendOptions;
 use crate::passes::{Geometry, PassOptions};
 use crate::report;
@@ -285,7 +285,7 @@ fn verify(a: VerifyArgs) -> i32 {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let opts = VerifyOptions {
+    let common = RunOptions {
         frontend: a.common.frontend(),
         geometry: Geometry {
             block_dim: a.block_dim.unwrap_or([None; 3]),
@@ -299,11 +299,13 @@ fn verify(a: VerifyArgs) -> i32 {
         solver,
         timeout,
         dump_dir: a.common.dump_smt2.clone(),
+    };
+    let opts = VerifyOptions {
         only_divergence: a.only_divergence,
         explain: a.explain,
         no_overflow: a.no_overflow,
     };
-    match driver::verify(&file, &opts) {
+    match driver::run(&file, &common, &opts) {
         Ok(result) => {
             if a.common.json {
                 println!("{}", report::json(&result));
@@ -316,7 +318,7 @@ fn verify(a: VerifyArgs) -> i32 {
                 Verdict::Inconclusive => 3,
             }
         }
-        Err(DriverError::Frontend(crate::frontend::FrontendError::ClangFailed { stderr })) => {
+        Err(driver::Error::Frontend(crate::frontend::FrontendError::ClangFailed { stderr })) => {
             clang_failed(&file, &stderr)
         }
         Err(e) => {

@@ -19,88 +19,68 @@
 //! per kernel PUG's summary: HI when at least half of the intervals with shared accesses have a
 //! conflict, LO when fewer (but some) do, none when none do.
 
+use super::Error;
+use super::pipeline::{Command, KernelRun, Reply, RunOptions, reasons};
 use crate::encode::bank::{self as eb, BankModel, BankWitness, Site};
 use crate::encode::{self, EncodeOptions, Encoded, MemoryModel};
-use crate::frontend::{self, FrontendError, FrontendOptions};
 use crate::ir::Kernel;
-use crate::passes::{self, Geometry, PassOptions};
-use crate::solver::{Answer, Session, SessionOptions, SolverError, SolverSpec};
+use crate::passes;
+use crate::solver::Session;
 use crate::verdict::{BankFileResult, BankKernelResult, IntervalResult, SiteResult, SiteWitness};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
-/// Everything [`bank`] needs.
+/// What `gpug bank` needs besides the [`RunOptions`] (whose `block_dim` must be concrete in all
+/// three dimensions; `grid_dim` may be symbolic).
 #[derive(Clone, Debug)]
 pub struct BankOptions {
-    pub frontend: FrontendOptions,
-    /// `block_dim` must be concrete in all three dimensions; `grid_dim` may be symbolic.
-    pub geometry: Geometry,
-    pub passes: PassOptions,
-    pub solver: SolverSpec,
-    /// Wall-clock limit per query.
-    pub timeout: Duration,
-    /// Where to write each query as a standalone `.smt2` script.
-    pub dump_dir: Option<PathBuf>,
+    /// Banks, bank width, warp size.
     pub model: BankModel,
 }
 
-/// Errors that stop the analysis of a file (exit code 2).
-#[derive(Debug, thiserror::Error)]
-pub enum BankError {
-    #[error(transparent)]
-    Frontend(#[from] FrontendError),
-    #[error("solver: {0}")]
-    Solver(#[from] SolverError),
-    /// `--blockDim` missing: which threads share a warp depends on the block's shape.
-    #[error(
-        "bank-conflict analysis needs a concrete block size: give --blockDim (warps are formed from linear thread ids, which depend on blockDim)"
-    )]
-    SymbolicBlock,
-    /// The bank model cannot describe an access (e.g. one thread touching two words of one bank).
-    #[error("{0}")]
-    Model(String),
-}
+impl Command for BankOptions {
+    type Kernel = BankKernelResult;
+    type File = BankFileResult;
 
-/// Analyses every kernel of `file` (or the one `--kernel` names).
-///
-/// Errors: a symbolic block size, a bank model that cannot describe an access, the front
-/// end's errors and a solver that cannot be started. Timeouts and `unknown` answers are not
-/// errors: they make the result inconclusive.
-pub fn bank(file: &Path, opts: &BankOptions) -> Result<BankFileResult, BankError> {
-    if opts.geometry.block_dim.iter().any(Option::is_none) {
-        return Err(BankError::SymbolicBlock);
+    /// A concrete block size and a bank model with positive sizes.
+    fn validate(&self, common: &RunOptions) -> Result<(), Error> {
+        if common.geometry.block_dim.iter().any(Option::is_none) {
+            return Err(Error::SymbolicBlock);
+        }
+        if self.model.banks == 0 || self.model.bank_width == 0 || self.model.warp_size == 0 {
+            return Err(Error::BankModel(
+                "--banks, --bank-width and the warp size must be positive".into(),
+            ));
+        }
+        Ok(())
     }
-    if opts.model.banks == 0 || opts.model.bank_width == 0 || opts.model.warp_size == 0 {
-        return Err(BankError::Model(
-            "--banks, --bank-width and the warp size must be positive".into(),
-        ));
+
+    fn kernel(&self, k: &Kernel, run: &mut KernelRun) -> Result<BankKernelResult, Error> {
+        bank_kernel(k, self, run)
     }
-    let program = frontend::load(file, &opts.frontend)?;
-    let mut kernels = Vec::new();
-    for k in &program.kernels {
-        kernels.push(bank_kernel(k, opts)?);
+
+    fn file(&self, file: String, kernels: Vec<BankKernelResult>) -> BankFileResult {
+        BankFileResult {
+            file,
+            model: self.model,
+            kernels,
+        }
     }
-    Ok(BankFileResult {
-        file: program.file.clone(),
-        model: opts.model,
-        kernels,
-    })
 }
 
 /// Encodings of one kernel for each thread count asked so far, each with its session.
 struct Encodings<'a> {
     kernel: &'a Kernel,
-    opts: &'a BankOptions,
+    model: BankModel,
     by_k: BTreeMap<usize, (Encoded, Session)>,
 }
 
 impl Encodings<'_> {
-    fn get(&mut self, k: usize) -> Result<&mut (Encoded, Session), BankError> {
+    /// The encoding for `k` threads (equality abstraction, no checks) and its session.
+    fn get(&mut self, k: usize, run: &KernelRun) -> Result<&mut (Encoded, Session), Error> {
         if !self.by_k.contains_key(&k) {
             let enc = encode::encode_with(
                 self.kernel,
-                &self.opts.geometry,
+                &run.options().geometry,
                 &EncodeOptions {
                     threads: k,
                     memory: MemoryModel::EqualityAbstraction,
@@ -108,57 +88,27 @@ impl Encodings<'_> {
                     no_overflow: false,
                 },
             );
-            let session = Session::new(
-                &self.opts.solver,
-                &eb::bank_script(&enc),
-                SessionOptions {
-                    timeout: Some(self.opts.timeout),
-                    dump_dir: self.opts.dump_dir.clone(),
-                },
-            )?;
+            let session = run.session(&run.options().solver, &eb::bank_script(&enc))?;
             self.by_k.insert(k, (enc, session));
         }
         Ok(self.by_k.get_mut(&k).expect("inserted above"))
     }
-}
 
-/// One query's outcome.
-enum Outcome {
-    Sat(BankWitness),
-    Unsat,
-    Undecided,
-}
-
-struct Asker<'a> {
-    encodings: Encodings<'a>,
-    queries: usize,
-    inconclusive: Vec<String>,
-}
-
-impl Asker<'_> {
-    fn ask(&mut self, name: String, occurrences: &[usize], k: usize) -> Result<Outcome, BankError> {
-        let model = self.encodings.opts.model;
-        let timeout = self.encodings.opts.timeout;
-        let (enc, session) = self.encodings.get(k)?;
+    /// Asks "degree ≥ k" over `occurrences`; a model gives the witness.
+    fn ask(
+        &mut self,
+        run: &mut KernelRun,
+        name: String,
+        occurrences: &[usize],
+        k: usize,
+    ) -> Result<Reply<BankWitness>, Error> {
+        let model = self.model;
+        let (enc, session) = self.get(k, run)?;
         let q = eb::conflict_query(name, enc, occurrences, k, &model);
-        self.queries += 1;
-        Ok(match session.check(&q.query)? {
-            Answer::Sat(values) => Outcome::Sat(q.witness(&values, &model)),
-            Answer::Unsat => Outcome::Unsat,
-            Answer::Unknown(why) => {
-                let m = format!("query {}: solver answered unknown ({why})", q.query.name);
-                self.inconclusive.push(m);
-                Outcome::Undecided
-            }
-            Answer::Timeout => {
-                let m = format!(
-                    "query {}: no answer within {} s (--timeout)",
-                    q.query.name,
-                    timeout.as_secs_f64()
-                );
-                self.inconclusive.push(m);
-                Outcome::Undecided
-            }
+        Ok(match run.ask(session, &q.query)? {
+            Reply::Sat(values) => Reply::Sat(q.witness(&values, &model)),
+            Reply::Unsat => Reply::Unsat,
+            Reply::Undecided => Reply::Undecided,
         })
     }
 }
@@ -171,50 +121,40 @@ fn site_name(kernel: &str, s: &Site) -> String {
     format!("{kernel}.bank.L{}C{}.{}", s.span.line, s.span.col, s.kind.as_str())
 }
 
-fn bank_kernel(k: &Kernel, opts: &BankOptions) -> Result<BankKernelResult, BankError> {
-    let start = Instant::now();
-    let prepared = passes::prepare(k, &opts.geometry, &opts.passes);
+/// Per barrier interval: the sites occurring in it, those conflicting, those undecided.
+type Intervals = BTreeMap<u32, [BTreeSet<usize>; 3]>;
+
+fn bank_kernel(k: &Kernel, opts: &BankOptions, run: &mut KernelRun) -> Result<BankKernelResult, Error> {
+    let c = run.options();
+    let prepared = passes::prepare(k, &c.geometry, &c.passes);
     if !prepared.inconclusive.is_empty() {
         return Ok(BankKernelResult {
             name: k.name.clone(),
             sites: Vec::new(),
             intervals: Vec::new(),
-            inconclusive: prepared
-                .inconclusive
-                .iter()
-                .map(|(s, why)| format!("{s}: {why}"))
-                .collect(),
+            inconclusive: reasons(&prepared.inconclusive).collect(),
             notes: Vec::new(),
             queries: 0,
-            time: start.elapsed(),
+            time: run.elapsed(),
         });
     }
     let kernel = &prepared.kernel;
-    let block_threads: u64 = opts
-        .geometry
-        .block_dim
-        .iter()
-        .map(|d| u64::from(d.unwrap_or(1)))
-        .product();
+    let block_threads: u64 = c.geometry.block_dim.iter().map(|d| u64::from(d.unwrap_or(1))).product();
     let max_k = u64::from(opts.model.warp_size).min(block_threads).max(1) as usize;
-    let mut asker = Asker {
-        encodings: Encodings {
-            kernel,
-            opts,
-            by_k: BTreeMap::new(),
-        },
-        queries: 0,
-        inconclusive: Vec::new(),
+    let mut encodings = Encodings {
+        kernel,
+        model: opts.model,
+        by_k: BTreeMap::new(),
     };
     let (sites, segments, notes) = {
-        let (enc, _) = asker.encodings.get(2)?;
+        let (enc, _) = encodings.get(2, run)?;
         let sites = eb::sites(kernel, enc);
         let segments: Vec<u32> = enc.accesses.iter().map(|a| a.segment).collect();
         (sites, segments, enc.notes.clone())
     };
     for s in &sites {
         if !opts.model.supports(s.width) {
-            return Err(BankError::Model(format!(
+            return Err(Error::BankModel(format!(
                 "{}: an access of {} bytes can touch {} words of {} bytes, more than the {} banks: one thread would hit one bank twice",
                 s.span,
                 s.width,
@@ -224,89 +164,17 @@ fn bank_kernel(k: &Kernel, opts: &BankOptions) -> Result<BankKernelResult, BankE
             )));
         }
     }
-    // interval -> sites occurring, sites conflicting, sites undecided
-    let mut intervals: BTreeMap<u32, [BTreeSet<usize>; 3]> = BTreeMap::new();
+    let mut intervals = Intervals::new();
     let mut results = Vec::new();
     for (si, s) in sites.iter().enumerate() {
-        let name = site_name(&k.name, s);
-        let mut by_segment: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
-        for &o in &s.occurrences {
-            by_segment.entry(segments[o]).or_default().push(o);
-        }
-        let mut witness: Option<BankWitness> = None;
-        let mut undecided = false;
-        // Occurrences in intervals where two lanes can conflict (or that are undecided): the
-        // only ones that can have a degree above 1.
-        let mut candidates: Vec<usize> = Vec::new();
-        for (seg, occ) in &by_segment {
-            let entry = intervals.entry(*seg).or_default();
-            entry[0].insert(si);
-            match asker.ask(format!("{name}.bi{seg}.k2"), occ, 2)? {
-                Outcome::Sat(w) => {
-                    entry[1].insert(si);
-                    witness.get_or_insert(w);
-                    candidates.extend(occ);
-                }
-                Outcome::Unsat => {}
-                Outcome::Undecided => {
-                    entry[2].insert(si);
-                    undecided = true;
-                    candidates.extend(occ);
-                }
-            }
-        }
-        let possible = match (&witness, undecided) {
-            (Some(_), _) => Some(true),
-            (None, false) => Some(false),
-            (None, true) => None,
+        let search = SiteSearch {
+            name: site_name(&k.name, s),
+            site: s,
+            index: si,
+            segments: &segments,
+            max_k,
         };
-        let mut degree = 1u32;
-        let mut exact = !undecided;
-        if witness.is_some() {
-            exact = true;
-            // Gallop: 4, 8, … while satisfiable; then bisect in (lo, hi).
-            let mut lo = 2usize;
-            let mut hi = max_k; // the degree is at most hi
-            let mut galloping = true;
-            while lo < hi {
-                let k = if galloping {
-                    (2 * lo).min(hi)
-                } else {
-                    lo + (hi - lo).div_ceil(2)
-                };
-                match asker.ask(format!("{name}.k{k}"), &candidates, k)? {
-                    Outcome::Sat(w) => {
-                        lo = k;
-                        witness = Some(w);
-                    }
-                    Outcome::Unsat => {
-                        hi = k - 1;
-                        galloping = false;
-                    }
-                    Outcome::Undecided => {
-                        exact = false;
-                        break;
-                    }
-                }
-            }
-            degree = lo as u32;
-        }
-        let witness = witness.map(|w| SiteWitness {
-            occurrence: s.occurrences.iter().position(|&o| o == w.access).unwrap_or(0),
-            interval: segments.get(w.access).copied().unwrap_or(0),
-            witness: w,
-        });
-        results.push(SiteResult {
-            array: kernel.array(s.array).name.clone(),
-            span: s.span.clone(),
-            kind: s.kind,
-            width: s.width,
-            possible,
-            degree,
-            exact,
-            occurrences: s.occurrences.len(),
-            witness,
-        });
+        results.push(search.run(&mut encodings, run, &mut intervals)?);
     }
     let intervals = intervals
         .into_iter()
@@ -321,9 +189,128 @@ fn bank_kernel(k: &Kernel, opts: &BankOptions) -> Result<BankKernelResult, BankE
         name: k.name.clone(),
         sites: results,
         intervals,
-        inconclusive: asker.inconclusive,
+        inconclusive: std::mem::take(&mut run.inconclusive),
         notes,
-        queries: asker.queries,
-        time: start.elapsed(),
+        queries: run.queries,
+        time: run.elapsed(),
     })
+}
+
+/// The search for one site's degree.
+struct SiteSearch<'a> {
+    /// Prefix of the site's query names.
+    name: String,
+    site: &'a Site,
+    /// The site's index among the kernel's sites.
+    index: usize,
+    /// The barrier interval of each access of the encoding.
+    segments: &'a [u32],
+    /// The highest degree possible: the warp size, or fewer threads in the block.
+    max_k: usize,
+}
+
+impl SiteSearch<'_> {
+    /// Decides per interval whether two lanes can conflict (recorded in `intervals`), then
+    /// maximizes the degree over the occurrences that can.
+    fn run(
+        &self,
+        encodings: &mut Encodings,
+        run: &mut KernelRun,
+        intervals: &mut Intervals,
+    ) -> Result<SiteResult, Error> {
+        let (s, si, name) = (self.site, self.index, &self.name);
+        let mut by_segment: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+        for &o in &s.occurrences {
+            by_segment.entry(self.segments[o]).or_default().push(o);
+        }
+        let mut witness: Option<BankWitness> = None;
+        let mut undecided = false;
+        // Occurrences in intervals where two lanes can conflict (or that are undecided): the
+        // only ones that can have a degree above 1.
+        let mut candidates: Vec<usize> = Vec::new();
+        for (seg, occ) in &by_segment {
+            let entry = intervals.entry(*seg).or_default();
+            entry[0].insert(si);
+            match encodings.ask(run, format!("{name}.bi{seg}.k2"), occ, 2)? {
+                Reply::Sat(w) => {
+                    entry[1].insert(si);
+                    witness.get_or_insert(w);
+                    candidates.extend(occ);
+                }
+                Reply::Unsat => {}
+                Reply::Undecided => {
+                    entry[2].insert(si);
+                    undecided = true;
+                    candidates.extend(occ);
+                }
+            }
+        }
+        let possible = match (&witness, undecided) {
+            (Some(_), _) => Some(true),
+            (None, false) => Some(false),
+            (None, true) => None,
+        };
+        let mut degree = 1u32;
+        let mut exact = !undecided;
+        if let Some(w) = witness.take() {
+            let (d, e, w) = self.maximize(encodings, run, &candidates, w)?;
+            (degree, exact, witness) = (d, e, Some(w));
+        }
+        let witness = witness.map(|w| SiteWitness {
+            occurrence: s.occurrences.iter().position(|&o| o == w.access).unwrap_or(0),
+            interval: self.segments.get(w.access).copied().unwrap_or(0),
+            witness: w,
+        });
+        Ok(SiteResult {
+            array: encodings.kernel.array(s.array).name.clone(),
+            span: s.span.clone(),
+            kind: s.kind,
+            width: s.width,
+            possible,
+            degree,
+            exact,
+            occurrences: s.occurrences.len(),
+            witness,
+        })
+    }
+
+    /// The highest degree over `candidates`, starting from a pair conflict `witness`: "degree
+    /// ≥ k?" for k = 4, 8, … while satisfiable, then bisected between the last satisfiable
+    /// and the first unsatisfiable k. Returns the degree, whether every query was answered, and
+    /// the witness of the highest satisfiable k.
+    fn maximize(
+        &self,
+        encodings: &mut Encodings,
+        run: &mut KernelRun,
+        candidates: &[usize],
+        mut witness: BankWitness,
+    ) -> Result<(u32, bool, BankWitness), Error> {
+        let mut exact = true;
+        // Gallop: 4, 8, … while satisfiable; then bisect in (lo, hi).
+        let mut lo = 2usize;
+        let mut hi = self.max_k; // the degree is at most hi
+        let mut galloping = true;
+        while lo < hi {
+            let k = if galloping {
+                (2 * lo).min(hi)
+            } else {
+                lo + (hi - lo).div_ceil(2)
+            };
+            match encodings.ask(run, format!("{}.k{k}", self.name), candidates, k)? {
+                Reply::Sat(w) => {
+                    lo = k;
+                    witness = w;
+                }
+                Reply::Unsat => {
+                    hi = k - 1;
+                    galloping = false;
+                }
+                Reply::Undecided => {
+                    exact = false;
+                    break;
+                }
+            }
+        }
+        Ok((lo as u32, exact, witness))
+    }
 }
