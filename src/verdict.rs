@@ -511,19 +511,6 @@ pub struct BankFileResult {
     pub kernels: Vec<BankKernelResult>,
 }
 
-impl BankFileResult {
-    /// The exit code: 1 when some site conflicts, else 3 when something is inconclusive, else 0.
-    pub fn exit_code(&self) -> i32 {
-        if self.kernels.iter().any(|k| k.conflicting_sites() > 0) {
-            1
-        } else if self.kernels.iter().any(|k| !k.inconclusive.is_empty()) {
-            3
-        } else {
-            0
-        }
-    }
-}
-
 impl Outcome for BankFileResult {
     fn overall(&self) -> Verdict {
         Verdict::worst(self.kernels.iter().map(KernelOutcome::verdict))

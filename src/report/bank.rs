@@ -22,25 +22,27 @@ use std::fmt::Write;
 
 impl Render for BankFileResult {
     fn text(&self) -> String {
-        text(self)
+        let m = &self.model;
+        kernels_text(&self.kernels, |k, sources, out| {
+            let _ = writeln!(
+                out,
+                "{} ({} banks of {} bytes, warps of {} threads):",
+                k.name, m.banks, m.bank_width, m.warp_size
+            );
+            kernel_text(k, sources, out);
+        })
     }
 
+    /// The fields are in the module docs.
     fn json(&self) -> String {
-        json(self).to_string()
+        let m = &self.model;
+        json!({
+            "file": self.file,
+            "model": {"banks": m.banks, "bank_width": m.bank_width, "warp_size": m.warp_size},
+            "kernels": self.kernels.iter().map(|k| kernel_json(k, m.warp_size)).collect::<Vec<_>>(),
+        })
+        .to_string()
     }
-}
-
-/// The text report of `r`.
-pub fn text(r: &BankFileResult) -> String {
-    let m = &r.model;
-    kernels_text(&r.kernels, |k, sources, out| {
-        let _ = writeln!(
-            out,
-            "{} ({} banks of {} bytes, warps of {} threads):",
-            k.name, m.banks, m.bank_width, m.warp_size
-        );
-        kernel_text(k, sources, out);
-    })
 }
 
 /// The source text of the access (its span on its line), or the array's name.
@@ -155,16 +157,6 @@ fn kernel_text(k: &BankKernelResult, sources: &mut Sources, out: &mut String) {
     for note in &k.notes {
         let _ = writeln!(out, "  note: {note}");
     }
-}
-
-/// The JSON report of `r` (fields in the module docs).
-pub fn json(r: &BankFileResult) -> Value {
-    let m = &r.model;
-    json!({
-        "file": r.file,
-        "model": {"banks": m.banks, "bank_width": m.bank_width, "warp_size": m.warp_size},
-        "kernels": r.kernels.iter().map(|k| kernel_json(k, m.warp_size)).collect::<Vec<_>>(),
-    })
 }
 
 fn kernel_json(k: &BankKernelResult, warp: u32) -> Value {

@@ -31,17 +31,27 @@ pub trait Render {
 
 impl Render for FileResult {
     fn text(&self) -> String {
-        text(self)
+        kernels_text(&self.kernels, kernel_text)
     }
 
+    /// The fields are in the module docs.
     fn json(&self) -> String {
-        json(self)
+        let kernels: Vec<Value> = self
+            .kernels
+            .iter()
+            .map(|k| {
+                json!({
+                    "name": k.name,
+                    "verdict": k.verdict.as_str(),
+                    "findings": k.findings.iter().map(finding_json).collect::<Vec<_>>(),
+                    "inconclusive": k.inconclusive,
+                    "notes": k.notes,
+                    "loops": k.loops,
+                })
+            })
+            .collect();
+        json!({ "file": self.file, "kernels": kernels }).to_string()
     }
-}
-
-/// The text report of `r`.
-pub fn text(r: &FileResult) -> String {
-    kernels_text(&r.kernels, kernel_text)
 }
 
 /// The text of every kernel of a file, in order, as `kernel` writes each (source lines for
@@ -176,25 +186,6 @@ impl Sources {
     }
 }
 
-/// The JSON report of `r` (see the module docs for its fields).
-pub fn json(r: &FileResult) -> String {
-    let kernels: Vec<Value> = r
-        .kernels
-        .iter()
-        .map(|k| {
-            json!({
-                "name": k.name,
-                "verdict": k.verdict.as_str(),
-                "findings": k.findings.iter().map(finding_json).collect::<Vec<_>>(),
-                "inconclusive": k.inconclusive,
-                "notes": k.notes,
-                "loops": k.loops,
-            })
-        })
-        .collect();
-    json!({ "file": r.file, "kernels": kernels }).to_string()
-}
-
 fn finding_json(f: &Finding) -> Value {
     let kind = match f.kind {
         FindingKind::Race { .. } => "race",
@@ -302,7 +293,7 @@ mod tests {
 
     #[test]
     fn text_has_one_verdict_line_per_kernel_and_the_witness() {
-        let t = text(&result());
+        let t = result().text();
         let verdicts: Vec<&str> = t.lines().filter(|l| !l.starts_with(' ')).collect();
         assert_eq!(verdicts, ["a: verified", "b: 1 defect", "c: inconclusive"]);
         assert!(t.contains("  write-write race on s[0]\n"));
@@ -313,7 +304,7 @@ mod tests {
 
     #[test]
     fn json_has_the_documented_fields() {
-        let v: Value = serde_json::from_str(&json(&result())).expect("valid JSON");
+        let v: Value = serde_json::from_str(&result().json()).expect("valid JSON");
         assert_eq!(v["file"], "no/such/file.cu");
         let ks = v["kernels"].as_array().expect("kernels");
         assert_eq!(
