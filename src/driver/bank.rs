@@ -18,6 +18,9 @@
 //! Per barrier interval: how many sites occur in it and how many of them can conflict there;
 //! per kernel PUG's summary: HI when at least half of the intervals with shared accesses have a
 //! conflict, LO when fewer (but some) do, none when none do.
+//!
+//! Must not: print, build SMT terms (the encoder's job), or talk to a solver other than through
+//! the pipeline's [`KernelRun`].
 
 use super::Error;
 use super::pipeline::{Command, KernelRun, Reply, RunOptions, reasons};

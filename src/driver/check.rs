@@ -9,6 +9,9 @@
 //! schedule IDs even without `--all-schedules`: the serializability argument orders barrier
 //! intervals, not the atomics inside one, whose return values depend on their order. Then every
 //! `assert` and `__ensures` is one query of the concrete model ([`encode_concrete`]).
+//!
+//! Must not: print, build SMT terms (the encoder's job), or talk to a solver other than through
+//! the pipeline's [`KernelRun`].
 
 use super::Error;
 use super::pipeline::{Command, KernelRun, Reply, RunOptions};

@@ -6,6 +6,9 @@
 //! every race and divergence check is one query ([`encode::encode_with`]). A possible defect
 //! (one resting on a loop abstraction) is replayed at the geometry its witness chose with every
 //! loop unrolled.
+//!
+//! Must not: print, build SMT terms (the encoder's job), or talk to a solver other than through
+//! the pipeline's [`KernelRun`].
 
 use super::Error;
 use super::pipeline::{Command, KernelRun, Reply, reasons};
