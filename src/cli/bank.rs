@@ -2,13 +2,13 @@
 //!
 //! Exit codes: 0 every shared access is conflict-free (degree 1), 1 some access conflicts,
 //! 2 input or usage error (also a missing `--blockDim`), 3 inconclusive.
+//! Owns the subcommand's arguments and their translation into [`BankOptions`]; must not
+//! analyse or print results itself (the driver and `report` do, through [`run_command`]).
 
-use super::parse_dim;
-use crate::driver::bank::{self as db, BankError, BankOptions};
-use crate::encode::bank::BankModel;
-use crate::frontend::FrontendError;
+use super::{EXIT_ERROR, parse_dim, run_command};
+use crate::driver::{self, bank::BankOptions};
 use crate::passes::{Geometry, PassOptions};
-use crate::report;
+use crate::verdict::BankModel;
 use std::path::PathBuf;
 
 /// Shared-memory bank conflicts of every kernel, for a concrete block size.
@@ -65,51 +65,33 @@ pub struct BankArgs {
 /// Runs `gpug bank`; returns the exit code.
 pub fn run(a: BankArgs) -> i32 {
     let Some(block_dim) = a.block_dim else {
-        eprintln!("error: {}", BankError::SymbolicBlock);
-        return 2;
+        eprintln!("error: {}", driver::Error::SymbolicBlock);
+        return EXIT_ERROR;
     };
     if a.banks == 0 || a.bank_width == 0 {
         eprintln!("error: --banks and --bank-width must be positive");
-        return 2;
+        return EXIT_ERROR;
     }
-    let (solver, timeout) = match a.common.solver_and_limit(a.timeout) {
-        Ok(x) => x,
+    let geometry = Geometry {
+        block_dim: block_dim.map(Some),
+        grid_dim: a.grid_dim.map(|d| d.map(Some)).unwrap_or([None; 3]),
+    };
+    let passes = PassOptions {
+        unroll: a.unroll,
+        ..PassOptions::default()
+    };
+    let common = match a.common.run_options(a.timeout, geometry, passes) {
+        Ok(c) => c,
         Err(code) => return code,
     };
     let opts = BankOptions {
-        frontend: a.common.frontend(),
-        geometry: Geometry {
-            block_dim: block_dim.map(Some),
-            grid_dim: a.grid_dim.map(|d| d.map(Some)).unwrap_or([None; 3]),
-        },
-        passes: PassOptions {
-            unroll: a.unroll,
-            ..PassOptions::default()
-        },
-        solver,
-        timeout,
-        dump_dir: a.common.dump_smt2.clone(),
         model: BankModel {
             banks: a.banks,
             bank_width: a.bank_width,
             ..BankModel::default()
         },
     };
-    match db::bank(&a.file, &opts) {
-        Ok(result) => {
-            if a.common.json {
-                println!("{}", report::bank::json(&result));
-            } else {
-                print!("{}", report::bank::text(&result));
-            }
-            result.exit_code()
-        }
-        Err(BankError::Frontend(FrontendError::ClangFailed { stderr })) => super::clang_failed(&a.file, &stderr),
-        Err(e) => {
-            eprintln!("error: {e}");
-            2
-        }
-    }
+    run_command(&a.file, &common, &opts, a.common.json, "error: ")
 }
 
 #[cfg(test)]

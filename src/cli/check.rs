@@ -2,12 +2,13 @@
 //!
 //! Exit codes: 0 all assertions hold, 1 an assertion fails or a race or divergence is found,
 //! 2 input or usage error (also a launch that is not fully concrete), 3 inconclusive.
+//! Owns the subcommand's arguments and their translation into [`CheckOptions`]; must not
+//! analyse or print results itself (the driver and `report` do, through [`run_command`]).
 
-use crate::driver::check::{self as drv, CheckError, CheckOptions};
-use crate::driver::{DriverError, Verdict, VerifyOptions};
+use super::{EXIT_ERROR, run_command};
+use crate::driver::check::CheckOptions;
 use crate::encode::concrete::ConcreteOptions;
 use crate::passes::{Geometry, PassOptions};
-use crate::report;
 use num_bigint::BigInt;
 use std::path::PathBuf;
 
@@ -93,39 +94,30 @@ pub fn parse_kernel_args(args: &[String]) -> Result<Vec<(String, BigInt)>, Strin
 
 /// Runs `gpug check`; returns the exit code.
 pub fn run(a: CheckArgs) -> i32 {
-    let (solver, timeout) = match a.common.solver_and_limit(a.timeout) {
-        Ok(x) => x,
+    let geometry = Geometry {
+        block_dim: a.block_dim.unwrap_or([1; 3]).map(Some),
+        grid_dim: a.grid_dim.unwrap_or([1; 3]).map(Some),
+    };
+    let passes = PassOptions {
+        unroll: a.unroll.unwrap_or(64),
+        ..PassOptions::default()
+    };
+    let common = match a.common.run_options(a.timeout, geometry, passes) {
+        Ok(c) => c,
         Err(code) => return code,
     };
-    let (Some(block), Some(grid)) = (a.block_dim, a.grid_dim) else {
+    if a.block_dim.is_none() || a.grid_dim.is_none() {
         eprintln!("error: `gpug check` needs a concrete launch: give --blockDim and --gridDim");
-        return 2;
-    };
+        return EXIT_ERROR;
+    }
     let param_values = match parse_kernel_args(&a.kernel_args) {
         Ok(v) => v,
         Err(e) => {
             eprintln!("error: {e}");
-            return 2;
+            return EXIT_ERROR;
         }
     };
     let opts = CheckOptions {
-        verify: VerifyOptions {
-            frontend: a.common.frontend(),
-            geometry: Geometry {
-                block_dim: block.map(Some),
-                grid_dim: grid.map(Some),
-            },
-            passes: PassOptions {
-                unroll: a.unroll.unwrap_or(64),
-                ..PassOptions::default()
-            },
-            solver,
-            timeout,
-            dump_dir: a.common.dump_smt2.clone(),
-            only_divergence: false,
-            explain: false,
-            no_overflow: false,
-        },
         concrete: ConcreteOptions {
             schedules: a.all_schedules,
             float_ieee: a.float == FloatMode::Ieee,
@@ -133,27 +125,7 @@ pub fn run(a: CheckArgs) -> i32 {
         },
         bound: a.unroll,
     };
-    match drv::check(&a.file, &opts) {
-        Ok(result) => {
-            if a.common.json {
-                println!("{}", report::check::json(&result));
-            } else {
-                print!("{}", report::check::text(&result));
-            }
-            match result.overall() {
-                Verdict::Verified => 0,
-                Verdict::Defect => 1,
-                Verdict::Inconclusive => 3,
-            }
-        }
-        Err(CheckError::Driver(DriverError::Frontend(crate::frontend::FrontendError::ClangFailed { stderr }))) => {
-            super::clang_failed(&a.file, &stderr)
-        }
-        Err(e) => {
-            eprintln!("{e}");
-            2
-        }
-    }
+    run_command(&a.file, &common, &opts, a.common.json, "")
 }
 
 #[cfg(test)]

@@ -1,19 +1,62 @@
 //! The command line: clap definitions, GPUVerify flag compatibility, exit codes.
 //!
-//! Exit codes: 0 all kernels verified, 1 a defect found, 2 input or usage error,
-//! 3 inconclusive (timeout, `unknown`, an annotation that could not be checked).
+//! Owns: turning arguments into the driver's options, running one [`Command`] on the file
+//! ([`run_command`]), printing its report or error, and the exit code, computed in one place
+//! ([`exit_code`]): 0 all kernels verified, 1 a defect found, 2 input or usage error
+//! ([`EXIT_ERROR`]), 3 inconclusive (timeout, `unknown`, an annotation that could not be
+//! checked). Must not: analyse anything itself, or format results (that is `report`'s job).
 
 pub mod bank;
 pub mod check;
 
-use crate::driver::{self, DriverError, Verdict, VerifyOptions};
-use crate::frontend::FrontendOptions;
+use crate::driver::{self, Command, RunOptions, VerifyOptions};
+use crate::frontend::{FrontendError, FrontendOptions};
 use crate::passes::{Geometry, PassOptions};
-use crate::report;
+use crate::report::Render;
 use crate::solver;
+use crate::verdict::{Outcome, Verdict};
 use clap::{Parser, Subcommand};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+/// Exit code of success without a verdict (`gpug solvers`, `--help`).
+pub const EXIT_OK: i32 = 0;
+/// Exit code of an input or usage error (also clang failing, a solver that cannot start).
+pub const EXIT_ERROR: i32 = 2;
+
+/// The exit code of a file's overall verdict: 0 verified, 1 defect, 3 inconclusive.
+pub fn exit_code(verdict: Verdict) -> i32 {
+    match verdict {
+        Verdict::Verified => 0,
+        Verdict::Defect => 1,
+        Verdict::Inconclusive => 3,
+    }
+}
+
+/// Runs `command` on `file`, prints its report (JSON with `json`, else text) on stdout or its
+/// error on stderr (after `error_prefix`: `gpug bank` writes `error: `, the others print the
+/// error as it is), and returns the exit code.
+pub(crate) fn run_command<C>(file: &Path, common: &RunOptions, command: &C, json: bool, error_prefix: &str) -> i32
+where
+    C: Command,
+    C::File: Render + Outcome,
+{
+    match driver::run(file, common, command) {
+        Ok(result) => {
+            if json {
+                println!("{}", result.json());
+            } else {
+                print!("{}", result.text());
+            }
+            exit_code(result.overall())
+        }
+        Err(driver::Error::Frontend(FrontendError::ClangFailed { stderr })) => clang_failed(file, &stderr),
+        Err(e) => {
+            eprintln!("{error_prefix}{e}");
+            EXIT_ERROR
+        }
+    }
+}
 
 /// gpug: verifies CUDA kernels for data races and barrier divergence.
 ///
@@ -150,18 +193,26 @@ impl CommonArgs {
         }
     }
 
-    /// The solver and the per-query limit of `timeout` seconds; on a bad solver or limit, the
-    /// error is printed and `Err` holds the exit code (2).
-    pub fn solver_and_limit(&self, timeout: f64) -> Result<(solver::SolverSpec, Duration), i32> {
+    /// The options every command shares, for `geometry`, `passes` and a per-query limit of
+    /// `timeout` seconds; on a bad solver or limit, the error is printed and `Err` holds the
+    /// exit code ([`EXIT_ERROR`]).
+    pub fn run_options(&self, timeout: f64, geometry: Geometry, passes: PassOptions) -> Result<RunOptions, i32> {
         let solver = self.solver().map_err(|e| {
             eprintln!("error: {e}");
-            2
+            EXIT_ERROR
         })?;
         if !(timeout > 0.0 && timeout.is_finite()) {
             eprintln!("error: --timeout must be a positive number of seconds");
-            return Err(2);
+            return Err(EXIT_ERROR);
         }
-        Ok((solver, Duration::from_secs_f64(timeout)))
+        Ok(RunOptions {
+            frontend: self.frontend(),
+            geometry,
+            passes,
+            solver,
+            timeout: Duration::from_secs_f64(timeout),
+            dump_dir: self.dump_smt2.clone(),
+        })
     }
 
     /// The solver named by `--solver` or `--solver-cmd`, else the first one installed.
@@ -177,11 +228,11 @@ impl CommonArgs {
 }
 
 /// Prints clang's diagnostics as clang printed them, then one line naming `file`; returns the
-/// exit code of an input error (2).
-pub(crate) fn clang_failed(file: &std::path::Path, stderr: &str) -> i32 {
+/// exit code of an input error.
+fn clang_failed(file: &Path, stderr: &str) -> i32 {
     eprint!("{stderr}");
     eprintln!("error: clang could not compile {}", file.display());
-    2
+    EXIT_ERROR
 }
 
 /// Parses `64`, `[16,16]`, `[32,32,1]` into (x, y, z) with 1 for dimensions not given.
@@ -256,7 +307,7 @@ pub fn main() -> i32 {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { 2 } else { 0 };
+            return if e.use_stderr() { EXIT_ERROR } else { EXIT_OK };
         }
     };
     match cli.command {
@@ -267,7 +318,7 @@ pub fn main() -> i32 {
                     Err(e) => println!("{:<9} {:<12} not available: {}", spec.name, spec.program, e),
                 }
             }
-            0
+            EXIT_OK
         }
         Some(Cmd::Check(a)) => check::run(*a),
         Some(Cmd::Bank(args)) => bank::run(*args),
@@ -278,51 +329,27 @@ pub fn main() -> i32 {
 fn verify(a: VerifyArgs) -> i32 {
     let Some(file) = a.file.clone() else {
         eprintln!("error: no input file (see `gpug --help`)");
-        return 2;
+        return EXIT_ERROR;
     };
-    let (solver, timeout) = match a.common.solver_and_limit(a.timeout) {
-        Ok(x) => x,
+    let geometry = Geometry {
+        block_dim: a.block_dim.unwrap_or([None; 3]),
+        grid_dim: a.grid_dim.unwrap_or([None; 3]),
+    };
+    let passes = PassOptions {
+        unroll: a.unroll,
+        loop_unwind: a.loop_unwind,
+        ..PassOptions::default()
+    };
+    let common = match a.common.run_options(a.timeout, geometry, passes) {
+        Ok(c) => c,
         Err(code) => return code,
     };
     let opts = VerifyOptions {
-        frontend: a.common.frontend(),
-        geometry: Geometry {
-            block_dim: a.block_dim.unwrap_or([None; 3]),
-            grid_dim: a.grid_dim.unwrap_or([None; 3]),
-        },
-        passes: PassOptions {
-            unroll: a.unroll,
-            loop_unwind: a.loop_unwind,
-            ..PassOptions::default()
-        },
-        solver,
-        timeout,
-        dump_dir: a.common.dump_smt2.clone(),
         only_divergence: a.only_divergence,
         explain: a.explain,
         no_overflow: a.no_overflow,
     };
-    match driver::verify(&file, &opts) {
-        Ok(result) => {
-            if a.common.json {
-                println!("{}", report::json(&result));
-            } else {
-                print!("{}", report::text(&result));
-            }
-            match result.overall() {
-                Verdict::Verified => 0,
-                Verdict::Defect => 1,
-                Verdict::Inconclusive => 3,
-            }
-        }
-        Err(DriverError::Frontend(crate::frontend::FrontendError::ClangFailed { stderr })) => {
-            clang_failed(&file, &stderr)
-        }
-        Err(e) => {
-            eprintln!("{e}");
-            2
-        }
-    }
+    run_command(&file, &common, &opts, a.common.json, "")
 }
 
 #[cfg(test)]

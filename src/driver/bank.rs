@@ -18,216 +18,72 @@
 //! Per barrier interval: how many sites occur in it and how many of them can conflict there;
 //! per kernel PUG's summary: HI when at least half of the intervals with shared accesses have a
 //! conflict, LO when fewer (but some) do, none when none do.
+//!
+//! Must not: print, build SMT terms (the encoder's job), or talk to a solver other than through
+//! the pipeline's [`KernelRun`].
 
+use super::Error;
+use super::pipeline::{Command, KernelRun, Reply, RunOptions, reasons};
 use crate::encode::bank::{self as eb, BankModel, BankWitness, Site};
-use crate::encode::{self, AccessKind, EncodeOptions, Encoded, MemoryModel};
-use crate::frontend::{self, FrontendError, FrontendOptions};
-use crate::ir::{Kernel, Span};
-use crate::passes::{self, Geometry, PassOptions};
-use crate::solver::{Answer, Session, SessionOptions, SolverError, SolverSpec};
+use crate::encode::{self, EncodeOptions, Encoded, MemoryModel};
+use crate::ir::Kernel;
+use crate::passes;
+use crate::solver::Session;
+use crate::verdict::{BankFileResult, BankKernelResult, IntervalResult, SiteResult, SiteWitness};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
-/// Everything [`bank`] needs.
+/// What `gpug bank` needs besides the [`RunOptions`] (whose `block_dim` must be concrete in all
+/// three dimensions; `grid_dim` may be symbolic).
 #[derive(Clone, Debug)]
 pub struct BankOptions {
-    pub frontend: FrontendOptions,
-    /// `block_dim` must be concrete in all three dimensions; `grid_dim` may be symbolic.
-    pub geometry: Geometry,
-    pub passes: PassOptions,
-    pub solver: SolverSpec,
-    /// Wall-clock limit per query.
-    pub timeout: Duration,
-    /// Where to write each query as a standalone `.smt2` script.
-    pub dump_dir: Option<PathBuf>,
+    /// Banks, bank width, warp size.
     pub model: BankModel,
 }
 
-/// Errors that stop the analysis of a file (exit code 2).
-#[derive(Debug, thiserror::Error)]
-pub enum BankError {
-    #[error(transparent)]
-    Frontend(#[from] FrontendError),
-    #[error("solver: {0}")]
-    Solver(#[from] SolverError),
-    /// `--blockDim` missing: which threads share a warp depends on the block's shape.
-    #[error(
-        "bank-conflict analysis needs a concrete block size: give --blockDim (warps are formed from linear thread ids, which depend on blockDim)"
-    )]
-    SymbolicBlock,
-    /// The bank model cannot describe an access (e.g. one thread touching two words of one bank).
-    #[error("{0}")]
-    Model(String),
-}
+impl Command for BankOptions {
+    type Kernel = BankKernelResult;
+    type File = BankFileResult;
 
-/// PUG's per-kernel summary (paper §7, Table 1 column "B.C.").
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Summary {
-    /// At least 50% of the barrier intervals with shared accesses contain a bank conflict.
-    Hi,
-    /// Some, but fewer than 50%.
-    Lo,
-    /// No interval contains a bank conflict.
-    None,
-}
+    /// A concrete block size and a bank model with positive sizes.
+    fn validate(&self, common: &RunOptions) -> Result<(), Error> {
+        if common.geometry.block_dim.iter().any(Option::is_none) {
+            return Err(Error::SymbolicBlock);
+        }
+        if self.model.banks == 0 || self.model.bank_width == 0 || self.model.warp_size == 0 {
+            return Err(Error::BankModel(
+                "--banks, --bank-width and the warp size must be positive".into(),
+            ));
+        }
+        Ok(())
+    }
 
-impl Summary {
-    /// `HI`, `LO`, `none`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Summary::Hi => "HI",
-            Summary::Lo => "LO",
-            Summary::None => "none",
+    fn kernel(&self, k: &Kernel, run: &mut KernelRun) -> Result<BankKernelResult, Error> {
+        bank_kernel(k, self, run)
+    }
+
+    fn file(&self, file: String, kernels: Vec<BankKernelResult>) -> BankFileResult {
+        BankFileResult {
+            file,
+            model: self.model,
+            kernels,
         }
     }
-}
-
-/// The result for one access site of a shared array.
-#[derive(Clone, Debug)]
-pub struct SiteResult {
-    /// The array's source name.
-    pub array: String,
-    pub span: Span,
-    pub kind: AccessKind,
-    /// Bytes one thread touches.
-    pub width: u32,
-    /// Whether two lanes of one warp can conflict (pair model, any parameter values); `None`
-    /// when a query was inconclusive and none was satisfiable.
-    pub possible: Option<bool>,
-    /// The largest number of distinct words of one bank one warp touches in one occurrence
-    /// (1: conflict-free). A lower bound when `exact` is false.
-    pub degree: u32,
-    /// Whether every query of the search was answered.
-    pub exact: bool,
-    /// Dynamic occurrences of the site (unrolled loop iterations).
-    pub occurrences: usize,
-    /// The witness of the highest satisfiable degree query.
-    pub witness: Option<SiteWitness>,
-}
-
-/// A witness with the place of its occurrence.
-#[derive(Clone, Debug)]
-pub struct SiteWitness {
-    pub witness: BankWitness,
-    /// 0-based index of the occurrence among the site's occurrences (loop iteration order).
-    pub occurrence: usize,
-    /// The barrier interval (0-based top-level segment) of the occurrence.
-    pub interval: u32,
-}
-
-/// One barrier interval (0-based, counted over the unrolled kernel's top-level barriers) that
-/// contains shared accesses.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IntervalResult {
-    pub index: u32,
-    /// Access sites that occur in the interval.
-    pub accesses: usize,
-    /// Of those, the sites with a possible bank conflict in this interval.
-    pub conflicting: usize,
-    /// Sites whose query in this interval was inconclusive.
-    pub undecided: usize,
-}
-
-/// The result for one kernel.
-#[derive(Clone, Debug)]
-pub struct BankKernelResult {
-    pub name: String,
-    pub sites: Vec<SiteResult>,
-    pub intervals: Vec<IntervalResult>,
-    /// Why some result is not exact (timeouts, unknowns, loops that could not be unrolled).
-    pub inconclusive: Vec<String>,
-    /// Abstractions the result rests on.
-    pub notes: Vec<String>,
-    /// Queries asked.
-    pub queries: usize,
-    pub time: Duration,
-}
-
-impl BankKernelResult {
-    /// Access sites with degree > 1.
-    pub fn conflicting_sites(&self) -> usize {
-        self.sites.iter().filter(|s| s.degree > 1).count()
-    }
-
-    /// Intervals with a conflict.
-    pub fn conflicting_intervals(&self) -> usize {
-        self.intervals.iter().filter(|i| i.conflicting > 0).count()
-    }
-
-    /// HI (≥ 50% of the intervals conflict), LO (some), none.
-    pub fn summary(&self) -> Summary {
-        let c = self.conflicting_intervals();
-        if c == 0 {
-            Summary::None
-        } else if 2 * c >= self.intervals.len() {
-            Summary::Hi
-        } else {
-            Summary::Lo
-        }
-    }
-}
-
-/// The result for one file.
-#[derive(Clone, Debug)]
-pub struct BankFileResult {
-    pub file: String,
-    pub model: BankModel,
-    pub kernels: Vec<BankKernelResult>,
-}
-
-impl BankFileResult {
-    /// The exit code: 1 when some site conflicts, else 3 when something is inconclusive, else 0.
-    pub fn exit_code(&self) -> i32 {
-        if self.kernels.iter().any(|k| k.conflicting_sites() > 0) {
-            1
-        } else if self.kernels.iter().any(|k| !k.inconclusive.is_empty()) {
-            3
-        } else {
-            0
-        }
-    }
-}
-
-/// Analyses every kernel of `file` (or the one `--kernel` names).
-///
-/// Errors: a symbolic block size, a bank model that cannot describe an access, the front
-/// end's errors and a solver that cannot be started. Timeouts and `unknown` answers are not
-/// errors: they make the result inconclusive.
-pub fn bank(file: &Path, opts: &BankOptions) -> Result<BankFileResult, BankError> {
-    if opts.geometry.block_dim.iter().any(Option::is_none) {
-        return Err(BankError::SymbolicBlock);
-    }
-    if opts.model.banks == 0 || opts.model.bank_width == 0 || opts.model.warp_size == 0 {
-        return Err(BankError::Model(
-            "--banks, --bank-width and the warp size must be positive".into(),
-        ));
-    }
-    let program = frontend::load(file, &opts.frontend)?;
-    let mut kernels = Vec::new();
-    for k in &program.kernels {
-        kernels.push(bank_kernel(k, opts)?);
-    }
-    Ok(BankFileResult {
-        file: program.file.clone(),
-        model: opts.model,
-        kernels,
-    })
 }
 
 /// Encodings of one kernel for each thread count asked so far, each with its session.
 struct Encodings<'a> {
     kernel: &'a Kernel,
-    opts: &'a BankOptions,
+    model: BankModel,
     by_k: BTreeMap<usize, (Encoded, Session)>,
 }
 
 impl Encodings<'_> {
-    fn get(&mut self, k: usize) -> Result<&mut (Encoded, Session), BankError> {
+    /// The encoding for `k` threads (equality abstraction, no checks) and its session.
+    fn get(&mut self, k: usize, run: &KernelRun) -> Result<&mut (Encoded, Session), Error> {
         if !self.by_k.contains_key(&k) {
             let enc = encode::encode_with(
                 self.kernel,
-                &self.opts.geometry,
+                &run.options().geometry,
                 &EncodeOptions {
                     threads: k,
                     memory: MemoryModel::EqualityAbstraction,
@@ -235,57 +91,27 @@ impl Encodings<'_> {
                     no_overflow: false,
                 },
             );
-            let session = Session::new(
-                &self.opts.solver,
-                &eb::bank_script(&enc),
-                SessionOptions {
-                    timeout: Some(self.opts.timeout),
-                    dump_dir: self.opts.dump_dir.clone(),
-                },
-            )?;
+            let session = run.session(&run.options().solver, &eb::bank_script(&enc))?;
             self.by_k.insert(k, (enc, session));
         }
         Ok(self.by_k.get_mut(&k).expect("inserted above"))
     }
-}
 
-/// One query's outcome.
-enum Outcome {
-    Sat(BankWitness),
-    Unsat,
-    Undecided,
-}
-
-struct Asker<'a> {
-    encodings: Encodings<'a>,
-    queries: usize,
-    inconclusive: Vec<String>,
-}
-
-impl Asker<'_> {
-    fn ask(&mut self, name: String, occurrences: &[usize], k: usize) -> Result<Outcome, BankError> {
-        let model = self.encodings.opts.model;
-        let timeout = self.encodings.opts.timeout;
-        let (enc, session) = self.encodings.get(k)?;
+    /// Asks "degree ≥ k" over `occurrences`; a model gives the witness.
+    fn ask(
+        &mut self,
+        run: &mut KernelRun,
+        name: String,
+        occurrences: &[usize],
+        k: usize,
+    ) -> Result<Reply<BankWitness>, Error> {
+        let model = self.model;
+        let (enc, session) = self.get(k, run)?;
         let q = eb::conflict_query(name, enc, occurrences, k, &model);
-        self.queries += 1;
-        Ok(match session.check(&q.query)? {
-            Answer::Sat(values) => Outcome::Sat(q.witness(&values, &model)),
-            Answer::Unsat => Outcome::Unsat,
-            Answer::Unknown(why) => {
-                let m = format!("query {}: solver answered unknown ({why})", q.query.name);
-                self.inconclusive.push(m);
-                Outcome::Undecided
-            }
-            Answer::Timeout => {
-                let m = format!(
-                    "query {}: no answer within {} s (--timeout)",
-                    q.query.name,
-                    timeout.as_secs_f64()
-                );
-                self.inconclusive.push(m);
-                Outcome::Undecided
-            }
+        Ok(match run.ask(session, &q.query)? {
+            Reply::Sat(values) => Reply::Sat(q.witness(&values, &model)),
+            Reply::Unsat => Reply::Unsat,
+            Reply::Undecided => Reply::Undecided,
         })
     }
 }
@@ -298,50 +124,40 @@ fn site_name(kernel: &str, s: &Site) -> String {
     format!("{kernel}.bank.L{}C{}.{}", s.span.line, s.span.col, s.kind.as_str())
 }
 
-fn bank_kernel(k: &Kernel, opts: &BankOptions) -> Result<BankKernelResult, BankError> {
-    let start = Instant::now();
-    let prepared = passes::prepare(k, &opts.geometry, &opts.passes);
+/// Per barrier interval: the sites occurring in it, those conflicting, those undecided.
+type Intervals = BTreeMap<u32, [BTreeSet<usize>; 3]>;
+
+fn bank_kernel(k: &Kernel, opts: &BankOptions, run: &mut KernelRun) -> Result<BankKernelResult, Error> {
+    let c = run.options();
+    let prepared = passes::prepare(k, &c.geometry, &c.passes);
     if !prepared.inconclusive.is_empty() {
         return Ok(BankKernelResult {
             name: k.name.clone(),
             sites: Vec::new(),
             intervals: Vec::new(),
-            inconclusive: prepared
-                .inconclusive
-                .iter()
-                .map(|(s, why)| format!("{s}: {why}"))
-                .collect(),
+            inconclusive: reasons(&prepared.inconclusive).collect(),
             notes: Vec::new(),
             queries: 0,
-            time: start.elapsed(),
+            time: run.elapsed(),
         });
     }
     let kernel = &prepared.kernel;
-    let block_threads: u64 = opts
-        .geometry
-        .block_dim
-        .iter()
-        .map(|d| u64::from(d.unwrap_or(1)))
-        .product();
+    let block_threads: u64 = c.geometry.block_dim.iter().map(|d| u64::from(d.unwrap_or(1))).product();
     let max_k = u64::from(opts.model.warp_size).min(block_threads).max(1) as usize;
-    let mut asker = Asker {
-        encodings: Encodings {
-            kernel,
-            opts,
-            by_k: BTreeMap::new(),
-        },
-        queries: 0,
-        inconclusive: Vec::new(),
+    let mut encodings = Encodings {
+        kernel,
+        model: opts.model,
+        by_k: BTreeMap::new(),
     };
     let (sites, segments, notes) = {
-        let (enc, _) = asker.encodings.get(2)?;
+        let (enc, _) = encodings.get(2, run)?;
         let sites = eb::sites(kernel, enc);
         let segments: Vec<u32> = enc.accesses.iter().map(|a| a.segment).collect();
         (sites, segments, enc.notes.clone())
     };
     for s in &sites {
         if !opts.model.supports(s.width) {
-            return Err(BankError::Model(format!(
+            return Err(Error::BankModel(format!(
                 "{}: an access of {} bytes can touch {} words of {} bytes, more than the {} banks: one thread would hit one bank twice",
                 s.span,
                 s.width,
@@ -351,89 +167,17 @@ fn bank_kernel(k: &Kernel, opts: &BankOptions) -> Result<BankKernelResult, BankE
             )));
         }
     }
-    // interval -> sites occurring, sites conflicting, sites undecided
-    let mut intervals: BTreeMap<u32, [BTreeSet<usize>; 3]> = BTreeMap::new();
+    let mut intervals = Intervals::new();
     let mut results = Vec::new();
     for (si, s) in sites.iter().enumerate() {
-        let name = site_name(&k.name, s);
-        let mut by_segment: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
-        for &o in &s.occurrences {
-            by_segment.entry(segments[o]).or_default().push(o);
-        }
-        let mut witness: Option<BankWitness> = None;
-        let mut undecided = false;
-        // Occurrences in intervals where two lanes can conflict (or that are undecided): the
-        // only ones that can have a degree above 1.
-        let mut candidates: Vec<usize> = Vec::new();
-        for (seg, occ) in &by_segment {
-            let entry = intervals.entry(*seg).or_default();
-            entry[0].insert(si);
-            match asker.ask(format!("{name}.bi{seg}.k2"), occ, 2)? {
-                Outcome::Sat(w) => {
-                    entry[1].insert(si);
-                    witness.get_or_insert(w);
-                    candidates.extend(occ);
-                }
-                Outcome::Unsat => {}
-                Outcome::Undecided => {
-                    entry[2].insert(si);
-                    undecided = true;
-                    candidates.extend(occ);
-                }
-            }
-        }
-        let possible = match (&witness, undecided) {
-            (Some(_), _) => Some(true),
-            (None, false) => Some(false),
-            (None, true) => None,
+        let search = SiteSearch {
+            name: site_name(&k.name, s),
+            site: s,
+            index: si,
+            segments: &segments,
+            max_k,
         };
-        let mut degree = 1u32;
-        let mut exact = !undecided;
-        if witness.is_some() {
-            exact = true;
-            // Gallop: 4, 8, … while satisfiable; then bisect in (lo, hi).
-            let mut lo = 2usize;
-            let mut hi = max_k; // the degree is at most hi
-            let mut galloping = true;
-            while lo < hi {
-                let k = if galloping {
-                    (2 * lo).min(hi)
-                } else {
-                    lo + (hi - lo).div_ceil(2)
-                };
-                match asker.ask(format!("{name}.k{k}"), &candidates, k)? {
-                    Outcome::Sat(w) => {
-                        lo = k;
-                        witness = Some(w);
-                    }
-                    Outcome::Unsat => {
-                        hi = k - 1;
-                        galloping = false;
-                    }
-                    Outcome::Undecided => {
-                        exact = false;
-                        break;
-                    }
-                }
-            }
-            degree = lo as u32;
-        }
-        let witness = witness.map(|w| SiteWitness {
-            occurrence: s.occurrences.iter().position(|&o| o == w.access).unwrap_or(0),
-            interval: segments.get(w.access).copied().unwrap_or(0),
-            witness: w,
-        });
-        results.push(SiteResult {
-            array: kernel.array(s.array).name.clone(),
-            span: s.span.clone(),
-            kind: s.kind,
-            width: s.width,
-            possible,
-            degree,
-            exact,
-            occurrences: s.occurrences.len(),
-            witness,
-        });
+        results.push(search.run(&mut encodings, run, &mut intervals)?);
     }
     let intervals = intervals
         .into_iter()
@@ -448,9 +192,128 @@ fn bank_kernel(k: &Kernel, opts: &BankOptions) -> Result<BankKernelResult, BankE
         name: k.name.clone(),
         sites: results,
         intervals,
-        inconclusive: asker.inconclusive,
+        inconclusive: std::mem::take(&mut run.inconclusive),
         notes,
-        queries: asker.queries,
-        time: start.elapsed(),
+        queries: run.queries,
+        time: run.elapsed(),
     })
+}
+
+/// The search for one site's degree.
+struct SiteSearch<'a> {
+    /// Prefix of the site's query names.
+    name: String,
+    site: &'a Site,
+    /// The site's index among the kernel's sites.
+    index: usize,
+    /// The barrier interval of each access of the encoding.
+    segments: &'a [u32],
+    /// The highest degree possible: the warp size, or fewer threads in the block.
+    max_k: usize,
+}
+
+impl SiteSearch<'_> {
+    /// Decides per interval whether two lanes can conflict (recorded in `intervals`), then
+    /// maximizes the degree over the occurrences that can.
+    fn run(
+        &self,
+        encodings: &mut Encodings,
+        run: &mut KernelRun,
+        intervals: &mut Intervals,
+    ) -> Result<SiteResult, Error> {
+        let (s, si, name) = (self.site, self.index, &self.name);
+        let mut by_segment: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+        for &o in &s.occurrences {
+            by_segment.entry(self.segments[o]).or_default().push(o);
+        }
+        let mut witness: Option<BankWitness> = None;
+        let mut undecided = false;
+        // Occurrences in intervals where two lanes can conflict (or that are undecided): the
+        // only ones that can have a degree above 1.
+        let mut candidates: Vec<usize> = Vec::new();
+        for (seg, occ) in &by_segment {
+            let entry = intervals.entry(*seg).or_default();
+            entry[0].insert(si);
+            match encodings.ask(run, format!("{name}.bi{seg}.k2"), occ, 2)? {
+                Reply::Sat(w) => {
+                    entry[1].insert(si);
+                    witness.get_or_insert(w);
+                    candidates.extend(occ);
+                }
+                Reply::Unsat => {}
+                Reply::Undecided => {
+                    entry[2].insert(si);
+                    undecided = true;
+                    candidates.extend(occ);
+                }
+            }
+        }
+        let possible = match (&witness, undecided) {
+            (Some(_), _) => Some(true),
+            (None, false) => Some(false),
+            (None, true) => None,
+        };
+        let mut degree = 1u32;
+        let mut exact = !undecided;
+        if let Some(w) = witness.take() {
+            let (d, e, w) = self.maximize(encodings, run, &candidates, w)?;
+            (degree, exact, witness) = (d, e, Some(w));
+        }
+        let witness = witness.map(|w| SiteWitness {
+            occurrence: s.occurrences.iter().position(|&o| o == w.access).unwrap_or(0),
+            interval: self.segments.get(w.access).copied().unwrap_or(0),
+            witness: w,
+        });
+        Ok(SiteResult {
+            array: encodings.kernel.array(s.array).name.clone(),
+            span: s.span.clone(),
+            kind: s.kind,
+            width: s.width,
+            possible,
+            degree,
+            exact,
+            occurrences: s.occurrences.len(),
+            witness,
+        })
+    }
+
+    /// The highest degree over `candidates`, starting from a pair conflict `witness`: "degree
+    /// ≥ k?" for k = 4, 8, … while satisfiable, then bisected between the last satisfiable
+    /// and the first unsatisfiable k. Returns the degree, whether every query was answered, and
+    /// the witness of the highest satisfiable k.
+    fn maximize(
+        &self,
+        encodings: &mut Encodings,
+        run: &mut KernelRun,
+        candidates: &[usize],
+        mut witness: BankWitness,
+    ) -> Result<(u32, bool, BankWitness), Error> {
+        let mut exact = true;
+        // Gallop: 4, 8, … while satisfiable; then bisect in (lo, hi).
+        let mut lo = 2usize;
+        let mut hi = self.max_k; // the degree is at most hi
+        let mut galloping = true;
+        while lo < hi {
+            let k = if galloping {
+                (2 * lo).min(hi)
+            } else {
+                lo + (hi - lo).div_ceil(2)
+            };
+            match encodings.ask(run, format!("{}.k{k}", self.name), candidates, k)? {
+                Reply::Sat(w) => {
+                    lo = k;
+                    witness = w;
+                }
+                Reply::Unsat => {
+                    hi = k - 1;
+                    galloping = false;
+                }
+                Reply::Undecided => {
+                    exact = false;
+                    break;
+                }
+            }
+        }
+        Ok((lo as u32, exact, witness))
+    }
 }

@@ -9,22 +9,22 @@
 //! schedule IDs even without `--all-schedules`: the serializability argument orders barrier
 //! intervals, not the atomics inside one, whose return values depend on their order. Then every
 //! `assert` and `__ensures` is one query of the concrete model ([`encode_concrete`]).
+//!
+//! Must not: print, build SMT terms (the encoder's job), or talk to a solver other than through
+//! the pipeline's [`KernelRun`].
 
-use super::{DriverError, Verdict, VerifyOptions};
-use crate::encode::concrete::{AssertionWitness, ConcreteError, ConcreteOptions, encode_concrete};
-use crate::encode::{self, Finding, Property};
-use crate::frontend;
+use super::Error;
+use super::pipeline::{Command, KernelRun, Reply, RunOptions};
+use crate::encode::concrete::{ConcreteError, ConcreteOptions, encode_concrete};
+use crate::encode::{self, Property};
 use crate::ir::{Kernel, Space, Span, Stmt, StmtKind};
-use crate::passes::{self, LoopTreatment};
-use crate::solver::{Answer, Session, SessionOptions};
-use std::path::Path;
-use std::time::{Duration, Instant};
+use crate::passes::{self, LoopTreatment, PassOptions, Prepared};
+use crate::verdict::{AssertionFailure, CheckResult, KernelCheck, Ordering, Verdict};
+use std::time::Duration;
 
-/// Everything [`check`] needs.
+/// What `gpug check` needs besides the [`RunOptions`] (whose geometry must be concrete).
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
-    /// Front end, geometry (must be concrete), passes (`--unroll`), solver, timeout, dumps.
-    pub verify: VerifyOptions,
     /// Schedule IDs (`--all-schedules`), floats (`--float ieee`), fixed parameters.
     pub concrete: ConcreteOptions,
     /// `--unroll N` given: a loop whose trip count is not concrete for the launch, or exceeds
@@ -34,94 +34,26 @@ pub struct CheckOptions {
     pub bound: Option<u32>,
 }
 
-/// How shared accesses were ordered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ordering {
-    /// Canonical serialization by barrier interval (after the race check).
-    Canonical,
-    /// Schedule IDs: every interleaving.
-    AllSchedules,
-}
+impl Command for CheckOptions {
+    type Kernel = KernelCheck;
+    type File = CheckResult;
 
-impl Ordering {
-    /// `canonical`, `all-schedules`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Ordering::Canonical => "canonical",
-            Ordering::AllSchedules => "all-schedules",
+    /// The launch must be concrete in every dimension.
+    fn validate(&self, common: &RunOptions) -> Result<(), Error> {
+        let g = &common.geometry;
+        if g.block_dim.iter().chain(&g.grid_dim).any(Option::is_none) {
+            return Err(ConcreteError::SymbolicGeometry.into());
         }
+        Ok(())
     }
-}
 
-/// A failing assertion or postcondition with its witness.
-#[derive(Clone, Debug)]
-pub struct AssertionFailure {
-    pub span: Span,
-    /// From `__ensures`.
-    pub postcondition: bool,
-    pub witness: AssertionWitness,
-}
-
-/// The result of checking one kernel.
-#[derive(Clone, Debug)]
-pub struct KernelCheck {
-    pub name: String,
-    /// Verified: every assertion holds; Defect: a race, divergence or failing assertion;
-    /// Inconclusive: see `inconclusive`.
-    pub verdict: Verdict,
-    /// Threads and blocks of the launch.
-    pub threads: usize,
-    pub blocks: usize,
-    pub ordering: Ordering,
-    /// Assertions and postconditions checked.
-    pub assertions: usize,
-    /// Races and divergence found by the pre-check (then no assertion was checked).
-    pub races: Vec<Finding>,
-    pub failures: Vec<AssertionFailure>,
-    pub inconclusive: Vec<String>,
-    pub notes: Vec<String>,
-    pub time: Duration,
-}
-
-/// The result for one file.
-#[derive(Clone, Debug)]
-pub struct CheckResult {
-    pub file: String,
-    pub kernels: Vec<KernelCheck>,
-}
-
-impl CheckResult {
-    /// Defect if any kernel has one, else inconclusive if any is, else verified.
-    pub fn overall(&self) -> Verdict {
-        Verdict::worst(self.kernels.iter().map(|k| k.verdict))
+    fn kernel(&self, k: &Kernel, run: &mut KernelRun) -> Result<KernelCheck, Error> {
+        check_kernel(k, self, run)
     }
-}
 
-/// Errors of `gpug check` (exit code 2).
-#[derive(Debug, thiserror::Error)]
-pub enum CheckError {
-    #[error(transparent)]
-    Driver(#[from] DriverError),
-    #[error("{0}")]
-    Concrete(#[from] ConcreteError),
-}
-
-/// Checks the assertions of every kernel of `file` (or the one `--kernel` names) for the
-/// concrete launch in `opts`.
-pub fn check(file: &Path, opts: &CheckOptions) -> Result<CheckResult, CheckError> {
-    let g = &opts.verify.geometry;
-    if g.block_dim.iter().chain(&g.grid_dim).any(Option::is_none) {
-        return Err(ConcreteError::SymbolicGeometry.into());
+    fn file(&self, file: String, kernels: Vec<KernelCheck>) -> CheckResult {
+        CheckResult { file, kernels }
     }
-    let program = frontend::load(file, &opts.verify.frontend).map_err(DriverError::from)?;
-    let mut kernels = Vec::new();
-    for k in &program.kernels {
-        kernels.push(check_kernel(k, opts)?);
-    }
-    Ok(CheckResult {
-        file: program.file.clone(),
-        kernels,
-    })
 }
 
 fn has_shared_atomics(k: &Kernel, stmts: &[Stmt]) -> bool {
@@ -136,57 +68,54 @@ fn has_shared_atomics(k: &Kernel, stmts: &[Stmt]) -> bool {
     })
 }
 
-fn answer_problem(answer: &Answer, query: &str, timeout: Duration) -> Option<String> {
-    match answer {
-        Answer::Unknown(why) => Some(format!("query {query}: solver answered unknown ({why})")),
-        Answer::Timeout => Some(format!(
-            "query {query}: no answer within {} s (--timeout)",
-            timeout.as_secs_f64()
-        )),
-        _ => None,
-    }
-}
-
-fn check_kernel(k: &Kernel, opts: &CheckOptions) -> Result<KernelCheck, CheckError> {
-    let start = Instant::now();
-    let v = &opts.verify;
-    let dims = |d: [Option<u32>; 3]| d.iter().map(|x| x.unwrap_or(1) as usize).product::<usize>();
-    let (tpb, blocks) = (dims(v.geometry.block_dim), dims(v.geometry.grid_dim));
-    let mut prepared = passes::prepare(k, &v.geometry, &v.passes);
-    let mut bounded = None;
+/// The kernel with every loop unrolled for the launch. A loop that cannot be (its trip count
+/// is not concrete, or exceeds the bound) is cut after N iterations with `--unroll N` (then
+/// `Some(N)` is returned), and without it makes the kernel inconclusive.
+fn prepare(k: &Kernel, opts: &CheckOptions, c: &RunOptions) -> (Prepared, Option<u32>) {
+    let mut prepared = passes::prepare(k, &c.geometry, &c.passes);
     let not_unrolled: Vec<u32> = prepared
         .loops
         .iter()
         .filter(|(_, t)| !matches!(t, LoopTreatment::Unrolled(_)))
         .map(|(s, _)| s.line)
         .collect();
-    if !not_unrolled.is_empty() {
-        match opts.bound {
-            Some(n) => {
-                let mut p = v.passes.clone();
-                p.loop_unwind = Some(n);
-                prepared = passes::prepare(k, &v.geometry, &p);
-                bounded = Some(n);
-            }
-            None => {
-                prepared.inconclusive = not_unrolled
-                    .iter()
-                    .map(|l| {
-                        (
-                            k.span.clone(),
-                            format!(
-                                "loop at line {l}: its trip count is not concrete for this launch (or exceeds the default bound); the concrete model unrolls every loop: give --unroll N to check executions in which loops run at most N times"
-                            ),
-                        )
-                    })
-                    .collect();
-            }
+    if not_unrolled.is_empty() {
+        return (prepared, None);
+    }
+    match opts.bound {
+        Some(n) => {
+            let p = PassOptions {
+                loop_unwind: Some(n),
+                ..c.passes.clone()
+            };
+            (passes::prepare(k, &c.geometry, &p), Some(n))
+        }
+        None => {
+            prepared.inconclusive = not_unrolled
+                .iter()
+                .map(|l| {
+                    (
+                        k.span.clone(),
+                        format!(
+                            "loop at line {l}: its trip count is not concrete for this launch (or exceeds the default bound); the concrete model unrolls every loop: give --unroll N to check executions in which loops run at most N times"
+                        ),
+                    )
+                })
+                .collect();
+            (prepared, None)
         }
     }
+}
+
+fn check_kernel(k: &Kernel, opts: &CheckOptions, run: &mut KernelRun) -> Result<KernelCheck, Error> {
+    let c = run.options();
+    let g = &c.geometry;
+    let dims = |d: [Option<u32>; 3]| d.iter().map(|x| x.unwrap_or(1) as usize).product::<usize>();
+    let (tpb, blocks) = (dims(g.block_dim), dims(g.grid_dim));
+    let (prepared, bounded) = prepare(k, opts, c);
     let atomics = has_shared_atomics(k, &k.body);
     let mut concrete = opts.concrete.clone();
-    let mut notes: Vec<String> = opts
-        .verify
+    let mut notes: Vec<String> = c
         .frontend
         .assumptions
         .iter()
@@ -199,17 +128,24 @@ fn check_kernel(k: &Kernel, opts: &CheckOptions) -> Result<KernelCheck, CheckErr
                 .to_string(),
         );
     }
-    let ordering = if concrete.schedules {
-        Ordering::AllSchedules
-    } else {
-        Ordering::Canonical
-    };
+    if let Some(n) = bounded {
+        notes.insert(
+            0,
+            format!(
+                "BOUNDED: loops are cut after {n} iterations (--unroll {n}): the result holds only for executions in which every loop runs at most {n} times"
+            ),
+        );
+    }
     let mut result = KernelCheck {
         name: k.name.clone(),
         verdict: Verdict::Verified,
         threads: tpb * blocks,
         blocks,
-        ordering,
+        ordering: if concrete.schedules {
+            Ordering::AllSchedules
+        } else {
+            Ordering::Canonical
+        },
         assertions: 0,
         races: Vec::new(),
         failures: Vec::new(),
@@ -217,14 +153,6 @@ fn check_kernel(k: &Kernel, opts: &CheckOptions) -> Result<KernelCheck, CheckErr
         notes,
         time: Duration::ZERO,
     };
-    if let Some(n) = bounded {
-        result.notes.insert(
-            0,
-            format!(
-                "BOUNDED: loops are cut after {n} iterations (--unroll {n}): the result holds only for executions in which every loop runs at most {n} times"
-            ),
-        );
-    }
     if !prepared.inconclusive.is_empty() {
         result.verdict = Verdict::Inconclusive;
         result.inconclusive = prepared
@@ -238,54 +166,70 @@ fn check_kernel(k: &Kernel, opts: &CheckOptions) -> Result<KernelCheck, CheckErr
                 }
             })
             .collect();
-        result.time = start.elapsed();
+        result.time = run.elapsed();
         return Ok(result);
     }
-    let session_opts = SessionOptions {
-        timeout: Some(v.timeout),
-        dump_dir: v.dump_dir.clone(),
-    };
     // 1. Races and divergence in the pair model (unless every schedule is explored anyway).
-    if !opts.concrete.schedules {
-        let pair = encode::encode(&prepared.kernel, &v.geometry);
-        let mut session = Session::new(&v.solver, &pair.script, session_opts.clone()).map_err(DriverError::from)?;
-        for c in &pair.checks {
-            if matches!(c.property, Property::Assertion { .. }) {
-                continue;
-            }
-            let answer = session.check(&c.query).map_err(DriverError::from)?;
-            if let Answer::Sat(values) = &answer {
-                let f = c.finding(&prepared.kernel, values);
-                if !result.races.contains(&f) {
-                    result.races.push(f);
-                }
-            } else if let Some(p) = answer_problem(&answer, &c.query.name, v.timeout) {
-                result.inconclusive.push(p);
-            }
+    let settled = !opts.concrete.schedules && race_check(&prepared.kernel, run, &mut result)?;
+    if !settled {
+        // 2. Assertions in the concrete model.
+        check_assertions(&prepared.kernel, &concrete, run, &mut result)?;
+        run.unchecked(k);
+        result.verdict = Verdict::of(!result.failures.is_empty(), !run.inconclusive.is_empty());
+    }
+    result.inconclusive = std::mem::take(&mut run.inconclusive);
+    result.time = run.elapsed();
+    Ok(result)
+}
+
+/// Races and divergence in the pair model: the canonical serialization the concrete model uses
+/// is exact only for race-free kernels. Returns whether they settle the kernel's verdict (a
+/// race or divergence found, or the check inconclusive): then the assertions are not checked.
+fn race_check(kernel: &Kernel, run: &mut KernelRun, result: &mut KernelCheck) -> Result<bool, Error> {
+    let c = run.options();
+    let pair = encode::encode(kernel, &c.geometry);
+    let mut session = run.session(&c.solver, &pair.script)?;
+    for check in &pair.checks {
+        if matches!(check.property, Property::Assertion { .. }) {
+            continue;
         }
-        if !result.races.is_empty() {
-            result.verdict = Verdict::Defect;
-            result.notes.push(
-                "assertions were not checked: the canonical serialization is exact only for race-free kernels (use --all-schedules to check them under every interleaving)"
-                    .to_string(),
-            );
-            result.time = start.elapsed();
-            return Ok(result);
-        }
-        if !result.inconclusive.is_empty() {
-            result.verdict = Verdict::Inconclusive;
-            result
-                .notes
-                .push("assertions were not checked: the race check was inconclusive (use --all-schedules)".to_string());
-            result.time = start.elapsed();
-            return Ok(result);
+        if let Reply::Sat(values) = run.ask(&mut session, &check.query)? {
+            let f = check.finding(kernel, &values);
+            if !result.races.contains(&f) {
+                result.races.push(f);
+            }
         }
     }
-    // 2. Assertions in the concrete model.
-    let enc = encode_concrete(&prepared.kernel, &v.geometry, &concrete)?;
+    if !result.races.is_empty() {
+        result.verdict = Verdict::Defect;
+        result.notes.push(
+            "assertions were not checked: the canonical serialization is exact only for race-free kernels (use --all-schedules to check them under every interleaving)"
+                .to_string(),
+        );
+        return Ok(true);
+    }
+    if !run.inconclusive.is_empty() {
+        result.verdict = Verdict::Inconclusive;
+        result
+            .notes
+            .push("assertions were not checked: the race check was inconclusive (use --all-schedules)".to_string());
+        return Ok(true);
+    }
+    Ok(false)
+}
+
+/// Every `assert` and `__ensures` as queries of the concrete model, one failing thread per
+/// assertion.
+fn check_assertions(
+    kernel: &Kernel,
+    concrete: &ConcreteOptions,
+    run: &mut KernelRun,
+    result: &mut KernelCheck,
+) -> Result<(), Error> {
+    let enc = encode_concrete(kernel, &run.options().geometry, concrete)?;
     // z3 answers queries after `(push 1)` with its incremental core, which is slow on these
     // bit-vector formulas; past one second it falls back to its bit-blasting solver.
-    let mut spec = v.solver.clone();
+    let mut spec = run.options().solver.clone();
     if spec.name == "z3" {
         spec.args.push("combined_solver.solver2_timeout=1000".to_string());
     }
@@ -295,50 +239,32 @@ fn check_kernel(k: &Kernel, opts: &CheckOptions) -> Result<KernelCheck, CheckErr
     result.assertions = spans.len();
     if enc.checks.is_empty() {
         result.notes.push("the kernel has no assertions".to_string());
-    } else {
-        let mut session = Session::new(&spec, &enc.script, session_opts).map_err(DriverError::from)?;
-        let mut done: Vec<&Span> = Vec::new();
-        for c in &enc.checks {
-            // One failing thread per assertion is enough.
-            if done.contains(&&c.span) {
-                continue;
+        return Ok(());
+    }
+    let mut session = run.session(&spec, &enc.script)?;
+    let mut done: Vec<&Span> = Vec::new();
+    for c in &enc.checks {
+        // One failing thread per assertion is enough.
+        if done.contains(&&c.span) {
+            continue;
+        }
+        match run.ask(&mut session, &c.query)? {
+            Reply::Sat(_) if c.float_dependent => {
+                run.inconclusive.push(format!(
+                    "{}: the assertion depends on float values, which are opaque: it may fail only in the abstraction (use --float ieee)",
+                    c.span
+                ));
             }
-            let answer = session.check(&c.query).map_err(DriverError::from)?;
-            match &answer {
-                Answer::Sat(values) if c.float_dependent => {
-                    let _ = values;
-                    result.inconclusive.push(format!(
-                        "{}: the assertion depends on float values, which are opaque: it may fail only in the abstraction (use --float ieee)",
-                        c.span
-                    ));
-                }
-                Answer::Sat(values) => {
-                    done.push(&c.span);
-                    result.failures.push(AssertionFailure {
-                        span: c.span.clone(),
-                        postcondition: c.postcondition,
-                        witness: c.witness(values),
-                    })
-                }
-                Answer::Unsat => {}
-                other => {
-                    if let Some(p) = answer_problem(other, &c.query.name, v.timeout) {
-                        result.inconclusive.push(p);
-                    }
-                }
+            Reply::Sat(values) => {
+                done.push(&c.span);
+                result.failures.push(AssertionFailure {
+                    span: c.span.clone(),
+                    postcondition: c.postcondition,
+                    witness: c.witness(&values),
+                })
             }
+            Reply::Unsat | Reply::Undecided => {}
         }
     }
-    for (span, why) in &k.unchecked {
-        result.inconclusive.push(format!("{span}: {why}"));
-    }
-    result.verdict = if !result.failures.is_empty() {
-        Verdict::Defect
-    } else if !result.inconclusive.is_empty() {
-        Verdict::Inconclusive
-    } else {
-        Verdict::Verified
-    };
-    result.time = start.elapsed();
-    Ok(result)
+    Ok(())
 }

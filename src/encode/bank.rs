@@ -30,47 +30,7 @@ use crate::solver::{Command, Query, Script, Sexp};
 /// The name of the bank symbol (BV64) that [`bank_script`] declares.
 pub const BANK_SYMBOL: &str = "bank.b";
 
-/// The shared-memory bank layout of a device (PUG paper §7; DESIGN.md "Properties as
-/// queries"). Default: today's hardware, 32 banks of 4 bytes, warps of 32 threads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BankModel {
-    /// Number of banks (`--banks`, default 32).
-    pub banks: u32,
-    /// Bytes per bank word (`--bank-width`, default 4).
-    pub bank_width: u32,
-    /// Threads per warp: consecutive linear thread ids, `x` fastest (default 32).
-    pub warp_size: u32,
-}
-
-impl Default for BankModel {
-    fn default() -> Self {
-        BankModel {
-            banks: 32,
-            bank_width: 4,
-            warp_size: 32,
-        }
-    }
-}
-
-impl BankModel {
-    /// The most bank words an access of `width` bytes can touch (at any alignment):
-    /// `(width − 1) / bank_width + 2` when `bank_width > 1`, else `width`.
-    pub fn max_words(&self, width: u32) -> u32 {
-        let w = width.max(1);
-        if self.bank_width <= 1 {
-            w
-        } else {
-            (w - 1) / self.bank_width + 2
-        }
-    }
-
-    /// Whether one thread's access of `width` bytes can never touch two words of one bank
-    /// (its words are consecutive, so this holds when they are at most `banks`). The queries
-    /// pick one word per thread and rely on it.
-    pub fn supports(&self, width: u32) -> bool {
-        self.banks >= 1 && self.bank_width >= 1 && self.max_words(width) <= self.banks
-    }
-}
+pub use crate::verdict::{BankModel, BankWitness};
 
 /// One access site of a shared array: a source span with its kind, and the indices (into
 /// [`Encoded::accesses`]) of its dynamic occurrences, one per unrolled loop iteration or
@@ -131,24 +91,6 @@ pub struct ConflictQuery {
     pub k: usize,
     /// The occurrences (indices into [`Encoded::accesses`]) the query ranges over.
     pub occurrences: Vec<usize>,
-}
-
-/// A conflict witness read from a model: one dynamic occurrence of the access, the warp, the
-/// k threads and the bank they hit with pairwise different words.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BankWitness {
-    /// Index into [`Encoded::accesses`] of the occurrence.
-    pub access: usize,
-    /// `blockIdx` (x, y, z) of the warp's block.
-    pub block: [u64; 3],
-    /// Warp index within the block: linear thread id / warp size.
-    pub warp: u64,
-    /// Linear thread ids (`x + y·bdx + z·bdx·bdy`) of the k threads, increasing.
-    pub threads: Vec<u64>,
-    /// `threadIdx` (x, y, z) of each of those threads.
-    pub thread_idx: Vec<[u64; 3]>,
-    /// The bank (0-based, below [`BankModel::banks`]).
-    pub bank: u64,
 }
 
 fn bv64(x: Sexp, from: u32) -> Sexp {

@@ -152,48 +152,7 @@ struct WitnessLayout {
     events: Vec<(usize, Span, AccessKind, String, u32, Ty)>,
 }
 
-/// One array's values at the accessed elements: `(index, value)` sorted by index.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ArrayValues {
-    pub name: String,
-    pub elems: Vec<(i64, String)>,
-}
-
-/// One step of a witness schedule: an enabled shared or global access, in SID order.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ScheduleStep {
-    /// The schedule ID the model chose.
-    pub sid: u64,
-    /// 0-based thread of the launch.
-    pub thread: usize,
-    pub block: [u64; 3],
-    pub thread_idx: [u64; 3],
-    pub span: Span,
-    pub access: AccessKind,
-    /// The element, e.g. `c[0]`.
-    pub location: String,
-    /// The value read (reads), written (writes), or `old -> new` (atomics).
-    pub value: String,
-}
-
-/// A failing assertion's witness, read from the solver's model.
-#[derive(Clone, Debug, PartialEq)]
-pub struct AssertionWitness {
-    /// The first thread (0-based, block-major) for which the assertion fails.
-    pub thread: usize,
-    pub block: [u64; 3],
-    pub thread_idx: [u64; 3],
-    /// Scalar parameters, as C literals.
-    pub params: Vec<(String, String)>,
-    /// What the condition read in that thread: `s[3] = 7`, `i = 3`.
-    pub reads: Vec<(String, String)>,
-    /// Initial contents of global arrays at the elements the kernel accesses.
-    pub inputs: Vec<ArrayValues>,
-    /// Final contents of shared and global arrays at the elements the kernel accesses.
-    pub finals: Vec<ArrayValues>,
-    /// With schedule IDs: the enabled accesses in schedule order.
-    pub schedule: Vec<ScheduleStep>,
-}
+pub use crate::verdict::{ArrayValues, AssertionWitness, ScheduleStep};
 
 /// The result of [`encode_concrete`].
 #[derive(Clone, Debug)]

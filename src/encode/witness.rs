@@ -5,76 +5,7 @@ use crate::ir::{Kernel, Span, Ty};
 use crate::solver::Sexp;
 use num_bigint::{BigInt, BigUint};
 
-/// The kind of a memory access.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AccessKind {
-    Read,
-    Write,
-    /// An atomic read-modify-write (races with plain accesses, not with other atomics).
-    Atomic,
-    /// Not an access: a thread reaching a barrier (divergence witnesses).
-    Barrier,
-    /// Not an access: a failing assertion (assertion witnesses).
-    Assert,
-}
-
-impl AccessKind {
-    /// `read`, `write`, `atomic`, `barrier`, `assert`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AccessKind::Read => "read",
-            AccessKind::Write => "write",
-            AccessKind::Atomic => "atomic",
-            AccessKind::Barrier => "barrier",
-            AccessKind::Assert => "assert",
-        }
-    }
-}
-
-/// What was found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FindingKind {
-    /// A data race; `write_write` when both accesses write.
-    Race { write_write: bool },
-    /// Barrier divergence: two threads of one block, one reaches the barrier, one does not.
-    Divergence,
-    /// An assertion that fails for some thread (pair model).
-    Assertion,
-    /// A user loop invariant that may not hold on entry (`base`) or may not be preserved.
-    Invariant { base: bool },
-}
-
-/// One thread's part of a witness.
-#[derive(Clone, Debug, PartialEq)]
-pub struct WitnessAccess {
-    pub span: Span,
-    pub access: AccessKind,
-    /// `blockIdx` (x, y, z).
-    pub block: [u64; 3],
-    /// `threadIdx` (x, y, z).
-    pub thread: [u64; 3],
-    /// For divergence: whether this thread reaches the barrier.
-    pub reaches: Option<bool>,
-}
-
-/// A defect with its witness, all values read from the solver's model.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Finding {
-    pub kind: FindingKind,
-    /// The array of a race.
-    pub array: Option<String>,
-    /// The two threads' accesses (races), or the barrier as each thread sees it (divergence).
-    pub accesses: Vec<WitnessAccess>,
-    /// Scalar parameter values, in declaration order, as C literals.
-    pub params: Vec<(String, String)>,
-    /// Values of the symbolic geometry dimensions (`blockDim.x` …) the model chose.
-    pub geometry: Vec<(String, u64)>,
-    /// The racing element, e.g. `sdata[133]` (or `sdata + 5 bytes` when not aligned).
-    pub index: Option<String>,
-    /// The witness rests on a loop abstraction (values havocked at a loop head) and may not
-    /// be feasible: a possible defect.
-    pub possible: bool,
-}
+pub use crate::verdict::{AccessKind, Finding, FindingKind, WitnessAccess};
 
 /// Which terms come first in every query's `get-value` list.
 #[derive(Clone, Debug, Default)]

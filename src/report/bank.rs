@@ -15,36 +15,40 @@
 //!   "conflicting_accesses", "conflicting_intervals", "summary": "HI"|"LO"|"none",
 //!   "inconclusive": [reason], "notes": [note]}]}`. Degree 1 means conflict-free.
 
-use crate::driver::bank::{BankFileResult, BankKernelResult, SiteResult};
+use super::{Render, Sources, kernels_text};
+use crate::verdict::{BankFileResult, BankKernelResult, SiteResult};
 use serde_json::{Value, json};
-use std::collections::HashMap;
 use std::fmt::Write;
 
-/// The text report of `r`.
-pub fn text(r: &BankFileResult) -> String {
-    let mut sources: HashMap<String, Option<Vec<String>>> = HashMap::new();
-    let mut out = String::new();
-    let m = &r.model;
-    for k in &r.kernels {
-        let _ = writeln!(
-            out,
-            "{} ({} banks of {} bytes, warps of {} threads):",
-            k.name, m.banks, m.bank_width, m.warp_size
-        );
-        kernel_text(k, &mut sources, &mut out);
+impl Render for BankFileResult {
+    fn text(&self) -> String {
+        let m = &self.model;
+        kernels_text(&self.kernels, |k, sources, out| {
+            let _ = writeln!(
+                out,
+                "{} ({} banks of {} bytes, warps of {} threads):",
+                k.name, m.banks, m.bank_width, m.warp_size
+            );
+            kernel_text(k, sources, out);
+        })
     }
-    out
+
+    /// The fields are in the module docs.
+    fn json(&self) -> String {
+        let m = &self.model;
+        json!({
+            "file": self.file,
+            "model": {"banks": m.banks, "bank_width": m.bank_width, "warp_size": m.warp_size},
+            "kernels": self.kernels.iter().map(|k| kernel_json(k, m.warp_size)).collect::<Vec<_>>(),
+        })
+        .to_string()
+    }
 }
 
-fn source_text(s: &SiteResult, sources: &mut HashMap<String, Option<Vec<String>>>) -> String {
-    let file = s.span.file.to_string();
-    let lines = sources.entry(file.clone()).or_insert_with(|| {
-        std::fs::read_to_string(&file)
-            .ok()
-            .map(|t| t.lines().map(str::to_string).collect())
-    });
-    let line = lines
-        .as_ref()
+/// The source text of the access (its span on its line), or the array's name.
+fn source_text(s: &SiteResult, sources: &mut Sources) -> String {
+    let line = sources
+        .lines(&s.span.file)
         .and_then(|l| l.get(s.span.line.saturating_sub(1) as usize));
     match (line, s.span.end_col) {
         (Some(l), Some(end)) => l
@@ -87,7 +91,7 @@ fn degree_text(s: &SiteResult) -> String {
     }
 }
 
-fn kernel_text(k: &BankKernelResult, sources: &mut HashMap<String, Option<Vec<String>>>, out: &mut String) {
+fn kernel_text(k: &BankKernelResult, sources: &mut Sources, out: &mut String) {
     let mut order: Vec<&SiteResult> = k.sites.iter().collect();
     order.sort_by_key(|s| std::cmp::Reverse(s.degree));
     let rows: Vec<(String, String, String, String)> = order
@@ -153,16 +157,6 @@ fn kernel_text(k: &BankKernelResult, sources: &mut HashMap<String, Option<Vec<St
     for note in &k.notes {
         let _ = writeln!(out, "  note: {note}");
     }
-}
-
-/// The JSON report of `r` (fields in the module docs).
-pub fn json(r: &BankFileResult) -> Value {
-    let m = &r.model;
-    json!({
-        "file": r.file,
-        "model": {"banks": m.banks, "bank_width": m.bank_width, "warp_size": m.warp_size},
-        "kernels": r.kernels.iter().map(|k| kernel_json(k, m.warp_size)).collect::<Vec<_>>(),
-    })
 }
 
 fn kernel_json(k: &BankKernelResult, warp: u32) -> Value {

@@ -14,11 +14,9 @@
 //! value}}, "schedule": [{"sid", "thread", "block", "line", "col", "access", "location",
 //! "value"}]}], "inconclusive": [reason], "notes": [note], "time_s"}]}`.
 
-use super::{Sources, finding_json, finding_text};
-use crate::driver::Verdict;
-use crate::driver::check::{CheckResult, KernelCheck};
-use crate::encode::concrete::ArrayValues;
+use super::{Render, Sources, coords, finding_json, finding_text, kernels_text};
 use crate::ir::Span;
+use crate::verdict::{ArrayValues, CheckResult, KernelCheck, Ordering, Verdict};
 use serde_json::{Value, json};
 use std::fmt::Write;
 
@@ -64,18 +62,17 @@ fn values_text(a: &ArrayValues) -> String {
     }
 }
 
-fn coords(v: [u64; 3]) -> String {
-    format!("({}, {}, {})", v[0], v[1], v[2])
-}
-
-/// The text report of `r`.
-pub fn text(r: &CheckResult) -> String {
-    let mut sources = Sources::default();
-    let mut out = String::new();
-    for k in &r.kernels {
-        kernel_text(k, &mut sources, &mut out);
+impl Render for CheckResult {
+    fn text(&self) -> String {
+        kernels_text(&self.kernels, kernel_text)
     }
-    out
+
+    /// The fields are in the module docs.
+    fn json(&self) -> String {
+        let mut sources = Sources::default();
+        let kernels: Vec<Value> = self.kernels.iter().map(|k| kernel_json(k, &mut sources)).collect();
+        json!({ "file": self.file, "command": "check", "kernels": kernels }).to_string()
+    }
 }
 
 fn launch(k: &KernelCheck) -> String {
@@ -91,8 +88,8 @@ fn launch(k: &KernelCheck) -> String {
 fn kernel_text(k: &KernelCheck, sources: &mut Sources, out: &mut String) {
     let secs = k.time.as_secs_f64();
     let orderings = match k.ordering {
-        crate::driver::check::Ordering::AllSchedules => ", all schedules",
-        crate::driver::check::Ordering::Canonical => "",
+        Ordering::AllSchedules => ", all schedules",
+        Ordering::Canonical => "",
     };
     match k.verdict {
         Verdict::Verified => {
@@ -195,57 +192,47 @@ fn values_json(v: &[ArrayValues]) -> Value {
     Value::Object(m)
 }
 
-/// The JSON report of `r` (see the module docs for its fields).
-pub fn json(r: &CheckResult) -> String {
-    let mut sources = Sources::default();
-    let kernels: Vec<Value> = r
-        .kernels
-        .iter()
-        .map(|k| {
-            let mut findings: Vec<Value> = k.races.iter().map(finding_json).collect();
-            for f in &k.failures {
-                let w = &f.witness;
-                let schedule: Vec<Value> = w
-                    .schedule
-                    .iter()
-                    .map(|s| {
-                        json!({"sid": s.sid, "thread": s.thread_idx, "block": s.block, "line": s.span.line,
-                               "col": s.span.col, "access": s.access.as_str(), "location": s.location,
-                               "value": s.value})
-                    })
-                    .collect();
-                let params: serde_json::Map<String, Value> =
-                    w.params.iter().map(|(n, v)| (n.clone(), json!(v))).collect();
-                let reads: serde_json::Map<String, Value> =
-                    w.reads.iter().map(|(n, v)| (n.clone(), json!(v))).collect();
-                findings.push(json!({
-                    "kind": "assertion",
-                    "postcondition": f.postcondition,
-                    "line": f.span.line,
-                    "col": f.span.col,
-                    "text": span_text(&mut sources, &f.span),
-                    "thread": w.thread_idx,
-                    "block": w.block,
-                    "params": params,
-                    "inputs": values_json(&w.inputs),
-                    "reads": reads,
-                    "final": values_json(&w.finals),
-                    "schedule": schedule,
-                }));
-            }
-            json!({
-                "name": k.name,
-                "verdict": k.verdict.as_str(),
-                "threads": k.threads,
-                "blocks": k.blocks,
-                "ordering": k.ordering.as_str(),
-                "assertions": k.assertions,
-                "findings": findings,
-                "inconclusive": k.inconclusive,
-                "notes": k.notes,
-                "time_s": k.time.as_secs_f64(),
+/// One kernel's JSON object: races and failing assertions as findings.
+fn kernel_json(k: &KernelCheck, sources: &mut Sources) -> Value {
+    let mut findings: Vec<Value> = k.races.iter().map(finding_json).collect();
+    for f in &k.failures {
+        let w = &f.witness;
+        let schedule: Vec<Value> = w
+            .schedule
+            .iter()
+            .map(|s| {
+                json!({"sid": s.sid, "thread": s.thread_idx, "block": s.block, "line": s.span.line,
+                       "col": s.span.col, "access": s.access.as_str(), "location": s.location,
+                       "value": s.value})
             })
-        })
-        .collect();
-    json!({ "file": r.file, "command": "check", "kernels": kernels }).to_string()
+            .collect();
+        let params: serde_json::Map<String, Value> = w.params.iter().map(|(n, v)| (n.clone(), json!(v))).collect();
+        let reads: serde_json::Map<String, Value> = w.reads.iter().map(|(n, v)| (n.clone(), json!(v))).collect();
+        findings.push(json!({
+            "kind": "assertion",
+            "postcondition": f.postcondition,
+            "line": f.span.line,
+            "col": f.span.col,
+            "text": span_text(sources, &f.span),
+            "thread": w.thread_idx,
+            "block": w.block,
+            "params": params,
+            "inputs": values_json(&w.inputs),
+            "reads": reads,
+            "final": values_json(&w.finals),
+            "schedule": schedule,
+        }));
+    }
+    json!({
+        "name": k.name,
+        "verdict": k.verdict.as_str(),
+        "threads": k.threads,
+        "blocks": k.blocks,
+        "ordering": k.ordering.as_str(),
+        "assertions": k.assertions,
+        "findings": findings,
+        "inconclusive": k.inconclusive,
+        "notes": k.notes,
+        "time_s": k.time.as_secs_f64(),
+    })
 }

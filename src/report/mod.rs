@@ -1,4 +1,6 @@
-//! Verdicts and witnesses as human text and as JSON. Decides nothing.
+//! Verdicts and witnesses as human text and as JSON: sibling printers ([`Render`]) over the
+//! plain result data of [`crate::verdict`] (and source lines read for carets). Must not decide
+//! anything, nor import any pipeline stage: it sees only `verdict` and `ir::Span`.
 //!
 //! Text: one verdict line per kernel (`reduce: verified`), then each defect with both source
 //! lines and carets under the accesses, both threads' `blockIdx`/`threadIdx`, the parameter
@@ -14,34 +16,67 @@
 pub mod bank;
 pub mod check;
 
-use crate::driver::{FileResult, KernelResult};
-use crate::encode::{AccessKind, Finding, FindingKind, WitnessAccess};
+use crate::verdict::{FileResult, Finding, FindingKind, KernelResult, Verdict, WitnessAccess};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::fmt::Write;
 
-/// The text report of `r`.
-pub fn text(r: &FileResult) -> String {
+/// A command's result for one file, printable as text and as JSON.
+pub trait Render {
+    /// The human report.
+    fn text(&self) -> String;
+    /// The JSON report: one object on one line.
+    fn json(&self) -> String;
+}
+
+impl Render for FileResult {
+    fn text(&self) -> String {
+        kernels_text(&self.kernels, kernel_text)
+    }
+
+    /// The fields are in the module docs.
+    fn json(&self) -> String {
+        let kernels: Vec<Value> = self
+            .kernels
+            .iter()
+            .map(|k| {
+                json!({
+                    "name": k.name,
+                    "verdict": k.verdict.as_str(),
+                    "findings": k.findings.iter().map(finding_json).collect::<Vec<_>>(),
+                    "inconclusive": k.inconclusive,
+                    "notes": k.notes,
+                    "loops": k.loops,
+                })
+            })
+            .collect();
+        json!({ "file": self.file, "kernels": kernels }).to_string()
+    }
+}
+
+/// The text of every kernel of a file, in order, as `kernel` writes each (source lines for
+/// carets read once).
+fn kernels_text<K>(kernels: &[K], kernel: impl Fn(&K, &mut Sources, &mut String)) -> String {
     let mut sources = Sources::default();
     let mut out = String::new();
-    for k in &r.kernels {
-        kernel_text(k, &mut sources, &mut out);
+    for k in kernels {
+        kernel(k, &mut sources, &mut out);
     }
     out
 }
 
 fn kernel_text(k: &KernelResult, sources: &mut Sources, out: &mut String) {
     match k.verdict {
-        crate::driver::Verdict::Verified => {
+        Verdict::Verified => {
             let _ = writeln!(out, "{}: verified", k.name);
         }
-        crate::driver::Verdict::Inconclusive => {
+        Verdict::Inconclusive => {
             let _ = writeln!(out, "{}: inconclusive", k.name);
             for why in &k.inconclusive {
                 let _ = writeln!(out, "  {why}");
             }
         }
-        crate::driver::Verdict::Defect => {
+        Verdict::Defect => {
             let n = k.findings.len();
             let _ = writeln!(out, "{}: {} defect{}", k.name, n, if n == 1 { "" } else { "s" });
             for f in &k.findings {
@@ -60,11 +95,12 @@ fn kernel_text(k: &KernelResult, sources: &mut Sources, out: &mut String) {
     }
 }
 
+/// `(x, y, z)`.
 fn coords(v: [u64; 3]) -> String {
     format!("({}, {}, {})", v[0], v[1], v[2])
 }
 
-pub(crate) fn finding_text(f: &Finding, sources: &mut Sources, out: &mut String) {
+fn finding_text(f: &Finding, sources: &mut Sources, out: &mut String) {
     let title = match f.kind {
         FindingKind::Race { write_write } => format!(
             "{} race on {}",
@@ -127,41 +163,30 @@ fn access_text(kind: FindingKind, a: &WitnessAccess, sources: &mut Sources, out:
 
 /// Source files read once for carets.
 #[derive(Default)]
-pub(crate) struct Sources {
+struct Sources {
     files: HashMap<String, Option<Vec<String>>>,
 }
 
 impl Sources {
-    pub(crate) fn line(&mut self, file: &str, line: u32) -> Option<String> {
-        let lines = self.files.entry(file.to_string()).or_insert_with(|| {
-            std::fs::read_to_string(file)
-                .ok()
-                .map(|s| s.lines().map(String::from).collect())
-        });
-        lines.as_ref()?.get(line.checked_sub(1)? as usize).cloned()
+    /// Line `line` (1-based) of `file`, if the file can be read and has it.
+    fn line(&mut self, file: &str, line: u32) -> Option<String> {
+        self.lines(file)?.get(line.checked_sub(1)? as usize).cloned()
+    }
+
+    /// The lines of `file`, if it can be read.
+    fn lines(&mut self, file: &str) -> Option<&[String]> {
+        self.files
+            .entry(file.to_string())
+            .or_insert_with(|| {
+                std::fs::read_to_string(file)
+                    .ok()
+                    .map(|s| s.lines().map(String::from).collect())
+            })
+            .as_deref()
     }
 }
 
-/// The JSON report of `r` (see the module docs for its fields).
-pub fn json(r: &FileResult) -> String {
-    let kernels: Vec<Value> = r
-        .kernels
-        .iter()
-        .map(|k| {
-            json!({
-                "name": k.name,
-                "verdict": k.verdict.as_str(),
-                "findings": k.findings.iter().map(finding_json).collect::<Vec<_>>(),
-                "inconclusive": k.inconclusive,
-                "notes": k.notes,
-                "loops": k.loops,
-            })
-        })
-        .collect();
-    json!({ "file": r.file, "kernels": kernels }).to_string()
-}
-
-pub(crate) fn finding_json(f: &Finding) -> Value {
+fn finding_json(f: &Finding) -> Value {
     let kind = match f.kind {
         FindingKind::Race { .. } => "race",
         FindingKind::Divergence => "divergence",
@@ -199,15 +224,14 @@ pub(crate) fn finding_json(f: &Finding) -> Value {
     if let FindingKind::Race { write_write } = f.kind {
         v["race"] = json!(if write_write { "write-write" } else { "read-write" });
     }
-    let _ = AccessKind::Read;
     v
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::driver::Verdict;
     use crate::ir::Span;
+    use crate::verdict::AccessKind;
     use std::sync::Arc;
     use std::time::Duration;
 
@@ -269,7 +293,7 @@ mod tests {
 
     #[test]
     fn text_has_one_verdict_line_per_kernel_and_the_witness() {
-        let t = text(&result());
+        let t = result().text();
         let verdicts: Vec<&str> = t.lines().filter(|l| !l.starts_with(' ')).collect();
         assert_eq!(verdicts, ["a: verified", "b: 1 defect", "c: inconclusive"]);
         assert!(t.contains("  write-write race on s[0]\n"));
@@ -280,7 +304,7 @@ mod tests {
 
     #[test]
     fn json_has_the_documented_fields() {
-        let v: Value = serde_json::from_str(&json(&result())).expect("valid JSON");
+        let v: Value = serde_json::from_str(&result().json()).expect("valid JSON");
         assert_eq!(v["file"], "no/such/file.cu");
         let ks = v["kernels"].as_array().expect("kernels");
         assert_eq!(

@@ -1,0 +1,176 @@
+//! The one pipeline every command runs: read and lower the file once, then per kernel let the
+//! command build its models and ask its queries, through solver sessions set up here, with
+//! answers turned into replies (and undecided ones into inconclusive reasons) here.
+//!
+//! Owns: [`RunOptions`] (what every command needs), [`Command`] (what differs per command),
+//! [`run`] (the loop over the kernels of a file) and [`KernelRun`] (per kernel: the clock,
+//! the solver sessions, the count of queries and the inconclusive reasons). Parallel queries, a
+//! portfolio of solvers or several files per run belong here, once for all commands.
+//! Must not: print, or know which properties a command checks.
+
+use super::Error;
+use crate::frontend::{self, FrontendOptions};
+use crate::ir::{Kernel, Span};
+use crate::passes::{Geometry, PassOptions};
+use crate::solver::{Answer, Query, Script, Session, SessionOptions, Sexp, SolverSpec};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// What every command needs: the front end, the launch, the passes and the solver.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// clang, macros, include directories, `--kernel`, `--assume`.
+    pub frontend: FrontendOptions,
+    /// The launch geometry (concrete or symbolic per dimension).
+    pub geometry: Geometry,
+    /// Unrolling bounds.
+    pub passes: PassOptions,
+    /// The solver program.
+    pub solver: SolverSpec,
+    /// Wall-clock limit per query.
+    pub timeout: Duration,
+    /// Where to write each query as a standalone `.smt2` script.
+    pub dump_dir: Option<PathBuf>,
+}
+
+/// One command of gpug (`gpug`, `gpug check`, `gpug bank`) with the options only it has: what
+/// it does with each kernel, and how its results make a file's result. [`run`] does the rest.
+pub trait Command {
+    /// The result for one kernel.
+    type Kernel;
+    /// The result for one file.
+    type File;
+
+    /// Input errors found before the file is read (a launch the command cannot analyse).
+    fn validate(&self, _common: &RunOptions) -> Result<(), Error> {
+        Ok(())
+    }
+
+    /// Analyses one lowered kernel: builds its models, asks its queries through `run`, and
+    /// turns the answers into the kernel's result.
+    fn kernel(&self, kernel: &Kernel, run: &mut KernelRun) -> Result<Self::Kernel, Error>;
+
+    /// The file's result from the kernels' results, in source order.
+    fn file(&self, file: String, kernels: Vec<Self::Kernel>) -> Self::File;
+}
+
+/// Runs `command` on every kernel of `file` (or the one `--kernel` names) with the options
+/// every command shares.
+///
+/// Errors: the command's input errors, the front end's (clang missing or failing,
+/// unsupported construct), a solver that cannot be started or fails. Timeouts and `unknown`
+/// answers are not errors: they make the kernel's result inconclusive.
+pub fn run<C: Command>(file: &Path, common: &RunOptions, command: &C) -> Result<C::File, Error> {
+    command.validate(common)?;
+    let program = frontend::load(file, &common.frontend)?;
+    let mut kernels = Vec::new();
+    for k in &program.kernels {
+        let mut run = KernelRun::new(common);
+        kernels.push(command.kernel(k, &mut run)?);
+    }
+    Ok(command.file(program.file.clone(), kernels))
+}
+
+/// A solver's answer as commands use it: the model's values, a proof of absence, or no answer
+/// (whose reason [`KernelRun`] keeps).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply<T = Vec<Sexp>> {
+    /// Satisfiable, with the values of the query's `get_values` (or what was read from them).
+    Sat(T),
+    /// Unsatisfiable.
+    Unsat,
+    /// `unknown` or a timeout.
+    Undecided,
+}
+
+/// The state of one kernel's analysis that every command shares.
+pub struct KernelRun<'a> {
+    opts: &'a RunOptions,
+    start: Instant,
+    /// Queries asked so far.
+    pub queries: usize,
+    /// Why the result is not conclusive, in the order found.
+    pub inconclusive: Vec<String>,
+}
+
+impl<'a> KernelRun<'a> {
+    fn new(opts: &'a RunOptions) -> KernelRun<'a> {
+        KernelRun {
+            opts,
+            start: Instant::now(),
+            queries: 0,
+            inconclusive: Vec::new(),
+        }
+    }
+
+    /// The options every command shares.
+    pub fn options(&self) -> &'a RunOptions {
+        self.opts
+    }
+
+    /// Time since the kernel's analysis began.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// The per-query limit (`--timeout`).
+    pub fn timeout(&self) -> Duration {
+        self.opts.timeout
+    }
+
+    /// Session options with a per-query `limit` and `--dump-smt2`.
+    pub fn session_options(&self, limit: Duration) -> SessionOptions {
+        SessionOptions {
+            timeout: Some(limit),
+            dump_dir: self.opts.dump_dir.clone(),
+        }
+    }
+
+    /// A solver process for `script` under `spec`, started now, with the `--timeout` limit.
+    pub fn session(&self, spec: &SolverSpec, script: &Script) -> Result<Session, Error> {
+        Ok(Session::new(spec, script, self.session_options(self.timeout()))?)
+    }
+
+    /// A solver session for `script` whose process starts at its first query, with a per-query
+    /// `limit`: for a formula that may not be asked at all.
+    pub fn lazy_session(&self, script: &Script, limit: Duration) -> Session {
+        Session::lazy(&self.opts.solver, script, self.session_options(limit))
+    }
+
+    /// Asks `query` on `session`: one more query, its [`Reply`].
+    pub fn ask(&mut self, session: &mut Session, query: &Query) -> Result<Reply, Error> {
+        let answer = session.check(query)?;
+        self.queries += 1;
+        Ok(self.reply(&query.name, answer))
+    }
+
+    /// The reply for an `answer` to the query `name`: an undecided one adds its reason.
+    pub fn reply(&mut self, name: &str, answer: Answer) -> Reply {
+        match answer {
+            Answer::Sat(values) => Reply::Sat(values),
+            Answer::Unsat => Reply::Unsat,
+            Answer::Unknown(why) => {
+                self.inconclusive
+                    .push(format!("query {name}: solver answered unknown ({why})"));
+                Reply::Undecided
+            }
+            Answer::Timeout => {
+                self.inconclusive.push(format!(
+                    "query {name}: no answer within {} s (--timeout)",
+                    self.timeout().as_secs_f64()
+                ));
+                Reply::Undecided
+            }
+        }
+    }
+
+    /// Adds the annotations of `kernel` that could not be checked as inconclusive reasons.
+    pub fn unchecked(&mut self, kernel: &Kernel) {
+        self.inconclusive.extend(reasons(&kernel.unchecked));
+    }
+}
+
+/// `file:line:col: why` for each reason the passes or the front end gave.
+pub fn reasons(list: &[(Span, String)]) -> impl Iterator<Item = String> + '_ {
+    list.iter().map(|(s, why)| format!("{s}: {why}"))
+}

@@ -1,0 +1,316 @@
+//! `gpug` (the default command): data races and barrier divergence in the pair model (PUG
+//! paper, `003_…`; DESIGN.md "Thread models", "Properties as queries", "Loops").
+//!
+//! Per kernel: [`passes::prepare`] unrolls or abstracts the loops; derived closed forms are
+//! checked first (step case), and a failing one is havocked and the kernel encoded again; then
+//! every race and divergence check is one query ([`encode::encode_with`]). A possible defect
+//! (one resting on a loop abstraction) is replayed at the geometry its witness chose with every
+//! loop unrolled.
+//!
+//! Must not: print, build SMT terms (the encoder's job), or talk to a solver other than through
+//! the pipeline's [`KernelRun`].
+
+use super::Error;
+use super::pipeline::{Command, KernelRun, Reply, reasons};
+use crate::encode::{self, Finding};
+use crate::ir::{Kernel, Span, VarId};
+use crate::passes::{self, LoopTreatment, Prepared};
+use crate::solver::{self, Answer, Session};
+use crate::verdict::{FileResult, FindingKind, KernelResult, Verdict};
+use std::time::Duration;
+
+/// What `gpug` needs besides the [`RunOptions`].
+#[derive(Clone, Debug)]
+pub struct VerifyOptions {
+    /// Check only barrier divergence.
+    pub only_divergence: bool,
+    /// List every loop with its treatment in [`KernelResult::loops`].
+    pub explain: bool,
+    /// PUG's `+O`: assume no integer overflow in `+`, `-`, `*`.
+    pub no_overflow: bool,
+}
+
+impl Command for VerifyOptions {
+    type Kernel = KernelResult;
+    type File = FileResult;
+
+    fn kernel(&self, k: &Kernel, run: &mut KernelRun) -> Result<KernelResult, Error> {
+        verify_kernel(k, self, run)
+    }
+
+    fn file(&self, file: String, kernels: Vec<KernelResult>) -> FileResult {
+        FileResult { file, kernels }
+    }
+}
+
+fn verify_kernel(k: &Kernel, opts: &VerifyOptions, run: &mut KernelRun) -> Result<KernelResult, Error> {
+    let c = run.options();
+    let prepared = passes::prepare(k, &c.geometry, &c.passes);
+    let mut notes: Vec<String> = Vec::new();
+    let loops = loop_treatments(&prepared, opts.explain, &mut notes);
+    if !prepared.inconclusive.is_empty() {
+        return Ok(KernelResult {
+            name: k.name.clone(),
+            verdict: Verdict::Inconclusive,
+            findings: Vec::new(),
+            inconclusive: reasons(&prepared.inconclusive).collect(),
+            notes,
+            loops,
+            queries: 0,
+            time: run.elapsed(),
+        });
+    }
+    let (kernel, encoded, mut sessions) = encode_checking_closed_forms(prepared.kernel, opts, run, &mut notes)?;
+    notes.extend(encoded.notes.iter().cloned());
+    for e in &c.frontend.assumptions {
+        notes.push(format!(
+            "assumes `{e}` on entry (--assume): a defect only in launches outside it is not reported"
+        ));
+    }
+    if opts.no_overflow {
+        notes.push("assumes that no integer +, -, * overflows (--no-overflow): a defect that needs an overflow is not reported".into());
+    }
+    let mut findings: Vec<Finding> = Vec::new();
+    for (i, check) in encoded.checks.iter().enumerate() {
+        if matches!(check.property, encode::Property::ClosedForm { .. }) {
+            continue;
+        }
+        if opts.only_divergence && !matches!(check.property, encode::Property::Divergence { .. }) {
+            continue;
+        }
+        let answer = sessions.ask(run, i, check)?;
+        if let Reply::Sat(values) = run.reply(&check.query.name, answer) {
+            let f = check.finding(&kernel, &values);
+            if !findings.contains(&f) {
+                findings.push(f);
+            }
+        }
+    }
+    if findings.iter().any(|f| f.possible) {
+        confirm_by_replay(k, opts, run, &mut findings, &mut notes)?;
+    }
+    run.unchecked(k);
+    Ok(KernelResult {
+        name: k.name.clone(),
+        verdict: Verdict::of(!findings.is_empty(), !run.inconclusive.is_empty()),
+        findings,
+        inconclusive: std::mem::take(&mut run.inconclusive),
+        notes,
+        loops,
+        queries: run.queries,
+        time: run.elapsed(),
+    })
+}
+
+/// One line per loop saying how it was treated (returned with `--explain`, else empty), and
+/// a note for each abstraction the verdict then rests on.
+fn loop_treatments(prepared: &Prepared, explain: bool, notes: &mut Vec<String>) -> Vec<String> {
+    let mut loops = Vec::new();
+    for (span, t) in &prepared.loops {
+        let line = span.line;
+        let text = match t {
+            LoopTreatment::Unrolled(n) => format!("line {line}: unrolled ({n} iterations)"),
+            LoopTreatment::Abstracted {
+                closed,
+                havocked,
+                invariants,
+            } => {
+                notes.push(format!(
+                    "loop at line {line} is abstracted by an arbitrary iteration: a defect that depends on it is reported as possible"
+                ));
+                let list = |v: &[String]| if v.is_empty() { "none".to_string() } else { v.join(", ") };
+                format!(
+                    "line {line}: abstracted; closed forms in the iteration count: {}; havocked: {}; invariants given: {invariants}",
+                    list(closed),
+                    list(havocked)
+                )
+            }
+            LoopTreatment::Unwound(n) => {
+                notes.push(format!(
+                    "loop at line {line} is unwound {n} times and cut (--loop-unwind): the verdict holds only for executions where it runs at most {n} iterations"
+                ));
+                format!("line {line}: unwound {n} times, then assumed to exit")
+            }
+            LoopTreatment::Unsupported(why) => format!("line {line}: not handled: {why}"),
+        };
+        if explain {
+            loops.push(text);
+        }
+    }
+    loops
+}
+
+/// Encodes `kernel` in the pair model after checking its derived closed forms first (step
+/// case): a failing one is havocked instead and the kernel encoded again, so a wrong derivation
+/// cannot hide a defect. Returns the kernel as finally encoded, its encoding and sessions.
+fn encode_checking_closed_forms(
+    mut kernel: Kernel,
+    opts: &VerifyOptions,
+    run: &mut KernelRun,
+    notes: &mut Vec<String>,
+) -> Result<(Kernel, encode::Encoded, Sessions), Error> {
+    loop {
+        let encoded = encode::encode_with(&kernel, &run.options().geometry, &pair_options(opts));
+        let mut sessions = Sessions::new(&encoded, run);
+        let mut rejected: Vec<(Span, VarId)> = Vec::new();
+        for (i, check) in encoded.checks.iter().enumerate() {
+            if let encode::Property::ClosedForm { loop_span, var } = &check.property
+                && !matches!(sessions.ask(run, i, check)?, Answer::Unsat)
+            {
+                rejected.push((loop_span.clone(), *var));
+            }
+        }
+        if rejected.is_empty() {
+            return Ok((kernel, encoded, sessions));
+        }
+        for (span, var) in rejected {
+            notes.push(format!(
+                "the closed form derived for `{}` in the loop at line {} failed its step check: havocked instead",
+                kernel.var(var).name,
+                span.line
+            ));
+            passes::demote_closed_form(&mut kernel.body, &span, var);
+        }
+    }
+}
+
+/// Replays each possible finding (one resting on a loop abstraction) at the geometry its
+/// witness chose: when pinning the symbolic dimensions to those values makes every loop of the
+/// kernel unrollable (within `--unroll`), the kernel is encoded again without any abstraction
+/// and the same kind of defect (same array for races) asked for; a model at the same source
+/// sites is a real defect of that launch and replaces the possible one (PUG §6 abstractions
+/// only add behaviours, so the exact encoding is the judge). Findings whose replay is not exact, or finds nothing,
+/// stay possible.
+fn confirm_by_replay(
+    k: &Kernel,
+    opts: &VerifyOptions,
+    run: &mut KernelRun,
+    findings: &mut [Finding],
+    notes: &mut Vec<String>,
+) -> Result<(), Error> {
+    for finding in findings.iter_mut() {
+        if !finding.possible {
+            continue;
+        }
+        let mut geometry = run.options().geometry.clone();
+        let mut pinned = false;
+        for (name, value) in &finding.geometry {
+            let slot = match name.split_once('.') {
+                Some(("blockDim", d)) => geometry.block_dim.get_mut(dim_index(d)),
+                Some(("gridDim", d)) => geometry.grid_dim.get_mut(dim_index(d)),
+                _ => None,
+            };
+            if let (Some(slot @ None), Ok(v)) = (slot, u32::try_from(*value)) {
+                *slot = Some(v);
+                pinned = true;
+            }
+        }
+        if !pinned {
+            continue;
+        }
+        let prepared = passes::prepare(k, &geometry, &run.options().passes);
+        let exact = prepared.inconclusive.is_empty()
+            && prepared
+                .loops
+                .iter()
+                .all(|(_, t)| matches!(t, LoopTreatment::Unrolled(_)));
+        if !exact {
+            continue;
+        }
+        let encoded = encode::encode_with(&prepared.kernel, &geometry, &pair_options(opts));
+        let mut sessions = Sessions::new(&encoded, run);
+        for (j, check) in encoded.checks.iter().enumerate() {
+            let same = match &check.property {
+                encode::Property::Race { array } => {
+                    matches!(finding.kind, FindingKind::Race { .. })
+                        && finding.array.as_deref() == Some(prepared.kernel.array(*array).name.as_str())
+                }
+                encode::Property::Divergence { .. } => finding.kind == FindingKind::Divergence,
+                _ => false,
+            };
+            if !same {
+                continue;
+            }
+            if let Answer::Sat(values) = sessions.ask(run, j, check)? {
+                let mut f = check.finding(&prepared.kernel, &values);
+                let sites = |f: &Finding| {
+                    let mut v: Vec<String> = f.accesses.iter().map(|a| a.span.to_string()).collect();
+                    v.sort();
+                    v
+                };
+                // Confirmed only when the exact model races at the same two sites.
+                if !f.possible && sites(&f) == sites(finding) {
+                    // The replay's geometry is concrete: the witness names the pinned values.
+                    f.geometry = finding.geometry.clone();
+                    notes.push(format!(
+                        "a possible {} was confirmed by replaying its launch ({}) with every loop unrolled",
+                        if f.array.is_some() { "race" } else { "defect" },
+                        f.geometry
+                            .iter()
+                            .map(|(n, v)| format!("{n} = {v}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                    *finding = f;
+                    break;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The pair model with every check, under `--no-overflow` when given.
+fn pair_options(opts: &VerifyOptions) -> encode::EncodeOptions {
+    encode::EncodeOptions {
+        no_overflow: opts.no_overflow,
+        ..encode::EncodeOptions::pair()
+    }
+}
+
+fn dim_index(d: &str) -> usize {
+    match d {
+        "x" => 0,
+        "y" => 1,
+        _ => 2,
+    }
+}
+
+/// Longest time the relaxed query of a check may take before the exact one is asked.
+const RELAXED_LIMIT: Duration = Duration::from_secs(5);
+
+/// The solver sessions of one kernel: the exact formula, and, where the formula multiplies two
+/// symbolic terms, its linear relaxation ([`encode::nonlinear`]), asked first: an
+/// unsatisfiable relaxed query settles the check, any other answer defers to the exact query
+/// (whose model gives the witness). Each process starts at its first query. With
+/// `--dump-smt2` the exact query is written either way (as unsatisfiable when its relaxation
+/// is), so the dump holds every exact query.
+struct Sessions {
+    exact: Session,
+    relaxed: Option<(Session, Vec<solver::Query>)>,
+}
+
+impl Sessions {
+    fn new(encoded: &encode::Encoded, run: &KernelRun) -> Sessions {
+        let relaxed = encode::nonlinear::relax(encoded).map(|r| {
+            let limit = run.timeout().min(RELAXED_LIMIT);
+            (run.lazy_session(&r.script, limit), r.queries)
+        });
+        Sessions {
+            exact: run.lazy_session(&encoded.script, run.timeout()),
+            relaxed,
+        }
+    }
+
+    /// The answer to check `i` of the encoding (one more query of `run`).
+    fn ask(&mut self, run: &mut KernelRun, i: usize, check: &encode::Check) -> Result<Answer, Error> {
+        run.queries += 1;
+        if let Some((session, queries)) = &mut self.relaxed
+            && session.check(&queries[i])? == Answer::Unsat
+        {
+            self.exact.record(&check.query, &Answer::Unsat)?;
+            return Ok(Answer::Unsat);
+        }
+        Ok(self.exact.check(&check.query)?)
+    }
+}

@@ -1,0 +1,534 @@
+//! The results of gpug as plain data: verdicts, findings with their witnesses, and the per-kernel
+//! and per-file results of the three commands (`gpug`, `gpug check`, `gpug bank`).
+//!
+//! Owns: the types the driver fills and the report prints, with the small summaries that are
+//! functions of the data alone (the worst verdict of a file, PUG's HI/LO bank summary).
+//! Must not: depend on any pipeline stage (front end, passes, encoder, solver, driver) or print
+//! anything; source positions are [`crate::ir::Span`], itself plain data.
+//!
+//! The encoder reads witnesses out of solver models into these types (re-exported from
+//! `encode` under their old paths); the driver decides verdicts; `report` renders them.
+
+use crate::ir::Span;
+use std::time::Duration;
+
+/// A kernel's (or a file's) verdict, ordered from best to worst.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Verdict {
+    /// Every property holds.
+    Verified,
+    /// No defect found, but some property could not be decided.
+    Inconclusive,
+    /// A defect was found.
+    Defect,
+}
+
+impl Verdict {
+    /// Defect if any is one, else inconclusive if any is, else verified (also when empty).
+    pub fn worst(verdicts: impl IntoIterator<Item = Verdict>) -> Verdict {
+        verdicts.into_iter().max().unwrap_or(Verdict::Verified)
+    }
+
+    /// Defect when something was found, else inconclusive when something was undecided, else
+    /// verified.
+    pub fn of(defect: bool, inconclusive: bool) -> Verdict {
+        if defect {
+            Verdict::Defect
+        } else if inconclusive {
+            Verdict::Inconclusive
+        } else {
+            Verdict::Verified
+        }
+    }
+
+    /// `verified`, `defect`, `inconclusive`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Verified => "verified",
+            Verdict::Defect => "defect",
+            Verdict::Inconclusive => "inconclusive",
+        }
+    }
+}
+
+/// A command's result for one file: something with an overall verdict.
+pub trait Outcome {
+    /// Defect if any kernel has one, else inconclusive if any is, else verified.
+    fn overall(&self) -> Verdict;
+}
+
+/// A command's result for one kernel: something with a verdict.
+pub trait KernelOutcome {
+    /// The kernel's verdict.
+    fn verdict(&self) -> Verdict;
+}
+
+/// A command's result for one file: one result per kernel (`K`: [`KernelResult`] for `gpug`,
+/// [`KernelCheck`] for `gpug check`).
+#[derive(Clone, Debug)]
+pub struct FileResult<K = KernelResult> {
+    /// The file as the front end named it.
+    pub file: String,
+    /// One result per kernel, in source order.
+    pub kernels: Vec<K>,
+}
+
+impl<K: KernelOutcome> Outcome for FileResult<K> {
+    fn overall(&self) -> Verdict {
+        Verdict::worst(self.kernels.iter().map(K::verdict))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Findings and their witnesses (pair model).
+
+/// The kind of a memory access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessKind {
+    /// A plain load.
+    Read,
+    /// A plain store.
+    Write,
+    /// An atomic read-modify-write (races with plain accesses, not with other atomics).
+    Atomic,
+    /// Not an access: a thread reaching a barrier (divergence witnesses).
+    Barrier,
+    /// Not an access: a failing assertion (assertion witnesses).
+    Assert,
+}
+
+impl AccessKind {
+    /// `read`, `write`, `atomic`, `barrier`, `assert`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AccessKind::Read => "read",
+            AccessKind::Write => "write",
+            AccessKind::Atomic => "atomic",
+            AccessKind::Barrier => "barrier",
+            AccessKind::Assert => "assert",
+        }
+    }
+}
+
+/// What was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FindingKind {
+    /// A data race; `write_write` when both accesses write.
+    Race {
+        /// Both accesses write.
+        write_write: bool,
+    },
+    /// Barrier divergence: two threads of one block, one reaches the barrier, one does not.
+    Divergence,
+    /// An assertion that fails for some thread (pair model).
+    Assertion,
+    /// A user loop invariant that may not hold on entry (`base`) or may not be preserved.
+    Invariant {
+        /// It may not hold on entry (else: may not be preserved by an iteration).
+        base: bool,
+    },
+}
+
+/// One thread's part of a witness.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WitnessAccess {
+    /// The access (or barrier, or assertion) in the source.
+    pub span: Span,
+    /// What the thread does there.
+    pub access: AccessKind,
+    /// `blockIdx` (x, y, z).
+    pub block: [u64; 3],
+    /// `threadIdx` (x, y, z).
+    pub thread: [u64; 3],
+    /// For divergence: whether this thread reaches the barrier.
+    pub reaches: Option<bool>,
+}
+
+/// A defect with its witness, all values read from the solver's model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finding {
+    /// Race, divergence, assertion or invariant.
+    pub kind: FindingKind,
+    /// The array of a race.
+    pub array: Option<String>,
+    /// The two threads' accesses (races), or the barrier as each thread sees it (divergence).
+    pub accesses: Vec<WitnessAccess>,
+    /// Scalar parameter values, in declaration order, as C literals.
+    pub params: Vec<(String, String)>,
+    /// Values of the symbolic geometry dimensions (`blockDim.x` …) the model chose.
+    pub geometry: Vec<(String, u64)>,
+    /// The racing element, e.g. `sdata[133]` (or `sdata + 5 bytes` when not aligned).
+    pub index: Option<String>,
+    /// The witness rests on a loop abstraction (values havocked at a loop head) and may not
+    /// be feasible: a possible defect.
+    pub possible: bool,
+}
+
+// ---------------------------------------------------------------------------------------------
+// `gpug`: races and divergence.
+
+/// The result for one kernel.
+#[derive(Clone, Debug)]
+pub struct KernelResult {
+    /// The kernel's name (with template arguments for an instantiation).
+    pub name: String,
+    /// Defect when `findings` is not empty, else inconclusive when `inconclusive` is not.
+    pub verdict: Verdict,
+    /// Defects with their witnesses.
+    pub findings: Vec<Finding>,
+    /// Why the verdict is inconclusive (timeouts, unknowns, loops).
+    pub inconclusive: Vec<String>,
+    /// Abstractions the verdict rests on.
+    pub notes: Vec<String>,
+    /// With `--explain`: each loop and how it was treated.
+    pub loops: Vec<String>,
+    /// Queries asked.
+    pub queries: usize,
+    /// Wall-clock time spent on the kernel.
+    pub time: Duration,
+}
+
+impl KernelOutcome for KernelResult {
+    fn verdict(&self) -> Verdict {
+        self.verdict
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// `gpug check`: assertions in the concrete model.
+
+/// How shared accesses were ordered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ordering {
+    /// Canonical serialization by barrier interval (after the race check).
+    Canonical,
+    /// Schedule IDs: every interleaving.
+    AllSchedules,
+}
+
+impl Ordering {
+    /// `canonical`, `all-schedules`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ordering::Canonical => "canonical",
+            Ordering::AllSchedules => "all-schedules",
+        }
+    }
+}
+
+/// One array's values at the accessed elements: `(index, value)` sorted by index.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArrayValues {
+    /// The array's source name.
+    pub name: String,
+    /// `(element index, value as a C literal)`, by increasing index.
+    pub elems: Vec<(i64, String)>,
+}
+
+/// One step of a witness schedule: an enabled shared or global access, in SID order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScheduleStep {
+    /// The schedule ID the model chose.
+    pub sid: u64,
+    /// 0-based thread of the launch.
+    pub thread: usize,
+    /// `blockIdx` of the thread.
+    pub block: [u64; 3],
+    /// `threadIdx` of the thread.
+    pub thread_idx: [u64; 3],
+    /// The access in the source.
+    pub span: Span,
+    /// Read, write or atomic.
+    pub access: AccessKind,
+    /// The element, e.g. `c[0]`.
+    pub location: String,
+    /// The value read (reads), written (writes), or `old -> new` (atomics).
+    pub value: String,
+}
+
+/// A failing assertion's witness, read from the solver's model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AssertionWitness {
+    /// The first thread (0-based, block-major) for which the assertion fails.
+    pub thread: usize,
+    /// `blockIdx` of that thread.
+    pub block: [u64; 3],
+    /// `threadIdx` of that thread.
+    pub thread_idx: [u64; 3],
+    /// Scalar parameters, as C literals.
+    pub params: Vec<(String, String)>,
+    /// What the condition read in that thread: `s[3] = 7`, `i = 3`.
+    pub reads: Vec<(String, String)>,
+    /// Initial contents of global arrays at the elements the kernel accesses.
+    pub inputs: Vec<ArrayValues>,
+    /// Final contents of shared and global arrays at the elements the kernel accesses.
+    pub finals: Vec<ArrayValues>,
+    /// With schedule IDs: the enabled accesses in schedule order.
+    pub schedule: Vec<ScheduleStep>,
+}
+
+/// A failing assertion or postcondition with its witness.
+#[derive(Clone, Debug)]
+pub struct AssertionFailure {
+    /// The `assert` or `__ensures`.
+    pub span: Span,
+    /// From `__ensures`.
+    pub postcondition: bool,
+    /// The failing thread and the values that make it fail.
+    pub witness: AssertionWitness,
+}
+
+/// The result of checking one kernel.
+#[derive(Clone, Debug)]
+pub struct KernelCheck {
+    /// The kernel's name.
+    pub name: String,
+    /// Verified: every assertion holds; Defect: a race, divergence or failing assertion;
+    /// Inconclusive: see `inconclusive`.
+    pub verdict: Verdict,
+    /// Threads of the launch.
+    pub threads: usize,
+    /// Blocks of the launch.
+    pub blocks: usize,
+    /// How shared accesses were ordered.
+    pub ordering: Ordering,
+    /// Assertions and postconditions checked.
+    pub assertions: usize,
+    /// Races and divergence found by the pre-check (then no assertion was checked).
+    pub races: Vec<Finding>,
+    /// Failing assertions and postconditions, one per source assertion.
+    pub failures: Vec<AssertionFailure>,
+    /// Why the verdict is inconclusive.
+    pub inconclusive: Vec<String>,
+    /// Abstractions and bounds the verdict rests on.
+    pub notes: Vec<String>,
+    /// Wall-clock time spent on the kernel.
+    pub time: Duration,
+}
+
+impl KernelOutcome for KernelCheck {
+    fn verdict(&self) -> Verdict {
+        self.verdict
+    }
+}
+
+/// The result of `gpug check` for one file.
+pub type CheckResult = FileResult<KernelCheck>;
+
+// ---------------------------------------------------------------------------------------------
+// `gpug bank`: shared-memory bank conflicts.
+
+/// The shared-memory bank layout of a device (PUG paper §7; DESIGN.md "Properties as
+/// queries"). Default: today's hardware, 32 banks of 4 bytes, warps of 32 threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BankModel {
+    /// Number of banks (`--banks`, default 32).
+    pub banks: u32,
+    /// Bytes per bank word (`--bank-width`, default 4).
+    pub bank_width: u32,
+    /// Threads per warp: consecutive linear thread ids, `x` fastest (default 32).
+    pub warp_size: u32,
+}
+
+impl Default for BankModel {
+    fn default() -> Self {
+        BankModel {
+            banks: 32,
+            bank_width: 4,
+            warp_size: 32,
+        }
+    }
+}
+
+impl BankModel {
+    /// The most bank words an access of `width` bytes can touch (at any alignment):
+    /// `(width − 1) / bank_width + 2` when `bank_width > 1`, else `width`.
+    pub fn max_words(&self, width: u32) -> u32 {
+        let w = width.max(1);
+        if self.bank_width <= 1 {
+            w
+        } else {
+            (w - 1) / self.bank_width + 2
+        }
+    }
+
+    /// Whether one thread's access of `width` bytes can never touch two words of one bank
+    /// (its words are consecutive, so this holds when they are at most `banks`). The queries
+    /// pick one word per thread and rely on it.
+    pub fn supports(&self, width: u32) -> bool {
+        self.banks >= 1 && self.bank_width >= 1 && self.max_words(width) <= self.banks
+    }
+}
+
+/// A conflict witness read from a model: one dynamic occurrence of the access, the warp, the
+/// k threads and the bank they hit with pairwise different words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BankWitness {
+    /// Index of the occurrence among the accesses of the kernel's encoding.
+    pub access: usize,
+    /// `blockIdx` (x, y, z) of the warp's block.
+    pub block: [u64; 3],
+    /// Warp index within the block: linear thread id / warp size.
+    pub warp: u64,
+    /// Linear thread ids (`x + y·bdx + z·bdx·bdy`) of the k threads, increasing.
+    pub threads: Vec<u64>,
+    /// `threadIdx` (x, y, z) of each of those threads.
+    pub thread_idx: Vec<[u64; 3]>,
+    /// The bank (0-based, below [`BankModel::banks`]).
+    pub bank: u64,
+}
+
+/// PUG's per-kernel summary (paper §7, Table 1 column "B.C.").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Summary {
+    /// At least 50% of the barrier intervals with shared accesses contain a bank conflict.
+    Hi,
+    /// Some, but fewer than 50%.
+    Lo,
+    /// No interval contains a bank conflict.
+    None,
+}
+
+impl Summary {
+    /// `HI`, `LO`, `none`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Summary::Hi => "HI",
+            Summary::Lo => "LO",
+            Summary::None => "none",
+        }
+    }
+}
+
+/// The result for one access site of a shared array.
+#[derive(Clone, Debug)]
+pub struct SiteResult {
+    /// The array's source name.
+    pub array: String,
+    /// The access in the source.
+    pub span: Span,
+    /// Read, write or atomic.
+    pub kind: AccessKind,
+    /// Bytes one thread touches.
+    pub width: u32,
+    /// Whether two lanes of one warp can conflict (pair model, any parameter values); `None`
+    /// when a query was inconclusive and none was satisfiable.
+    pub possible: Option<bool>,
+    /// The largest number of distinct words of one bank one warp touches in one occurrence
+    /// (1: conflict-free). A lower bound when `exact` is false.
+    pub degree: u32,
+    /// Whether every query of the search was answered.
+    pub exact: bool,
+    /// Dynamic occurrences of the site (unrolled loop iterations).
+    pub occurrences: usize,
+    /// The witness of the highest satisfiable degree query.
+    pub witness: Option<SiteWitness>,
+}
+
+/// A witness with the place of its occurrence.
+#[derive(Clone, Debug)]
+pub struct SiteWitness {
+    /// The warp, threads and bank.
+    pub witness: BankWitness,
+    /// 0-based index of the occurrence among the site's occurrences (loop iteration order).
+    pub occurrence: usize,
+    /// The barrier interval (0-based top-level segment) of the occurrence.
+    pub interval: u32,
+}
+
+/// One barrier interval (0-based, counted over the unrolled kernel's top-level barriers) that
+/// contains shared accesses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IntervalResult {
+    /// The interval's index.
+    pub index: u32,
+    /// Access sites that occur in the interval.
+    pub accesses: usize,
+    /// Of those, the sites with a possible bank conflict in this interval.
+    pub conflicting: usize,
+    /// Sites whose query in this interval was inconclusive.
+    pub undecided: usize,
+}
+
+/// The bank-conflict result for one kernel.
+#[derive(Clone, Debug)]
+pub struct BankKernelResult {
+    /// The kernel's name.
+    pub name: String,
+    /// One result per access site of a shared array, in program order.
+    pub sites: Vec<SiteResult>,
+    /// The barrier intervals with shared accesses, by index.
+    pub intervals: Vec<IntervalResult>,
+    /// Why some result is not exact (timeouts, unknowns, loops that could not be unrolled).
+    pub inconclusive: Vec<String>,
+    /// Abstractions the result rests on.
+    pub notes: Vec<String>,
+    /// Queries asked.
+    pub queries: usize,
+    /// Wall-clock time spent on the kernel.
+    pub time: Duration,
+}
+
+impl BankKernelResult {
+    /// Access sites with degree > 1.
+    pub fn conflicting_sites(&self) -> usize {
+        self.sites.iter().filter(|s| s.degree > 1).count()
+    }
+
+    /// Intervals with a conflict.
+    pub fn conflicting_intervals(&self) -> usize {
+        self.intervals.iter().filter(|i| i.conflicting > 0).count()
+    }
+
+    /// HI (≥ 50% of the intervals conflict), LO (some), none.
+    pub fn summary(&self) -> Summary {
+        let c = self.conflicting_intervals();
+        if c == 0 {
+            Summary::None
+        } else if 2 * c >= self.intervals.len() {
+            Summary::Hi
+        } else {
+            Summary::Lo
+        }
+    }
+}
+
+impl KernelOutcome for BankKernelResult {
+    /// Defect when some site conflicts, else inconclusive when something is, else verified.
+    fn verdict(&self) -> Verdict {
+        Verdict::of(self.conflicting_sites() > 0, !self.inconclusive.is_empty())
+    }
+}
+
+/// The result of `gpug bank` for one file.
+#[derive(Clone, Debug)]
+pub struct BankFileResult {
+    /// The file as the front end named it.
+    pub file: String,
+    /// The bank layout analysed.
+    pub model: BankModel,
+    /// One result per kernel, in source order.
+    pub kernels: Vec<BankKernelResult>,
+}
+
+impl Outcome for BankFileResult {
+    fn overall(&self) -> Verdict {
+        Verdict::worst(self.kernels.iter().map(KernelOutcome::verdict))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn worst_verdict_orders_defect_over_inconclusive_over_verified() {
+        use Verdict::*;
+        assert_eq!(Verdict::worst([]), Verified);
+        assert_eq!(Verdict::worst([Verified, Inconclusive]), Inconclusive);
+        assert_eq!(Verdict::worst([Inconclusive, Defect, Verified]), Defect);
+        assert_eq!(Verdict::of(true, true), Defect);
+        assert_eq!(Verdict::of(false, true), Inconclusive);
+        assert_eq!(Verdict::of(false, false), Verified);
+    }
+}
