@@ -283,6 +283,24 @@ pub fn rename_file(n: &mut Node, from: &str, to: &Arc<str>) {
     }
 }
 
+/// `n` without the wrappers that do not change its value: parentheses, cleanups, temporaries,
+/// and no-op or function-to-pointer implicit casts.
+pub fn strip_parens(n: &Node) -> &Node {
+    let mut n = n;
+    while matches!(
+        n.kind.as_str(),
+        "ParenExpr" | "ExprWithCleanups" | "MaterializeTemporaryExpr" | "CXXBindTemporaryExpr"
+    ) || (n.kind == "ImplicitCastExpr"
+        && matches!(n.cast_kind.as_deref(), Some("NoOp") | Some("FunctionToPointerDecay")))
+    {
+        match n.inner.first() {
+            Some(c) => n = c,
+            None => break,
+        }
+    }
+    n
+}
+
 fn walk(n: &mut Node, t: &mut Tracker) {
     if let Some(l) = &n.loc {
         n.pos = t.loc(l);

@@ -5,7 +5,8 @@
 //! at their definition, and anything not modelled is a [`FrontendError::Unsupported`].
 
 use super::FrontendError;
-use super::ast::{Node, Pos};
+use super::ast::{Node, Pos, strip_parens};
+use super::cuda::{find_builtin, find_builtin_lv, is_builtin_struct};
 use super::types::{CType, TypeEnv};
 use crate::ir::*;
 use num_bigint::BigInt;
@@ -552,75 +553,6 @@ fn scan(n: &Node, addr: &mut HashSet<String>, modified: &mut HashSet<String>) {
     for c in &n.inner {
         scan(c, addr, modified);
     }
-}
-
-fn is_builtin_struct(t: &str) -> Option<&'static str> {
-    for (s, name) in [
-        ("__cuda_builtin_threadIdx_t", "threadIdx"),
-        ("__cuda_builtin_blockIdx_t", "blockIdx"),
-        ("__cuda_builtin_blockDim_t", "blockDim"),
-        ("__cuda_builtin_gridDim_t", "gridDim"),
-    ] {
-        if t.contains(s) {
-            return Some(name);
-        }
-    }
-    None
-}
-
-fn builtin_from(var: &str, field: &str) -> Option<Builtin> {
-    let d = match field.trim_start_matches("__fetch_builtin_") {
-        "x" => Dim::X,
-        "y" => Dim::Y,
-        "z" => Dim::Z,
-        _ => return None,
-    };
-    Some(match var {
-        "threadIdx" => Builtin::ThreadIdx(d),
-        "blockIdx" => Builtin::BlockIdx(d),
-        "blockDim" => Builtin::BlockDim(d),
-        "gridDim" => Builtin::GridDim(d),
-        _ => return None,
-    })
-}
-
-/// Find `threadIdx.x`-like builtins anywhere below a `PseudoObjectExpr`/`MemberExpr`.
-fn find_builtin(n: &Node) -> Option<Builtin> {
-    fn var_name(n: &Node) -> Option<&'static str> {
-        if n.kind == "DeclRefExpr" {
-            return is_builtin_struct(n.type_str());
-        }
-        n.inner.iter().find_map(var_name)
-    }
-    fn member(n: &Node) -> Option<&Node> {
-        if (n.kind == "MemberExpr" || n.kind == "MSPropertyRefExpr")
-            && n.name
-                .as_deref()
-                .is_some_and(|s| s.starts_with("__fetch_builtin_") || s.len() == 1)
-        {
-            return Some(n);
-        }
-        n.inner.iter().find_map(member)
-    }
-    let m = member(n)?;
-    let v = var_name(m)?;
-    builtin_from(v, m.name.as_deref()?)
-}
-
-fn strip_parens(n: &Node) -> &Node {
-    let mut n = n;
-    while matches!(
-        n.kind.as_str(),
-        "ParenExpr" | "ExprWithCleanups" | "MaterializeTemporaryExpr" | "CXXBindTemporaryExpr"
-    ) || (n.kind == "ImplicitCastExpr"
-        && matches!(n.cast_kind.as_deref(), Some("NoOp") | Some("FunctionToPointerDecay")))
-    {
-        match n.inner.first() {
-            Some(c) => n = c,
-            None => break,
-        }
-    }
-    n
 }
 
 /// Sign- or zero-extend (or truncate) an integer to `I64`.
@@ -3056,18 +2988,6 @@ fn describe(n: &Node, t: &CType) -> String {
 fn callee_name(n: &Node) -> Option<String> {
     let c = strip_parens(n);
     c.referenced_decl.as_ref().map(|d| d.name.clone())
-}
-
-fn find_builtin_lv(n: &Node) -> Option<Builtin> {
-    let n = strip_parens(n);
-    if n.kind == "MemberExpr"
-        && n.inner
-            .first()
-            .is_some_and(|b| is_builtin_struct(b.type_str()).is_some())
-    {
-        return find_builtin(n);
-    }
-    None
 }
 
 fn uses_this(n: &Node) -> bool {
