@@ -24,124 +24,9 @@ impl Lower<'_, '_> {
         match n.kind.as_str() {
             "" | "NullStmt" => Ok(()),
             "CompoundStmt" => self.block(n, out),
-            "DeclStmt" => {
-                for d in &n.inner {
-                    match d.kind.as_str() {
-                        "VarDecl" => self.var_decl(d, out)?,
-                        "TypedefDecl" | "TypeAliasDecl" | "CXXRecordDecl" | "RecordDecl" | "EnumDecl"
-                        | "StaticAssertDecl" | "UsingDecl" | "UsingDirectiveDecl" => {}
-                        other => {
-                            return unsupported(self.span(d), format!("declaration `{other}`"));
-                        }
-                    }
-                }
-                Ok(())
-            }
-            "IfStmt" => {
-                let mut kids: Vec<&Node> = n.inner.iter().collect();
-                if n.has_init {
-                    let init = kids.remove(0);
-                    self.stmt(init, out)?;
-                }
-                if n.has_var {
-                    let var = kids.remove(0);
-                    self.stmt(var, out)?;
-                }
-                let (Some(c), Some(t)) = (kids.first(), kids.get(1)) else {
-                    return unsupported(span, "malformed if statement");
-                };
-                let cond = self.cond(c, out)?;
-                let mut then = Vec::new();
-                self.stmt(t, &mut then)?;
-                let mut els = Vec::new();
-                if let Some(e) = kids.get(2) {
-                    self.stmt(e, &mut els)?;
-                }
-                out.push(Stmt {
-                    kind: StmtKind::If { cond, then, els },
-                    span,
-                });
-                Ok(())
-            }
-            "ForStmt" => {
-                let k = &n.inner;
-                if k.len() < 5 {
-                    return unsupported(span, "malformed for statement");
-                }
-                self.stmt(&k[0], out)?;
-                if !k[1].is_empty() {
-                    return unsupported(span, "condition variable in a for statement");
-                }
-                let mut cond_stmts = Vec::new();
-                let cond = if k[2].is_empty() {
-                    Expr::bool(true)
-                } else {
-                    self.cond(&k[2], &mut cond_stmts)?
-                };
-                let mut step = Vec::new();
-                if !k[3].is_empty() {
-                    self.effect(&k[3], &mut step)?;
-                }
-                let mut body = Vec::new();
-                self.stmt(&k[4], &mut body)?;
-                out.push(Stmt {
-                    kind: StmtKind::Loop {
-                        cond_stmts,
-                        cond,
-                        body,
-                        step,
-                        do_while: false,
-                    },
-                    span,
-                });
-                Ok(())
-            }
-            "WhileStmt" => {
-                let k: Vec<&Node> = n.inner.iter().collect();
-                let (c, b, var) = match k.as_slice() {
-                    [c, b] => (*c, *b, None),
-                    [v, c, b] => (*c, *b, Some(*v)),
-                    _ => return unsupported(span, "malformed while statement"),
-                };
-                let mut cond_stmts = Vec::new();
-                if let Some(v) = var {
-                    self.stmt(v, &mut cond_stmts)?;
-                }
-                let cond = self.cond(c, &mut cond_stmts)?;
-                let mut body = Vec::new();
-                self.stmt(b, &mut body)?;
-                out.push(Stmt {
-                    kind: StmtKind::Loop {
-                        cond_stmts,
-                        cond,
-                        body,
-                        step: Vec::new(),
-                        do_while: false,
-                    },
-                    span,
-                });
-                Ok(())
-            }
-            "DoStmt" => {
-                let (Some(b), Some(c)) = (n.inner.first(), n.inner.get(1)) else {
-                    return unsupported(span, "malformed do statement");
-                };
-                let mut body = Vec::new();
-                self.stmt(b, &mut body)?;
-                let mut cond_stmts = Vec::new();
-                let cond = self.cond(c, &mut cond_stmts)?;
-                out.push(Stmt {
-                    kind: StmtKind::Loop {
-                        cond_stmts,
-                        cond,
-                        body,
-                        step: Vec::new(),
-                        do_while: true,
-                    },
-                    span,
-                });
-                Ok(())
-            }
+            "DeclStmt" => self.decl_stmt(n, out),
+            "IfStmt" => self.if_stmt(n, span, out),
+            "ForStmt" | "WhileStmt" | "DoStmt" => self.loop_stmt(n, span, out),
             "BreakStmt" => {
                 out.push(Stmt {
                     kind: StmtKind::Break,
@@ -172,6 +57,111 @@ impl Lower<'_, '_> {
             "CXXForRangeStmt" => unsupported(span, "range-based for"),
             _ => self.effect(n, out),
         }
+    }
+
+    /// A declaration statement: variables are lowered, type and `using` declarations ignored.
+    fn decl_stmt(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<()> {
+        for d in &n.inner {
+            match d.kind.as_str() {
+                "VarDecl" => self.var_decl(d, out)?,
+                "TypedefDecl" | "TypeAliasDecl" | "CXXRecordDecl" | "RecordDecl" | "EnumDecl" | "StaticAssertDecl"
+                | "UsingDecl" | "UsingDirectiveDecl" => {}
+                other => {
+                    return unsupported(self.span(d), format!("declaration `{other}`"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `if`, with an optional init statement and condition variable lowered before it.
+    fn if_stmt(&mut self, n: &Node, span: Span, out: &mut Vec<Stmt>) -> R<()> {
+        let mut kids: Vec<&Node> = n.inner.iter().collect();
+        if n.has_init {
+            let init = kids.remove(0);
+            self.stmt(init, out)?;
+        }
+        if n.has_var {
+            let var = kids.remove(0);
+            self.stmt(var, out)?;
+        }
+        let (Some(c), Some(t)) = (kids.first(), kids.get(1)) else {
+            return unsupported(span, "malformed if statement");
+        };
+        let cond = self.cond(c, out)?;
+        let mut then = Vec::new();
+        self.stmt(t, &mut then)?;
+        let mut els = Vec::new();
+        if let Some(e) = kids.get(2) {
+            self.stmt(e, &mut els)?;
+        }
+        out.push(Stmt {
+            kind: StmtKind::If { cond, then, els },
+            span,
+        });
+        Ok(())
+    }
+
+    /// `for`, `while` and `do` as one [`StmtKind::Loop`]: the condition's own statements and a
+    /// `for` step are kept apart for loop normalization; a `for` init is lowered before the loop.
+    fn loop_stmt(&mut self, n: &Node, span: Span, out: &mut Vec<Stmt>) -> R<()> {
+        let mut cond_stmts = Vec::new();
+        let mut body = Vec::new();
+        let mut step = Vec::new();
+        let cond = match n.kind.as_str() {
+            "ForStmt" => {
+                let k = &n.inner;
+                if k.len() < 5 {
+                    return unsupported(span, "malformed for statement");
+                }
+                self.stmt(&k[0], out)?;
+                if !k[1].is_empty() {
+                    return unsupported(span, "condition variable in a for statement");
+                }
+                let cond = if k[2].is_empty() {
+                    Expr::bool(true)
+                } else {
+                    self.cond(&k[2], &mut cond_stmts)?
+                };
+                if !k[3].is_empty() {
+                    self.effect(&k[3], &mut step)?;
+                }
+                self.stmt(&k[4], &mut body)?;
+                cond
+            }
+            "WhileStmt" => {
+                let k: Vec<&Node> = n.inner.iter().collect();
+                let (c, b, var) = match k.as_slice() {
+                    [c, b] => (*c, *b, None),
+                    [v, c, b] => (*c, *b, Some(*v)),
+                    _ => return unsupported(span, "malformed while statement"),
+                };
+                if let Some(v) = var {
+                    self.stmt(v, &mut cond_stmts)?;
+                }
+                let cond = self.cond(c, &mut cond_stmts)?;
+                self.stmt(b, &mut body)?;
+                cond
+            }
+            _ => {
+                let (Some(b), Some(c)) = (n.inner.first(), n.inner.get(1)) else {
+                    return unsupported(span, "malformed do statement");
+                };
+                self.stmt(b, &mut body)?;
+                self.cond(c, &mut cond_stmts)?
+            }
+        };
+        out.push(Stmt {
+            kind: StmtKind::Loop {
+                cond_stmts,
+                cond,
+                body,
+                step,
+                do_while: n.kind == "DoStmt",
+            },
+            span,
+        });
+        Ok(())
     }
 
     /// `switch` whose body is a list of `case`/`default` groups each ending in `break` (or the
