@@ -1,4 +1,4 @@
-/* gpug prelude: force-included before every kernel file (see src/frontend/cuda.rs). */
+/* gpug prelude: force-included before every kernel file (see src/frontend/mod.rs). */
 #ifndef __GPUG_PRELUDE_H
 #define __GPUG_PRELUDE_H
 
