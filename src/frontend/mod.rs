@@ -13,9 +13,11 @@
 //! | `cuda` | CUDA's clang flags, the prelude and stub headers (`cuda/`), built-in variables |
 //! | [`ast`] | the small serde view of clang's JSON AST |
 //! | [`types`] | C types from clang's spellings, record layouts |
+//! | `builtins` | built-in functions as tables keyed by name (`builtins/cuda.rs`: CUDA's) |
 //! | [`lower`] | the one lowering to [`crate::ir`]: declarations, statements, expressions, places, calls |
 
 pub mod ast;
+mod builtins;
 mod clang;
 mod cuda;
 pub mod lower;

@@ -15,7 +15,8 @@
 //! | `stmt.rs` | statements: blocks, `if`, loops, `switch`, `return`, expression statements |
 //! | `expr.rs` | rvalues: literals, casts, unary, binary and conditional operators |
 //! | `place.rs` | lvalues: reads, writes, members, pointers as (array, byte offset), `++`, `+=` |
-//! | `call.rs` | calls: built-in functions and inlining of device functions |
+//! | `call.rs` | calls: inlining of device functions, dispatch to built-ins |
+//! | `builtin.rs` | calls to built-in functions, as their table entry ([`super::builtins`]) says |
 //!
 //! Lowering knows C and CUDA's AST shapes; it does not run clang, know about SMT or analyse the
 //! IR it builds (that is [`crate::passes`]' job).
@@ -29,6 +30,7 @@ use num_bigint::BigInt;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+mod builtin;
 mod call;
 mod decl;
 mod expr;
@@ -354,7 +356,8 @@ fn wrap(v: BigInt, bits: u32, signed: bool) -> BigInt {
     r
 }
 
-fn to_bool(e: Expr) -> Expr {
+/// `e` as a truth value: a `Bool` as it is, anything else cast to `Bool`.
+pub(in crate::frontend) fn to_bool(e: Expr) -> Expr {
     if e.ty() == Ty::Bool {
         e
     } else {
