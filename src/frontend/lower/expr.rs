@@ -521,67 +521,53 @@ impl Lower<'_, '_> {
             (Val::Scalar(x), Val::Scalar(y)) => {
                 let ty = self.scalar_ty(n).unwrap_or(x.ty());
                 let (x, y) = (cast(x, ty), cast(y, ty));
-                if sa.is_empty() && sb.is_empty() {
-                    return Ok(Val::Scalar(Expr::Select {
-                        cond: Box::new(cond),
-                        then: Box::new(x),
-                        els: Box::new(y),
-                        ty,
-                    }));
-                }
-                let t = self.temp(ty);
-                sa.push(Stmt {
-                    kind: StmtKind::Assign { var: t, value: x },
-                    span: span.clone(),
-                });
-                sb.push(Stmt {
-                    kind: StmtKind::Assign { var: t, value: y },
-                    span: span.clone(),
-                });
-                out.push(Stmt {
-                    kind: StmtKind::If {
-                        cond,
-                        then: sa,
-                        els: sb,
-                    },
-                    span,
-                });
-                Ok(Val::Scalar(Expr::Var { id: t, ty }))
+                Ok(Val::Scalar(self.choose(cond, (x, sa), (y, sb), ty, span, out)))
             }
             (Val::Ptr(p), Val::Ptr(q)) if p.array == q.array => {
-                if sa.is_empty() && sb.is_empty() {
-                    let off = Expr::Select {
-                        cond: Box::new(cond),
-                        then: Box::new(p.off),
-                        els: Box::new(q.off),
-                        ty: Ty::I64,
-                    };
-                    return Ok(Val::Ptr(PtrVal { off, ..p }));
-                }
-                let t = self.temp(Ty::I64);
-                sa.push(Stmt {
-                    kind: StmtKind::Assign { var: t, value: p.off },
-                    span: span.clone(),
-                });
-                sb.push(Stmt {
-                    kind: StmtKind::Assign { var: t, value: q.off },
-                    span: span.clone(),
-                });
-                out.push(Stmt {
-                    kind: StmtKind::If {
-                        cond,
-                        then: sa,
-                        els: sb,
-                    },
-                    span,
-                });
-                Ok(Val::Ptr(PtrVal {
-                    off: Expr::Var { id: t, ty: Ty::I64 },
-                    ..p
-                }))
+                let off = self.choose(cond, (p.off, sa), (q.off, sb), Ty::I64, span, out);
+                Ok(Val::Ptr(PtrVal { off, ..p }))
             }
             (Val::Ptr(_), Val::Ptr(_)) => unsupported(span, "conditional choosing between pointers to two arrays"),
             _ => unsupported(span, "conditional operator on these operands"),
         }
+    }
+
+    /// `cond ? x : y` of type `ty`, each arm with the statements that compute it: a select
+    /// when neither arm has statements, else a temporary assigned in an `if`.
+    fn choose(
+        &mut self,
+        cond: Expr,
+        (x, mut sa): (Expr, Vec<Stmt>),
+        (y, mut sb): (Expr, Vec<Stmt>),
+        ty: Ty,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Expr {
+        if sa.is_empty() && sb.is_empty() {
+            return Expr::Select {
+                cond: Box::new(cond),
+                then: Box::new(x),
+                els: Box::new(y),
+                ty,
+            };
+        }
+        let t = self.temp(ty);
+        sa.push(Stmt {
+            kind: StmtKind::Assign { var: t, value: x },
+            span: span.clone(),
+        });
+        sb.push(Stmt {
+            kind: StmtKind::Assign { var: t, value: y },
+            span: span.clone(),
+        });
+        out.push(Stmt {
+            kind: StmtKind::If {
+                cond,
+                then: sa,
+                els: sb,
+            },
+            span,
+        });
+        Expr::Var { id: t, ty }
     }
 }
