@@ -5,7 +5,7 @@
 //! elsewhere.
 
 use super::globals::const_value;
-use super::{Binding, LVal, Lower, PtrBind, PtrOff, R, Val, add_off, pos_span, unsupported};
+use super::{Binding, LVal, Lower, PtrBind, PtrOff, R, Val, add_off, pos_span, set, unsupported};
 use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::types::CType;
 use crate::ir::*;
@@ -52,13 +52,7 @@ impl Lower<'_, '_> {
                 });
                 let off = if self.frame().modified.contains(id) {
                     let v = self.k.new_var(format!("{name}$off"), Ty::I64);
-                    out.push(Stmt {
-                        kind: StmtKind::Assign {
-                            var: v,
-                            value: Expr::int(0, Ty::I64),
-                        },
-                        span: span.clone(),
-                    });
+                    out.push(set(v, Expr::int(0, Ty::I64), span.clone()));
                     PtrOff::Var(v)
                 } else {
                     PtrOff::Fixed(Expr::int(0, Ty::I64))

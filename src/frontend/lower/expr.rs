@@ -6,7 +6,9 @@
 //! functions.
 
 use super::globals::const_value;
-use super::{Binding, LVal, Lower, PtrVal, R, Val, cast, describe, float_name, to_bool, unsupported, wrap_ty};
+use super::{
+    Binding, LVal, Lower, PtrVal, R, Val, branch, cast, describe, float_name, set, to_bool, unsupported, wrap_ty,
+};
 use crate::frontend::ast::Node;
 use crate::frontend::cuda::{find_builtin, find_builtin_lv, is_builtin_struct};
 use crate::frontend::types::CType;
@@ -320,13 +322,7 @@ impl Lower<'_, '_> {
                     let old = match old {
                         Val::Scalar(e @ Expr::Var { .. }) if matches!(lv, LVal::Bound(_)) => {
                             let t = self.temp(e.ty());
-                            out.push(Stmt {
-                                kind: StmtKind::Assign {
-                                    var: t,
-                                    value: e.clone(),
-                                },
-                                span: span.clone(),
-                            });
+                            out.push(set(t, e.clone(), span.clone()));
                             Val::Scalar(Expr::Var { id: t, ty: e.ty() })
                         }
                         Val::Ptr(PtrVal {
@@ -335,10 +331,7 @@ impl Lower<'_, '_> {
                             pointee,
                         }) => {
                             let t = self.temp(Ty::I64);
-                            out.push(Stmt {
-                                kind: StmtKind::Assign { var: t, value: off },
-                                span: span.clone(),
-                            });
+                            out.push(set(t, off, span.clone()));
                             Val::Ptr(PtrVal {
                                 array,
                                 off: Expr::Var { id: t, ty: Ty::I64 },
@@ -432,14 +425,8 @@ impl Lower<'_, '_> {
                 }
                 let t = self.temp(Ty::Bool);
                 let tv = Expr::Var { id: t, ty: Ty::Bool };
-                out.push(Stmt {
-                    kind: StmtKind::Assign { var: t, value: l },
-                    span: span.clone(),
-                });
-                rs.push(Stmt {
-                    kind: StmtKind::Assign { var: t, value: r },
-                    span: span.clone(),
-                });
+                out.push(set(t, l, span.clone()));
+                rs.push(set(t, r, span.clone()));
                 let cond = if op == "&&" {
                     tv.clone()
                 } else {
@@ -449,14 +436,7 @@ impl Lower<'_, '_> {
                         ty: Ty::Bool,
                     }
                 };
-                out.push(Stmt {
-                    kind: StmtKind::If {
-                        cond,
-                        then: rs,
-                        els: Vec::new(),
-                    },
-                    span,
-                });
+                out.push(branch(cond, rs, Vec::new(), span));
                 Ok(Val::Scalar(tv))
             }
             _ => {
@@ -508,14 +488,7 @@ impl Lower<'_, '_> {
         let vb = self.rvalue(b, &mut sb)?;
         match (va, vb) {
             (Val::Void, Val::Void) => {
-                out.push(Stmt {
-                    kind: StmtKind::If {
-                        cond,
-                        then: sa,
-                        els: sb,
-                    },
-                    span,
-                });
+                out.push(branch(cond, sa, sb, span));
                 Ok(Val::Void)
             }
             (Val::Scalar(x), Val::Scalar(y)) => {
@@ -552,22 +525,9 @@ impl Lower<'_, '_> {
             };
         }
         let t = self.temp(ty);
-        sa.push(Stmt {
-            kind: StmtKind::Assign { var: t, value: x },
-            span: span.clone(),
-        });
-        sb.push(Stmt {
-            kind: StmtKind::Assign { var: t, value: y },
-            span: span.clone(),
-        });
-        out.push(Stmt {
-            kind: StmtKind::If {
-                cond,
-                then: sa,
-                els: sb,
-            },
-            span,
-        });
+        sa.push(set(t, x, span.clone()));
+        sb.push(set(t, y, span.clone()));
+        out.push(branch(cond, sa, sb, span));
         Expr::Var { id: t, ty }
     }
 }

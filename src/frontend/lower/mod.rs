@@ -356,6 +356,22 @@ fn wrap(v: BigInt, bits: u32, signed: bool) -> BigInt {
     r
 }
 
+/// The statement `var = value`.
+fn set(var: VarId, value: Expr, span: Span) -> Stmt {
+    Stmt {
+        kind: StmtKind::Assign { var, value },
+        span,
+    }
+}
+
+/// The statement `if (cond) { then } else { els }`.
+fn branch(cond: Expr, then: Vec<Stmt>, els: Vec<Stmt>, span: Span) -> Stmt {
+    Stmt {
+        kind: StmtKind::If { cond, then, els },
+        span,
+    }
+}
+
 /// `e` as a truth value: a `Bool` as it is, anything else cast to `Bool`.
 pub(in crate::frontend) fn to_bool(e: Expr) -> Expr {
     if e.ty() == Ty::Bool {

@@ -5,7 +5,7 @@
 //! A pointer is resolved to one array at its definition; a pointer that could point to two
 //! arrays is an error, never a guess.
 
-use super::{Binding, LVal, Lower, PtrOff, PtrVal, R, Val, add_off, cast, float_name, scale, unsupported};
+use super::{Binding, LVal, Lower, PtrOff, PtrVal, R, Val, add_off, cast, float_name, scale, set, unsupported};
 use crate::frontend::FrontendError;
 use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::types::CType;
@@ -88,13 +88,7 @@ impl Lower<'_, '_> {
     pub(super) fn assign(&mut self, lv: &LVal, v: Val, at: &Node, span: &Span, out: &mut Vec<Stmt>) -> R<()> {
         match (lv, v) {
             (LVal::Bound(Binding::Scalar(var, ty)), Val::Scalar(e)) => {
-                out.push(Stmt {
-                    kind: StmtKind::Assign {
-                        var: *var,
-                        value: cast(e, *ty),
-                    },
-                    span: span.clone(),
-                });
+                out.push(set(*var, cast(e, *ty), span.clone()));
                 Ok(())
             }
             (LVal::Bound(Binding::Ptr(i)), Val::Ptr(p)) => {
@@ -114,24 +108,17 @@ impl Lower<'_, '_> {
                     }
                     _ => {}
                 }
-                match pb.off {
-                    PtrOff::Var(v) => {
-                        out.push(Stmt {
-                            kind: StmtKind::Assign { var: v, value: p.off },
-                            span: span.clone(),
-                        });
-                        Ok(())
-                    }
+                // A pointer fixed at its definition gets an offset variable when reassigned.
+                let v = match pb.off {
+                    PtrOff::Var(v) => v,
                     PtrOff::Fixed(_) => {
                         let v = self.k.new_var(format!("{}$off", pb.name), Ty::I64);
                         self.ptrs[*i].off = PtrOff::Var(v);
-                        out.push(Stmt {
-                            kind: StmtKind::Assign { var: v, value: p.off },
-                            span: span.clone(),
-                        });
-                        Ok(())
+                        v
                     }
-                }
+                };
+                out.push(set(v, p.off, span.clone()));
+                Ok(())
             }
             (LVal::Bound(Binding::Struct(fs)), Val::Struct(vs)) => {
                 for ((_, fb), (_, fv)) in fs.iter().zip(vs) {

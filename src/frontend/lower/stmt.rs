@@ -6,7 +6,7 @@
 //! `place.rs`.
 
 use super::globals::const_value;
-use super::{LVal, Lower, R, cast, to_bool, unsupported};
+use super::{LVal, Lower, R, branch, cast, set, to_bool, unsupported};
 use crate::frontend::ast::{Node, strip_parens};
 use crate::ir::*;
 use num_bigint::BigInt;
@@ -95,10 +95,7 @@ impl Lower<'_, '_> {
         if let Some(e) = kids.get(2) {
             self.stmt(e, &mut els)?;
         }
-        out.push(Stmt {
-            kind: StmtKind::If { cond, then, els },
-            span,
-        });
+        out.push(branch(cond, then, els, span));
         Ok(())
     }
 
@@ -176,10 +173,7 @@ impl Lower<'_, '_> {
         let scrut = self.rvalue(c, out)?;
         let scrut = self.expect_scalar(scrut, c)?;
         let t = self.temp(scrut.ty());
-        out.push(Stmt {
-            kind: StmtKind::Assign { var: t, value: scrut },
-            span: self.span(c),
-        });
+        out.push(set(t, scrut, self.span(c)));
         let sv = Expr::Var {
             id: t,
             ty: self.k.var(t).ty,
@@ -276,14 +270,7 @@ impl Lower<'_, '_> {
         }
         let mut acc = default;
         for (c, body) in cases.into_iter().rev() {
-            acc = vec![Stmt {
-                kind: StmtKind::If {
-                    cond: c,
-                    then: body,
-                    els: acc,
-                },
-                span: span.clone(),
-            }];
+            acc = vec![branch(c, body, acc, span.clone())];
         }
         out.extend(acc);
         Ok(())
