@@ -3,6 +3,9 @@
 //! Only the fields lowering uses are read; everything else is ignored so that clang 14 to 19
 //! all work. Clang omits `file` and `line` from a printed location when they equal the previous
 //! printed location; [`resolve_locations`] recovers them by walking the tree in print order.
+//!
+//! Owns the JSON's shape and the walks that need no C semantics (locations, renaming a file,
+//! skipping wrapper nodes); it does not run clang or give nodes a meaning ([`super::lower`] does).
 
 use serde::Deserialize;
 use std::sync::Arc;

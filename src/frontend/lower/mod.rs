@@ -16,7 +16,7 @@
 //! | `expr.rs` | rvalues: literals, casts, unary, binary and conditional operators |
 //! | `place.rs` | lvalues: reads, writes, members, pointers as (array, byte offset), `++`, `+=` |
 //! | `call.rs` | calls: inlining of device functions, dispatch to built-ins |
-//! | `builtin.rs` | calls to built-in functions, as their table entry ([`super::builtins`]) says |
+//! | `builtin.rs` | calls to built-in functions, as their table entry (`frontend/builtins/`) says |
 //!
 //! Lowering knows C and CUDA's AST shapes; it does not run clang, know about SMT or analyse the
 //! IR it builds (that is [`crate::passes`]' job).
