@@ -3,6 +3,9 @@
 //! Only the fields lowering uses are read; everything else is ignored so that clang 14 to 19
 //! all work. Clang omits `file` and `line` from a printed location when they equal the previous
 //! printed location; [`resolve_locations`] recovers them by walking the tree in print order.
+//!
+//! Owns the JSON's shape and the walks that need no C semantics (locations, renaming a file,
+//! skipping wrapper nodes); it does not run clang or give nodes a meaning ([`super::lower`] does).
 
 use serde::Deserialize;
 use std::sync::Arc;
@@ -281,6 +284,24 @@ pub fn rename_file(n: &mut Node, from: &str, to: &Arc<str>) {
     for c in n.inner.iter_mut() {
         rename_file(c, from, to);
     }
+}
+
+/// `n` without the wrappers that do not change its value: parentheses, cleanups, temporaries,
+/// and no-op or function-to-pointer implicit casts.
+pub fn strip_parens(n: &Node) -> &Node {
+    let mut n = n;
+    while matches!(
+        n.kind.as_str(),
+        "ParenExpr" | "ExprWithCleanups" | "MaterializeTemporaryExpr" | "CXXBindTemporaryExpr"
+    ) || (n.kind == "ImplicitCastExpr"
+        && matches!(n.cast_kind.as_deref(), Some("NoOp") | Some("FunctionToPointerDecay")))
+    {
+        match n.inner.first() {
+            Some(c) => n = c,
+            None => break,
+        }
+    }
+    n
 }
 
 fn walk(n: &mut Node, t: &mut Tracker) {

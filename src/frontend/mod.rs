@@ -3,15 +3,31 @@
 //! [`load`] runs clang on a `.cu` file with an embedded prelude (CUDA keywords, builtins,
 //! atomics, GPUVerify's annotation functions) and a stub include directory, reads the JSON AST
 //! ([`ast`]) and lowers every `__global__` kernel ([`lower`]).
+//!
+//! Module map (each owns one concern; none knows about SMT):
+//!
+//! | module | owns |
+//! | --- | --- |
+//! | `mod.rs` | the public entry [`load`] (with `--assume`), [`FrontendOptions`], [`FrontendError`] |
+//! | `clang` | finding and running clang, reading its JSON output |
+//! | `cuda` | CUDA's clang flags, the prelude and stub headers (`cuda/`), built-in variables |
+//! | [`ast`] | the small serde view of clang's JSON AST |
+//! | [`types`] | C types from clang's spellings, record layouts |
+//! | `builtins` | built-in functions as tables keyed by name (`builtins/cuda.rs`: CUDA's) |
+//! | [`lower`] | the one lowering to [`crate::ir`]: declarations, statements, expressions, places, calls |
 
 pub mod ast;
+mod builtins;
+mod clang;
+mod cuda;
 pub mod lower;
 pub mod types;
 
+pub use clang::find_clang;
+pub use cuda::{PRELUDE, STUB_HEADERS, parse, support_files};
+
 use crate::ir::{Program, Span};
-use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 /// Options for [`load`].
 #[derive(Clone, Debug, Default)]
@@ -85,155 +101,6 @@ pub enum FrontendError {
     #[error("cannot read clang's JSON AST: {0}")]
     Json(#[from] serde_json::Error),
 }
-
-/// The prelude force-included before every file.
-pub const PRELUDE: &str = include_str!("prelude.h");
-
-/// Stub headers: (file name, contents).
-pub const STUB_HEADERS: &[(&str, &str)] = &[
-    ("cuda.h", include_str!("include/cuda.h")),
-    ("cuda_runtime.h", include_str!("include/cuda_runtime.h")),
-    ("cuda_runtime_api.h", include_str!("include/cuda_runtime_api.h")),
-    (
-        "device_launch_parameters.h",
-        include_str!("include/device_launch_parameters.h"),
-    ),
-    ("device_functions.h", include_str!("include/device_functions.h")),
-    ("math_functions.h", include_str!("include/math_functions.h")),
-    ("sm_atomic_functions.h", include_str!("include/sm_atomic_functions.h")),
-    ("math.h", include_str!("include/math.h")),
-    ("stdlib.h", include_str!("include/stdlib.h")),
-    ("assert.h", include_str!("include/assert.h")),
-    ("cassert", include_str!("include/cassert")),
-    ("stdio.h", include_str!("include/stdio.h")),
-    ("cstdio", include_str!("include/cstdio")),
-];
-
-/// Find clang: `explicit` if given, else `clang`, then `clang-19` down to `clang-14` on `PATH`.
-pub fn find_clang(explicit: Option<&Path>) -> Result<PathBuf, FrontendError> {
-    if let Some(p) = explicit {
-        if p.is_file() {
-            return Ok(p.to_path_buf());
-        }
-        if let Some(found) = search_path(&p.to_string_lossy()) {
-            return Ok(found);
-        }
-        return Err(FrontendError::ClangNotFound(format!(
-            "`{}` does not exist",
-            p.display()
-        )));
-    }
-    let mut names = vec!["clang".to_string()];
-    names.extend((14..=19).rev().map(|v| format!("clang-{v}")));
-    for n in &names {
-        if let Some(p) = search_path(n) {
-            return Ok(p);
-        }
-    }
-    Err(FrontendError::ClangNotFound(format!(
-        "none of {} is on PATH (use --clang PATH)",
-        names.join(", ")
-    )))
-}
-
-fn search_path(name: &str) -> Option<PathBuf> {
-    if name.contains('/') {
-        let p = PathBuf::from(name);
-        return p.is_file().then_some(p);
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
-}
-
-/// Write the prelude and the stub headers to a cache directory named after their contents.
-/// Returns (prelude path, include directory).
-pub fn support_files() -> Result<(PathBuf, PathBuf), FrontendError> {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    PRELUDE.hash(&mut h);
-    STUB_HEADERS.hash(&mut h);
-    let dir = std::env::temp_dir().join(format!("gpug-{}-{:016x}", env!("CARGO_PKG_VERSION"), h.finish()));
-    let inc = dir.join("include");
-    let io = |context: String| move |source| FrontendError::Io { context, source };
-    std::fs::create_dir_all(&inc).map_err(io(format!("creating {}", inc.display())))?;
-    let prelude = dir.join("gpug_prelude.h");
-    write_if_changed(&prelude, PRELUDE)?;
-    for (name, text) in STUB_HEADERS {
-        write_if_changed(&inc.join(name), text)?;
-    }
-    Ok((prelude, inc))
-}
-
-/// Write `text` to `path` atomically unless it already holds exactly that.
-fn write_if_changed(path: &Path, text: &str) -> Result<(), FrontendError> {
-    if std::fs::read_to_string(path).is_ok_and(|t| t == text) {
-        return Ok(());
-    }
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    let io = |context: String| move |source| FrontendError::Io { context, source };
-    std::fs::write(&tmp, text).map_err(io(format!("writing {}", tmp.display())))?;
-    std::fs::rename(&tmp, path).map_err(io(format!("writing {}", path.display())))?;
-    Ok(())
-}
-
-/// Run clang on `path` and return the parsed, location-resolved AST.
-pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<(ast::Node, PathBuf), FrontendError> {
-    let clang = find_clang(opts.clang.as_deref())?;
-    let (prelude, inc) = support_files()?;
-    let mut cmd = Command::new(&clang);
-    cmd.args([
-        "-x",
-        "cuda",
-        "--cuda-device-only",
-        "-nocudainc",
-        "-nocudalib",
-        "--cuda-gpu-arch=sm_70",
-    ])
-    .arg("-fsyntax-only")
-    .arg("-include")
-    .arg(&prelude)
-    .arg(format!("-I{}", inc.display()));
-    for d in &opts.defines {
-        cmd.arg(format!("-D{d}"));
-    }
-    for i in &opts.include_dirs {
-        cmd.arg(format!("-I{}", i.display()));
-    }
-    cmd.args(["-Xclang", "-ast-dump=json"]).arg(path);
-    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = cmd.spawn().map_err(|source| FrontendError::ClangSpawn {
-        path: clang.clone(),
-        source,
-    })?;
-    // Drain stderr on a thread so a chatty clang cannot block on a full pipe.
-    let mut stderr_pipe = child.stderr.take();
-    let err_thread = std::thread::spawn(move || {
-        let mut s = String::new();
-        if let Some(e) = stderr_pipe.as_mut() {
-            let _ = std::io::Read::read_to_string(e, &mut s);
-        }
-        s
-    });
-    let parsed: Option<Result<ast::Node, serde_json::Error>> = child.stdout.take().map(|out| {
-        let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(1 << 20, out));
-        ast::Node::deserialize(&mut de)
-    });
-    let status = child.wait().map_err(|source| FrontendError::ClangSpawn {
-        path: clang.clone(),
-        source,
-    })?;
-    let stderr = err_thread.join().unwrap_or_default();
-    if !status.success() {
-        return Err(FrontendError::ClangFailed { stderr });
-    }
-    let mut root = match parsed {
-        Some(r) => r?,
-        None => return Err(FrontendError::ClangFailed { stderr }),
-    };
-    ast::resolve_locations(&mut root);
-    Ok((root, prelude))
-}
-
-use serde::Deserialize as _;
 
 /// Run clang on `path` and lower its kernels.
 ///

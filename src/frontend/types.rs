@@ -1,4 +1,8 @@
-//! C types as clang spells them in `qualType` strings, read by a tiny parser.
+//! C types as clang spells them in `qualType` strings, read by a tiny parser, and the sizes and
+//! field offsets of the records a translation unit declares.
+//!
+//! Owns types only: it does not read declarations (`lower/globals.rs` fills a [`TypeEnv`]) or
+//! lower values.
 
 use crate::ir::Ty;
 use std::collections::HashMap;

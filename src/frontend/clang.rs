@@ -1,0 +1,111 @@
+//! Running clang, whatever the language: finding the binary, caching support files on disk,
+//! and reading the JSON AST it prints (`-Xclang -ast-dump=json`).
+//!
+//! Owns the clang process and its pipes. Does not choose language flags, headers or built-ins
+//! (that is [`super::cuda`]'s job) and does not lower anything.
+
+use super::{FrontendError, FrontendOptions, ast};
+use serde::Deserialize as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// Find clang: `explicit` if given, else `clang`, then `clang-19` down to `clang-14` on `PATH`.
+pub fn find_clang(explicit: Option<&Path>) -> Result<PathBuf, FrontendError> {
+    if let Some(p) = explicit {
+        if p.is_file() {
+            return Ok(p.to_path_buf());
+        }
+        if let Some(found) = search_path(&p.to_string_lossy()) {
+            return Ok(found);
+        }
+        return Err(FrontendError::ClangNotFound(format!(
+            "`{}` does not exist",
+            p.display()
+        )));
+    }
+    let mut names = vec!["clang".to_string()];
+    names.extend((14..=19).rev().map(|v| format!("clang-{v}")));
+    for n in &names {
+        if let Some(p) = search_path(n) {
+            return Ok(p);
+        }
+    }
+    Err(FrontendError::ClangNotFound(format!(
+        "none of {} is on PATH (use --clang PATH)",
+        names.join(", ")
+    )))
+}
+
+fn search_path(name: &str) -> Option<PathBuf> {
+    if name.contains('/') {
+        let p = PathBuf::from(name);
+        return p.is_file().then_some(p);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
+}
+
+/// Write `text` to `path` atomically unless it already holds exactly that. The temporary file
+/// is unique per call, so threads of one process that write the same file do not race.
+pub(super) fn write_if_changed(path: &Path, text: &str) -> Result<(), FrontendError> {
+    static WRITES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    if std::fs::read_to_string(path).is_ok_and(|t| t == text) {
+        return Ok(());
+    }
+    let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = path.with_extension(format!("tmp{}-{n}", std::process::id()));
+    let io = |context: String| move |source| FrontendError::Io { context, source };
+    std::fs::write(&tmp, text).map_err(io(format!("writing {}", tmp.display())))?;
+    std::fs::rename(&tmp, path).map_err(io(format!("writing {}", path.display())))?;
+    Ok(())
+}
+
+/// Finish `cmd` (clang `clang` with its language flags already given) with the user's `-D` and
+/// `-I` options and `-Xclang -ast-dump=json path`, run it and return the parsed,
+/// location-resolved AST. Clang's diagnostics become [`FrontendError::ClangFailed`].
+pub(super) fn dump_ast(
+    mut cmd: Command,
+    clang: &Path,
+    path: &Path,
+    opts: &FrontendOptions,
+) -> Result<ast::Node, FrontendError> {
+    for d in &opts.defines {
+        cmd.arg(format!("-D{d}"));
+    }
+    for i in &opts.include_dirs {
+        cmd.arg(format!("-I{}", i.display()));
+    }
+    cmd.args(["-Xclang", "-ast-dump=json"]).arg(path);
+    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().map_err(|source| FrontendError::ClangSpawn {
+        path: clang.to_path_buf(),
+        source,
+    })?;
+    // Drain stderr on a thread so a chatty clang cannot block on a full pipe.
+    let mut stderr_pipe = child.stderr.take();
+    let err_thread = std::thread::spawn(move || {
+        let mut s = String::new();
+        if let Some(e) = stderr_pipe.as_mut() {
+            let _ = std::io::Read::read_to_string(e, &mut s);
+        }
+        s
+    });
+    let parsed: Option<Result<ast::Node, serde_json::Error>> = child.stdout.take().map(|out| {
+        let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(1 << 20, out));
+        ast::Node::deserialize(&mut de)
+    });
+    let status = child.wait().map_err(|source| FrontendError::ClangSpawn {
+        path: clang.to_path_buf(),
+        source,
+    })?;
+    let stderr = err_thread.join().unwrap_or_default();
+    if !status.success() {
+        return Err(FrontendError::ClangFailed { stderr });
+    }
+    let mut root = match parsed {
+        Some(r) => r?,
+        None => return Err(FrontendError::ClangFailed { stderr }),
+    };
+    ast::resolve_locations(&mut root);
+    Ok(root)
+}

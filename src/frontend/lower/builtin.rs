@@ -1,0 +1,198 @@
+//! Calls to built-in functions: the entry of the language's table ([`crate::frontend::builtins`])
+//! applied to a call: arguments evaluated as the entry says, statements emitted, the call's
+//! value returned.
+//!
+//! Which names are built-ins, and the IR constructors of pure ones, are table data; this file
+//! only knows how each kind of [`Lowering`] is lowered.
+
+use super::{Lower, R, Val, cast, unsupported};
+use crate::frontend::FrontendError;
+use crate::frontend::ast::Node;
+use crate::frontend::builtins::{Check, IntFn, Lowering, cuda};
+use crate::frontend::types::CType;
+use crate::ir::*;
+
+impl Lower<'_, '_> {
+    /// A call `n` to `name` when the table lists it; `None` when `name` is not a built-in.
+    pub(super) fn builtin_call(
+        &mut self,
+        n: &Node,
+        name: &str,
+        args: &[&Node],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Option<Val>> {
+        let Some(lowering) = cuda::BUILTINS.get(name) else {
+            return Ok(None);
+        };
+        let v = match lowering {
+            Lowering::Atomic(op) => self.atomic(op, name, args, span, out)?,
+            Lowering::Barrier => {
+                out.push(Stmt {
+                    kind: StmtKind::Barrier,
+                    span: span.clone(),
+                });
+                Val::Void
+            }
+            Lowering::Ignored => Val::Void,
+            Lowering::True => Val::Scalar(Expr::bool(true)),
+            Lowering::Condition(check) => {
+                let Some(a) = args.first() else {
+                    return unsupported(span.clone(), format!("`{name}` without an argument"));
+                };
+                self.condition(check, name, a, span, out)?;
+                Val::Void
+            }
+            Lowering::Int(f) => self.int_fn(f, n, name, args, span, out)?,
+            Lowering::Connective(f) => {
+                let v = self.scalar_args(args, out)?;
+                let [a, b] = <[Expr; 2]>::try_from(v).map_err(|_| FrontendError::Unsupported {
+                    span: span.clone(),
+                    what: format!("`{name}` needs two arguments"),
+                })?;
+                Val::Scalar(f(a, b))
+            }
+            Lowering::Uninterpreted => {
+                if !matches!(self.ctype(n), CType::Scalar(_)) {
+                    return Ok(None);
+                }
+                let v = self.scalar_args(args, out)?;
+                let ty = self.scalar_ty(n)?;
+                Val::Scalar(Expr::Opaque {
+                    name: name.to_string(),
+                    args: v,
+                    ty,
+                })
+            }
+            Lowering::Unmodelled => return unsupported(span.clone(), format!("annotation `{name}`")),
+        };
+        Ok(Some(v))
+    }
+
+    /// The arguments, each a scalar, evaluated in order.
+    fn scalar_args(&mut self, args: &[&Node], out: &mut Vec<Stmt>) -> R<Vec<Expr>> {
+        let mut v = Vec::new();
+        for a in args {
+            let x = self.rvalue(a, out)?;
+            v.push(self.expect_scalar(x, a)?);
+        }
+        Ok(v)
+    }
+
+    /// `op` on the location the first argument points to, with the others as operands; the
+    /// value is the old content, in a fresh temporary.
+    fn atomic(&mut self, op: AtomicOp, name: &str, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
+        let Some((p, rest)) = args.split_first() else {
+            return unsupported(span.clone(), format!("`{name}` without arguments"));
+        };
+        let pv = self.rvalue(p, out)?;
+        let pv = self.expect_ptr(pv, p)?;
+        let Some(ty) = pv.pointee.scalar() else {
+            return unsupported(span.clone(), format!("`{name}` on a non-scalar location"));
+        };
+        let mut operands = Vec::new();
+        for a in rest {
+            let v = self.rvalue(a, out)?;
+            operands.push(cast(self.expect_scalar(v, a)?, ty));
+        }
+        if self.k.array(pv.array).space == Space::Constant {
+            return unsupported(
+                span.clone(),
+                format!(
+                    "`{name}` on __constant__ memory `{}` (read-only in kernels)",
+                    self.k.array(pv.array).name
+                ),
+            );
+        }
+        let t = self.temp(ty);
+        out.push(Stmt {
+            kind: StmtKind::Atomic {
+                op,
+                dst: Some(t),
+                array: pv.array,
+                offset: pv.off,
+                operands,
+                ty,
+            },
+            span: span.clone(),
+        });
+        Ok(Val::Scalar(Expr::Var { id: t, ty }))
+    }
+
+    /// The statement `check` makes of the condition `a`. An invariant or postcondition that
+    /// cannot be lowered is recorded in [`Kernel::unchecked`] instead.
+    fn condition(&mut self, check: Check, name: &str, a: &Node, span: &Span, out: &mut Vec<Stmt>) -> R<()> {
+        let push = |out: &mut Vec<Stmt>, kind: StmtKind| {
+            out.push(Stmt {
+                kind,
+                span: span.clone(),
+            })
+        };
+        match check {
+            Check::Assert | Check::Assume => {
+                let cond = self.cond(a, out)?;
+                let kind = if check == Check::Assert {
+                    StmtKind::Assert { cond }
+                } else {
+                    StmtKind::Assume { cond }
+                };
+                push(out, kind);
+            }
+            // An invariant we cannot lower (GPUVerify's two-thread annotations such as
+            // `__write_implies`) is dropped: not assuming it is sound, only less precise.
+            Check::Invariant => {
+                let mut stmts = Vec::new();
+                match self.cond(a, &mut stmts) {
+                    Ok(cond) => {
+                        out.extend(stmts);
+                        push(out, StmtKind::Invariant { cond });
+                    }
+                    Err(e) => {
+                        let why = match e {
+                            FrontendError::Unsupported { what, .. } => what,
+                            other => other.to_string(),
+                        };
+                        self.not_checked(name, why, span);
+                    }
+                }
+            }
+            // The loads of the condition are kept with it: they read the final memory. A
+            // condition we cannot lower (GPUVerify's `__return_val_ptr()`, say) is not
+            // checked, and the verdict says so, as for invariants.
+            Check::Ensures => {
+                let mut body = Vec::new();
+                match self.cond(a, &mut body) {
+                    Ok(cond) => push(out, StmtKind::Ensures { body, cond }),
+                    Err(FrontendError::Unsupported { what, .. }) => self.not_checked(name, what, span),
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Record that the annotation `name` at `span` is not checked, and why.
+    fn not_checked(&mut self, name: &str, why: String, span: &Span) {
+        self.k
+            .unchecked
+            .push((span.clone(), format!("`{name}` not checked: {why}")));
+    }
+
+    /// A pure built-in: its value from the scalar arguments, or an uninterpreted function when
+    /// the call's result is a float.
+    fn int_fn(&mut self, f: IntFn, n: &Node, name: &str, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
+        let v = self.scalar_args(args, out)?;
+        let ty = self.scalar_ty(n)?;
+        if let Ty::Float { .. } = ty {
+            return Ok(Val::Scalar(Expr::Opaque {
+                name: f.float.unwrap_or(name).into(),
+                args: v,
+                ty,
+            }));
+        }
+        match (f.build)(&v, ty) {
+            Some(e) => Ok(Val::Scalar(e)),
+            None => unsupported(span.clone(), format!("`{name}` with these arguments")),
+        }
+    }
+}

@@ -1,0 +1,533 @@
+//! Rvalues: literals, `sizeof`, built-in variables, casts (clang's `castKind` decides the
+//! conversion), unary, binary and conditional operators, with short-circuit `&&`/`||` and
+//! `?:` lowered to branches when an operand has effects.
+//!
+//! C's promotions come from clang's implicit casts, never re-derived here; floats are opaque
+//! functions.
+
+use super::globals::const_value;
+use super::{
+    Binding, LVal, Lower, PtrVal, R, Val, branch, cast, describe, float_name, set, to_bool, unsupported, wrap_ty,
+};
+use crate::frontend::ast::Node;
+use crate::frontend::cuda::{find_builtin, find_builtin_lv, is_builtin_struct};
+use crate::frontend::types::CType;
+use crate::ir::*;
+use num_bigint::BigInt;
+
+impl Lower<'_, '_> {
+    /// A binary operation on scalars of result type `ty` (comparisons: `Bool`).
+    pub(super) fn binop(&self, op: &str, l: Expr, r: Expr, ty: Ty, span: &Span) -> R<Expr> {
+        let lt = l.ty();
+        if let Ty::Float { bits } = lt {
+            let name = match op {
+                "+" => "fadd",
+                "-" => "fsub",
+                "*" => "fmul",
+                "/" => "fdiv",
+                "<" => "flt",
+                "<=" => "fle",
+                ">" => "fgt",
+                ">=" => "fge",
+                "==" => "feq",
+                "!=" => "fne",
+                _ => return unsupported(span.clone(), format!("float operator `{op}`")),
+            };
+            return Ok(Expr::Opaque {
+                name: float_name(name, bits),
+                args: vec![l, r],
+                ty,
+            });
+        }
+        let bop = match op {
+            "+" => BinOp::Add,
+            "-" => BinOp::Sub,
+            "*" => BinOp::Mul,
+            "/" => BinOp::Div,
+            "%" => BinOp::Rem,
+            "<<" => BinOp::Shl,
+            ">>" => BinOp::Shr,
+            "&" => BinOp::BitAnd,
+            "|" => BinOp::BitOr,
+            "^" => BinOp::BitXor,
+            "==" => BinOp::Eq,
+            "!=" => BinOp::Ne,
+            "<" => BinOp::Lt,
+            "<=" => BinOp::Le,
+            ">" => BinOp::Gt,
+            ">=" => BinOp::Ge,
+            "&&" => BinOp::LAnd,
+            "||" => BinOp::LOr,
+            _ => return unsupported(span.clone(), format!("operator `{op}`")),
+        };
+        // Bool operands of arithmetic (clang promotes them, but be safe).
+        let (l, r) = if lt == Ty::Bool && !matches!(bop, BinOp::LAnd | BinOp::LOr | BinOp::Eq | BinOp::Ne) {
+            (cast(l, Ty::I32), cast(r, Ty::I32))
+        } else if matches!(bop, BinOp::LAnd | BinOp::LOr) {
+            (to_bool(l), to_bool(r))
+        } else {
+            (l, r)
+        };
+        Ok(Expr::Binary {
+            op: bop,
+            lhs: Box::new(l),
+            rhs: Box::new(r),
+            ty,
+        })
+    }
+
+    pub(super) fn rvalue(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+        let span = self.span(n);
+        match n.kind.as_str() {
+            "ParenExpr"
+            | "ExprWithCleanups"
+            | "MaterializeTemporaryExpr"
+            | "CXXBindTemporaryExpr"
+            | "CXXDefaultArgExpr"
+                if !n.inner.is_empty() =>
+            {
+                self.rvalue(&n.inner[0], out)
+            }
+            "SubstNonTypeTemplateParmExpr" => match n.code_children().last() {
+                Some(c) => self.rvalue(c, out),
+                None => unsupported(span, "empty template argument"),
+            },
+            "ConstantExpr" => {
+                if let (Some(v), CType::Scalar(ty @ Ty::Int { .. })) = (const_value(n), self.ctype(n)) {
+                    return Ok(Val::Scalar(Expr::int(v, ty)));
+                }
+                match n.inner.first() {
+                    Some(c) => self.rvalue(c, out),
+                    None => unsupported(span, "empty constant expression"),
+                }
+            }
+            "IntegerLiteral" | "CharacterLiteral" | "CXXBoolLiteralExpr" => {
+                let ty = self.scalar_ty(n)?;
+                match const_value(n) {
+                    Some(v) => Ok(Val::Scalar(Expr::int(wrap_ty(v, ty), ty))),
+                    None => unsupported(span, "literal out of range"),
+                }
+            }
+            "FloatingLiteral" => {
+                let ty = self.scalar_ty(n)?;
+                let s = match &n.value {
+                    Some(serde_json::Value::String(s)) => s.clone(),
+                    Some(v) => v.to_string(),
+                    None => "0".into(),
+                };
+                let x: f64 = s.parse().unwrap_or(0.0);
+                let bits = match ty {
+                    Ty::Float { bits: 32 } => BigInt::from((x as f32).to_bits()),
+                    Ty::Float { bits: 64 } => BigInt::from(x.to_bits()),
+                    _ => {
+                        return Ok(Val::Scalar(Expr::Opaque {
+                            name: format!("fconst:{s}"),
+                            args: vec![],
+                            ty,
+                        }));
+                    }
+                };
+                Ok(Val::Scalar(Expr::Const { value: bits, ty }))
+            }
+            "CXXNullPtrLiteralExpr" | "GNUNullExpr" => unsupported(span, "null pointer"),
+            "UnaryExprOrTypeTraitExpr" => {
+                let ty = self.scalar_ty(n)?;
+                let t = match (&n.arg_type, n.inner.first()) {
+                    (Some(t), _) => self.g.types.parse(t.best()),
+                    (None, Some(e)) => self.ctype(e),
+                    _ => return unsupported(span, "sizeof without an operand"),
+                };
+                let v = match n.name.as_deref() {
+                    Some("sizeof") => self.size_of(&t, &span)?,
+                    Some("alignof") | Some("__alignof") => match self.g.types.layout(&t) {
+                        Some((_, a)) => a,
+                        None => return unsupported(span, "alignof of this type"),
+                    },
+                    other => {
+                        return unsupported(span, format!("`{}`", other.unwrap_or("type trait")));
+                    }
+                };
+                Ok(Val::Scalar(Expr::int(v, ty)))
+            }
+            "PseudoObjectExpr" => match find_builtin(n) {
+                Some(b) => Ok(Val::Scalar(cast(
+                    Expr::Builtin(b),
+                    self.scalar_ty(n).unwrap_or(Ty::U32),
+                ))),
+                None => unsupported(span, "property access (not a CUDA builtin)"),
+            },
+            "MemberExpr"
+                if n.inner
+                    .first()
+                    .is_some_and(|b| is_builtin_struct(b.type_str()).is_some()) =>
+            {
+                match find_builtin(n) {
+                    Some(b) => Ok(Val::Scalar(Expr::Builtin(b))),
+                    None => unsupported(span, "builtin variable member"),
+                }
+            }
+            "ImplicitCastExpr"
+            | "CStyleCastExpr"
+            | "CXXStaticCastExpr"
+            | "CXXFunctionalCastExpr"
+            | "CXXConstCastExpr"
+            | "CXXReinterpretCastExpr" => self.cast_expr(n, out),
+            "UnaryOperator" => self.unary(n, out),
+            "BinaryOperator" => self.binary(n, out),
+            "CompoundAssignOperator" => {
+                let lv = self.compound_assign(n, out)?;
+                self.read(lv, n, out)
+            }
+            "ConditionalOperator" => self.conditional(n, out),
+            "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" => self.call(n, out),
+            "CXXConstructExpr" | "CXXTemporaryObjectExpr" => {
+                let args: Vec<&Node> = n.code_children().collect();
+                match args.as_slice() {
+                    [a] => self.rvalue(a, out),
+                    [] => Ok(Val::Void),
+                    _ => unsupported(span, "constructor call with arguments"),
+                }
+            }
+            "InitListExpr" => unsupported(span, "initializer list in an expression"),
+            "StringLiteral" => unsupported(span, "string literal"),
+            "LambdaExpr" => unsupported(span, "lambda"),
+            "CXXThisExpr" => unsupported(span, "`this`"),
+            "CXXNewExpr" | "CXXDeleteExpr" => unsupported(span, "new/delete"),
+            "StmtExpr" => unsupported(span, "statement expression"),
+            "BinaryConditionalOperator" => unsupported(span, "`?:` with omitted middle operand"),
+            "ImplicitValueInitExpr" => {
+                let t = self.ctype(n);
+                self.zero(&t, &span)
+            }
+            _ if n.is_glvalue() => {
+                let lv = self.lvalue(n, out)?;
+                self.read(lv, n, out)
+            }
+            other => unsupported(span, format!("expression `{other}`")),
+        }
+    }
+
+    pub(super) fn cast_expr(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+        let span = self.span(n);
+        let Some(c) = n.inner.iter().find(|c| !c.kind.ends_with("Attr")) else {
+            return unsupported(span, "empty cast");
+        };
+        let kind = n.cast_kind.clone().unwrap_or_default();
+        let target = self.ctype(n);
+        match kind.as_str() {
+            "LValueToRValue" => {
+                if let Some(b) = find_builtin_lv(c) {
+                    return Ok(Val::Scalar(Expr::Builtin(b)));
+                }
+                let lv = self.lvalue(c, out)?;
+                self.read(lv, c, out)
+            }
+            "NoOp" | "UserDefinedConversion" | "ConstructorConversion" | "AtomicToNonAtomic" | "NonAtomicToAtomic" => {
+                let v = self.rvalue(c, out)?;
+                Ok(match (v, &target) {
+                    (Val::Ptr(p), CType::Ptr(t)) => Val::Ptr(PtrVal {
+                        pointee: (**t).clone(),
+                        ..p
+                    }),
+                    (v, _) => v,
+                })
+            }
+            "ToVoid" => {
+                self.effect(c, out)?;
+                Ok(Val::Void)
+            }
+            "ArrayToPointerDecay" => {
+                let lv = self.lvalue(c, out)?;
+                match lv {
+                    LVal::Mem {
+                        array,
+                        off,
+                        cty: CType::Array(elem, _),
+                    } => Ok(Val::Ptr(PtrVal {
+                        array,
+                        off,
+                        pointee: *elem,
+                    })),
+                    _ => unsupported(span, "array decay of a non-array"),
+                }
+            }
+            "BitCast"
+            | "LValueBitCast"
+            | "BaseToDerived"
+            | "DerivedToBase"
+            | "UncheckedDerivedToBase"
+            | "AddressSpaceConversion" => {
+                let v = self.rvalue(c, out)?;
+                match (v, &target) {
+                    (Val::Ptr(p), CType::Ptr(t)) => {
+                        if matches!(**t, CType::Func) {
+                            return unsupported(span, "cast to a function pointer");
+                        }
+                        Ok(Val::Ptr(PtrVal {
+                            pointee: (**t).clone(),
+                            ..p
+                        }))
+                    }
+                    (Val::Scalar(e), CType::Scalar(t)) if e.ty().bits() == t.bits() => Ok(Val::Scalar(Expr::Opaque {
+                        name: format!("bitcast{}", t.bits()),
+                        args: vec![e],
+                        ty: *t,
+                    })),
+                    _ => unsupported(span, format!("cast `{kind}` to `{}`", describe(n, &target))),
+                }
+            }
+            "IntegralCast"
+            | "IntegralToBoolean"
+            | "IntegralToFloating"
+            | "FloatingToIntegral"
+            | "FloatingCast"
+            | "FloatingToBoolean"
+            | "BooleanToSignedIntegral" => {
+                let v = self.rvalue(c, out)?;
+                let e = self.expect_scalar(v, c)?;
+                let ty = match target {
+                    CType::Scalar(t) => t,
+                    _ => return unsupported(span, format!("cast to `{}`", describe(n, &target))),
+                };
+                if kind == "BooleanToSignedIntegral" {
+                    return Ok(Val::Scalar(Expr::Unary {
+                        op: UnOp::Neg,
+                        arg: Box::new(cast(e, ty)),
+                        ty,
+                    }));
+                }
+                Ok(Val::Scalar(cast(e, ty)))
+            }
+            "FunctionToPointerDecay" | "BuiltinFnToFnPtr" => unsupported(span, "function pointer"),
+            "NullToPointer" => unsupported(span, "null pointer"),
+            "IntegralToPointer" => unsupported(span, "integer to pointer cast"),
+            "PointerToIntegral" | "PointerToBoolean" => unsupported(span, "pointer to integer conversion"),
+            "Dependent" => unsupported(span, "dependent (uninstantiated template) cast"),
+            other => unsupported(span, format!("cast `{other}`")),
+        }
+    }
+
+    pub(super) fn unary(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+        let span = self.span(n);
+        let Some(c) = n.inner.first() else {
+            return unsupported(span, "malformed unary operator");
+        };
+        let op = n.opcode.clone().unwrap_or_default();
+        match op.as_str() {
+            "++" | "--" => {
+                if n.is_postfix {
+                    let lv = self.lvalue(c, out)?;
+                    let old = self.read(lv.clone(), c, out)?;
+                    // Keep the old value: copy a variable's value to a temporary first.
+                    let old = match old {
+                        Val::Scalar(e @ Expr::Var { .. }) if matches!(lv, LVal::Bound(_)) => {
+                            let t = self.temp(e.ty());
+                            out.push(set(t, e.clone(), span.clone()));
+                            Val::Scalar(Expr::Var { id: t, ty: e.ty() })
+                        }
+                        Val::Ptr(PtrVal {
+                            array,
+                            off: off @ Expr::Var { .. },
+                            pointee,
+                        }) => {
+                            let t = self.temp(Ty::I64);
+                            out.push(set(t, off, span.clone()));
+                            Val::Ptr(PtrVal {
+                                array,
+                                off: Expr::Var { id: t, ty: Ty::I64 },
+                                pointee,
+                            })
+                        }
+                        v => v,
+                    };
+                    let new = self.step(old.clone(), op == "++", &span)?;
+                    self.assign(&lv, new, c, &span, out)?;
+                    Ok(old)
+                } else {
+                    let lv = self.lvalue(n, out)?;
+                    self.read(lv, n, out)
+                }
+            }
+            "&" => {
+                let lv = self.lvalue(c, out)?;
+                match lv {
+                    LVal::Mem { array, off, cty } => Ok(Val::Ptr(PtrVal {
+                        array,
+                        off,
+                        pointee: cty,
+                    })),
+                    LVal::Bound(Binding::Ptr(_)) => unsupported(span, "pointer to pointer"),
+                    _ => unsupported(span, "address of a variable that is not in memory"),
+                }
+            }
+            "*" => {
+                let lv = self.lvalue(n, out)?;
+                self.read(lv, n, out)
+            }
+            "+" | "__extension__" => self.rvalue(c, out),
+            "-" | "~" | "!" => {
+                let v = self.rvalue(c, out)?;
+                let e = self.expect_scalar(v, c)?;
+                let ty = self.scalar_ty(n)?;
+                if let Ty::Float { bits } = e.ty() {
+                    if op == "-" {
+                        return Ok(Val::Scalar(Expr::Opaque {
+                            name: float_name("fneg", bits),
+                            args: vec![e],
+                            ty,
+                        }));
+                    }
+                    return unsupported(span, format!("float operator `{op}`"));
+                }
+                let (uop, e) = match op.as_str() {
+                    "-" => (UnOp::Neg, e),
+                    "~" => (UnOp::BitNot, e),
+                    _ => (UnOp::Not, to_bool(e)),
+                };
+                Ok(Val::Scalar(Expr::Unary {
+                    op: uop,
+                    arg: Box::new(e),
+                    ty,
+                }))
+            }
+            "__real" | "__imag" => unsupported(span, "complex numbers"),
+            other => unsupported(span, format!("unary operator `{other}`")),
+        }
+    }
+
+    pub(super) fn binary(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+        let span = self.span(n);
+        let (Some(a), Some(b)) = (n.inner.first(), n.inner.get(1)) else {
+            return unsupported(span, "malformed binary operator");
+        };
+        let op = n.opcode.clone().unwrap_or_default();
+        match op.as_str() {
+            "=" => {
+                let lv = self.lvalue(n, out)?;
+                self.read(lv, n, out)
+            }
+            "," => {
+                self.effect(a, out)?;
+                self.rvalue(b, out)
+            }
+            "&&" | "||" => {
+                let l = self.cond(a, out)?;
+                let mut rs = Vec::new();
+                let r = self.cond(b, &mut rs)?;
+                if rs.is_empty() {
+                    let bop = if op == "&&" { BinOp::LAnd } else { BinOp::LOr };
+                    return Ok(Val::Scalar(Expr::Binary {
+                        op: bop,
+                        lhs: Box::new(l),
+                        rhs: Box::new(r),
+                        ty: Ty::Bool,
+                    }));
+                }
+                let t = self.temp(Ty::Bool);
+                let tv = Expr::Var { id: t, ty: Ty::Bool };
+                out.push(set(t, l, span.clone()));
+                rs.push(set(t, r, span.clone()));
+                let cond = if op == "&&" {
+                    tv.clone()
+                } else {
+                    Expr::Unary {
+                        op: UnOp::Not,
+                        arg: Box::new(tv.clone()),
+                        ty: Ty::Bool,
+                    }
+                };
+                out.push(branch(cond, rs, Vec::new(), span));
+                Ok(Val::Scalar(tv))
+            }
+            _ => {
+                let lv = self.rvalue(a, out)?;
+                let rv = self.rvalue(b, out)?;
+                match (lv, rv) {
+                    (Val::Ptr(p), Val::Scalar(i)) if op == "+" || op == "-" => self.ptr_arith(p, i, op == "-", &span),
+                    (Val::Scalar(i), Val::Ptr(p)) if op == "+" => self.ptr_arith(p, i, false, &span),
+                    (Val::Ptr(p), Val::Ptr(q)) if op == "-" && p.array == q.array => {
+                        let size = self.size_of(&p.pointee, &span)?;
+                        let ty = self.scalar_ty(n)?;
+                        let d = Expr::Binary {
+                            op: BinOp::Sub,
+                            lhs: Box::new(p.off),
+                            rhs: Box::new(q.off),
+                            ty: Ty::I64,
+                        };
+                        let d = Expr::Binary {
+                            op: BinOp::Div,
+                            lhs: Box::new(d),
+                            rhs: Box::new(Expr::int(size, Ty::I64)),
+                            ty: Ty::I64,
+                        };
+                        Ok(Val::Scalar(cast(d, ty)))
+                    }
+                    (Val::Ptr(_), _) | (_, Val::Ptr(_)) => unsupported(
+                        span,
+                        format!("pointer operator `{op}` (pointer comparison or arithmetic)"),
+                    ),
+                    (Val::Scalar(l), Val::Scalar(r)) => {
+                        let ty = self.scalar_ty(n)?;
+                        Ok(Val::Scalar(self.binop(&op, l, r, ty, &span)?))
+                    }
+                    _ => unsupported(span, format!("operator `{op}` on non-scalars")),
+                }
+            }
+        }
+    }
+
+    pub(super) fn conditional(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+        let span = self.span(n);
+        let (Some(c), Some(a), Some(b)) = (n.inner.first(), n.inner.get(1), n.inner.get(2)) else {
+            return unsupported(span, "malformed conditional");
+        };
+        let cond = self.cond(c, out)?;
+        let mut sa = Vec::new();
+        let va = self.rvalue(a, &mut sa)?;
+        let mut sb = Vec::new();
+        let vb = self.rvalue(b, &mut sb)?;
+        match (va, vb) {
+            (Val::Void, Val::Void) => {
+                out.push(branch(cond, sa, sb, span));
+                Ok(Val::Void)
+            }
+            (Val::Scalar(x), Val::Scalar(y)) => {
+                let ty = self.scalar_ty(n).unwrap_or(x.ty());
+                let (x, y) = (cast(x, ty), cast(y, ty));
+                Ok(Val::Scalar(self.choose(cond, (x, sa), (y, sb), ty, span, out)))
+            }
+            (Val::Ptr(p), Val::Ptr(q)) if p.array == q.array => {
+                let off = self.choose(cond, (p.off, sa), (q.off, sb), Ty::I64, span, out);
+                Ok(Val::Ptr(PtrVal { off, ..p }))
+            }
+            (Val::Ptr(_), Val::Ptr(_)) => unsupported(span, "conditional choosing between pointers to two arrays"),
+            _ => unsupported(span, "conditional operator on these operands"),
+        }
+    }
+
+    /// `cond ? x : y` of type `ty`, each arm with the statements that compute it: a select
+    /// when neither arm has statements, else a temporary assigned in an `if`.
+    fn choose(
+        &mut self,
+        cond: Expr,
+        (x, mut sa): (Expr, Vec<Stmt>),
+        (y, mut sb): (Expr, Vec<Stmt>),
+        ty: Ty,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Expr {
+        if sa.is_empty() && sb.is_empty() {
+            return Expr::Select {
+                cond: Box::new(cond),
+                then: Box::new(x),
+                els: Box::new(y),
+                ty,
+            };
+        }
+        let t = self.temp(ty);
+        sa.push(set(t, x, span.clone()));
+        sb.push(set(t, y, span.clone()));
+        out.push(branch(cond, sa, sb, span));
+        Expr::Var { id: t, ty }
+    }
+}

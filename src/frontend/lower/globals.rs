@@ -1,0 +1,306 @@
+//! What a translation unit declares, collected once before lowering: records, typedefs, enum
+//! constants, file-scope variables and function definitions ([`Globals`]), and which kernels
+//! `--kernel` selects under which names.
+//!
+//! Reads declarations only; it lowers no statement or expression.
+
+use super::R;
+use crate::frontend::FrontendError;
+use crate::frontend::ast::Node;
+use crate::frontend::types::{self, CType, TypeEnv};
+use num_bigint::BigInt;
+use std::collections::HashMap;
+
+/// The kernels of `root` that `only` selects (all when `None`), each with the name reports
+/// use (plain, or with template arguments where a template has several instantiations).
+pub(super) fn select_kernels<'a>(g: &Globals<'a>, file: &str, only: Option<&str>) -> R<Vec<(String, &'a Node)>> {
+    let mut found: Vec<(String, String, &Node)> = Vec::new(); // (plain name, full name, decl)
+    for (k, is_template) in &g.kernels {
+        let name = k.name.clone().unwrap_or_default();
+        let full = if *is_template {
+            format!("{name}<{}>", template_args(k))
+        } else {
+            name.clone()
+        };
+        found.push((name, full, k));
+    }
+    if found.is_empty() {
+        return Err(FrontendError::NoKernel { file: file.to_string() });
+    }
+    // Plain names for template instantiations unless a template has several.
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for (n, _, _) in &found {
+        *counts.entry(n.as_str()).or_default() += 1;
+    }
+    let named: Vec<(String, String, &Node)> = found
+        .iter()
+        .map(|(n, f, k)| {
+            let display = if counts.get(n.as_str()).copied().unwrap_or(0) > 1 {
+                f.clone()
+            } else {
+                n.clone()
+            };
+            (n.clone(), display, *k)
+        })
+        .collect();
+    let selected: Vec<&(String, String, &Node)> = match only {
+        Some(want) => {
+            let full_match: Vec<_> = named
+                .iter()
+                .filter(|(_, d, k)| d == want || full_name(k) == want)
+                .collect();
+            let sel = if full_match.is_empty() {
+                named.iter().filter(|(n, _, _)| n == want).collect()
+            } else {
+                full_match
+            };
+            if sel.is_empty() {
+                return Err(FrontendError::KernelNotFound {
+                    file: file.to_string(),
+                    name: want.to_string(),
+                    available: named.iter().map(|(_, d, _)| d.as_str()).collect::<Vec<_>>().join(", "),
+                });
+            }
+            sel
+        }
+        None => named.iter().collect(),
+    };
+    Ok(selected.into_iter().map(|(_, d, k)| (d.clone(), *k)).collect())
+}
+
+fn full_name(k: &Node) -> String {
+    let name = k.name.clone().unwrap_or_default();
+    if k.inner.iter().any(|c| c.kind == "TemplateArgument") {
+        format!("{name}<{}>", template_args(k))
+    } else {
+        name
+    }
+}
+
+fn template_args(k: &Node) -> String {
+    let mut out = Vec::new();
+    for a in k.inner.iter().filter(|c| c.kind == "TemplateArgument") {
+        if let Some(t) = &a.ty {
+            out.push(t.qual_type.clone());
+        } else if let Some(v) = &a.value {
+            out.push(match v {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            });
+        } else {
+            out.push("?".into());
+        }
+    }
+    out.join(", ")
+}
+
+/// What the whole translation unit declares.
+#[derive(Default)]
+pub(super) struct Globals<'a> {
+    pub(super) types: TypeEnv,
+    /// Kernels (and whether each is a template instantiation).
+    pub(super) kernels: Vec<(&'a Node, bool)>,
+    /// Function definitions by declaration id.
+    pub(super) funcs_by_id: HashMap<String, &'a Node>,
+    /// Function definitions by (name, type).
+    pub(super) funcs_by_sig: HashMap<(String, String), &'a Node>,
+    /// File-scope variables by id.
+    pub(super) vars: HashMap<String, &'a Node>,
+    /// Enum constants by id.
+    pub(super) enum_consts: HashMap<String, BigInt>,
+    /// Record fields by record declaration id.
+    pub(super) record_by_id: HashMap<String, Vec<(String, CType)>>,
+}
+
+fn is_function(n: &Node) -> bool {
+    matches!(
+        n.kind.as_str(),
+        "FunctionDecl" | "CXXMethodDecl" | "CXXConversionDecl" | "CXXConstructorDecl"
+    )
+}
+
+pub(super) fn body_of(f: &Node) -> Option<&Node> {
+    f.inner.iter().find(|c| c.kind == "CompoundStmt")
+}
+
+pub(super) fn collect<'a>(n: &'a Node, g: &mut Globals<'a>, prelude: &str) {
+    for c in &n.inner {
+        match c.kind.as_str() {
+            "NamespaceDecl" | "LinkageSpecDecl" | "ExternCContextDecl" => collect(c, g, prelude),
+            "FunctionTemplateDecl" => {
+                for (i, f) in c.inner.iter().enumerate().filter(|(_, f)| is_function(f)) {
+                    let spec = f.inner.iter().any(|a| a.kind == "TemplateArgument");
+                    if i > 0 && spec {
+                        add_function(f, g, prelude, true);
+                    }
+                }
+            }
+            "CXXRecordDecl" | "RecordDecl" | "ClassTemplateSpecializationDecl" => {
+                add_record(c, g);
+                for m in &c.inner {
+                    if is_function(m) {
+                        add_function(m, g, prelude, false);
+                    } else if m.kind == "FunctionTemplateDecl" {
+                        for f in m.inner.iter().skip(1).filter(|f| is_function(f)) {
+                            add_function(f, g, prelude, false);
+                        }
+                    }
+                }
+            }
+            "ClassTemplateDecl" => {
+                for s in c.inner.iter().filter(|s| s.kind == "ClassTemplateSpecializationDecl") {
+                    add_record(s, g);
+                    for m in s.inner.iter().filter(|m| is_function(m)) {
+                        add_function(m, g, prelude, false);
+                    }
+                }
+            }
+            "EnumDecl" => {
+                if let Some(name) = &c.name {
+                    g.types.enums.insert(name.clone());
+                }
+                let mut next = BigInt::from(0);
+                for e in c.inner.iter().filter(|e| e.kind == "EnumConstantDecl") {
+                    if let Some(v) = e.inner.first().and_then(const_value) {
+                        next = v;
+                    }
+                    g.enum_consts.insert(e.id.clone(), next.clone());
+                    next += 1;
+                }
+            }
+            "VarDecl" => {
+                g.vars.insert(c.id.clone(), c);
+            }
+            "TypedefDecl" | "TypeAliasDecl" => add_typedef(c, g),
+            _ if is_function(c) => add_function(c, g, prelude, false),
+            _ => {}
+        }
+    }
+}
+
+fn add_record<'a>(c: &'a Node, g: &mut Globals<'a>) {
+    if c.tag_used.as_deref() == Some("union") {
+        if let Some(name) = &c.name {
+            g.types.unions.insert(name.clone());
+        }
+        return;
+    }
+    if !c.complete_definition {
+        return;
+    }
+    let mut fields: Vec<(String, CType)> = Vec::new();
+    for b in &c.bases {
+        let bt = g.types.parse(b.ty.best());
+        if let CType::Record(bn) = bt
+            && let Some(bf) = g.types.records.get(&bn)
+        {
+            fields.extend(bf.iter().cloned());
+        }
+    }
+    let mut anon: Option<Vec<(String, CType)>> = None;
+    for f in &c.inner {
+        match f.kind.as_str() {
+            "CXXRecordDecl" | "RecordDecl" if f.complete_definition => {
+                // Nested records: register them (named ones by name, anonymous ones by the
+                // spelling of the field that uses them, below).
+                add_record(f, g);
+                if f.name.as_deref().unwrap_or("").is_empty() {
+                    anon = Some(record_fields(f, g));
+                }
+            }
+            "FieldDecl" => {
+                let t = f.type_str();
+                if let Some(af) = anon.take()
+                    && (t.contains("(unnamed") || t.contains("(anonymous"))
+                {
+                    g.types.records.insert(types::strip_tag(t).to_string(), af);
+                }
+                fields.push((f.name.clone().unwrap_or_default(), g.types.parse(t)));
+            }
+            _ => {}
+        }
+    }
+    g.record_by_id.insert(c.id.clone(), fields.clone());
+    let Some(name) = c.name.as_ref().filter(|n| !n.is_empty()) else {
+        return;
+    };
+    let key = if c.kind == "ClassTemplateSpecializationDecl" {
+        format!("{name}<{}>", template_args(c))
+    } else {
+        name.clone()
+    };
+    g.types.records.entry(key).or_insert(fields);
+}
+
+fn record_fields(c: &Node, g: &Globals) -> Vec<(String, CType)> {
+    c.inner
+        .iter()
+        .filter(|f| f.kind == "FieldDecl")
+        .map(|f| (f.name.clone().unwrap_or_default(), g.types.parse(f.type_str())))
+        .collect()
+}
+
+/// `typedef struct { … } name;`: the record named by the typedef.
+fn add_typedef(c: &Node, g: &mut Globals) {
+    fn record_id(n: &Node) -> Option<&str> {
+        if n.kind == "RecordType" {
+            return n.decl.as_ref().map(|d| d.id.as_str());
+        }
+        n.inner.iter().find_map(record_id)
+    }
+    let (Some(name), Some(id)) = (&c.name, record_id(c)) else {
+        return;
+    };
+    if let Some(fields) = g.record_by_id.get(id) {
+        let fields = fields.clone();
+        g.types.records.entry(name.clone()).or_insert(fields);
+    }
+}
+
+fn add_function<'a>(f: &'a Node, g: &mut Globals<'a>, prelude: &str, template: bool) {
+    if body_of(f).is_none() {
+        return;
+    }
+    g.funcs_by_id.insert(f.id.clone(), f);
+    let key = (
+        f.name.clone().unwrap_or_default(),
+        f.ty.as_ref().map(|t| t.qual_type.clone()).unwrap_or_default(),
+    );
+    g.funcs_by_sig.insert(key, f);
+    let in_prelude = f.pos.as_ref().is_some_and(|p| &*p.file == prelude);
+    if f.has_attr("CUDAGlobalAttr") && !in_prelude && !g.kernels.iter().any(|(k, _)| k.id == f.id) {
+        g.kernels.push((f, template));
+    }
+}
+
+/// An integer constant folded from literals (enum values, array sizes, `const` globals).
+pub(super) fn const_value(n: &Node) -> Option<BigInt> {
+    match n.kind.as_str() {
+        "ConstantExpr" => match &n.value {
+            Some(serde_json::Value::String(s)) => s.parse().ok(),
+            _ => n.inner.first().and_then(const_value),
+        },
+        "IntegerLiteral" => match &n.value {
+            Some(serde_json::Value::String(s)) => s.parse().ok(),
+            Some(serde_json::Value::Number(x)) => x.as_i64().map(BigInt::from),
+            _ => None,
+        },
+        "CharacterLiteral" => n.value.as_ref().and_then(|v| v.as_i64()).map(BigInt::from),
+        "CXXBoolLiteralExpr" => n
+            .value
+            .as_ref()
+            .and_then(|v| v.as_bool())
+            .map(|b| BigInt::from(b as u8)),
+        "ImplicitCastExpr" | "ParenExpr" | "CStyleCastExpr" | "SubstNonTypeTemplateParmExpr" => {
+            if matches!(
+                n.cast_kind.as_deref(),
+                Some("IntegralToFloating") | Some("FloatingToIntegral")
+            ) {
+                return None;
+            }
+            n.code_children().last().and_then(const_value)
+        }
+        "UnaryOperator" if n.opcode.as_deref() == Some("-") => n.inner.first().and_then(const_value).map(|v| -v),
+        _ => None,
+    }
+}

@@ -1,0 +1,502 @@
+//! Lowering of clang's AST ([`super::ast`]) to the kernel language ([`crate::ir`]).
+//!
+//! Expressions become pure [`Expr`]s; loads, stores and side effects become statements emitted in
+//! evaluation order. Device functions are inlined, pointers are resolved to (array, byte offset)
+//! at their definition, and anything not modelled is a [`FrontendError::Unsupported`].
+//!
+//! This module holds the entry points ([`lower_program`], [`kernel_body_offsets`]), the lowering
+//! state (`Lower`, one `Frame` per inlined function) and the values it works with
+//! (`Binding`, `Val`, `LVal`), with small expression helpers. Each concern has a file:
+//!
+//! | file | owns |
+//! | --- | --- |
+//! | `globals.rs` | what the translation unit declares (`Globals`), kernel selection |
+//! | `decl.rs` | declarations: kernel parameters, locals, `__shared__`/file-scope arrays, initializers |
+//! | `stmt.rs` | statements: blocks, `if`, loops, `switch`, `return`, expression statements |
+//! | `expr.rs` | rvalues: literals, casts, unary, binary and conditional operators |
+//! | `place.rs` | lvalues: reads, writes, members, pointers as (array, byte offset), `++`, `+=` |
+//! | `call.rs` | calls: inlining of device functions, dispatch to built-ins |
+//! | `builtin.rs` | calls to built-in functions, as their table entry (`frontend/builtins/`) says |
+//!
+//! Lowering knows C and CUDA's AST shapes; it does not run clang, know about SMT or analyse the
+//! IR it builds (that is [`crate::passes`]' job).
+
+use super::FrontendError;
+use super::ast::{Node, Pos};
+use super::types::CType;
+use crate::ir::*;
+use globals::{Globals, body_of, collect, select_kernels};
+use num_bigint::BigInt;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+mod builtin;
+mod call;
+mod decl;
+mod expr;
+mod globals;
+mod place;
+mod stmt;
+
+type R<T> = Result<T, FrontendError>;
+
+/// Byte offsets of the `{` opening the body of each kernel `only` selects, in the file clang
+/// was given (once per body: template instantiations share their pattern's), for
+/// `--assume` (see [`super::load`]).
+///
+/// Errors: no kernel, `--kernel` names none, a body that starts inside a macro.
+pub fn kernel_body_offsets(root: &Node, file: &str, prelude: &str, only: Option<&str>) -> R<Vec<u64>> {
+    let mut g = Globals::default();
+    collect(root, &mut g, prelude);
+    let mut out = Vec::new();
+    for (_, k) in select_kernels(&g, file, only)? {
+        let body = k.inner.iter().find(|c| c.kind == "CompoundStmt");
+        let begin = body.and_then(|b| b.range.as_ref()).map(|r| &r.begin);
+        match begin.and_then(|b| if b.expansion.is_some() { None } else { b.bare.offset }) {
+            Some(o) if !out.contains(&o) => out.push(o),
+            Some(_) => {}
+            None => {
+                let fallback = Span::point(Arc::from(file), 0, 0);
+                return unsupported(
+                    span_of(k, &fallback),
+                    "--assume into a kernel whose body is written by a macro",
+                );
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Lower every kernel of the translation unit `root` defined outside the prelude.
+pub fn lower_program(root: &Node, file: &str, prelude: &str, only: Option<&str>) -> R<Program> {
+    let mut g = Globals::default();
+    collect(root, &mut g, prelude);
+    let selected = select_kernels(&g, file, only)?;
+    let mut kernels = Vec::new();
+    for (display, k) in &selected {
+        kernels.push(lower_kernel(&g, k, display)?);
+    }
+    Ok(Program {
+        file: file.to_string(),
+        kernels,
+    })
+}
+
+/// A resolved pointer value: an array, a byte offset (`I64`) and the pointee type.
+#[derive(Clone, Debug)]
+struct PtrVal {
+    array: ArrayId,
+    off: Expr,
+    pointee: CType,
+}
+
+/// A lowered rvalue.
+#[derive(Clone, Debug)]
+enum Val {
+    Scalar(Expr),
+    Ptr(PtrVal),
+    /// A struct value: its fields in order.
+    Struct(Vec<(String, Val)>),
+    /// No value (`void`).
+    Void,
+}
+
+/// How a pointer variable's offset is held.
+#[derive(Clone, Debug)]
+enum PtrOff {
+    /// Never reassigned: the offset expression fixed at the definition.
+    Fixed(Expr),
+    /// A variable of type `I64`.
+    Var(VarId),
+}
+
+/// A pointer variable: statically bound to one array.
+#[derive(Clone, Debug)]
+struct PtrBind {
+    name: String,
+    array: Option<ArrayId>,
+    off: PtrOff,
+    pointee: CType,
+}
+
+/// What a declaration denotes.
+#[derive(Clone, Debug)]
+enum Binding {
+    Scalar(VarId, Ty),
+    /// Index into [`Lower::ptrs`].
+    Ptr(usize),
+    /// Memory: an array (or address-taken scalar) with its C type.
+    Mem(ArrayId, CType),
+    /// A flattened struct.
+    Struct(Vec<(String, Binding)>),
+    /// A constant.
+    Const(Expr),
+}
+
+/// A lowered lvalue.
+#[derive(Clone, Debug)]
+enum LVal {
+    Bound(Binding),
+    Mem { array: ArrayId, off: Expr, cty: CType },
+}
+
+/// Per inlined function: its exit block and result slot.
+struct Frame {
+    env: HashMap<String, Binding>,
+    block: Option<BlockId>,
+    ret: Option<Binding>,
+    func_id: String,
+    /// Declarations whose address is taken in this function.
+    addr_taken: HashSet<String>,
+    /// Declarations assigned after their definition in this function.
+    modified: HashSet<String>,
+}
+
+struct Lower<'a, 'g> {
+    g: &'g Globals<'a>,
+    k: Kernel,
+    frames: Vec<Frame>,
+    ptrs: Vec<PtrBind>,
+    /// Arrays for file-scope and `static`/`__shared__` declarations, by declaration id.
+    static_arrays: HashMap<String, Binding>,
+    temps: usize,
+    /// Span of the kernel (fallback).
+    kspan: Span,
+}
+
+fn pos_span(p: &Pos) -> Span {
+    Span::point(p.file.clone(), p.line, p.col)
+}
+
+/// The span of a node: its range begin, with `end_col` when it ends on the same line.
+fn span_of(n: &Node, fallback: &Span) -> Span {
+    let Some(b) = n.begin.as_ref().or(n.pos.as_ref()) else {
+        return fallback.clone();
+    };
+    let mut s = pos_span(b);
+    if let Some(e) = &n.end
+        && e.file == b.file
+        && e.line == b.line
+        && e.col >= b.col
+    {
+        s.end_col = Some(e.col + e.tok_len.max(1) - 1);
+    }
+    s
+}
+
+fn unsupported<T>(span: Span, what: impl Into<String>) -> R<T> {
+    let what: String = what.into();
+    Err(FrontendError::Unsupported {
+        span,
+        what: what.replace('\n', " "),
+    })
+}
+
+fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
+    let fallback = Span::point(Arc::from(""), 0, 0);
+    let kspan = f.pos.as_ref().map(pos_span).unwrap_or(fallback);
+    let mut l = Lower {
+        g,
+        k: Kernel {
+            name: display.to_string(),
+            span: kspan.clone(),
+            params: Vec::new(),
+            vars: Vec::new(),
+            arrays: Vec::new(),
+            body: Vec::new(),
+            next_block: 0,
+            unchecked: Vec::new(),
+        },
+        frames: Vec::new(),
+        ptrs: Vec::new(),
+        static_arrays: HashMap::new(),
+        temps: 0,
+        kspan,
+    };
+    let body = body_of(f).ok_or_else(|| FrontendError::Unsupported {
+        span: l.kspan.clone(),
+        what: "kernel without a body".into(),
+    })?;
+    let mut frame = Frame {
+        env: HashMap::new(),
+        block: None,
+        ret: None,
+        func_id: f.id.clone(),
+        addr_taken: HashSet::new(),
+        modified: HashSet::new(),
+    };
+    scan(body, &mut frame.addr_taken, &mut frame.modified);
+    l.frames.push(frame);
+    let mut out = Vec::new();
+    for p in f.inner.iter().filter(|c| c.kind == "ParmVarDecl") {
+        l.kernel_param(p, &mut out)?;
+    }
+    l.block(body, &mut out)?;
+    l.k.body = out;
+    Ok(l.k)
+}
+
+/// Find declarations whose address is taken and those modified after definition.
+fn scan(n: &Node, addr: &mut HashSet<String>, modified: &mut HashSet<String>) {
+    let target = |e: &Node| -> Option<String> {
+        let mut e = e;
+        loop {
+            match e.kind.as_str() {
+                "ParenExpr" | "ImplicitCastExpr" if e.cast_kind.as_deref() != Some("LValueToRValue") => {
+                    e = e.inner.first()?;
+                }
+                "DeclRefExpr" => return e.referenced_decl.as_ref().map(|d| d.id.clone()),
+                _ => return None,
+            }
+        }
+    };
+    match n.kind.as_str() {
+        "UnaryOperator" => match n.opcode.as_deref() {
+            Some("&") => {
+                if let Some(id) = n.inner.first().and_then(target) {
+                    addr.insert(id);
+                }
+            }
+            Some("++") | Some("--") => {
+                if let Some(id) = n.inner.first().and_then(target) {
+                    modified.insert(id);
+                }
+            }
+            _ => {}
+        },
+        "BinaryOperator" if n.opcode.as_deref() == Some("=") => {
+            if let Some(id) = n.inner.first().and_then(target) {
+                modified.insert(id);
+            }
+        }
+        "CompoundAssignOperator" => {
+            if let Some(id) = n.inner.first().and_then(target) {
+                modified.insert(id);
+            }
+        }
+        "CXXOperatorCallExpr" => {
+            if let Some(id) = n.inner.get(1).and_then(target) {
+                modified.insert(id);
+            }
+        }
+        _ => {}
+    }
+    for c in &n.inner {
+        scan(c, addr, modified);
+    }
+}
+
+/// Sign- or zero-extend (or truncate) an integer to `I64`.
+fn to_i64(e: Expr) -> Expr {
+    if e.ty() == Ty::I64 {
+        e
+    } else {
+        Expr::Cast {
+            arg: Box::new(e),
+            ty: Ty::I64,
+        }
+    }
+}
+
+fn is_zero(e: &Expr) -> bool {
+    matches!(e, Expr::Const { value, .. } if *value == BigInt::from(0))
+}
+
+fn add_off(a: Expr, b: Expr) -> Expr {
+    match (&a, &b) {
+        (Expr::Const { value: x, .. }, Expr::Const { value: y, .. }) => Expr::int(x + y, Ty::I64),
+        _ if is_zero(&a) => b,
+        _ if is_zero(&b) => a,
+        _ => Expr::Binary {
+            op: BinOp::Add,
+            lhs: Box::new(a),
+            rhs: Box::new(b),
+            ty: Ty::I64,
+        },
+    }
+}
+
+fn scale(idx: Expr, size: u64) -> Expr {
+    let idx = if matches!(idx.ty(), Ty::Int { .. }) {
+        cast(idx, Ty::I64)
+    } else {
+        to_i64(idx)
+    };
+    match &idx {
+        Expr::Const { value, .. } => Expr::int(value * BigInt::from(size), Ty::I64),
+        _ if size == 1 => idx,
+        _ => Expr::Binary {
+            op: BinOp::Mul,
+            lhs: Box::new(idx),
+            rhs: Box::new(Expr::int(size, Ty::I64)),
+            ty: Ty::I64,
+        },
+    }
+}
+
+fn cast(e: Expr, ty: Ty) -> Expr {
+    if e.ty() == ty {
+        return e;
+    }
+    if let (Expr::Const { value, .. }, Ty::Int { bits, signed }) = (&e, ty)
+        && matches!(e.ty(), Ty::Int { .. })
+    {
+        return Expr::int(wrap(value.clone(), bits, signed), ty);
+    }
+    Expr::Cast { arg: Box::new(e), ty }
+}
+
+/// Reduce `v` into the range of an integer of `bits` bits.
+fn wrap(v: BigInt, bits: u32, signed: bool) -> BigInt {
+    let m = BigInt::from(1) << bits;
+    let mut r = ((v % &m) + &m) % &m;
+    if signed && r >= (&m >> 1) {
+        r -= &m;
+    }
+    r
+}
+
+/// The statement `var = value`.
+fn set(var: VarId, value: Expr, span: Span) -> Stmt {
+    Stmt {
+        kind: StmtKind::Assign { var, value },
+        span,
+    }
+}
+
+/// The statement `if (cond) { then } else { els }`.
+fn branch(cond: Expr, then: Vec<Stmt>, els: Vec<Stmt>, span: Span) -> Stmt {
+    Stmt {
+        kind: StmtKind::If { cond, then, els },
+        span,
+    }
+}
+
+/// `e` as a truth value: a `Bool` as it is, anything else cast to `Bool`.
+pub(in crate::frontend) fn to_bool(e: Expr) -> Expr {
+    if e.ty() == Ty::Bool {
+        e
+    } else {
+        Expr::Cast {
+            arg: Box::new(e),
+            ty: Ty::Bool,
+        }
+    }
+}
+
+fn float_name(op: &str, bits: u32) -> String {
+    format!("{op}{bits}")
+}
+
+fn wrap_ty(v: BigInt, ty: Ty) -> BigInt {
+    match ty {
+        Ty::Int { bits, signed } => wrap(v, bits, signed),
+        Ty::Bool => BigInt::from((v != BigInt::from(0)) as u8),
+        Ty::Float { .. } => v,
+    }
+}
+
+fn describe(n: &Node, t: &CType) -> String {
+    let s = n.ty.as_ref().map(|t| t.qual_type.clone()).unwrap_or_default();
+    if s.is_empty() { t.describe() } else { s }
+}
+
+impl<'a, 'g> Lower<'a, 'g> {
+    fn frame(&self) -> &Frame {
+        // A frame is pushed before any lowering starts.
+        &self.frames[self.frames.len() - 1]
+    }
+
+    fn frame_mut(&mut self) -> &mut Frame {
+        let n = self.frames.len() - 1;
+        &mut self.frames[n]
+    }
+
+    fn span(&self, n: &Node) -> Span {
+        span_of(n, &self.kspan)
+    }
+
+    fn ctype(&self, n: &Node) -> CType {
+        self.g.types.parse(n.type_str())
+    }
+
+    fn scalar_ty(&self, n: &Node) -> R<Ty> {
+        match self.ctype(n) {
+            CType::Scalar(t) => Ok(t),
+            other => unsupported(
+                self.span(n),
+                format!("expression of type `{}` used as a scalar", describe(n, &other)),
+            ),
+        }
+    }
+
+    fn temp(&mut self, ty: Ty) -> VarId {
+        self.temps += 1;
+        self.k.new_var(format!("$t{}", self.temps - 1), ty)
+    }
+
+    fn new_array(&mut self, name: &str, space: Space, cty: &CType, span: Span) -> R<ArrayId> {
+        let mut dims = Vec::new();
+        let mut t = cty.clone();
+        while let CType::Array(e, n) = t {
+            if let Some(n) = n {
+                dims.push(n);
+            } else if !dims.is_empty() {
+                return unsupported(span, format!("array `{name}` with an unknown inner dimension"));
+            }
+            t = *e;
+        }
+        let elem = match &t {
+            CType::Scalar(ty) => *ty,
+            CType::Record(_) if self.g.types.layout(&t).is_some() => Ty::Int { bits: 8, signed: false },
+            CType::Void => Ty::Int { bits: 8, signed: false },
+            CType::Ptr(_) => return unsupported(span, format!("array of pointers `{name}`")),
+            other => {
+                return unsupported(span, format!("array `{name}` of element type `{}`", other.describe()));
+            }
+        };
+        if let CType::Array(_, None) = cty {
+            dims.clear();
+        }
+        self.k.arrays.push(ArrayDecl {
+            name: name.to_string(),
+            space,
+            elem,
+            dims,
+            span,
+        });
+        Ok(ArrayId(self.k.arrays.len() - 1))
+    }
+
+    fn size_of(&self, t: &CType, span: &Span) -> R<u64> {
+        match self.g.types.layout(t) {
+            Some((s, _)) => Ok(s),
+            None => match t {
+                CType::Void => Ok(1),
+                _ => unsupported(span.clone(), format!("size of type `{}`", t.describe())),
+            },
+        }
+    }
+
+    fn expect_scalar(&self, v: Val, n: &Node) -> R<Expr> {
+        match v {
+            Val::Scalar(e) => Ok(e),
+            Val::Ptr(_) => unsupported(
+                self.span(n),
+                "pointer used as a value (pointer comparison or conversion)",
+            ),
+            Val::Struct(_) => unsupported(self.span(n), "struct used as a scalar"),
+            Val::Void => unsupported(self.span(n), "void value used"),
+        }
+    }
+
+    fn expect_ptr(&self, v: Val, n: &Node) -> R<PtrVal> {
+        match v {
+            Val::Ptr(p) => Ok(p),
+            Val::Scalar(Expr::Const { value, .. }) if value == BigInt::from(0) => {
+                unsupported(self.span(n), "null pointer")
+            }
+            _ => unsupported(self.span(n), "integer used as a pointer"),
+        }
+    }
+}
