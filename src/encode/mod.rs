@@ -23,6 +23,7 @@ mod float;
 mod fold;
 pub mod nonlinear;
 pub mod schedule;
+mod terms;
 mod witness;
 
 use crate::ir::{
@@ -33,6 +34,8 @@ use crate::passes::Geometry;
 use crate::solver::{Command, Query, Script, Sexp};
 use num_bigint::{BigInt, BigUint, Sign};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+pub use terms::thread_symbol;
+use terms::{and, app, atom, bvn, extend, f, mem_sort, not, or, sort_of, sym, t, to_unsigned, ty_tag};
 pub use witness::{AccessKind, Finding, FindingKind, WitnessAccess};
 
 /// What one [`Check`] asks.
@@ -180,19 +183,6 @@ pub fn encode_with(kernel: &Kernel, geometry: &Geometry, opts: &EncodeOptions) -
     }
 }
 
-/// The SMT symbol of a builtin for thread `thread` (0-based): `t1.threadIdx.x`, …; geometry
-/// symbols (`blockDim.x`, `gridDim.x`, `warpSize`) are shared by all threads.
-pub fn thread_symbol(b: Builtin, thread: usize) -> String {
-    let d = |d: crate::ir::Dim| ["x", "y", "z"][d.index()];
-    match b {
-        Builtin::ThreadIdx(x) => format!("t{}.threadIdx.{}", thread + 1, d(x)),
-        Builtin::BlockIdx(x) => format!("t{}.blockIdx.{}", thread + 1, d(x)),
-        Builtin::BlockDim(x) => format!("blockDim.{}", d(x)),
-        Builtin::GridDim(x) => format!("gridDim.{}", d(x)),
-        Builtin::WarpSize => "warpSize".into(),
-    }
-}
-
 /// An abstracted loop whose iterations run a fixed number `nb > 0` of barriers, while its
 /// iteration is encoded: its barriers count `bc_entry + it * 2^shift + k`, and the last one
 /// jumps to the next iteration's base `bc_entry + (it + 1) * 2^shift`, so the accesses after it
@@ -268,94 +258,6 @@ struct Encoder<'k> {
     seen_abstract: bool,
     /// Abstracted loops with a fixed barrier count being encoded, innermost last.
     frames: Vec<LoopFrame>,
-}
-
-fn atom(s: impl Into<String>) -> Sexp {
-    Sexp::atom(s)
-}
-
-fn app(op: &str, args: Vec<Sexp>) -> Sexp {
-    Sexp::app(op, args)
-}
-
-fn t() -> Sexp {
-    atom("true")
-}
-
-fn f() -> Sexp {
-    atom("false")
-}
-
-fn and(a: Sexp, b: Sexp) -> Sexp {
-    if a == t() {
-        return b;
-    }
-    if b == t() {
-        return a;
-    }
-    if a == f() || b == f() {
-        return f();
-    }
-    app("and", vec![a, b])
-}
-
-fn or(a: Sexp, b: Sexp) -> Sexp {
-    if a == t() || b == t() {
-        return t();
-    }
-    if a == f() {
-        return b;
-    }
-    if b == f() {
-        return a;
-    }
-    app("or", vec![a, b])
-}
-
-fn not(a: Sexp) -> Sexp {
-    if a == t() {
-        f()
-    } else if a == f() {
-        t()
-    } else {
-        app("not", vec![a])
-    }
-}
-
-fn bvn(v: u64, w: u32) -> Sexp {
-    Sexp::bv(&BigUint::from(v), w)
-}
-
-fn mem_sort() -> Sexp {
-    app("Array", vec![Sexp::bv_sort(64), Sexp::bv_sort(8)])
-}
-
-fn sort_of(ty: Ty) -> Sexp {
-    match ty {
-        Ty::Bool => atom("Bool"),
-        Ty::Int { bits, .. } | Ty::Float { bits } => Sexp::bv_sort(bits),
-    }
-}
-
-/// A symbol made from a source name: letters, digits and `_` kept, others become `_`.
-fn sym(name: &str) -> String {
-    name.chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
-        .collect()
-}
-
-fn extend(term: Sexp, from: u32, to: u32, signed: bool) -> Sexp {
-    if from == to {
-        term
-    } else if from < to {
-        let op = if signed { "sign_extend" } else { "zero_extend" };
-        Sexp::list(vec![app("_", vec![atom(op), atom((to - from).to_string())]), term])
-    } else {
-        Sexp::list(vec![
-            app("_", vec![atom("extract"), atom((to - 1).to_string()), atom("0")]),
-            term,
-        ])
-    }
 }
 
 impl<'k> Encoder<'k> {
@@ -2081,21 +1983,6 @@ fn is_cmp(op: BinOp) -> bool {
         op,
         BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
     )
-}
-
-fn ty_tag(t: Ty) -> String {
-    match t {
-        Ty::Bool => "b".into(),
-        Ty::Int { bits, signed } => format!("{}{}", if signed { "i" } else { "u" }, bits),
-        Ty::Float { bits } => format!("f{bits}"),
-    }
-}
-
-/// `value` as an unsigned number of `bits` bits (two's complement for negatives).
-pub(crate) fn to_unsigned(value: &BigInt, bits: u32) -> BigUint {
-    let m = BigInt::from(1u8) << bits;
-    let r = ((value % &m) + &m) % &m;
-    r.to_biguint().unwrap_or_default()
 }
 
 /// The `op` of two `bits`-wide operands does not overflow (signed or unsigned): redone in twice
