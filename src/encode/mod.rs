@@ -22,17 +22,14 @@
 pub mod bank;
 pub mod concrete;
 mod float;
-mod fold;
 pub mod nonlinear;
 mod pair;
-pub mod schedule;
 mod terms;
 mod witness;
 
+pub use concrete::schedule;
 pub use pair::{Access, Check, EncodeOptions, Encoded, MemoryModel, Property, encode, encode_with};
-use pair::{Encoder, TState};
 pub use terms::thread_symbol;
-use terms::{and, app, atom, bvn, extend, f, mem_sort, not, or, sym, t};
 pub use witness::{AccessKind, Finding, FindingKind, WitnessAccess};
 
 #[cfg(test)]

@@ -42,8 +42,7 @@ mod stmt;
 
 pub(in crate::encode) use state::TState;
 
-use super::concrete;
-use super::schedule;
+use super::concrete::{self, schedule};
 use super::witness::{self, AccessKind};
 use crate::ir::{ArrayId, BlockId, Kernel, Span, VarId};
 use crate::passes::Geometry;

@@ -7,7 +7,7 @@
 //! `abstraction`).
 
 use super::{Encoder, MemoryModel};
-use crate::encode::fold;
+use crate::encode::concrete::fold;
 use crate::encode::terms::{and, app, atom, bvn, extend, f, mem_sort, not, sort_of, sym, t, thread_symbol, ty_tag};
 use crate::ir::{ArrayId, Builtin, ParamKind, Space, Ty, VarId};
 use crate::solver::{Command, Sexp};

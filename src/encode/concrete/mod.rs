@@ -12,7 +12,7 @@
 //! - canonical serialization ([`super::MemoryModel::Serialized`]): one memory updated in
 //!   lock-step order, a serialization of each barrier interval; exact once the kernel is
 //!   race-free (PUG §5, serializability theorem), which the caller must establish first;
-//! - schedule IDs ([`ConcreteOptions::schedules`], [`super::schedule`]): one formula for every
+//! - schedule IDs ([`ConcreteOptions::schedules`], [`schedule`]): one formula for every
 //!   interleaving (PUG §3).
 //!
 //! Each `assert` gives one [`AssertionCheck`] whose query is `∨_i pc_i ∧ ¬cond_i`. Each
@@ -20,13 +20,24 @@
 //! against the final memory, once per thread with that thread's final variables and a true
 //! path condition; uninitialised locals in `e` are havocked, so they range over all values
 //! (PUG's `guarantee` with free variables).
+//!
+//! The threads run on the pair model's encoder (`super::pair`, under
+//! [`super::MemoryModel::Serialized`]); this model's own parts are its hooks there: [`schedule`]
+//! (events and ORDER constraints) and `fold` (constant folding and the memory overlay), and the
+//! witness read back from an assertion's model. Does not run a solver nor decide verdicts.
 
-use super::schedule::Timeline;
-use super::{AccessKind, EncodeOptions, Encoder, MemoryModel, TState, app, atom, bvn, sym, t, witness::format_value};
+pub(in crate::encode) mod fold;
+pub mod schedule;
+
+use super::pair::{Encoder, TState};
+use super::terms::{app, atom, bvn, f, sym, t, thread_symbol};
+use super::witness::format_value;
+use super::{AccessKind, Check, EncodeOptions, MemoryModel, Property};
 use crate::ir::{ArrayId, Builtin, Dim, Expr, Kernel, ParamKind, Space, Span, Stmt, StmtKind, Ty, VarId};
 use crate::passes::Geometry;
 use crate::solver::{Query, Script, Sexp};
 use num_bigint::BigInt;
+use schedule::Timeline;
 use std::collections::{BTreeMap, HashSet};
 
 /// Most threads the concrete model accepts (each has its own SSA copy).
@@ -267,7 +278,7 @@ pub fn encode_concrete(
                 (Builtin::ThreadIdx(d), th[d.index()]),
                 (Builtin::BlockIdx(d), b[d.index()]),
             ] {
-                let name = super::thread_symbol(bi, i);
+                let name = thread_symbol(bi, i);
                 e.assert(app("=", vec![atom(name), bvn(v, 32)]));
             }
         }
@@ -314,7 +325,7 @@ pub fn encode_concrete(
         };
         let mut fin: Vec<TState> = st.clone();
         for (i, ts) in fin.iter_mut().enumerate() {
-            ts.pc = if uniform && i > 0 { super::f() } else { t() };
+            ts.pc = if uniform && i > 0 { f() } else { t() };
         }
         e.block(body, &mut fin);
         let a = Stmt {
@@ -325,10 +336,10 @@ pub fn encode_concrete(
     }
     let tainted = float_vars(kernel);
     let mut checks = Vec::new();
-    let asserts: Vec<super::Check> = e
+    let asserts: Vec<Check> = e
         .check_list
         .iter()
-        .filter(|c| matches!(c.property, super::Property::Assertion { .. }))
+        .filter(|c| matches!(c.property, Property::Assertion { .. }))
         .cloned()
         .collect();
     e.materialize_all();
@@ -338,7 +349,7 @@ pub fn encode_concrete(
     let opaque_left = e.has_opaque_float;
     let timeline = e.timeline.clone();
     for (idx, (c, info)) in asserts.iter().zip(e.assert_info.clone()).enumerate() {
-        let super::Property::Assertion { span } = &c.property else {
+        let Property::Assertion { span } = &c.property else {
             continue;
         };
         let common = c.layout.common().len();
@@ -410,7 +421,7 @@ pub fn encode_concrete(
         // solvers answer them much faster (the fails indicators lead `get_values`).
         let fails: Vec<Sexp> = query.get_values[..n].to_vec();
         for (th, fail) in fails.iter().enumerate() {
-            if *fail == super::f() {
+            if *fail == f() {
                 continue;
             }
             let mut q = query.clone();
