@@ -2,11 +2,12 @@
 //! abstracted loop with a fixed barrier count), the divergence check (two threads of one block
 //! at equal counts, one reaching the barrier and one not), and the top-level segments.
 //!
-//! Does not build race queries (`races`).
+//! Does not decide what shared memory looks like after a barrier (`abstraction`) nor build race
+//! queries (`races`).
 
-use super::{Check, Encoder, MemoryModel, Property, TState};
-use crate::encode::terms::{and, app, atom, bvn, mem_sort, not, sym, t};
-use crate::ir::{ArrayId, Space, Stmt};
+use super::{Check, Encoder, Property, TState};
+use crate::encode::terms::{and, app, atom, bvn, not, sym, t};
+use crate::ir::Stmt;
 use crate::solver::{Query, Sexp};
 
 impl Encoder<'_> {
@@ -15,53 +16,67 @@ impl Encoder<'_> {
         self.barrier_count += 1;
         // Divergence: two threads of one block disagree on reaching this barrier.
         if self.checks && self.n == 2 && !(st[0].pc == t() && st[1].pc == t()) {
-            // Threads that have passed the same number of barriers (the first divergent
-            // barrier of any execution is such a point; in abstracted loops this puts both
-            // threads in the same iteration).
-            let same_count = if st[0].bc == st[1].bc {
-                t()
-            } else {
-                app("=", vec![st[0].bc.clone(), st[1].bc.clone()])
-            };
-            let both_assumed = and(st[0].assumed.clone(), st[1].assumed.clone());
-            let div = and(
-                and(and(atom("same_block"), same_count), both_assumed),
-                not(app("=", vec![st[0].pc.clone(), st[1].pc.clone()])),
-            );
-            let layout = self.layout.clone();
-            let mut gv = layout.common();
-            gv.push(st[0].pc.clone());
-            gv.push(st[1].pc.clone());
-            self.check_list.push(Check {
-                property: Property::Divergence { span: s.span.clone() },
-                query: Query {
-                    name: format!("{}.divergence.L{}", sym(&self.k.name), s.span.line),
-                    assertions: vec![div],
-                    get_values: gv,
-                },
-                pairs: Vec::new(),
-                layout,
-                possible: self.seen_abstract,
-            });
+            self.divergence_check(s, st);
         }
-        let fresh: Vec<(ArrayId, Sexp)> = self
-            .k
-            .arrays
-            .iter()
-            .enumerate()
-            .filter(|(_, a)| {
-                self.memory == MemoryModel::EqualityAbstraction && matches!(a.space, Space::Shared | Space::Global)
-            })
-            .map(|(i, a)| (ArrayId(i), a.name.clone()))
-            .collect::<Vec<_>>()
-            .into_iter()
-            .map(|(id, name)| {
-                let n = self.fresh_name(&format!("mem.{}.bar{}", sym(&name), self.barrier_count));
-                (id, self.declare(&n, mem_sort()))
-            })
-            .collect();
+        let fresh = self.fresh_at_barrier();
         // The last barrier of an iteration of an abstracted loop jumps to the next iteration.
-        let jump = self.frames.last_mut().and_then(|fr| {
+        let jump = self.iteration_jump();
+        for (th, ts) in st.iter_mut().enumerate() {
+            let inc = match &jump {
+                Some(targets) => targets[th].clone(),
+                None => app("bvadd", vec![ts.bc.clone(), bvn(1, 64)]),
+            };
+            let bc = if ts.pc == t() {
+                inc
+            } else {
+                app("ite", vec![ts.pc.clone(), inc, ts.bc.clone()])
+            };
+            ts.bc = self.define(&format!("t{}.bc", th + 1), Sexp::bv_sort(64), bc);
+            self.renew_shared(ts, th, &fresh);
+        }
+        if self.depth == 0 {
+            self.segment += 1;
+        }
+    }
+
+    /// The divergence check of the barrier `s`: two threads of one block that have passed the
+    /// same number of barriers, one reaching `s` and the other not.
+    fn divergence_check(&mut self, s: &Stmt, st: &[TState]) {
+        // Threads that have passed the same number of barriers (the first divergent
+        // barrier of any execution is such a point; in abstracted loops this puts both
+        // threads in the same iteration).
+        let same_count = if st[0].bc == st[1].bc {
+            t()
+        } else {
+            app("=", vec![st[0].bc.clone(), st[1].bc.clone()])
+        };
+        let both_assumed = and(st[0].assumed.clone(), st[1].assumed.clone());
+        let div = and(
+            and(and(atom("same_block"), same_count), both_assumed),
+            not(app("=", vec![st[0].pc.clone(), st[1].pc.clone()])),
+        );
+        let layout = self.layout.clone();
+        let mut gv = layout.common();
+        gv.push(st[0].pc.clone());
+        gv.push(st[1].pc.clone());
+        self.check_list.push(Check {
+            property: Property::Divergence { span: s.span.clone() },
+            query: Query {
+                name: format!("{}.divergence.L{}", sym(&self.k.name), s.span.line),
+                assertions: vec![div],
+                get_values: gv,
+            },
+            pairs: Vec::new(),
+            layout,
+            possible: self.seen_abstract,
+        });
+    }
+
+    /// Per thread, the barrier count after the last barrier of an iteration of the innermost
+    /// abstracted loop with a fixed barrier count: the next iteration's base. `None` for any
+    /// other barrier (the count then goes up by one).
+    fn iteration_jump(&mut self) -> Option<Vec<Sexp>> {
+        self.frames.last_mut().and_then(|fr| {
             fr.seen += 1;
             (fr.seen == fr.barriers).then(|| {
                 fr.base
@@ -75,30 +90,6 @@ impl Encoder<'_> {
                     })
                     .collect::<Vec<_>>()
             })
-        });
-        for (th, ts) in st.iter_mut().enumerate() {
-            let inc = match &jump {
-                Some(targets) => targets[th].clone(),
-                None => app("bvadd", vec![ts.bc.clone(), bvn(1, 64)]),
-            };
-            let bc = if ts.pc == t() {
-                inc
-            } else {
-                app("ite", vec![ts.pc.clone(), inc, ts.bc.clone()])
-            };
-            ts.bc = self.define(&format!("t{}.bc", th + 1), Sexp::bv_sort(64), bc);
-            for (id, m) in &fresh {
-                let v = if ts.pc == t() {
-                    m.clone()
-                } else {
-                    app("ite", vec![ts.pc.clone(), m.clone(), ts.mem[id].clone()])
-                };
-                let v = self.define(&format!("t{}.mem", th + 1), mem_sort(), v);
-                ts.mem.insert(*id, v);
-            }
-        }
-        if self.depth == 0 {
-            self.segment += 1;
-        }
+        })
     }
 }

@@ -47,7 +47,7 @@ use super::witness::{self, AccessKind};
 use crate::ir::{ArrayId, BlockId, Kernel, Span, VarId};
 use crate::passes::Geometry;
 use crate::solver::{Command, Query, Script, Sexp};
-use abstraction::collect_atomic_arrays;
+use abstraction::adversarial_arrays;
 use loops::LoopFrame;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -175,12 +175,7 @@ pub fn encode_with(kernel: &Kernel, geometry: &Geometry, opts: &EncodeOptions) -
         e.race_checks();
     }
     let mut notes = Vec::new();
-    for a in &e.adversarial {
-        notes.push(format!(
-            "array `{}` is touched by atomics: its values are abstracted (adversarial), so a race that depends on them may be a false alarm",
-            kernel.array(*a).name
-        ));
-    }
+    e.abstraction_notes(&mut notes);
     if e.has_opaque_float {
         notes.push("float values are opaque: arithmetic on them is uninterpreted".to_string());
     }
@@ -270,12 +265,7 @@ pub(in crate::encode) struct Encoder<'k> {
 impl<'k> Encoder<'k> {
     /// An encoder of `kernel` under `geometry` with `opts`, with nothing emitted yet.
     pub(super) fn new(k: &'k Kernel, g: &'k Geometry, opts: &EncodeOptions) -> Self {
-        let mut adversarial = Vec::new();
-        if opts.memory == MemoryModel::EqualityAbstraction {
-            collect_atomic_arrays(&k.body, &mut adversarial);
-        }
-        adversarial.sort();
-        adversarial.dedup();
+        let adversarial = adversarial_arrays(k, opts.memory);
         Encoder {
             k,
             g,
