@@ -506,18 +506,12 @@ fn witness_values(
         for (pc, off, _) in &acc.per_thread {
             gv.push(pc.clone());
             gv.push(off.clone());
-            let init = sources
-                .init_mem
-                .get(&acc.array)
-                .cloned()
-                .unwrap_or_else(|| atom("false"));
-            gv.push(Encoder::load_bytes(&init, off, acc.width));
-            let fin = sources
-                .final_mem
-                .get(&acc.array)
-                .cloned()
-                .unwrap_or_else(|| atom("false"));
-            gv.push(Encoder::load_bytes(&fin, off, acc.width));
+            let bytes_in = |mem: &BTreeMap<ArrayId, Sexp>| {
+                let m = mem.get(&acc.array).cloned().unwrap_or_else(|| atom("false"));
+                Encoder::load_bytes(&m, off, acc.width)
+            };
+            gv.push(bytes_in(sources.init_mem));
+            gv.push(bytes_in(sources.final_mem));
             layout.mem.push((d.name.clone(), d.elem.bytes().max(1), ty, input));
         }
     }

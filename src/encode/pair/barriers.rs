@@ -5,10 +5,10 @@
 //! Does not decide what shared memory looks like after a barrier (`abstraction`) nor build race
 //! queries (`races`).
 
-use super::{Check, Encoder, Property, TState};
+use super::{Encoder, Property, TState};
 use crate::encode::terms::{and, app, atom, bvn, not, sym, t};
 use crate::ir::Stmt;
-use crate::solver::{Query, Sexp};
+use crate::solver::Sexp;
 
 impl Encoder<'_> {
     /// A barrier reached by every thread of `st` under its path condition.
@@ -55,21 +55,10 @@ impl Encoder<'_> {
             and(and(atom("same_block"), same_count), both_assumed),
             not(app("=", vec![st[0].pc.clone(), st[1].pc.clone()])),
         );
-        let layout = self.layout.clone();
-        let mut gv = layout.common();
-        gv.push(st[0].pc.clone());
-        gv.push(st[1].pc.clone());
-        self.check_list.push(Check {
-            property: Property::Divergence { span: s.span.clone() },
-            query: Query {
-                name: format!("{}.divergence.L{}", sym(&self.k.name), s.span.line),
-                assertions: vec![div],
-                get_values: gv,
-            },
-            pairs: Vec::new(),
-            layout,
-            possible: self.seen_abstract,
-        });
+        let property = Property::Divergence { span: s.span.clone() };
+        let name = format!("{}.divergence.L{}", sym(&self.k.name), s.span.line);
+        let own = vec![st[0].pc.clone(), st[1].pc.clone()];
+        self.push_check(property, name, div, own, self.seen_abstract);
     }
 
     /// Per thread, the barrier count after the last barrier of an iteration of the innermost

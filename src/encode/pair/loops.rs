@@ -365,39 +365,23 @@ impl Encoder<'_> {
             _ => "bvsge",
         };
         let entered = if l.do_while { app(cmp, vec![i0, b.clone()]) } else { t() };
-        let (guard, holds) = match op {
-            BinOp::Lt | BinOp::Le => {
-                let reach = if op == BinOp::Lt {
-                    app("bvsub", vec![b.clone(), num(1.into())])
-                } else {
-                    b.clone()
-                };
-                let guard = and(
-                    app("bvsgt", vec![kk.clone(), zero]),
-                    app("bvsle", vec![app("bvadd", vec![reach, kk]), num(max)]),
-                );
-                (
-                    guard,
-                    app(if op == BinOp::Lt { "bvslt" } else { "bvsle" }, vec![last, b]),
-                )
-            }
-            BinOp::Gt | BinOp::Ge => {
-                let reach = if op == BinOp::Gt {
-                    app("bvadd", vec![b.clone(), num(1.into())])
-                } else {
-                    b.clone()
-                };
-                let guard = and(
-                    app("bvslt", vec![kk.clone(), zero]),
-                    app("bvsge", vec![app("bvadd", vec![reach, kk]), num(min)]),
-                );
-                (
-                    guard,
-                    app(if op == BinOp::Gt { "bvsgt" } else { "bvsge" }, vec![last, b]),
-                )
-            }
+        // Counting up (`<`, `<=`) the step is positive and one step past the last value the test
+        // admits must not pass the type's maximum; counting down, the mirror image.
+        let (sign, reach_op, limit_cmp, limit) = match op {
+            BinOp::Lt | BinOp::Le => ("bvsgt", "bvsub", "bvsle", max),
+            BinOp::Gt | BinOp::Ge => ("bvslt", "bvadd", "bvsge", min),
             _ => return,
         };
+        let reach = if matches!(op, BinOp::Lt | BinOp::Gt) {
+            app(reach_op, vec![b.clone(), num(1.into())])
+        } else {
+            b.clone()
+        };
+        let guard = and(
+            app(sign, vec![kk.clone(), zero]),
+            app(limit_cmp, vec![app("bvadd", vec![reach, kk]), num(limit)]),
+        );
+        let holds = app(cmp, vec![last, b]);
         self.assert(app("=>", vec![and(and(guard, entered), started), holds]));
     }
 
@@ -512,23 +496,13 @@ impl Encoder<'_> {
             let reach = self.reach(ts, th);
             fails.push(and(reach, not(c)));
         }
-        let layout = self.layout.clone();
-        let mut gv = layout.common();
-        gv.extend(fails.iter().cloned());
-        self.check_list.push(Check {
-            property: Property::Invariant {
-                span: span.clone(),
-                base,
-            },
-            query: Query {
-                name: format!("{}.invariant.{what}.L{}", sym(&self.k.name), span.line),
-                assertions: vec![fails.into_iter().reduce(or).unwrap_or_else(f)],
-                get_values: gv,
-            },
-            pairs: Vec::new(),
-            layout,
-            possible: self.seen_abstract && !base,
-        });
+        let property = Property::Invariant {
+            span: span.clone(),
+            base,
+        };
+        let name = format!("{}.invariant.{what}.L{}", sym(&self.k.name), span.line);
+        let fail = fails.iter().cloned().reduce(or).unwrap_or_else(f);
+        self.push_check(property, name, fail, fails, self.seen_abstract && !base);
     }
 }
 

@@ -263,6 +263,27 @@ pub(in crate::encode) struct Encoder<'k> {
 }
 
 impl<'k> Encoder<'k> {
+    /// Adds a check of `property` without access pairs (anything but a race): the query `name`
+    /// asserting `assertion`, reading back the common witness values of `self.layout` and then
+    /// `own`.
+    fn push_check(&mut self, property: Property, name: String, assertion: Sexp, own: Vec<Sexp>, possible: bool) {
+        let layout = self.layout.clone();
+        let mut get_values = layout.common();
+        get_values.extend(own);
+        let query = Query {
+            name,
+            assertions: vec![assertion],
+            get_values,
+        };
+        self.check_list.push(Check {
+            property,
+            query,
+            pairs: Vec::new(),
+            layout,
+            possible,
+        });
+    }
+
     /// An encoder of `kernel` under `geometry` with `opts`, with nothing emitted yet.
     pub(super) fn new(k: &'k Kernel, g: &'k Geometry, opts: &EncodeOptions) -> Self {
         let adversarial = adversarial_arrays(k, opts.memory);

@@ -4,12 +4,12 @@
 //!
 //! Does not build terms of expressions (`expr`) nor model memory (`memory`).
 
-use super::{Check, Encoder, MemoryModel, Property, TState};
+use super::{Encoder, MemoryModel, Property, TState};
 use crate::encode::AccessKind;
 use crate::encode::concrete;
 use crate::encode::terms::{and, atom, f, not, or, sort_of, sym};
 use crate::ir::{ArrayId, AtomicOp, BlockId, Expr, Stmt, StmtKind, Ty, VarId};
-use crate::solver::{Query, Sexp};
+use crate::solver::Sexp;
 
 impl Encoder<'_> {
     /// Runs `stmts` for every thread, stopping when no thread is live.
@@ -239,20 +239,9 @@ impl Encoder<'_> {
                 reads,
             });
         }
-        let layout = self.layout.clone();
-        let mut gv = layout.common();
-        gv.extend(fails);
-        self.check_list.push(Check {
-            property: Property::Assertion { span: s.span.clone() },
-            query: Query {
-                name: format!("{}.assert.L{}", sym(&self.k.name), s.span.line),
-                assertions: vec![fail],
-                get_values: gv,
-            },
-            pairs: Vec::new(),
-            layout,
-            possible: self.seen_abstract,
-        });
+        let property = Property::Assertion { span: s.span.clone() };
+        let name = format!("{}.assert.L{}", sym(&self.k.name), s.span.line);
+        self.push_check(property, name, fail, fails, self.seen_abstract);
         // The assertion is not assumed afterwards: the shared script is asserted for every
         // query, this one included.
     }
