@@ -111,43 +111,8 @@ impl Encoder<'_> {
         if framed {
             self.frames.pop();
         }
-        // Step checks: the closed forms and the user's invariants hold at the next head. In
-        // the pair model the two threads are symmetric (either may be any thread), so the
-        // first one stands for both.
-        let checked = if self.memory == MemoryModel::EqualityAbstraction && self.pinned.is_empty() {
-            1
-        } else {
-            self.n
-        };
-        for (v, cf) in &l.closed {
-            let mut fails = Vec::new();
-            for th in 0..checked {
-                // The closed form at `it + 1`, written as one step of its rule from its value
-                // at `it` (`v + k`, `v >> 1`, `v << 1`: the same value, see
-                // `closed_form_next_is_one_step` in the tests), so that the query asks only
-                // whether the body takes that step.
-                let at_it = self.read_var(*v, &mut instances[th][0].1.clone(), th);
-                let expect = self.one_step(*v, cf, at_it, &mut st[th], th);
-                let got = self.read_var(*v, &mut head[th], th);
-                let reach = self.reach(&head[th], th);
-                fails.push(and(reach, not(app("=", vec![got, expect]))));
-            }
-            let name = format!("{}.loop.L{}.{}", sym(&self.k.name), line, sym(&self.k.var(*v).name));
-            self.check_list.push(Check {
-                property: Property::ClosedForm {
-                    loop_span: s.span.clone(),
-                    var: *v,
-                },
-                query: Query {
-                    name,
-                    assertions: vec![fails.into_iter().reduce(or).unwrap_or_else(f)],
-                    get_values: vec![],
-                },
-                pairs: Vec::new(),
-                layout: self.layout.clone(),
-                possible: false,
-            });
-        }
+        // Step checks: the closed forms and the user's invariants hold at the next head.
+        self.closed_form_checks(s, l, &instances, st, &mut head);
         for (inv, span) in &l.invariants {
             self.invariant_check(inv, span, &head, "step", false);
         }
@@ -178,6 +143,61 @@ impl Encoder<'_> {
         self.abstract_depth -= 1;
         for (th, p) in post.into_iter().enumerate() {
             st[th] = p;
+        }
+    }
+
+    /// The step checks of the closed forms of `l` (the loop statement `s`): for each, whether
+    /// the body can take a thread from the closed form's value at its iteration count (the
+    /// first of `instances`) to anything but one step of its rule at the next head `head`.
+    /// `st` holds the threads' states on entry, where the strides are read.
+    fn closed_form_checks(
+        &mut self,
+        s: &Stmt,
+        l: &AbstractLoop,
+        instances: &[Vec<(Sexp, TState)>],
+        st: &mut [TState],
+        head: &mut [TState],
+    ) {
+        // In the pair model the two threads are symmetric (either may be any thread), so the
+        // first one stands for both.
+        let checked = if self.memory == MemoryModel::EqualityAbstraction && self.pinned.is_empty() {
+            1
+        } else {
+            self.n
+        };
+        for (v, cf) in &l.closed {
+            let mut fails = Vec::new();
+            for th in 0..checked {
+                // The closed form at `it + 1`, written as one step of its rule from its value
+                // at `it` (`v + k`, `v >> 1`, `v << 1`: the same value, see
+                // `closed_form_next_is_one_step` in the tests), so that the query asks only
+                // whether the body takes that step.
+                let at_it = self.read_var(*v, &mut instances[th][0].1.clone(), th);
+                let expect = self.one_step(*v, cf, at_it, &mut st[th], th);
+                let got = self.read_var(*v, &mut head[th], th);
+                let reach = self.reach(&head[th], th);
+                fails.push(and(reach, not(app("=", vec![got, expect]))));
+            }
+            let name = format!(
+                "{}.loop.L{}.{}",
+                sym(&self.k.name),
+                s.span.line,
+                sym(&self.k.var(*v).name)
+            );
+            self.check_list.push(Check {
+                property: Property::ClosedForm {
+                    loop_span: s.span.clone(),
+                    var: *v,
+                },
+                query: Query {
+                    name,
+                    assertions: vec![fails.into_iter().reduce(or).unwrap_or_else(f)],
+                    get_values: vec![],
+                },
+                pairs: Vec::new(),
+                layout: self.layout.clone(),
+                possible: false,
+            });
         }
     }
 
