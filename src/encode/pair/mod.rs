@@ -71,7 +71,10 @@ pub enum Property {
 /// One property instance: the query and how to read its model back.
 #[derive(Clone, Debug)]
 pub struct Check {
+    /// What the query asks.
     pub property: Property,
+    /// The query: satisfiable when the property fails (or, for a closed form, the
+    /// derivation is wrong).
     pub query: Query,
     /// For races, the access pairs (t1's access, t2's access) whose disjunction the query
     /// asks; the values of `query.get_values` hold, after the common witness values, for each
@@ -87,8 +90,11 @@ pub struct Check {
 /// One memory access site as executed by both threads.
 #[derive(Clone, Debug)]
 pub struct Access {
+    /// The array accessed.
     pub array: ArrayId,
+    /// The access in the source.
     pub span: Span,
+    /// Read, write or atomic.
     pub kind: AccessKind,
     /// Bytes touched.
     pub width: u32,
@@ -138,6 +144,7 @@ pub struct EncodeOptions {
     /// symbols `t{i+1}.threadIdx.x` … `t{i+1}.blockIdx.z`, all within the geometry and
     /// pairwise distinct.
     pub threads: usize,
+    /// How shared and global memory is seen across the threads.
     pub memory: MemoryModel,
     /// Make the pair model's race and divergence checks (needs `threads == 2`) and the
     /// assertion checks.
