@@ -23,7 +23,8 @@
 //!
 //! Entry points: [`sites`], [`bank_script`], [`conflict_query`], [`ConflictQuery::witness`].
 
-use super::{Access, AccessKind, Encoded, and, app, atom, bvn, thread_symbol};
+use super::terms::{and, app, atom, bvn, extend, or, thread_symbol};
+use super::{Access, AccessKind, Encoded};
 use crate::ir::{ArrayId, Builtin, Dim, Kernel, Space, Span};
 use crate::solver::{Command, Query, Script, Sexp};
 
@@ -94,7 +95,7 @@ pub struct ConflictQuery {
 }
 
 fn bv64(x: Sexp, from: u32) -> Sexp {
-    super::extend(x, from, 64, false)
+    extend(x, from, 64, false)
 }
 
 /// Linear thread id (BV32) of thread `th` of the encoding.
@@ -211,7 +212,7 @@ pub fn conflict_query(
         .iter()
         .map(|&i| occurrence_condition(&encoded.accesses[i], k, m))
         .collect();
-    let any = conds.iter().cloned().reduce(super::or).unwrap_or_else(|| atom("false"));
+    let any = conds.iter().cloned().reduce(or).unwrap_or_else(|| atom("false"));
     assertions.push(any);
     let mut get_values = vec![atom(BANK_SYMBOL)];
     get_values.extend(conds);

@@ -9,7 +9,8 @@
 //! The pair model and the default concrete model keep floats opaque (uninterpreted), which is
 //! what PUG does; this is the extension that lets float kernels be checked.
 
-use super::{Encoder, app, atom, not};
+use super::pair::Encoder;
+use super::terms::{app, atom, not};
 use crate::ir::Ty;
 use crate::solver::{Command, Sexp};
 

@@ -1,7 +1,14 @@
 //! Encoder tests on hand-built IR, answered by z3 through a plain pipe (independent of the
 //! solver module).
+use super::pair::Encoder;
+use super::terms::{app, atom, bvn};
 use super::*;
-use crate::ir::{ArrayDecl, Dim, Kernel, Param, Space, Ty};
+use crate::ir::{
+    ArrayDecl, ArrayId, AtomicOp, BinOp, Builtin, Dim, Expr, Kernel, Param, Space, Span, Stmt, StmtKind, Ty,
+};
+use crate::passes::Geometry;
+use crate::solver::{Command, Query, Script, Sexp};
+use num_bigint::BigUint;
 use std::io::Write;
 use std::process::{Command as Proc, Stdio};
 use std::sync::Arc;

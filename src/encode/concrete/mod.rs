@@ -12,7 +12,7 @@
 //! - canonical serialization ([`super::MemoryModel::Serialized`]): one memory updated in
 //!   lock-step order, a serialization of each barrier interval; exact once the kernel is
 //!   race-free (PUG §5, serializability theorem), which the caller must establish first;
-//! - schedule IDs ([`ConcreteOptions::schedules`], [`super::schedule`]): one formula for every
+//! - schedule IDs ([`ConcreteOptions::schedules`], [`schedule`]): one formula for every
 //!   interleaving (PUG §3).
 //!
 //! Each `assert` gives one [`AssertionCheck`] whose query is `∨_i pc_i ∧ ¬cond_i`. Each
@@ -20,13 +20,24 @@
 //! against the final memory, once per thread with that thread's final variables and a true
 //! path condition; uninitialised locals in `e` are havocked, so they range over all values
 //! (PUG's `guarantee` with free variables).
+//!
+//! The threads run on the pair model's encoder (`super::pair`, under
+//! [`super::MemoryModel::Serialized`]); this model's own parts are its hooks there: [`schedule`]
+//! (events and ORDER constraints) and `fold` (constant folding and the memory overlay), and the
+//! witness read back from an assertion's model. Does not run a solver nor decide verdicts.
 
-use super::schedule::Timeline;
-use super::{AccessKind, EncodeOptions, Encoder, MemoryModel, TState, app, atom, bvn, sym, t, witness::format_value};
+pub(in crate::encode) mod fold;
+pub mod schedule;
+
+use super::pair::{Encoder, TState};
+use super::terms::{app, atom, bvn, f, sym, t, thread_symbol};
+use super::witness::format_value;
+use super::{AccessKind, Check, EncodeOptions, MemoryModel, Property};
 use crate::ir::{ArrayId, Builtin, Dim, Expr, Kernel, ParamKind, Space, Span, Stmt, StmtKind, Ty, VarId};
 use crate::passes::Geometry;
 use crate::solver::{Query, Script, Sexp};
 use num_bigint::BigInt;
+use schedule::Timeline;
 use std::collections::{BTreeMap, HashSet};
 
 /// Most threads the concrete model accepts (each has its own SSA copy).
@@ -195,16 +206,8 @@ pub fn encode_concrete(
     geometry: &Geometry,
     opts: &ConcreteOptions,
 ) -> Result<ConcreteEncoded, ConcreteError> {
-    let dims = |d: [Option<u32>; 3]| -> Option<[u32; 3]> { Some([d[0]?, d[1]?, d[2]?]) };
-    let (Some(block), Some(grid)) = (dims(geometry.block_dim), dims(geometry.grid_dim)) else {
-        return Err(ConcreteError::SymbolicGeometry);
-    };
-    let tpb = block.iter().map(|&d| d as usize).product::<usize>();
-    let blocks = grid.iter().map(|&d| d as usize).product::<usize>();
-    let n = tpb.saturating_mul(blocks);
-    if n > MAX_THREADS {
-        return Err(ConcreteError::TooManyThreads(n));
-    }
+    let launch = Launch::of(geometry)?;
+    let n = launch.threads;
     let eo = EncodeOptions {
         threads: n,
         memory: MemoryModel::Serialized,
@@ -218,76 +221,22 @@ pub fn encode_concrete(
         e.schedule = Some(Timeline::default());
     }
     e.prologue();
-    let mut coords = Vec::new();
-    for i in 0..n {
-        let (b, th) = coordinates(i, block, grid);
-        for d in Dim::ALL {
-            for (bi, v) in [
-                (Builtin::ThreadIdx(d), th[d.index()]),
-                (Builtin::BlockIdx(d), b[d.index()]),
-            ] {
-                let name = super::thread_symbol(bi, i);
-                e.assert(app("=", vec![atom(name), bvn(v, 32)]));
-            }
-        }
-        coords.push((b, th));
-    }
-    e.pinned = coords.clone();
-    let scalar = |name: &str| -> Result<Ty, ConcreteError> {
-        kernel
-            .params
-            .iter()
-            .find_map(|p| match &p.kind {
-                ParamKind::Scalar(v) if p.name == name => Some(kernel.var(*v).ty),
-                _ => None,
-            })
-            .ok_or_else(|| ConcreteError::UnknownParam {
-                kernel: kernel.name.clone(),
-                name: name.to_string(),
-            })
-    };
-    for (name, value) in &opts.param_values {
-        let ty = scalar(name)?;
-        let v = e.expr(&Expr::int(value.clone(), ty), &mut dummy_state(), 0);
-        e.assert(app("=", vec![atom(param_symbol(name)), v]));
-    }
+    let coords = pin_threads(&mut e, &launch);
+    fix_params(&mut e, kernel, &opts.param_values)?;
     let mut st = e.initial_states();
     let init_mem = e.global.clone();
     e.block(&kernel.body, &mut st);
     if opts.schedules {
-        e.finish_schedule(tpb);
+        e.finish_schedule(launch.tpb);
     }
     let n_asserts = e.assert_info.len();
-    let mut ensures = Vec::new();
-    collect_ensures(&kernel.body, &mut ensures);
-    let mut computed = HashSet::new();
-    assigned_vars(&kernel.body, &mut computed);
-    for (span, body, cond) in &ensures {
-        // A postcondition that does not mention the thread's coordinates is the same claim
-        // for every thread: thread 0 checks it alone.
-        let uniform = !stmts_use_coords(body) && !expr_uses_coords(cond) && {
-            let mut used = Vec::new();
-            expr_vars(cond, &mut used);
-            stmts_vars(body, &mut used);
-            used.iter().all(|v| !computed.contains(v))
-        };
-        let mut fin: Vec<TState> = st.clone();
-        for (i, ts) in fin.iter_mut().enumerate() {
-            ts.pc = if uniform && i > 0 { super::f() } else { t() };
-        }
-        e.block(body, &mut fin);
-        let a = Stmt {
-            kind: StmtKind::Assert { cond: cond.clone() },
-            span: span.clone(),
-        };
-        e.stmt(&a, &mut fin);
-    }
+    check_ensures(&mut e, kernel, &st);
     let tainted = float_vars(kernel);
     let mut checks = Vec::new();
-    let asserts: Vec<super::Check> = e
+    let asserts: Vec<Check> = e
         .check_list
         .iter()
-        .filter(|c| matches!(c.property, super::Property::Assertion { .. }))
+        .filter(|c| matches!(c.property, Property::Assertion { .. }))
         .cloned()
         .collect();
     e.materialize_all();
@@ -296,70 +245,17 @@ pub fn encode_concrete(
     // possibly spurious.
     let opaque_left = e.has_opaque_float;
     let timeline = e.timeline.clone();
+    let sources = WitnessSources {
+        coords: &coords,
+        init_mem: &init_mem,
+        final_mem: &final_mem,
+        timeline: timeline.as_ref(),
+    };
     for (idx, (c, info)) in asserts.iter().zip(e.assert_info.clone()).enumerate() {
-        let super::Property::Assertion { span } = &c.property else {
+        let Property::Assertion { span } = &c.property else {
             continue;
         };
-        let common = c.layout.common().len();
-        let mut gv: Vec<Sexp> = c.query.get_values[common..].to_vec();
-        let mut layout = WitnessLayout {
-            coords: coords.clone(),
-            reads: Vec::new(),
-            params: Vec::new(),
-            mem: Vec::new(),
-            events: Vec::new(),
-        };
-        for per in &info.reads {
-            let mut row = Vec::new();
-            for r in per {
-                gv.push(r.value.clone());
-                let origin = r.origin.as_ref().map(|(a, off)| {
-                    gv.push(off.clone());
-                    let d = kernel.array(*a);
-                    (d.name.clone(), d.elem.bytes().max(1))
-                });
-                row.push((r.name.clone(), origin, r.ty));
-            }
-            layout.reads.push(row);
-        }
-        for (name, ty, term) in &e.layout.params {
-            gv.push(term.clone());
-            layout.params.push((name.clone(), *ty));
-        }
-        for acc in &e.accesses {
-            let d = kernel.array(acc.array);
-            let Some(ty) = access_ty(d.elem, acc.width) else {
-                continue;
-            };
-            let input = matches!(d.space, Space::Global | Space::Constant);
-            for (pc, off, _) in &acc.per_thread {
-                gv.push(pc.clone());
-                gv.push(off.clone());
-                let init = init_mem.get(&acc.array).cloned().unwrap_or_else(|| atom("false"));
-                gv.push(Encoder::load_bytes(&init, off, acc.width));
-                let fin = final_mem.get(&acc.array).cloned().unwrap_or_else(|| atom("false"));
-                gv.push(Encoder::load_bytes(&fin, off, acc.width));
-                layout.mem.push((d.name.clone(), d.elem.bytes().max(1), ty, input));
-            }
-        }
-        if let Some(tl) = &timeline {
-            for ev in &tl.events {
-                let d = kernel.array(ev.array);
-                gv.push(ev.sid.clone());
-                gv.push(ev.pc.clone());
-                gv.push(ev.off.clone());
-                gv.push(ev.read.clone().unwrap_or_else(|| bvn(0, ev.ty.bits())));
-                gv.push(ev.write.clone().unwrap_or_else(|| bvn(0, ev.ty.bits())));
-                layout.events.push((
-                    ev.thread,
-                    ev.span.clone(),
-                    ev.kind,
-                    d.name.clone(),
-                    d.elem.bytes().max(1),
-                    ev.ty,
-                ));
-            }
-        }
+        let (gv, layout) = witness_values(&e, kernel, &sources, c, &info);
         let mut query = c.query.clone();
         query.get_values = gv;
         if idx >= n_asserts {
@@ -369,7 +265,7 @@ pub fn encode_concrete(
         // solvers answer them much faster (the fails indicators lead `get_values`).
         let fails: Vec<Sexp> = query.get_values[..n].to_vec();
         for (th, fail) in fails.iter().enumerate() {
-            if *fail == super::f() {
+            if *fail == f() {
                 continue;
             }
             let mut q = query.clone();
@@ -404,9 +300,199 @@ pub fn encode_concrete(
         checks,
         notes,
         threads: n,
-        blocks,
+        blocks: launch.blocks,
         events,
     })
+}
+
+/// A concrete launch: its dimensions and how many threads it runs.
+struct Launch {
+    block: [u32; 3],
+    grid: [u32; 3],
+    /// Threads per block.
+    tpb: usize,
+    blocks: usize,
+    threads: usize,
+}
+
+impl Launch {
+    /// The launch of `geometry`, which must be concrete and have at most [`MAX_THREADS`].
+    fn of(geometry: &Geometry) -> Result<Launch, ConcreteError> {
+        let dims = |d: [Option<u32>; 3]| -> Option<[u32; 3]> { Some([d[0]?, d[1]?, d[2]?]) };
+        let (Some(block), Some(grid)) = (dims(geometry.block_dim), dims(geometry.grid_dim)) else {
+            return Err(ConcreteError::SymbolicGeometry);
+        };
+        let tpb = block.iter().map(|&d| d as usize).product::<usize>();
+        let blocks = grid.iter().map(|&d| d as usize).product::<usize>();
+        let n = tpb.saturating_mul(blocks);
+        if n > MAX_THREADS {
+            return Err(ConcreteError::TooManyThreads(n));
+        }
+        Ok(Launch {
+            block,
+            grid,
+            tpb,
+            blocks,
+            threads: n,
+        })
+    }
+}
+
+/// Pins every thread of `launch` to its coordinates (asserted, and in `e.pinned`); returns
+/// them.
+fn pin_threads(e: &mut Encoder, launch: &Launch) -> Vec<([u64; 3], [u64; 3])> {
+    let mut coords = Vec::new();
+    for i in 0..launch.threads {
+        let (b, th) = coordinates(i, launch.block, launch.grid);
+        for d in Dim::ALL {
+            for (bi, v) in [
+                (Builtin::ThreadIdx(d), th[d.index()]),
+                (Builtin::BlockIdx(d), b[d.index()]),
+            ] {
+                let name = thread_symbol(bi, i);
+                e.assert(app("=", vec![atom(name), bvn(v, 32)]));
+            }
+        }
+        coords.push((b, th));
+    }
+    e.pinned = coords.clone();
+    coords
+}
+
+/// Asserts the values of the scalar parameters fixed by `--kernel-args`.
+fn fix_params(e: &mut Encoder, kernel: &Kernel, values: &[(String, BigInt)]) -> Result<(), ConcreteError> {
+    let scalar = |name: &str| -> Result<Ty, ConcreteError> {
+        kernel
+            .params
+            .iter()
+            .find_map(|p| match &p.kind {
+                ParamKind::Scalar(v) if p.name == name => Some(kernel.var(*v).ty),
+                _ => None,
+            })
+            .ok_or_else(|| ConcreteError::UnknownParam {
+                kernel: kernel.name.clone(),
+                name: name.to_string(),
+            })
+    };
+    for (name, value) in values {
+        let ty = scalar(name)?;
+        let v = e.expr(&Expr::int(value.clone(), ty), &mut dummy_state(), 0);
+        e.assert(app("=", vec![atom(param_symbol(name)), v]));
+    }
+    Ok(())
+}
+
+/// The checks of every `__ensures` of `kernel`, over the threads' final states `st`: its body
+/// and then its condition as an assertion.
+fn check_ensures(e: &mut Encoder, kernel: &Kernel, st: &[TState]) {
+    let mut ensures = Vec::new();
+    collect_ensures(&kernel.body, &mut ensures);
+    let mut computed = HashSet::new();
+    assigned_vars(&kernel.body, &mut computed);
+    for (span, body, cond) in &ensures {
+        // A postcondition that does not mention the thread's coordinates is the same claim
+        // for every thread: thread 0 checks it alone.
+        let uniform = !stmts_use_coords(body) && !expr_uses_coords(cond) && {
+            let mut used = Vec::new();
+            expr_vars(cond, &mut used);
+            stmts_vars(body, &mut used);
+            used.iter().all(|v| !computed.contains(v))
+        };
+        let mut fin: Vec<TState> = st.to_vec();
+        for (i, ts) in fin.iter_mut().enumerate() {
+            ts.pc = if uniform && i > 0 { f() } else { t() };
+        }
+        e.block(body, &mut fin);
+        let a = Stmt {
+            kind: StmtKind::Assert { cond: cond.clone() },
+            span: span.clone(),
+        };
+        e.stmt(&a, &mut fin);
+    }
+}
+
+/// What an assertion's witness reads besides the check's own terms: the threads'
+/// coordinates, the memories before the first and after the last statement, the timeline.
+struct WitnessSources<'a> {
+    coords: &'a [([u64; 3], [u64; 3])],
+    init_mem: &'a BTreeMap<ArrayId, Sexp>,
+    final_mem: &'a BTreeMap<ArrayId, Sexp>,
+    timeline: Option<&'a Timeline>,
+}
+
+/// The `get_values` of assertion check `c` (its fails indicators, then what its condition read,
+/// the parameters, every access's offsets and initial and final values, the schedule's events)
+/// and their layout for [`AssertionCheck::witness`].
+fn witness_values(
+    e: &Encoder,
+    kernel: &Kernel,
+    sources: &WitnessSources,
+    c: &Check,
+    info: &AssertInfo,
+) -> (Vec<Sexp>, WitnessLayout) {
+    let common = c.layout.common().len();
+    let mut gv: Vec<Sexp> = c.query.get_values[common..].to_vec();
+    let mut layout = WitnessLayout {
+        coords: sources.coords.to_vec(),
+        reads: Vec::new(),
+        params: Vec::new(),
+        mem: Vec::new(),
+        events: Vec::new(),
+    };
+    for per in &info.reads {
+        let mut row = Vec::new();
+        for r in per {
+            gv.push(r.value.clone());
+            let origin = r.origin.as_ref().map(|(a, off)| {
+                gv.push(off.clone());
+                let d = kernel.array(*a);
+                (d.name.clone(), d.elem.bytes().max(1))
+            });
+            row.push((r.name.clone(), origin, r.ty));
+        }
+        layout.reads.push(row);
+    }
+    for (name, ty, term) in &e.layout.params {
+        gv.push(term.clone());
+        layout.params.push((name.clone(), *ty));
+    }
+    for acc in &e.accesses {
+        let d = kernel.array(acc.array);
+        let Some(ty) = access_ty(d.elem, acc.width) else {
+            continue;
+        };
+        let input = matches!(d.space, Space::Global | Space::Constant);
+        for (pc, off, _) in &acc.per_thread {
+            gv.push(pc.clone());
+            gv.push(off.clone());
+            let bytes_in = |mem: &BTreeMap<ArrayId, Sexp>| {
+                let m = mem.get(&acc.array).cloned().unwrap_or_else(|| atom("false"));
+                Encoder::load_bytes(&m, off, acc.width)
+            };
+            gv.push(bytes_in(sources.init_mem));
+            gv.push(bytes_in(sources.final_mem));
+            layout.mem.push((d.name.clone(), d.elem.bytes().max(1), ty, input));
+        }
+    }
+    if let Some(tl) = sources.timeline {
+        for ev in &tl.events {
+            let d = kernel.array(ev.array);
+            gv.push(ev.sid.clone());
+            gv.push(ev.pc.clone());
+            gv.push(ev.off.clone());
+            gv.push(ev.read.clone().unwrap_or_else(|| bvn(0, ev.ty.bits())));
+            gv.push(ev.write.clone().unwrap_or_else(|| bvn(0, ev.ty.bits())));
+            layout.events.push((
+                ev.thread,
+                ev.span.clone(),
+                ev.kind,
+                d.name.clone(),
+                d.elem.bytes().max(1),
+                ev.ty,
+            ));
+        }
+    }
+    (gv, layout)
 }
 
 /// A state for evaluating constants.

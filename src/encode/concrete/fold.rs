@@ -10,7 +10,8 @@
 //! is the same memory as the plain `store` chain, with the array reasoning done here instead
 //! of in the solver.
 
-use super::{Encoder, TState, app, atom, mem_sort, sym};
+use crate::encode::pair::{Encoder, TState};
+use crate::encode::terms::{app, atom, mem_sort, sym};
 use crate::ir::ArrayId;
 use crate::solver::Sexp;
 use num_bigint::BigUint;
@@ -54,7 +55,7 @@ fn b(x: bool) -> Sexp {
 }
 
 /// `term` with every subterm whose arguments are literals evaluated.
-pub(super) fn fold(term: &Sexp) -> Sexp {
+pub(in crate::encode) fn fold(term: &Sexp) -> Sexp {
     let Sexp::List(items) = term else {
         return term.clone();
     };
@@ -205,7 +206,7 @@ impl Encoder<'_> {
     }
 
     /// Reads `width` bytes of `array` at `off` as the thread `ts` sees it.
-    pub(super) fn mem_load(&mut self, ts: &TState, array: ArrayId, off: &Sexp, width: u32) -> Sexp {
+    pub(in crate::encode) fn mem_load(&mut self, ts: &TState, array: ArrayId, off: &Sexp, width: u32) -> Sexp {
         if self.fold && self.global.contains_key(&array) {
             match lit(off) {
                 Some((o, _)) if !self.overlaps_other(array, o, width) => {
@@ -219,7 +220,14 @@ impl Encoder<'_> {
 
     /// Writes at a literal offset into the overlay (one word per offset); `false` when the
     /// access must use the base array (after the overlay has been written into it).
-    pub(super) fn overlay_store(&mut self, ts: &TState, array: ArrayId, off: &Sexp, bits: &Sexp, width: u32) -> bool {
+    pub(in crate::encode) fn overlay_store(
+        &mut self,
+        ts: &TState,
+        array: ArrayId,
+        off: &Sexp,
+        bits: &Sexp,
+        width: u32,
+    ) -> bool {
         if !(self.fold && self.global.contains_key(&array)) {
             return false;
         }

@@ -19,7 +19,9 @@
 //!
 //! The witness schedule is read back by sorting the enabled events by their SIDs' values.
 
-use super::{AccessKind, Encoder, TState, and, app, atom, bvn, mem_sort, not};
+use crate::encode::AccessKind;
+use crate::encode::pair::{Encoder, TState};
+use crate::encode::terms::{and, app, atom, bvn, mem_sort, not, sym};
 use crate::ir::{ArrayId, Space, Span, Ty};
 use crate::solver::Sexp;
 
@@ -57,14 +59,14 @@ pub struct Timeline {
 
 impl Encoder<'_> {
     /// Whether accesses to `array` are events of the timeline.
-    pub(super) fn scheduled(&self, array: ArrayId) -> bool {
+    pub(in crate::encode) fn scheduled(&self, array: ArrayId) -> bool {
         self.schedule.is_some() && !matches!(self.k.array(array).space, Space::Local | Space::Constant)
     }
 
     /// Adds an event for thread `th`; returns its index and the bytes it reads (a fresh
     /// variable, constrained by the timeline; for a plain write an unused one).
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn sched_access(
+    pub(in crate::encode) fn sched_access(
         &mut self,
         ts: &TState,
         th: usize,
@@ -101,7 +103,7 @@ impl Encoder<'_> {
     }
 
     /// Sets the bytes event `ev` writes.
-    pub(super) fn sched_write(&mut self, ev: usize, bits: Sexp) {
+    pub(in crate::encode) fn sched_write(&mut self, ev: usize, bits: Sexp) {
         if let Some(e) = self.schedule.as_mut().and_then(|s| s.events.get_mut(ev)) {
             e.write = Some(bits);
         }
@@ -218,7 +220,7 @@ impl Encoder<'_> {
         arrays.sort();
         arrays.dedup();
         for a in arrays {
-            let name = super::sym(&self.k.array(a).name);
+            let name = sym(&self.k.array(a).name);
             let mut cur = self.global.get(&a).cloned().unwrap_or_else(|| {
                 let n = format!("mem.{name}.{}.init", a.0);
                 self.declare(&n, mem_sort())

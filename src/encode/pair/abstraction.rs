@@ -1,0 +1,90 @@
+//! The pair model's abstraction of shared state (GPUVerify's equality abstraction): at each
+//! barrier every shared and global array becomes a fresh array that both threads see; arrays
+//! touched by an atomic are adversarial, every read from them fresh.
+//!
+//! Does not count barriers nor check divergence (`barriers`).
+
+use super::{Encoder, MemoryModel, TState};
+use crate::encode::terms::{app, mem_sort, sym, t};
+use crate::ir::{ArrayId, Kernel, Space, Stmt, StmtKind};
+use crate::solver::Sexp;
+
+impl Encoder<'_> {
+    /// Under the equality abstraction, a fresh memory (declared here) for each shared and
+    /// global array at the barrier being encoded; none under other memory models.
+    pub(super) fn fresh_at_barrier(&mut self) -> Vec<(ArrayId, Sexp)> {
+        self.k
+            .arrays
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| {
+                self.memory == MemoryModel::EqualityAbstraction && matches!(a.space, Space::Shared | Space::Global)
+            })
+            .map(|(i, a)| (ArrayId(i), a.name.clone()))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|(id, name)| {
+                let n = self.fresh_name(&format!("mem.{}.bar{}", sym(&name), self.barrier_count));
+                (id, self.declare(&n, mem_sort()))
+            })
+            .collect()
+    }
+
+    /// Thread `th` passes the barrier (if its path condition holds) and sees the `fresh`
+    /// memories from there on.
+    pub(super) fn renew_shared(&mut self, ts: &mut TState, th: usize, fresh: &[(ArrayId, Sexp)]) {
+        for (id, m) in fresh {
+            let v = if ts.pc == t() {
+                m.clone()
+            } else {
+                app("ite", vec![ts.pc.clone(), m.clone(), ts.mem[id].clone()])
+            };
+            let v = self.define(&format!("t{}.mem", th + 1), mem_sort(), v);
+            ts.mem.insert(*id, v);
+        }
+    }
+
+    /// The report's notes on the abstraction: one per adversarial array.
+    pub(super) fn abstraction_notes(&self, notes: &mut Vec<String>) {
+        for a in &self.adversarial {
+            notes.push(format!(
+                "array `{}` is touched by atomics: its values are abstracted (adversarial), so a race that depends on them may be a false alarm",
+                self.k.array(*a).name
+            ));
+        }
+    }
+}
+
+/// The arrays whose values are adversarial under `memory`: under the equality abstraction,
+/// those an atomic of `k` touches (sorted, once each); none otherwise.
+pub(super) fn adversarial_arrays(k: &Kernel, memory: MemoryModel) -> Vec<ArrayId> {
+    let mut adversarial = Vec::new();
+    if memory == MemoryModel::EqualityAbstraction {
+        collect_atomic_arrays(&k.body, &mut adversarial);
+    }
+    adversarial.sort();
+    adversarial.dedup();
+    adversarial
+}
+
+/// The arrays that an atomic of `stmts` touches (with repetitions), appended to `out`.
+fn collect_atomic_arrays(stmts: &[Stmt], out: &mut Vec<ArrayId>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Atomic { array, .. } => out.push(*array),
+            StmtKind::If { then, els, .. } => {
+                collect_atomic_arrays(then, out);
+                collect_atomic_arrays(els, out);
+            }
+            StmtKind::Block { body, .. } => collect_atomic_arrays(body, out),
+            StmtKind::Loop {
+                cond_stmts, body, step, ..
+            } => {
+                collect_atomic_arrays(cond_stmts, out);
+                collect_atomic_arrays(body, out);
+                collect_atomic_arrays(step, out);
+            }
+            _ => {}
+        }
+    }
+}

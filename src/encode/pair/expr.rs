@@ -1,0 +1,231 @@
+//! Expressions as terms for one thread: constants, variables, builtins (pinned in the concrete
+//! model), unary and binary operators over bit-vectors, casts and conversions, opaque calls
+//! (uninterpreted functions, or IEEE floats through `super::super::float`), and PUG's `+O`
+//! side conditions.
+//!
+//! Does not touch memory: loads and stores are statements (`stmt`, `memory`).
+
+use super::{Encoder, TState};
+use crate::encode::terms::{app, atom, bvn, extend, f, not, t, to_unsigned};
+use crate::ir::{BinOp, Builtin, Expr, Ty, UnOp};
+use crate::solver::Sexp;
+use num_bigint::Sign;
+
+impl Encoder<'_> {
+    /// The term of `e` for thread `th` in state `st`.
+    pub(in crate::encode) fn expr(&mut self, e: &Expr, st: &mut TState, th: usize) -> Sexp {
+        match e {
+            Expr::Const { value, ty } => match ty {
+                Ty::Bool => {
+                    if value.sign() == Sign::NoSign {
+                        f()
+                    } else {
+                        t()
+                    }
+                }
+                Ty::Int { bits, .. } | Ty::Float { bits } => Sexp::bv(&to_unsigned(value, *bits), *bits),
+            },
+            Expr::Var { id, .. } => self.read_var(*id, st, th),
+            Expr::Builtin(b) => match (self.pinned.get(th), b) {
+                (Some((blk, _)), Builtin::BlockIdx(d)) => bvn(blk[d.index()], 32),
+                (Some((_, thr)), Builtin::ThreadIdx(d)) => bvn(thr[d.index()], 32),
+                (Some(_), Builtin::BlockDim(d)) if self.g.block_dim[d.index()].is_some() => {
+                    bvn(self.g.block_dim[d.index()].unwrap_or(1) as u64, 32)
+                }
+                (Some(_), Builtin::GridDim(d)) if self.g.grid_dim[d.index()].is_some() => {
+                    bvn(self.g.grid_dim[d.index()].unwrap_or(1) as u64, 32)
+                }
+                _ => atom(Self::builtin_name(*b, th)),
+            },
+            Expr::Unary { op, arg, ty } => {
+                let a = self.expr(arg, st, th);
+                if matches!(ty, Ty::Float { .. }) {
+                    self.has_opaque_float = true;
+                    let name = self.uf(&format!("f{op:?}"), &[arg.ty()], *ty);
+                    return app(&name, vec![a]);
+                }
+                match (op, ty) {
+                    (UnOp::Not, _) | (UnOp::BitNot, Ty::Bool) => not(a),
+                    (UnOp::Neg, _) => app("bvneg", vec![a]),
+                    (UnOp::BitNot, _) => app("bvnot", vec![a]),
+                }
+            }
+            Expr::Binary { op, lhs, rhs, ty } => self.binary(*op, lhs, rhs, *ty, st, th),
+            Expr::Cast { arg, ty } => {
+                let from = arg.ty();
+                let a = self.expr(arg, st, th);
+                self.cast(a, from, *ty)
+            }
+            Expr::Select { cond, then, els, .. } => {
+                let c = self.expr(cond, st, th);
+                let a = self.expr(then, st, th);
+                let b = self.expr(els, st, th);
+                app("ite", vec![c, a, b])
+            }
+            Expr::Opaque { name, args, ty } => {
+                let tys: Vec<Ty> = args.iter().map(Expr::ty).collect();
+                let vals: Vec<Sexp> = args.iter().map(|a| self.expr(a, st, th)).collect();
+                if self.float_ieee
+                    && let Some(v) = self.ieee_opaque(name, &vals, &tys, *ty)
+                {
+                    return v;
+                }
+                self.has_opaque_float |= tys.iter().chain([ty]).any(|t| matches!(t, Ty::Float { .. }));
+                let fname = self.uf(name, &tys, *ty);
+                if vals.is_empty() {
+                    atom(fname)
+                } else {
+                    app(&fname, vals)
+                }
+            }
+        }
+    }
+
+    /// The value `a` of type `from` converted to `to` (C conversions; floats opaque unless IEEE).
+    pub(super) fn cast(&mut self, a: Sexp, from: Ty, to: Ty) -> Sexp {
+        match (from, to) {
+            (x, y) if x == y => a,
+            (Ty::Bool, Ty::Int { bits, .. }) => app("ite", vec![a, bvn(1, bits), bvn(0, bits)]),
+            (Ty::Int { bits, .. }, Ty::Bool) => not(app("=", vec![a, bvn(0, bits)])),
+            (Ty::Int { bits: fb, signed }, Ty::Int { bits: tb, .. }) => extend(a, fb, tb, signed),
+            (Ty::Bool, Ty::Float { .. }) => {
+                let i = self.cast(a, Ty::Bool, Ty::I32);
+                self.cast(i, Ty::I32, to)
+            }
+            _ => {
+                if self.float_ieee
+                    && let Some(v) = self.ieee_cast(a.clone(), from, to)
+                {
+                    return v;
+                }
+                // Conversions to or from floats: uninterpreted.
+                self.has_opaque_float = true;
+                let name = self.uf("cast", &[from], to);
+                app(&name, vec![a])
+            }
+        }
+    }
+
+    /// The term of `lhs op rhs` of result type `ty` for thread `th`.
+    pub(super) fn binary(&mut self, op: BinOp, lhs: &Expr, rhs: &Expr, ty: Ty, st: &mut TState, th: usize) -> Sexp {
+        let lt = lhs.ty();
+        let a = self.expr(lhs, st, th);
+        let mut b = self.expr(rhs, st, th);
+        if matches!(lt, Ty::Float { .. }) || matches!(ty, Ty::Float { .. }) {
+            self.has_opaque_float = true;
+            if matches!(op, BinOp::Eq) {
+                // Equal bit patterns are equal floats except NaN; keep it opaque but consistent.
+            }
+            let name = self.uf(&format!("f{op:?}"), &[lt, rhs.ty()], ty);
+            return app(&name, vec![a, b]);
+        }
+        let signed = lt.is_signed();
+        if lt == Ty::Bool {
+            return match op {
+                BinOp::Eq => app("=", vec![a, b]),
+                BinOp::Ne => not(app("=", vec![a, b])),
+                BinOp::LAnd | BinOp::BitAnd => app("and", vec![a, b]),
+                BinOp::LOr | BinOp::BitOr => app("or", vec![a, b]),
+                BinOp::BitXor => app("xor", vec![a, b]),
+                _ => {
+                    // Arithmetic on bools: go through int.
+                    let ai = self.cast(a, Ty::Bool, Ty::I32);
+                    let bi = self.cast(b, Ty::Bool, Ty::I32);
+                    let r = self.int_binary(op, ai, bi, Ty::I32, true);
+                    if ty == Ty::Bool && !is_cmp(op) {
+                        self.cast(r, Ty::I32, Ty::Bool)
+                    } else {
+                        r
+                    }
+                }
+            };
+        }
+        if matches!(op, BinOp::Shl | BinOp::Shr) {
+            let rt = rhs.ty();
+            b = match rt {
+                Ty::Int { bits, signed: s } => extend(b, bits, lt.bits(), s),
+                Ty::Bool => self.cast(b, Ty::Bool, lt),
+                Ty::Float { .. } => b,
+            };
+        }
+        if matches!(op, BinOp::LAnd | BinOp::LOr) {
+            // On integers (should not happen after clang's conversions): compare with zero.
+            let w = lt.bits();
+            let az = not(app("=", vec![a, bvn(0, w)]));
+            let bz = not(app("=", vec![b, bvn(0, rhs.ty().bits())]));
+            return app(if op == BinOp::LAnd { "and" } else { "or" }, vec![az, bz]);
+        }
+        if self.no_overflow && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) {
+            let ok = no_overflow(op, &a, &b, lt.bits(), signed);
+            self.assume(st, th, ok);
+        }
+        self.int_binary(op, a, b, lt, signed)
+    }
+
+    /// `a op b` on bit-vectors, signed or unsigned.
+    pub(super) fn int_binary(&mut self, op: BinOp, a: Sexp, b: Sexp, _lt: Ty, signed: bool) -> Sexp {
+        let s = |x: &'static str, y: &'static str| if signed { x } else { y };
+        let name = match op {
+            BinOp::Add => "bvadd",
+            BinOp::Sub => "bvsub",
+            BinOp::Mul => "bvmul",
+            BinOp::Div => s("bvsdiv", "bvudiv"),
+            BinOp::Rem => s("bvsrem", "bvurem"),
+            BinOp::Shl => "bvshl",
+            BinOp::Shr => s("bvashr", "bvlshr"),
+            BinOp::BitAnd => "bvand",
+            BinOp::BitOr => "bvor",
+            BinOp::BitXor => "bvxor",
+            BinOp::Eq => "=",
+            BinOp::Ne => return not(app("=", vec![a, b])),
+            BinOp::Lt => s("bvslt", "bvult"),
+            BinOp::Le => s("bvsle", "bvule"),
+            BinOp::Gt => s("bvsgt", "bvugt"),
+            BinOp::Ge => s("bvsge", "bvuge"),
+            BinOp::LAnd => "and",
+            BinOp::LOr => "or",
+        };
+        app(name, vec![a, b])
+    }
+
+    /// Converts between the access type and the variable's type when they differ (a load of
+    /// an `int` into an `unsigned` temporary has the same bits).
+    pub(super) fn coerce(&mut self, v: Sexp, from: Ty, to: Ty) -> Sexp {
+        if from == to || (from.bits() == to.bits() && from != Ty::Bool && to != Ty::Bool) {
+            v
+        } else {
+            self.cast(v, from, to)
+        }
+    }
+
+    /// Converts an integer term between widths by the source's signedness.
+    pub(super) fn coerce_int(&mut self, v: Sexp, from: Ty, to: Ty) -> Sexp {
+        match (from, to) {
+            (Ty::Int { bits: fb, signed }, Ty::Int { bits: tb, .. }) => extend(v, fb, tb, signed),
+            _ => self.coerce(v, from, to),
+        }
+    }
+}
+
+/// Whether `op` is a comparison.
+pub(super) fn is_cmp(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+    )
+}
+
+/// The `op` of two `bits`-wide operands does not overflow (signed or unsigned): redone in twice
+/// the width, the result fits back.
+pub(super) fn no_overflow(op: BinOp, a: &Sexp, b: &Sexp, bits: u32, signed: bool) -> Sexp {
+    let wide = 2 * bits;
+    let ext = |x: &Sexp| extend(x.clone(), bits, wide, signed);
+    let name = match op {
+        BinOp::Add => "bvadd",
+        BinOp::Sub => "bvsub",
+        _ => "bvmul",
+    };
+    let exact = app(name, vec![ext(a), ext(b)]);
+    let narrow = extend(exact.clone(), wide, bits, false);
+    app("=", vec![extend(narrow, bits, wide, signed), exact])
+}

@@ -1,0 +1,596 @@
+//! Abstracted loops (PUG §6; DESIGN.md "Loops"): one arbitrary iteration per thread at a fresh
+//! iteration count, closed forms of loop-carried variables in that count, trip bounds from the
+//! loop test, the step checks of derived closed forms, user invariants (base and step), and the
+//! state after the loop at a fresh exit count.
+//!
+//! Does not derive closed forms nor decide which loops are abstracted (`passes`).
+
+use super::{Check, Encoder, MemoryModel, Property, TState};
+use crate::encode::terms::{and, app, atom, bvn, extend, f, mem_sort, not, or, sym, t, to_unsigned};
+use crate::ir::{
+    AbstractLoop, ArrayId, BinOp, BlockId, ClosedForm, Expr, Space, Span, Stmt, StmtKind, Ty, UnOp, VarId,
+};
+use crate::solver::{Query, Sexp};
+use num_bigint::BigInt;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+/// An abstracted loop whose iterations run a fixed number `nb > 0` of barriers, while its
+/// iteration is encoded: its barriers count `bc_entry + it * 2^shift + k`, and the last one
+/// jumps to the next iteration's base `bc_entry + (it + 1) * 2^shift`, so the accesses after it
+/// share a barrier interval with the next iteration's first ones (the back edge), and equal
+/// counts mean equal iterations through a shift rather than a multiplication.
+pub(super) struct LoopFrame {
+    pub(super) barriers: u32,
+    pub(super) shift: u32,
+    pub(super) seen: u32,
+    /// Per thread: the barrier count on entry and the iteration count.
+    pub(super) base: Vec<(Sexp, Sexp)>,
+}
+
+impl Encoder<'_> {
+    /// One arbitrary iteration of an abstracted loop (PUG §6; DESIGN.md "Loops"). Each thread
+    /// gets its own iteration count `it` (BV64, below 2^48), so two threads may be in
+    /// different iterations (inter-iteration races); barrier counts at the head are
+    /// `bc_entry + it * barriers`, so accesses of one block meet only in the same barrier
+    /// interval, also across the back edge. Closed forms are exact in `it`; other
+    /// loop-carried variables and the memory the loop may see changed are fresh. The state
+    /// after the loop is built the same way for a fresh exit count, with the test false
+    /// (loops are assumed to terminate).
+    pub(super) fn abstract_loop(&mut self, s: &Stmt, l: &AbstractLoop, st: &mut [TState]) {
+        let line = s.span.line;
+        // Variables the closed forms start from are read once on entry, so the head, the
+        // step check and the exit all see the same initial values.
+        for (th, ts) in st.iter_mut().enumerate() {
+            for (v, cf) in &l.closed {
+                self.read_var(*v, ts, th);
+                if let ClosedForm::Linear(k) = cf {
+                    let _ = self.expr(k, ts, th);
+                }
+            }
+        }
+        let entry: Vec<TState> = st.to_vec();
+        // The user's invariants hold on entry (base case).
+        for (inv, span) in &l.invariants {
+            self.invariant_check(inv, span, &entry, "base", true);
+        }
+        self.depth += 1;
+        self.abstract_depth += 1;
+        self.seen_abstract = true;
+        let mut head = entry.clone();
+        let mut its = Vec::new();
+        for (th, ts) in head.iter_mut().enumerate() {
+            let it = self.iteration_state(l, line, "it", ts, th);
+            its.push(it);
+        }
+        // Each thread's states at a count of this loop (the iteration, then the exit).
+        let mut instances: Vec<Vec<(Sexp, TState)>> = head
+            .iter()
+            .zip(&its)
+            .map(|(h, it)| vec![(it.clone(), h.clone())])
+            .collect();
+        for (inv, _) in &l.invariants {
+            for (th, ts) in head.iter_mut().enumerate() {
+                let c = self.expr(inv, ts, th);
+                self.assume(ts, th, c);
+            }
+        }
+        // The iteration: test (not for do-while: its head is the start of the body), body,
+        // step.
+        self.exits.insert(l.brk, Vec::new());
+        if !l.do_while {
+            self.block(&l.cond_stmts, &mut head);
+            for (th, ts) in head.iter_mut().enumerate() {
+                let c = self.expr(&l.cond, ts, th);
+                let pc = and(ts.pc.clone(), c);
+                ts.pc = self.define(&format!("t{}.pc", th + 1), atom("Bool"), pc);
+            }
+        }
+        let body = Stmt {
+            kind: StmtKind::Block {
+                id: l.cont,
+                body: l.body.clone(),
+            },
+            span: s.span.clone(),
+        };
+        let framed = matches!(l.barriers, Some(nb) if nb > 0);
+        if let Some(nb) = l.barriers.filter(|_| framed) {
+            let base = entry
+                .iter()
+                .zip(&its)
+                .map(|(e, it)| (e.bc.clone(), it.clone()))
+                .collect();
+            self.frames.push(LoopFrame {
+                barriers: nb,
+                shift: barrier_shift(nb),
+                seen: 0,
+                base,
+            });
+        }
+        self.stmt(&body, &mut head);
+        self.block(&l.step, &mut head);
+        if framed {
+            self.frames.pop();
+        }
+        // Step checks: the closed forms and the user's invariants hold at the next head.
+        self.closed_form_checks(s, l, &instances, st, &mut head);
+        for (inv, span) in &l.invariants {
+            self.invariant_check(inv, span, &head, "step", false);
+        }
+        // The next test's accesses.
+        self.block(&l.cond_stmts, &mut head);
+        self.exits.remove(&l.brk);
+        // After the loop: a fresh exit count.
+        let has_break = exits_to(&l.body, l.brk) || exits_to(&l.cond_stmts, l.brk);
+        let leaves = leaves_loop(&l.body, l.brk, l.cont);
+        let mut post = entry.clone();
+        for (th, ts) in post.iter_mut().enumerate() {
+            let count = self.iteration_state(l, line, "exit", ts, th);
+            instances[th].push((count, ts.clone()));
+            if leaves {
+                // Some iteration may have returned: whether this thread did is unknown.
+                let r = self.fresh_name(&format!("t{}.left.L{line}", th + 1));
+                let r = self.declare(&r, atom("Bool"));
+                let pc = and(ts.pc.clone(), not(r));
+                ts.pc = self.define(&format!("t{}.pc", th + 1), atom("Bool"), pc);
+            }
+            if !has_break && l.cond_stmts.is_empty() {
+                let c = self.expr(&l.cond, ts, th);
+                self.assume(ts, th, not(c));
+            }
+        }
+        self.closed_congruence(l, &entry, &instances);
+        self.depth -= 1;
+        self.abstract_depth -= 1;
+        for (th, p) in post.into_iter().enumerate() {
+            st[th] = p;
+        }
+    }
+
+    /// The step checks of the closed forms of `l` (the loop statement `s`): for each, whether
+    /// the body can take a thread from the closed form's value at its iteration count (the
+    /// first of `instances`) to anything but one step of its rule at the next head `head`.
+    /// `st` holds the threads' states on entry, where the strides are read.
+    fn closed_form_checks(
+        &mut self,
+        s: &Stmt,
+        l: &AbstractLoop,
+        instances: &[Vec<(Sexp, TState)>],
+        st: &mut [TState],
+        head: &mut [TState],
+    ) {
+        // In the pair model the two threads are symmetric (either may be any thread), so the
+        // first one stands for both.
+        let checked = if self.memory == MemoryModel::EqualityAbstraction && self.pinned.is_empty() {
+            1
+        } else {
+            self.n
+        };
+        for (v, cf) in &l.closed {
+            let mut fails = Vec::new();
+            for th in 0..checked {
+                // The closed form at `it + 1`, written as one step of its rule from its value
+                // at `it` (`v + k`, `v >> 1`, `v << 1`: the same value, see
+                // `closed_form_next_is_one_step` in the tests), so that the query asks only
+                // whether the body takes that step.
+                let at_it = self.read_var(*v, &mut instances[th][0].1.clone(), th);
+                let expect = self.one_step(*v, cf, at_it, &mut st[th], th);
+                let got = self.read_var(*v, &mut head[th], th);
+                let reach = self.reach(&head[th], th);
+                fails.push(and(reach, not(app("=", vec![got, expect]))));
+            }
+            let name = format!(
+                "{}.loop.L{}.{}",
+                sym(&self.k.name),
+                s.span.line,
+                sym(&self.k.var(*v).name)
+            );
+            self.check_list.push(Check {
+                property: Property::ClosedForm {
+                    loop_span: s.span.clone(),
+                    var: *v,
+                },
+                query: Query {
+                    name,
+                    assertions: vec![fails.into_iter().reduce(or).unwrap_or_else(f)],
+                    get_values: vec![],
+                },
+                pairs: Vec::new(),
+                layout: self.layout.clone(),
+                possible: false,
+            });
+        }
+    }
+
+    /// Puts thread `th`'s state `ts` (the loop's entry state) at a fresh iteration count of the
+    /// loop: closed forms at that count, other assigned variables and the memory the loop may
+    /// change fresh, the barrier count advanced. Returns the count (BV64).
+    pub(super) fn iteration_state(
+        &mut self,
+        l: &AbstractLoop,
+        line: u32,
+        what: &str,
+        ts: &mut TState,
+        th: usize,
+    ) -> Sexp {
+        let mut entry = ts.clone();
+        let it = self.fresh_name(&format!("t{}.{what}.L{line}", th + 1));
+        let it = self.declare(&it, Sexp::bv_sort(64));
+        self.assert(app("bvult", vec![it.clone(), bvn(1 << 48, 64)]));
+        for (v, cf) in &l.closed {
+            let v0 = self.read_var(*v, &mut entry, th);
+            let value = self.closed_value(*v, cf, v0.clone(), &it, &mut entry, th);
+            self.assign(*v, value, ts, th);
+            // A logical right shift never grows a value (a valid fact): spares the solver
+            // bounding `v0 >> it` through a shifter, e.g. that `tid + s` cannot wrap.
+            if matches!(cf, ClosedForm::Halving) && !self.k.var(*v).ty.is_signed() {
+                let now = self.read_var(*v, ts, th);
+                self.assert(app("bvule", vec![now, v0]));
+            }
+        }
+        for v in &l.havocked {
+            self.havoc(*v, ts, th);
+        }
+        let barrier_loop = l.barriers != Some(0);
+        let fresh_arrays: Vec<ArrayId> = (0..self.k.arrays.len())
+            .map(ArrayId)
+            .filter(|a| {
+                l.written.contains(a)
+                    || (barrier_loop && matches!(self.k.array(*a).space, Space::Shared | Space::Global))
+            })
+            .collect();
+        for a in fresh_arrays {
+            let name = self.fresh_name(&format!("t{}.mem.{}.L{line}", th + 1, sym(&self.k.array(a).name)));
+            let m = self.declare(&name, mem_sort());
+            match self.global.get_mut(&a) {
+                Some(g) => *g = m,
+                None => {
+                    ts.mem.insert(a, m);
+                }
+            }
+        }
+        ts.bc = match l.barriers {
+            Some(0) => ts.bc.clone(),
+            Some(nb) => {
+                let v = app(
+                    "bvadd",
+                    vec![
+                        ts.bc.clone(),
+                        app("bvshl", vec![it.clone(), bvn(barrier_shift(nb) as u64, 64)]),
+                    ],
+                );
+                self.define(&format!("t{}.bc", th + 1), Sexp::bv_sort(64), v)
+            }
+            None => {
+                let name = self.fresh_name(&format!("t{}.bc.L{line}", th + 1));
+                self.declare(&name, Sexp::bv_sort(64))
+            }
+        };
+        let state = ts.clone();
+        self.iteration_bounds(l, &it, &mut entry, &state, th);
+        it
+    }
+
+    /// Constraints on thread `th`'s iteration count `it` from the loop test (PUG §6.1
+    /// normalization): iteration `it >= 1` is reached only if the test passed at `it - 1`.
+    /// Evaluated with the closed forms at `it - 1` when the test reads only closed-form and
+    /// loop-invariant variables (exact in bit-vectors); and, for `i < ub` / `i <= ub` /
+    /// `i > lb` / `i >= lb` with a linear `i`, the trip bound `i0 + (it-1)*k < ub` in wide
+    /// arithmetic, under the condition that no step can wrap (`ub - 1 + k <= MAX`), which makes
+    /// it exact too.
+    pub(super) fn iteration_bounds(
+        &mut self,
+        l: &AbstractLoop,
+        it: &Sexp,
+        entry: &mut TState,
+        head: &TState,
+        th: usize,
+    ) {
+        if !l.cond_stmts.is_empty() {
+            return;
+        }
+        let closed: BTreeMap<VarId, ClosedForm> = l.closed.iter().cloned().collect();
+        let havocked: BTreeSet<VarId> = l.havocked.iter().copied().collect();
+        if mentions_any(&l.cond, &havocked) {
+            return;
+        }
+        // A `while` head `it >= 1` passed the test on iteration `it - 1`'s head; a do-while
+        // head `it >= 1` passed it on its own state (the test follows the body).
+        let prev_it = if l.do_while {
+            it.clone()
+        } else {
+            app("bvsub", vec![it.clone(), bvn(1, 64)])
+        };
+        let mut prev = head.clone();
+        for (v, cf) in &l.closed {
+            let v0 = self.read_var(*v, entry, th);
+            let value = self.closed_value(*v, cf, v0, &prev_it, entry, th);
+            self.assign(*v, value, &mut prev, th);
+        }
+        let c_prev = self.expr(&l.cond, &mut prev, th);
+        let started = app("bvuge", vec![it.clone(), bvn(1, 64)]);
+        self.assert(app("=>", vec![started.clone(), c_prev]));
+        // The trip bound of a linear index.
+        let Expr::Binary { op, lhs, rhs, .. } = &l.cond else {
+            return;
+        };
+        let strip = |e: &Expr| -> Option<VarId> {
+            match e {
+                Expr::Var { id, .. } => Some(*id),
+                Expr::Cast { arg, ty } if arg.ty() == *ty => match &**arg {
+                    Expr::Var { id, .. } => Some(*id),
+                    _ => None,
+                },
+                _ => None,
+            }
+        };
+        let (v, bound, op) = match (strip(lhs), strip(rhs)) {
+            (Some(v), _) if closed.contains_key(&v) => (v, &**rhs, *op),
+            (_, Some(v)) if closed.contains_key(&v) => {
+                let flipped = match op {
+                    BinOp::Lt => BinOp::Gt,
+                    BinOp::Le => BinOp::Ge,
+                    BinOp::Gt => BinOp::Lt,
+                    BinOp::Ge => BinOp::Le,
+                    _ => return,
+                };
+                (v, &**lhs, flipped)
+            }
+            _ => return,
+        };
+        let Some(ClosedForm::Linear(k)) = closed.get(&v) else {
+            return;
+        };
+        if mentions_any(bound, &closed.keys().copied().collect()) {
+            return;
+        }
+        let ty = self.k.var(v).ty;
+        let Ty::Int { bits: w, signed } = ty else { return };
+        if bound.ty() != ty {
+            return;
+        }
+        let wide = w + 66;
+        let ext = |x: Sexp, s: bool| extend(x, w, wide, s);
+        let v0 = self.read_var(v, entry, th);
+        let i0 = ext(v0, signed);
+        let b = self.expr(bound, entry, th);
+        let b = ext(b, signed);
+        // The step as a mathematical integer: `-k'` when written as a negation.
+        let kk = match k {
+            Expr::Unary { op: UnOp::Neg, arg, .. } if arg.ty().bits() == w => {
+                let a = self.expr(arg, entry, th);
+                app("bvneg", vec![ext(a, arg.ty().is_signed())])
+            }
+            _ => {
+                let a = self.expr(k, entry, th);
+                if k.ty().bits() != w {
+                    return;
+                }
+                ext(a, k.ty().is_signed())
+            }
+        };
+        let num = |v: BigInt| Sexp::bv(&to_unsigned(&v, wide), wide);
+        let (max, min) = if signed {
+            ((BigInt::from(1) << (w - 1)) - 1, -(BigInt::from(1) << (w - 1)))
+        } else {
+            ((BigInt::from(1) << w) - 1, BigInt::from(0))
+        };
+        let itm1 = extend(prev_it, 64, wide, false);
+        let last = app("bvadd", vec![i0.clone(), app("bvmul", vec![itm1, kk.clone()])]);
+        let zero = num(BigInt::from(0));
+        // A do-while runs its first step untested: the argument needs the test true on entry.
+        let cmp = match op {
+            BinOp::Lt => "bvslt",
+            BinOp::Le => "bvsle",
+            BinOp::Gt => "bvsgt",
+            _ => "bvsge",
+        };
+        let entered = if l.do_while { app(cmp, vec![i0, b.clone()]) } else { t() };
+        // Counting up (`<`, `<=`) the step is positive and one step past the last value the test
+        // admits must not pass the type's maximum; counting down, the mirror image.
+        let (sign, reach_op, limit_cmp, limit) = match op {
+            BinOp::Lt | BinOp::Le => ("bvsgt", "bvsub", "bvsle", max),
+            BinOp::Gt | BinOp::Ge => ("bvslt", "bvadd", "bvsge", min),
+            _ => return,
+        };
+        let reach = if matches!(op, BinOp::Lt | BinOp::Gt) {
+            app(reach_op, vec![b.clone(), num(1.into())])
+        } else {
+            b.clone()
+        };
+        let guard = and(
+            app(sign, vec![kk.clone(), zero]),
+            app(limit_cmp, vec![app("bvadd", vec![reach, kk]), num(limit)]),
+        );
+        let holds = app(cmp, vec![last, b]);
+        self.assert(app("=>", vec![and(and(guard, entered), started), holds]));
+    }
+
+    /// Pair model: a closed form is a function of the iteration count, the entry value and
+    /// the stride, so two threads at equal counts (an iteration or the exit, `instances[th]`)
+    /// from equal values agree on it (asserted, a valid fact). Saves the solver proving it
+    /// through two shifters or multipliers, e.g. that both threads of a tree reduction see
+    /// the same `s` when their barrier counts agree.
+    pub(super) fn closed_congruence(&mut self, l: &AbstractLoop, entry: &[TState], instances: &[Vec<(Sexp, TState)>]) {
+        if self.n != 2 || self.memory != MemoryModel::EqualityAbstraction || !self.pinned.is_empty() {
+            return;
+        }
+        for (v, cf) in &l.closed {
+            let mut start = Vec::new();
+            for (th, e) in entry.iter().enumerate().take(2) {
+                let mut e = e.clone();
+                let v0 = self.read_var(*v, &mut e, th);
+                let k = match cf {
+                    ClosedForm::Linear(k) => Some(self.expr(k, &mut e, th)),
+                    _ => None,
+                };
+                start.push((v0, k));
+            }
+            let mut premise = vec![app("=", vec![start[0].0.clone(), start[1].0.clone()])];
+            if let (Some(a), Some(b)) = (&start[0].1, &start[1].1) {
+                premise.push(app("=", vec![a.clone(), b.clone()]));
+            }
+            for (c1, s1) in &instances[0] {
+                for (c2, s2) in &instances[1] {
+                    let a = self.read_var(*v, &mut s1.clone(), 0);
+                    let b = self.read_var(*v, &mut s2.clone(), 1);
+                    if a == b {
+                        continue;
+                    }
+                    let mut p = premise.clone();
+                    p.push(app("=", vec![c1.clone(), c2.clone()]));
+                    self.assert(app("=>", vec![app("and", p), app("=", vec![a, b])]));
+                }
+            }
+        }
+    }
+
+    /// The value of `v` after `it` iterations, from its value `v0` on entry.
+    pub(in crate::encode) fn closed_value(
+        &mut self,
+        v: VarId,
+        cf: &ClosedForm,
+        v0: Sexp,
+        it: &Sexp,
+        ts: &mut TState,
+        th: usize,
+    ) -> Sexp {
+        let ty = self.k.var(v).ty;
+        let w = ty.bits();
+        let it_w = extend(it.clone(), 64, w, false);
+        // Shifting by the width or more: as if by width (bvshl/bvlshr give 0, bvashr the sign).
+        let capped = app(
+            "ite",
+            vec![
+                app("bvuge", vec![it.clone(), bvn(w as u64, 64)]),
+                bvn(w as u64, w),
+                it_w.clone(),
+            ],
+        );
+        match cf {
+            ClosedForm::Linear(k) => {
+                let kv = self.expr(k, ts, th);
+                let kv = self.coerce_int(kv, k.ty(), ty);
+                app("bvadd", vec![v0, app("bvmul", vec![it_w, kv])])
+            }
+            ClosedForm::Halving => app(if ty.is_signed() { "bvashr" } else { "bvlshr" }, vec![v0, capped]),
+            ClosedForm::Doubling => app("bvshl", vec![v0, capped]),
+        }
+    }
+
+    /// One iteration of a closed form's rule applied to `value`: `value + k`, `value >> 1`
+    /// (arithmetic for signed types) or `value << 1`. For the value at `it` this is the closed
+    /// form at `it + 1` (shifts by the width or more are clamped in [`Self::closed_value`], and
+    /// one more step of a shifted-out value stays shifted out).
+    pub(in crate::encode) fn one_step(
+        &mut self,
+        v: VarId,
+        cf: &ClosedForm,
+        value: Sexp,
+        ts: &mut TState,
+        th: usize,
+    ) -> Sexp {
+        let ty = self.k.var(v).ty;
+        let one = bvn(1, ty.bits());
+        match cf {
+            ClosedForm::Linear(k) => {
+                let kv = self.expr(k, ts, th);
+                let kv = self.coerce_int(kv, k.ty(), ty);
+                app("bvadd", vec![value, kv])
+            }
+            ClosedForm::Halving => app(if ty.is_signed() { "bvashr" } else { "bvlshr" }, vec![value, one]),
+            ClosedForm::Doubling => app("bvshl", vec![value, one]),
+        }
+    }
+
+    /// A check that `inv` holds in `states` (on entry, or at the end of the iteration).
+    pub(super) fn invariant_check(&mut self, inv: &Expr, span: &Span, states: &[TState], what: &str, base: bool) {
+        let mut states = states.to_vec();
+        let checked = if self.memory == MemoryModel::EqualityAbstraction {
+            1
+        } else {
+            self.n
+        };
+        let mut fails = Vec::new();
+        for (th, ts) in states.iter_mut().enumerate().take(checked) {
+            let c = self.expr(inv, ts, th);
+            let reach = self.reach(ts, th);
+            fails.push(and(reach, not(c)));
+        }
+        let property = Property::Invariant {
+            span: span.clone(),
+            base,
+        };
+        let name = format!("{}.invariant.{what}.L{}", sym(&self.k.name), span.line);
+        let fail = fails.iter().cloned().reduce(or).unwrap_or_else(f);
+        self.push_check(property, name, fail, fails, self.seen_abstract && !base);
+    }
+}
+
+/// `log2` of the barrier-count stride of a loop running `nb` barriers per iteration: the
+/// smallest power of two `>= nb`.
+pub(super) fn barrier_shift(nb: u32) -> u32 {
+    nb.max(1).next_power_of_two().trailing_zeros()
+}
+
+/// Whether `stmts` contain an `Exit(id)`.
+pub(super) fn exits_to(stmts: &[Stmt], id: BlockId) -> bool {
+    stmts.iter().any(|s| match &s.kind {
+        StmtKind::Exit(x) => *x == id,
+        StmtKind::If { then, els, .. } => exits_to(then, id) || exits_to(els, id),
+        StmtKind::Block { body, .. } => exits_to(body, id),
+        StmtKind::AbstractLoop(l) => exits_to(&l.cond_stmts, id) || exits_to(&l.body, id) || exits_to(&l.step, id),
+        _ => false,
+    })
+}
+
+/// Whether `stmts` (a loop body) can leave the loop other than by `break` or `continue`: a
+/// `return`, or an exit of a block around the loop.
+pub(super) fn leaves_loop(stmts: &[Stmt], brk: BlockId, cont: BlockId) -> bool {
+    fn inner_blocks(stmts: &[Stmt], out: &mut HashSet<BlockId>) {
+        for s in stmts {
+            match &s.kind {
+                StmtKind::Block { id, body } => {
+                    out.insert(*id);
+                    inner_blocks(body, out);
+                }
+                StmtKind::If { then, els, .. } => {
+                    inner_blocks(then, out);
+                    inner_blocks(els, out);
+                }
+                StmtKind::AbstractLoop(l) => {
+                    out.insert(l.brk);
+                    out.insert(l.cont);
+                    inner_blocks(&l.body, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    fn leaves(stmts: &[Stmt], ok: &HashSet<BlockId>) -> bool {
+        stmts.iter().any(|s| match &s.kind {
+            StmtKind::Return => true,
+            StmtKind::Exit(x) => !ok.contains(x),
+            StmtKind::If { then, els, .. } => leaves(then, ok) || leaves(els, ok),
+            StmtKind::Block { body, .. } => leaves(body, ok),
+            StmtKind::AbstractLoop(l) => leaves(&l.cond_stmts, ok) || leaves(&l.body, ok) || leaves(&l.step, ok),
+            _ => false,
+        })
+    }
+    let mut ok = HashSet::from([brk, cont]);
+    inner_blocks(stmts, &mut ok);
+    leaves(stmts, &ok)
+}
+
+/// Whether `e` reads one of `vars`.
+pub(super) fn mentions_any(e: &Expr, vars: &BTreeSet<VarId>) -> bool {
+    match e {
+        Expr::Var { id, .. } => vars.contains(id),
+        Expr::Const { .. } | Expr::Builtin(_) => false,
+        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => mentions_any(arg, vars),
+        Expr::Binary { lhs, rhs, .. } => mentions_any(lhs, vars) || mentions_any(rhs, vars),
+        Expr::Select { cond, then, els, .. } => {
+            mentions_any(cond, vars) || mentions_any(then, vars) || mentions_any(els, vars)
+        }
+        Expr::Opaque { args, .. } => args.iter().any(|a| mentions_any(a, vars)),
+    }
+}

@@ -1,0 +1,332 @@
+//! The pair model: SSA over two symbolic threads. A prepared kernel becomes one SMT-LIB2 script
+//! (its transition formula for two symbolic threads) and one [`Check`] per property instance.
+//!
+//! Sources: PUG paper (`003_…`) §2 for SSA over bit-vectors (`v_next = Γ(e)`, arrays by
+//! `store`, joins by `ite`), §3–§5 for barrier intervals and the serializability argument that
+//! lets two threads stand for all; GPUVerify lecture notes (`002_…`) for the two-thread
+//! reduction and the equality abstraction of shared state. DESIGN.md "Thread models",
+//! "Shared state in the pair model" and "Properties as queries".
+//!
+//! Both threads are executed in lock step over the structured kernel, each with its own path
+//! condition. Every array is a byte map `(Array (_ BitVec 64) (_ BitVec 8))`. Equality
+//! abstraction: at a barrier each non-local array becomes a fresh array seen by both threads;
+//! between barriers each thread sees that array plus its own writes (exact for the pair up to
+//! its first race). Arrays touched by an atomic are adversarial: every read from them is fresh.
+//! Each thread counts the barriers it passes (`bc`); two accesses of one block are in the same
+//! barrier interval when their counts agree.
+//!
+//! The `Encoder` is also the engine of the other models: [`super::bank`] runs it for k threads
+//! ([`encode_with`]), and [`super::concrete`] for every thread of a launch under
+//! [`MemoryModel::Serialized`], with its constant folding and schedule IDs as hooks that live
+//! in `concrete` (`fold`, `schedule`).
+//!
+//! Files: `state` (thread state, SSA definitions, the prologue, merges), `expr` (expressions),
+//! `memory` (byte maps, offsets, loads, stores, atomics, access records), `abstraction` (the
+//! equality abstraction at barriers, adversarial arrays of atomics), `loops` (abstracted loops,
+//! closed forms, step checks, invariants), `barriers` (barrier counts, divergence), `races`
+//! (race queries), `stmt` (the statement interpreter).
+//!
+//! Does not run a solver nor read its answers (`super::witness` does that).
+//!
+//! Entry point: [`encode`]; a solver's values become a [`super::Finding`] through
+//! [`Check::finding`].
+
+mod abstraction;
+mod barriers;
+mod expr;
+mod loops;
+mod memory;
+mod races;
+mod state;
+mod stmt;
+
+pub(in crate::encode) use state::TState;
+
+use super::concrete::{self, schedule};
+use super::witness::{self, AccessKind};
+use crate::ir::{ArrayId, BlockId, Kernel, Span, VarId};
+use crate::passes::Geometry;
+use crate::solver::{Command, Query, Script, Sexp};
+use abstraction::adversarial_arrays;
+use loops::LoopFrame;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// What one [`Check`] asks.
+#[derive(Clone, Debug)]
+pub enum Property {
+    /// A data race on `array` between some pair of [`Check::pairs`].
+    Race { array: ArrayId },
+    /// Barrier divergence at the barrier at `span`.
+    Divergence { span: Span },
+    /// `assert` at `span` failing for thread 1 (pair model: shared values abstracted).
+    Assertion { span: Span },
+    /// A user loop invariant that may not hold on entry (`base`) or not be preserved.
+    Invariant { span: Span, base: bool },
+    /// The step check of a derived closed form of `var` in the loop at `loop_span`: when
+    /// satisfiable the derivation was wrong and must not be used (the driver then havocs
+    /// `var` instead). Never a defect of the kernel.
+    ClosedForm { loop_span: Span, var: VarId },
+}
+
+/// One property instance: the query and how to read its model back.
+#[derive(Clone, Debug)]
+pub struct Check {
+    /// What the query asks.
+    pub property: Property,
+    /// The query: satisfiable when the property fails (or, for a closed form, the
+    /// derivation is wrong).
+    pub query: Query,
+    /// For races, the access pairs (t1's access, t2's access) whose disjunction the query
+    /// asks; the values of `query.get_values` hold, after the common witness values, for each
+    /// pair: its condition, t1's byte offset and t2's byte offset.
+    pub pairs: Vec<(Access, Access)>,
+    /// The layout of the common witness values at the front of `query.get_values`.
+    pub(crate) layout: witness::Layout,
+    /// The answer rests on a loop abstraction: a witness may be infeasible (a "possible"
+    /// defect).
+    pub possible: bool,
+}
+
+/// One memory access site as executed by both threads.
+#[derive(Clone, Debug)]
+pub struct Access {
+    /// The array accessed.
+    pub array: ArrayId,
+    /// The access in the source.
+    pub span: Span,
+    /// Read, write or atomic.
+    pub kind: AccessKind,
+    /// Bytes touched.
+    pub width: u32,
+    /// Top-level barrier segment: accesses of different segments are ordered for one block.
+    pub segment: u32,
+    /// Made inside or after an abstracted loop.
+    pub abstracted: bool,
+    /// Per thread: the offset is a real address (see `Encoder::offset`).
+    pub valid: Vec<Sexp>,
+    /// Per thread: path condition, byte offset (BV64), barrier count (BV64).
+    pub per_thread: Vec<(Sexp, Sexp, Sexp)>,
+}
+
+/// The result of [`encode`].
+#[derive(Clone, Debug)]
+pub struct Encoded {
+    /// The kernel's transition formula: declarations, SSA definitions, geometry and thread
+    /// constraints.
+    pub script: Script,
+    /// One check per property instance, in source order.
+    pub checks: Vec<Check>,
+    /// Over-approximations the verdict rests on, for the report (e.g. adversarial arrays).
+    pub notes: Vec<String>,
+    /// Every access to a shared or global array, in program order, with each thread's path
+    /// condition, byte offset and barrier count (for checks built outside, e.g. bank
+    /// conflicts).
+    pub accesses: Vec<Access>,
+}
+
+/// How shared and global memory is modelled across the threads of the encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryModel {
+    /// Equality abstraction (pair model): each thread sees the interval's fresh array plus its
+    /// own writes; arrays become fresh at every barrier; arrays touched by atomics are
+    /// adversarial.
+    EqualityAbstraction,
+    /// One memory for all threads, updated in lock-step order (thread 0's statement, thread
+    /// 1's, …): a serialization of each barrier interval, exact once the kernel is race-free
+    /// (PUG paper §5, serializability). Atomics are real read-modify-writes.
+    Serialized,
+}
+
+/// What [`encode_with`] builds.
+#[derive(Clone, Debug)]
+pub struct EncodeOptions {
+    /// Threads executed symbolically (2 for the pair model). Thread `i` (0-based) has the
+    /// symbols `t{i+1}.threadIdx.x` … `t{i+1}.blockIdx.z`, all within the geometry and
+    /// pairwise distinct.
+    pub threads: usize,
+    /// How shared and global memory is seen across the threads.
+    pub memory: MemoryModel,
+    /// Make the pair model's race and divergence checks (needs `threads == 2`) and the
+    /// assertion checks.
+    pub checks: bool,
+    /// PUG's `+O`: assume that no integer `+`, `-`, `*` overflows its type (signed or
+    /// unsigned), as a side condition on the path where it is evaluated.
+    pub no_overflow: bool,
+}
+
+impl EncodeOptions {
+    /// The pair model with all checks.
+    pub fn pair() -> EncodeOptions {
+        EncodeOptions {
+            threads: 2,
+            memory: MemoryModel::EqualityAbstraction,
+            checks: true,
+            no_overflow: false,
+        }
+    }
+}
+
+/// Encodes `kernel` (after [`crate::passes::prepare`], so without loops) for the pair model
+/// under `geometry`.
+pub fn encode(kernel: &Kernel, geometry: &Geometry) -> Encoded {
+    encode_with(kernel, geometry, &EncodeOptions::pair())
+}
+
+/// Encodes `kernel` for `opts.threads` symbolic threads under `geometry`.
+pub fn encode_with(kernel: &Kernel, geometry: &Geometry, opts: &EncodeOptions) -> Encoded {
+    let mut e = Encoder::new(kernel, geometry, opts);
+    e.prologue();
+    let mut st = e.initial_states();
+    e.block(&kernel.body, &mut st);
+    if e.checks && e.n == 2 {
+        e.race_checks();
+    }
+    let mut notes = Vec::new();
+    e.abstraction_notes(&mut notes);
+    if e.has_opaque_float {
+        notes.push("float values are opaque: arithmetic on them is uninterpreted".to_string());
+    }
+    let script = Script {
+        logic: "QF_AUFBV".into(),
+        commands: [e.decls, e.cmds].concat(),
+    };
+    Encoded {
+        script,
+        checks: e.check_list,
+        notes,
+        accesses: e.accesses,
+    }
+}
+
+/// The SSA encoder: `n` threads run in lock step over a prepared kernel, building one script
+/// (declarations, definitions, assertions) and the checks of the model's properties.
+pub(in crate::encode) struct Encoder<'k> {
+    /// The kernel being encoded.
+    pub(in crate::encode) k: &'k Kernel,
+    /// The launch geometry (dimensions given or symbolic).
+    g: &'k Geometry,
+    /// Number of threads.
+    pub(in crate::encode) n: usize,
+    /// How shared and global memory is seen across the threads.
+    memory: MemoryModel,
+    /// Whether to make the property checks (`EncodeOptions::checks`).
+    checks: bool,
+    /// The one memory of non-local arrays under [`MemoryModel::Serialized`].
+    pub(in crate::encode) global: BTreeMap<ArrayId, Sexp>,
+    /// Declarations, emitted first.
+    pub(in crate::encode) decls: Vec<Command>,
+    /// Definitions and assertions, in program order.
+    pub(in crate::encode) cmds: Vec<Command>,
+    /// Functions and once-only constants already declared.
+    declared_funs: HashSet<String>,
+    /// The counter of fresh names (`name@k`).
+    counter: usize,
+    /// Every shared or global access, in program order.
+    pub(in crate::encode) accesses: Vec<Access>,
+    /// The checks made so far, in source order.
+    pub(in crate::encode) check_list: Vec<Check>,
+    /// Per block being encoded, the thread states at each of its exits.
+    exits: HashMap<BlockId, Vec<Vec<TState>>>,
+    /// Nesting depth of conditionals and abstracted loops (0: top level).
+    depth: u32,
+    /// The top-level barrier segment being encoded.
+    segment: u32,
+    /// Arrays touched by atomics (pair model: their values are adversarial).
+    adversarial: Vec<ArrayId>,
+    /// Whether an opaque (uninterpreted) float operation was emitted.
+    pub(in crate::encode) has_opaque_float: bool,
+    /// The common witness values of every query.
+    pub(in crate::encode) layout: witness::Layout,
+    /// Barriers encoded so far (numbers the fresh memories and the barrier SIDs).
+    pub(in crate::encode) barrier_count: u32,
+    /// Concrete model (`concrete`): encode float operations in SMT-LIB's FloatingPoint theory.
+    pub(in crate::encode) float_ieee: bool,
+    /// `EncodeOptions::no_overflow`.
+    no_overflow: bool,
+    /// Whether a FloatingPoint term was emitted.
+    pub(in crate::encode) fp_used: bool,
+    /// Concrete model: fold constant terms, pin builtins to `pinned`, keep memory as an overlay
+    /// (`fold`).
+    pub(in crate::encode) fold: bool,
+    /// Concrete model: each thread's (blockIdx, threadIdx).
+    pub(in crate::encode) pinned: Vec<([u64; 3], [u64; 3])>,
+    /// Concrete model: bytes written at literal offsets, on top of `global`.
+    pub(in crate::encode) overlay: BTreeMap<ArrayId, BTreeMap<u128, (u32, Sexp)>>,
+    /// Concrete model with schedule IDs (`schedule`): shared and global accesses become events
+    /// of the timeline instead of reading and writing `global`.
+    pub(in crate::encode) schedule: Option<schedule::Timeline>,
+    /// The timeline once `finish_schedule` has built its constraints.
+    pub(in crate::encode) timeline: Option<schedule::Timeline>,
+    /// Concrete model: per assertion check, what its condition read (for the witness).
+    pub(in crate::encode) assert_info: Vec<concrete::AssertInfo>,
+    /// The array and byte offset each thread's variable was last loaded from.
+    pub(in crate::encode) load_origin: HashMap<(usize, VarId), (ArrayId, Sexp)>,
+    /// Nesting depth of abstracted loops being encoded.
+    abstract_depth: u32,
+    /// Whether an abstracted loop has been encoded (values after it are over-approximated).
+    seen_abstract: bool,
+    /// Abstracted loops with a fixed barrier count being encoded, innermost last.
+    frames: Vec<LoopFrame>,
+}
+
+impl<'k> Encoder<'k> {
+    /// Adds a check of `property` without access pairs (anything but a race): the query `name`
+    /// asserting `assertion`, reading back the common witness values of `self.layout` and then
+    /// `own`.
+    fn push_check(&mut self, property: Property, name: String, assertion: Sexp, own: Vec<Sexp>, possible: bool) {
+        let layout = self.layout.clone();
+        let mut get_values = layout.common();
+        get_values.extend(own);
+        let query = Query {
+            name,
+            assertions: vec![assertion],
+            get_values,
+        };
+        self.check_list.push(Check {
+            property,
+            query,
+            pairs: Vec::new(),
+            layout,
+            possible,
+        });
+    }
+
+    /// An encoder of `kernel` under `geometry` with `opts`, with nothing emitted yet.
+    pub(super) fn new(k: &'k Kernel, g: &'k Geometry, opts: &EncodeOptions) -> Self {
+        let adversarial = adversarial_arrays(k, opts.memory);
+        Encoder {
+            k,
+            g,
+            n: opts.threads,
+            memory: opts.memory,
+            checks: opts.checks,
+            global: BTreeMap::new(),
+            decls: Vec::new(),
+            cmds: Vec::new(),
+            declared_funs: HashSet::new(),
+            counter: 0,
+            accesses: Vec::new(),
+            check_list: Vec::new(),
+            exits: HashMap::new(),
+            depth: 0,
+            segment: 0,
+            adversarial,
+            has_opaque_float: false,
+            layout: witness::Layout::default(),
+            barrier_count: 0,
+            float_ieee: false,
+            fp_used: false,
+            fold: false,
+            no_overflow: opts.no_overflow,
+            pinned: Vec::new(),
+            overlay: BTreeMap::new(),
+            schedule: None,
+            timeline: None,
+            assert_info: Vec::new(),
+            load_origin: HashMap::new(),
+            abstract_depth: 0,
+            seen_abstract: false,
+            frames: Vec::new(),
+        }
+    }
+}

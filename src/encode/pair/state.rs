@@ -1,0 +1,360 @@
+//! Thread state and SSA: each thread's path condition, assumptions, variables, memories and
+//! barrier count (`TState`); fresh names, declarations and definitions; the prologue (geometry,
+//! thread coordinates, distinctness, parameters) and the initial states; joins of states at the
+//! end of an `if` or a block (`ite` per differing value).
+//!
+//! Does not interpret statements (`stmt`) nor decide what memory a thread sees (`memory`,
+//! `abstraction`).
+
+use super::{Encoder, MemoryModel};
+use crate::encode::concrete::fold;
+use crate::encode::terms::{and, app, atom, bvn, extend, f, mem_sort, not, sort_of, sym, t, thread_symbol, ty_tag};
+use crate::ir::{ArrayId, Builtin, ParamKind, Space, Ty, VarId};
+use crate::solver::{Command, Sexp};
+use std::collections::BTreeMap;
+
+/// One thread's state at a program point.
+#[derive(Clone, Debug)]
+pub(in crate::encode) struct TState {
+    /// Path condition: the thread is here.
+    pub(in crate::encode) pc: Sexp,
+    /// The assumptions made on the way here (`__assume`, `__requires`, loop exits), as
+    /// `pc => c` conjuncts. They restrict what comes after them only: an assumption that fails
+    /// later cannot hide a defect earlier (Boogie's blocking `assume`).
+    pub(in crate::encode) assumed: Sexp,
+    /// Each variable's current term (`None`: not assigned yet).
+    pub(in crate::encode) vars: Vec<Option<Sexp>>,
+    /// The memory of each array as this thread sees it (local arrays, and non-local ones
+    /// unless the model keeps one memory in `Encoder::global`).
+    pub(in crate::encode) mem: BTreeMap<ArrayId, Sexp>,
+    /// Barriers passed (BV64).
+    pub(in crate::encode) bc: Sexp,
+}
+
+impl Encoder<'_> {
+    /// A name `base@k` not used before.
+    pub(in crate::encode) fn fresh_name(&mut self, base: &str) -> String {
+        self.counter += 1;
+        format!("{}@{}", base, self.counter)
+    }
+
+    /// `(declare-const name sort)`; returns the symbol.
+    pub(in crate::encode) fn declare(&mut self, name: &str, sort: Sexp) -> Sexp {
+        self.decls.push(Command::DeclareConst {
+            name: name.to_string(),
+            sort,
+        });
+        atom(name)
+    }
+
+    /// `(define-fun name () sort value)`, unless `value` is already an atom.
+    pub(in crate::encode) fn define(&mut self, base: &str, sort: Sexp, value: Sexp) -> Sexp {
+        let value = if self.fold { fold::fold(&value) } else { value };
+        if let Sexp::Atom(_) = value {
+            return value;
+        }
+        let name = self.fresh_name(base);
+        self.cmds.push(Command::DefineConst {
+            name: name.clone(),
+            sort,
+            value,
+        });
+        atom(name)
+    }
+
+    /// `(assert term)`, unless `term` is `true`.
+    pub(in crate::encode) fn assert(&mut self, term: Sexp) {
+        let term = if self.fold { fold::fold(&term) } else { term };
+        if term != t() {
+            self.cmds.push(Command::Assert(term));
+        }
+    }
+
+    /// The SMT symbol of builtin `b` for thread `thread` ([`thread_symbol`]).
+    pub(super) fn builtin_name(b: Builtin, thread: usize) -> String {
+        thread_symbol(b, thread)
+    }
+
+    /// Geometry, the two threads, distinctness, scalar parameters.
+    pub(in crate::encode) fn prologue(&mut self) {
+        use crate::ir::Dim;
+        let limits_block = [1024u64, 1024, 64];
+        let limits_grid = [(1u64 << 31) - 1, 65535, 65535];
+        for (i, d) in Dim::ALL.iter().enumerate() {
+            for (is_block, given, limit) in [
+                (true, self.g.block_dim[i], limits_block[i]),
+                (false, self.g.grid_dim[i], limits_grid[i]),
+            ] {
+                let b = if is_block {
+                    Builtin::BlockDim(*d)
+                } else {
+                    Builtin::GridDim(*d)
+                };
+                let name = Self::builtin_name(b, 0);
+                match given {
+                    Some(v) => {
+                        self.cmds.push(Command::DefineConst {
+                            name: name.clone(),
+                            sort: Sexp::bv_sort(32),
+                            value: bvn(v as u64, 32),
+                        });
+                    }
+                    None => {
+                        let x = self.declare(&name, Sexp::bv_sort(32));
+                        self.assert(app("bvule", vec![bvn(1, 32), x.clone()]));
+                        self.assert(app("bvule", vec![x, bvn(limit, 32)]));
+                        self.layout.geometry.push((name.clone(), atom(&name)));
+                    }
+                }
+            }
+        }
+        if self.g.block_dim.iter().any(Option::is_none) {
+            // At most 1024 threads per block.
+            let p = Dim::ALL
+                .iter()
+                .map(|d| extend(atom(Self::builtin_name(Builtin::BlockDim(*d), 0)), 32, 64, false))
+                .reduce(|a, b| app("bvmul", vec![a, b]))
+                .unwrap_or_else(|| bvn(1, 64));
+            self.assert(app("bvule", vec![p, bvn(1024, 64)]));
+        }
+        self.cmds.push(Command::DefineConst {
+            name: "warpSize".into(),
+            sort: Sexp::bv_sort(32),
+            value: bvn(32, 32),
+        });
+        for th in 0..self.n {
+            for d in Dim::ALL {
+                for (idx, dim) in [
+                    (Builtin::ThreadIdx(d), Builtin::BlockDim(d)),
+                    (Builtin::BlockIdx(d), Builtin::GridDim(d)),
+                ] {
+                    let name = Self::builtin_name(idx, th);
+                    let x = self.declare(&name, Sexp::bv_sort(32));
+                    self.assert(app("bvult", vec![x, atom(Self::builtin_name(dim, 0))]));
+                }
+            }
+        }
+        let same = |b: fn(crate::ir::Dim) -> Builtin, i: usize, j: usize| {
+            let eqs = Dim::ALL
+                .iter()
+                .map(|d| {
+                    app(
+                        "=",
+                        vec![atom(Self::builtin_name(b(*d), i)), atom(Self::builtin_name(b(*d), j))],
+                    )
+                })
+                .collect::<Vec<_>>();
+            app("and", eqs)
+        };
+        if self.n >= 2 {
+            self.cmds.push(Command::DefineConst {
+                name: "same_block".into(),
+                sort: atom("Bool"),
+                value: same(Builtin::BlockIdx, 0, 1),
+            });
+        }
+        for i in 0..self.n {
+            for j in i + 1..self.n {
+                let both = and(same(Builtin::BlockIdx, i, j), same(Builtin::ThreadIdx, i, j));
+                self.assert(not(both));
+            }
+        }
+        for p in &self.k.params {
+            if let ParamKind::Scalar(v) = &p.kind {
+                let ty = self.k.var(*v).ty;
+                let name = format!("param.{}", sym(&p.name));
+                self.declare(&name, sort_of(ty));
+                self.layout.params.push((p.name.clone(), ty, atom(&name)));
+            }
+        }
+        for th in 0..self.n.min(2) {
+            for b in [Builtin::BlockIdx, Builtin::ThreadIdx] {
+                for d in Dim::ALL {
+                    self.layout.coords.push(atom(Self::builtin_name(b(d), th)));
+                }
+            }
+        }
+    }
+
+    /// Each thread's state on entry: initial memories (shared ones common to all threads),
+    /// scalar parameters bound, barrier count 0.
+    pub(in crate::encode) fn initial_states(&mut self) -> Vec<TState> {
+        let mut shared_mem = BTreeMap::new();
+        for (i, a) in self.k.arrays.iter().enumerate() {
+            if a.space != Space::Local {
+                let name = format!("mem.{}.{}", sym(&a.name), i);
+                let name = format!("{name}.init");
+                shared_mem.insert(ArrayId(i), self.declare(&name, mem_sort()));
+            }
+        }
+        let mut states = Vec::new();
+        for th in 0..self.n {
+            let mut mem = shared_mem.clone();
+            for (i, a) in self.k.arrays.iter().enumerate() {
+                if a.space == Space::Local {
+                    let name = format!("t{}.mem.{}.{}.init", th + 1, sym(&a.name), i);
+                    mem.insert(ArrayId(i), self.declare(&name, mem_sort()));
+                }
+            }
+            let mut vars = vec![None; self.k.vars.len()];
+            for p in &self.k.params {
+                if let ParamKind::Scalar(v) = &p.kind {
+                    vars[v.0] = Some(atom(format!("param.{}", sym(&p.name))));
+                }
+            }
+            states.push(TState {
+                pc: t(),
+                assumed: t(),
+                vars,
+                mem,
+                bc: bvn(0, 64),
+            });
+        }
+        if self.memory == MemoryModel::Serialized {
+            self.global = shared_mem;
+        }
+        states
+    }
+
+    /// The SSA base name of variable `v` for thread `th`: `t1.name`.
+    pub(super) fn var_name(&self, v: VarId, th: usize) -> String {
+        format!("t{}.{}", th + 1, sym(&self.k.var(v).name))
+    }
+
+    /// The current term of `v` for thread `th` (an arbitrary value if never assigned).
+    pub(in crate::encode) fn read_var(&mut self, v: VarId, st: &mut TState, th: usize) -> Sexp {
+        if let Some(x) = &st.vars[v.0] {
+            return x.clone();
+        }
+        // Read before any assignment: an arbitrary value, the same wherever it is read.
+        let name = format!("{}.{}.undef", self.var_name(v, th), v.0);
+        let x = if self.declared_funs.insert(name.clone()) {
+            self.declare(&name, sort_of(self.k.var(v).ty))
+        } else {
+            atom(name)
+        };
+        st.vars[v.0] = Some(x.clone());
+        x
+    }
+
+    /// Gives `v` the value `value` (a new SSA definition) in thread `th`'s state.
+    pub(super) fn assign(&mut self, v: VarId, value: Sexp, st: &mut TState, th: usize) {
+        let name = self.var_name(v, th);
+        let x = self.define(&name, sort_of(self.k.var(v).ty), value);
+        st.vars[v.0] = Some(x);
+        self.load_origin.remove(&(th, v));
+    }
+
+    /// Gives `v` a fresh arbitrary value in thread `th`'s state.
+    pub(in crate::encode) fn havoc(&mut self, v: VarId, st: &mut TState, th: usize) {
+        let name = self.fresh_name(&format!("{}.havoc", self.var_name(v, th)));
+        let x = self.declare(&name, sort_of(self.k.var(v).ty));
+        st.vars[v.0] = Some(x);
+        self.load_origin.remove(&(th, v));
+    }
+
+    /// The uninterpreted function `uf.name_<arg tags>_<ret tag>`, declared on first use.
+    pub(super) fn uf(&mut self, name: &str, args: &[Ty], ret: Ty) -> String {
+        let mut full = sym(name);
+        for a in args {
+            full.push_str(&format!("_{}", ty_tag(*a)));
+        }
+        full.push_str(&format!("_{}", ty_tag(ret)));
+        let full = format!("uf.{full}");
+        if self.declared_funs.insert(full.clone()) {
+            self.decls.push(Command::DeclareFun {
+                name: full.clone(),
+                args: args.iter().map(|a| sort_of(*a)).collect(),
+                ret: sort_of(ret),
+            });
+        }
+        full
+    }
+
+    /// Adds the assumption `c` on thread `th`'s current path.
+    pub(super) fn assume(&mut self, ts: &mut TState, th: usize, c: Sexp) {
+        let a = and(ts.assumed.clone(), app("=>", vec![ts.pc.clone(), c]));
+        ts.assumed = self.define(&format!("t{}.assumed", th + 1), atom("Bool"), a);
+    }
+
+    /// The thread is here and every assumption made on its way holds.
+    pub(super) fn reach(&mut self, ts: &TState, th: usize) -> Sexp {
+        if ts.assumed == t() {
+            return ts.pc.clone();
+        }
+        self.define(
+            &format!("t{}.reach", th + 1),
+            atom("Bool"),
+            and(ts.pc.clone(), ts.assumed.clone()),
+        )
+    }
+
+    /// The join of states `a` (where `c` holds) and `b` (where it does not): an `ite` per
+    /// differing value.
+    pub(super) fn merge2(&mut self, c: &Sexp, a: &TState, b: &TState, th: usize) -> TState {
+        let mut out = a.clone();
+        for (i, (x, y)) in a.vars.iter().zip(&b.vars).enumerate() {
+            if x != y {
+                let v = match (x, y) {
+                    (Some(x), Some(y)) => app("ite", vec![c.clone(), x.clone(), y.clone()]),
+                    (Some(x), None) | (None, Some(x)) => x.clone(),
+                    (None, None) => continue,
+                };
+                let name = self.var_name(VarId(i), th);
+                out.vars[i] = Some(self.define(&name, sort_of(self.k.vars[i].ty), v));
+            }
+        }
+        for (id, x) in &a.mem {
+            let y = &b.mem[id];
+            if x != y {
+                let v = app("ite", vec![c.clone(), x.clone(), y.clone()]);
+                out.mem.insert(
+                    *id,
+                    self.define(
+                        &format!("t{}.mem.{}", th + 1, sym(&self.k.array(*id).name)),
+                        mem_sort(),
+                        v,
+                    ),
+                );
+            }
+        }
+        if a.bc != b.bc {
+            let v = app("ite", vec![c.clone(), a.bc.clone(), b.bc.clone()]);
+            out.bc = self.define(&format!("t{}.bc", th + 1), Sexp::bv_sort(64), v);
+        }
+        if a.assumed != b.assumed {
+            let v = app("ite", vec![c.clone(), a.assumed.clone(), b.assumed.clone()]);
+            out.assumed = self.define(&format!("t{}.assumed", th + 1), atom("Bool"), v);
+        }
+        if a.pc != b.pc {
+            let v = app("ite", vec![c.clone(), a.pc.clone(), b.pc.clone()]);
+            out.pc = self.define(&format!("t{}.pc", th + 1), atom("Bool"), v);
+        }
+        out
+    }
+
+    /// Merges states with disjoint path conditions (the exits of a block and its end).
+    pub(super) fn merge_many(&mut self, states: Vec<TState>, th: usize) -> TState {
+        let states_shape = states.last().cloned().expect("the block's own end state");
+        let live: Vec<TState> = states.into_iter().filter(|s| s.pc != f()).collect();
+        let Some((last, rest)) = live.split_last() else {
+            // No exit is live: the thread is done; keep the shape of its state.
+            let mut s = states_shape;
+            s.pc = f();
+            return s;
+        };
+        let mut acc = last.clone();
+        for s in rest.iter().rev() {
+            let pc = s.pc.clone();
+            let mut merged = self.merge2(&pc, s, &acc, th);
+            let orpc = if acc.pc == f() {
+                pc
+            } else {
+                app("or", vec![pc, acc.pc.clone()])
+            };
+            merged.pc = self.define(&format!("t{}.pc", th + 1), atom("Bool"), orpc);
+            acc = merged;
+        }
+        acc
+    }
+}

@@ -1,0 +1,282 @@
+//! The statement interpreter: runs every thread in lock step over a block of the prepared
+//! kernel, dispatching each statement kind (assignments, loads, stores, atomics, `if`, blocks
+//! and their exits, barriers, assumptions, assertions, abstracted loops).
+//!
+//! Does not build terms of expressions (`expr`) nor model memory (`memory`).
+
+use super::{Encoder, MemoryModel, Property, TState};
+use crate::encode::AccessKind;
+use crate::encode::concrete;
+use crate::encode::terms::{and, atom, f, not, or, sort_of, sym};
+use crate::ir::{ArrayId, AtomicOp, BlockId, Expr, Stmt, StmtKind, Ty, VarId};
+use crate::solver::Sexp;
+
+impl Encoder<'_> {
+    /// Runs `stmts` for every thread, stopping when no thread is live.
+    pub(in crate::encode) fn block(&mut self, stmts: &[Stmt], st: &mut [TState]) {
+        for s in stmts {
+            if st.iter().all(|ts| ts.pc == f()) {
+                return;
+            }
+            self.stmt(s, st);
+        }
+    }
+
+    /// Runs one statement for every thread of `st`.
+    pub(in crate::encode) fn stmt(&mut self, s: &Stmt, st: &mut [TState]) {
+        match &s.kind {
+            StmtKind::Assign { var, value } => {
+                for (th, ts) in st.iter_mut().enumerate() {
+                    let v = self.expr(value, ts, th);
+                    self.assign(*var, v, ts, th);
+                }
+            }
+            StmtKind::Havoc { var } => {
+                for (th, ts) in st.iter_mut().enumerate() {
+                    self.havoc(*var, ts, th);
+                }
+            }
+            StmtKind::Load { dst, array, offset, ty } => self.stmt_load(s, *dst, *array, offset, *ty, st),
+            StmtKind::Store {
+                array,
+                offset,
+                value,
+                ty,
+            } => self.stmt_store(s, *array, offset, value, *ty, st),
+            StmtKind::Atomic {
+                op,
+                dst,
+                array,
+                offset,
+                operands,
+                ty,
+            } => self.stmt_atomic(s, *op, *dst, *array, offset, operands, *ty, st),
+            StmtKind::If { cond, then, els } => self.if_(cond, then, els, st),
+            StmtKind::Block { id, body } => self.stmt_block(*id, body, st),
+            StmtKind::Exit(id) => {
+                if let Some(v) = self.exits.get_mut(id) {
+                    v.push(st.to_vec());
+                }
+                for ts in st.iter_mut() {
+                    ts.pc = f();
+                }
+            }
+            StmtKind::Return => {
+                for ts in st.iter_mut() {
+                    ts.pc = f();
+                }
+            }
+            StmtKind::Barrier => self.barrier(s, st),
+            StmtKind::Assume { cond } => {
+                for (th, ts) in st.iter_mut().enumerate() {
+                    let c = self.expr(cond, ts, th);
+                    self.assume(ts, th, c);
+                }
+            }
+            StmtKind::Assert { cond } if self.checks => self.stmt_assert(s, cond, st),
+            StmtKind::Assert { .. } | StmtKind::Invariant { .. } => {}
+            StmtKind::AbstractLoop(l) => self.abstract_loop(s, l, st),
+            // Postconditions are checked by the concrete model after every thread's last
+            // statement (`concrete`); the pair model ignores them.
+            StmtKind::Ensures { .. } => {}
+            StmtKind::Loop { .. } | StmtKind::Break | StmtKind::Continue => {
+                // `passes::prepare` removes these or marks the kernel inconclusive, in which
+                // case the driver does not encode it.
+            }
+        }
+    }
+
+    /// An access of `kind` to `ty.bytes()` bytes of `array` at `offset`, for every thread: its
+    /// byte offset and validity, then `body` (the thread's load, store or read-modify-write at
+    /// that offset), then whether it is reached; recorded for the race and bank queries.
+    #[allow(clippy::too_many_arguments)]
+    fn access(
+        &mut self,
+        s: &Stmt,
+        array: ArrayId,
+        offset: &Expr,
+        ty: Ty,
+        kind: AccessKind,
+        st: &mut [TState],
+        mut body: impl FnMut(&mut Self, &mut TState, usize, &Sexp),
+    ) {
+        let mut per = Vec::new();
+        let mut valid = Vec::new();
+        for (th, ts) in st.iter_mut().enumerate() {
+            let (off, ok) = self.offset(offset, ts, th);
+            valid.push(ok);
+            body(self, ts, th, &off);
+            let reach = self.reach(ts, th);
+            per.push((reach, off, ts.bc.clone()));
+        }
+        self.record(array, &s.span, kind, ty.bytes(), per, valid);
+    }
+
+    /// `dst = array[offset]` (as `ty`) for every thread.
+    fn stmt_load(&mut self, s: &Stmt, dst: VarId, array: ArrayId, offset: &Expr, ty: Ty, st: &mut [TState]) {
+        let adversarial = self.adversarial.contains(&array);
+        self.access(s, array, offset, ty, AccessKind::Read, st, |e, ts, th, off| {
+            if adversarial {
+                e.havoc(dst, ts, th);
+            } else {
+                let raw = match e.scheduled(array) {
+                    true => e.sched_access(ts, th, array, off, ty, AccessKind::Read, &s.span).1,
+                    false => e.mem_load(ts, array, off, ty.bytes()),
+                };
+                let v = Self::decode_loaded(raw, ty);
+                let v = e.coerce(v, ty, e.k.var(dst).ty);
+                e.assign(dst, v, ts, th);
+                e.load_origin.insert((th, dst), (array, off.clone()));
+            }
+        });
+    }
+
+    /// `array[offset] = value` (as `ty`) for every thread.
+    fn stmt_store(&mut self, s: &Stmt, array: ArrayId, offset: &Expr, value: &Expr, ty: Ty, st: &mut [TState]) {
+        self.access(s, array, offset, ty, AccessKind::Write, st, |e, ts, th, off| {
+            let v = e.expr(value, ts, th);
+            let v = e.coerce(v, value.ty(), ty);
+            let bits = Self::encode_stored(v, ty);
+            let bits = e.define(&format!("t{}.val", th + 1), Sexp::bv_sort(ty.bits()), bits);
+            if e.scheduled(array) {
+                let (ev, _) = e.sched_access(ts, th, array, off, ty, AccessKind::Write, &s.span);
+                e.sched_write(ev, bits);
+            } else {
+                e.store(ts, th, array, off, &bits, ty.bytes());
+            }
+        });
+    }
+
+    /// `dst = atomicOp(&array[offset], operands…)` (as `ty`) for every thread.
+    #[allow(clippy::too_many_arguments)]
+    fn stmt_atomic(
+        &mut self,
+        s: &Stmt,
+        op: AtomicOp,
+        dst: Option<VarId>,
+        array: ArrayId,
+        offset: &Expr,
+        operands: &[Expr],
+        ty: Ty,
+        st: &mut [TState],
+    ) {
+        self.access(s, array, offset, ty, AccessKind::Atomic, st, |e, ts, th, off| {
+            let ops: Vec<Sexp> = operands
+                .iter()
+                .map(|o| {
+                    let v = e.expr(o, ts, th);
+                    e.coerce(v, o.ty(), ty)
+                })
+                .collect();
+            if e.adversarial.contains(&array) {
+                // Adversarial abstraction: the old value is arbitrary.
+                if let Some(d) = dst {
+                    e.havoc(d, ts, th);
+                }
+            } else {
+                // With schedule IDs the read and the write are one event (one SID).
+                let (ev, raw) = match e.scheduled(array) {
+                    true => {
+                        let (ev, raw) = e.sched_access(ts, th, array, off, ty, AccessKind::Atomic, &s.span);
+                        (Some(ev), raw)
+                    }
+                    false => (None, e.mem_load(ts, array, off, ty.bytes())),
+                };
+                let old = e.define(&format!("t{}.old", th + 1), sort_of(ty), Self::decode_loaded(raw, ty));
+                let new = e.atomic_value(op, old.clone(), &ops, ty);
+                let bits = Self::encode_stored(new, ty);
+                let bits = e.define(&format!("t{}.val", th + 1), Sexp::bv_sort(ty.bits()), bits);
+                match ev {
+                    Some(ev) => e.sched_write(ev, bits),
+                    None => e.store(ts, th, array, off, &bits, ty.bytes()),
+                }
+                if let Some(d) = dst {
+                    let v = e.coerce(old, ty, e.k.var(d).ty);
+                    e.assign(d, v, ts, th);
+                }
+            }
+        });
+    }
+
+    /// The block `id`: its body, then each thread's state merged with those at its exits.
+    fn stmt_block(&mut self, id: BlockId, body: &[Stmt], st: &mut [TState]) {
+        self.exits.insert(id, Vec::new());
+        self.block(body, st);
+        let exits = self.exits.remove(&id).unwrap_or_default();
+        if !exits.is_empty() {
+            for th in 0..self.n {
+                let mut all: Vec<TState> = exits.iter().map(|e| e[th].clone()).collect();
+                all.push(st[th].clone());
+                st[th] = self.merge_many(all, th);
+            }
+        }
+    }
+
+    /// The check of `assert(cond)` at `s`.
+    fn stmt_assert(&mut self, s: &Stmt, cond: &Expr, st: &mut [TState]) {
+        // Pair model: the threads are symmetric, so thread 1 stands for both. Otherwise
+        // any thread's failure counts; their indicators follow the common values.
+        let checked = if self.memory == MemoryModel::EqualityAbstraction {
+            1
+        } else {
+            self.n
+        };
+        let mut fails = Vec::new();
+        let mut reads = Vec::new();
+        for (th, ts) in st.iter_mut().enumerate().take(checked) {
+            if self.memory == MemoryModel::Serialized {
+                reads.push(self.assert_reads(cond, ts, th));
+            }
+            let c = self.expr(cond, ts, th);
+            let reach = self.reach(ts, th);
+            let fail = and(reach, not(c));
+            fails.push(self.define(&format!("t{}.fails", th + 1), atom("Bool"), fail));
+        }
+        let fail = fails.iter().cloned().reduce(or).unwrap_or_else(f);
+        if self.memory == MemoryModel::Serialized {
+            self.assert_info.push(concrete::AssertInfo {
+                cond: cond.clone(),
+                reads,
+            });
+        }
+        let property = Property::Assertion { span: s.span.clone() };
+        let name = format!("{}.assert.L{}", sym(&self.k.name), s.span.line);
+        self.push_check(property, name, fail, fails, self.seen_abstract);
+        // The assertion is not assumed afterwards: the shared script is asserted for every
+        // query, this one included.
+    }
+
+    /// `if (cond) then else els`: both arms under their path conditions, then joined.
+    pub(super) fn if_(&mut self, cond: &Expr, then: &[Stmt], els: &[Stmt], st: &mut [TState]) {
+        let mut conds = Vec::new();
+        for (th, ts) in st.iter_mut().enumerate() {
+            let c = self.expr(cond, ts, th);
+            let c = self.define(&format!("t{}.cond", th + 1), atom("Bool"), c);
+            conds.push(c);
+        }
+        let mut st_then = st.to_vec();
+        let mut st_else = st.to_vec();
+        for th in 0..self.n {
+            let pc_t = and(st[th].pc.clone(), conds[th].clone());
+            st_then[th].pc = self.define(&format!("t{}.pc", th + 1), atom("Bool"), pc_t);
+            let pc_e = and(st[th].pc.clone(), not(conds[th].clone()));
+            st_else[th].pc = self.define(&format!("t{}.pc", th + 1), atom("Bool"), pc_e);
+        }
+        let starts: Vec<(Sexp, Sexp)> = (0..self.n)
+            .map(|th| (st_then[th].pc.clone(), st_else[th].pc.clone()))
+            .collect();
+        self.depth += 1;
+        self.block(then, &mut st_then);
+        self.block(els, &mut st_else);
+        self.depth -= 1;
+        for th in 0..self.n {
+            let pre_pc = st[th].pc.clone();
+            // Neither arm left early: the path condition after the `if` is the one before.
+            let kept = st_then[th].pc == starts[th].0 && st_else[th].pc == starts[th].1;
+            st[th] = self.merge2(&conds[th], &st_then[th], &st_else[th], th);
+            if kept {
+                st[th].pc = pre_pc;
+            }
+        }
+    }
+}
