@@ -6,11 +6,11 @@
 //! is enforced by killing the process (see [`Session::check`]). This module knows nothing
 //! about kernels.
 //!
-//! easy-smt owns the child process and does not expose it, so the child's pid is taken from
-//! Linux's `/proc/thread-self/children` (the children of the starting thread, before and
-//! after the start) and killed with `kill(2)`. Where that file is missing, a timed-out check
-//! still returns [`Answer::Timeout`] on time, but the old process runs on (unkilled) until it
-//! finishes by itself.
+//! easy-smt owns the child process and does not expose it, so the solver is started through a
+//! POSIX `sh` shim that writes its own pid to a fresh temporary file and `exec`s the solver in
+//! the same process: every session knows its process's pid from the start, on any thread and
+//! whatever other threads start at the same time, and a timed-out check kills exactly that
+//! process with `kill(2)` (see `process`).
 
 mod process;
 pub mod sexp;
@@ -60,7 +60,8 @@ pub enum SolverError {
     /// `--solver-cmd` was empty.
     #[error("empty solver command")]
     EmptyCommand,
-    /// The process could not be started or refused the first commands.
+    /// The process could not be started (or its pid not read back from the start shim) or
+    /// refused the first commands.
     #[error("failed to start solver `{program}`: {source}")]
     Start { program: String, source: std::io::Error },
     /// Reading or writing the pipes failed, e.g. because the solver exited.
@@ -381,9 +382,7 @@ impl Session {
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 // The worker still owns the `Child` (or it sits in the channel), not yet
                 // waited for, so `pid` is still this process's child.
-                if let Some(pid) = pid {
-                    process::kill_pid(pid);
-                }
+                process::kill_pid(pid);
                 drop(rx);
                 Ok(Answer::Timeout)
             }

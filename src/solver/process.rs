@@ -1,10 +1,19 @@
 //! One running solver process, spoken to through easy-smt, and the conversions between our
 //! [`Sexp`] and easy-smt's arena-allocated `SExpr`.
+//!
+//! easy-smt spawns the solver and keeps its `Child` private, so the solver is started through
+//! a POSIX `sh` shim ([`SHIM`]) that writes its own pid to a fresh file ([`PidFile`]) and
+//! `exec`s the solver in the same process: the pid read back from that file after the start
+//! is the solver's, whichever thread started it and whatever other threads spawn at the same
+//! time. Responses are parsed by easy-smt, not here ([`error_text`] only finds an error message
+//! in a replay's raw output).
 
-use super::{Answer, Command, Query, Sexp, SolverError, SolverSpec};
+use super::{Answer, Command, Query, Sexp, SolverError, SolverSpec, find_program};
 use easy_smt::{Context, ContextBuilder, SExpr, SExprData};
-use std::collections::BTreeSet;
+use std::ffi::OsString;
 use std::io;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// How many commands are written before their `success` acknowledgements are read back.
@@ -16,22 +25,80 @@ const BATCH: usize = 1024;
 /// At most this many characters of a command are quoted in an error.
 const QUOTE_LIMIT: usize = 300;
 
-/// A started solver: the easy-smt context that owns the child process, and the child's pid
-/// (when it could be found) so that a watchdog on another thread can kill it.
+/// The shell that runs [`SHIM`].
+const SHELL: &str = "/bin/sh";
+
+/// The start shim, run as `sh -c SHIM PID_FILE PROGRAM ARGS…`: the shell writes its own pid
+/// (`$$`) to the file named by `$0`, then replaces itself by the solver (`exec "$@"`), which
+/// keeps that pid. No `--` after `exec`: dash's `exec` would run a program called `--`.
+const SHIM: &str = r#"echo $$ > "$0"; exec "$@""#;
+
+/// A started solver: the easy-smt context that owns the child process, and the child's pid so
+/// that a watchdog on another thread can kill it.
 pub(crate) struct Proc {
     pub(crate) ctx: Context,
-    pub(crate) pid: Option<u32>,
+    pub(crate) pid: u32,
 }
 
-/// The pids of the children started by the calling thread (Linux
-/// `/proc/thread-self/children`); `None` where that file cannot be read.
-fn thread_children() -> Option<BTreeSet<u32>> {
-    let text = std::fs::read_to_string("/proc/thread-self/children").ok()?;
-    Some(text.split_whitespace().filter_map(|p| p.parse().ok()).collect())
+/// A fresh, empty file in the temporary directory for [`SHIM`] to write the solver's pid to;
+/// removed when dropped (after reading, and on every error path).
+pub(crate) struct PidFile {
+    pub(crate) path: PathBuf,
 }
 
-/// Sends SIGKILL to `pid`. Only called while the `Child` that owns `pid` is alive and not yet
-/// waited for, so the pid cannot have been reused.
+impl PidFile {
+    /// Creates `gpug-solver-<our pid>-<n>.pid` with a fresh `n` (exclusively: a leftover of an
+    /// earlier process with the same pid is skipped, never reused).
+    pub(crate) fn create() -> io::Result<PidFile> {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let dir = std::env::temp_dir();
+        let mut last = None;
+        for _ in 0..1000 {
+            let n = NEXT.fetch_add(1, Ordering::Relaxed);
+            let path = dir.join(format!("gpug-solver-{}-{n}.pid", std::process::id()));
+            match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+                Ok(_) => return Ok(PidFile { path }),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+                Err(e) => return Err(e),
+            }
+        }
+        Err(last.unwrap_or_else(|| io::Error::other("no fresh pid file name")))
+    }
+
+    /// The pid written to the file.
+    pub(crate) fn read(&self) -> io::Result<u32> {
+        let text = std::fs::read_to_string(&self.path)?;
+        text.trim().parse().map_err(|_| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("no pid in {}: {:?}", self.path.display(), text),
+            )
+        })
+    }
+}
+
+impl Drop for PidFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Spawns `program` (an executable file) with `args` through [`SHIM`] and waits for its
+/// acknowledgement of easy-smt's first commands; returns the context and the solver's pid.
+fn spawn(program: PathBuf, args: &[String]) -> io::Result<(Context, u32)> {
+    let pid_file = PidFile::create()?;
+    let mut shim_args: Vec<OsString> = vec!["-c".into(), SHIM.into(), pid_file.path.clone().into(), program.into()];
+    shim_args.extend(args.iter().map(OsString::from));
+    let ctx = ContextBuilder::new().solver(SHELL).solver_args(shim_args).build()?;
+    // The solver answered, so the shell wrote the file before it `exec`ed the solver. On an
+    // error `ctx` is dropped, which kills and reaps the process.
+    let pid = pid_file.read()?;
+    Ok((ctx, pid))
+}
+
+/// Sends SIGKILL to `pid`. Only called while the `Child` that owns `pid` (the shim's, which
+/// became the solver by `exec`) is alive and not yet waited for, so the pid cannot have been
+/// reused.
 #[cfg(unix)]
 pub(crate) fn kill_pid(pid: u32) {
     unsafe extern "C" {
@@ -124,33 +191,13 @@ impl Proc {
     /// the solver's own soft timeout when it has a cheap one, and `(set-logic logic)` unless
     /// `logic` is empty.
     pub(crate) fn start(spec: &SolverSpec, logic: &str, soft_timeout_ms: Option<u64>) -> Result<Proc, SolverError> {
-        let before = thread_children();
-        let built = ContextBuilder::new()
-            .solver(&spec.program)
-            .solver_args(&spec.args)
-            .build();
-        let ctx = match built {
-            Ok(ctx) => ctx,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Err(SolverError::NotFound {
-                    program: spec.program.clone(),
-                });
-            }
-            Err(source) => {
-                return Err(SolverError::Start {
-                    program: spec.program.clone(),
-                    source,
-                });
-            }
-        };
-        // The child is alive (it acknowledged two commands) and owned by `ctx`.
-        let pid = match (before, thread_children()) {
-            (Some(b), Some(a)) => {
-                let new: Vec<u32> = a.difference(&b).copied().collect();
-                if new.len() == 1 { Some(new[0]) } else { None }
-            }
-            _ => None,
-        };
+        let program = find_program(&spec.program).ok_or_else(|| SolverError::NotFound {
+            program: spec.program.clone(),
+        })?;
+        let (ctx, pid) = spawn(program, &spec.args).map_err(|source| SolverError::Start {
+            program: spec.program.clone(),
+            source,
+        })?;
         let mut p = Proc { ctx, pid };
         if let (Some(ms), Some(option)) = (soft_timeout_ms, soft_timeout_option(spec)) {
             // Tolerated if refused: the watchdog is what enforces the limit.

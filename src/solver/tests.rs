@@ -483,3 +483,116 @@ fn session_is_send() {
     fn send<T: Send>() {}
     send::<Session>();
 }
+
+/// The state letter (`R`, `S`, `Z`, …) and parent pid of process `pid` from `/proc/<pid>/stat`;
+/// `None` once it is gone.
+fn proc_state(pid: u32) -> Option<(char, u32)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // `pid (comm) state ppid …`, where comm may hold spaces and parentheses.
+    let mut fields = stat[stat.rfind(')')? + 1..].split_whitespace();
+    let state = fields.next()?.chars().next()?;
+    let ppid = fields.next()?.parse().ok()?;
+    Some((state, ppid))
+}
+
+/// Whether our child `pid` is dead: a zombie (killed, not yet reaped) or gone (reaped, or its
+/// pid now another process's).
+fn is_dead(pid: u32) -> bool {
+    match proc_state(pid) {
+        None => true,
+        Some((state, ppid)) => state == 'Z' || state == 'X' || ppid != std::process::id(),
+    }
+}
+
+/// A z3 session on the factoring script with a 1 s limit enforced only by killing, started
+/// on the calling thread.
+fn killable_session(spec: &SolverSpec) -> Session {
+    let opts = SessionOptions {
+        timeout: Some(Duration::from_secs(1)),
+        dump_dir: None,
+    };
+    let mut s = Session::lazy(spec, &factoring_script(), opts);
+    s.soft_timeout = false;
+    s.proc = Some(s.start().unwrap_or_else(|e| panic!("{e}")));
+    s
+}
+
+#[test]
+fn timeout_kills_exactly_its_own_process() {
+    let Ok(spec) = by_name("z3") else {
+        eprintln!("skipped: z3 not installed");
+        return;
+    };
+    // Two sessions started on two threads at once.
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
+    let starters: Vec<_> = (0..2)
+        .map(|_| {
+            let (spec, barrier) = (spec.clone(), barrier.clone());
+            std::thread::spawn(move || {
+                barrier.wait();
+                killable_session(&spec)
+            })
+        })
+        .collect();
+    let mut sessions: Vec<Session> = starters.into_iter().map(|t| t.join().unwrap()).collect();
+    let mut kept = sessions.pop().unwrap();
+    let timed = sessions.pop().unwrap();
+    let pid_of = |s: &Session| s.proc.as_ref().map(|p| p.pid).unwrap();
+    let (timed_pid, kept_pid) = (pid_of(&timed), pid_of(&kept));
+    assert_ne!(timed_pid, kept_pid);
+    for pid in [timed_pid, kept_pid] {
+        // The pid is the solver's (the shim `exec`ed it), and our child.
+        let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap();
+        assert_eq!(comm.trim(), "z3", "{pid}");
+        assert_eq!(proc_state(pid).map(|s| s.1), Some(std::process::id()), "{pid}");
+    }
+    // A third thread times out on a query that takes z3 far longer than the limit (see
+    // `factoring_script`), while this thread keeps asking `kept` and starts other sessions.
+    let waiter = std::thread::spawn(move || {
+        let mut s = timed;
+        let answer = s.check(&factoring_query());
+        (answer, s)
+    });
+    let easy = |v: u64| query("easy", vec![eq(a("x"), bv(v, 64))], vec![a("x")]);
+    let mut v = 0;
+    while !waiter.is_finished() {
+        v += 1;
+        assert_eq!(kept.check(&easy(v)).unwrap(), Answer::Sat(vec![bv(v, 64)]));
+        let mut other = killable_session(&spec);
+        assert_eq!(other.check(&easy(v)).unwrap(), Answer::Sat(vec![bv(v, 64)]));
+    }
+    let (answer, timed) = waiter.join().unwrap();
+    assert_eq!(answer.unwrap(), Answer::Timeout);
+    assert!(timed.proc.is_none());
+    // SIGKILL is delivered asynchronously: give it a moment.
+    let t = Instant::now();
+    while !is_dead(timed_pid) && t.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    if !is_dead(timed_pid) {
+        // Not left running past the test: still our unreaped child (the worker holds it).
+        let state = proc_state(timed_pid);
+        process::kill_pid(timed_pid);
+        panic!("timed-out solver still runs: {state:?}");
+    }
+    assert!(!is_dead(kept_pid), "the other solver died: {:?}", proc_state(kept_pid));
+    // The other session's process still answers (no restart: same pid).
+    assert_eq!(kept.check(&easy(42)).unwrap(), Answer::Sat(vec![bv(42, 64)]));
+    assert_eq!(pid_of(&kept), kept_pid);
+    assert!(!is_dead(kept_pid));
+    eprintln!("{v} queries and session starts on the side during the timed-out check");
+}
+
+#[test]
+fn pid_files_are_fresh_and_removed() {
+    let (f1, f2) = (process::PidFile::create().unwrap(), process::PidFile::create().unwrap());
+    assert_ne!(f1.path, f2.path);
+    assert_eq!(std::fs::read_to_string(&f1.path).unwrap(), "");
+    std::fs::write(&f1.path, "1234\n").unwrap();
+    assert_eq!(f1.read().unwrap(), 1234);
+    std::fs::write(&f2.path, "garbage").unwrap();
+    assert_eq!(f2.read().unwrap_err().kind(), std::io::ErrorKind::InvalidData);
+    let (p1, p2) = (f1.path.clone(), f2.path.clone());
+    drop((f1, f2));
+    assert!(!p1.exists() && !p2.exists());
+}
