@@ -1,9 +1,33 @@
 //! gpug: a verifier for CUDA kernels in the style of PUG (FSE 2010).
 //!
-//! The pipeline (DESIGN.md): [`frontend`] (clang's JSON AST to [`ir`]) → [`passes`] →
-//! [`encode`] (SSA to SMT-LIB2 queries) → [`solver`] (solver processes) → [`verdict`] (plain
-//! result data) → [`report`].
-//! [`driver`] runs it for the command line in [`cli`].
+//! The pipeline (DESIGN.md), data flowing one way:
+//!
+//! ```text
+//! file.cu ─► frontend ─► ir::Program ─► passes ─► encode ─► Query* ─► solver ─► verdict ─► report
+//! ```
+//!
+//! [`driver`] runs it for each command of [`cli`]; `main.rs` only calls [`cli::main`].
+//!
+//! # The rooms
+//!
+//! | room | owns | must not |
+//! | --- | --- | --- |
+//! | [`frontend`] | `clang.rs`: running clang and reading its JSON AST ([`frontend::ast`]); `cuda.rs` (+ `cuda/`): CUDA's flags, prelude, stub headers and built-in variables; `lower/`: one lowering to [`ir`] split by concern (`globals`, `decl`, `stmt`, `expr`, `place`: lvalues and pointers to (array, offset), `call`: inlining, `builtin`); `builtins/`: built-in functions as tables keyed by name (`builtins/cuda.rs`) | know about SMT |
+//! | [`ir`] | the kernel language (`mod.rs`), the one walker ([`ir::visit`]: `Visitor`, `VisitorMut` with use contexts) and the walk helpers every stage shares ([`ir::query`]) | analyse anything |
+//! | [`passes`] | one file per pass under the pass manager [`passes::prepare`]: `propagate` (constants with the geometry), `unroll`, `unwind` (`--loop-unwind`), `abstraction` and `closed_form` (PUG §6 loop abstraction), `demote` | emit SMT |
+//! | [`encode`] | `terms.rs` (shared term building); the thread models as siblings: `pair/` (two-thread model: `state`, `expr`, `memory`, `abstraction` (equality/adversarial), `loops`, `barriers`, `races`, `stmt`) and `concrete/` (every thread explicit: `fold`, `schedule` IDs); `nonlinear`, `float`, `witness`, `bank` serve several models | run a solver |
+//! | [`solver`] | solver programs (registry), [`solver::Session`]s that own their process and its pid from the start, deadlines, `.smt2` dumps | know about kernels |
+//! | [`driver`] | the one pipeline ([`driver::pipeline`]) and the three commands over it (`verify`, `check`, `bank`); the one [`driver::Error`] | print |
+//! | [`verdict`] | plain result data: verdicts, findings, witnesses, per-kernel and per-file results | depend on any stage |
+//! | [`report`] | text and JSON of [`verdict`] data ([`report::Render`]) | decide anything, import `driver` or `encode` |
+//! | [`cli`] | clap definitions, GPUVerify flag compatibility, the exit code (computed once) | analyse anything |
+//!
+//! Where the coming work lives: OpenCL in `frontend/opencl.rs` beside `cuda.rs` with
+//! `builtins/opencl.rs`; NVIDIA's real headers in `frontend/cuda.rs`; new intrinsics as lines in
+//! `frontend/builtins/*.rs`; warps as `encode/warp/` beside `pair/` and `concrete/`, warp
+//! statements in `ir` (one arm in `ir::visit`); barrier invariants in `encode/pair/abstraction.rs`;
+//! launch contracts in `driver/` (re-asking queries) with their data in `verdict`; parallel
+//! queries and a solver portfolio in `driver::pipeline` over `solver`.
 
 pub mod cli;
 pub mod driver;

@@ -3,7 +3,7 @@
 //! Exit codes: 0 every shared access is conflict-free (degree 1), 1 some access conflicts,
 //! 2 input or usage error (also a missing `--blockDim`), 3 inconclusive.
 //! Owns the subcommand's arguments and their translation into [`BankOptions`]; must not
-//! analyse or print results itself (the driver and `report` do, through [`run_command`]).
+//! analyse or print results itself (the driver and `report` do, through `run_command`).
 
 use super::{EXIT_ERROR, parse_dim, run_command};
 use crate::driver::{self, bank::BankOptions};

@@ -3,7 +3,7 @@
 //! Exit codes: 0 all assertions hold, 1 an assertion fails or a race or divergence is found,
 //! 2 input or usage error (also a launch that is not fully concrete), 3 inconclusive.
 //! Owns the subcommand's arguments and their translation into [`CheckOptions`]; must not
-//! analyse or print results itself (the driver and `report` do, through [`run_command`]).
+//! analyse or print results itself (the driver and `report` do, through `run_command`).
 
 use super::{EXIT_ERROR, run_command};
 use crate::driver::check::CheckOptions;

@@ -1,7 +1,7 @@
 //! The command line: clap definitions, GPUVerify flag compatibility, exit codes.
 //!
 //! Owns: turning arguments into the driver's options, running one [`Command`] on the file
-//! ([`run_command`]), printing its report or error, and the exit code, computed in one place
+//! (`run_command`), printing its report or error, and the exit code, computed in one place
 //! ([`exit_code`]): 0 all kernels verified, 1 a defect found, 2 input or usage error
 //! ([`EXIT_ERROR`]), 3 inconclusive (timeout, `unknown`, an annotation that could not be
 //! checked). Must not: analyse anything itself, or format results (that is `report`'s job).

@@ -19,7 +19,7 @@ use crate::solver::{self, Answer, Session};
 use crate::verdict::{FileResult, FindingKind, KernelResult, Verdict};
 use std::time::Duration;
 
-/// What `gpug` needs besides the [`RunOptions`].
+/// What `gpug` needs besides the [`RunOptions`](super::RunOptions).
 #[derive(Clone, Debug)]
 pub struct VerifyOptions {
     /// Check only barrier divergence.

@@ -7,7 +7,7 @@
 //! instant at `--blockDim=1024` (a shift) runs out of time at `--blockDim=[*,1,1]`. Two things
 //! make such queries as cheap as the concrete ones:
 //!
-//! * **Mixed-radix lemmas** ([`Facts::pair_lemmas`]): for two threads' values `x1 = u1 + m*v1`
+//! * **Mixed-radix lemmas** (`Facts::pair_lemmas`): for two threads' values `x1 = u1 + m*v1`
 //!   and `x2 = u2 + m*v2` over the same radix `m`, where `u < m` and no step wraps (both shown
 //!   here from the script's top-level bounds, not assumed), `x1 = x2` implies `u1 = u2` and
 //!   `v1 = v2`: a thread's linear id determines its coordinates, and a grid-stride index its
