@@ -1,3 +1,6 @@
+//! Pass tests on hand-built IR: propagation, unrolling, unwinding, loop abstraction and closed
+//! forms, counted with the IR walker.
+
 use super::*;
 use crate::ir::visit::Visitor;
 use crate::ir::{ArrayDecl, BinOp, Builtin, ClosedForm, Dim, Kernel, Space, StmtKind, Ty};

@@ -1,3 +1,6 @@
+//! Solver tests: sessions, deadlines, dumps and error recovery with z3, cvc5 and yices, and the
+//! pid of each session's own process (a timed-out session kills exactly its process).
+
 use super::*;
 use num_bigint::BigUint;
 use std::time::{Duration, Instant};
