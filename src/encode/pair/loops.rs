@@ -7,6 +7,7 @@
 
 use super::{Check, Encoder, MemoryModel, Property, TState};
 use crate::encode::terms::{and, app, atom, bvn, extend, f, mem_sort, not, or, sym, t, to_unsigned};
+use crate::ir::query::exits_to;
 use crate::ir::{
     AbstractLoop, ArrayId, BinOp, BlockId, ClosedForm, Expr, Space, Span, Stmt, StmtKind, Ty, UnOp, VarId,
 };
@@ -530,17 +531,6 @@ impl Encoder<'_> {
 /// smallest power of two `>= nb`.
 pub(super) fn barrier_shift(nb: u32) -> u32 {
     nb.max(1).next_power_of_two().trailing_zeros()
-}
-
-/// Whether `stmts` contain an `Exit(id)`.
-pub(super) fn exits_to(stmts: &[Stmt], id: BlockId) -> bool {
-    stmts.iter().any(|s| match &s.kind {
-        StmtKind::Exit(x) => *x == id,
-        StmtKind::If { then, els, .. } => exits_to(then, id) || exits_to(els, id),
-        StmtKind::Block { body, .. } => exits_to(body, id),
-        StmtKind::AbstractLoop(l) => exits_to(&l.cond_stmts, id) || exits_to(&l.body, id) || exits_to(&l.step, id),
-        _ => false,
-    })
 }
 
 /// Whether `stmts` (a loop body) can leave the loop other than by `break` or `continue`: a
