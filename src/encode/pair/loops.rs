@@ -7,7 +7,7 @@
 
 use super::{Check, Encoder, MemoryModel, Property, TState};
 use crate::encode::terms::{and, app, atom, bvn, extend, f, mem_sort, not, or, sym, t, to_unsigned};
-use crate::ir::query::exits_to;
+use crate::ir::query::{exits_to, mentions};
 use crate::ir::{
     AbstractLoop, ArrayId, BinOp, BlockId, ClosedForm, Expr, Space, Span, Stmt, StmtKind, Ty, UnOp, VarId,
 };
@@ -291,7 +291,7 @@ impl Encoder<'_> {
         }
         let closed: BTreeMap<VarId, ClosedForm> = l.closed.iter().cloned().collect();
         let havocked: BTreeSet<VarId> = l.havocked.iter().copied().collect();
-        if mentions_any(&l.cond, &havocked) {
+        if mentions(&l.cond, &havocked) {
             return;
         }
         // A `while` head `it >= 1` passed the test on iteration `it - 1`'s head; a do-while
@@ -341,7 +341,7 @@ impl Encoder<'_> {
         let Some(ClosedForm::Linear(k)) = closed.get(&v) else {
             return;
         };
-        if mentions_any(bound, &closed.keys().copied().collect()) {
+        if mentions(bound, &closed.keys().copied().collect()) {
             return;
         }
         let ty = self.k.var(v).ty;
@@ -569,18 +569,4 @@ pub(super) fn leaves_loop(stmts: &[Stmt], brk: BlockId, cont: BlockId) -> bool {
     let mut ok = HashSet::from([brk, cont]);
     inner_blocks(stmts, &mut ok);
     leaves(stmts, &ok)
-}
-
-/// Whether `e` reads one of `vars`.
-pub(super) fn mentions_any(e: &Expr, vars: &BTreeSet<VarId>) -> bool {
-    match e {
-        Expr::Var { id, .. } => vars.contains(id),
-        Expr::Const { .. } | Expr::Builtin(_) => false,
-        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => mentions_any(arg, vars),
-        Expr::Binary { lhs, rhs, .. } => mentions_any(lhs, vars) || mentions_any(rhs, vars),
-        Expr::Select { cond, then, els, .. } => {
-            mentions_any(cond, vars) || mentions_any(then, vars) || mentions_any(els, vars)
-        }
-        Expr::Opaque { args, .. } => args.iter().any(|a| mentions_any(a, vars)),
-    }
 }
