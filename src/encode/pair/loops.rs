@@ -8,6 +8,7 @@
 use super::{Check, Encoder, MemoryModel, Property, TState};
 use crate::encode::terms::{and, app, atom, bvn, extend, f, mem_sort, not, or, sym, t, to_unsigned};
 use crate::ir::query::{exits_to, mentions};
+use crate::ir::visit::{LabelContext, Visitor};
 use crate::ir::{
     AbstractLoop, ArrayId, BinOp, BlockId, ClosedForm, Expr, Space, Span, Stmt, StmtKind, Ty, UnOp, VarId,
 };
@@ -536,37 +537,50 @@ pub(super) fn barrier_shift(nb: u32) -> u32 {
 /// Whether `stmts` (a loop body) can leave the loop other than by `break` or `continue`: a
 /// `return`, or an exit of a block around the loop.
 pub(super) fn leaves_loop(stmts: &[Stmt], brk: BlockId, cont: BlockId) -> bool {
-    fn inner_blocks(stmts: &[Stmt], out: &mut HashSet<BlockId>) {
-        for s in stmts {
-            match &s.kind {
-                StmtKind::Block { id, body } => {
-                    out.insert(*id);
-                    inner_blocks(body, out);
-                }
-                StmtKind::If { then, els, .. } => {
-                    inner_blocks(then, out);
-                    inner_blocks(els, out);
-                }
-                StmtKind::AbstractLoop(l) => {
-                    out.insert(l.brk);
-                    out.insert(l.cont);
-                    inner_blocks(&l.body, out);
-                }
-                _ => {}
+    let mut w = LoopExits {
+        inner: HashSet::from([brk, cont]),
+        exits: Vec::new(),
+        returns: false,
+        in_head: 0,
+    };
+    w.visit_block(stmts);
+    w.returns || w.exits.iter().any(|x| !w.inner.contains(x))
+}
+
+/// What [`leaves_loop`] collects from a loop body (not from `__ensures` bodies): the labels
+/// declared inside it (blocks, nested loops' `brk` and `cont`), the exits, whether it returns.
+/// Labels declared in a nested loop's test or step are not counted as inside (`in_head`), so
+/// an exit to one of them counts as leaving: conservative, and kept so.
+struct LoopExits {
+    inner: HashSet<BlockId>,
+    exits: Vec<BlockId>,
+    returns: bool,
+    in_head: usize,
+}
+
+impl Visitor for LoopExits {
+    fn visit_stmt(&mut self, s: &Stmt) {
+        match &s.kind {
+            StmtKind::Return => self.returns = true,
+            StmtKind::Ensures { .. } => {}
+            StmtKind::AbstractLoop(l) => {
+                self.visit_label(l.brk, LabelContext::Break);
+                self.visit_label(l.cont, LabelContext::Continue);
+                self.visit_block(&l.body);
+                self.in_head += 1;
+                self.visit_block(&l.cond_stmts);
+                self.visit_block(&l.step);
+                self.in_head -= 1;
             }
+            _ => self.super_stmt(s),
         }
     }
-    fn leaves(stmts: &[Stmt], ok: &HashSet<BlockId>) -> bool {
-        stmts.iter().any(|s| match &s.kind {
-            StmtKind::Return => true,
-            StmtKind::Exit(x) => !ok.contains(x),
-            StmtKind::If { then, els, .. } => leaves(then, ok) || leaves(els, ok),
-            StmtKind::Block { body, .. } => leaves(body, ok),
-            StmtKind::AbstractLoop(l) => leaves(&l.cond_stmts, ok) || leaves(&l.body, ok) || leaves(&l.step, ok),
-            _ => false,
-        })
+
+    fn visit_label(&mut self, id: BlockId, ctx: LabelContext) {
+        if ctx == LabelContext::Exit {
+            self.exits.push(id);
+        } else if self.in_head == 0 {
+            self.inner.insert(id);
+        }
     }
-    let mut ok = HashSet::from([brk, cont]);
-    inner_blocks(stmts, &mut ok);
-    leaves(stmts, &ok)
 }
