@@ -90,16 +90,23 @@ pub fn own_def(s: &Stmt) -> Option<VarId> {
     own.0
 }
 
-/// Adds to `out` the arrays written (stores, atomics) anywhere in `stmts`.
-pub fn written_arrays(stmts: &[Stmt], out: &mut BTreeSet<ArrayId>) {
+/// Adds to `out` the arrays accessed anywhere in `stmts` by a statement whose context `keep`
+/// accepts (`AccessContext::is_write` for stores and atomics).
+pub fn accessed_arrays(stmts: &[Stmt], keep: impl Fn(AccessContext) -> bool, out: &mut impl Extend<ArrayId>) {
     Executed(|e: Event<'_>| {
         if let Event::Array(a, ctx) = e
-            && ctx.is_write()
+            && ctx != AccessContext::LoopHead
+            && keep(ctx)
         {
-            out.insert(a);
+            out.extend([a]);
         }
     })
     .visit_block(stmts);
+}
+
+/// Adds to `out` the arrays written (stores, atomics) anywhere in `stmts`.
+pub fn written_arrays(stmts: &[Stmt], out: &mut BTreeSet<ArrayId>) {
+    accessed_arrays(stmts, AccessContext::is_write, out);
 }
 
 /// Whether `stmts` contain `Exit(id)`.
