@@ -33,6 +33,8 @@ use super::pair::{Encoder, TState};
 use super::terms::{app, atom, bvn, f, sym, t, thread_symbol};
 use super::witness::format_value;
 use super::{AccessKind, Check, EncodeOptions, MemoryModel, Property};
+use crate::ir::query::defined_vars;
+use crate::ir::visit::VarContext;
 use crate::ir::{ArrayId, Builtin, Dim, Expr, Kernel, ParamKind, Space, Span, Stmt, StmtKind, Ty, VarId};
 use crate::passes::Geometry;
 use crate::solver::{Query, Script, Sexp};
@@ -545,32 +547,11 @@ fn stmts_use_coords(stmts: &[Stmt]) -> bool {
     })
 }
 
-/// Variables given a value (assigned, loaded) outside `__ensures` bodies: they may differ
-/// between threads. Variables only havocked (uninitialised locals) and parameters are not.
+/// Variables given a value (assigned, loaded, an atomic's result) outside `__ensures` bodies:
+/// they may differ between threads. Variables only havocked (uninitialised locals) and
+/// parameters are not.
 fn assigned_vars(stmts: &[Stmt], out: &mut HashSet<VarId>) {
-    for s in stmts {
-        match &s.kind {
-            StmtKind::Assign { var, .. } | StmtKind::Load { dst: var, .. } => {
-                out.insert(*var);
-            }
-            StmtKind::Atomic { dst: Some(d), .. } => {
-                out.insert(*d);
-            }
-            StmtKind::If { then, els, .. } => {
-                assigned_vars(then, out);
-                assigned_vars(els, out);
-            }
-            StmtKind::Block { body, .. } => assigned_vars(body, out),
-            StmtKind::Loop {
-                cond_stmts, body, step, ..
-            } => {
-                assigned_vars(cond_stmts, out);
-                assigned_vars(body, out);
-                assigned_vars(step, out);
-            }
-            _ => {}
-        }
-    }
+    defined_vars(stmts, |c| c != VarContext::Havoc, out);
 }
 
 /// Variables read by the statements of an `__ensures` body (not those it assigns itself).
