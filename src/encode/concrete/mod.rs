@@ -34,7 +34,7 @@ use super::terms::{app, atom, bvn, f, sym, t, thread_symbol};
 use super::witness::format_value;
 use super::{AccessKind, Check, EncodeOptions, MemoryModel, Property};
 use crate::ir::query::defined_vars;
-use crate::ir::visit::VarContext;
+use crate::ir::visit::{VarContext, Visitor};
 use crate::ir::{ArrayId, Builtin, Dim, Expr, Kernel, ParamKind, Space, Span, Stmt, StmtKind, Ty, VarId};
 use crate::passes::Geometry;
 use crate::solver::{Query, Script, Sexp};
@@ -111,25 +111,19 @@ impl Encoder<'_> {
     }
 }
 
+/// Appends to `out` the variables `e` reads, in order, each once.
 fn expr_vars(e: &Expr, out: &mut Vec<VarId>) {
-    match e {
-        Expr::Var { id, .. } => {
-            if !out.contains(id) {
-                out.push(*id)
-            }
+    ReadVars(out).visit_expr(e);
+}
+
+/// Collects the variables read, in order of reading, without repetitions.
+struct ReadVars<'a>(&'a mut Vec<VarId>);
+
+impl Visitor for ReadVars<'_> {
+    fn visit_var(&mut self, var: VarId, ctx: VarContext) {
+        if ctx == VarContext::Read && !self.0.contains(&var) {
+            self.0.push(var);
         }
-        Expr::Const { .. } | Expr::Builtin(_) => {}
-        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => expr_vars(arg, out),
-        Expr::Binary { lhs, rhs, .. } => {
-            expr_vars(lhs, out);
-            expr_vars(rhs, out);
-        }
-        Expr::Select { cond, then, els, .. } => {
-            expr_vars(cond, out);
-            expr_vars(then, out);
-            expr_vars(els, out);
-        }
-        Expr::Opaque { args, .. } => args.iter().for_each(|a| expr_vars(a, out)),
     }
 }
 
@@ -554,16 +548,15 @@ fn assigned_vars(stmts: &[Stmt], out: &mut HashSet<VarId>) {
     defined_vars(stmts, |c| c != VarContext::Havoc, out);
 }
 
-/// Variables read by the statements of an `__ensures` body (not those it assigns itself).
+/// Variables read by the statements of an `__ensures` body (not those it assigns itself):
+/// those of its top-level assignments and loads only.
 fn stmts_vars(stmts: &[Stmt], out: &mut Vec<VarId>) {
     let mut own = HashSet::new();
     assigned_vars(stmts, &mut own);
     let mut used = Vec::new();
     for s in stmts {
-        match &s.kind {
-            StmtKind::Assign { value, .. } => expr_vars(value, &mut used),
-            StmtKind::Load { offset, .. } => expr_vars(offset, &mut used),
-            _ => {}
+        if matches!(s.kind, StmtKind::Assign { .. } | StmtKind::Load { .. }) {
+            ReadVars(&mut used).visit_stmt(s);
         }
     }
     out.extend(used.into_iter().filter(|v| !own.contains(v)));
