@@ -516,29 +516,39 @@ fn access_ty(elem: Ty, width: u32) -> Option<Ty> {
     }
 }
 
+/// Whether `e` reads `threadIdx` or `blockIdx`.
 fn expr_uses_coords(e: &Expr) -> bool {
-    match e {
-        Expr::Builtin(b) => matches!(b, Builtin::ThreadIdx(_) | Builtin::BlockIdx(_)),
-        Expr::Const { .. } | Expr::Var { .. } => false,
-        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => expr_uses_coords(arg),
-        Expr::Binary { lhs, rhs, .. } => expr_uses_coords(lhs) || expr_uses_coords(rhs),
-        Expr::Select { cond, then, els, .. } => {
-            expr_uses_coords(cond) || expr_uses_coords(then) || expr_uses_coords(els)
-        }
-        Expr::Opaque { args, .. } => args.iter().any(expr_uses_coords),
-    }
+    let mut c = Coords(false);
+    c.visit_expr(e);
+    c.0
 }
 
-/// Whether the statements (an `__ensures` body: loads and assignments) mention `threadIdx`
-/// or `blockIdx`, or read a variable (whose value may differ between threads).
+/// Whether the statements (an `__ensures` body) read `threadIdx` or `blockIdx`, or hold a
+/// statement other than an assignment, a load, a branch or a block (taken as depending on the
+/// thread).
 fn stmts_use_coords(stmts: &[Stmt]) -> bool {
-    stmts.iter().any(|s| match &s.kind {
-        StmtKind::Assign { value, .. } => expr_uses_coords(value),
-        StmtKind::Load { offset, .. } => expr_uses_coords(offset),
-        StmtKind::If { cond, then, els } => expr_uses_coords(cond) || stmts_use_coords(then) || stmts_use_coords(els),
-        StmtKind::Block { body, .. } => stmts_use_coords(body),
-        _ => true,
-    })
+    let mut c = Coords(false);
+    c.visit_block(stmts);
+    c.0
+}
+
+/// Set when the walk meets a read of the thread's coordinates, or a statement that
+/// [`stmts_use_coords`] does not look into.
+struct Coords(bool);
+
+impl Visitor for Coords {
+    fn visit_stmt(&mut self, s: &Stmt) {
+        match s.kind {
+            StmtKind::Assign { .. } | StmtKind::Load { .. } | StmtKind::If { .. } | StmtKind::Block { .. } => {
+                self.super_stmt(s)
+            }
+            _ => self.0 = true,
+        }
+    }
+
+    fn visit_builtin(&mut self, b: Builtin) {
+        self.0 |= matches!(b, Builtin::ThreadIdx(_) | Builtin::BlockIdx(_));
+    }
 }
 
 /// Variables given a value (assigned, loaded, an atomic's result) outside `__ensures` bodies:
