@@ -572,18 +572,18 @@ fn stmts_vars(stmts: &[Stmt], out: &mut Vec<VarId>) {
     out.extend(used.into_iter().filter(|v| !own.contains(v)));
 }
 
+/// Appends to `out` every `__ensures` of `stmts` (span, body, condition), in program order.
 fn collect_ensures(stmts: &[Stmt], out: &mut Vec<(Span, Vec<Stmt>, Expr)>) {
-    for s in stmts {
-        match &s.kind {
-            StmtKind::Ensures { body, cond } => out.push((s.span.clone(), body.clone(), cond.clone())),
-            StmtKind::If { then, els, .. } => {
-                collect_ensures(then, out);
-                collect_ensures(els, out);
+    struct Postconditions<'a>(&'a mut Vec<(Span, Vec<Stmt>, Expr)>);
+    impl Visitor for Postconditions<'_> {
+        fn visit_stmt(&mut self, s: &Stmt) {
+            match &s.kind {
+                StmtKind::Ensures { body, cond } => self.0.push((s.span.clone(), body.clone(), cond.clone())),
+                _ => self.super_stmt(s),
             }
-            StmtKind::Block { body, .. } => collect_ensures(body, out),
-            _ => {}
         }
     }
+    Postconditions(out).visit_block(stmts);
 }
 
 fn has_float(e: &Expr, tainted: &HashSet<VarId>) -> bool {
