@@ -33,7 +33,7 @@ use super::pair::{Encoder, TState};
 use super::terms::{app, atom, bvn, f, sym, t, thread_symbol};
 use super::witness::format_value;
 use super::{AccessKind, Check, EncodeOptions, MemoryModel, Property};
-use crate::ir::query::defined_vars;
+use crate::ir::query::{defined_vars, own_def};
 use crate::ir::visit::{VarContext, Visitor};
 use crate::ir::{ArrayId, Builtin, Dim, Expr, Kernel, ParamKind, Space, Span, Stmt, StmtKind, Ty, VarId};
 use crate::passes::Geometry;
@@ -270,7 +270,7 @@ pub fn encode_concrete(
             checks.push(AssertionCheck {
                 span: span.clone(),
                 postcondition: idx >= n_asserts,
-                float_dependent: (!opts.float_ieee || opaque_left) && depends_on_float(&info.cond, &tainted),
+                float_dependent: (!opts.float_ieee || opaque_left) && has_float(&info.cond, &tainted),
                 thread: th,
                 query: q,
                 layout: layout.clone(),
@@ -586,66 +586,61 @@ fn collect_ensures(stmts: &[Stmt], out: &mut Vec<(Span, Vec<Stmt>, Expr)>) {
     Postconditions(out).visit_block(stmts);
 }
 
+/// Whether `e` has a part of float type or reads a variable of `tainted`.
 fn has_float(e: &Expr, tainted: &HashSet<VarId>) -> bool {
-    if matches!(e.ty(), Ty::Float { .. }) {
-        return true;
+    struct Floats<'a> {
+        tainted: &'a HashSet<VarId>,
+        found: bool,
     }
-    match e {
-        Expr::Var { id, .. } => tainted.contains(id),
-        Expr::Const { .. } | Expr::Builtin(_) => false,
-        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => has_float(arg, tainted),
-        Expr::Binary { lhs, rhs, .. } => has_float(lhs, tainted) || has_float(rhs, tainted),
-        Expr::Select { cond, then, els, .. } => {
-            has_float(cond, tainted) || has_float(then, tainted) || has_float(els, tainted)
-        }
-        Expr::Opaque { args, .. } => args.iter().any(|a| has_float(a, tainted)),
-    }
-}
-
-fn depends_on_float(cond: &Expr, tainted: &HashSet<VarId>) -> bool {
-    has_float(cond, tainted)
-}
-
-/// Variables whose value may depend on a float (a fixpoint over assignments, loads, atomics).
-fn float_vars(k: &Kernel) -> HashSet<VarId> {
-    fn walk(stmts: &[Stmt], t: &mut HashSet<VarId>, changed: &mut bool) {
-        for s in stmts {
-            let mut mark = |v: VarId, yes: bool, t: &mut HashSet<VarId>| {
-                if yes && t.insert(v) {
-                    *changed = true;
-                }
-            };
-            match &s.kind {
-                StmtKind::Assign { var, value } => {
-                    let y = has_float(value, t);
-                    mark(*var, y, t)
-                }
-                StmtKind::Load { dst, ty, .. } => mark(*dst, matches!(ty, Ty::Float { .. }), t),
-                StmtKind::Atomic { dst: Some(d), ty, .. } => mark(*d, matches!(ty, Ty::Float { .. }), t),
-                StmtKind::If { then, els, .. } => {
-                    walk(then, t, changed);
-                    walk(els, t, changed);
-                }
-                StmtKind::Block { body, .. } | StmtKind::Ensures { body, .. } => walk(body, t, changed),
-                StmtKind::Loop {
-                    cond_stmts, body, step, ..
-                } => {
-                    walk(cond_stmts, t, changed);
-                    walk(body, t, changed);
-                    walk(step, t, changed);
-                }
-                _ => {}
+    impl Visitor for Floats<'_> {
+        fn visit_expr(&mut self, e: &Expr) {
+            if matches!(e.ty(), Ty::Float { .. }) {
+                self.found = true;
+            } else {
+                self.super_expr(e);
             }
         }
-    }
-    let mut t = HashSet::new();
-    loop {
-        let mut changed = false;
-        walk(&k.body, &mut t, &mut changed);
-        if !changed {
-            return t;
+        fn visit_var(&mut self, var: VarId, _ctx: VarContext) {
+            self.found |= self.tainted.contains(&var);
         }
     }
+    let mut w = Floats { tainted, found: false };
+    w.visit_expr(e);
+    w.found
+}
+
+/// Variables whose value may depend on a float (a fixpoint over assignments, loads, atomics,
+/// `__ensures` bodies included).
+fn float_vars(k: &Kernel) -> HashSet<VarId> {
+    struct Taint {
+        tainted: HashSet<VarId>,
+        changed: bool,
+    }
+    impl Visitor for Taint {
+        fn visit_stmt(&mut self, s: &Stmt) {
+            let float = match &s.kind {
+                StmtKind::Assign { value, .. } => has_float(value, &self.tainted),
+                StmtKind::Load { ty, .. } | StmtKind::Atomic { ty, .. } => matches!(ty, Ty::Float { .. }),
+                _ => false,
+            };
+            if float
+                && let Some(v) = own_def(s)
+                && self.tainted.insert(v)
+            {
+                self.changed = true;
+            }
+            self.super_stmt(s);
+        }
+    }
+    let mut t = Taint {
+        tainted: HashSet::new(),
+        changed: true,
+    };
+    while t.changed {
+        t.changed = false;
+        t.visit_block(&k.body);
+    }
+    t.tainted
 }
 
 fn num(v: Option<&Sexp>) -> Option<i64> {
