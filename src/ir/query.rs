@@ -193,6 +193,37 @@ mod tests {
     }
 
     #[test]
+    fn accessed_arrays_keeps_the_asked_contexts() {
+        let zero = || Expr::int(0, Ty::I64);
+        let stmts = vec![
+            st(StmtKind::Store {
+                array: ArrayId(1),
+                offset: zero(),
+                value: Expr::int(0, Ty::I32),
+                ty: Ty::I32,
+            }),
+            st(StmtKind::If {
+                cond: Expr::bool(true),
+                then: vec![st(StmtKind::Atomic {
+                    op: crate::ir::AtomicOp::Add,
+                    dst: None,
+                    array: ArrayId(2),
+                    offset: zero(),
+                    operands: vec![Expr::int(1, Ty::I32)],
+                    ty: Ty::I32,
+                })],
+                els: vec![],
+            }),
+        ];
+        let mut atomic = Vec::new();
+        accessed_arrays(&stmts, |c| matches!(c, AccessContext::Atomic(_)), &mut atomic);
+        assert_eq!(atomic, [ArrayId(2)]);
+        let mut written = BTreeSet::new();
+        written_arrays(&stmts, &mut written);
+        assert_eq!(written, BTreeSet::from([ArrayId(1), ArrayId(2)]));
+    }
+
+    #[test]
     fn mentions_sees_reads() {
         let e = Expr::Var {
             id: VarId(4),
