@@ -17,7 +17,9 @@ use super::Error;
 use super::pipeline::{Command, KernelRun, Reply, RunOptions};
 use crate::encode::concrete::{ConcreteError, ConcreteOptions, encode_concrete};
 use crate::encode::{self, Property};
-use crate::ir::{Kernel, Space, Span, Stmt, StmtKind};
+use crate::ir::query::accessed_arrays;
+use crate::ir::visit::AccessContext;
+use crate::ir::{Kernel, Space, Span, Stmt};
 use crate::passes::{self, LoopTreatment, PassOptions, Prepared};
 use crate::verdict::{AssertionFailure, CheckResult, KernelCheck, Ordering, Verdict};
 use std::time::Duration;
@@ -56,16 +58,11 @@ impl Command for CheckOptions {
     }
 }
 
+/// Whether an atomic of `stmts` (outside `__ensures` bodies) touches a shared or global array.
 fn has_shared_atomics(k: &Kernel, stmts: &[Stmt]) -> bool {
-    stmts.iter().any(|s| match &s.kind {
-        StmtKind::Atomic { array, .. } => k.array(*array).space != Space::Local,
-        StmtKind::If { then, els, .. } => has_shared_atomics(k, then) || has_shared_atomics(k, els),
-        StmtKind::Block { body, .. } => has_shared_atomics(k, body),
-        StmtKind::Loop {
-            cond_stmts, body, step, ..
-        } => has_shared_atomics(k, cond_stmts) || has_shared_atomics(k, body) || has_shared_atomics(k, step),
-        _ => false,
-    })
+    let mut arrays = Vec::new();
+    accessed_arrays(stmts, |c| matches!(c, AccessContext::Atomic(_)), &mut arrays);
+    arrays.iter().any(|a| k.array(*a).space != Space::Local)
 }
 
 /// The kernel with every loop unrolled for the launch. A loop that cannot be (its trip count

@@ -90,16 +90,23 @@ pub fn own_def(s: &Stmt) -> Option<VarId> {
     own.0
 }
 
-/// Adds to `out` the arrays written (stores, atomics) anywhere in `stmts`.
-pub fn written_arrays(stmts: &[Stmt], out: &mut BTreeSet<ArrayId>) {
+/// Adds to `out` the arrays accessed anywhere in `stmts` by a statement whose context `keep`
+/// accepts (`AccessContext::is_write` for stores and atomics).
+pub fn accessed_arrays(stmts: &[Stmt], keep: impl Fn(AccessContext) -> bool, out: &mut impl Extend<ArrayId>) {
     Executed(|e: Event<'_>| {
         if let Event::Array(a, ctx) = e
-            && ctx.is_write()
+            && ctx != AccessContext::LoopHead
+            && keep(ctx)
         {
-            out.insert(a);
+            out.extend([a]);
         }
     })
     .visit_block(stmts);
+}
+
+/// Adds to `out` the arrays written (stores, atomics) anywhere in `stmts`.
+pub fn written_arrays(stmts: &[Stmt], out: &mut BTreeSet<ArrayId>) {
+    accessed_arrays(stmts, AccessContext::is_write, out);
 }
 
 /// Whether `stmts` contain `Exit(id)`.
@@ -183,6 +190,37 @@ mod tests {
         assert!(!contains_barrier(&stmts));
         assert_eq!(own_def(&stmts[0]), Some(VarId(0)));
         assert_eq!(own_def(&stmts[1]), None);
+    }
+
+    #[test]
+    fn accessed_arrays_keeps_the_asked_contexts() {
+        let zero = || Expr::int(0, Ty::I64);
+        let stmts = vec![
+            st(StmtKind::Store {
+                array: ArrayId(1),
+                offset: zero(),
+                value: Expr::int(0, Ty::I32),
+                ty: Ty::I32,
+            }),
+            st(StmtKind::If {
+                cond: Expr::bool(true),
+                then: vec![st(StmtKind::Atomic {
+                    op: crate::ir::AtomicOp::Add,
+                    dst: None,
+                    array: ArrayId(2),
+                    offset: zero(),
+                    operands: vec![Expr::int(1, Ty::I32)],
+                    ty: Ty::I32,
+                })],
+                els: vec![],
+            }),
+        ];
+        let mut atomic = Vec::new();
+        accessed_arrays(&stmts, |c| matches!(c, AccessContext::Atomic(_)), &mut atomic);
+        assert_eq!(atomic, [ArrayId(2)]);
+        let mut written = BTreeSet::new();
+        written_arrays(&stmts, &mut written);
+        assert_eq!(written, BTreeSet::from([ArrayId(1), ArrayId(2)]));
     }
 
     #[test]

@@ -33,6 +33,8 @@ use super::pair::{Encoder, TState};
 use super::terms::{app, atom, bvn, f, sym, t, thread_symbol};
 use super::witness::format_value;
 use super::{AccessKind, Check, EncodeOptions, MemoryModel, Property};
+use crate::ir::query::{defined_vars, own_def};
+use crate::ir::visit::{VarContext, Visitor};
 use crate::ir::{ArrayId, Builtin, Dim, Expr, Kernel, ParamKind, Space, Span, Stmt, StmtKind, Ty, VarId};
 use crate::passes::Geometry;
 use crate::solver::{Query, Script, Sexp};
@@ -109,25 +111,19 @@ impl Encoder<'_> {
     }
 }
 
+/// Appends to `out` the variables `e` reads, in order, each once.
 fn expr_vars(e: &Expr, out: &mut Vec<VarId>) {
-    match e {
-        Expr::Var { id, .. } => {
-            if !out.contains(id) {
-                out.push(*id)
-            }
+    ReadVars(out).visit_expr(e);
+}
+
+/// Collects the variables read, in order of reading, without repetitions.
+struct ReadVars<'a>(&'a mut Vec<VarId>);
+
+impl Visitor for ReadVars<'_> {
+    fn visit_var(&mut self, var: VarId, ctx: VarContext) {
+        if ctx == VarContext::Read && !self.0.contains(&var) {
+            self.0.push(var);
         }
-        Expr::Const { .. } | Expr::Builtin(_) => {}
-        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => expr_vars(arg, out),
-        Expr::Binary { lhs, rhs, .. } => {
-            expr_vars(lhs, out);
-            expr_vars(rhs, out);
-        }
-        Expr::Select { cond, then, els, .. } => {
-            expr_vars(cond, out);
-            expr_vars(then, out);
-            expr_vars(els, out);
-        }
-        Expr::Opaque { args, .. } => args.iter().for_each(|a| expr_vars(a, out)),
     }
 }
 
@@ -274,7 +270,7 @@ pub fn encode_concrete(
             checks.push(AssertionCheck {
                 span: span.clone(),
                 postcondition: idx >= n_asserts,
-                float_dependent: (!opts.float_ieee || opaque_left) && depends_on_float(&info.cond, &tainted),
+                float_dependent: (!opts.float_ieee || opaque_left) && has_float(&info.cond, &tainted),
                 thread: th,
                 query: q,
                 layout: layout.clone(),
@@ -520,148 +516,131 @@ fn access_ty(elem: Ty, width: u32) -> Option<Ty> {
     }
 }
 
+/// Whether `e` reads `threadIdx` or `blockIdx`.
 fn expr_uses_coords(e: &Expr) -> bool {
-    match e {
-        Expr::Builtin(b) => matches!(b, Builtin::ThreadIdx(_) | Builtin::BlockIdx(_)),
-        Expr::Const { .. } | Expr::Var { .. } => false,
-        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => expr_uses_coords(arg),
-        Expr::Binary { lhs, rhs, .. } => expr_uses_coords(lhs) || expr_uses_coords(rhs),
-        Expr::Select { cond, then, els, .. } => {
-            expr_uses_coords(cond) || expr_uses_coords(then) || expr_uses_coords(els)
-        }
-        Expr::Opaque { args, .. } => args.iter().any(expr_uses_coords),
-    }
+    let mut c = Coords(false);
+    c.visit_expr(e);
+    c.0
 }
 
-/// Whether the statements (an `__ensures` body: loads and assignments) mention `threadIdx`
-/// or `blockIdx`, or read a variable (whose value may differ between threads).
+/// Whether the statements (an `__ensures` body) read `threadIdx` or `blockIdx`, or hold a
+/// statement other than an assignment, a load, a branch or a block (taken as depending on the
+/// thread).
 fn stmts_use_coords(stmts: &[Stmt]) -> bool {
-    stmts.iter().any(|s| match &s.kind {
-        StmtKind::Assign { value, .. } => expr_uses_coords(value),
-        StmtKind::Load { offset, .. } => expr_uses_coords(offset),
-        StmtKind::If { cond, then, els } => expr_uses_coords(cond) || stmts_use_coords(then) || stmts_use_coords(els),
-        StmtKind::Block { body, .. } => stmts_use_coords(body),
-        _ => true,
-    })
+    let mut c = Coords(false);
+    c.visit_block(stmts);
+    c.0
 }
 
-/// Variables given a value (assigned, loaded) outside `__ensures` bodies: they may differ
-/// between threads. Variables only havocked (uninitialised locals) and parameters are not.
-fn assigned_vars(stmts: &[Stmt], out: &mut HashSet<VarId>) {
-    for s in stmts {
-        match &s.kind {
-            StmtKind::Assign { var, .. } | StmtKind::Load { dst: var, .. } => {
-                out.insert(*var);
+/// Set when the walk meets a read of the thread's coordinates, or a statement that
+/// [`stmts_use_coords`] does not look into.
+struct Coords(bool);
+
+impl Visitor for Coords {
+    fn visit_stmt(&mut self, s: &Stmt) {
+        match s.kind {
+            StmtKind::Assign { .. } | StmtKind::Load { .. } | StmtKind::If { .. } | StmtKind::Block { .. } => {
+                self.super_stmt(s)
             }
-            StmtKind::Atomic { dst: Some(d), .. } => {
-                out.insert(*d);
-            }
-            StmtKind::If { then, els, .. } => {
-                assigned_vars(then, out);
-                assigned_vars(els, out);
-            }
-            StmtKind::Block { body, .. } => assigned_vars(body, out),
-            StmtKind::Loop {
-                cond_stmts, body, step, ..
-            } => {
-                assigned_vars(cond_stmts, out);
-                assigned_vars(body, out);
-                assigned_vars(step, out);
-            }
-            _ => {}
+            _ => self.0 = true,
         }
+    }
+
+    fn visit_builtin(&mut self, b: Builtin) {
+        self.0 |= matches!(b, Builtin::ThreadIdx(_) | Builtin::BlockIdx(_));
     }
 }
 
-/// Variables read by the statements of an `__ensures` body (not those it assigns itself).
+/// Variables given a value (assigned, loaded, an atomic's result) outside `__ensures` bodies:
+/// they may differ between threads. Variables only havocked (uninitialised locals) and
+/// parameters are not.
+fn assigned_vars(stmts: &[Stmt], out: &mut HashSet<VarId>) {
+    defined_vars(stmts, |c| c != VarContext::Havoc, out);
+}
+
+/// Variables read by the statements of an `__ensures` body (not those it assigns itself):
+/// those of its top-level assignments and loads only.
 fn stmts_vars(stmts: &[Stmt], out: &mut Vec<VarId>) {
     let mut own = HashSet::new();
     assigned_vars(stmts, &mut own);
     let mut used = Vec::new();
     for s in stmts {
-        match &s.kind {
-            StmtKind::Assign { value, .. } => expr_vars(value, &mut used),
-            StmtKind::Load { offset, .. } => expr_vars(offset, &mut used),
-            _ => {}
+        if matches!(s.kind, StmtKind::Assign { .. } | StmtKind::Load { .. }) {
+            ReadVars(&mut used).visit_stmt(s);
         }
     }
     out.extend(used.into_iter().filter(|v| !own.contains(v)));
 }
 
+/// Appends to `out` every `__ensures` of `stmts` (span, body, condition), in program order.
 fn collect_ensures(stmts: &[Stmt], out: &mut Vec<(Span, Vec<Stmt>, Expr)>) {
-    for s in stmts {
-        match &s.kind {
-            StmtKind::Ensures { body, cond } => out.push((s.span.clone(), body.clone(), cond.clone())),
-            StmtKind::If { then, els, .. } => {
-                collect_ensures(then, out);
-                collect_ensures(els, out);
-            }
-            StmtKind::Block { body, .. } => collect_ensures(body, out),
-            _ => {}
-        }
-    }
-}
-
-fn has_float(e: &Expr, tainted: &HashSet<VarId>) -> bool {
-    if matches!(e.ty(), Ty::Float { .. }) {
-        return true;
-    }
-    match e {
-        Expr::Var { id, .. } => tainted.contains(id),
-        Expr::Const { .. } | Expr::Builtin(_) => false,
-        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => has_float(arg, tainted),
-        Expr::Binary { lhs, rhs, .. } => has_float(lhs, tainted) || has_float(rhs, tainted),
-        Expr::Select { cond, then, els, .. } => {
-            has_float(cond, tainted) || has_float(then, tainted) || has_float(els, tainted)
-        }
-        Expr::Opaque { args, .. } => args.iter().any(|a| has_float(a, tainted)),
-    }
-}
-
-fn depends_on_float(cond: &Expr, tainted: &HashSet<VarId>) -> bool {
-    has_float(cond, tainted)
-}
-
-/// Variables whose value may depend on a float (a fixpoint over assignments, loads, atomics).
-fn float_vars(k: &Kernel) -> HashSet<VarId> {
-    fn walk(stmts: &[Stmt], t: &mut HashSet<VarId>, changed: &mut bool) {
-        for s in stmts {
-            let mut mark = |v: VarId, yes: bool, t: &mut HashSet<VarId>| {
-                if yes && t.insert(v) {
-                    *changed = true;
-                }
-            };
+    struct Postconditions<'a>(&'a mut Vec<(Span, Vec<Stmt>, Expr)>);
+    impl Visitor for Postconditions<'_> {
+        fn visit_stmt(&mut self, s: &Stmt) {
             match &s.kind {
-                StmtKind::Assign { var, value } => {
-                    let y = has_float(value, t);
-                    mark(*var, y, t)
-                }
-                StmtKind::Load { dst, ty, .. } => mark(*dst, matches!(ty, Ty::Float { .. }), t),
-                StmtKind::Atomic { dst: Some(d), ty, .. } => mark(*d, matches!(ty, Ty::Float { .. }), t),
-                StmtKind::If { then, els, .. } => {
-                    walk(then, t, changed);
-                    walk(els, t, changed);
-                }
-                StmtKind::Block { body, .. } | StmtKind::Ensures { body, .. } => walk(body, t, changed),
-                StmtKind::Loop {
-                    cond_stmts, body, step, ..
-                } => {
-                    walk(cond_stmts, t, changed);
-                    walk(body, t, changed);
-                    walk(step, t, changed);
-                }
-                _ => {}
+                StmtKind::Ensures { body, cond } => self.0.push((s.span.clone(), body.clone(), cond.clone())),
+                _ => self.super_stmt(s),
             }
         }
     }
-    let mut t = HashSet::new();
-    loop {
-        let mut changed = false;
-        walk(&k.body, &mut t, &mut changed);
-        if !changed {
-            return t;
+    Postconditions(out).visit_block(stmts);
+}
+
+/// Whether `e` has a part of float type or reads a variable of `tainted`.
+fn has_float(e: &Expr, tainted: &HashSet<VarId>) -> bool {
+    struct Floats<'a> {
+        tainted: &'a HashSet<VarId>,
+        found: bool,
+    }
+    impl Visitor for Floats<'_> {
+        fn visit_expr(&mut self, e: &Expr) {
+            if matches!(e.ty(), Ty::Float { .. }) {
+                self.found = true;
+            } else {
+                self.super_expr(e);
+            }
+        }
+        fn visit_var(&mut self, var: VarId, _ctx: VarContext) {
+            self.found |= self.tainted.contains(&var);
         }
     }
+    let mut w = Floats { tainted, found: false };
+    w.visit_expr(e);
+    w.found
+}
+
+/// Variables whose value may depend on a float (a fixpoint over assignments, loads, atomics,
+/// `__ensures` bodies included).
+fn float_vars(k: &Kernel) -> HashSet<VarId> {
+    struct Taint {
+        tainted: HashSet<VarId>,
+        changed: bool,
+    }
+    impl Visitor for Taint {
+        fn visit_stmt(&mut self, s: &Stmt) {
+            let float = match &s.kind {
+                StmtKind::Assign { value, .. } => has_float(value, &self.tainted),
+                StmtKind::Load { ty, .. } | StmtKind::Atomic { ty, .. } => matches!(ty, Ty::Float { .. }),
+                _ => false,
+            };
+            if float
+                && let Some(v) = own_def(s)
+                && self.tainted.insert(v)
+            {
+                self.changed = true;
+            }
+            self.super_stmt(s);
+        }
+    }
+    let mut t = Taint {
+        tainted: HashSet::new(),
+        changed: true,
+    };
+    while t.changed {
+        t.changed = false;
+        t.visit_block(&k.body);
+    }
+    t.tainted
 }
 
 fn num(v: Option<&Sexp>) -> Option<i64> {

@@ -6,6 +6,7 @@
 
 use super::{Encoder, MemoryModel, TState};
 use crate::encode::terms::{app, mem_sort, sym, t};
+use crate::ir::visit::{AccessContext, Visitor};
 use crate::ir::{ArrayId, Kernel, Space, Stmt, StmtKind};
 use crate::solver::Sexp;
 
@@ -67,24 +68,21 @@ pub(super) fn adversarial_arrays(k: &Kernel, memory: MemoryModel) -> Vec<ArrayId
     adversarial
 }
 
-/// The arrays that an atomic of `stmts` touches (with repetitions), appended to `out`.
+/// The arrays that an atomic of `stmts` touches (with repetitions), appended to `out`. Not
+/// those of atomics inside an abstracted loop or an `__ensures` body, which are not walked.
 fn collect_atomic_arrays(stmts: &[Stmt], out: &mut Vec<ArrayId>) {
-    for s in stmts {
-        match &s.kind {
-            StmtKind::Atomic { array, .. } => out.push(*array),
-            StmtKind::If { then, els, .. } => {
-                collect_atomic_arrays(then, out);
-                collect_atomic_arrays(els, out);
+    struct Atomics<'a>(&'a mut Vec<ArrayId>);
+    impl Visitor for Atomics<'_> {
+        fn visit_stmt(&mut self, s: &Stmt) {
+            if !matches!(s.kind, StmtKind::AbstractLoop(_) | StmtKind::Ensures { .. }) {
+                self.super_stmt(s);
             }
-            StmtKind::Block { body, .. } => collect_atomic_arrays(body, out),
-            StmtKind::Loop {
-                cond_stmts, body, step, ..
-            } => {
-                collect_atomic_arrays(cond_stmts, out);
-                collect_atomic_arrays(body, out);
-                collect_atomic_arrays(step, out);
+        }
+        fn visit_array(&mut self, array: ArrayId, ctx: AccessContext) {
+            if let AccessContext::Atomic(_) = ctx {
+                self.0.push(array);
             }
-            _ => {}
         }
     }
+    Atomics(out).visit_block(stmts);
 }

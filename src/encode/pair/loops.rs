@@ -7,6 +7,8 @@
 
 use super::{Check, Encoder, MemoryModel, Property, TState};
 use crate::encode::terms::{and, app, atom, bvn, extend, f, mem_sort, not, or, sym, t, to_unsigned};
+use crate::ir::query::{exits_to, mentions};
+use crate::ir::visit::{LabelContext, Visitor};
 use crate::ir::{
     AbstractLoop, ArrayId, BinOp, BlockId, ClosedForm, Expr, Space, Span, Stmt, StmtKind, Ty, UnOp, VarId,
 };
@@ -290,7 +292,7 @@ impl Encoder<'_> {
         }
         let closed: BTreeMap<VarId, ClosedForm> = l.closed.iter().cloned().collect();
         let havocked: BTreeSet<VarId> = l.havocked.iter().copied().collect();
-        if mentions_any(&l.cond, &havocked) {
+        if mentions(&l.cond, &havocked) {
             return;
         }
         // A `while` head `it >= 1` passed the test on iteration `it - 1`'s head; a do-while
@@ -340,7 +342,7 @@ impl Encoder<'_> {
         let Some(ClosedForm::Linear(k)) = closed.get(&v) else {
             return;
         };
-        if mentions_any(bound, &closed.keys().copied().collect()) {
+        if mentions(bound, &closed.keys().copied().collect()) {
             return;
         }
         let ty = self.k.var(v).ty;
@@ -532,65 +534,53 @@ pub(super) fn barrier_shift(nb: u32) -> u32 {
     nb.max(1).next_power_of_two().trailing_zeros()
 }
 
-/// Whether `stmts` contain an `Exit(id)`.
-pub(super) fn exits_to(stmts: &[Stmt], id: BlockId) -> bool {
-    stmts.iter().any(|s| match &s.kind {
-        StmtKind::Exit(x) => *x == id,
-        StmtKind::If { then, els, .. } => exits_to(then, id) || exits_to(els, id),
-        StmtKind::Block { body, .. } => exits_to(body, id),
-        StmtKind::AbstractLoop(l) => exits_to(&l.cond_stmts, id) || exits_to(&l.body, id) || exits_to(&l.step, id),
-        _ => false,
-    })
-}
-
 /// Whether `stmts` (a loop body) can leave the loop other than by `break` or `continue`: a
 /// `return`, or an exit of a block around the loop.
 pub(super) fn leaves_loop(stmts: &[Stmt], brk: BlockId, cont: BlockId) -> bool {
-    fn inner_blocks(stmts: &[Stmt], out: &mut HashSet<BlockId>) {
-        for s in stmts {
-            match &s.kind {
-                StmtKind::Block { id, body } => {
-                    out.insert(*id);
-                    inner_blocks(body, out);
-                }
-                StmtKind::If { then, els, .. } => {
-                    inner_blocks(then, out);
-                    inner_blocks(els, out);
-                }
-                StmtKind::AbstractLoop(l) => {
-                    out.insert(l.brk);
-                    out.insert(l.cont);
-                    inner_blocks(&l.body, out);
-                }
-                _ => {}
-            }
-        }
-    }
-    fn leaves(stmts: &[Stmt], ok: &HashSet<BlockId>) -> bool {
-        stmts.iter().any(|s| match &s.kind {
-            StmtKind::Return => true,
-            StmtKind::Exit(x) => !ok.contains(x),
-            StmtKind::If { then, els, .. } => leaves(then, ok) || leaves(els, ok),
-            StmtKind::Block { body, .. } => leaves(body, ok),
-            StmtKind::AbstractLoop(l) => leaves(&l.cond_stmts, ok) || leaves(&l.body, ok) || leaves(&l.step, ok),
-            _ => false,
-        })
-    }
-    let mut ok = HashSet::from([brk, cont]);
-    inner_blocks(stmts, &mut ok);
-    leaves(stmts, &ok)
+    let mut w = LoopExits {
+        inner: HashSet::from([brk, cont]),
+        exits: Vec::new(),
+        returns: false,
+        in_head: 0,
+    };
+    w.visit_block(stmts);
+    w.returns || w.exits.iter().any(|x| !w.inner.contains(x))
 }
 
-/// Whether `e` reads one of `vars`.
-pub(super) fn mentions_any(e: &Expr, vars: &BTreeSet<VarId>) -> bool {
-    match e {
-        Expr::Var { id, .. } => vars.contains(id),
-        Expr::Const { .. } | Expr::Builtin(_) => false,
-        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => mentions_any(arg, vars),
-        Expr::Binary { lhs, rhs, .. } => mentions_any(lhs, vars) || mentions_any(rhs, vars),
-        Expr::Select { cond, then, els, .. } => {
-            mentions_any(cond, vars) || mentions_any(then, vars) || mentions_any(els, vars)
+/// What [`leaves_loop`] collects from a loop body (not from `__ensures` bodies): the labels
+/// declared inside it (blocks, nested loops' `brk` and `cont`), the exits, whether it returns.
+/// Labels declared in a nested loop's test or step are not counted as inside (`in_head`), so
+/// an exit to one of them counts as leaving: conservative, and kept so.
+struct LoopExits {
+    inner: HashSet<BlockId>,
+    exits: Vec<BlockId>,
+    returns: bool,
+    in_head: usize,
+}
+
+impl Visitor for LoopExits {
+    fn visit_stmt(&mut self, s: &Stmt) {
+        match &s.kind {
+            StmtKind::Return => self.returns = true,
+            StmtKind::Ensures { .. } => {}
+            StmtKind::AbstractLoop(l) => {
+                self.visit_label(l.brk, LabelContext::Break);
+                self.visit_label(l.cont, LabelContext::Continue);
+                self.visit_block(&l.body);
+                self.in_head += 1;
+                self.visit_block(&l.cond_stmts);
+                self.visit_block(&l.step);
+                self.in_head -= 1;
+            }
+            _ => self.super_stmt(s),
         }
-        Expr::Opaque { args, .. } => args.iter().any(|a| mentions_any(a, vars)),
+    }
+
+    fn visit_label(&mut self, id: BlockId, ctx: LabelContext) {
+        if ctx == LabelContext::Exit {
+            self.exits.push(id);
+        } else if self.in_head == 0 {
+            self.inner.insert(id);
+        }
     }
 }
