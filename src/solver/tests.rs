@@ -217,6 +217,7 @@ fn check_timeout_then_recover(spec: &SolverSpec, soft: bool) {
         let warm = query("warm", vec![], vec![]);
         assert_eq!(s.check(&warm).unwrap(), Answer::Sat(vec![]), "{}", spec.name);
     }
+    let pid = s.proc.as_ref().map(|p| p.pid);
     let t = Instant::now();
     let ans = s.check(&factoring_query()).unwrap();
     let took = t.elapsed();
@@ -224,6 +225,17 @@ fn check_timeout_then_recover(spec: &SolverSpec, soft: bool) {
     assert_eq!(ans, Answer::Timeout, "{}", spec.name);
     assert!(took >= Duration::from_millis(950), "{}: {took:?}", spec.name);
     assert!(took < Duration::from_secs(2), "{}: {took:?}", spec.name);
+    if let (false, Some(pid)) = (soft, pid) {
+        // Without a soft timeout only the kill ends the query: the process must be dead.
+        let t = Instant::now();
+        while !is_dead(pid) && t.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        if !is_dead(pid) {
+            process::kill_pid(pid); // leave nothing running behind a failed test
+            panic!("{}: timed-out solver {pid} still runs", spec.name);
+        }
+    }
     // The session still works (restarted if the process was killed).
     let q = query("after", vec![eq(a("x"), bv(42, 64))], vec![a("x")]);
     let t = Instant::now();
