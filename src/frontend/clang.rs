@@ -45,18 +45,21 @@ fn search_path(name: &str) -> Option<PathBuf> {
     std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
 }
 
-/// Write `text` to `path` atomically unless it already holds exactly that. The temporary file
-/// is unique per call, so threads of one process that write the same file do not race.
+/// Write `text` to `path` atomically unless it already holds exactly that, through a fresh
+/// temporary file beside it (the `tempfile` crate), so threads and processes that write the
+/// same file do not race.
 pub(super) fn write_if_changed(path: &Path, text: &str) -> Result<(), FrontendError> {
-    static WRITES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     if std::fs::read_to_string(path).is_ok_and(|t| t == text) {
         return Ok(());
     }
-    let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let tmp = path.with_extension(format!("tmp{}-{n}", std::process::id()));
-    let io = |context: String| move |source| FrontendError::Io { context, source };
-    std::fs::write(&tmp, text).map_err(io(format!("writing {}", tmp.display())))?;
-    std::fs::rename(&tmp, path).map_err(io(format!("writing {}", path.display())))?;
+    let io = |source| FrontendError::Io {
+        context: format!("writing {}", path.display()),
+        source,
+    };
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
+    std::io::Write::write_all(&mut tmp, text.as_bytes()).map_err(io)?;
+    tmp.persist(path).map_err(|e| io(e.error))?;
     Ok(())
 }
 

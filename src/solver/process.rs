@@ -13,7 +13,6 @@ use easy_smt::{Context, ContextBuilder, SExpr, SExprData};
 use std::ffi::OsString;
 use std::io;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// How many commands are written before their `success` acknowledgements are read back.
@@ -40,29 +39,23 @@ pub(crate) struct Proc {
     pub(crate) pid: u32,
 }
 
-/// A fresh, empty file in the temporary directory for [`SHIM`] to write the solver's pid to;
-/// removed when dropped (after reading, and on every error path).
+/// A fresh, empty file in the temporary directory (the `tempfile` crate: exclusive creation,
+/// a unique name) for [`SHIM`] to write the solver's pid to; removed when dropped (after
+/// reading, and on every error path).
 pub(crate) struct PidFile {
-    pub(crate) path: PathBuf,
+    pub(crate) path: tempfile::TempPath,
 }
 
 impl PidFile {
-    /// Creates `gpug-solver-<our pid>-<n>.pid` with a fresh `n` (exclusively: a leftover of an
-    /// earlier process with the same pid is skipped, never reused).
+    /// Creates `gpug-solver-XXXXXX.pid`, closed, for the shell to write.
     pub(crate) fn create() -> io::Result<PidFile> {
-        static NEXT: AtomicU64 = AtomicU64::new(0);
-        let dir = std::env::temp_dir();
-        let mut last = None;
-        for _ in 0..1000 {
-            let n = NEXT.fetch_add(1, Ordering::Relaxed);
-            let path = dir.join(format!("gpug-solver-{}-{n}.pid", std::process::id()));
-            match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
-                Ok(_) => return Ok(PidFile { path }),
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
-                Err(e) => return Err(e),
-            }
-        }
-        Err(last.unwrap_or_else(|| io::Error::other("no fresh pid file name")))
+        let file = tempfile::Builder::new()
+            .prefix("gpug-solver-")
+            .suffix(".pid")
+            .tempfile()?;
+        Ok(PidFile {
+            path: file.into_temp_path(),
+        })
     }
 
     /// The pid written to the file.
@@ -77,17 +70,16 @@ impl PidFile {
     }
 }
 
-impl Drop for PidFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
-    }
-}
-
 /// Spawns `program` (an executable file) with `args` through [`SHIM`] and waits for its
 /// acknowledgement of easy-smt's first commands; returns the context and the solver's pid.
 fn spawn(program: PathBuf, args: &[String]) -> io::Result<(Context, u32)> {
     let pid_file = PidFile::create()?;
-    let mut shim_args: Vec<OsString> = vec!["-c".into(), SHIM.into(), pid_file.path.clone().into(), program.into()];
+    let mut shim_args: Vec<OsString> = vec![
+        "-c".into(),
+        SHIM.into(),
+        pid_file.path.to_path_buf().into(),
+        program.into(),
+    ];
     shim_args.extend(args.iter().map(OsString::from));
     let ctx = ContextBuilder::new().solver(SHELL).solver_args(shim_args).build()?;
     // The solver answered, so the shell wrote the file before it `exec`ed the solver. On an
