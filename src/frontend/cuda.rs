@@ -80,7 +80,10 @@ pub fn cuda_path_problem(dir: &Path) -> Option<String> {
     }
     for d in ["bin", "lib64"] {
         if !dir.join(d).is_dir() {
-            return Some(format!("{} has no folder {d}/ (clang requires one, even empty)", dir.display()));
+            return Some(format!(
+                "{} has no folder {d}/ (clang requires one, even empty)",
+                dir.display()
+            ));
         }
     }
     None
@@ -161,7 +164,13 @@ pub fn support_files() -> Result<(PathBuf, PathBuf), FrontendError> {
 /// clang's flags for device-side CUDA over the CUDA folder `cuda` (`None`: gpug's stubs).
 fn cuda_command(clang: &Path, cuda: Option<&Path>) -> Command {
     let mut cmd = Command::new(clang);
-    cmd.args(["-x", "cuda", "--cuda-device-only", "-nocudalib", "--cuda-gpu-arch=sm_70"]);
+    cmd.args([
+        "-x",
+        "cuda",
+        "--cuda-device-only",
+        "-nocudalib",
+        "--cuda-gpu-arch=sm_70",
+    ]);
     match cuda {
         Some(dir) => {
             cmd.arg(format!("--cuda-path={}", dir.display()))
@@ -186,11 +195,7 @@ fn cuda_command(clang: &Path, cuda: Option<&Path>) -> Command {
 /// Errors: clang fails on the headers ([`FrontendError::ClangFailed`]), or the cache cannot be
 /// written.
 pub fn nvidia_pch(clang: &Path, cuda: &Path) -> Result<(PathBuf, PathBuf), FrontendError> {
-    let stamp = |p: &Path| {
-        std::fs::metadata(p)
-            .ok()
-            .map(|m| (m.len(), m.modified().ok()))
-    };
+    let stamp = |p: &Path| std::fs::metadata(p).ok().map(|m| (m.len(), m.modified().ok()));
     let api = cuda.join("include/cuda_runtime_api.h");
     let dir = cache_dir((
         "nvidia",
@@ -246,7 +251,8 @@ pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<(ast::Node, PathBuf)
         Some(cuda) => {
             let (pch, prelude) = nvidia_pch(&clang, &cuda)?;
             let mut cmd = cuda_command(&clang, Some(&cuda));
-            cmd.args(["-fsyntax-only", "-Xclang", "-include-pch", "-Xclang"]).arg(&pch);
+            cmd.args(["-fsyntax-only", "-Xclang", "-include-pch", "-Xclang"])
+                .arg(&pch);
             (cmd, prelude)
         }
         None => {

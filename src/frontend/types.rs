@@ -301,6 +301,12 @@ pub fn cuda_vector_records() -> Vec<(String, Vec<(String, CType)>)> {
             out.push((format!("{base}{n}"), fields));
         }
     }
-    out.push(("dim3".into(), ["x", "y", "z"].iter().map(|f| (f.to_string(), int(32, false))).collect()));
+    out.push((
+        "dim3".into(),
+        ["x", "y", "z"]
+            .iter()
+            .map(|f| (f.to_string(), int(32, false)))
+            .collect(),
+    ));
     out
 }

@@ -11,6 +11,10 @@
 #include <cuda_runtime.h>
 #if __has_include(<cooperative_groups.h>)
 #include <cooperative_groups.h>
+/* GPUVerify's cuda.h spells a group's barrier `synchronize(g)`. */
+namespace cooperative_groups {
+template <class Group> __device__ void synchronize(Group &g);
+}
 #endif
 #if __has_include(<curand_kernel.h>)
 #include <curand_kernel.h>

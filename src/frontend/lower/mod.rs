@@ -35,6 +35,7 @@ mod call;
 mod decl;
 mod expr;
 mod globals;
+mod groups;
 mod place;
 mod stmt;
 
