@@ -294,7 +294,10 @@ pub fn strip_parens(n: &Node) -> &Node {
         n.kind.as_str(),
         "ParenExpr" | "ExprWithCleanups" | "MaterializeTemporaryExpr" | "CXXBindTemporaryExpr"
     ) || (n.kind == "ImplicitCastExpr"
-        && matches!(n.cast_kind.as_deref(), Some("NoOp") | Some("FunctionToPointerDecay")))
+        && matches!(
+            n.cast_kind.as_deref(),
+            Some("NoOp") | Some("FunctionToPointerDecay") | Some("BuiltinFnToFnPtr")
+        ))
     {
         match n.inner.first() {
             Some(c) => n = c,

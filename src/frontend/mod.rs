@@ -24,7 +24,10 @@ pub mod lower;
 pub mod types;
 
 pub use clang::find_clang;
-pub use cuda::{PRELUDE, STUB_HEADERS, parse, support_files};
+pub use cuda::{
+    ANNOTATIONS, CUDA_PATH_ENV, DEFAULT_CUDA_PATHS, Headers, NVIDIA_PRELUDE, PRELUDE, STUB_HEADERS, nvidia_pch, parse,
+    resolve_headers, support_files,
+};
 
 use crate::ir::{Program, Span};
 use std::path::{Path, PathBuf};
@@ -43,11 +46,16 @@ pub struct FrontendOptions {
     /// `--assume` (PUG's `+C`): C expressions over the kernel's parameters and the launch
     /// geometry, assumed at the start of every selected kernel as `__requires(e)` would be.
     pub assumptions: Vec<String>,
+    /// Where CUDA's headers come from: NVIDIA's (found, or `--cuda-path`) or gpug's stubs.
+    pub headers: Headers,
 }
 
 /// Why the front end failed.
 #[derive(Debug, thiserror::Error)]
 pub enum FrontendError {
+    /// `--cuda-path` or `$GPUG_CUDA_PATH` names a folder without NVIDIA's CUDA headers.
+    #[error("no CUDA headers: {0}")]
+    CudaPath(String),
     /// No clang binary could be found.
     #[error("clang not found: {0}")]
     ClangNotFound(String),

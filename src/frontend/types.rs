@@ -267,3 +267,46 @@ mod tests {
         );
     }
 }
+
+/// CUDA's vector types (`char1` … `double4`, `longlong1` …, `uint3`, `dim3`) as records of
+/// scalar fields `x`, `y`, `z`, `w` (CUDA Programming Guide, "Built-in Vector Types"), for
+/// when they come from NVIDIA's precompiled headers, whose record declarations are not in the
+/// kernel's AST. Sizes follow from the fields (`float4`: 16 bytes, `char3`: 3); the extra
+/// alignment NVIDIA declares (`float4`: 16) is not modelled, which only moves fields of
+/// user records that embed a vector type.
+pub fn cuda_vector_records() -> Vec<(String, Vec<(String, CType)>)> {
+    let int = |bits, signed| CType::Scalar(Ty::Int { bits, signed });
+    let float = |bits| CType::Scalar(Ty::Float { bits });
+    let bases = [
+        ("char", int(8, true)),
+        ("uchar", int(8, false)),
+        ("short", int(16, true)),
+        ("ushort", int(16, false)),
+        ("int", int(32, true)),
+        ("uint", int(32, false)),
+        ("long", int(64, true)),
+        ("ulong", int(64, false)),
+        ("longlong", int(64, true)),
+        ("ulonglong", int(64, false)),
+        ("float", float(32)),
+        ("double", float(64)),
+    ];
+    let mut out = Vec::new();
+    for (base, t) in bases {
+        for n in 1..=4 {
+            let fields = ["x", "y", "z", "w"][..n]
+                .iter()
+                .map(|f| (f.to_string(), t.clone()))
+                .collect();
+            out.push((format!("{base}{n}"), fields));
+        }
+    }
+    out.push((
+        "dim3".into(),
+        ["x", "y", "z"]
+            .iter()
+            .map(|f| (f.to_string(), int(32, false)))
+            .collect(),
+    ));
+    out
+}

@@ -30,6 +30,9 @@ const TABLE: &[(&str, Lowering)] = &[
     ("__threadfence_block", Ignored),
     ("__threadfence_system", Ignored),
     ("printf", Ignored),
+    // `assert(e)` of glibc's and CUDA's assert.h: `e ? (void)0 : __assert_fail(…)`.
+    ("__assert_fail", Fail),
+    ("__assertfail", Fail),
     // Integer helpers (on floats: uninterpreted).
     (
         "min",

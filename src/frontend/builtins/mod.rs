@@ -38,6 +38,10 @@ pub enum Lowering {
     Uninterpreted,
     /// An annotation that is not modelled: a call is an error naming it.
     Unmodelled,
+    /// An assertion that fails where the call is reached; the arguments are not evaluated.
+    /// glibc's `assert(e)` expands to `e ? (void)0 : __assert_fail(…)`, so with NVIDIA's headers
+    /// this is how `assert` arrives.
+    Fail,
 }
 
 /// The statement a [`Lowering::Condition`] built-in makes of its condition.

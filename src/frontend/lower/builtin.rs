@@ -65,6 +65,15 @@ impl Lower<'_, '_> {
                 })
             }
             Lowering::Unmodelled => return unsupported(span.clone(), format!("annotation `{name}`")),
+            Lowering::Fail => {
+                out.push(Stmt {
+                    kind: StmtKind::Assert {
+                        cond: Expr::bool(false),
+                    },
+                    span: span.clone(),
+                });
+                Val::Void
+            }
         };
         Ok(Some(v))
     }

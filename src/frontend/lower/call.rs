@@ -4,6 +4,7 @@
 //! Recursion, function pointers and methods that use `this` are errors.
 
 use super::globals::body_of;
+use super::groups::node_group;
 use super::{Binding, Frame, LVal, Lower, PtrBind, PtrOff, R, Val, scan, unsupported};
 use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::types::{CType, TypeEnv};
@@ -18,6 +19,13 @@ impl Lower<'_, '_> {
         };
         let mut args: Vec<&Node> = n.inner[1..].iter().filter(|c| !c.kind.ends_with("Attr")).collect();
         let c = strip_parens(callee);
+        let callee_name = match &c.referenced_decl {
+            Some(d) => d.name.clone(),
+            None => c.name.clone().unwrap_or_default(),
+        };
+        if let Some(v) = self.group_call(n, c, &callee_name, &args, &span, out)? {
+            return Ok(v);
+        }
         let (name, decl_id, decl_ty) = match c.kind.as_str() {
             "DeclRefExpr" => {
                 let Some(d) = &c.referenced_decl else {
@@ -81,6 +89,11 @@ impl Lower<'_, '_> {
         // Evaluate the arguments in the caller.
         let mut vals = Vec::new();
         for a in args.drain(..) {
+            // A cooperative group handle has no storage (`groups.rs`).
+            if node_group(strip_parens(a)).is_some() {
+                vals.push(Val::Void);
+                continue;
+            }
             vals.push(self.rvalue(a, out)?);
         }
         self.inline(def, &name, params, vals, &span, out)
@@ -122,6 +135,9 @@ impl Lower<'_, '_> {
                 let pname = p.name.clone().unwrap_or_default();
                 let pspan = self.span(p);
                 let cty = self.ctype(p);
+                if node_group(p).is_some() {
+                    continue;
+                }
                 match (&cty, v) {
                     (CType::Ptr(pointee), Val::Ptr(pv)) if !self.frame().modified.contains(&p.id) => {
                         let pointee = (**pointee).clone();

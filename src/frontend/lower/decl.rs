@@ -145,6 +145,11 @@ impl Lower<'_, '_> {
         let name = d.name.clone().unwrap_or_default();
         let span = self.span(d);
         let cty = self.ctype(d);
+        if super::groups::node_group(d).is_some() {
+            // A cooperative group handle: no storage, its initializer (`this_thread_block()`)
+            // is pure (`groups.rs`).
+            return Ok(());
+        }
         if d.has_attr("CUDASharedAttr") || d.storage_class.as_deref() == Some("static") {
             if !d.has_attr("CUDASharedAttr") {
                 return unsupported(span, format!("static local variable `{name}`"));

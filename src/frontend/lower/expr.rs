@@ -487,6 +487,18 @@ impl Lower<'_, '_> {
         let mut sb = Vec::new();
         let vb = self.rvalue(b, &mut sb)?;
         match (va, vb) {
+            // `c ? (void)0 : __assert_fail(…)`, glibc's `assert(c)`: the assertion itself.
+            (Val::Void, Val::Void)
+                if sa.is_empty()
+                    && matches!(&sb[..], [Stmt { kind: StmtKind::Assert { cond: Expr::Const { value, .. } }, .. }]
+                        if value == &BigInt::from(0)) =>
+            {
+                out.push(Stmt {
+                    kind: StmtKind::Assert { cond },
+                    span: sb[0].span.clone(),
+                });
+                Ok(Val::Void)
+            }
             (Val::Void, Val::Void) => {
                 out.push(branch(cond, sa, sb, span));
                 Ok(Val::Void)

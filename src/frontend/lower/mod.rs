@@ -35,6 +35,7 @@ mod call;
 mod decl;
 mod expr;
 mod globals;
+mod groups;
 mod place;
 mod stmt;
 
@@ -48,6 +49,7 @@ type R<T> = Result<T, FrontendError>;
 pub fn kernel_body_offsets(root: &Node, file: &str, prelude: &str, only: Option<&str>) -> R<Vec<u64>> {
     let mut g = Globals::default();
     collect(root, &mut g, prelude);
+    add_cuda_vector_types(&mut g);
     let mut out = Vec::new();
     for (_, k) in select_kernels(&g, file, only)? {
         let body = k.inner.iter().find(|c| c.kind == "CompoundStmt");
@@ -71,6 +73,7 @@ pub fn kernel_body_offsets(root: &Node, file: &str, prelude: &str, only: Option<
 pub fn lower_program(root: &Node, file: &str, prelude: &str, only: Option<&str>) -> R<Program> {
     let mut g = Globals::default();
     collect(root, &mut g, prelude);
+    add_cuda_vector_types(&mut g);
     let selected = select_kernels(&g, file, only)?;
     let mut kernels = Vec::new();
     for (display, k) in &selected {
@@ -80,6 +83,15 @@ pub fn lower_program(root: &Node, file: &str, prelude: &str, only: Option<&str>)
         file: file.to_string(),
         kernels,
     })
+}
+
+/// CUDA's vector types where the file did not declare them itself (with NVIDIA's
+/// precompiled headers their declarations are not in the AST): see
+/// [`crate::frontend::types::cuda_vector_records`].
+fn add_cuda_vector_types(g: &mut Globals) {
+    for (name, fields) in crate::frontend::types::cuda_vector_records() {
+        g.types.records.entry(name).or_insert(fields);
+    }
 }
 
 /// A resolved pointer value: an array, a byte offset (`I64`) and the pointee type.
