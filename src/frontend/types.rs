@@ -231,43 +231,6 @@ impl CType {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parses_common_spellings() {
-        let env = TypeEnv::default();
-        assert_eq!(
-            env.parse("const int *__restrict"),
-            CType::Ptr(Box::new(CType::Scalar(Ty::I32)))
-        );
-        assert_eq!(
-            env.parse("int[4][8]"),
-            CType::Array(
-                Box::new(CType::Array(Box::new(CType::Scalar(Ty::I32)), Some(8))),
-                Some(4)
-            )
-        );
-        assert_eq!(
-            env.parse("int (*)[8]"),
-            CType::Ptr(Box::new(CType::Array(Box::new(CType::Scalar(Ty::I32)), Some(8))))
-        );
-        assert_eq!(
-            env.parse("unsigned long long"),
-            CType::Scalar(Ty::Int {
-                bits: 64,
-                signed: false
-            })
-        );
-        assert_eq!(env.parse("void (*)(int)"), CType::Ptr(Box::new(CType::Func)));
-        assert_eq!(
-            env.parse("float []"),
-            CType::Array(Box::new(CType::Scalar(Ty::Float { bits: 32 })), None)
-        );
-    }
-}
-
 /// CUDA's vector types (`char1` … `double4`, `longlong1` …, `uint3`, `dim3`) as records of
 /// scalar fields `x`, `y`, `z`, `w` (CUDA Programming Guide, "Built-in Vector Types"), for
 /// when they come from NVIDIA's precompiled headers, whose record declarations are not in the
@@ -309,4 +272,41 @@ pub fn cuda_vector_records() -> Vec<(String, Vec<(String, CType)>)> {
             .collect(),
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_common_spellings() {
+        let env = TypeEnv::default();
+        assert_eq!(
+            env.parse("const int *__restrict"),
+            CType::Ptr(Box::new(CType::Scalar(Ty::I32)))
+        );
+        assert_eq!(
+            env.parse("int[4][8]"),
+            CType::Array(
+                Box::new(CType::Array(Box::new(CType::Scalar(Ty::I32)), Some(8))),
+                Some(4)
+            )
+        );
+        assert_eq!(
+            env.parse("int (*)[8]"),
+            CType::Ptr(Box::new(CType::Array(Box::new(CType::Scalar(Ty::I32)), Some(8))))
+        );
+        assert_eq!(
+            env.parse("unsigned long long"),
+            CType::Scalar(Ty::Int {
+                bits: 64,
+                signed: false
+            })
+        );
+        assert_eq!(env.parse("void (*)(int)"), CType::Ptr(Box::new(CType::Func)));
+        assert_eq!(
+            env.parse("float []"),
+            CType::Array(Box::new(CType::Scalar(Ty::Float { bits: 32 })), None)
+        );
+    }
 }
