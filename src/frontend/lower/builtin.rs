@@ -65,6 +65,11 @@ impl Lower<'_, '_> {
                 })
             }
             Lowering::Unmodelled => return unsupported(span.clone(), format!("annotation `{name}`")),
+            Lowering::Vector => self.make_vector(n, name, args, span, out)?,
+            Lowering::Texture => self.texture_fetch(n, name, args, span, out)?,
+            Lowering::Load => self.cached_load(name, args, span, out)?,
+            Lowering::Store => self.cached_store(name, args, span, out)?,
+            Lowering::Unsupported(why) => return unsupported(span.clone(), format!("`{name}`: {why}")),
         };
         Ok(Some(v))
     }

@@ -249,7 +249,10 @@ impl Lower<'_, '_> {
                         let v = self.rvalue(a, out)?;
                         self.assign(&lv, v, e, span, out)
                     }
-                    _ => unsupported(self.span(e), "constructor call with arguments"),
+                    _ => {
+                        let v = self.construct(e, &args, out)?;
+                        self.assign(&lv, v, e, span, out)
+                    }
                 }
             }
             "ImplicitValueInitExpr" => {
