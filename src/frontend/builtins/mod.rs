@@ -40,7 +40,8 @@ pub enum Lowering {
     Unmodelled,
     /// A vector constructor (`make_float4(x, y, z, w)`): the struct value of the call's result
     /// type (a record of scalar fields), each field the argument in its position converted to
-    /// the field's type; the number of arguments must be the number of fields.
+    /// the field's type, when there is one scalar argument per field; any other call (an
+    /// overload such as `make_float4(float3, float)`) is not taken as a built-in.
     Vector,
     /// A read from texture memory (`tex1Dfetch`, `tex2D`, …): read-only for the kernel's whole
     /// run, so it cannot race and the same texture at the same coordinates gives the same value.

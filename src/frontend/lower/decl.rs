@@ -5,6 +5,7 @@
 //! elsewhere.
 
 use super::globals::const_value;
+use super::texture::is_texture_reference;
 use super::{Binding, LVal, Lower, PtrBind, PtrOff, R, Val, add_off, pos_span, set, unsupported};
 use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::types::CType;
@@ -287,6 +288,11 @@ impl Lower<'_, '_> {
             Space::Constant
         } else if d.has_attr("CUDADeviceAttr") {
             Space::Global
+        } else if is_texture_reference(d.type_str()) {
+            return unsupported(
+                span,
+                format!("texture reference `{name}` used other than as the texture of a fetch"),
+            );
         } else {
             return unsupported(span, format!("host variable `{name}` used in device code"));
         };

@@ -115,9 +115,13 @@ impl Lower<'_, '_> {
                 Some(p) => format!("{}.{}", d.name, p.line),
                 None => d.name.clone(),
             }),
-            None => unsupported(
+            None if d.kind == "ParmVarDecl" => unsupported(
                 self.span(arg),
                 format!("texture reference `{}` passed as a function argument", d.name),
+            ),
+            None => unsupported(
+                self.span(arg),
+                format!("texture reference `{}` not declared at file scope", d.name),
             ),
         }
     }
@@ -181,7 +185,7 @@ impl Lower<'_, '_> {
 
 /// Whether a type spelling names a texture reference (`texture<float, 1,
 /// cudaReadModeElementType>`, `const struct texture<…>`).
-fn is_texture_reference(t: &str) -> bool {
+pub(super) fn is_texture_reference(t: &str) -> bool {
     strip_tag(t).starts_with("texture<")
 }
 

@@ -14,36 +14,29 @@ use crate::ir::*;
 
 impl Lower<'_, '_> {
     /// `make_float4(x, y, z, w)` and its siblings, a call `n`: the struct of the call's type with
-    /// the arguments as its fields, in order.
-    pub(super) fn make_vector(
-        &mut self,
-        n: &Node,
-        name: &str,
-        args: &[&Node],
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Val> {
-        let cty = self.ctype(n);
-        let fields = match &cty {
-            CType::Record(r) => self.g.types.records.get(r).cloned(),
+    /// the arguments as its fields, in order. `None`, with nothing evaluated, when the call is
+    /// not of that shape (not one scalar per field: another overload, such as
+    /// `make_float4(float3, float)` of the CUDA samples' `helper_math.h`).
+    pub(super) fn make_vector(&mut self, n: &Node, args: &[&Node], out: &mut Vec<Stmt>) -> R<Option<Val>> {
+        let fields = match self.ctype(n) {
+            CType::Record(r) => self.g.types.records.get(&r).cloned(),
             _ => None,
         };
-        let Some(fields) = fields.filter(|f| f.len() == args.len()) else {
-            return unsupported(
-                span.clone(),
-                format!("`{name}` with {} arguments for `{}`", args.len(), cty.describe()),
-            );
+        let Some(fields) = fields.filter(|f| {
+            f.len() == args.len()
+                && f.iter().all(|(_, ft)| ft.scalar().is_some())
+                && args.iter().all(|a| matches!(self.ctype(a), CType::Scalar(_)))
+        }) else {
+            return Ok(None);
         };
         let mut vs = Vec::new();
         for ((f, ft), a) in fields.into_iter().zip(args) {
             let v = self.rvalue(a, out)?;
             let e = self.expect_scalar(v, a)?;
-            let Some(ty) = ft.scalar() else {
-                return unsupported(span.clone(), format!("`{name}`: field `{f}` is not a scalar"));
-            };
+            let ty = ft.scalar().unwrap_or(e.ty());
             vs.push((f, Val::Scalar(cast(e, ty))));
         }
-        Ok(Val::Struct(vs))
+        Ok(Some(Val::Struct(vs)))
     }
 
     /// A constructor call with several arguments, `e` (a `CXXConstructExpr`): `dim3(x, y, z)`,

@@ -152,3 +152,42 @@ fn surface_access_is_unsupported() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn other_make_overloads_are_inlined() {
+    // The CUDA samples' helper_math.h adds overloads such as `make_float4(float3, float)`.
+    let k = one(
+        "__device__ float4 make_float4(float3 a, float w) { return make_float4(a.x, a.y, a.z, w); }\n\
+         __device__ float2 make_float2(float s) { return make_float2(s, s); }\n\
+         __global__ void k(float4 *o, float3 v) {\n\
+           float2 h = make_float2(v.z);\n\
+           o[threadIdx.x] = make_float4(v, h.y);\n}\n",
+    );
+    let b = body(&k);
+    for line in [
+        "make_float2$ret.y = s\n",
+        "make_float4$ret.x = a.x\n",
+        "make_float4$ret.w = w\n",
+    ] {
+        assert!(b.contains(line), "{line} in\n{b}");
+    }
+}
+
+#[test]
+fn texture_passed_to_a_function_is_unsupported() {
+    let r = lower_src(
+        "t.cu",
+        "texture<float, 1, cudaReadModeElementType> t;\n\
+         __device__ float get(texture<float, 1, cudaReadModeElementType> r, int i) { return tex1Dfetch(r, i); }\n\
+         __global__ void k(float *o) {\n  o[0] = get(t, 0);\n}\n",
+    );
+    match r {
+        Err(FrontendError::Unsupported { what, .. }) => {
+            assert!(
+                what.contains("texture reference `t` used other than as the texture of a fetch"),
+                "{what}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+}
