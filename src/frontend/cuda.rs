@@ -284,7 +284,9 @@ pub(super) fn is_builtin_struct(t: &str) -> Option<&'static str> {
     None
 }
 
-fn builtin_from(var: &str, field: &str) -> Option<Builtin> {
+/// The built-in that field `field` (`x`, or clang's `__fetch_builtin_x`) of the built-in variable
+/// `var` (`threadIdx`, …) reads.
+pub(super) fn builtin_from(var: &str, field: &str) -> Option<Builtin> {
     let d = match field.trim_start_matches("__fetch_builtin_") {
         "x" => Dim::X,
         "y" => Dim::Y,

@@ -362,3 +362,5 @@ fn dump_files() {
         }
     }
 }
+
+mod vector;

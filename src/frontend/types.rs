@@ -37,6 +37,9 @@ pub struct TypeEnv {
     pub unions: std::collections::HashSet<String>,
     /// Enum names (lowered as `int`).
     pub enums: std::collections::HashSet<String>,
+    /// Record name → alignment in bytes its declaration asks for (`__align__(16)`,
+    /// `__attribute__((aligned(16)))`, as CUDA's `float4` has), when it does.
+    pub aligns: HashMap<String, u64>,
 }
 
 const QUALIFIERS: &[&str] = &[
@@ -136,7 +139,7 @@ impl TypeEnv {
             CType::Record(name) => {
                 let fields = self.records.get(name)?;
                 let mut off = 0u64;
-                let mut align = 1u64;
+                let mut align = self.aligns.get(name).copied().unwrap_or(1).max(1);
                 for (_, ft) in fields {
                     let (s, a) = self.layout(ft)?;
                     off = off.div_ceil(a) * a;

@@ -42,6 +42,23 @@ pub enum Lowering {
     /// glibc's `assert(e)` expands to `e ? (void)0 : __assert_fail(…)`, so with NVIDIA's headers
     /// this is how `assert` arrives.
     Fail,
+    /// A vector constructor (`make_float4(x, y, z, w)`): the struct value of the call's result
+    /// type (a record of scalar fields), each field the argument in its position converted to
+    /// the field's type, when there is one scalar argument per field; any other call (an
+    /// overload such as `make_float4(float3, float)`) is not taken as a built-in.
+    Vector,
+    /// A read from texture memory (`tex1Dfetch`, `tex2D`, …): read-only for the kernel's whole
+    /// run, so it cannot race and the same texture at the same coordinates gives the same value.
+    /// The value is an uninterpreted function of the texture and the coordinates (see
+    /// `lower/texture.rs`).
+    Texture,
+    /// A load through a pointer with a cache hint (`__ldg(p)`, `__ldcg(p)`, …): a read of `*p`,
+    /// an ordinary memory access (it races with another thread's write of the same bytes).
+    Load,
+    /// A store through a pointer with a cache hint (`__stcg(p, v)`, …): the write `*p = v`.
+    Store,
+    /// A built-in gpug does not model: a call is an error naming it, with the reason.
+    Unsupported(&'static str),
 }
 
 /// The statement a [`Lowering::Condition`] built-in makes of its condition.

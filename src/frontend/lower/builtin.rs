@@ -74,6 +74,15 @@ impl Lower<'_, '_> {
                 });
                 Val::Void
             }
+            Lowering::Vector => match self.make_vector(n, args, out)? {
+                Some(v) => v,
+                // Another overload (helper_math.h's `make_float4(float3, float)`): its body.
+                None => return Ok(None),
+            },
+            Lowering::Texture => self.texture_fetch(n, name, args, span, out)?,
+            Lowering::Load => self.cached_load(name, args, span, out)?,
+            Lowering::Store => self.cached_store(name, args, span, out)?,
+            Lowering::Unsupported(why) => return unsupported(span.clone(), format!("`{name}`: {why}")),
         };
         Ok(Some(v))
     }

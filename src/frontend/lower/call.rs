@@ -7,6 +7,7 @@ use super::globals::body_of;
 use super::groups::node_group;
 use super::{Binding, Frame, LVal, Lower, PtrBind, PtrOff, R, Val, scan, unsupported};
 use crate::frontend::ast::{Node, strip_parens};
+use crate::frontend::cuda::is_builtin_struct;
 use crate::frontend::types::{CType, TypeEnv};
 use crate::ir::*;
 use std::collections::{HashMap, HashSet};
@@ -40,6 +41,12 @@ impl Lower<'_, '_> {
                 // Method call: supported when the body does not use `this`.
                 let name = c.name.clone().unwrap_or_default();
                 let id = c.referenced_member_decl.clone().unwrap_or_default();
+                // `uint3 t = threadIdx;`: the built-in variable's conversion operator.
+                if let Some(var) = c.inner.first().and_then(|b| is_builtin_struct(b.type_str()))
+                    && name.starts_with("operator ")
+                {
+                    return self.builtin_vector(var, &span);
+                }
                 if let Some(b) = c.inner.first() {
                     // Evaluate the object expression only for its side effects when it has any.
                     if b.kind != "MaterializeTemporaryExpr" && b.kind != "CXXTemporaryObjectExpr" && !b.is_glvalue() {

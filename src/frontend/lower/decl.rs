@@ -5,6 +5,7 @@
 //! elsewhere.
 
 use super::globals::const_value;
+use super::texture::is_texture_reference;
 use super::{Binding, LVal, Lower, PtrBind, PtrOff, R, Val, add_off, pos_span, set, unsupported};
 use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::types::CType;
@@ -254,7 +255,10 @@ impl Lower<'_, '_> {
                         let v = self.rvalue(a, out)?;
                         self.assign(&lv, v, e, span, out)
                     }
-                    _ => unsupported(self.span(e), "constructor call with arguments"),
+                    _ => {
+                        let v = self.construct(e, &args, out)?;
+                        self.assign(&lv, v, e, span, out)
+                    }
                 }
             }
             "ImplicitValueInitExpr" => {
@@ -289,6 +293,11 @@ impl Lower<'_, '_> {
             Space::Constant
         } else if d.has_attr("CUDADeviceAttr") {
             Space::Global
+        } else if is_texture_reference(d.type_str()) {
+            return unsupported(
+                span,
+                format!("texture reference `{name}` used other than as the texture of a fetch"),
+            );
         } else {
             return unsupported(span, format!("host variable `{name}` used in device code"));
         };

@@ -185,7 +185,7 @@ impl Lower<'_, '_> {
                 match args.as_slice() {
                     [a] => self.rvalue(a, out),
                     [] => Ok(Val::Void),
-                    _ => unsupported(span, "constructor call with arguments"),
+                    _ => self.construct(n, &args, out),
                 }
             }
             "InitListExpr" => unsupported(span, "initializer list in an expression"),
@@ -513,6 +513,16 @@ impl Lower<'_, '_> {
                 Ok(Val::Ptr(PtrVal { off, ..p }))
             }
             (Val::Ptr(_), Val::Ptr(_)) => unsupported(span, "conditional choosing between pointers to two arrays"),
+            (x @ Val::Struct(_), y @ Val::Struct(_)) => {
+                // A struct (a `float4`, say): a temporary assigned in each arm.
+                let cty = self.ctype(n);
+                self.temps += 1;
+                let t = self.local_binding(&format!("$t{}", self.temps - 1), &cty, "", &span)?;
+                self.assign(&LVal::Bound(t.clone()), x, a, &span, &mut sa)?;
+                self.assign(&LVal::Bound(t.clone()), y, b, &span, &mut sb)?;
+                out.push(branch(cond, sa, sb, span));
+                self.read_binding(&t, n)
+            }
             _ => unsupported(span, "conditional operator on these operands"),
         }
     }

@@ -110,6 +110,8 @@ pub(super) struct Globals<'a> {
     pub(super) enum_consts: HashMap<String, BigInt>,
     /// Record fields by record declaration id.
     pub(super) record_by_id: HashMap<String, Vec<(String, CType)>>,
+    /// Alignments that records ask for (`__align__(n)`), by record declaration id.
+    pub(super) align_by_id: HashMap<String, u64>,
 }
 
 fn is_function(n: &Node) -> bool {
@@ -221,6 +223,10 @@ fn add_record<'a>(c: &'a Node, g: &mut Globals<'a>) {
         }
     }
     g.record_by_id.insert(c.id.clone(), fields.clone());
+    let align = aligned_attr(c);
+    if let Some(a) = align {
+        g.align_by_id.insert(c.id.clone(), a);
+    }
     let Some(name) = c.name.as_ref().filter(|n| !n.is_empty()) else {
         return;
     };
@@ -229,7 +235,21 @@ fn add_record<'a>(c: &'a Node, g: &mut Globals<'a>) {
     } else {
         name.clone()
     };
+    if let Some(a) = align {
+        g.types.aligns.entry(key.clone()).or_insert(a);
+    }
     g.types.records.entry(key).or_insert(fields);
+}
+
+/// The largest alignment a declaration's `aligned` attributes ask for (`__align__(16)`,
+/// `__attribute__((aligned(16)))`), if any.
+fn aligned_attr(c: &Node) -> Option<u64> {
+    c.inner
+        .iter()
+        .filter(|a| a.kind == "AlignedAttr")
+        .filter_map(|a| a.inner.first().and_then(const_value))
+        .filter_map(|v| u64::try_from(v).ok())
+        .max()
 }
 
 fn record_fields(c: &Node, g: &Globals) -> Vec<(String, CType)> {
@@ -254,6 +274,9 @@ fn add_typedef(c: &Node, g: &mut Globals) {
     if let Some(fields) = g.record_by_id.get(id) {
         let fields = fields.clone();
         g.types.records.entry(name.clone()).or_insert(fields);
+        if let Some(a) = g.align_by_id.get(id).copied() {
+            g.types.aligns.entry(name.clone()).or_insert(a);
+        }
     }
 }
 

@@ -17,6 +17,8 @@
 //! | `place.rs` | lvalues: reads, writes, members, pointers as (array, byte offset), `++`, `+=` |
 //! | `call.rs` | calls: inlining of device functions, dispatch to built-ins |
 //! | `builtin.rs` | calls to built-in functions, as their table entry (`frontend/builtins/`) says |
+//! | `texture.rs` | texture fetches (read-only data), loads and stores with cache hints (`__ldg`) |
+//! | `vector.rs` | vector types by name: `make_float4`, `dim3(x, y)`, `threadIdx` as a `uint3` |
 //!
 //! Lowering knows C and CUDA's AST shapes; it does not run clang, know about SMT or analyse the
 //! IR it builds (that is [`crate::passes`]' job).
@@ -38,6 +40,8 @@ mod globals;
 mod groups;
 mod place;
 mod stmt;
+mod texture;
+mod vector;
 
 type R<T> = Result<T, FrontendError>;
 
