@@ -28,15 +28,23 @@ pub enum CType {
     Other(String),
 }
 
-/// Known record layouts and enum names.
+/// Known record layouts, enum names and typedefs.
 #[derive(Default, Debug)]
 pub struct TypeEnv {
     /// Record name → fields (name, type), in declaration order.
     pub records: HashMap<String, Vec<(String, CType)>>,
     /// Union names (unsupported in memory layouts).
     pub unions: std::collections::HashSet<String>,
-    /// Enum names (lowered as `int`).
-    pub enums: std::collections::HashSet<String>,
+    /// Enum names (plain and scope-qualified, `E` and `S::E`) → the integer type that holds
+    /// them: the fixed underlying type (`enum class E : unsigned char`) or the one clang
+    /// chooses from the values (see `lower/globals.rs`).
+    pub enums: HashMap<String, Ty>,
+    /// Typedef and alias names (plain and scope-qualified) → the spelling they stand for
+    /// (`real` → `float`); `None` when two declarations of one name disagree, so the name
+    /// stays unknown rather than guessed. Clang desugars a typedef at the top of a type
+    /// (`desugaredQualType`) but not below a pointer or array (`real *`), which is what this
+    /// map is for.
+    pub typedefs: HashMap<String, Option<String>>,
 }
 
 const QUALIFIERS: &[&str] = &[
@@ -55,6 +63,28 @@ const QUALIFIERS: &[&str] = &[
 impl TypeEnv {
     /// Parse a clang type spelling.
     pub fn parse(&self, s: &str) -> CType {
+        self.parse_depth(s, 0)
+    }
+
+    /// Record the typedef `name` for `target`; a second, different target makes the name
+    /// ambiguous (`None`).
+    pub fn add_typedef(&mut self, name: &str, target: &str) {
+        if name.is_empty() || name == target.trim() {
+            return;
+        }
+        let target = target.trim().to_string();
+        self.typedefs
+            .entry(name.to_string())
+            .and_modify(|t| {
+                if t.as_deref() != Some(target.as_str()) {
+                    *t = None;
+                }
+            })
+            .or_insert(Some(target));
+    }
+
+    /// [`Self::parse`], following at most 16 typedefs deep (a cycle is `Other`).
+    fn parse_depth(&self, s: &str, depth: u32) -> CType {
         let s = s.trim();
         let key = strip_tag(s);
         if self.records.contains_key(key) {
@@ -63,7 +93,7 @@ impl TypeEnv {
         // Reference.
         if let Some(rest) = s.strip_suffix('&') {
             let rest = rest.trim_end_matches('&');
-            return CType::Ref(Box::new(self.parse(rest)));
+            return CType::Ref(Box::new(self.parse_depth(rest, depth)));
         }
         // Function types and function pointers: `int (int *)`, `void (*)(int)`.
         if s.ends_with(')') {
@@ -76,14 +106,14 @@ impl TypeEnv {
         if let Some(i) = s.find("(*)") {
             let base = &s[..i];
             let dims = &s[i + 3..];
-            let inner = self.parse(&format!("{} {}", base.trim(), dims.trim()));
+            let inner = self.parse_depth(&format!("{} {}", base.trim(), dims.trim()), depth);
             return CType::Ptr(Box::new(inner));
         }
         // Arrays: `T [4][8]`.
         if s.ends_with(']')
             && let Some(i) = s.find('[')
         {
-            let base = self.parse(&s[..i]);
+            let base = self.parse_depth(&s[..i], depth);
             let mut dims = Vec::new();
             for part in s[i..].split('[').skip(1) {
                 let d = part.trim_end_matches(']').trim();
@@ -99,21 +129,26 @@ impl TypeEnv {
         if let Some(i) = s.rfind('*') {
             let after = s[i + 1..].trim();
             if after.split_whitespace().all(|w| QUALIFIERS.contains(&w)) {
-                return CType::Ptr(Box::new(self.parse(&s[..i])));
+                return CType::Ptr(Box::new(self.parse_depth(&s[..i], depth)));
             }
         }
         let words: Vec<&str> = s.split_whitespace().filter(|w| !QUALIFIERS.contains(w)).collect();
         let is_union = s.split_whitespace().any(|w| w == "union");
         let is_enum = s.split_whitespace().any(|w| w == "enum");
         let joined = words.join(" ");
-        if is_enum {
-            return CType::Scalar(Ty::I32);
-        }
         if let Some(t) = scalar_named(&joined) {
             return t;
         }
-        if self.enums.contains(&joined) {
+        if let Some(t) = self.enums.get(&joined) {
+            return CType::Scalar(*t);
+        }
+        if is_enum {
             return CType::Scalar(Ty::I32);
+        }
+        if let Some(Some(target)) = self.typedefs.get(&joined)
+            && depth < 16
+        {
+            return self.parse_depth(target, depth + 1);
         }
         if is_union || self.unions.contains(&joined) {
             return CType::Other(joined);

@@ -188,6 +188,11 @@ impl Lower<'_, '_> {
                     _ => unsupported(span, "constructor call with arguments"),
                 }
             }
+            // An enum constant (or a constant of a non-type template argument) is a prvalue.
+            "DeclRefExpr" if !n.is_glvalue() => {
+                let b = self.lookup(n)?;
+                self.read_binding(&b, n)
+            }
             "InitListExpr" => unsupported(span, "initializer list in an expression"),
             "StringLiteral" => unsupported(span, "string literal"),
             "LambdaExpr" => unsupported(span, "lambda"),

@@ -155,23 +155,11 @@ pub(super) fn collect<'a>(n: &'a Node, g: &mut Globals<'a>, prelude: &str) {
                     }
                 }
             }
-            "EnumDecl" => {
-                if let Some(name) = &c.name {
-                    g.types.enums.insert(name.clone());
-                }
-                let mut next = BigInt::from(0);
-                for e in c.inner.iter().filter(|e| e.kind == "EnumConstantDecl") {
-                    if let Some(v) = e.inner.first().and_then(const_value) {
-                        next = v;
-                    }
-                    g.enum_consts.insert(e.id.clone(), next.clone());
-                    next += 1;
-                }
-            }
             "VarDecl" => {
                 g.vars.insert(c.id.clone(), c);
             }
             "TypedefDecl" | "TypeAliasDecl" => add_typedef(c, g),
+            // Enums are read by `names.rs`, wherever they are declared.
             _ if is_function(c) => add_function(c, g, prelude, false),
             _ => {}
         }

@@ -11,6 +11,7 @@
 //! | file | owns |
 //! | --- | --- |
 //! | `globals.rs` | what the translation unit declares (`Globals`), kernel selection |
+//! | `names.rs` | enums, typedefs and static data members, wherever declared |
 //! | `decl.rs` | declarations: kernel parameters, locals, `__shared__`/file-scope arrays, initializers |
 //! | `stmt.rs` | statements: blocks, `if`, loops, `switch`, `return`, expression statements |
 //! | `expr.rs` | rvalues: literals, casts, unary, binary and conditional operators |
@@ -35,6 +36,7 @@ mod call;
 mod decl;
 mod expr;
 mod globals;
+mod names;
 mod place;
 mod stmt;
 
@@ -47,6 +49,7 @@ type R<T> = Result<T, FrontendError>;
 /// Errors: no kernel, `--kernel` names none, a body that starts inside a macro.
 pub fn kernel_body_offsets(root: &Node, file: &str, prelude: &str, only: Option<&str>) -> R<Vec<u64>> {
     let mut g = Globals::default();
+    names::collect_names(root, &mut g);
     collect(root, &mut g, prelude);
     let mut out = Vec::new();
     for (_, k) in select_kernels(&g, file, only)? {
@@ -70,6 +73,7 @@ pub fn kernel_body_offsets(root: &Node, file: &str, prelude: &str, only: Option<
 /// Lower every kernel of the translation unit `root` defined outside the prelude.
 pub fn lower_program(root: &Node, file: &str, prelude: &str, only: Option<&str>) -> R<Program> {
     let mut g = Globals::default();
+    names::collect_names(root, &mut g);
     collect(root, &mut g, prelude);
     let selected = select_kernels(&g, file, only)?;
     let mut kernels = Vec::new();
