@@ -37,10 +37,18 @@ impl Lower<'_, '_> {
                 });
                 Ok(Binding::Scalar(v, *ty))
             }
+            // A pointer to pointers in global memory: its pointers would be loaded from
+            // memory, which is not modelled; an error only where it is used.
+            CType::Ptr(pointee) if matches!(**pointee, CType::Ptr(_)) => Ok(Binding::Invalid(format!(
+                "pointer to pointer kernel parameter `{name}` (pointers loaded from memory are not modelled)"
+            ))),
+            // An array member of a by-value struct parameter: the same for every thread and
+            // read-only to them, so a constant array.
+            CType::Array(..) if id.is_empty() => {
+                let a = self.new_array(name, Space::Constant, cty, span.clone())?;
+                Ok(Binding::Mem(a, cty.clone()))
+            }
             CType::Ptr(pointee) => {
-                if matches!(**pointee, CType::Ptr(_)) {
-                    return unsupported(span.clone(), format!("pointer to pointer parameter `{name}`"));
-                }
                 if matches!(**pointee, CType::Func) {
                     return unsupported(span.clone(), format!("function pointer parameter `{name}`"));
                 }
@@ -100,13 +108,9 @@ impl Lower<'_, '_> {
                 let a = self.new_array(name, Space::Local, cty, span.clone())?;
                 Ok(Binding::Mem(a, cty.clone()))
             }
+            // A pointer variable whose address is taken is still a variable: `&q` is the
+            // pointer to pointer `Val::Addr` (`cxx.rs`).
             CType::Ptr(pointee) => {
-                if addr {
-                    return unsupported(
-                        span.clone(),
-                        format!("address of pointer variable `{name}` (pointer to pointer)"),
-                    );
-                }
                 let v = self.k.new_var(format!("{name}$off"), Ty::I64);
                 self.ptrs.push(PtrBind {
                     name: name.to_string(),
@@ -160,6 +164,16 @@ impl Lower<'_, '_> {
         }
         if d.storage_class.as_deref() == Some("extern") {
             return unsupported(span, format!("extern local variable `{name}`"));
+        }
+        if let CType::Ref(to) = &cty {
+            return self.ref_local(d, to, out);
+        }
+        if let CType::Ptr(pointee) = &cty
+            && matches!(**pointee, CType::Ptr(_))
+            && let Some(b) = self.ptr_to_ptr_local(d, out)?
+        {
+            self.frame_mut().env.insert(d.id.clone(), b);
+            return Ok(());
         }
         let b = self.local_binding(&name, &cty, &d.id, &span)?;
         // A never-reassigned pointer with a constant offset keeps it fixed (clearer IR).
@@ -378,6 +392,9 @@ impl Lower<'_, '_> {
             return unsupported(self.span(n), "reference without a declaration");
         };
         if let Some(b) = self.frame().env.get(&d.id) {
+            if let Binding::Invalid(what) = b {
+                return unsupported(self.span(n), what.clone());
+            }
             return Ok(b.clone());
         }
         if d.name == "warpSize" && d.kind == "VarDecl" {

@@ -17,6 +17,7 @@
 //! | `expr.rs` | rvalues: literals, casts, unary, binary and conditional operators |
 //! | `place.rs` | lvalues: reads, writes, members, pointers as (array, byte offset), `++`, `+=` |
 //! | `call.rs` | calls: inlining of device functions, dispatch to built-ins |
+//! | `cxx.rs` | C++ places: references, `this` and methods, conditional lvalues, pointers to pointers, string literals |
 //! | `builtin.rs` | calls to built-in functions, as their table entry (`frontend/builtins/`) says |
 //!
 //! Lowering knows C and CUDA's AST shapes; it does not run clang, know about SMT or analyse the
@@ -33,6 +34,7 @@ use std::sync::Arc;
 
 mod builtin;
 mod call;
+mod cxx;
 mod decl;
 mod expr;
 mod globals;
@@ -70,6 +72,16 @@ pub fn kernel_body_offsets(root: &Node, file: &str, prelude: &str, only: Option<
     Ok(out)
 }
 
+/// The explicit instantiation to append to the file for `--kernel NAME<ARGS>` when the file
+/// declares the `__global__` template `NAME` but does not instantiate it with `ARGS` (see
+/// [`super::load`]); `None` when nothing is to be added.
+pub fn template_instantiation(root: &Node, file: &str, prelude: &str, want: &str) -> Option<String> {
+    let mut g = Globals::default();
+    names::collect_names(root, &mut g);
+    collect(root, &mut g, prelude);
+    globals::template_instantiation(&g, root, file, prelude, want)
+}
+
 /// Lower every kernel of the translation unit `root` defined outside the prelude.
 pub fn lower_program(root: &Node, file: &str, prelude: &str, only: Option<&str>) -> R<Program> {
     let mut g = Globals::default();
@@ -101,6 +113,14 @@ enum Val {
     Ptr(PtrVal),
     /// A struct value: its fields in order.
     Struct(Vec<(String, Val)>),
+    /// A fixed-size array value (an array member of a struct being copied): its elements.
+    Array(Vec<Val>),
+    /// A pointer to one of two places in different arrays, chosen by a `Bool` (`c ? p : q`
+    /// with `p` and `q` in two arrays): dereferenced as a case split (`cxx.rs`), never stored.
+    PtrCond(Expr, Box<Val>, Box<Val>),
+    /// The address of a place that is not in memory (`&q` of a pointer variable `q`): a
+    /// pointer to a pointer, resolved statically (`cxx.rs`).
+    Addr(Box<LVal>),
     /// No value (`void`).
     Void,
 }
@@ -135,13 +155,33 @@ enum Binding {
     Struct(Vec<(String, Binding)>),
     /// A constant.
     Const(Expr),
+    /// A reference (`int &r = a[i]`, a reference parameter) to a place fixed at its binding
+    /// (offsets in variables of their own, `cxx.rs`).
+    Ref(Box<LVal>),
+    /// A pointer to a pointer (`int **pp = &q`, a `char **` parameter given `&q`) that is
+    /// never reassigned: the place it points to.
+    Addr(Box<LVal>),
+    /// A declaration gpug cannot model, an error only where it is used (a `char **` kernel
+    /// parameter): what it is.
+    Invalid(String),
 }
 
 /// A lowered lvalue.
 #[derive(Clone, Debug)]
 enum LVal {
     Bound(Binding),
-    Mem { array: ArrayId, off: Expr, cty: CType },
+    Mem {
+        array: ArrayId,
+        off: Expr,
+        cty: CType,
+    },
+    /// One of two places, chosen by a `Bool` fixed when the place was formed (`(c ? a : b)`
+    /// as an lvalue): reads and writes are case splits.
+    Cond {
+        cond: Expr,
+        then: Box<LVal>,
+        els: Box<LVal>,
+    },
 }
 
 /// Per inlined function: its exit block and result slot.
@@ -154,6 +194,12 @@ struct Frame {
     addr_taken: HashSet<String>,
     /// Declarations assigned after their definition in this function.
     modified: HashSet<String>,
+    /// The object of a method (`this` points to it), when the function is one.
+    this_obj: Option<LVal>,
+    /// The function returns a reference (`T &f()`): `ret` is unused, `ret_ref` is the place.
+    returns_ref: bool,
+    /// The place a reference-returning function returns (set by its `return`s).
+    ret_ref: Option<LVal>,
 }
 
 struct Lower<'a, 'g> {
@@ -166,6 +212,12 @@ struct Lower<'a, 'g> {
     temps: usize,
     /// Span of the kernel (fallback).
     kspan: Span,
+    /// The place the last inlined reference-returning call returned.
+    last_ret_ref: Option<LVal>,
+    /// Statements run first in the kernel (the contents of string literals).
+    prologue: Vec<Stmt>,
+    /// Arrays holding string literals, by node id.
+    literals: HashMap<String, ArrayId>,
 }
 
 fn pos_span(p: &Pos) -> Span {
@@ -216,6 +268,9 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
         static_arrays: HashMap::new(),
         temps: 0,
         kspan,
+        last_ret_ref: None,
+        prologue: Vec::new(),
+        literals: HashMap::new(),
     };
     let body = body_of(f).ok_or_else(|| FrontendError::Unsupported {
         span: l.kspan.clone(),
@@ -228,6 +283,9 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
         func_id: f.id.clone(),
         addr_taken: HashSet::new(),
         modified: HashSet::new(),
+        this_obj: None,
+        returns_ref: false,
+        ret_ref: None,
     };
     scan(body, &mut frame.addr_taken, &mut frame.modified);
     l.frames.push(frame);
@@ -236,7 +294,9 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
         l.kernel_param(p, &mut out)?;
     }
     l.block(body, &mut out)?;
-    l.k.body = out;
+    let mut all = std::mem::take(&mut l.prologue);
+    all.extend(out);
+    l.k.body = all;
     Ok(l.k)
 }
 
@@ -490,6 +550,11 @@ impl<'a, 'g> Lower<'a, 'g> {
                 "pointer used as a value (pointer comparison or conversion)",
             ),
             Val::Struct(_) => unsupported(self.span(n), "struct used as a scalar"),
+            Val::Array(_) => unsupported(self.span(n), "array used as a scalar"),
+            Val::PtrCond(..) | Val::Addr(_) => unsupported(
+                self.span(n),
+                "pointer used as a value (pointer comparison or conversion)",
+            ),
             Val::Void => unsupported(self.span(n), "void value used"),
         }
     }
@@ -500,6 +565,11 @@ impl<'a, 'g> Lower<'a, 'g> {
             Val::Scalar(Expr::Const { value, .. }) if value == BigInt::from(0) => {
                 unsupported(self.span(n), "null pointer")
             }
+            Val::PtrCond(..) => unsupported(
+                self.span(n),
+                "pointer that may point to two arrays (chosen by a conditional) used as a value",
+            ),
+            Val::Addr(_) => unsupported(self.span(n), "pointer to pointer used as a value"),
             _ => unsupported(self.span(n), "integer used as a pointer"),
         }
     }
