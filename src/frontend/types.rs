@@ -28,15 +28,23 @@ pub enum CType {
     Other(String),
 }
 
-/// Known record layouts and enum names.
+/// Known record layouts, enum names and typedefs.
 #[derive(Default, Debug)]
 pub struct TypeEnv {
     /// Record name → fields (name, type), in declaration order.
     pub records: HashMap<String, Vec<(String, CType)>>,
     /// Union names (unsupported in memory layouts).
     pub unions: std::collections::HashSet<String>,
-    /// Enum names (lowered as `int`).
-    pub enums: std::collections::HashSet<String>,
+    /// Enum names (plain and scope-qualified, `E` and `S::E`) → the integer type that holds
+    /// them: the fixed underlying type (`enum class E : unsigned char`) or the one clang
+    /// chooses from the values (see `lower/globals.rs`).
+    pub enums: HashMap<String, Ty>,
+    /// Typedef and alias names (plain and scope-qualified) → the spelling they stand for
+    /// (`real` → `float`); `None` when two declarations of one name disagree, so the name
+    /// stays unknown rather than guessed. Clang desugars a typedef at the top of a type
+    /// (`desugaredQualType`) but not below a pointer or array (`real *`), which is what this
+    /// map is for.
+    pub typedefs: HashMap<String, Option<String>>,
     /// Record name → alignment in bytes its declaration asks for (`__align__(16)`,
     /// `__attribute__((aligned(16)))`, as CUDA's `float4` has), when it does.
     pub aligns: HashMap<String, u64>,
@@ -58,6 +66,28 @@ const QUALIFIERS: &[&str] = &[
 impl TypeEnv {
     /// Parse a clang type spelling.
     pub fn parse(&self, s: &str) -> CType {
+        self.parse_depth(s, 0)
+    }
+
+    /// Record the typedef `name` for `target`; a second, different target makes the name
+    /// ambiguous (`None`).
+    pub fn add_typedef(&mut self, name: &str, target: &str) {
+        if name.is_empty() || name == target.trim() {
+            return;
+        }
+        let target = target.trim().to_string();
+        self.typedefs
+            .entry(name.to_string())
+            .and_modify(|t| {
+                if t.as_deref() != Some(target.as_str()) {
+                    *t = None;
+                }
+            })
+            .or_insert(Some(target));
+    }
+
+    /// [`Self::parse`], following at most 16 typedefs deep (a cycle is `Other`).
+    fn parse_depth(&self, s: &str, depth: u32) -> CType {
         let s = s.trim();
         let key = strip_tag(s);
         if self.records.contains_key(key) {
@@ -66,7 +96,7 @@ impl TypeEnv {
         // Reference.
         if let Some(rest) = s.strip_suffix('&') {
             let rest = rest.trim_end_matches('&');
-            return CType::Ref(Box::new(self.parse(rest)));
+            return CType::Ref(Box::new(self.parse_depth(rest, depth)));
         }
         // Function types and function pointers: `int (int *)`, `void (*)(int)`.
         if s.ends_with(')') {
@@ -79,14 +109,14 @@ impl TypeEnv {
         if let Some(i) = s.find("(*)") {
             let base = &s[..i];
             let dims = &s[i + 3..];
-            let inner = self.parse(&format!("{} {}", base.trim(), dims.trim()));
+            let inner = self.parse_depth(&format!("{} {}", base.trim(), dims.trim()), depth);
             return CType::Ptr(Box::new(inner));
         }
         // Arrays: `T [4][8]`.
         if s.ends_with(']')
             && let Some(i) = s.find('[')
         {
-            let base = self.parse(&s[..i]);
+            let base = self.parse_depth(&s[..i], depth);
             let mut dims = Vec::new();
             for part in s[i..].split('[').skip(1) {
                 let d = part.trim_end_matches(']').trim();
@@ -102,21 +132,26 @@ impl TypeEnv {
         if let Some(i) = s.rfind('*') {
             let after = s[i + 1..].trim();
             if after.split_whitespace().all(|w| QUALIFIERS.contains(&w)) {
-                return CType::Ptr(Box::new(self.parse(&s[..i])));
+                return CType::Ptr(Box::new(self.parse_depth(&s[..i], depth)));
             }
         }
         let words: Vec<&str> = s.split_whitespace().filter(|w| !QUALIFIERS.contains(w)).collect();
         let is_union = s.split_whitespace().any(|w| w == "union");
         let is_enum = s.split_whitespace().any(|w| w == "enum");
         let joined = words.join(" ");
-        if is_enum {
-            return CType::Scalar(Ty::I32);
-        }
         if let Some(t) = scalar_named(&joined) {
             return t;
         }
-        if self.enums.contains(&joined) {
+        if let Some(t) = self.enums.get(&joined) {
+            return CType::Scalar(*t);
+        }
+        if is_enum {
             return CType::Scalar(Ty::I32);
+        }
+        if let Some(Some(target)) = self.typedefs.get(&joined)
+            && depth < 16
+        {
+            return self.parse_depth(target, depth + 1);
         }
         if is_union || self.unions.contains(&joined) {
             return CType::Other(joined);
@@ -234,46 +269,48 @@ impl CType {
     }
 }
 
+/// A record's fields: (name, type) in declaration order.
+pub type Fields = Vec<(String, CType)>;
+
 /// CUDA's vector types (`char1` … `double4`, `longlong1` …, `uint3`, `dim3`) as records of
-/// scalar fields `x`, `y`, `z`, `w` (CUDA Programming Guide, "Built-in Vector Types"), for
-/// when they come from NVIDIA's precompiled headers, whose record declarations are not in the
-/// kernel's AST. Sizes follow from the fields (`float4`: 16 bytes, `char3`: 3); the extra
-/// alignment NVIDIA declares (`float4`: 16) is not modelled, which only moves fields of
-/// user records that embed a vector type.
-pub fn cuda_vector_records() -> Vec<(String, Vec<(String, CType)>)> {
+/// scalar fields `x`, `y`, `z`, `w` with the alignment `vector_types.h` declares (CUDA
+/// Programming Guide, "Built-in Vector Types": 3-component types are aligned as their
+/// scalar, the others as their size up to 16 bytes), for when they come from NVIDIA's
+/// precompiled headers, whose record declarations are not in the kernel's AST.
+/// Returns (name, fields, alignment in bytes).
+pub fn cuda_vector_records() -> Vec<(String, Fields, u64)> {
     let int = |bits, signed| CType::Scalar(Ty::Int { bits, signed });
     let float = |bits| CType::Scalar(Ty::Float { bits });
     let bases = [
-        ("char", int(8, true)),
-        ("uchar", int(8, false)),
-        ("short", int(16, true)),
-        ("ushort", int(16, false)),
-        ("int", int(32, true)),
-        ("uint", int(32, false)),
-        ("long", int(64, true)),
-        ("ulong", int(64, false)),
-        ("longlong", int(64, true)),
-        ("ulonglong", int(64, false)),
-        ("float", float(32)),
-        ("double", float(64)),
+        ("char", int(8, true), 1),
+        ("uchar", int(8, false), 1),
+        ("short", int(16, true), 2),
+        ("ushort", int(16, false), 2),
+        ("int", int(32, true), 4),
+        ("uint", int(32, false), 4),
+        ("long", int(64, true), 8),
+        ("ulong", int(64, false), 8),
+        ("longlong", int(64, true), 8),
+        ("ulonglong", int(64, false), 8),
+        ("float", float(32), 4),
+        ("double", float(64), 8),
     ];
     let mut out = Vec::new();
-    for (base, t) in bases {
-        for n in 1..=4 {
-            let fields = ["x", "y", "z", "w"][..n]
+    for (base, t, size) in bases {
+        for n in 1..=4u64 {
+            let fields = ["x", "y", "z", "w"][..n as usize]
                 .iter()
                 .map(|f| (f.to_string(), t.clone()))
                 .collect();
-            out.push((format!("{base}{n}"), fields));
+            let align = if n == 3 { size } else { (n * size).min(16) };
+            out.push((format!("{base}{n}"), fields, align));
         }
     }
-    out.push((
-        "dim3".into(),
-        ["x", "y", "z"]
-            .iter()
-            .map(|f| (f.to_string(), int(32, false)))
-            .collect(),
-    ));
+    let dim3 = ["x", "y", "z"]
+        .iter()
+        .map(|f| (f.to_string(), int(32, false)))
+        .collect();
+    out.push(("dim3".into(), dim3, 4));
     out
 }
 

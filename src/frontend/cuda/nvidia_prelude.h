@@ -20,6 +20,19 @@ template <class Group> __device__ void synchronize(Group &g);
 #include <curand_kernel.h>
 #endif
 
+/* Cache-hinted loads and stores of nvcc's sm_32_intrinsics.h that clang 14's CUDA wrapper lacks
+ * (it has __ldg only); gpug lowers them by name as loads and stores. Templates, so that a
+ * clang that declares them itself keeps its own (a non-template overload wins). */
+template <class T> __device__ T __ldcg(const T *p);
+template <class T> __device__ T __ldca(const T *p);
+template <class T> __device__ T __ldcs(const T *p);
+template <class T> __device__ T __ldlu(const T *p);
+template <class T> __device__ T __ldcv(const T *p);
+template <class T> __device__ void __stcg(T *p, T v);
+template <class T> __device__ void __stcs(T *p, T v);
+template <class T> __device__ void __stwb(T *p, T v);
+template <class T> __device__ void __stwt(T *p, T v);
+
 /* Names that GPUVerify's own cuda.h defines and kernels written for it use. */
 typedef unsigned char uchar;
 

@@ -232,6 +232,12 @@ __device__ float __int2float_rn(int x);
 __device__ int __float_as_int(float x);
 __device__ float __int_as_float(int x);
 
+/* Kernel launches in host code (`k<256><<<g, b>>>(...)`, which also instantiates a template
+   kernel): clang checks a launch as a call to the configuration function of the CUDA version
+   it assumes; variadic, so that any grid and block arguments type-check. */
+extern "C" int cudaConfigureCall(...);
+extern "C" unsigned __cudaPushCallConfiguration(...);
+
 /* printf (ignored). */
 extern "C" __device__ int printf(const char *format, ...);
 

@@ -38,10 +38,18 @@ impl Lower<'_, '_> {
                 });
                 Ok(Binding::Scalar(v, *ty))
             }
+            // A pointer to pointers in global memory: its pointers would be loaded from
+            // memory, which is not modelled; an error only where it is used.
+            CType::Ptr(pointee) if matches!(**pointee, CType::Ptr(_)) => Ok(Binding::Invalid(format!(
+                "pointer to pointer kernel parameter `{name}` (pointers loaded from memory are not modelled)"
+            ))),
+            // An array member of a by-value struct parameter: the same for every thread and
+            // read-only to them, so a constant array.
+            CType::Array(..) if id.is_empty() => {
+                let a = self.new_array(name, Space::Constant, cty, span.clone())?;
+                Ok(Binding::Mem(a, cty.clone()))
+            }
             CType::Ptr(pointee) => {
-                if matches!(**pointee, CType::Ptr(_)) {
-                    return unsupported(span.clone(), format!("pointer to pointer parameter `{name}`"));
-                }
                 if matches!(**pointee, CType::Func) {
                     return unsupported(span.clone(), format!("function pointer parameter `{name}`"));
                 }
@@ -101,13 +109,9 @@ impl Lower<'_, '_> {
                 let a = self.new_array(name, Space::Local, cty, span.clone())?;
                 Ok(Binding::Mem(a, cty.clone()))
             }
+            // A pointer variable whose address is taken is still a variable: `&q` is the
+            // pointer to pointer `Val::Addr` (`cxx.rs`).
             CType::Ptr(pointee) => {
-                if addr {
-                    return unsupported(
-                        span.clone(),
-                        format!("address of pointer variable `{name}` (pointer to pointer)"),
-                    );
-                }
                 let v = self.k.new_var(format!("{name}$off"), Ty::I64);
                 self.ptrs.push(PtrBind {
                     name: name.to_string(),
@@ -151,15 +155,31 @@ impl Lower<'_, '_> {
             // is pure (`groups.rs`).
             return Ok(());
         }
-        if d.has_attr("CUDASharedAttr") || d.storage_class.as_deref() == Some("static") {
-            if !d.has_attr("CUDASharedAttr") {
-                return unsupported(span, format!("static local variable `{name}`"));
-            }
+        let is_const = d.constexpr || d.ty.as_ref().is_some_and(|t| t.qual_type.starts_with("const "));
+        if d.has_attr("CUDASharedAttr") {
             self.static_binding(d)?;
+            return Ok(());
+        }
+        // A `static` local: a `const` one (a table, a constant) is read-only, so each
+        // thread's own copy initialised here is the same value, and it is lowered as a local;
+        // a mutable one is one variable of the whole grid, in global memory, whose initial
+        // value (set once, at load) is not modelled.
+        if d.storage_class.as_deref() == Some("static") && !is_const {
+            self.static_global(d)?;
             return Ok(());
         }
         if d.storage_class.as_deref() == Some("extern") {
             return unsupported(span, format!("extern local variable `{name}`"));
+        }
+        if let CType::Ref(to) = &cty {
+            return self.ref_local(d, to, out);
+        }
+        if let CType::Ptr(pointee) = &cty
+            && matches!(**pointee, CType::Ptr(_))
+            && let Some(b) = self.ptr_to_ptr_local(d, out)?
+        {
+            self.frame_mut().env.insert(d.id.clone(), b);
+            return Ok(());
         }
         let b = self.local_binding(&name, &cty, &d.id, &span)?;
         // A never-reassigned pointer with a constant offset keeps it fixed (clearer IR).
@@ -205,6 +225,14 @@ impl Lower<'_, '_> {
     /// Initialise `lv` (of type `cty`) from the initializer `e`.
     pub(super) fn init(&mut self, lv: LVal, cty: &CType, e: &Node, span: &Span, out: &mut Vec<Stmt>) -> R<()> {
         let e = strip_parens(e);
+        let lv = match lv {
+            LVal::Bound(Binding::Mem(array, cty)) => LVal::Mem {
+                array,
+                off: Expr::int(0, Ty::I64),
+                cty,
+            },
+            lv => lv,
+        };
         match e.kind.as_str() {
             "InitListExpr" => {
                 let items: Vec<&Node> = e.code_children().collect();
@@ -279,6 +307,30 @@ impl Lower<'_, '_> {
         }
     }
 
+    /// Binding of a mutable `static` local variable: one array in global memory per
+    /// declaration per kernel, with unknown initial content.
+    fn static_global(&mut self, d: &Node) -> R<Binding> {
+        if let Some(b) = self.static_arrays.get(&d.id) {
+            return Ok(b.clone());
+        }
+        let name = d.name.clone().unwrap_or_default();
+        let span = self.span(d);
+        let cty = self.ctype(d);
+        let arr = match &cty {
+            CType::Array(..) => cty.clone(),
+            CType::Scalar(_) | CType::Record(_) => CType::Array(Box::new(cty.clone()), Some(1)),
+            other => {
+                return unsupported(
+                    span,
+                    format!("static local variable `{name}` of type `{}`", other.describe()),
+                );
+            }
+        };
+        let b = Binding::Mem(self.new_array(&name, Space::Global, &arr, span)?, cty);
+        self.static_arrays.insert(d.id.clone(), b.clone());
+        Ok(b)
+    }
+
     /// Binding of a `__shared__`/file-scope declaration (one array per declaration per kernel).
     pub(super) fn static_binding(&mut self, d: &Node) -> R<Binding> {
         if let Some(b) = self.static_arrays.get(&d.id) {
@@ -318,11 +370,45 @@ impl Lower<'_, '_> {
         Ok(b)
     }
 
+    /// A file-scope or static-member `const` scalar with an initializer, as a constant: an
+    /// integer folded from literals, else the initializer's value when it is pure (no loads,
+    /// no calls: lowering it emits no statement). A variable the user declared `__constant__`
+    /// is not one: the host may set it (`cudaMemcpyToSymbol`), so its initializer is not
+    /// trusted. `None`: not such a constant.
+    fn const_global(&mut self, decl: &Node) -> R<Option<Binding>> {
+        let cty = self.ctype(decl);
+        let CType::Scalar(ty) = cty else {
+            return Ok(None);
+        };
+        let is_const = decl.constexpr || decl.ty.as_ref().is_some_and(|t| t.qual_type.starts_with("const "));
+        let user_constant = decl.inner.iter().any(|a| a.kind == "CUDAConstantAttr" && !a.implicit);
+        let Some(init) = decl.code_children().last().filter(|_| decl.init.is_some()) else {
+            return Ok(None);
+        };
+        if !is_const {
+            return Ok(None);
+        }
+        if let (Ty::Int { .. }, Some(v)) = (ty, const_value(init)) {
+            return Ok(Some(Binding::Const(Expr::int(v, ty))));
+        }
+        if user_constant {
+            return Ok(None);
+        }
+        let mut stmts = Vec::new();
+        match self.rvalue(init, &mut stmts) {
+            Ok(Val::Scalar(e)) if stmts.is_empty() => Ok(Some(Binding::Const(super::cast(e, ty)))),
+            _ => Ok(None),
+        }
+    }
+
     pub(super) fn lookup(&mut self, n: &Node) -> R<Binding> {
         let Some(d) = &n.referenced_decl else {
             return unsupported(self.span(n), "reference without a declaration");
         };
         if let Some(b) = self.frame().env.get(&d.id) {
+            if let Binding::Invalid(what) = b {
+                return unsupported(self.span(n), what.clone());
+            }
             return Ok(b.clone());
         }
         if d.name == "warpSize" && d.kind == "VarDecl" {
@@ -336,13 +422,8 @@ impl Lower<'_, '_> {
             return Ok(Binding::Const(Expr::int(v.clone(), ty)));
         }
         if let Some(decl) = self.g.vars.get(&d.id).copied() {
-            // `const` integers with a constant initializer are constants.
-            let cty = self.ctype(decl);
-            if decl.type_str().starts_with("const ")
-                && let (CType::Scalar(ty @ Ty::Int { .. }), Some(v)) =
-                    (&cty, decl.code_children().last().and_then(const_value))
-            {
-                return Ok(Binding::Const(Expr::int(v, *ty)));
+            if let Some(b) = self.const_global(decl)? {
+                return Ok(b);
             }
             return self.static_binding(decl);
         }

@@ -6,9 +6,7 @@
 //! functions.
 
 use super::globals::const_value;
-use super::{
-    Binding, LVal, Lower, PtrVal, R, Val, branch, cast, describe, float_name, set, to_bool, unsupported, wrap_ty,
-};
+use super::{LVal, Lower, PtrVal, R, Val, branch, cast, describe, float_name, set, to_bool, unsupported, wrap_ty};
 use crate::frontend::ast::Node;
 use crate::frontend::cuda::{find_builtin, find_builtin_lv, is_builtin_struct};
 use crate::frontend::types::CType;
@@ -179,6 +177,11 @@ impl Lower<'_, '_> {
                 self.read(lv, n, out)
             }
             "ConditionalOperator" => self.conditional(n, out),
+            // A call returning a reference is the place it returns.
+            "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" if n.is_glvalue() => {
+                let lv = self.lvalue(n, out)?;
+                self.read(lv, n, out)
+            }
             "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" => self.call(n, out),
             "CXXConstructExpr" | "CXXTemporaryObjectExpr" => {
                 let args: Vec<&Node> = n.code_children().collect();
@@ -188,10 +191,14 @@ impl Lower<'_, '_> {
                     _ => self.construct(n, &args, out),
                 }
             }
+            // An enum constant (or a constant of a non-type template argument) is a prvalue.
+            "DeclRefExpr" if !n.is_glvalue() => {
+                let b = self.lookup(n)?;
+                self.read_binding(&b, n, out)
+            }
             "InitListExpr" => unsupported(span, "initializer list in an expression"),
-            "StringLiteral" => unsupported(span, "string literal"),
             "LambdaExpr" => unsupported(span, "lambda"),
-            "CXXThisExpr" => unsupported(span, "`this`"),
+            "CXXThisExpr" => self.this_value(n),
             "CXXNewExpr" | "CXXDeleteExpr" => unsupported(span, "new/delete"),
             "StmtExpr" => unsupported(span, "statement expression"),
             "BinaryConditionalOperator" => unsupported(span, "`?:` with omitted middle operand"),
@@ -238,18 +245,7 @@ impl Lower<'_, '_> {
             }
             "ArrayToPointerDecay" => {
                 let lv = self.lvalue(c, out)?;
-                match lv {
-                    LVal::Mem {
-                        array,
-                        off,
-                        cty: CType::Array(elem, _),
-                    } => Ok(Val::Ptr(PtrVal {
-                        array,
-                        off,
-                        pointee: *elem,
-                    })),
-                    _ => unsupported(span, "array decay of a non-array"),
-                }
+                self.decay(lv, &span)
             }
             "BitCast"
             | "LValueBitCast"
@@ -350,15 +346,7 @@ impl Lower<'_, '_> {
             }
             "&" => {
                 let lv = self.lvalue(c, out)?;
-                match lv {
-                    LVal::Mem { array, off, cty } => Ok(Val::Ptr(PtrVal {
-                        array,
-                        off,
-                        pointee: cty,
-                    })),
-                    LVal::Bound(Binding::Ptr(_)) => unsupported(span, "pointer to pointer"),
-                    _ => unsupported(span, "address of a variable that is not in memory"),
-                }
+                self.address_of(lv, &span, out)
             }
             "*" => {
                 let lv = self.lvalue(n, out)?;
@@ -512,7 +500,9 @@ impl Lower<'_, '_> {
                 let off = self.choose(cond, (p.off, sa), (q.off, sb), Ty::I64, span, out);
                 Ok(Val::Ptr(PtrVal { off, ..p }))
             }
-            (Val::Ptr(_), Val::Ptr(_)) => unsupported(span, "conditional choosing between pointers to two arrays"),
+            (a @ (Val::Ptr(_) | Val::PtrCond(..)), b @ (Val::Ptr(_) | Val::PtrCond(..))) => {
+                self.join(cond, (a, sa), (b, sb), n, out)
+            }
             (x @ Val::Struct(_), y @ Val::Struct(_)) => {
                 // A struct (a `float4`, say): a temporary assigned in each arm.
                 let cty = self.ctype(n);
@@ -521,7 +511,7 @@ impl Lower<'_, '_> {
                 self.assign(&LVal::Bound(t.clone()), x, a, &span, &mut sa)?;
                 self.assign(&LVal::Bound(t.clone()), y, b, &span, &mut sb)?;
                 out.push(branch(cond, sa, sb, span));
-                self.read_binding(&t, n)
+                self.read_binding(&t, n, out)
             }
             _ => unsupported(span, "conditional operator on these operands"),
         }

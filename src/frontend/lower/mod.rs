@@ -11,11 +11,13 @@
 //! | file | owns |
 //! | --- | --- |
 //! | `globals.rs` | what the translation unit declares (`Globals`), kernel selection |
+//! | `names.rs` | enums, typedefs and static data members, wherever declared |
 //! | `decl.rs` | declarations: kernel parameters, locals, `__shared__`/file-scope arrays, initializers |
 //! | `stmt.rs` | statements: blocks, `if`, loops, `switch`, `return`, expression statements |
 //! | `expr.rs` | rvalues: literals, casts, unary, binary and conditional operators |
 //! | `place.rs` | lvalues: reads, writes, members, pointers as (array, byte offset), `++`, `+=` |
 //! | `call.rs` | calls: inlining of device functions, dispatch to built-ins |
+//! | `cxx.rs` | C++ places: references, `this` and methods, conditional lvalues, pointers to pointers, string literals |
 //! | `builtin.rs` | calls to built-in functions, as their table entry (`frontend/builtins/`) says |
 //! | `texture.rs` | texture fetches (read-only data), loads and stores with cache hints (`__ldg`) |
 //! | `vector.rs` | vector types by name: `make_float4`, `dim3(x, y)`, `threadIdx` as a `uint3` |
@@ -34,10 +36,12 @@ use std::sync::Arc;
 
 mod builtin;
 mod call;
+mod cxx;
 mod decl;
 mod expr;
 mod globals;
 mod groups;
+mod names;
 mod place;
 mod stmt;
 mod texture;
@@ -52,8 +56,9 @@ type R<T> = Result<T, FrontendError>;
 /// Errors: no kernel, `--kernel` names none, a body that starts inside a macro.
 pub fn kernel_body_offsets(root: &Node, file: &str, prelude: &str, only: Option<&str>) -> R<Vec<u64>> {
     let mut g = Globals::default();
-    collect(root, &mut g, prelude);
+    names::collect_names(root, &mut g);
     add_cuda_vector_types(&mut g);
+    collect(root, &mut g, prelude);
     let mut out = Vec::new();
     for (_, k) in select_kernels(&g, file, only)? {
         let body = k.inner.iter().find(|c| c.kind == "CompoundStmt");
@@ -73,11 +78,22 @@ pub fn kernel_body_offsets(root: &Node, file: &str, prelude: &str, only: Option<
     Ok(out)
 }
 
+/// The explicit instantiation to append to the file for `--kernel NAME<ARGS>` when the file
+/// declares the `__global__` template `NAME` but does not instantiate it with `ARGS` (see
+/// [`super::load`]); `None` when nothing is to be added.
+pub fn template_instantiation(root: &Node, file: &str, prelude: &str, want: &str) -> Option<String> {
+    let mut g = Globals::default();
+    names::collect_names(root, &mut g);
+    collect(root, &mut g, prelude);
+    globals::template_instantiation(&g, root, file, prelude, want)
+}
+
 /// Lower every kernel of the translation unit `root` defined outside the prelude.
 pub fn lower_program(root: &Node, file: &str, prelude: &str, only: Option<&str>) -> R<Program> {
     let mut g = Globals::default();
-    collect(root, &mut g, prelude);
+    names::collect_names(root, &mut g);
     add_cuda_vector_types(&mut g);
+    collect(root, &mut g, prelude);
     let selected = select_kernels(&g, file, only)?;
     let mut kernels = Vec::new();
     for (display, k) in &selected {
@@ -89,12 +105,16 @@ pub fn lower_program(root: &Node, file: &str, prelude: &str, only: Option<&str>)
     })
 }
 
-/// CUDA's vector types where the file did not declare them itself (with NVIDIA's
+/// CUDA's vector types (with NVIDIA's
 /// precompiled headers their declarations are not in the AST): see
 /// [`crate::frontend::types::cuda_vector_records`].
+///
+/// Added before the file's own declarations are read, so that a record of the file with a
+/// vector-typed field has its layout; a file cannot redefine them (nvcc would refuse it).
 fn add_cuda_vector_types(g: &mut Globals) {
-    for (name, fields) in crate::frontend::types::cuda_vector_records() {
-        g.types.records.entry(name).or_insert(fields);
+    for (name, fields, align) in crate::frontend::types::cuda_vector_records() {
+        g.types.records.entry(name.clone()).or_insert(fields);
+        g.types.aligns.entry(name).or_insert(align);
     }
 }
 
@@ -113,6 +133,14 @@ enum Val {
     Ptr(PtrVal),
     /// A struct value: its fields in order.
     Struct(Vec<(String, Val)>),
+    /// A fixed-size array value (an array member of a struct being copied): its elements.
+    Array(Vec<Val>),
+    /// A pointer to one of two places in different arrays, chosen by a `Bool` (`c ? p : q`
+    /// with `p` and `q` in two arrays): dereferenced as a case split (`cxx.rs`), never stored.
+    PtrCond(Expr, Box<Val>, Box<Val>),
+    /// The address of a place that is not in memory (`&q` of a pointer variable `q`): a
+    /// pointer to a pointer, resolved statically (`cxx.rs`).
+    Addr(Box<LVal>),
     /// No value (`void`).
     Void,
 }
@@ -147,13 +175,33 @@ enum Binding {
     Struct(Vec<(String, Binding)>),
     /// A constant.
     Const(Expr),
+    /// A reference (`int &r = a[i]`, a reference parameter) to a place fixed at its binding
+    /// (offsets in variables of their own, `cxx.rs`).
+    Ref(Box<LVal>),
+    /// A pointer to a pointer (`int **pp = &q`, a `char **` parameter given `&q`) that is
+    /// never reassigned: the place it points to.
+    Addr(Box<LVal>),
+    /// A declaration gpug cannot model, an error only where it is used (a `char **` kernel
+    /// parameter): what it is.
+    Invalid(String),
 }
 
 /// A lowered lvalue.
 #[derive(Clone, Debug)]
 enum LVal {
     Bound(Binding),
-    Mem { array: ArrayId, off: Expr, cty: CType },
+    Mem {
+        array: ArrayId,
+        off: Expr,
+        cty: CType,
+    },
+    /// One of two places, chosen by a `Bool` fixed when the place was formed (`(c ? a : b)`
+    /// as an lvalue): reads and writes are case splits.
+    Cond {
+        cond: Expr,
+        then: Box<LVal>,
+        els: Box<LVal>,
+    },
 }
 
 /// Per inlined function: its exit block and result slot.
@@ -166,6 +214,12 @@ struct Frame {
     addr_taken: HashSet<String>,
     /// Declarations assigned after their definition in this function.
     modified: HashSet<String>,
+    /// The object of a method (`this` points to it), when the function is one.
+    this_obj: Option<LVal>,
+    /// The function returns a reference (`T &f()`): `ret` is unused, `ret_ref` is the place.
+    returns_ref: bool,
+    /// The place a reference-returning function returns (set by its `return`s).
+    ret_ref: Option<LVal>,
 }
 
 struct Lower<'a, 'g> {
@@ -178,6 +232,12 @@ struct Lower<'a, 'g> {
     temps: usize,
     /// Span of the kernel (fallback).
     kspan: Span,
+    /// The place the last inlined reference-returning call returned.
+    last_ret_ref: Option<LVal>,
+    /// Statements run first in the kernel (the contents of string literals).
+    prologue: Vec<Stmt>,
+    /// Arrays holding string literals, by node id.
+    literals: HashMap<String, ArrayId>,
 }
 
 fn pos_span(p: &Pos) -> Span {
@@ -228,6 +288,9 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
         static_arrays: HashMap::new(),
         temps: 0,
         kspan,
+        last_ret_ref: None,
+        prologue: Vec::new(),
+        literals: HashMap::new(),
     };
     let body = body_of(f).ok_or_else(|| FrontendError::Unsupported {
         span: l.kspan.clone(),
@@ -240,6 +303,9 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
         func_id: f.id.clone(),
         addr_taken: HashSet::new(),
         modified: HashSet::new(),
+        this_obj: None,
+        returns_ref: false,
+        ret_ref: None,
     };
     scan(body, &mut frame.addr_taken, &mut frame.modified);
     l.frames.push(frame);
@@ -248,7 +314,9 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
         l.kernel_param(p, &mut out)?;
     }
     l.block(body, &mut out)?;
-    l.k.body = out;
+    let mut all = std::mem::take(&mut l.prologue);
+    all.extend(out);
+    l.k.body = all;
     Ok(l.k)
 }
 
@@ -502,6 +570,11 @@ impl<'a, 'g> Lower<'a, 'g> {
                 "pointer used as a value (pointer comparison or conversion)",
             ),
             Val::Struct(_) => unsupported(self.span(n), "struct used as a scalar"),
+            Val::Array(_) => unsupported(self.span(n), "array used as a scalar"),
+            Val::PtrCond(..) | Val::Addr(_) => unsupported(
+                self.span(n),
+                "pointer used as a value (pointer comparison or conversion)",
+            ),
             Val::Void => unsupported(self.span(n), "void value used"),
         }
     }
@@ -512,6 +585,11 @@ impl<'a, 'g> Lower<'a, 'g> {
             Val::Scalar(Expr::Const { value, .. }) if value == BigInt::from(0) => {
                 unsupported(self.span(n), "null pointer")
             }
+            Val::PtrCond(..) => unsupported(
+                self.span(n),
+                "pointer that may point to two arrays (chosen by a conditional) used as a value",
+            ),
+            Val::Addr(_) => unsupported(self.span(n), "pointer to pointer used as a value"),
             _ => unsupported(self.span(n), "integer used as a pointer"),
         }
     }

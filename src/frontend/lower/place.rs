@@ -11,11 +11,15 @@ use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::types::CType;
 use crate::ir::*;
 
+/// The largest fixed-size array (in elements) copied element by element as part of a struct.
+const MAX_ARRAY_COPY: u64 = 256;
+
 impl Lower<'_, '_> {
     /// Read an lvalue.
     pub(super) fn read(&mut self, lv: LVal, at: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         match lv {
-            LVal::Bound(b) => self.read_binding(&b, at),
+            LVal::Bound(b) => self.read_binding(&b, at, out),
+            LVal::Cond { cond, then, els } => self.read_cond(cond, *then, *els, at, out),
             LVal::Mem { array, off, cty } => match &cty {
                 CType::Scalar(ty) => {
                     let t = self.temp(*ty);
@@ -45,13 +49,26 @@ impl Lower<'_, '_> {
                     }
                     Ok(Val::Struct(vs))
                 }
+                CType::Array(elem, Some(n)) if *n <= MAX_ARRAY_COPY => {
+                    let size = self.size_of(elem, &self.span(at))?;
+                    let mut vs = Vec::new();
+                    for i in 0..*n {
+                        let sub = LVal::Mem {
+                            array,
+                            off: add_off(off.clone(), Expr::int(i * size, Ty::I64)),
+                            cty: (**elem).clone(),
+                        };
+                        vs.push(self.read(sub, at, out)?);
+                    }
+                    Ok(Val::Array(vs))
+                }
                 CType::Ptr(_) => unsupported(self.span(at), "pointer loaded from memory"),
                 other => unsupported(self.span(at), format!("read of `{}` from memory", other.describe())),
             },
         }
     }
 
-    pub(super) fn read_binding(&mut self, b: &Binding, at: &Node) -> R<Val> {
+    pub(super) fn read_binding(&mut self, b: &Binding, at: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         match b {
             Binding::Scalar(v, ty) => Ok(Val::Scalar(Expr::Var { id: *v, ty: *ty })),
             Binding::Const(e) => Ok(Val::Scalar(e.clone())),
@@ -76,17 +93,46 @@ impl Lower<'_, '_> {
             Binding::Struct(fs) => {
                 let mut vs = Vec::new();
                 for (f, fb) in fs {
-                    vs.push((f.clone(), self.read_binding(fb, at)?));
+                    vs.push((f.clone(), self.read_binding(fb, at, out)?));
                 }
                 Ok(Val::Struct(vs))
             }
+            // An array member of a struct being copied.
+            Binding::Mem(a, cty @ CType::Array(..)) => {
+                let lv = LVal::Mem {
+                    array: *a,
+                    off: Expr::int(0, Ty::I64),
+                    cty: cty.clone(),
+                };
+                self.read(lv, at, out)
+            }
             Binding::Mem(..) => unsupported(self.span(at), "array used as a value"),
+            Binding::Ref(lv) => self.read((**lv).clone(), at, out),
+            Binding::Addr(lv) => Ok(Val::Addr(lv.clone())),
+            Binding::Invalid(what) => unsupported(self.span(at), what.clone()),
         }
     }
 
     /// Write `v` to `lv`. `at` is the node whose span a store gets.
     pub(super) fn assign(&mut self, lv: &LVal, v: Val, at: &Node, span: &Span, out: &mut Vec<Stmt>) -> R<()> {
         match (lv, v) {
+            (LVal::Cond { cond, then, els }, v) => self.assign_cond((cond, then, els), v, at, span, out),
+            (LVal::Bound(Binding::Ref(r)), v) => self.assign(&r.clone(), v, at, span, out),
+            (LVal::Bound(Binding::Addr(_)), _) => unsupported(span.clone(), "pointer to pointer reassigned"),
+            (LVal::Bound(Binding::Ptr(i)), Val::PtrCond(..)) => unsupported(
+                span.clone(),
+                format!(
+                    "pointer `{}` may point to two arrays (chosen by a conditional)",
+                    self.ptrs[*i].name
+                ),
+            ),
+            (LVal::Bound(Binding::Ptr(i)), Val::Addr(_)) => unsupported(
+                span.clone(),
+                format!(
+                    "pointer `{}` given the address of a variable that is not in memory",
+                    self.ptrs[*i].name
+                ),
+            ),
             (LVal::Bound(Binding::Scalar(var, ty)), Val::Scalar(e)) => {
                 out.push(set(*var, cast(e, *ty), span.clone()));
                 Ok(())
@@ -127,6 +173,19 @@ impl Lower<'_, '_> {
                 Ok(())
             }
             (LVal::Mem { array, off, cty }, v) => match (cty, v) {
+                // Array members of by-value struct parameters are the only constant arrays
+                // with a `.` in their name (`p.dims`).
+                (CType::Scalar(_), _)
+                    if self.k.array(*array).space == Space::Constant && self.k.array(*array).name.contains('.') =>
+                {
+                    unsupported(
+                        self.span(at),
+                        format!(
+                            "write to the array member `{}` of a by-value kernel parameter",
+                            self.k.array(*array).name
+                        ),
+                    )
+                }
                 (CType::Scalar(_), _) if self.k.array(*array).space == Space::Constant => unsupported(
                     self.span(at),
                     format!(
@@ -160,6 +219,18 @@ impl Lower<'_, '_> {
                     }
                     Ok(())
                 }
+                (CType::Array(elem, Some(n)), Val::Array(vs)) if vs.len() as u64 == *n => {
+                    let size = self.size_of(elem, span)?;
+                    for (i, v) in vs.into_iter().enumerate() {
+                        let sub = LVal::Mem {
+                            array: *array,
+                            off: add_off(off.clone(), Expr::int(i as u64 * size, Ty::I64)),
+                            cty: (**elem).clone(),
+                        };
+                        self.assign(&sub, v, at, span, out)?;
+                    }
+                    Ok(())
+                }
                 (CType::Ptr(_), _) => unsupported(span.clone(), "pointer stored to memory"),
                 (c, _) => unsupported(span.clone(), format!("assignment to `{}` in memory", c.describe())),
             },
@@ -179,8 +250,14 @@ impl Lower<'_, '_> {
 
     pub(super) fn member_of(&mut self, base: LVal, field: &str, span: &Span) -> R<LVal> {
         match base {
+            LVal::Cond { cond, then, els } => Ok(LVal::Cond {
+                cond,
+                then: Box::new(self.member_of(*then, field, span)?),
+                els: Box::new(self.member_of(*els, field, span)?),
+            }),
+            LVal::Bound(Binding::Ref(r)) => self.member_of(*r, field, span),
             LVal::Bound(Binding::Struct(fs)) => match fs.iter().find(|(f, _)| f == field) {
-                Some((_, b)) => Ok(LVal::Bound(b.clone())),
+                Some((_, b)) => Ok(place_of(b.clone())),
                 None => unsupported(span.clone(), format!("unknown field `{field}`")),
             },
             LVal::Bound(Binding::Mem(a, cty)) => self.member_of(
@@ -216,6 +293,10 @@ impl Lower<'_, '_> {
     pub(super) fn lvalue(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
         let span = self.span(n);
         match n.kind.as_str() {
+            // A temporary (`f().x`, `make().g()`) is evaluated into a fresh local.
+            "MaterializeTemporaryExpr" if n.inner.first().is_some_and(|c| !strip_parens(c).is_glvalue()) => {
+                self.object_place(n, false, out)
+            }
             "ParenExpr" | "MaterializeTemporaryExpr" | "ExprWithCleanups" | "CXXBindTemporaryExpr" => {
                 match n.inner.first() {
                     Some(c) => self.lvalue(c, out),
@@ -230,7 +311,7 @@ impl Lower<'_, '_> {
             | "CXXReinterpretCastExpr"
                 if matches!(
                     n.cast_kind.as_deref(),
-                    Some("NoOp") | Some("LValueBitCast") | Some("UncheckedDerivedToBase")
+                    Some("NoOp") | Some("LValueBitCast") | Some("UncheckedDerivedToBase") | Some("DerivedToBase")
                 ) =>
             {
                 let Some(c) = n.inner.first() else {
@@ -250,14 +331,7 @@ impl Lower<'_, '_> {
             }
             "DeclRefExpr" => {
                 let b = self.lookup(n)?;
-                Ok(match b {
-                    Binding::Mem(a, cty) => LVal::Mem {
-                        array: a,
-                        off: Expr::int(0, Ty::I64),
-                        cty,
-                    },
-                    b => LVal::Bound(b),
-                })
+                Ok(place_of(b))
             }
             "ArraySubscriptExpr" => {
                 let (Some(a), Some(b)) = (n.inner.first(), n.inner.get(1)) else {
@@ -269,31 +343,23 @@ impl Lower<'_, '_> {
                     (b, a)
                 };
                 let pv = self.rvalue(base, out)?;
-                let p = self.expect_ptr(pv, base)?;
                 let iv = self.rvalue(idx, out)?;
                 let i = self.expect_scalar(iv, idx)?;
-                let size = self.size_of(&p.pointee, &span)?;
-                Ok(LVal::Mem {
-                    array: p.array,
-                    off: add_off(p.off, scale(i, size)),
-                    cty: p.pointee,
-                })
+                self.index(pv, Some(i), base)
             }
             "UnaryOperator" => match n.opcode.as_deref() {
                 Some("*") => {
                     let Some(c) = n.inner.first() else {
                         return unsupported(span, "malformed dereference");
                     };
+                    if strip_parens(c).kind == "CXXThisExpr" {
+                        return self.this_place(c);
+                    }
                     let pv = self.rvalue(c, out)?;
                     if matches!(self.ctype(c), CType::Func) || matches!(self.ctype(n), CType::Func) {
                         return unsupported(span, "function pointer dereference");
                     }
-                    let p = self.expect_ptr(pv, c)?;
-                    Ok(LVal::Mem {
-                        array: p.array,
-                        off: p.off,
-                        cty: p.pointee,
-                    })
+                    self.deref(pv, c)
                 }
                 Some("++") | Some("--") => {
                     let lv = self.incdec(n, false, out)?;
@@ -313,14 +379,11 @@ impl Lower<'_, '_> {
                     return unsupported(span, "malformed member access");
                 };
                 let field = n.name.clone().unwrap_or_default();
-                let base = if n.is_arrow {
+                let base = if n.is_arrow && strip_parens(b).kind == "CXXThisExpr" {
+                    self.this_place(b)?
+                } else if n.is_arrow {
                     let pv = self.rvalue(b, out)?;
-                    let p = self.expect_ptr(pv, b)?;
-                    LVal::Mem {
-                        array: p.array,
-                        off: p.off,
-                        cty: p.pointee,
-                    }
+                    self.deref(pv, b)?
                 } else {
                     self.lvalue(b, out)?
                 };
@@ -355,10 +418,17 @@ impl Lower<'_, '_> {
                 self.assign(&lv, v, a, &span, out)?;
                 Ok(lv)
             }
-            "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" => unsupported(span, "call returning a reference"),
-            "ConditionalOperator" => unsupported(span, "conditional operator as an lvalue"),
-            "CXXThisExpr" => unsupported(span, "`this`"),
-            "StringLiteral" => unsupported(span, "string literal"),
+            "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" => {
+                self.last_ret_ref = None;
+                self.call(n, out)?;
+                match self.last_ret_ref.take() {
+                    Some(lv) => Ok(lv),
+                    None => unsupported(span, "call returning a reference"),
+                }
+            }
+            "ConditionalOperator" => self.cond_lvalue(n, out),
+            "CXXThisExpr" => unsupported(span, "`this` as an lvalue"),
+            "StringLiteral" => self.string_literal(n),
             "PseudoObjectExpr" => unsupported(span, "builtin variable as an lvalue"),
             other => unsupported(span, format!("expression `{other}` as an lvalue")),
         }
@@ -479,4 +549,18 @@ impl Lower<'_, '_> {
 fn callee_name(n: &Node) -> Option<String> {
     let c = strip_parens(n);
     c.referenced_decl.as_ref().map(|d| d.name.clone())
+}
+
+/// The place a binding denotes: memory at offset 0, the place a reference is bound to, or the
+/// binding itself.
+fn place_of(b: Binding) -> LVal {
+    match b {
+        Binding::Mem(array, cty) => LVal::Mem {
+            array,
+            off: Expr::int(0, Ty::I64),
+            cty,
+        },
+        Binding::Ref(lv) => *lv,
+        b => LVal::Bound(b),
+    }
 }

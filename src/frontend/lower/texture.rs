@@ -84,7 +84,7 @@ impl Lower<'_, '_> {
             Some(lv) => {
                 let cty = match &lv {
                     LVal::Mem { cty, .. } => cty.clone(),
-                    LVal::Bound(_) => CType::Void,
+                    LVal::Bound(_) | LVal::Cond { .. } => CType::Void,
                 };
                 let v = self.texel(&function, &cty, &coords, span)?;
                 self.assign(&lv, v, n, span, out)?;
