@@ -231,8 +231,11 @@ pub(in crate::encode) struct Encoder<'k> {
     depth: u32,
     /// The top-level barrier segment being encoded.
     segment: u32,
-    /// Arrays touched by atomics (pair model: their values are adversarial).
+    /// Arrays touched by atomics (pair model) or written by calls without a body: their
+    /// values are adversarial.
     adversarial: Vec<ArrayId>,
+    /// Arrays written by calls without a body ([`crate::ir::StmtKind::Clobber`]).
+    clobbered: Vec<ArrayId>,
     /// Whether an opaque (uninterpreted) float operation was emitted.
     pub(in crate::encode) has_opaque_float: bool,
     /// The common witness values of every query.
@@ -311,6 +314,7 @@ impl<'k> Encoder<'k> {
             depth: 0,
             segment: 0,
             adversarial,
+            clobbered: abstraction::clobbered_arrays(k).into_iter().map(|(a, _)| a).collect(),
             has_opaque_float: false,
             layout: witness::Layout::default(),
             barrier_count: 0,

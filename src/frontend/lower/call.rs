@@ -1,5 +1,6 @@
 //! Calls: built-in functions are handed to `builtin.rs`; device functions are inlined into the
-//! caller (paper §2, scopes) with their own `Frame`, exit block and result slot.
+//! caller (paper §2, scopes) with their own `Frame`, exit block and result slot; functions
+//! without a body are uninterpreted (`opaque.rs`).
 //!
 //! Recursion, function pointers and methods that use `this` are errors.
 
@@ -59,7 +60,7 @@ impl Lower<'_, '_> {
             .copied()
             .or_else(|| self.g.funcs_by_sig.get(&(name.clone(), decl_ty.clone())).copied());
         let Some(def) = def else {
-            return unsupported(span, format!("call to function without a body `{name}`"));
+            return self.opaque_call(n, &name, &args, &span, out);
         };
         if n.kind == "CXXOperatorCallExpr" && def.kind == "CXXMethodDecl" && !args.is_empty() {
             // Member operator: the first argument is the object.

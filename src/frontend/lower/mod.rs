@@ -17,6 +17,7 @@
 //! | `place.rs` | lvalues: reads, writes, members, pointers as (array, byte offset), `++`, `+=` |
 //! | `call.rs` | calls: inlining of device functions, dispatch to built-ins |
 //! | `builtin.rs` | calls to built-in functions, as their table entry (`frontend/builtins/`) says |
+//! | `opaque.rs` | calls to functions without a body: uninterpreted functions, clobbered arrays |
 //!
 //! Lowering knows C and CUDA's AST shapes; it does not run clang, know about SMT or analyse the
 //! IR it builds (that is [`crate::passes`]' job).
@@ -35,6 +36,7 @@ mod call;
 mod decl;
 mod expr;
 mod globals;
+mod opaque;
 mod place;
 mod stmt;
 
@@ -206,6 +208,8 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
             body: Vec::new(),
             next_block: 0,
             unchecked: Vec::new(),
+            uninterpreted: Vec::new(),
+            notes: Vec::new(),
         },
         frames: Vec::new(),
         ptrs: Vec::new(),
