@@ -100,8 +100,12 @@ pub struct Access {
     pub width: u32,
     /// Top-level barrier segment: accesses of different segments are ordered for one block.
     pub segment: u32,
-    /// Made inside or after an abstracted loop.
+    /// Made inside or after an abstracted loop (or a call without a body).
     pub abstracted: bool,
+    /// A possible write by a call without a body ([`crate::ir::StmtKind::Clobber`]) at an
+    /// arbitrary offset: it races like a write, but is not one memory access (bank conflicts
+    /// leave it out).
+    pub clobber: bool,
     /// Per thread: the offset is a real address (see `Encoder::offset`).
     pub valid: Vec<Sexp>,
     /// Per thread: path condition, byte offset (BV64), barrier count (BV64).

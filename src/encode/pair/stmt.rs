@@ -133,7 +133,11 @@ impl Encoder<'_> {
             let reach = self.reach(ts, th);
             per.push((reach, off, ts.bc.clone()));
         }
+        let before = self.accesses.len();
         self.record(array, &s.span, AccessKind::Write, 1, per, valid);
+        if let Some(a) = self.accesses.get_mut(before) {
+            a.clobber = true;
+        }
     }
 
     /// `dst = array[offset]` (as `ty`) for every thread.
