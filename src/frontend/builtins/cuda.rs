@@ -5,7 +5,8 @@
 //! Data only: one line per function. What each [`Lowering`] means is documented on it.
 
 use super::Lowering::{self, *};
-use super::{Check, IntFn, Table, abs, implies, max, min, mul24};
+use super::int::{brev, clz, ffs, hadd, mul24, mulhi, popc, rhadd, sad, umul24};
+use super::{Check, IntFn, Table, abs, implies, max, min};
 use crate::ir::AtomicOp;
 
 /// CUDA's built-in functions by name.
@@ -13,6 +14,11 @@ pub const BUILTINS: Table = Table(TABLE);
 
 /// Why a surface access is an error.
 const SURFACE: &str = "surface access (surface memory, which kernels may write, is not modelled)";
+
+/// An integer built-in; on floats, an uninterpreted function under its own name.
+const fn int(build: fn(&[crate::ir::Expr], crate::ir::Ty) -> Option<crate::ir::Expr>) -> Lowering {
+    Int(IntFn { build, float: None })
+}
 
 const TABLE: &[(&str, Lowering)] = &[
     // Atomics: the old value of `*p`, updated by the operation.
@@ -33,8 +39,8 @@ const TABLE: &[(&str, Lowering)] = &[
     ("__threadfence", Ignored),
     ("__threadfence_block", Ignored),
     ("__threadfence_system", Ignored),
-    ("printf", Ignored),
-    // `assert(e)` of glibc's and CUDA's assert.h: `e ? (void)0 : __assert_fail(…)`.
+    ("printf", Output),
+    // `assert(e)` of the system headers calls these when `e` is false.
     ("__assert_fail", Fail),
     ("__assertfail", Fail),
     // Integer helpers (on floats: uninterpreted).
@@ -76,10 +82,34 @@ const TABLE: &[(&str, Lowering)] = &[
     (
         "__umul24",
         Int(IntFn {
-            build: mul24,
+            build: umul24,
             float: None,
         }),
     ),
+    ("umin", int(min)),
+    ("umax", int(max)),
+    ("llmin", int(min)),
+    ("llmax", int(max)),
+    ("ullmin", int(min)),
+    ("ullmax", int(max)),
+    ("labs", int(abs)),
+    // Integer intrinsics, exact (`int.rs`).
+    ("__clz", int(clz)),
+    ("__clzll", int(clz)),
+    ("__ffs", int(ffs)),
+    ("__ffsll", int(ffs)),
+    ("__popc", int(popc)),
+    ("__popcll", int(popc)),
+    ("__brev", int(brev)),
+    ("__brevll", int(brev)),
+    ("__mulhi", int(mulhi)),
+    ("__umulhi", int(mulhi)),
+    ("__hadd", int(hadd)),
+    ("__uhadd", int(hadd)),
+    ("__rhadd", int(rhadd)),
+    ("__urhadd", int(rhadd)),
+    ("__sad", int(sad)),
+    ("__usad", int(sad)),
     // Float math: uninterpreted functions.
     ("sqrtf", Uninterpreted),
     ("expf", Uninterpreted),

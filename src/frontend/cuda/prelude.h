@@ -198,6 +198,31 @@ __device__ int __mul24(int a, int b);
 __device__ unsigned int __umul24(unsigned int a, unsigned int b);
 __device__ float min(float a, float b);
 __device__ float max(float a, float b);
+__device__ unsigned int umin(unsigned int a, unsigned int b);
+__device__ unsigned int umax(unsigned int a, unsigned int b);
+__device__ long long llmin(long long a, long long b);
+__device__ long long llmax(long long a, long long b);
+__device__ unsigned long long ullmin(unsigned long long a, unsigned long long b);
+__device__ unsigned long long ullmax(unsigned long long a, unsigned long long b);
+__device__ long labs(long a);
+
+/* Integer intrinsics (lowered exactly). */
+__device__ int __clz(int x);
+__device__ int __clzll(long long x);
+__device__ int __ffs(int x);
+__device__ int __ffsll(long long x);
+__device__ int __popc(unsigned int x);
+__device__ int __popcll(unsigned long long x);
+__device__ unsigned int __brev(unsigned int x);
+__device__ unsigned long long __brevll(unsigned long long x);
+__device__ int __mulhi(int x, int y);
+__device__ unsigned int __umulhi(unsigned int x, unsigned int y);
+__device__ int __hadd(int x, int y);
+__device__ int __rhadd(int x, int y);
+__device__ unsigned int __uhadd(unsigned int x, unsigned int y);
+__device__ unsigned int __urhadd(unsigned int x, unsigned int y);
+__device__ unsigned int __sad(int x, int y, unsigned int z);
+__device__ unsigned int __usad(unsigned int x, unsigned int y, unsigned int z);
 
 /* Float math (opaque functions). */
 #define __GPUG_F1(NAME) __device__ float NAME(float x);

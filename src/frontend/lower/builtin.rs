@@ -35,6 +35,19 @@ impl Lower<'_, '_> {
                 Val::Void
             }
             Lowering::Ignored => Val::Void,
+            Lowering::Output => {
+                self.note_once(name, span, "ignored: output has no effect on what is verified");
+                Val::Void
+            }
+            Lowering::Fail => {
+                out.push(Stmt {
+                    kind: StmtKind::Assert {
+                        cond: Expr::bool(false),
+                    },
+                    span: span.clone(),
+                });
+                Val::Void
+            }
             Lowering::True => Val::Scalar(Expr::bool(true)),
             Lowering::Condition(check) => {
                 let Some(a) = args.first() else {
@@ -65,15 +78,6 @@ impl Lower<'_, '_> {
                 })
             }
             Lowering::Unmodelled => return unsupported(span.clone(), format!("annotation `{name}`")),
-            Lowering::Fail => {
-                out.push(Stmt {
-                    kind: StmtKind::Assert {
-                        cond: Expr::bool(false),
-                    },
-                    span: span.clone(),
-                });
-                Val::Void
-            }
             Lowering::Vector => match self.make_vector(n, args, out)? {
                 Some(v) => v,
                 // Another overload (helper_math.h's `make_float4(float3, float)`): its body.

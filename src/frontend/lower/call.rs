@@ -1,5 +1,6 @@
 //! Calls: built-in functions are handed to `builtin.rs`; device functions are inlined into the
-//! caller (paper §2, scopes) with their own `Frame`, exit block and result slot.
+//! caller (paper §2, scopes) with their own `Frame`, exit block and result slot; functions
+//! without a body are uninterpreted (`opaque.rs`).
 //!
 //! A method is inlined with its object as the place `this` points to (`cxx.rs`); reference
 //! parameters bind to the caller's places. Recursion and function pointers are errors.
@@ -83,7 +84,7 @@ impl Lower<'_, '_> {
             .copied()
             .or_else(|| self.g.funcs_by_sig.get(&(name.clone(), decl_ty.clone())).copied());
         let Some(def) = def else {
-            return unsupported(span, format!("call to function without a body `{name}`"));
+            return self.opaque_call(n, &name, &args, &span, out);
         };
         if self.frames.iter().any(|f| f.func_id == def.id) {
             return unsupported(span, format!("recursive call to `{name}`"));

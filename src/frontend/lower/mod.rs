@@ -21,6 +21,7 @@
 //! | `builtin.rs` | calls to built-in functions, as their table entry (`frontend/builtins/`) says |
 //! | `texture.rs` | texture fetches (read-only data), loads and stores with cache hints (`__ldg`) |
 //! | `vector.rs` | vector types by name: `make_float4`, `dim3(x, y)`, `threadIdx` as a `uint3` |
+//! | `opaque.rs` | calls to functions without a body: uninterpreted functions, clobbered arrays |
 //!
 //! Lowering knows C and CUDA's AST shapes; it does not run clang, know about SMT or analyse the
 //! IR it builds (that is [`crate::passes`]' job).
@@ -42,6 +43,7 @@ mod expr;
 mod globals;
 mod groups;
 mod names;
+mod opaque;
 mod place;
 mod stmt;
 mod texture;
@@ -282,6 +284,8 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
             body: Vec::new(),
             next_block: 0,
             unchecked: Vec::new(),
+            uninterpreted: Vec::new(),
+            notes: Vec::new(),
         },
         frames: Vec::new(),
         ptrs: Vec::new(),
