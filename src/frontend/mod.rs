@@ -1,8 +1,8 @@
 //! Front end: clang's JSON AST lowered to [`crate::ir`] (DESIGN.md, "Front end").
 //!
-//! [`load`] runs clang on a `.cu` file with an embedded prelude (CUDA keywords, builtins,
-//! atomics, GPUVerify's annotation functions) and a stub include directory, reads the JSON AST
-//! ([`ast`]) and lowers every `__global__` kernel ([`lower`]).
+//! [`load`] runs clang on a `.cu` file over NVIDIA's real CUDA headers, precompiled once into
+//! a cached PCH (or, when they are not installed, over gpug's stub prelude and headers), reads
+//! the JSON AST ([`ast`]) and lowers every `__global__` kernel ([`lower`]).
 //!
 //! Module map (each owns one concern; none knows about SMT):
 //!
@@ -10,7 +10,7 @@
 //! | --- | --- |
 //! | `mod.rs` | the public entry [`load`] (with `--assume`), [`FrontendOptions`], [`FrontendError`] |
 //! | `clang` | finding and running clang, reading its JSON output |
-//! | `cuda` | CUDA's clang flags, the prelude and stub headers (`cuda/`), built-in variables |
+//! | `cuda` | CUDA's clang flags, NVIDIA's headers (found, precompiled), the stub prelude and headers (`cuda/`), built-in variables |
 //! | [`ast`] | the small serde view of clang's JSON AST |
 //! | [`types`] | C types from clang's spellings, record layouts |
 //! | `builtins` | built-in functions as tables keyed by name (`builtins/cuda.rs`: CUDA's) |
