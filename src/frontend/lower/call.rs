@@ -3,9 +3,11 @@
 //! without a body are uninterpreted (`opaque.rs`).
 //!
 //! A method is inlined with its object as the place `this` points to (`cxx.rs`); reference
-//! parameters bind to the caller's places. Recursion and function pointers are errors.
+//! parameters bind to the caller's places. Calls through function pointers are case splits
+//! over their targets (`fnptr.rs`). Recursion is an error.
 
 use super::cxx::Arg;
+use super::fnptr::fn_signature;
 use super::globals::body_of;
 use super::groups::node_group;
 use super::{Binding, Frame, LVal, Lower, PtrBind, PtrOff, R, Val, scan, unsupported};
@@ -38,7 +40,7 @@ impl Lower<'_, '_> {
                     return unsupported(span, "call without a callee");
                 };
                 if !matches!(d.kind.as_str(), "FunctionDecl" | "CXXMethodDecl" | "CXXConversionDecl") {
-                    return unsupported(span, "function pointer call");
+                    return self.indirect_call(n, callee, args, &span, out);
                 }
                 (d.name.clone(), d.id.clone(), d.ty.qual_type.clone())
             }
@@ -68,7 +70,7 @@ impl Lower<'_, '_> {
             "UnresolvedLookupExpr" | "UnresolvedMemberExpr" | "CXXDependentScopeMemberExpr" => {
                 return unsupported(span, "dependent call in an uninstantiated template");
             }
-            _ => return unsupported(span, "function pointer call"),
+            _ => return self.indirect_call(n, callee, args, &span, out),
         };
         if n.kind == "CXXOperatorCallExpr" && name == "operator=" {
             let lv = self.lvalue(n, out)?;
@@ -260,7 +262,11 @@ fn uses_this(n: &Node) -> bool {
 
 fn return_type(def: &Node, env: &TypeEnv) -> CType {
     let t = def.ty.as_ref().map(|t| t.qual_type.as_str()).unwrap_or("void ()");
-    // `int (int *, int)`: the return type is what precedes the parameter list.
+    // `int (int *, int)`: the return type is what precedes the parameter list;
+    // `float (*(int))(float *)` returns a function pointer.
+    if let Some((ret, _)) = fn_signature(env, t) {
+        return ret;
+    }
     let ret = match t.find('(') {
         Some(i) => &t[..i],
         None => t,

@@ -309,7 +309,8 @@ fn record_fields(c: &Node, g: &Globals) -> Vec<(String, CType)> {
         .collect()
 }
 
-/// `typedef struct { … } name;`: the record named by the typedef.
+/// A typedef: its spelling for [`TypeEnv::parse`], and for `typedef struct { … } name;` the
+/// record it names.
 fn add_typedef(c: &Node, g: &mut Globals) {
     fn record_id(n: &Node) -> Option<&str> {
         if n.kind == "RecordType" {

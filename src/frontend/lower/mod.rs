@@ -40,6 +40,7 @@ mod call;
 mod cxx;
 mod decl;
 mod expr;
+mod fnptr;
 mod globals;
 mod groups;
 mod names;
@@ -240,6 +241,12 @@ struct Lower<'a, 'g> {
     prologue: Vec<Stmt>,
     /// Arrays holding string literals, by node id.
     literals: HashMap<String, ArrayId>,
+    /// Functions with a function-pointer code, by identity (`fnptr.rs`): code `i` is the
+    /// `i`-th.
+    fn_codes: Vec<String>,
+    /// Functions used as values in the translation unit, found at the first call through a
+    /// pointer.
+    fn_taken: Option<Vec<fnptr::FnCand<'a>>>,
 }
 
 fn pos_span(p: &Pos) -> Span {
@@ -295,6 +302,8 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
         last_ret_ref: None,
         prologue: Vec::new(),
         literals: HashMap::new(),
+        fn_codes: Vec::new(),
+        fn_taken: None,
     };
     let body = body_of(f).ok_or_else(|| FrontendError::Unsupported {
         span: l.kspan.clone(),
