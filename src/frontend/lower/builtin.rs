@@ -64,6 +64,10 @@ impl Lower<'_, '_> {
                     ty,
                 })
             }
+            Lowering::TwoThread(f) => self.two_thread(f, name, args, span, out)?,
+            Lowering::Enabled => Val::Scalar(Expr::Enabled),
+            Lowering::AccessLog(q) => self.access_log(q, n, name, args, span, out)?,
+            Lowering::PtrOffset => self.ptr_offset(n, name, args, span, out)?,
             Lowering::Unmodelled => return unsupported(span.clone(), format!("annotation `{name}`")),
         };
         Ok(Some(v))
@@ -130,7 +134,7 @@ impl Lower<'_, '_> {
         };
         match check {
             Check::Assert | Check::Assume => {
-                let cond = self.cond(a, out)?;
+                let cond = self.annotation_cond(a, out)?;
                 let kind = if check == Check::Assert {
                     StmtKind::Assert { cond }
                 } else {
@@ -142,7 +146,7 @@ impl Lower<'_, '_> {
             // `__write_implies`) is dropped: not assuming it is sound, only less precise.
             Check::Invariant => {
                 let mut stmts = Vec::new();
-                match self.cond(a, &mut stmts) {
+                match self.annotation_cond(a, &mut stmts) {
                     Ok(cond) => {
                         out.extend(stmts);
                         push(out, StmtKind::Invariant { cond });
@@ -161,7 +165,7 @@ impl Lower<'_, '_> {
             // checked, and the verdict says so, as for invariants.
             Check::Ensures => {
                 let mut body = Vec::new();
-                match self.cond(a, &mut body) {
+                match self.annotation_cond(a, &mut body) {
                     Ok(cond) => push(out, StmtKind::Ensures { body, cond }),
                     Err(FrontendError::Unsupported { what, .. }) => self.not_checked(name, what, span),
                     Err(e) => return Err(e),

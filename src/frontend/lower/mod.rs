@@ -17,6 +17,8 @@
 //! | `place.rs` | lvalues: reads, writes, members, pointers as (array, byte offset), `++`, `+=` |
 //! | `call.rs` | calls: inlining of device functions, dispatch to built-ins |
 //! | `builtin.rs` | calls to built-in functions, as their table entry (`frontend/builtins/`) says |
+//! | `annotation.rs` | GPUVerify's annotations that need more than a table entry: two-thread predicates, access logs, axioms |
+//! | `access_log.rs` | the access logs' instrumentation (`__read`, `__write`, …) |
 //!
 //! Lowering knows C and CUDA's AST shapes; it does not run clang, know about SMT or analyse the
 //! IR it builds (that is [`crate::passes`]' job).
@@ -30,6 +32,8 @@ use num_bigint::BigInt;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+mod access_log;
+mod annotation;
 mod builtin;
 mod call;
 mod decl;
@@ -162,6 +166,11 @@ struct Lower<'a, 'g> {
     temps: usize,
     /// Span of the kernel (fallback).
     kspan: Span,
+    /// The access logs annotations ask about (`access_log`), made on first use.
+    logs: Vec<access_log::AccessLog>,
+    /// Nesting depth of annotation conditions being lowered (GPUVerify's two-thread
+    /// annotations are allowed only there).
+    annotation_depth: u32,
 }
 
 fn pos_span(p: &Pos) -> Span {
@@ -212,6 +221,8 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
         static_arrays: HashMap::new(),
         temps: 0,
         kspan,
+        logs: Vec::new(),
+        annotation_depth: 0,
     };
     let body = body_of(f).ok_or_else(|| FrontendError::Unsupported {
         span: l.kspan.clone(),
@@ -231,8 +242,9 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
     for p in f.inner.iter().filter(|c| c.kind == "ParmVarDecl") {
         l.kernel_param(p, &mut out)?;
     }
+    l.axioms(&mut out)?;
     l.block(body, &mut out)?;
-    l.k.body = out;
+    l.k.body = access_log::instrument(out, &l.logs);
     Ok(l.k)
 }
 
