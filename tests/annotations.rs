@@ -108,3 +108,36 @@ fn uniform_int_invariant_is_needed() {
     assert!(mismatch(with, "z3").is_none());
     assert!(mismatch(without, "z3").is_none());
 }
+
+/// `gpug check` (the concrete model, every thread explicit) asks a two-thread annotation of
+/// every pair of threads: it agrees with the pair model on small launches, and refuses
+/// launches with too many pairs by name.
+#[test]
+fn concrete_model_checks_every_pair() {
+    let run = |file: &str, launch: &[&str]| {
+        let mut args: Vec<String> = vec!["check".into(), format!("tests/kernels/annotations/{file}")];
+        args.extend(launch.iter().map(|s| s.to_string()));
+        args.extend(["--solver".into(), "z3".into()]);
+        let out = gpug(&args);
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.code(), text)
+    };
+    let (code, text) = run("two_thread_asserts.cu", &["--blockDim=8", "--gridDim=2"]);
+    assert_eq!(code, Some(0), "{text}");
+    let (code, text) = run("enabled_uniform_divergent.cu", &["--blockDim=40", "--gridDim=1"]);
+    assert!(
+        code == Some(1) && text.contains("__uniform_bool(__enabled())"),
+        "{text}"
+    );
+    let (code, text) = run("other_int_assert_fails.cu", &["--blockDim=8", "--gridDim=1"]);
+    assert!(
+        code == Some(1) && text.contains("other_int_assert_fails.cu:5:3"),
+        "{text}"
+    );
+    let (code, text) = run("two_thread_asserts.cu", &["--blockDim=256", "--gridDim=1"]);
+    assert!(code == Some(2) && text.contains("every pair of threads"), "{text}");
+}
