@@ -143,8 +143,8 @@ const TABLE: &[(&str, Lowering)] = &[
     ("__assert", Condition(Check::Assert)),
     ("__global_assert", Condition(Check::Assert)),
     ("__assume", Condition(Check::Assume)),
-    ("__requires", Condition(Check::Assume)),
-    ("__global_requires", Condition(Check::Assume)),
+    ("__requires", Condition(Check::Precondition)),
+    ("__global_requires", Condition(Check::Precondition)),
     ("__ensures", Condition(Check::Ensures)),
     ("__global_ensures", Condition(Check::Ensures)),
     ("__invariant", Condition(Check::Invariant)),
@@ -188,8 +188,8 @@ const TABLE: &[(&str, Lowering)] = &[
     ),
     // GPUVerify's annotations that are not modelled: an error naming them.
     ("__ptr_base", Unmodelled),
-    ("__return_val_int", Unmodelled),
-    ("__return_val_bool", Unmodelled),
-    ("__return_val_ptr", Unmodelled),
+    ("__return_val_int", ReturnValue),
+    ("__return_val_bool", ReturnValue),
+    ("__return_val_ptr", ReturnValue),
     ("__old_int", Unmodelled),
 ];

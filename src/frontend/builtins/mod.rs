@@ -49,6 +49,9 @@ pub enum Lowering {
     AccessLog(LogQuery),
     /// `__ptr_offset_bytes(p)`: the byte offset of `p` in its array.
     PtrOffset,
+    /// `__return_val_int()` and friends: the result of the device function whose
+    /// postcondition (`__ensures`) is being lowered.
+    ReturnValue,
     /// An annotation that is not modelled: a call is an error naming it.
     Unmodelled,
 }
@@ -91,8 +94,12 @@ pub enum LogWhat {
 pub enum Check {
     /// `assert`: checked, then assumed.
     Assert,
-    /// `assume` and preconditions.
+    /// `assume`.
     Assume,
+    /// A precondition (`__requires`): assumed in a kernel; in a device function, which is
+    /// inlined, checked at the call and then assumed (GPUVerify checks a callee's
+    /// precondition at every call and assumes it in the callee).
+    Precondition,
     /// A loop invariant. One that cannot be lowered is not assumed and is reported as not
     /// checked (sound, only less precise).
     Invariant,

@@ -7,11 +7,14 @@
 //!   instrumentation"), made on first use and instrumented by `access_log` once the kernel is
 //!   lowered;
 //! - axioms: `__axiom(e)` at file scope, which the prelude turns into a function
-//!   `__gpug_axiom_N` returning `e`; each is assumed on entry to every kernel, by every thread.
+//!   `__gpug_axiom_N` returning `e`; each is assumed on entry to every kernel, by every thread;
+//! - a device function's contract: its `__requires` is checked at each call (`builtin.rs`), its
+//!   `__ensures` checked after the inlined body, where every return has joined, with
+//!   `__return_val_int()` its result, and then assumed.
 
 use super::access_log::{AccessLog, OFFSET_TY};
 use super::{Lower, R, Val, cast, unsupported};
-use crate::frontend::ast::Node;
+use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::builtins::{LogKind, LogQuery, LogWhat, implies};
 use crate::ir::*;
 
@@ -136,6 +139,60 @@ impl Lower<'_, '_> {
         log
     }
 
+    /// The postconditions (`__ensures`) of the device function whose body `body` was just
+    /// inlined (its frame still on top): each checked after the call, where every return has
+    /// joined, and then assumed, as GPUVerify checks a function's postcondition at its exits
+    /// and assumes it at its calls. `__return_val_int()` is the function's result there.
+    pub(super) fn postconditions(&mut self, body: &Node, out: &mut Vec<Stmt>) -> R<()> {
+        let mut calls = Vec::new();
+        ensures_calls(body, &mut calls);
+        let outer = std::mem::replace(&mut self.in_postcondition, true);
+        let mut r = Ok(());
+        for c in calls {
+            r = self.call(c, out).map(|_| ());
+            if r.is_err() {
+                break;
+            }
+        }
+        self.in_postcondition = outer;
+        r
+    }
+
+    /// One postcondition `a` of `name` at `span` (see [`Self::postconditions`]); one that
+    /// cannot be lowered is not checked, and the verdict says so.
+    pub(super) fn postcondition(&mut self, name: &str, a: &Node, span: &Span, out: &mut Vec<Stmt>) -> R<()> {
+        let mut stmts = Vec::new();
+        match self.annotation_cond(a, &mut stmts) {
+            Ok(cond) => {
+                out.extend(stmts);
+                for kind in [StmtKind::Assert { cond: cond.clone() }, StmtKind::Assume { cond }] {
+                    out.push(Stmt {
+                        kind,
+                        span: span.clone(),
+                    });
+                }
+            }
+            Err(crate::frontend::FrontendError::Unsupported { what, .. }) => self.not_checked(name, what, span),
+            Err(e) => return Err(e),
+        }
+        Ok(())
+    }
+
+    /// `__return_val_int()` (the call `n`): the result of the device function whose
+    /// postcondition is being lowered.
+    pub(super) fn return_value(&mut self, n: &Node, name: &str, span: &Span) -> R<Val> {
+        match (&self.frame().ret, self.in_postcondition) {
+            (Some(b), true) => {
+                let b = b.clone();
+                self.read_binding(&b, n)
+            }
+            _ => unsupported(
+                span.clone(),
+                format!("`{name}` outside the `__ensures` of a device function that returns a value"),
+            ),
+        }
+    }
+
     /// Assumes every axiom of the file (`__axiom(e)` at file scope) on entry, in source order.
     pub(super) fn axioms(&mut self, out: &mut Vec<Stmt>) -> R<()> {
         for def in self.g.axioms.clone() {
@@ -155,5 +212,20 @@ impl Lower<'_, '_> {
             });
         }
         Ok(())
+    }
+}
+
+/// The calls to `__ensures` / `__global_ensures` in `n`, in source order.
+fn ensures_calls<'n>(n: &'n Node, out: &mut Vec<&'n Node>) {
+    if n.kind == "CallExpr"
+        && let Some(callee) = n.inner.first()
+        && let Some(d) = &strip_parens(callee).referenced_decl
+        && matches!(d.name.as_str(), "__ensures" | "__global_ensures")
+    {
+        out.push(n);
+        return;
+    }
+    for c in &n.inner {
+        ensures_calls(c, out);
     }
 }

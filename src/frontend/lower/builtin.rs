@@ -68,6 +68,7 @@ impl Lower<'_, '_> {
             Lowering::Enabled => Val::Scalar(Expr::Enabled),
             Lowering::AccessLog(q) => self.access_log(q, n, name, args, span, out)?,
             Lowering::PtrOffset => self.ptr_offset(n, name, args, span, out)?,
+            Lowering::ReturnValue => self.return_value(n, name, span)?,
             Lowering::Unmodelled => return unsupported(span.clone(), format!("annotation `{name}`")),
         };
         Ok(Some(v))
@@ -133,14 +134,16 @@ impl Lower<'_, '_> {
             })
         };
         match check {
-            Check::Assert | Check::Assume => {
+            Check::Assert | Check::Assume | Check::Precondition => {
                 let cond = self.annotation_cond(a, out)?;
-                let kind = if check == Check::Assert {
-                    StmtKind::Assert { cond }
-                } else {
-                    StmtKind::Assume { cond }
-                };
-                push(out, kind);
+                // A device function's precondition is checked at its call (this inlined copy).
+                let in_callee = self.frames.len() > 1;
+                if check == Check::Assert || (check == Check::Precondition && in_callee) {
+                    push(out, StmtKind::Assert { cond: cond.clone() });
+                }
+                if check != Check::Assert {
+                    push(out, StmtKind::Assume { cond });
+                }
             }
             // An invariant we cannot lower (GPUVerify's two-thread annotations such as
             // `__write_implies`) is dropped: not assuming it is sound, only less precise.
@@ -160,6 +163,12 @@ impl Lower<'_, '_> {
                     }
                 }
             }
+            // A device function's postcondition: lowered after the call (`postconditions`).
+            Check::Ensures if self.frames.len() > 1 => {
+                if self.in_postcondition {
+                    self.postcondition(name, a, span, out)?;
+                }
+            }
             // The loads of the condition are kept with it: they read the final memory. A
             // condition we cannot lower (GPUVerify's `__return_val_ptr()`, say) is not
             // checked, and the verdict says so, as for invariants.
@@ -176,7 +185,7 @@ impl Lower<'_, '_> {
     }
 
     /// Record that the annotation `name` at `span` is not checked, and why.
-    fn not_checked(&mut self, name: &str, why: String, span: &Span) {
+    pub(super) fn not_checked(&mut self, name: &str, why: String, span: &Span) {
         self.k
             .unchecked
             .push((span.clone(), format!("`{name}` not checked: {why}")));

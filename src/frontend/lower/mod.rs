@@ -171,6 +171,8 @@ struct Lower<'a, 'g> {
     /// Nesting depth of annotation conditions being lowered (GPUVerify's two-thread
     /// annotations are allowed only there).
     annotation_depth: u32,
+    /// Lowering the postconditions of the device function just inlined (`annotation.rs`).
+    in_postcondition: bool,
 }
 
 fn pos_span(p: &Pos) -> Span {
@@ -223,6 +225,7 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
         kspan,
         logs: Vec::new(),
         annotation_depth: 0,
+        in_postcondition: false,
     };
     let body = body_of(f).ok_or_else(|| FrontendError::Unsupported {
         span: l.kspan.clone(),
