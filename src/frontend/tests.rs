@@ -39,6 +39,8 @@ fn ex(k: &Kernel, e: &Expr) -> String {
                 args.iter().map(|a| format!(" {}", ex(k, a))).collect::<String>()
             )
         }
+        Expr::Other(arg) => format!("(other {})", ex(k, arg)),
+        Expr::Enabled => "enabled".into(),
     }
 }
 
@@ -409,6 +411,59 @@ fn dump_files() {
             Err(e) => println!("ERR {f}: {}", e.to_string().lines().next().unwrap_or("")),
         }
     }
+}
+
+#[test]
+fn two_thread_predicates_read_the_other_thread() {
+    let k = one(
+        "__global__ void k(int n) {\n  __assert(__uniform_int(n));\n  __assert(__all(threadIdx.x < 4));\n  __assert(__implies(__enabled(), __same_block()));\n}\n",
+    );
+    let b = body(&k);
+    assert!(b.contains("assert (Eq n (other n))"), "{b}");
+    assert!(
+        b.contains("assert (LAnd (Lt ThreadIdx(X) 4) (other (Lt ThreadIdx(X) 4)))"),
+        "{b}"
+    );
+    assert!(
+        b.contains("assert (LOr (Not enabled) (LAnd (LAnd (Eq BlockIdx(X) (other BlockIdx(X)))"),
+        "{b}"
+    );
+}
+
+#[test]
+fn other_int_outside_an_annotation_is_unsupported() {
+    let e = lower_src(
+        "k.cu",
+        "__global__ void k(int *a) {\n  a[0] = __other_int(threadIdx.x);\n}\n",
+    )
+    .expect_err("`__other_int` in code");
+    let msg = e.to_string();
+    assert!(
+        msg.contains("k.cu:2:10") && msg.contains("`__other_int` outside an annotation"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn access_logs_are_taken_before_accesses_and_emptied_at_barriers() {
+    let k =
+        one("__global__ void k(int *a) {\n  a[threadIdx.x] = 1;\n  __syncthreads();\n  __assert(__no_write(a));\n}\n");
+    assert_eq!(
+        body(&k),
+        "$write.a.has = 0\nhavoc $write.a.logged\nif $write.a.logged\n  $write.a.has = 1\n  $write.a.offset = (cast Int { bits: 64, signed: false } (Mul (cast Int { bits: 64, signed: true } ThreadIdx(X)) 4))\nelse\nstore a[(Mul (cast Int { bits: 64, signed: true } ThreadIdx(X)) 4)] = 1\nBarrier\n$write.a.has = 0\nassert (Not $write.a.has)\n"
+    );
+}
+
+#[test]
+fn file_scope_axioms_are_assumed_on_entry() {
+    let k = one("__axiom(blockIdx.x == 2);\n__global__ void k(int *a) {\n  a[threadIdx.x] = 1;\n}\n");
+    let b = body(&k);
+    // `__axiom_N`'s number comes from `__COUNTER__`.
+    assert!(
+        b.starts_with("block 0\n  __gpug_axiom_") && b.contains("$ret = (Eq BlockIdx(X) 2)\n"),
+        "{b}"
+    );
+    assert!(b.contains("\nassume __gpug_axiom_"), "{b}");
 }
 
 mod vector;

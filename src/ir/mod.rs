@@ -270,6 +270,17 @@ pub enum Expr {
         args: Vec<Expr>,
         ty: Ty,
     },
+    /// GPUVerify's `__other_int(e)` / `__other_bool(e)`: the value of `e` in the other thread
+    /// of the pair (lecture notes `002_…` "just two threads will do"; `004_…`, where every
+    /// expression `e` has the copies `e$1` and `e$2`, and `__other` of `e$1` is `e$2`). Its type is
+    /// `e`'s. Only inside annotation conditions (the front end refuses it elsewhere). The pair
+    /// model reads the other thread's state at the same program point; a model without a
+    /// designated other thread checks a condition for every other thread, or, where it cannot,
+    /// takes an arbitrary value (see `encode::pair::expr`).
+    Other(Box<Expr>),
+    /// GPUVerify's `__enabled()`: this thread executes here (the predicate of predicated
+    /// execution, `004_…` "Translating statements with predicates"); `Bool`.
+    Enabled,
 }
 
 impl Expr {
@@ -285,6 +296,8 @@ impl Expr {
             | Expr::Opaque { ty, .. } => *ty,
             Expr::Builtin(Builtin::WarpSize) => Ty::I32,
             Expr::Builtin(_) => Ty::U32,
+            Expr::Other(e) => e.ty(),
+            Expr::Enabled => Ty::Bool,
         }
     }
 

@@ -1,7 +1,7 @@
 //! Questions about a list of statements, each answered once with the walker of
 //! [`super::visit`]: which variables it assigns, which arrays it writes, whether it exits a
 //! block, whether it can leave early, whether it contains a barrier, whether an expression
-//! mentions a variable.
+//! mentions a variable, whether one reads the other thread of the pair.
 //!
 //! All of them see the statements the kernel executes, at any depth (branches, blocks, loop
 //! parts, abstracted loops), and none of them looks inside `__ensures` bodies: those run only
@@ -137,6 +137,37 @@ pub fn mentions(e: &Expr, vars: &BTreeSet<VarId>) -> bool {
     })
     .visit_expr(e);
     found
+}
+
+/// Whether `e` reads the other thread of the pair ([`Expr::Other`]): a two-thread
+/// ("relational") condition.
+pub fn reads_other_thread(e: &Expr) -> bool {
+    struct Finder(bool);
+    impl Visitor for Finder {
+        fn visit_expr(&mut self, e: &Expr) {
+            self.0 = self.0 || matches!(e, Expr::Other(_));
+            if !self.0 {
+                self.super_expr(e);
+            }
+        }
+    }
+    let mut f = Finder(false);
+    f.visit_expr(e);
+    f.0
+}
+
+/// Whether an expression of `stmts` (outside `__ensures` bodies, which are part of their
+/// statement here) reads the other thread of the pair.
+pub fn stmts_read_other_thread(stmts: &[Stmt]) -> bool {
+    struct Finder(bool);
+    impl Visitor for Finder {
+        fn visit_expr(&mut self, e: &Expr) {
+            self.0 = self.0 || reads_other_thread(e);
+        }
+    }
+    let mut f = Finder(false);
+    f.visit_block(stmts);
+    f.0
 }
 
 #[cfg(test)]

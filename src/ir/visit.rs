@@ -264,6 +264,8 @@ macro_rules! make_visitor {
                             self.visit_expr(a);
                         }
                     }
+                    Expr::Other(arg) => self.visit_expr(arg),
+                    Expr::Enabled => {}
                 }
             }
         }

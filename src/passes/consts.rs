@@ -205,7 +205,9 @@ pub fn eval(e: &Expr, env: &Env, g: &Geometry) -> Option<BigInt> {
                 eval(then, env, g)?
             }
         }
-        Expr::Opaque { .. } => return None,
+        // Another thread's value, or whether this thread runs here: never a constant of the
+        // path (the other thread may be on another path).
+        Expr::Opaque { .. } | Expr::Other(_) | Expr::Enabled => return None,
     };
     Some(v)
 }

@@ -33,7 +33,7 @@ use super::pair::{Encoder, TState};
 use super::terms::{app, atom, bvn, f, sym, t, thread_symbol};
 use super::witness::format_value;
 use super::{AccessKind, Check, EncodeOptions, MemoryModel, Property};
-use crate::ir::query::{defined_vars, own_def};
+use crate::ir::query::{defined_vars, own_def, reads_other_thread, stmts_read_other_thread};
 use crate::ir::visit::{VarContext, Visitor};
 use crate::ir::{ArrayId, Builtin, Dim, Expr, Kernel, ParamKind, Space, Span, Stmt, StmtKind, Ty, VarId};
 use crate::passes::Geometry;
@@ -67,7 +67,15 @@ pub enum ConcreteError {
     UnknownParam { kernel: String, name: String },
     #[error("unknown comparison `{0}` (use ==, !=, <, <=, >, >=)")]
     BadOperator(String),
+    #[error(
+        "{0} threads: an annotation that reads another thread (`__other_int`, `__uniform_int`, …) is checked for every pair of threads, which the concrete model does for at most {MAX_PAIR_THREADS} threads (`gpug FILE` checks it in the pair model)"
+    )]
+    TooManyPairs(usize),
 }
+
+/// Most threads for which the concrete model checks an annotation that reads another thread
+/// (it asks it of every pair of threads).
+pub const MAX_PAIR_THREADS: usize = 128;
 
 /// What an assertion's condition read, per thread (the witness's "values it read").
 #[derive(Clone, Debug)]
@@ -120,6 +128,13 @@ fn expr_vars(e: &Expr, out: &mut Vec<VarId>) {
 struct ReadVars<'a>(&'a mut Vec<VarId>);
 
 impl Visitor for ReadVars<'_> {
+    // What another thread's side of the condition reads is not this thread's.
+    fn visit_expr(&mut self, e: &Expr) {
+        if !matches!(e, Expr::Other(_)) {
+            self.super_expr(e);
+        }
+    }
+
     fn visit_var(&mut self, var: VarId, ctx: VarContext) {
         if ctx == VarContext::Read && !self.0.contains(&var) {
             self.0.push(var);
@@ -208,6 +223,9 @@ pub fn encode_concrete(
 ) -> Result<ConcreteEncoded, ConcreteError> {
     let launch = Launch::of(geometry)?;
     let n = launch.threads;
+    if n > MAX_PAIR_THREADS && stmts_read_other_thread(&kernel.body) {
+        return Err(ConcreteError::TooManyPairs(n));
+    }
     let eo = EncodeOptions {
         threads: n,
         memory: MemoryModel::Serialized,
@@ -395,7 +413,7 @@ fn check_ensures(e: &mut Encoder, kernel: &Kernel, st: &[TState]) {
     for (span, body, cond) in &ensures {
         // A postcondition that does not mention the thread's coordinates is the same claim
         // for every thread: thread 0 checks it alone.
-        let uniform = !stmts_use_coords(body) && !expr_uses_coords(cond) && {
+        let uniform = !stmts_use_coords(body) && !expr_uses_coords(cond) && !reads_other_thread(cond) && {
             let mut used = Vec::new();
             expr_vars(cond, &mut used);
             stmts_vars(body, &mut used);

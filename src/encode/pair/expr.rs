@@ -1,7 +1,8 @@
 //! Expressions as terms for one thread: constants, variables, builtins (pinned in the concrete
 //! model), unary and binary operators over bit-vectors, casts and conversions, opaque calls
-//! (uninterpreted functions, or IEEE floats through `super::super::float`), and PUG's `+O`
-//! side conditions.
+//! (uninterpreted functions, or IEEE floats through `super::super::float`), PUG's `+O`
+//! side conditions, and whether the thread is enabled (`__enabled()`: its path condition). The
+//! other thread's values (`__other_int`) are `super::relational`'s.
 //!
 //! Does not touch memory: loads and stores are statements (`stmt`, `memory`).
 
@@ -25,7 +26,10 @@ impl Encoder<'_> {
                 }
                 Ty::Int { bits, .. } | Ty::Float { bits } => Sexp::bv(&to_unsigned(value, *bits), *bits),
             },
-            Expr::Var { id, .. } => self.read_var(*id, st, th),
+            Expr::Var { id, ty } => {
+                let v = self.read_var(*id, st, th);
+                self.guard_peer_value(v, *ty)
+            }
             Expr::Builtin(b) => match (self.pinned.get(th), b) {
                 (Some((blk, _)), Builtin::BlockIdx(d)) => bvn(blk[d.index()], 32),
                 (Some((_, thr)), Builtin::ThreadIdx(d)) => bvn(thr[d.index()], 32),
@@ -86,6 +90,8 @@ impl Encoder<'_> {
                     app(&fname, vals)
                 }
             }
+            Expr::Other(arg) => self.other_value(arg, th),
+            Expr::Enabled => st.pc.clone(),
         }
     }
 

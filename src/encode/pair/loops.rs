@@ -1,13 +1,14 @@
 //! Abstracted loops (PUG §6; DESIGN.md "Loops"): one arbitrary iteration per thread at a fresh
 //! iteration count, closed forms of loop-carried variables in that count, trip bounds from the
-//! loop test, the step checks of derived closed forms, user invariants (base and step), and the
-//! state after the loop at a fresh exit count.
+//! loop test, the step checks of derived closed forms, user invariants (base and step; the
+//! relational ones are `relational`'s), and the state after the loop at a fresh exit count.
 //!
 //! Does not derive closed forms nor decide which loops are abstracted (`passes`).
 
+use super::relational::LoopStates;
 use super::{Check, Encoder, MemoryModel, Property, TState};
 use crate::encode::terms::{and, app, atom, bvn, extend, f, mem_sort, not, or, sym, t, to_unsigned};
-use crate::ir::query::{exits_to, mentions};
+use crate::ir::query::{exits_to, mentions, reads_other_thread};
 use crate::ir::visit::{LabelContext, Visitor};
 use crate::ir::{
     AbstractLoop, ArrayId, BinOp, BlockId, ClosedForm, Expr, Space, Span, Stmt, StmtKind, Ty, UnOp, VarId,
@@ -70,12 +71,22 @@ impl Encoder<'_> {
             .zip(&its)
             .map(|(h, it)| vec![(it.clone(), h.clone())])
             .collect();
+        // Plain invariants hold for each thread at its head; relational ones (reading the
+        // other thread) for two threads at the same count (`relational`).
+        let relational = self.pair_relational();
         for (inv, _) in &l.invariants {
+            if relational && reads_other_thread(inv) {
+                continue;
+            }
             for (th, ts) in head.iter_mut().enumerate() {
                 let c = self.expr(inv, ts, th);
                 self.assume(ts, th, c);
             }
         }
+        if relational {
+            self.assume_relational(l, &its, &mut head);
+        }
+        let at_head = head.clone();
         // The iteration: test (not for do-while: its head is the start of the body), body,
         // step.
         self.exits.insert(l.brk, Vec::new());
@@ -116,10 +127,36 @@ impl Encoder<'_> {
         // Step checks: the closed forms and the user's invariants hold at the next head.
         self.closed_form_checks(s, l, &instances, st, &mut head);
         for (inv, span) in &l.invariants {
-            self.invariant_check(inv, span, &head, "step", false);
+            if !(relational && reads_other_thread(inv)) {
+                self.invariant_check(inv, span, &head, "step", false);
+            }
         }
+        let next = head.clone();
         // The next test's accesses.
         self.block(&l.cond_stmts, &mut head);
+        if relational {
+            // A thread goes on to the next head when it finishes the iteration (and, in a
+            // do-while loop, passes the test that follows it).
+            let mut continues = Vec::new();
+            for th in 0..2 {
+                let go_on = if l.do_while {
+                    let done = self.reach(&head[th], th);
+                    let c = self.expr(&l.cond, &mut head[th], th);
+                    and(done, c)
+                } else {
+                    self.reach(&next[th], th)
+                };
+                continues.push(go_on);
+            }
+            let states = LoopStates {
+                entry: &entry,
+                its: &its,
+                head: &at_head,
+                next: &next,
+                continues: &continues,
+            };
+            self.relational_invariants(s, l, &states);
+        }
         self.exits.remove(&l.brk);
         // After the loop: a fresh exit count.
         let has_break = exits_to(&l.body, l.brk) || exits_to(&l.cond_stmts, l.brk);
@@ -506,6 +543,24 @@ impl Encoder<'_> {
 
     /// A check that `inv` holds in `states` (on entry, or at the end of the iteration).
     pub(super) fn invariant_check(&mut self, inv: &Expr, span: &Span, states: &[TState], what: &str, base: bool) {
+        self.invariant_check_with(inv, span, states, what, base, t());
+    }
+
+    /// A check that `inv` holds in `states` where `premise` holds; an invariant that reads the
+    /// other thread reads it in `states`.
+    pub(super) fn invariant_check_with(
+        &mut self,
+        inv: &Expr,
+        span: &Span,
+        states: &[TState],
+        what: &str,
+        base: bool,
+        premise: Sexp,
+    ) {
+        let relational = self.reads_other && reads_other_thread(inv);
+        if relational {
+            self.peers = states.to_vec();
+        }
         let mut states = states.to_vec();
         let checked = if self.memory == MemoryModel::EqualityAbstraction {
             1
@@ -514,9 +569,12 @@ impl Encoder<'_> {
         };
         let mut fails = Vec::new();
         for (th, ts) in states.iter_mut().enumerate().take(checked) {
-            let c = self.expr(inv, ts, th);
+            let c = self.cond_term(inv, ts, th);
             let reach = self.reach(ts, th);
-            fails.push(and(reach, not(c)));
+            fails.push(and(and(reach, premise.clone()), not(c)));
+        }
+        if relational {
+            self.peers.clear();
         }
         let property = Property::Invariant {
             span: span.clone(),

@@ -21,6 +21,8 @@
 //! in `concrete` (`fold`, `schedule`).
 //!
 //! Files: `state` (thread state, SSA definitions, the prologue, merges), `expr` (expressions),
+//! `relational` (GPUVerify's two-thread annotations: the other thread's values, relational loop
+//! invariants),
 //! `memory` (byte maps, offsets, loads, stores, atomics, access records), `abstraction` (the
 //! equality abstraction at barriers, adversarial arrays of atomics), `loops` (abstracted loops,
 //! closed forms, step checks, invariants), `barriers` (barrier counts, divergence), `races`
@@ -37,6 +39,7 @@ mod expr;
 mod loops;
 mod memory;
 mod races;
+mod relational;
 mod state;
 mod stmt;
 
@@ -274,6 +277,16 @@ pub(in crate::encode) struct Encoder<'k> {
     seen_abstract: bool,
     /// Abstracted loops with a fixed barrier count being encoded, innermost last.
     frames: Vec<LoopFrame>,
+    /// Whether an expression of the kernel reads another thread ([`crate::ir::Expr::Other`]).
+    reads_other: bool,
+    /// Every thread's state before the statement being encoded, while one of its expressions
+    /// reads another thread (`expr`'s `Expr::Other`); empty otherwise.
+    pub(in crate::encode) peers: Vec<TState>,
+    /// The thread `Expr::Other` reads while a condition is asked of every other thread in turn
+    /// (more than two threads); `None`: the other one of two threads.
+    pub(in crate::encode) other_thread: Option<usize>,
+    /// While the other thread's side of an `Expr::Other` is encoded: its path condition.
+    peer_guard: Option<Sexp>,
 }
 
 impl<'k> Encoder<'k> {
@@ -335,6 +348,10 @@ impl<'k> Encoder<'k> {
             abstract_depth: 0,
             seen_abstract: false,
             frames: Vec::new(),
+            reads_other: crate::ir::query::stmts_read_other_thread(&k.body),
+            peers: Vec::new(),
+            other_thread: None,
+            peer_guard: None,
         }
     }
 }

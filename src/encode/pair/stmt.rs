@@ -24,6 +24,15 @@ impl Encoder<'_> {
 
     /// Runs one statement for every thread of `st`.
     pub(in crate::encode) fn stmt(&mut self, s: &Stmt, st: &mut [TState]) {
+        let peers = self.enter_peers(s, st);
+        self.stmt_kind(s, st);
+        if peers {
+            self.peers.clear();
+        }
+    }
+
+    /// Runs one statement for every thread of `st` (the dispatch of [`Self::stmt`]).
+    fn stmt_kind(&mut self, s: &Stmt, st: &mut [TState]) {
         match &s.kind {
             StmtKind::Assign { var, value } => {
                 for (th, ts) in st.iter_mut().enumerate() {
@@ -69,7 +78,7 @@ impl Encoder<'_> {
             StmtKind::Barrier => self.barrier(s, st),
             StmtKind::Assume { cond } => {
                 for (th, ts) in st.iter_mut().enumerate() {
-                    let c = self.expr(cond, ts, th);
+                    let c = self.cond_term(cond, ts, th);
                     self.assume(ts, th, c);
                 }
             }
@@ -259,7 +268,7 @@ impl Encoder<'_> {
             if self.memory == MemoryModel::Serialized {
                 reads.push(self.assert_reads(cond, ts, th));
             }
-            let c = self.expr(cond, ts, th);
+            let c = self.cond_term(cond, ts, th);
             let reach = self.reach(ts, th);
             let fail = and(reach, not(c));
             fails.push(self.define(&format!("t{}.fails", th + 1), atom("Bool"), fail));

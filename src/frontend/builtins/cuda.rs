@@ -6,7 +6,10 @@
 
 use super::Lowering::{self, *};
 use super::int::{brev, clz, ffs, hadd, mul24, mulhi, popc, rhadd, sad, umul24};
-use super::{Check, IntFn, Table, abs, implies, max, min};
+use super::{
+    Check, IntFn, LogKind, LogQuery, LogWhat, Table, abs, add_noovfl, all, distinct, exclusive, implies, max, min,
+    other, same_group, uniform,
+};
 use crate::ir::AtomicOp;
 
 /// CUDA's built-in functions by name.
@@ -18,6 +21,11 @@ const SURFACE: &str = "surface access (surface memory, which kernels may write, 
 /// An integer built-in; on floats, an uninterpreted function under its own name.
 const fn int(build: fn(&[crate::ir::Expr], crate::ir::Ty) -> Option<crate::ir::Expr>) -> Lowering {
     Int(IntFn { build, float: None })
+}
+
+/// The entry of an access-log annotation.
+const fn log(kind: LogKind, what: LogWhat) -> Lowering {
+    AccessLog(LogQuery { kind, what })
 }
 
 const TABLE: &[(&str, Lowering)] = &[
@@ -272,44 +280,53 @@ const TABLE: &[(&str, Lowering)] = &[
     ("__assert", Condition(Check::Assert)),
     ("__global_assert", Condition(Check::Assert)),
     ("__assume", Condition(Check::Assume)),
-    ("__requires", Condition(Check::Assume)),
-    ("__global_requires", Condition(Check::Assume)),
+    ("__requires", Condition(Check::Precondition)),
+    ("__global_requires", Condition(Check::Precondition)),
     ("__ensures", Condition(Check::Ensures)),
     ("__global_ensures", Condition(Check::Ensures)),
     ("__invariant", Condition(Check::Invariant)),
     ("__global_invariant", Condition(Check::Invariant)),
     ("__implies", Connective(implies)),
     // Every pointer parameter is already a distinct array in this model; function-wide
-    // invariants and axioms are ignored.
-    ("__enabled", True),
+    // invariants are ignored. `__axiom(e)` is a prelude macro (a function the front end
+    // assumes on entry to every kernel).
+    ("__enabled", Enabled),
     ("__requires_fresh_array", True),
     ("__function_wide_invariant", Ignored),
-    ("__axiom", Ignored),
+    // GPUVerify's access logs: what this thread read, wrote or updated atomically in the
+    // current barrier interval.
+    ("__read", log(LogKind::Read, LogWhat::Occurred)),
+    ("__write", log(LogKind::Write, LogWhat::Occurred)),
+    ("__atomic", log(LogKind::Atomic, LogWhat::Occurred)),
+    ("__no_read", log(LogKind::Read, LogWhat::None)),
+    ("__no_write", log(LogKind::Write, LogWhat::None)),
+    ("__read_implies", log(LogKind::Read, LogWhat::Implies)),
+    ("__write_implies", log(LogKind::Write, LogWhat::Implies)),
+    ("__read_offset_bytes", log(LogKind::Read, LogWhat::Offset)),
+    ("__write_offset_bytes", log(LogKind::Write, LogWhat::Offset)),
+    ("__ptr_offset_bytes", PtrOffset),
+    // GPUVerify's inter-thread predicates.
+    ("__other_int", TwoThread(other)),
+    ("__other_bool", TwoThread(other)),
+    ("__uniform_int", TwoThread(uniform)),
+    ("__uniform_bool", TwoThread(uniform)),
+    ("__distinct_int", TwoThread(distinct)),
+    ("__distinct_bool", TwoThread(distinct)),
+    ("__all", TwoThread(all)),
+    ("__exclusive", TwoThread(exclusive)),
+    ("__same_group", TwoThread(same_group)),
+    ("__same_block", TwoThread(same_group)),
+    (
+        "__add_noovfl",
+        Int(IntFn {
+            build: add_noovfl,
+            float: None,
+        }),
+    ),
     // GPUVerify's annotations that are not modelled: an error naming them.
-    ("__read", Unmodelled),
-    ("__write", Unmodelled),
-    ("__atomic", Unmodelled),
-    ("__no_read", Unmodelled),
-    ("__no_write", Unmodelled),
-    ("__read_implies", Unmodelled),
-    ("__write_implies", Unmodelled),
-    ("__read_offset_bytes", Unmodelled),
-    ("__write_offset_bytes", Unmodelled),
     ("__ptr_base", Unmodelled),
-    ("__ptr_offset_bytes", Unmodelled),
-    ("__other_int", Unmodelled),
-    ("__other_bool", Unmodelled),
-    ("__uniform_int", Unmodelled),
-    ("__uniform_bool", Unmodelled),
-    ("__distinct_int", Unmodelled),
-    ("__distinct_bool", Unmodelled),
-    ("__all", Unmodelled),
-    ("__exclusive", Unmodelled),
-    ("__same_group", Unmodelled),
-    ("__same_block", Unmodelled),
-    ("__add_noovfl", Unmodelled),
-    ("__return_val_int", Unmodelled),
-    ("__return_val_bool", Unmodelled),
-    ("__return_val_ptr", Unmodelled),
+    ("__return_val_int", ReturnValue),
+    ("__return_val_bool", ReturnValue),
+    ("__return_val_ptr", ReturnValue),
     ("__old_int", Unmodelled),
 ];

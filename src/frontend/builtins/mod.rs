@@ -2,8 +2,10 @@
 //!
 //! A language's [`Table`] lists every built-in function once, with its [`Lowering`]: adding an
 //! intrinsic is one line in the table ([`cuda::BUILTINS`] for CUDA). The small IR constructors
-//! of pure built-ins ([`min`], [`max`], [`abs`], [`implies`]; the integer intrinsics in
-//! [`int`]) live here, shared by the languages' tables.
+//! of pure built-ins ([`min`], [`max`], [`abs`], [`implies`], [`add_noovfl`]; the integer
+//! intrinsics in [`int`]) and of GPUVerify's two-thread annotations ([`other`], [`uniform`],
+//! [`distinct`], [`all`], [`exclusive`], [`same_group`]) live here, shared by the languages'
+//! tables.
 //!
 //! Owns names and IR shapes only: evaluating a call's arguments and emitting its statements is
 //! the lowering's job (`lower/builtin.rs`), and clang's AST is not read here.
@@ -12,7 +14,7 @@ pub mod cuda;
 pub mod int;
 
 use super::lower::to_bool;
-use crate::ir::{AtomicOp, BinOp, Expr, Ty, UnOp};
+use crate::ir::{AtomicOp, BinOp, Builtin, Dim, Expr, Ty, UnOp};
 
 /// What a call to a built-in function becomes.
 #[derive(Clone, Copy, Debug)]
@@ -42,6 +44,21 @@ pub enum Lowering {
     /// An uninterpreted function of the scalar arguments, under the built-in's name, when the
     /// call's result is a scalar; otherwise the call is not taken as a built-in (math).
     Uninterpreted,
+    /// One of GPUVerify's two-thread annotations (its "inter-thread predicates", lecture notes
+    /// `002_…`/`004_…`): a pure function of the scalar arguments that reads the other thread
+    /// of the pair ([`Expr::Other`]); `None` when the arguments do not fit. Only inside the
+    /// condition of an annotation (`__assert`, `__invariant`, `__requires`, …).
+    TwoThread(fn(&[Expr]) -> Option<Expr>),
+    /// `__enabled()`: whether this thread executes here ([`Expr::Enabled`]).
+    Enabled,
+    /// What the access log of the array the first argument points to says (GPUVerify's
+    /// `READ_HAS_OCCURRED_A`/`READ_OFFSET_A` instrumentation, `004_…`).
+    AccessLog(LogQuery),
+    /// `__ptr_offset_bytes(p)`: the byte offset of `p` in its array.
+    PtrOffset,
+    /// `__return_val_int()` and friends: the result of the device function whose
+    /// postcondition (`__ensures`) is being lowered.
+    ReturnValue,
     /// An annotation that is not modelled: a call is an error naming it.
     Unmodelled,
     /// A vector constructor (`make_float4(x, y, z, w)`): the struct value of the call's result
@@ -63,13 +80,50 @@ pub enum Lowering {
     Unsupported(&'static str),
 }
 
+/// Which accesses an access log records: a thread's reads, writes or atomics of one array
+/// since the last barrier (GPUVerify's `__read`, `__write` and `__atomic`; atomics are neither
+/// reads nor writes there).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LogKind {
+    Read,
+    Write,
+    Atomic,
+}
+
+/// A question to an access log ([`Lowering::AccessLog`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LogQuery {
+    /// The accesses asked about.
+    pub kind: LogKind,
+    /// What is asked.
+    pub what: LogWhat,
+}
+
+/// What [`LogQuery`] asks of a log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogWhat {
+    /// Some access was logged (`__read(p)`).
+    Occurred,
+    /// None was (`__no_read(p)`, GPUVerify's `!__read(p)`).
+    None,
+    /// The byte offset of the logged access (`__read_offset_bytes(p)`), meaningful where one
+    /// was logged.
+    Offset,
+    /// The second argument holds where an access was logged (`__read_implies(p, e)`).
+    Implies,
+}
+
 /// The statement a [`Lowering::Condition`] built-in makes of its condition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Check {
     /// `assert`: checked, then assumed.
     Assert,
-    /// `assume` and preconditions.
+    /// `assume`.
     Assume,
+    /// A precondition (`__requires`): assumed in a kernel; in a device function, which is
+    /// inlined, checked at the call and then assumed (GPUVerify checks a callee's
+    /// precondition at every call and assumes it in the callee).
+    Precondition,
     /// A loop invariant. One that cannot be lowered is not assumed and is reported as not
     /// checked (sound, only less precise).
     Invariant,
@@ -159,6 +213,108 @@ pub fn abs(args: &[Expr], ty: Ty) -> Option<Expr> {
         then: Box::new(neg),
         els: Box::new(a.clone()),
         ty,
+    })
+}
+
+/// `__other_int(x)`: `x` in the other thread.
+pub fn other(args: &[Expr]) -> Option<Expr> {
+    let [x] = args else { return None };
+    Some(Expr::Other(Box::new(x.clone())))
+}
+
+/// `x op __other(x)` for a comparison `op` (GPUVerify's `__uniform_int` is `==`,
+/// `__distinct_int` is `!=`).
+fn with_other(op: BinOp, args: &[Expr]) -> Option<Expr> {
+    let [x] = args else { return None };
+    Some(Expr::Binary {
+        op,
+        lhs: Box::new(x.clone()),
+        rhs: Box::new(Expr::Other(Box::new(x.clone()))),
+        ty: Ty::Bool,
+    })
+}
+
+/// `__uniform_int(x)`: `x == __other_int(x)`.
+pub fn uniform(args: &[Expr]) -> Option<Expr> {
+    with_other(BinOp::Eq, args)
+}
+
+/// `__distinct_int(x)`: `x != __other_int(x)`.
+pub fn distinct(args: &[Expr]) -> Option<Expr> {
+    with_other(BinOp::Ne, args)
+}
+
+/// `__all(b)`: `b & __other_bool(b)`.
+pub fn all(args: &[Expr]) -> Option<Expr> {
+    let [b] = args else { return None };
+    let b = to_bool(b.clone());
+    Some(Expr::Binary {
+        op: BinOp::LAnd,
+        lhs: Box::new(b.clone()),
+        rhs: Box::new(Expr::Other(Box::new(b))),
+        ty: Ty::Bool,
+    })
+}
+
+/// `__exclusive(b)`: `!__all(b)`.
+pub fn exclusive(args: &[Expr]) -> Option<Expr> {
+    Some(Expr::Unary {
+        op: UnOp::Not,
+        arg: Box::new(all(args)?),
+        ty: Ty::Bool,
+    })
+}
+
+/// `__same_group()` (CUDA spelling `__same_block()`): the two threads' `blockIdx` agree in
+/// every dimension.
+pub fn same_group(args: &[Expr]) -> Option<Expr> {
+    if !args.is_empty() {
+        return None;
+    }
+    Dim::ALL
+        .iter()
+        .map(|d| {
+            let b = Expr::Builtin(Builtin::BlockIdx(*d));
+            Expr::Binary {
+                op: BinOp::Eq,
+                lhs: Box::new(b.clone()),
+                rhs: Box::new(Expr::Other(Box::new(b))),
+                ty: Ty::Bool,
+            }
+        })
+        .reduce(|a, b| Expr::Binary {
+            op: BinOp::LAnd,
+            lhs: Box::new(a),
+            rhs: Box::new(b),
+            ty: Ty::Bool,
+        })
+}
+
+/// `__add_noovfl(a, b)`: `a + b` does not overflow the operands' type (signed or unsigned):
+/// redone in 64 bits it gives the same value. `None` for 64-bit operands.
+pub fn add_noovfl(args: &[Expr], _ty: Ty) -> Option<Expr> {
+    let [a, b] = args else { return None };
+    let t = a.ty();
+    let Ty::Int { bits, signed } = t else { return None };
+    if bits >= 64 || b.ty() != t {
+        return None;
+    }
+    let wide = Ty::Int { bits: 64, signed };
+    let ext = |x: Expr| Expr::Cast {
+        arg: Box::new(x),
+        ty: wide,
+    };
+    let sum = |x: Expr, y: Expr, ty: Ty| Expr::Binary {
+        op: BinOp::Add,
+        lhs: Box::new(x),
+        rhs: Box::new(y),
+        ty,
+    };
+    Some(Expr::Binary {
+        op: BinOp::Eq,
+        lhs: Box::new(ext(sum(a.clone(), b.clone(), t))),
+        rhs: Box::new(sum(ext(a.clone()), ext(b.clone()), wide)),
+        ty: Ty::Bool,
     })
 }
 

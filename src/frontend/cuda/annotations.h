@@ -15,7 +15,6 @@ __device__ void __invariant(bool b);
 __device__ void __global_invariant(bool b);
 __device__ void __function_wide_invariant(bool b);
 __device__ void __global_assert(bool b);
-__device__ void __axiom(bool b);
 __device__ bool __implies(bool a, bool b);
 __device__ bool __read(const volatile void *p);
 __device__ bool __write(const volatile void *p);
@@ -47,6 +46,12 @@ __device__ bool __return_val_bool(void);
 __device__ const volatile void *__return_val_ptr(void);
 __device__ int __old_int(int x);
 #define __return_val_funptr(T) ((T)__return_val_ptr())
+/* `__axiom(e);` at file scope (GPUVerify's spelling) becomes a function returning `e`, which
+   gpug assumes on entry to every kernel (src/frontend/lower/annotation.rs). */
+#define __GPUG_CAT2(a, b) a##b
+#define __GPUG_CAT(a, b) __GPUG_CAT2(a, b)
+#define __axiom(e) \
+  static __device__ bool __GPUG_CAT(__gpug_axiom_, __COUNTER__)(void) { return (e); }
 #define __array_size(p) 0
 
 

@@ -77,6 +77,11 @@ impl Lower<'_, '_> {
                     ty,
                 })
             }
+            Lowering::TwoThread(f) => self.two_thread(f, name, args, span, out)?,
+            Lowering::Enabled => Val::Scalar(Expr::Enabled),
+            Lowering::AccessLog(q) => self.access_log(q, n, name, args, span, out)?,
+            Lowering::PtrOffset => self.ptr_offset(n, name, args, span, out)?,
+            Lowering::ReturnValue => self.return_value(n, name, span)?,
             Lowering::Unmodelled => return unsupported(span.clone(), format!("annotation `{name}`")),
             Lowering::Vector => match self.make_vector(n, args, out)? {
                 Some(v) => v,
@@ -151,20 +156,22 @@ impl Lower<'_, '_> {
             })
         };
         match check {
-            Check::Assert | Check::Assume => {
-                let cond = self.cond(a, out)?;
-                let kind = if check == Check::Assert {
-                    StmtKind::Assert { cond }
-                } else {
-                    StmtKind::Assume { cond }
-                };
-                push(out, kind);
+            Check::Assert | Check::Assume | Check::Precondition => {
+                let cond = self.annotation_cond(a, out)?;
+                // A device function's precondition is checked at its call (this inlined copy).
+                let in_callee = self.frames.len() > 1;
+                if check == Check::Assert || (check == Check::Precondition && in_callee) {
+                    push(out, StmtKind::Assert { cond: cond.clone() });
+                }
+                if check != Check::Assert {
+                    push(out, StmtKind::Assume { cond });
+                }
             }
             // An invariant we cannot lower (GPUVerify's two-thread annotations such as
             // `__write_implies`) is dropped: not assuming it is sound, only less precise.
             Check::Invariant => {
                 let mut stmts = Vec::new();
-                match self.cond(a, &mut stmts) {
+                match self.annotation_cond(a, &mut stmts) {
                     Ok(cond) => {
                         out.extend(stmts);
                         push(out, StmtKind::Invariant { cond });
@@ -178,12 +185,18 @@ impl Lower<'_, '_> {
                     }
                 }
             }
+            // A device function's postcondition: lowered after the call (`postconditions`).
+            Check::Ensures if self.frames.len() > 1 => {
+                if self.in_postcondition {
+                    self.postcondition(name, a, span, out)?;
+                }
+            }
             // The loads of the condition are kept with it: they read the final memory. A
             // condition we cannot lower (GPUVerify's `__return_val_ptr()`, say) is not
             // checked, and the verdict says so, as for invariants.
             Check::Ensures => {
                 let mut body = Vec::new();
-                match self.cond(a, &mut body) {
+                match self.annotation_cond(a, &mut body) {
                     Ok(cond) => push(out, StmtKind::Ensures { body, cond }),
                     Err(FrontendError::Unsupported { what, .. }) => self.not_checked(name, what, span),
                     Err(e) => return Err(e),
@@ -194,7 +207,7 @@ impl Lower<'_, '_> {
     }
 
     /// Record that the annotation `name` at `span` is not checked, and why.
-    fn not_checked(&mut self, name: &str, why: String, span: &Span) {
+    pub(super) fn not_checked(&mut self, name: &str, why: String, span: &Span) {
         self.k
             .unchecked
             .push((span.clone(), format!("`{name}` not checked: {why}")));

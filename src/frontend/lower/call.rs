@@ -176,6 +176,8 @@ impl Lower<'_, '_> {
         scan(body, &mut frame.addr_taken, &mut frame.modified);
         let ret_cty = return_type(def, &self.g.types);
         self.frames.push(frame);
+        // A call inside a postcondition: the callee's own `__ensures` wait for its end.
+        let in_postcondition = std::mem::replace(&mut self.in_postcondition, false);
         let mut stmts = Vec::new();
         let result = (|| -> R<Val> {
             // Result slot.
@@ -238,8 +240,22 @@ impl Lower<'_, '_> {
                 Some(b) => self.read_binding(&b, def, &mut stmts),
             }
         })();
+        self.in_postcondition = in_postcondition;
+        let v = match result {
+            Ok(v) => v,
+            Err(e) => {
+                self.frames.pop();
+                return Err(e);
+            }
+        };
+        out.push(Stmt {
+            kind: StmtKind::Block { id: block, body: stmts },
+            span: span.clone(),
+        });
+        // The callee's `__ensures`, after every return, with its frame still in scope.
+        let post = self.postconditions(body, out);
         let frame = self.frames.pop();
-        let v = result?;
+        post?;
         if let Some(f) = frame
             && f.returns_ref
         {
@@ -248,10 +264,6 @@ impl Lower<'_, '_> {
                 None => return unsupported(span.clone(), format!("`{name}` returns a reference without a `return`")),
             }
         }
-        out.push(Stmt {
-            kind: StmtKind::Block { id: block, body: stmts },
-            span: span.clone(),
-        });
         Ok(v)
     }
 }

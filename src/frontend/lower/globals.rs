@@ -173,7 +173,13 @@ pub(super) struct Globals<'a> {
     pub(super) record_by_id: HashMap<String, Vec<(String, CType)>>,
     /// Alignments that records ask for (`__align__(n)`), by record declaration id.
     pub(super) align_by_id: HashMap<String, u64>,
+    /// GPUVerify's axioms: the functions the prelude's `__axiom(e)` defines at file scope, in
+    /// source order.
+    pub(super) axioms: Vec<&'a Node>,
 }
+
+/// The name prefix of the functions the prelude's `__axiom(e)` macro defines.
+pub(super) const AXIOM_PREFIX: &str = "__gpug_axiom_";
 
 fn is_function(n: &Node) -> bool {
     matches!(
@@ -340,6 +346,9 @@ fn add_function<'a>(f: &'a Node, g: &mut Globals<'a>, prelude: &str, template: b
         f.ty.as_ref().map(|t| t.qual_type.clone()).unwrap_or_default(),
     );
     g.funcs_by_sig.insert(key, f);
+    if f.name.as_deref().is_some_and(|n| n.starts_with(AXIOM_PREFIX)) && !g.axioms.iter().any(|a| a.id == f.id) {
+        g.axioms.push(f);
+    }
     let in_prelude = f.pos.as_ref().is_some_and(|p| &*p.file == prelude);
     if f.has_attr("CUDAGlobalAttr") && !in_prelude && !g.kernels.iter().any(|(k, _)| k.id == f.id) {
         g.kernels.push((f, template));

@@ -22,6 +22,8 @@
 //! | `texture.rs` | texture fetches (read-only data), loads and stores with cache hints (`__ldg`) |
 //! | `vector.rs` | vector types by name: `make_float4`, `dim3(x, y)`, `threadIdx` as a `uint3` |
 //! | `opaque.rs` | calls to functions without a body: uninterpreted functions, clobbered arrays |
+//! | `annotation.rs` | GPUVerify's annotations that need more than a table entry: two-thread predicates, access logs, axioms |
+//! | `access_log.rs` | the access logs' instrumentation (`__read`, `__write`, …) |
 //!
 //! Lowering knows C and CUDA's AST shapes; it does not run clang, know about SMT or analyse the
 //! IR it builds (that is [`crate::passes`]' job).
@@ -35,6 +37,8 @@ use num_bigint::BigInt;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+mod access_log;
+mod annotation;
 mod builtin;
 mod call;
 mod cxx;
@@ -247,6 +251,13 @@ struct Lower<'a, 'g> {
     /// Functions used as values in the translation unit, found at the first call through a
     /// pointer.
     fn_taken: Option<Vec<fnptr::FnCand<'a>>>,
+    /// The access logs annotations ask about (`access_log`), made on first use.
+    logs: Vec<access_log::AccessLog>,
+    /// Nesting depth of annotation conditions being lowered (GPUVerify's two-thread
+    /// annotations are allowed only there).
+    annotation_depth: u32,
+    /// Lowering the postconditions of the device function just inlined (`annotation.rs`).
+    in_postcondition: bool,
 }
 
 fn pos_span(p: &Pos) -> Span {
@@ -304,6 +315,9 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
         literals: HashMap::new(),
         fn_codes: Vec::new(),
         fn_taken: None,
+        logs: Vec::new(),
+        annotation_depth: 0,
+        in_postcondition: false,
     };
     let body = body_of(f).ok_or_else(|| FrontendError::Unsupported {
         span: l.kspan.clone(),
@@ -326,10 +340,11 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
     for p in f.inner.iter().filter(|c| c.kind == "ParmVarDecl") {
         l.kernel_param(p, &mut out)?;
     }
+    l.axioms(&mut out)?;
     l.block(body, &mut out)?;
     let mut all = std::mem::take(&mut l.prologue);
     all.extend(out);
-    l.k.body = all;
+    l.k.body = access_log::instrument(all, &l.logs);
     Ok(l.k)
 }
 

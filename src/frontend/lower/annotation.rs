@@ -1,0 +1,238 @@
+//! GPUVerify's annotations that need more than a table entry (`builtin.rs` dispatches to them):
+//!
+//! - the two-thread predicates (`__other_int`, `__uniform_int`, `__all`, …; the lecture notes
+//!   `002_…` and `004_…`, where an annotation of one thread may name the other thread's copy
+//!   of an expression), allowed only inside an annotation's condition;
+//! - the access logs (`__read(p)`, `__write_offset_bytes(p)`, …; `004_…`, "Race checking
+//!   instrumentation"), made on first use and instrumented by `access_log` once the kernel is
+//!   lowered;
+//! - axioms: `__axiom(e)` at file scope, which the prelude turns into a function
+//!   `__gpug_axiom_N` returning `e`; each is assumed on entry to every kernel, by every thread;
+//! - a device function's contract: its `__requires` is checked at each call (`builtin.rs`), its
+//!   `__ensures` checked after the inlined body, where every return has joined, with
+//!   `__return_val_int()` its result, and then assumed.
+
+use super::access_log::{AccessLog, OFFSET_TY};
+use super::{Lower, R, Val, cast, unsupported};
+use crate::frontend::ast::{Node, strip_parens};
+use crate::frontend::builtins::{LogKind, LogQuery, LogWhat, implies};
+use crate::ir::*;
+
+impl Lower<'_, '_> {
+    /// Lowers `cond` as an annotation's condition: two-thread predicates are allowed in it.
+    pub(super) fn annotation_cond(&mut self, a: &Node, out: &mut Vec<Stmt>) -> R<Expr> {
+        self.annotation_depth += 1;
+        let c = self.cond(a, out);
+        self.annotation_depth -= 1;
+        c
+    }
+
+    /// The two-thread predicate `name` (built by `f`) applied to the scalar arguments.
+    pub(super) fn two_thread(
+        &mut self,
+        f: fn(&[Expr]) -> Option<Expr>,
+        name: &str,
+        args: &[&Node],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Val> {
+        if self.annotation_depth == 0 {
+            return unsupported(
+                span.clone(),
+                format!(
+                    "`{name}` outside an annotation (GPUVerify's two-thread predicates belong in `__assert`, `__assume`, `__requires`, `__ensures`, `__invariant` or `__axiom`)"
+                ),
+            );
+        }
+        let mut v = Vec::new();
+        for a in args {
+            let x = self.rvalue(a, out)?;
+            v.push(self.expect_scalar(x, a)?);
+        }
+        match f(&v) {
+            Some(e) => Ok(Val::Scalar(e)),
+            None => unsupported(span.clone(), format!("`{name}` with these arguments")),
+        }
+    }
+
+    /// What the access log of the array `args[0]` points to says, as `q` asks (the call `n`).
+    pub(super) fn access_log(
+        &mut self,
+        q: LogQuery,
+        n: &Node,
+        name: &str,
+        args: &[&Node],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Val> {
+        let Some(p) = args.first() else {
+            return unsupported(span.clone(), format!("`{name}` without an argument"));
+        };
+        let pv = self.rvalue(p, out)?;
+        let array = self.expect_ptr(pv, p)?.array;
+        let log = self.log_of(array, q.kind);
+        let has = Expr::Var {
+            id: log.has,
+            ty: Ty::Bool,
+        };
+        let e = match q.what {
+            LogWhat::Occurred => has,
+            LogWhat::None => Expr::Unary {
+                op: UnOp::Not,
+                arg: Box::new(has),
+                ty: Ty::Bool,
+            },
+            LogWhat::Offset => cast(
+                Expr::Var {
+                    id: log.off,
+                    ty: OFFSET_TY,
+                },
+                self.scalar_ty(n)?,
+            ),
+            LogWhat::Implies => {
+                let Some(b) = args.get(1) else {
+                    return unsupported(span.clone(), format!("`{name}` needs two arguments"));
+                };
+                let b = self.cond(b, out)?;
+                implies(has, b)
+            }
+        };
+        Ok(Val::Scalar(e))
+    }
+
+    /// `__ptr_offset_bytes(p)`: the byte offset of `p` in its array, as the call `n`'s type.
+    pub(super) fn ptr_offset(
+        &mut self,
+        n: &Node,
+        name: &str,
+        args: &[&Node],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Val> {
+        let Some(p) = args.first() else {
+            return unsupported(span.clone(), format!("`{name}` without an argument"));
+        };
+        let pv = self.rvalue(p, out)?;
+        let off = self.expect_ptr(pv, p)?.off;
+        Ok(Val::Scalar(cast(off, self.scalar_ty(n)?)))
+    }
+
+    /// The log of `kind` accesses to `array`, made on first use.
+    fn log_of(&mut self, array: ArrayId, kind: LogKind) -> AccessLog {
+        if let Some(l) = self.logs.iter().find(|l| l.array == array && l.kind == kind) {
+            return l.clone();
+        }
+        let what = match kind {
+            LogKind::Read => "read",
+            LogKind::Write => "write",
+            LogKind::Atomic => "atomic",
+        };
+        let base = format!("${what}.{}", self.k.array(array).name);
+        let log = AccessLog {
+            array,
+            kind,
+            has: self.k.new_var(format!("{base}.has"), Ty::Bool),
+            off: self.k.new_var(format!("{base}.offset"), OFFSET_TY),
+            choice: self.k.new_var(format!("{base}.logged"), Ty::Bool),
+        };
+        self.logs.push(log.clone());
+        log
+    }
+
+    /// The postconditions (`__ensures`) of the device function whose body `body` was just
+    /// inlined (its frame still on top): each checked after the call, where every return has
+    /// joined, and then assumed, as GPUVerify checks a function's postcondition at its exits
+    /// and assumes it at its calls. `__return_val_int()` is the function's result there.
+    pub(super) fn postconditions(&mut self, body: &Node, out: &mut Vec<Stmt>) -> R<()> {
+        let mut calls = Vec::new();
+        ensures_calls(body, &mut calls);
+        let outer = std::mem::replace(&mut self.in_postcondition, true);
+        let mut r = Ok(());
+        for c in calls {
+            r = self.call(c, out).map(|_| ());
+            if r.is_err() {
+                break;
+            }
+        }
+        self.in_postcondition = outer;
+        r
+    }
+
+    /// One postcondition `a` of `name` at `span` (see [`Self::postconditions`]); one that
+    /// cannot be lowered is not checked, and the verdict says so.
+    pub(super) fn postcondition(&mut self, name: &str, a: &Node, span: &Span, out: &mut Vec<Stmt>) -> R<()> {
+        let mut stmts = Vec::new();
+        match self.annotation_cond(a, &mut stmts) {
+            Ok(cond) => {
+                out.extend(stmts);
+                for kind in [StmtKind::Assert { cond: cond.clone() }, StmtKind::Assume { cond }] {
+                    out.push(Stmt {
+                        kind,
+                        span: span.clone(),
+                    });
+                }
+            }
+            Err(crate::frontend::FrontendError::Unsupported { what, .. }) => self.not_checked(name, what, span),
+            Err(e) => return Err(e),
+        }
+        Ok(())
+    }
+
+    /// `__return_val_int()` (the call `n`): the result of the device function whose
+    /// postcondition is being lowered.
+    pub(super) fn return_value(&mut self, n: &Node, name: &str, span: &Span) -> R<Val> {
+        match (&self.frame().ret, self.in_postcondition) {
+            (Some(b), true) => {
+                let b = b.clone();
+                // A scalar result slot is read without statements; one in memory is not
+                // supported here.
+                let mut loads = Vec::new();
+                let v = self.read_binding(&b, n, &mut loads)?;
+                if !loads.is_empty() {
+                    return unsupported(span.clone(), format!("`{name}` of a result held in memory"));
+                }
+                Ok(v)
+            }
+            _ => unsupported(
+                span.clone(),
+                format!("`{name}` outside the `__ensures` of a device function that returns a value"),
+            ),
+        }
+    }
+
+    /// Assumes every axiom of the file (`__axiom(e)` at file scope) on entry, in source order.
+    pub(super) fn axioms(&mut self, out: &mut Vec<Stmt>) -> R<()> {
+        for def in self.g.axioms.clone() {
+            let name = def.name.clone().unwrap_or_default();
+            let span = self.span(def);
+            self.annotation_depth += 1;
+            let v = self.inline(def, &name, Vec::new(), Vec::new(), &span, out);
+            self.annotation_depth -= 1;
+            let Val::Scalar(e) = v? else {
+                return unsupported(span, "`__axiom` whose condition is not a scalar");
+            };
+            out.push(Stmt {
+                kind: StmtKind::Assume {
+                    cond: super::to_bool(e),
+                },
+                span,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The calls to `__ensures` / `__global_ensures` in `n`, in source order.
+fn ensures_calls<'n>(n: &'n Node, out: &mut Vec<&'n Node>) {
+    if n.kind == "CallExpr"
+        && let Some(callee) = n.inner.first()
+        && let Some(d) = &strip_parens(callee).referenced_decl
+        && matches!(d.name.as_str(), "__ensures" | "__global_ensures")
+    {
+        out.push(n);
+        return;
+    }
+    for c in &n.inner {
+        ensures_calls(c, out);
+    }
+}
