@@ -20,13 +20,20 @@ pub enum CType {
     Array(Box<CType>, Option<u64>),
     /// A named struct, class or union.
     Record(String),
-    /// A function or function pointer.
+    /// A function type (`int (int *)`). A function *pointer* is a [`FN_PTR`] scalar.
     Func,
     /// An lvalue reference `T &`.
     Ref(Box<CType>),
     /// Anything else, with its spelling.
     Other(String),
 }
+
+/// The scalar a function pointer is: an integer-coded target (0 is `NULL`), 8 bytes like any
+/// pointer. The front end gives each function it can call through a pointer a distinct code.
+pub const FN_PTR: Ty = Ty::Int {
+    bits: 64,
+    signed: false,
+};
 
 /// Known record layouts and enum names.
 #[derive(Default, Debug)]
@@ -37,6 +44,9 @@ pub struct TypeEnv {
     pub unions: std::collections::HashSet<String>,
     /// Enum names (lowered as `int`).
     pub enums: std::collections::HashSet<String>,
+    /// Typedef and alias names → the spelling of the type they name (clang prints sugar such as
+    /// `funcType[2]` or `uint (int)` inside composite spellings).
+    pub typedefs: HashMap<String, String>,
 }
 
 const QUALIFIERS: &[&str] = &[
@@ -67,10 +77,7 @@ impl TypeEnv {
         }
         // Function types and function pointers: `int (int *)`, `void (*)(int)`.
         if s.ends_with(')') {
-            if s.contains("(*") {
-                return CType::Ptr(Box::new(CType::Func));
-            }
-            return CType::Func;
+            return fn_spelling(s);
         }
         // Pointer to array: `int (*)[8]`.
         if let Some(i) = s.find("(*)") {
@@ -121,7 +128,23 @@ impl TypeEnv {
         if self.records.contains_key(&joined) {
             return CType::Record(joined);
         }
+        if let Some(t) = self.typedefs.get(&joined).filter(|t| strip_tag(t) != joined) {
+            return self.parse(t);
+        }
         CType::Other(joined)
+    }
+
+    /// Whether `s` spells a function pointer (through typedefs too).
+    pub fn is_fn_ptr(&self, s: &str) -> bool {
+        let s = s.trim();
+        if s.ends_with(')') {
+            return fn_spelling(s) == CType::Scalar(FN_PTR);
+        }
+        let joined: Vec<&str> = s.split_whitespace().filter(|w| !QUALIFIERS.contains(w)).collect();
+        match self.typedefs.get(&joined.join(" ")) {
+            Some(t) if strip_tag(t) != joined.join(" ") => self.is_fn_ptr(t),
+            _ => false,
+        }
     }
 
     /// Size and alignment in bytes, for types that have a layout.
@@ -162,6 +185,47 @@ impl TypeEnv {
         }
         Some(out)
     }
+}
+
+/// A spelling that ends with `)`: a function type (`int (int)`, `float (*(int))(float)`, a
+/// function returning a function pointer) or a pointer to one (`void (*)(int)`, a
+/// [`FN_PTR`] scalar; `void (**)(int)`, a pointer to such a scalar).
+fn fn_spelling(s: &str) -> CType {
+    let Some(i) = s.find("(*") else {
+        return CType::Func;
+    };
+    // The declarator group `( * … )` that opens at `i`.
+    let mut depth = 0usize;
+    let mut end = None;
+    for (j, c) in s[i..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    end = Some(i + j);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let Some(end) = end else {
+        return CType::Other(s.to_string());
+    };
+    let inner = &s[i + 1..end];
+    let stars = inner.chars().take_while(|c| *c == '*').count();
+    let rest = inner[stars..].trim();
+    let rest_words_only = rest.split_whitespace().all(|w| QUALIFIERS.contains(&w));
+    if !rest_words_only && !rest.contains("(*") {
+        // `R (*(params))(…)`: a function returning a function pointer.
+        return CType::Func;
+    }
+    let mut t = CType::Scalar(FN_PTR);
+    for _ in 1..stars {
+        t = CType::Ptr(Box::new(t));
+    }
+    t
 }
 
 /// `s` without leading qualifiers and tag keywords (`const struct S` → `S`).
@@ -260,7 +324,14 @@ mod tests {
                 signed: false
             })
         );
-        assert_eq!(env.parse("void (*)(int)"), CType::Ptr(Box::new(CType::Func)));
+        assert_eq!(env.parse("void (*)(int)"), CType::Scalar(FN_PTR));
+        assert_eq!(env.parse("void (**)(int)"), CType::Ptr(Box::new(CType::Scalar(FN_PTR))));
+        assert_eq!(env.parse("float (*const)(float *, int)"), CType::Scalar(FN_PTR));
+        assert_eq!(env.parse("void (int)"), CType::Func);
+        assert_eq!(env.parse("float (*(int))(float *, unsigned int)"), CType::Func);
+        assert!(env.is_fn_ptr("void (*)(int)"));
+        assert!(!env.is_fn_ptr("void (int)"));
+        assert!(!env.is_fn_ptr("unsigned long"));
         assert_eq!(
             env.parse("float []"),
             CType::Array(Box::new(CType::Scalar(Ty::Float { bits: 32 })), None)

@@ -1,8 +1,10 @@
 //! Calls: built-in functions are handed to `builtin.rs`; device functions are inlined into the
 //! caller (paper §2, scopes) with their own `Frame`, exit block and result slot.
 //!
-//! Recursion, function pointers and methods that use `this` are errors.
+//! Calls through function pointers are case splits over their targets (`fnptr.rs`).
+//! Recursion and methods that use `this` are errors.
 
+use super::fnptr::fn_signature;
 use super::globals::body_of;
 use super::{Binding, Frame, LVal, Lower, PtrBind, PtrOff, R, Val, scan, unsupported};
 use crate::frontend::ast::{Node, strip_parens};
@@ -24,7 +26,7 @@ impl Lower<'_, '_> {
                     return unsupported(span, "call without a callee");
                 };
                 if !matches!(d.kind.as_str(), "FunctionDecl" | "CXXMethodDecl" | "CXXConversionDecl") {
-                    return unsupported(span, "function pointer call");
+                    return self.indirect_call(n, callee, args, &span, out);
                 }
                 (d.name.clone(), d.id.clone(), d.ty.qual_type.clone())
             }
@@ -43,7 +45,7 @@ impl Lower<'_, '_> {
             "UnresolvedLookupExpr" | "UnresolvedMemberExpr" | "CXXDependentScopeMemberExpr" => {
                 return unsupported(span, "dependent call in an uninstantiated template");
             }
-            _ => return unsupported(span, "function pointer call"),
+            _ => return self.indirect_call(n, callee, args, &span, out),
         };
         if n.kind == "CXXOperatorCallExpr" && name == "operator=" {
             let lv = self.lvalue(n, out)?;
@@ -174,7 +176,11 @@ fn uses_this(n: &Node) -> bool {
 
 fn return_type(def: &Node, env: &TypeEnv) -> CType {
     let t = def.ty.as_ref().map(|t| t.qual_type.as_str()).unwrap_or("void ()");
-    // `int (int *, int)`: the return type is what precedes the parameter list.
+    // `int (int *, int)`: the return type is what precedes the parameter list;
+    // `float (*(int))(float *)` returns a function pointer.
+    if let Some((ret, _)) = fn_signature(env, t) {
+        return ret;
+    }
     let ret = match t.find('(') {
         Some(i) => &t[..i],
         None => t,

@@ -199,6 +199,15 @@ impl Lower<'_, '_> {
     /// Initialise `lv` (of type `cty`) from the initializer `e`.
     pub(super) fn init(&mut self, lv: LVal, cty: &CType, e: &Node, span: &Span, out: &mut Vec<Stmt>) -> R<()> {
         let e = strip_parens(e);
+        // A local array (or address-taken local) is initialised in its memory.
+        let lv = match lv {
+            LVal::Bound(Binding::Mem(array, cty)) => LVal::Mem {
+                array,
+                off: Expr::int(0, Ty::I64),
+                cty,
+            },
+            lv => lv,
+        };
         match e.kind.as_str() {
             "InitListExpr" => {
                 let items: Vec<&Node> = e.code_children().collect();
@@ -333,9 +342,8 @@ impl Lower<'_, '_> {
             return self.static_binding(decl);
         }
         match d.kind.as_str() {
-            "FunctionDecl" | "CXXMethodDecl" => {
-                unsupported(self.span(n), format!("function pointer (`{}` used as a value)", d.name))
-            }
+            "FunctionDecl" => Ok(Binding::Const(self.fn_code(d))),
+            "CXXMethodDecl" => unsupported(self.span(n), format!("pointer to member function `{}`", d.name)),
             "NonTypeTemplateParmDecl" => {
                 unsupported(self.span(n), format!("dependent template parameter `{}`", d.name))
             }

@@ -11,7 +11,7 @@ use super::{
 };
 use crate::frontend::ast::Node;
 use crate::frontend::cuda::{find_builtin, find_builtin_lv, is_builtin_struct};
-use crate::frontend::types::CType;
+use crate::frontend::types::{CType, FN_PTR};
 use crate::ir::*;
 use num_bigint::BigInt;
 
@@ -257,17 +257,22 @@ impl Lower<'_, '_> {
             | "DerivedToBase"
             | "UncheckedDerivedToBase"
             | "AddressSpaceConversion" => {
+                match (
+                    self.g.types.is_fn_ptr(n.type_str()),
+                    self.g.types.is_fn_ptr(c.type_str()),
+                ) {
+                    // Between function pointer types: the same target.
+                    (true, true) => return Ok(Val::Scalar(self.fn_value(c, out)?)),
+                    (true, false) => return unsupported(span, "cast of a data pointer to a function pointer"),
+                    (false, true) => return unsupported(span, "cast of a function pointer to a data pointer"),
+                    (false, false) => {}
+                }
                 let v = self.rvalue(c, out)?;
                 match (v, &target) {
-                    (Val::Ptr(p), CType::Ptr(t)) => {
-                        if matches!(**t, CType::Func) {
-                            return unsupported(span, "cast to a function pointer");
-                        }
-                        Ok(Val::Ptr(PtrVal {
-                            pointee: (**t).clone(),
-                            ..p
-                        }))
-                    }
+                    (Val::Ptr(p), CType::Ptr(t)) => Ok(Val::Ptr(PtrVal {
+                        pointee: (**t).clone(),
+                        ..p
+                    })),
                     (Val::Scalar(e), CType::Scalar(t)) if e.ty().bits() == t.bits() => Ok(Val::Scalar(Expr::Opaque {
                         name: format!("bitcast{}", t.bits()),
                         args: vec![e],
@@ -298,9 +303,29 @@ impl Lower<'_, '_> {
                 }
                 Ok(Val::Scalar(cast(e, ty)))
             }
-            "FunctionToPointerDecay" | "BuiltinFnToFnPtr" => unsupported(span, "function pointer"),
+            "FunctionToPointerDecay" => Ok(Val::Scalar(self.fn_value(c, out)?)),
+            "BuiltinFnToFnPtr" => unsupported(span, "pointer to a compiler built-in function"),
+            "NullToPointer" if self.g.types.is_fn_ptr(n.type_str()) => Ok(Val::Scalar(Expr::int(0, FN_PTR))),
             "NullToPointer" => unsupported(span, "null pointer"),
+            "IntegralToPointer" if self.g.types.is_fn_ptr(n.type_str()) => {
+                let v = self.rvalue(c, out)?;
+                Ok(Val::Scalar(cast(self.expect_scalar(v, c)?, FN_PTR)))
+            }
             "IntegralToPointer" => unsupported(span, "integer to pointer cast"),
+            "PointerToIntegral" | "PointerToBoolean" if self.g.types.is_fn_ptr(c.type_str()) => {
+                let v = self.rvalue(c, out)?;
+                let e = self.expect_scalar(v, c)?;
+                Ok(Val::Scalar(match target {
+                    CType::Scalar(Ty::Bool) => Expr::Binary {
+                        op: BinOp::Ne,
+                        lhs: Box::new(e),
+                        rhs: Box::new(Expr::int(0, FN_PTR)),
+                        ty: Ty::Bool,
+                    },
+                    CType::Scalar(t) => cast(e, t),
+                    _ => return unsupported(span, format!("cast to `{}`", describe(n, &target))),
+                }))
+            }
             "PointerToIntegral" | "PointerToBoolean" => unsupported(span, "pointer to integer conversion"),
             "Dependent" => unsupported(span, "dependent (uninstantiated template) cast"),
             other => unsupported(span, format!("cast `{other}`")),
@@ -347,6 +372,9 @@ impl Lower<'_, '_> {
                     let lv = self.lvalue(n, out)?;
                     self.read(lv, n, out)
                 }
+            }
+            "&" | "*" if matches!(self.ctype(c), CType::Func) || matches!(self.ctype(n), CType::Func) => {
+                Ok(Val::Scalar(self.fn_value(n, out)?))
             }
             "&" => {
                 let lv = self.lvalue(c, out)?;

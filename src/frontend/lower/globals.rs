@@ -240,13 +240,20 @@ fn record_fields(c: &Node, g: &Globals) -> Vec<(String, CType)> {
         .collect()
 }
 
-/// `typedef struct { … } name;`: the record named by the typedef.
+/// A typedef: its spelling for [`TypeEnv::parse`], and for `typedef struct { … } name;` the
+/// record it names.
 fn add_typedef(c: &Node, g: &mut Globals) {
     fn record_id(n: &Node) -> Option<&str> {
         if n.kind == "RecordType" {
             return n.decl.as_ref().map(|d| d.id.as_str());
         }
         n.inner.iter().find_map(record_id)
+    }
+    if let (Some(name), Some(t)) = (&c.name, &c.ty) {
+        g.types
+            .typedefs
+            .entry(name.clone())
+            .or_insert_with(|| t.best().to_string());
     }
     let (Some(name), Some(id)) = (&c.name, record_id(c)) else {
         return;

@@ -34,6 +34,7 @@ mod builtin;
 mod call;
 mod decl;
 mod expr;
+mod fnptr;
 mod globals;
 mod place;
 mod stmt;
@@ -162,6 +163,12 @@ struct Lower<'a, 'g> {
     temps: usize,
     /// Span of the kernel (fallback).
     kspan: Span,
+    /// Functions with a function-pointer code, by identity (`fnptr.rs`): code `i` is the
+    /// `i`-th.
+    fn_codes: Vec<String>,
+    /// Functions used as values in the translation unit, found at the first call through a
+    /// pointer.
+    fn_taken: Option<Vec<fnptr::FnCand<'a>>>,
 }
 
 fn pos_span(p: &Pos) -> Span {
@@ -212,6 +219,8 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
         static_arrays: HashMap::new(),
         temps: 0,
         kspan,
+        fn_codes: Vec::new(),
+        fn_taken: None,
     };
     let body = body_of(f).ok_or_else(|| FrontendError::Unsupported {
         span: l.kspan.clone(),

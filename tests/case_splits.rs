@@ -1,0 +1,76 @@
+//! Case splits made by the front end, end to end with z3, cvc5 and yices: calls through
+//! function pointers (`tests/kernels/fnptr/`) and pointers that may point to several arrays
+//! (`tests/kernels/ptrsplit/`).
+//!
+//! Each kernel starts with `// expect: verified | race | assertion | unsupported` and a
+//! `// --flags` line: `verified` is exit 0 with every kernel verified; `race` is exit 1 with a
+//! race finding; `assertion` is exit 1 with an assertion finding and no race (a call through a
+//! pointer that may be null or point to no known function fails at the call); `unsupported` is
+//! exit 2 with an `unsupported:` message.
+
+mod common;
+
+use common::{example_flags, gpug, root};
+use serde_json::Value;
+
+const SOLVERS: [&str; 3] = ["z3", "cvc5", "yices"];
+
+fn kinds(json: &Value) -> Vec<String> {
+    json["kernels"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|k| k["findings"].as_array().cloned().unwrap_or_default())
+        .filter_map(|f| f["kind"].as_str().map(String::from))
+        .collect()
+}
+
+fn check_dir(dir: &str, min: usize) {
+    let mut files: Vec<String> = std::fs::read_dir(root().join(dir))
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cu"))
+        .map(|p| format!("{dir}/{}", p.file_name().expect("name").to_string_lossy()))
+        .collect();
+    files.sort();
+    assert!(files.len() >= min, "{dir}: {files:?}");
+    let mut problems = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(root().join(file)).expect("read");
+        let expect = text
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim_start_matches("// expect:")
+            .trim()
+            .to_string();
+        for solver in SOLVERS {
+            let mut args: Vec<String> = vec!["--json".into(), "--solver".into(), solver.into()];
+            args.extend(example_flags(&root().join(file)));
+            args.push(file.clone());
+            let out = gpug(&args);
+            let json: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+            let code = out.status.code();
+            let k = kinds(&json);
+            let ok = match expect.as_str() {
+                "verified" => code == Some(0),
+                "race" => code == Some(1) && k.iter().any(|x| x == "race"),
+                "assertion" => code == Some(1) && k.iter().any(|x| x == "assertion") && !k.iter().any(|x| x == "race"),
+                "unsupported" => code == Some(2) && String::from_utf8_lossy(&out.stderr).contains("unsupported: "),
+                other => panic!("{file}: unknown expectation {other:?}"),
+            };
+            if !ok {
+                problems.push(format!(
+                    "{file} with {solver}: expected {expect}, got exit {code:?} findings {k:?}\n{}",
+                    String::from_utf8_lossy(&out.stderr)
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn function_pointer_calls() {
+    check_dir("tests/kernels/fnptr", 8);
+}
