@@ -95,27 +95,22 @@ impl Lower<'_, '_> {
             let v = self.rvalue(a, out)?;
             operands.push(cast(self.expect_scalar(v, a)?, ty));
         }
-        if self.k.array(pv.array).space == Space::Constant {
-            return unsupported(
-                span.clone(),
-                format!(
-                    "`{name}` on __constant__ memory `{}` (read-only in kernels)",
-                    self.k.array(pv.array).name
-                ),
-            );
-        }
+        self.check_writable(&pv.array, &format!("`{name}` on"), span)?;
         let t = self.temp(ty);
-        out.push(Stmt {
-            kind: StmtKind::Atomic {
-                op,
-                dst: Some(t),
-                array: pv.array,
-                offset: pv.off,
-                operands,
-                ty,
-            },
-            span: span.clone(),
-        });
+        self.split_access(&pv.array, span, out, |_, array, out| {
+            out.push(Stmt {
+                kind: StmtKind::Atomic {
+                    op,
+                    dst: Some(t),
+                    array,
+                    offset: pv.off.clone(),
+                    operands: operands.clone(),
+                    ty,
+                },
+                span: span.clone(),
+            });
+            Ok(())
+        })?;
         Ok(Val::Scalar(Expr::Var { id: t, ty }))
     }
 

@@ -6,7 +6,7 @@
 
 use super::fnptr::fn_signature;
 use super::globals::body_of;
-use super::{Binding, Frame, LVal, Lower, PtrBind, PtrOff, R, Val, scan, unsupported};
+use super::{Binding, Frame, LVal, Lower, PtrBind, PtrVal, R, Val, scan, unsupported};
 use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::types::{CType, TypeEnv};
 use crate::ir::*;
@@ -126,14 +126,11 @@ impl Lower<'_, '_> {
                 let cty = self.ctype(p);
                 match (&cty, v) {
                     (CType::Ptr(pointee), Val::Ptr(pv)) if !self.frame().modified.contains(&p.id) => {
-                        let pointee = (**pointee).clone();
-                        self.ptrs.push(PtrBind {
-                            name: pname,
-                            array: Some(pv.array),
-                            off: PtrOff::Fixed(pv.off),
-                            pointee,
-                        });
-                        let b = Binding::Ptr(self.ptrs.len() - 1);
+                        let pv = PtrVal {
+                            pointee: (**pointee).clone(),
+                            ..pv
+                        };
+                        let b = Binding::Ptr(self.push_ptr(PtrBind::fixed(&pname, pv)));
                         self.frame_mut().env.insert(p.id.clone(), b);
                     }
                     (CType::Ref(_), _) => {
@@ -144,7 +141,7 @@ impl Lower<'_, '_> {
                         self.frame_mut().env.insert(p.id.clone(), b.clone());
                         let lv = match b {
                             Binding::Mem(a, c) => LVal::Mem {
-                                array: a,
+                                array: a.into(),
                                 off: Expr::int(0, Ty::I64),
                                 cty: c,
                             },

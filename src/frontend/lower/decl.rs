@@ -57,13 +57,12 @@ impl Lower<'_, '_> {
                 } else {
                     PtrOff::Fixed(Expr::int(0, Ty::I64))
                 };
-                self.ptrs.push(PtrBind {
-                    name: name.to_string(),
-                    array: Some(a),
-                    off,
-                    pointee: (**pointee).clone(),
-                });
-                Ok(Binding::Ptr(self.ptrs.len() - 1))
+                let i = self.push_ptr(PtrBind::var(name, vec![a], off, (**pointee).clone()));
+                if let Some(tag) = self.ptrs[i].tag {
+                    // It may later point elsewhere: its own array is the first.
+                    out.push(set(tag, Expr::int(0, Ty::I32), span.clone()));
+                }
+                Ok(Binding::Ptr(i))
             }
             CType::Record(r) => {
                 let fields = self.g.types.records.get(r).cloned().unwrap_or_default();
@@ -108,13 +107,8 @@ impl Lower<'_, '_> {
                     );
                 }
                 let v = self.k.new_var(format!("{name}$off"), Ty::I64);
-                self.ptrs.push(PtrBind {
-                    name: name.to_string(),
-                    array: None,
-                    off: PtrOff::Var(v),
-                    pointee: (**pointee).clone(),
-                });
-                Ok(Binding::Ptr(self.ptrs.len() - 1))
+                let i = self.push_ptr(PtrBind::var(name, Vec::new(), PtrOff::Var(v), (**pointee).clone()));
+                Ok(Binding::Ptr(i))
             }
             CType::Record(r) if addr => {
                 let a = self.new_array(
@@ -164,8 +158,11 @@ impl Lower<'_, '_> {
             let v = self.rvalue(e, out)?;
             let pv = self.expect_ptr(v, e)?;
             if matches!(pv.off, Expr::Const { .. }) {
-                self.ptrs[*i].array = Some(pv.array);
-                self.ptrs[*i].off = PtrOff::Fixed(pv.off);
+                let p = &mut self.ptrs[*i];
+                p.fixed = Some(pv.array);
+                p.arrays.clear();
+                p.tag = None;
+                p.off = PtrOff::Fixed(pv.off);
                 self.frame_mut().env.insert(d.id.clone(), b);
                 return Ok(());
             }
@@ -202,7 +199,7 @@ impl Lower<'_, '_> {
         // A local array (or address-taken local) is initialised in its memory.
         let lv = match lv {
             LVal::Bound(Binding::Mem(array, cty)) => LVal::Mem {
-                array,
+                array: array.into(),
                 off: Expr::int(0, Ty::I64),
                 cty,
             },
@@ -213,7 +210,7 @@ impl Lower<'_, '_> {
                 let items: Vec<&Node> = e.code_children().collect();
                 match cty {
                     CType::Array(elem, _) => {
-                        let LVal::Mem { array, off, .. } = lv else {
+                        let LVal::Mem { array, off, .. } = lv.clone() else {
                             return unsupported(self.span(e), "initializer list for this variable");
                         };
                         let size = self.size_of(elem, span)?;
@@ -222,7 +219,7 @@ impl Lower<'_, '_> {
                                 continue;
                             }
                             let sub = LVal::Mem {
-                                array,
+                                array: array.clone(),
                                 off: add_off(off.clone(), Expr::int(i as u64 * size, Ty::I64)),
                                 cty: (**elem).clone(),
                             };

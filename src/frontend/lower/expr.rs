@@ -7,9 +7,10 @@
 
 use super::globals::const_value;
 use super::{
-    Binding, LVal, Lower, PtrVal, R, Val, branch, cast, describe, float_name, set, to_bool, unsupported, wrap_ty,
+    Binding, LVal, Lower, PtrVal, R, Target, Val, branch, cast, describe, float_name, set, to_bool, unsupported,
+    wrap_ty,
 };
-use crate::frontend::ast::Node;
+use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::cuda::{find_builtin, find_builtin_lv, is_builtin_struct};
 use crate::frontend::types::{CType, FN_PTR};
 use crate::ir::*;
@@ -218,6 +219,11 @@ impl Lower<'_, '_> {
             "LValueToRValue" => {
                 if let Some(b) = find_builtin_lv(c) {
                     return Ok(Val::Scalar(Expr::Builtin(b)));
+                }
+                // Reading `c ? x : y` (an lvalue when both arms are) reads the chosen arm.
+                let inner = strip_parens(c);
+                if inner.kind == "ConditionalOperator" {
+                    return self.conditional(inner, out);
                 }
                 let lv = self.lvalue(c, out)?;
                 self.read(lv, c, out)
@@ -528,7 +534,29 @@ impl Lower<'_, '_> {
                 let off = self.choose(cond, (p.off, sa), (q.off, sb), Ty::I64, span, out);
                 Ok(Val::Ptr(PtrVal { off, ..p }))
             }
-            (Val::Ptr(_), Val::Ptr(_)) => unsupported(span, "conditional choosing between pointers to two arrays"),
+            (Val::Ptr(p), Val::Ptr(q)) => {
+                // Pointers into different arrays: a tagged target (`target.rs`), its tag chosen
+                // in the same arm as the offset.
+                let arrays = Target::union(&p.array, &q.array);
+                let (ta, tb) = (p.array.index_in(&arrays), q.array.index_in(&arrays));
+                let (off, tag) = if sa.is_empty() && sb.is_empty() {
+                    let sel = |c: &Expr, x, y, ty| Expr::Select {
+                        cond: Box::new(c.clone()),
+                        then: Box::new(x),
+                        els: Box::new(y),
+                        ty,
+                    };
+                    (sel(&cond, p.off, q.off, Ty::I64), sel(&cond, ta, tb, Ty::I32))
+                } else {
+                    let (o, t) = (self.temp(Ty::I64), self.temp(Ty::I32));
+                    sa.extend([set(o, p.off, span.clone()), set(t, ta, span.clone())]);
+                    sb.extend([set(o, q.off, span.clone()), set(t, tb, span.clone())]);
+                    out.push(branch(cond, sa, sb, span));
+                    (Expr::Var { id: o, ty: Ty::I64 }, Expr::Var { id: t, ty: Ty::I32 })
+                };
+                let array = Target::Tagged { tag, arrays };
+                Ok(Val::Ptr(PtrVal { array, off, ..p }))
+            }
             _ => unsupported(span, "conditional operator on these operands"),
         }
     }

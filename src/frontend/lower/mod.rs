@@ -29,6 +29,7 @@ use globals::{Globals, body_of, collect, select_kernels};
 use num_bigint::BigInt;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+use target::Target;
 
 mod builtin;
 mod call;
@@ -38,6 +39,7 @@ mod fnptr;
 mod globals;
 mod place;
 mod stmt;
+mod target;
 
 type R<T> = Result<T, FrontendError>;
 
@@ -83,10 +85,11 @@ pub fn lower_program(root: &Node, file: &str, prelude: &str, only: Option<&str>)
     })
 }
 
-/// A resolved pointer value: an array, a byte offset (`I64`) and the pointee type.
+/// A resolved pointer value: the array (or arrays, by a tag) it points into, a byte offset
+/// (`I64`) and the pointee type.
 #[derive(Clone, Debug)]
 struct PtrVal {
-    array: ArrayId,
+    array: Target,
     off: Expr,
     pointee: CType,
 }
@@ -111,13 +114,45 @@ enum PtrOff {
     Var(VarId),
 }
 
-/// A pointer variable: statically bound to one array.
+/// A pointer variable: the arrays it may point into (`target.rs`) and its offset.
 #[derive(Clone, Debug)]
 struct PtrBind {
     name: String,
-    array: Option<ArrayId>,
+    /// A pointer fixed at its definition: its target.
+    fixed: Option<Target>,
+    /// Otherwise the arrays it may point to, numbered as its tag numbers them (empty before
+    /// its first assignment).
+    arrays: Vec<ArrayId>,
+    /// Which of `arrays` it points to (an `I32`), when there are several.
+    tag: Option<VarId>,
     off: PtrOff,
     pointee: CType,
+}
+
+impl PtrBind {
+    /// A pointer variable bound to `arrays` (empty: not yet assigned).
+    fn var(name: &str, arrays: Vec<ArrayId>, off: PtrOff, pointee: CType) -> PtrBind {
+        PtrBind {
+            name: name.to_string(),
+            fixed: None,
+            arrays,
+            tag: None,
+            off,
+            pointee,
+        }
+    }
+
+    /// A pointer fixed at its definition to `v`.
+    fn fixed(name: &str, v: PtrVal) -> PtrBind {
+        PtrBind {
+            name: name.to_string(),
+            fixed: Some(v.array),
+            arrays: Vec::new(),
+            tag: None,
+            off: PtrOff::Fixed(v.off),
+            pointee: v.pointee,
+        }
+    }
 }
 
 /// What a declaration denotes.
@@ -138,7 +173,7 @@ enum Binding {
 #[derive(Clone, Debug)]
 enum LVal {
     Bound(Binding),
-    Mem { array: ArrayId, off: Expr, cty: CType },
+    Mem { array: Target, off: Expr, cty: CType },
 }
 
 /// Per inlined function: its exit block and result slot.
@@ -169,6 +204,10 @@ struct Lower<'a, 'g> {
     /// Functions used as values in the translation unit, found at the first call through a
     /// pointer.
     fn_taken: Option<Vec<fnptr::FnCand<'a>>>,
+    /// Arrays of the pointer variables with several, by creation index, from the last pass.
+    seeds: HashMap<usize, Vec<ArrayId>>,
+    /// A pointer variable learnt a new array in this pass (lower again).
+    grown: bool,
 }
 
 fn pos_span(p: &Pos) -> Span {
@@ -199,7 +238,34 @@ fn unsupported<T>(span: Span, what: impl Into<String>) -> R<T> {
     })
 }
 
+/// Lower the kernel `f`, again while pointer variables learn arrays after their first use
+/// (`target.rs`).
 fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
+    let mut seeds = HashMap::new();
+    for _ in 0..target::MAX_PASSES {
+        let (k, grown) = lower_kernel_pass(g, f, display, seeds)?;
+        match grown {
+            None => return Ok(k),
+            Some(s) => seeds = s,
+        }
+    }
+    unsupported(
+        f.pos
+            .as_ref()
+            .map(pos_span)
+            .unwrap_or_else(|| Span::point(Arc::from(""), 0, 0)),
+        "pointers whose possible arrays do not settle",
+    )
+}
+
+/// One lowering of the kernel `f` with the pointer sets `seeds`; the kernel, and the sets for
+/// another pass when some pointer learnt a new array.
+fn lower_kernel_pass(
+    g: &Globals,
+    f: &Node,
+    display: &str,
+    seeds: HashMap<usize, Vec<ArrayId>>,
+) -> R<(Kernel, Option<HashMap<usize, Vec<ArrayId>>>)> {
     let fallback = Span::point(Arc::from(""), 0, 0);
     let kspan = f.pos.as_ref().map(pos_span).unwrap_or(fallback);
     let mut l = Lower {
@@ -221,6 +287,8 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
         kspan,
         fn_codes: Vec::new(),
         fn_taken: None,
+        seeds,
+        grown: false,
     };
     let body = body_of(f).ok_or_else(|| FrontendError::Unsupported {
         span: l.kspan.clone(),
@@ -242,7 +310,8 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
     }
     l.block(body, &mut out)?;
     l.k.body = out;
-    Ok(l.k)
+    let again = l.grown.then(|| l.seeds_found());
+    Ok((l.k, again))
 }
 
 /// Find declarations whose address is taken and those modified after definition.

@@ -2,10 +2,10 @@
 //! (array, byte offset) memory locations; reading and writing them; pointer arithmetic;
 //! `++`/`--` and compound assignment, which update a place.
 //!
-//! A pointer is resolved to one array at its definition; a pointer that could point to two
-//! arrays is an error, never a guess.
+//! A pointer is resolved to the arrays it may point into (one, or several chosen by a tag, see
+//! `target.rs`); accesses through it go to the array it points into.
 
-use super::{Binding, LVal, Lower, PtrOff, PtrVal, R, Val, add_off, cast, float_name, scale, set, unsupported};
+use super::{Binding, LVal, Lower, PtrOff, PtrVal, R, Target, Val, add_off, cast, float_name, scale, set, unsupported};
 use crate::frontend::FrontendError;
 use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::types::CType;
@@ -18,17 +18,21 @@ impl Lower<'_, '_> {
             LVal::Bound(b) => self.read_binding(&b, at),
             LVal::Mem { array, off, cty } => match &cty {
                 CType::Scalar(ty) => {
-                    let t = self.temp(*ty);
-                    out.push(Stmt {
-                        kind: StmtKind::Load {
-                            dst: t,
-                            array,
-                            offset: off,
-                            ty: *ty,
-                        },
-                        span: self.span(at),
-                    });
-                    Ok(Val::Scalar(Expr::Var { id: t, ty: *ty }))
+                    let (t, ty) = (self.temp(*ty), *ty);
+                    let span = self.span(at);
+                    self.split_access(&array, &span, out, |_, array, out| {
+                        out.push(Stmt {
+                            kind: StmtKind::Load {
+                                dst: t,
+                                array,
+                                offset: off.clone(),
+                                ty,
+                            },
+                            span: span.clone(),
+                        });
+                        Ok(())
+                    })?;
+                    Ok(Val::Scalar(Expr::Var { id: t, ty }))
                 }
                 CType::Record(r) => {
                     let Some(fields) = self.g.types.fields(r) else {
@@ -37,7 +41,7 @@ impl Lower<'_, '_> {
                     let mut vs = Vec::new();
                     for (f, o, ft) in fields {
                         let sub = LVal::Mem {
-                            array,
+                            array: array.clone(),
                             off: add_off(off.clone(), Expr::int(o, Ty::I64)),
                             cty: ft,
                         };
@@ -57,11 +61,19 @@ impl Lower<'_, '_> {
             Binding::Const(e) => Ok(Val::Scalar(e.clone())),
             Binding::Ptr(i) => {
                 let p = &self.ptrs[*i];
-                let Some(array) = p.array else {
-                    return unsupported(
-                        self.span(at),
-                        format!("pointer `{}` used before it points to an array", p.name),
-                    );
+                let array = match (&p.fixed, p.arrays.as_slice(), p.tag) {
+                    (Some(t), _, _) => t.clone(),
+                    (None, [a], _) => Target::One(*a),
+                    (None, arrays, Some(tag)) if arrays.len() > 1 => Target::Tagged {
+                        tag: Expr::Var { id: tag, ty: Ty::I32 },
+                        arrays: arrays.to_vec(),
+                    },
+                    _ => {
+                        return unsupported(
+                            self.span(at),
+                            format!("pointer `{}` used before it points to an array", p.name),
+                        );
+                    }
                 };
                 let off = match &p.off {
                     PtrOff::Fixed(e) => e.clone(),
@@ -92,22 +104,8 @@ impl Lower<'_, '_> {
                 Ok(())
             }
             (LVal::Bound(Binding::Ptr(i)), Val::Ptr(p)) => {
+                self.retarget(*i, &p.array, span, out)?;
                 let pb = self.ptrs[*i].clone();
-                match pb.array {
-                    None => self.ptrs[*i].array = Some(p.array),
-                    Some(a) if a != p.array => {
-                        return unsupported(
-                            span.clone(),
-                            format!(
-                                "pointer `{}` may point to two arrays (`{}` and `{}`)",
-                                pb.name,
-                                self.k.array(a).name,
-                                self.k.array(p.array).name
-                            ),
-                        );
-                    }
-                    _ => {}
-                }
                 // A pointer fixed at its definition gets an offset variable when reassigned.
                 let v = match pb.off {
                     PtrOff::Var(v) => v,
@@ -127,24 +125,22 @@ impl Lower<'_, '_> {
                 Ok(())
             }
             (LVal::Mem { array, off, cty }, v) => match (cty, v) {
-                (CType::Scalar(_), _) if self.k.array(*array).space == Space::Constant => unsupported(
-                    self.span(at),
-                    format!(
-                        "write to __constant__ memory `{}` (constant memory is read-only in kernels)",
-                        self.k.array(*array).name
-                    ),
-                ),
                 (CType::Scalar(ty), Val::Scalar(e)) => {
-                    out.push(Stmt {
-                        kind: StmtKind::Store {
-                            array: *array,
-                            offset: off.clone(),
-                            value: cast(e, *ty),
-                            ty: *ty,
-                        },
-                        span: self.span(at),
-                    });
-                    Ok(())
+                    let span = self.span(at);
+                    self.check_writable(array, "write to", &span)?;
+                    let (value, ty) = (cast(e, *ty), *ty);
+                    self.split_access(array, &span, out, |_, array, out| {
+                        out.push(Stmt {
+                            kind: StmtKind::Store {
+                                array,
+                                offset: off.clone(),
+                                value: value.clone(),
+                                ty,
+                            },
+                            span: span.clone(),
+                        });
+                        Ok(())
+                    })
                 }
                 (CType::Record(r), Val::Struct(vs)) => {
                     let Some(fields) = self.g.types.fields(r) else {
@@ -152,7 +148,7 @@ impl Lower<'_, '_> {
                     };
                     for ((_, o, ft), (_, fv)) in fields.into_iter().zip(vs) {
                         let sub = LVal::Mem {
-                            array: *array,
+                            array: array.clone(),
                             off: add_off(off.clone(), Expr::int(o, Ty::I64)),
                             cty: ft,
                         };
@@ -166,7 +162,7 @@ impl Lower<'_, '_> {
             (LVal::Bound(Binding::Const(_)), _) => unsupported(span.clone(), "assignment to a constant"),
             (LVal::Bound(Binding::Mem(a, cty)), v) => {
                 let lv = LVal::Mem {
-                    array: *a,
+                    array: (*a).into(),
                     off: Expr::int(0, Ty::I64),
                     cty: cty.clone(),
                 };
@@ -185,7 +181,7 @@ impl Lower<'_, '_> {
             },
             LVal::Bound(Binding::Mem(a, cty)) => self.member_of(
                 LVal::Mem {
-                    array: a,
+                    array: a.into(),
                     off: Expr::int(0, Ty::I64),
                     cty,
                 },
@@ -252,7 +248,7 @@ impl Lower<'_, '_> {
                 let b = self.lookup(n)?;
                 Ok(match b {
                     Binding::Mem(a, cty) => LVal::Mem {
-                        array: a,
+                        array: a.into(),
                         off: Expr::int(0, Ty::I64),
                         cty,
                     },
