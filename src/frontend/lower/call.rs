@@ -125,7 +125,10 @@ impl Lower<'_, '_> {
                 let pspan = self.span(p);
                 let cty = self.ctype(p);
                 match (&cty, v) {
-                    (CType::Ptr(pointee), Val::Ptr(pv)) if !self.frame().modified.contains(&p.id) => {
+                    (CType::Ptr(_), Val::PtrRef(r)) if !self.mutable(&p.id) => {
+                        self.frame_mut().env.insert(p.id.clone(), Binding::PtrRef(r));
+                    }
+                    (CType::Ptr(pointee), Val::Ptr(pv)) if !self.mutable(&p.id) => {
                         let pv = PtrVal {
                             pointee: (**pointee).clone(),
                             ..pv

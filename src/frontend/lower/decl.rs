@@ -38,19 +38,22 @@ impl Lower<'_, '_> {
                 Ok(Binding::Scalar(v, *ty))
             }
             CType::Ptr(pointee) => {
-                if matches!(**pointee, CType::Ptr(_)) {
-                    return unsupported(span.clone(), format!("pointer to pointer parameter `{name}`"));
-                }
-                if matches!(**pointee, CType::Func) {
-                    return unsupported(span.clone(), format!("function pointer parameter `{name}`"));
-                }
-                let arr_ty = CType::Array(pointee.clone(), None);
+                // An array of pointers is kept as 8-byte words: reading a pointer from it is
+                // refused where it happens ("pointer loaded from memory").
+                let elem = match **pointee {
+                    CType::Ptr(_) => CType::Scalar(Ty::Int {
+                        bits: 64,
+                        signed: false,
+                    }),
+                    _ => (**pointee).clone(),
+                };
+                let arr_ty = CType::Array(Box::new(elem), None);
                 let a = self.new_array(name, Space::Global, &arr_ty, span.clone())?;
                 self.k.params.push(Param {
                     name: name.to_string(),
                     kind: ParamKind::Array(a),
                 });
-                let off = if self.frame().modified.contains(id) {
+                let off = if self.mutable(id) {
                     let v = self.k.new_var(format!("{name}$off"), Ty::I64);
                     out.push(set(v, Expr::int(0, Ty::I64), span.clone()));
                     PtrOff::Var(v)
@@ -100,12 +103,6 @@ impl Lower<'_, '_> {
                 Ok(Binding::Mem(a, cty.clone()))
             }
             CType::Ptr(pointee) => {
-                if addr {
-                    return unsupported(
-                        span.clone(),
-                        format!("address of pointer variable `{name}` (pointer to pointer)"),
-                    );
-                }
                 let v = self.k.new_var(format!("{name}$off"), Ty::I64);
                 let i = self.push_ptr(PtrBind::var(name, Vec::new(), PtrOff::Var(v), (**pointee).clone()));
                 Ok(Binding::Ptr(i))
@@ -153,9 +150,14 @@ impl Lower<'_, '_> {
         // A never-reassigned pointer with a constant offset keeps it fixed (clearer IR).
         let init = d.code_children().last().filter(|_| d.init.is_some());
         if let (Binding::Ptr(i), Some(e)) = (&b, init)
-            && !self.frame().modified.contains(&d.id)
+            && !self.mutable(&d.id)
         {
             let v = self.rvalue(e, out)?;
+            if let Val::PtrRef(r) = v {
+                // `T **pp = &p;`: `*pp` is `p`.
+                self.frame_mut().env.insert(d.id.clone(), Binding::PtrRef(r));
+                return Ok(());
+            }
             let pv = self.expect_ptr(v, e)?;
             if matches!(pv.off, Expr::Const { .. }) {
                 let p = &mut self.ptrs[*i];

@@ -390,7 +390,7 @@ impl Lower<'_, '_> {
                         off,
                         pointee: cty,
                     })),
-                    LVal::Bound(Binding::Ptr(_)) => unsupported(span, "pointer to pointer"),
+                    LVal::Bound(Binding::Ptr(i)) => Ok(Val::PtrRef(i)),
                     _ => unsupported(span, "address of a variable that is not in memory"),
                 }
             }

@@ -101,6 +101,9 @@ enum Val {
     Ptr(PtrVal),
     /// A struct value: its fields in order.
     Struct(Vec<(String, Val)>),
+    /// The address of the pointer variable `ptrs[i]` (`&p`): a pointer to a pointer that
+    /// resolves, usable through `*pp` and `pp[0]`.
+    PtrRef(usize),
     /// No value (`void`).
     Void,
 }
@@ -165,6 +168,8 @@ enum Binding {
     Mem(ArrayId, CType),
     /// A flattened struct.
     Struct(Vec<(String, Binding)>),
+    /// A never-reassigned pointer to the pointer variable `ptrs[i]` (see [`Val::PtrRef`]).
+    PtrRef(usize),
     /// A constant.
     Const(Expr),
 }
@@ -485,6 +490,12 @@ impl<'a, 'g> Lower<'a, 'g> {
         &self.frames[self.frames.len() - 1]
     }
 
+    /// Whether the declaration `id` of this function may change after its definition
+    /// (assigned, or its address taken).
+    fn mutable(&self, id: &str) -> bool {
+        self.frame().modified.contains(id) || self.frame().addr_taken.contains(id)
+    }
+
     fn frame_mut(&mut self) -> &mut Frame {
         let n = self.frames.len() - 1;
         &mut self.frames[n]
@@ -564,6 +575,7 @@ impl<'a, 'g> Lower<'a, 'g> {
                 "pointer used as a value (pointer comparison or conversion)",
             ),
             Val::Struct(_) => unsupported(self.span(n), "struct used as a scalar"),
+            Val::PtrRef(_) => unsupported(self.span(n), "pointer to a pointer used as a value"),
             Val::Void => unsupported(self.span(n), "void value used"),
         }
     }
@@ -571,6 +583,7 @@ impl<'a, 'g> Lower<'a, 'g> {
     fn expect_ptr(&self, v: Val, n: &Node) -> R<PtrVal> {
         match v {
             Val::Ptr(p) => Ok(p),
+            Val::PtrRef(_) => unsupported(self.span(n), "pointer to a pointer used as a pointer to data"),
             Val::Scalar(Expr::Const { value, .. }) if value == BigInt::from(0) => {
                 unsupported(self.span(n), "null pointer")
             }

@@ -92,6 +92,7 @@ impl Lower<'_, '_> {
                 }
                 Ok(Val::Struct(vs))
             }
+            Binding::PtrRef(i) => Ok(Val::PtrRef(*i)),
             Binding::Mem(..) => unsupported(self.span(at), "array used as a value"),
         }
     }
@@ -255,26 +256,7 @@ impl Lower<'_, '_> {
                     b => LVal::Bound(b),
                 })
             }
-            "ArraySubscriptExpr" => {
-                let (Some(a), Some(b)) = (n.inner.first(), n.inner.get(1)) else {
-                    return unsupported(span, "malformed subscript");
-                };
-                let (base, idx) = if matches!(self.ctype(a), CType::Ptr(_)) {
-                    (a, b)
-                } else {
-                    (b, a)
-                };
-                let pv = self.rvalue(base, out)?;
-                let p = self.expect_ptr(pv, base)?;
-                let iv = self.rvalue(idx, out)?;
-                let i = self.expect_scalar(iv, idx)?;
-                let size = self.size_of(&p.pointee, &span)?;
-                Ok(LVal::Mem {
-                    array: p.array,
-                    off: add_off(p.off, scale(i, size)),
-                    cty: p.pointee,
-                })
-            }
+            "ArraySubscriptExpr" => self.subscript(n, out),
             "UnaryOperator" => match n.opcode.as_deref() {
                 Some("*") => {
                     let Some(c) = n.inner.first() else {
@@ -283,6 +265,9 @@ impl Lower<'_, '_> {
                     let pv = self.rvalue(c, out)?;
                     if matches!(self.ctype(c), CType::Func) || matches!(self.ctype(n), CType::Func) {
                         return unsupported(span, "function pointer dereference");
+                    }
+                    if let Val::PtrRef(r) = pv {
+                        return Ok(LVal::Bound(Binding::Ptr(r)));
                     }
                     let p = self.expect_ptr(pv, c)?;
                     Ok(LVal::Mem {
@@ -358,6 +343,36 @@ impl Lower<'_, '_> {
             "PseudoObjectExpr" => unsupported(span, "builtin variable as an lvalue"),
             other => unsupported(span, format!("expression `{other}` as an lvalue")),
         }
+    }
+
+    /// `a[i]` (or `i[a]`): an element of the array the pointer points into; `pp[0]` of a
+    /// pointer to a pointer variable is that variable.
+    fn subscript(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
+        let span = self.span(n);
+        let (Some(a), Some(b)) = (n.inner.first(), n.inner.get(1)) else {
+            return unsupported(span, "malformed subscript");
+        };
+        let (base, idx) = if matches!(self.ctype(a), CType::Ptr(_)) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let pv = self.rvalue(base, out)?;
+        let iv = self.rvalue(idx, out)?;
+        let i = self.expect_scalar(iv, idx)?;
+        if let Val::PtrRef(r) = pv {
+            if !super::is_zero(&i) {
+                return unsupported(span, "pointer to a pointer indexed beyond element 0");
+            }
+            return Ok(LVal::Bound(Binding::Ptr(r)));
+        }
+        let p = self.expect_ptr(pv, base)?;
+        let size = self.size_of(&p.pointee, &span)?;
+        Ok(LVal::Mem {
+            array: p.array,
+            off: add_off(p.off, scale(i, size)),
+            cty: p.pointee,
+        })
     }
 
     /// `++`/`--`: returns the lvalue (prefix) after emitting the update; with `want_old`, the
