@@ -19,7 +19,14 @@ impl Lower<'_, '_> {
             return unsupported(span, "malformed call");
         };
         let mut args: Vec<&Node> = n.inner[1..].iter().filter(|c| !c.kind.ends_with("Attr")).collect();
-        let c = strip_parens(callee);
+        let mut c = strip_parens(callee);
+        // A compiler built-in (`__builtin_memcpy`) is called by name like any function.
+        if c.kind == "ImplicitCastExpr"
+            && c.cast_kind.as_deref() == Some("BuiltinFnToFnPtr")
+            && let Some(inner) = c.inner.first()
+        {
+            c = strip_parens(inner);
+        }
         let (name, decl_id, decl_ty) = match c.kind.as_str() {
             "DeclRefExpr" => {
                 let Some(d) = &c.referenced_decl else {
@@ -120,6 +127,9 @@ impl Lower<'_, '_> {
                 t => Some(self.local_binding(&format!("{name}$ret"), t, "", span)?),
             };
             self.frame_mut().ret = ret.clone();
+            // With a pointer to a pointer among the arguments the callee may retarget a
+            // caller's pointer, so pointer arguments are copied rather than shared.
+            let share = !vals.iter().any(|v| matches!(v, Val::PtrRef(_)));
             for (p, v) in params.iter().zip(vals) {
                 let pname = p.name.clone().unwrap_or_default();
                 let pspan = self.span(p);
@@ -128,7 +138,7 @@ impl Lower<'_, '_> {
                     (CType::Ptr(_), Val::PtrRef(r)) if !self.mutable(&p.id) => {
                         self.frame_mut().env.insert(p.id.clone(), Binding::PtrRef(r));
                     }
-                    (CType::Ptr(pointee), Val::Ptr(pv)) if !self.mutable(&p.id) => {
+                    (CType::Ptr(pointee), Val::Ptr(pv)) if share && !self.mutable(&p.id) => {
                         let pv = PtrVal {
                             pointee: (**pointee).clone(),
                             ..pv
