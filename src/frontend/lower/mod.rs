@@ -210,7 +210,7 @@ struct Lower<'a, 'g> {
     /// pointer.
     fn_taken: Option<Vec<fnptr::FnCand<'a>>>,
     /// Arrays of the pointer variables with several, by creation index, from the last pass.
-    seeds: HashMap<usize, Vec<ArrayId>>,
+    seeds: target::Seeds,
     /// A pointer variable learnt a new array in this pass (lower again).
     grown: bool,
 }
@@ -265,12 +265,7 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
 
 /// One lowering of the kernel `f` with the pointer sets `seeds`; the kernel, and the sets for
 /// another pass when some pointer learnt a new array.
-fn lower_kernel_pass(
-    g: &Globals,
-    f: &Node,
-    display: &str,
-    seeds: HashMap<usize, Vec<ArrayId>>,
-) -> R<(Kernel, Option<HashMap<usize, Vec<ArrayId>>>)> {
+fn lower_kernel_pass(g: &Globals, f: &Node, display: &str, seeds: target::Seeds) -> R<(Kernel, Option<target::Seeds>)> {
     let fallback = Span::point(Arc::from(""), 0, 0);
     let kspan = f.pos.as_ref().map(pos_span).unwrap_or(fallback);
     let mut l = Lower {

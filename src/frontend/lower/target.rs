@@ -13,6 +13,9 @@ use super::{Lower, PtrBind, R, branch, set, unsupported};
 use crate::ir::*;
 use std::collections::HashMap;
 
+/// The arrays of each pointer variable that may point to several, by creation index.
+pub(super) type Seeds = HashMap<usize, Vec<ArrayId>>;
+
 /// Lowering passes before a kernel whose pointer sets keep growing is refused.
 pub(super) const MAX_PASSES: usize = 8;
 
@@ -163,7 +166,7 @@ impl Lower<'_, '_> {
         for a in t.arrays() {
             if !self.ptrs[i].arrays.contains(&a) {
                 self.ptrs[i].arrays.push(a);
-                if !self.ptrs[i].arrays.is_empty() && self.ptrs[i].arrays.len() > 1 {
+                if self.ptrs[i].arrays.len() > 1 {
                     self.grown = true;
                 }
             }
@@ -184,7 +187,7 @@ impl Lower<'_, '_> {
     }
 
     /// The arrays of every pointer variable with several, for the next pass.
-    pub(super) fn seeds_found(&self) -> HashMap<usize, Vec<ArrayId>> {
+    pub(super) fn seeds_found(&self) -> Seeds {
         self.ptrs
             .iter()
             .enumerate()
