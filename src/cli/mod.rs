@@ -10,7 +10,7 @@ pub mod bank;
 pub mod check;
 
 use crate::driver::{self, Command, RunOptions, VerifyOptions};
-use crate::frontend::{FrontendError, FrontendOptions};
+use crate::frontend::{FrontendError, FrontendOptions, Headers};
 use crate::passes::{Geometry, PassOptions};
 use crate::report::Render;
 use crate::solver;
@@ -157,6 +157,18 @@ pub struct CommonArgs {
     #[arg(long, value_name = "PATH")]
     pub clang: Option<PathBuf>,
 
+    /// NVIDIA's CUDA headers: a folder with `include/cuda_runtime.h` and `include/crt/`
+    /// (default: $GPUG_CUDA_PATH, else /usr/local/share/gpug/cuda, where
+    /// scripts/install-deps.sh puts them). They are precompiled once into a cache in the
+    /// temporary directory.
+    #[arg(long, value_name = "DIR", conflicts_with = "stub_headers")]
+    pub cuda_path: Option<PathBuf>,
+
+    /// Parse with gpug's own stub headers instead of NVIDIA's (no texture references,
+    /// cooperative groups or cuRAND); the default when NVIDIA's are not found.
+    #[arg(long)]
+    pub stub_headers: bool,
+
     /// The solver: z3, cvc5 or yices (yices-smt2). Default: the first of these on PATH.
     #[arg(long, value_name = "NAME", conflicts_with = "solver_cmd")]
     pub solver: Option<String>,
@@ -190,6 +202,11 @@ impl CommonArgs {
             include_dirs: self.include_dirs.clone(),
             kernel: self.kernel.clone(),
             assumptions: self.assume.clone(),
+            headers: match (&self.cuda_path, self.stub_headers) {
+                (_, true) => Headers::Stubs,
+                (Some(dir), false) => Headers::At(dir.clone()),
+                (None, false) => Headers::Auto,
+            },
         }
     }
 

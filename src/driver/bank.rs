@@ -136,7 +136,7 @@ fn bank_kernel(k: &Kernel, opts: &BankOptions, run: &mut KernelRun) -> Result<Ba
             sites: Vec::new(),
             intervals: Vec::new(),
             inconclusive: reasons(&prepared.inconclusive).collect(),
-            notes: Vec::new(),
+            notes: k.notes.clone(),
             queries: 0,
             time: run.elapsed(),
         });
@@ -153,7 +153,7 @@ fn bank_kernel(k: &Kernel, opts: &BankOptions, run: &mut KernelRun) -> Result<Ba
         let (enc, _) = encodings.get(2, run)?;
         let sites = eb::sites(kernel, enc);
         let segments: Vec<u32> = enc.accesses.iter().map(|a| a.segment).collect();
-        (sites, segments, enc.notes.clone())
+        (sites, segments, [k.notes.clone(), enc.notes.clone()].concat())
     };
     for s in &sites {
         if !opts.model.supports(s.width) {

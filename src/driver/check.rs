@@ -112,12 +112,13 @@ fn check_kernel(k: &Kernel, opts: &CheckOptions, run: &mut KernelRun) -> Result<
     let (prepared, bounded) = prepare(k, opts, c);
     let atomics = has_shared_atomics(k, &k.body);
     let mut concrete = opts.concrete.clone();
-    let mut notes: Vec<String> = c
-        .frontend
-        .assumptions
-        .iter()
-        .map(|e| format!("assumes `{e}` on entry (--assume): a failure only outside it is not reported"))
-        .collect();
+    let mut notes: Vec<String> = k.notes.clone();
+    notes.extend(
+        c.frontend
+            .assumptions
+            .iter()
+            .map(|e| format!("assumes `{e}` on entry (--assume): a failure only outside it is not reported")),
+    );
     if atomics && !concrete.schedules {
         concrete.schedules = true;
         notes.push(
@@ -247,8 +248,16 @@ fn check_assertions(
         }
         match run.ask(&mut session, &c.query)? {
             Reply::Sat(_) if c.float_dependent => {
+                done.push(&c.span);
                 run.inconclusive.push(format!(
                     "{}: the assertion depends on float values, which are opaque: it may fail only in the abstraction (use --float ieee)",
+                    c.span
+                ));
+            }
+            Reply::Sat(_) if c.call_dependent => {
+                done.push(&c.span);
+                run.inconclusive.push(format!(
+                    "{}: the assertion may depend on a call without a body, which is uninterpreted: it may fail only in the abstraction",
                     c.span
                 ));
             }

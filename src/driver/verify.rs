@@ -46,7 +46,7 @@ impl Command for VerifyOptions {
 fn verify_kernel(k: &Kernel, opts: &VerifyOptions, run: &mut KernelRun) -> Result<KernelResult, Error> {
     let c = run.options();
     let prepared = passes::prepare(k, &c.geometry, &c.passes);
-    let mut notes: Vec<String> = Vec::new();
+    let mut notes: Vec<String> = k.notes.clone();
     let loops = loop_treatments(&prepared, opts.explain, &mut notes);
     if !prepared.inconclusive.is_empty() {
         return Ok(KernelResult {

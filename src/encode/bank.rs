@@ -50,11 +50,12 @@ pub struct Site {
 /// The access sites of `__shared__` arrays in `encoded`, in program order of their first
 /// occurrence. An access site is a source span plus read/write/atomic; occurrences of one site
 /// all have the same width unless the source text is reused by a macro (then they are split by
-/// width too).
+/// width too). The possible writes of calls without a body are not accesses gpug can place in
+/// banks, and are left out.
 pub fn sites(kernel: &Kernel, encoded: &Encoded) -> Vec<Site> {
     let mut out: Vec<Site> = Vec::new();
     for (i, a) in encoded.accesses.iter().enumerate() {
-        if kernel.array(a.array).space != Space::Shared {
+        if kernel.array(a.array).space != Space::Shared || a.clobber {
             continue;
         }
         match out

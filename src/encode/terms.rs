@@ -5,7 +5,7 @@
 //! Owns how a term is spelled. Does not know statements, thread state or memory models (the
 //! models `pair` and `concrete` do), nor run a solver.
 
-use crate::ir::{Builtin, Ty};
+use crate::ir::{Builtin, Ty, UnOp};
 use crate::solver::Sexp;
 use num_bigint::{BigInt, BigUint};
 
@@ -135,4 +135,47 @@ pub(crate) fn to_unsigned(value: &BigInt, bits: u32) -> BigUint {
     let m = BigInt::from(1u8) << bits;
     let r = ((value % &m) + &m) % &m;
     r.to_biguint().unwrap_or_default()
+}
+
+/// `op` (`Clz`, `Ffs`, `Popc` or `Brev`) of the `w`-bit term `x`, exact, as a term of `w` bits;
+/// `x` should be a symbol, as it is repeated once per bit. `None` for other operators.
+pub(super) fn bit_op(op: UnOp, x: &Sexp, w: u32) -> Option<Sexp> {
+    let bit = |i: u32| {
+        Sexp::list(vec![
+            app("_", vec![atom("extract"), atom(i.to_string()), atom(i.to_string())]),
+            x.clone(),
+        ])
+    };
+    let set = |i: u32| app("=", vec![bit(i), bvn(1, 1)]);
+    let r = match op {
+        // The highest set bit decides: it is tested last, so outermost.
+        UnOp::Clz => (0..w).fold(bvn(w as u64, w), |r, i| {
+            app("ite", vec![set(i), bvn((w - 1 - i) as u64, w), r])
+        }),
+        // The lowest set bit decides.
+        UnOp::Ffs => (0..w)
+            .rev()
+            .fold(bvn(0, w), |r, i| app("ite", vec![set(i), bvn(i as u64 + 1, w), r])),
+        // A balanced sum in as few bits as the count needs, then widened.
+        UnOp::Popc => {
+            let n = 32 - w.leading_zeros();
+            let mut terms: Vec<Sexp> = (0..w).map(|i| extend(bit(i), 1, n, false)).collect();
+            while terms.len() > 1 {
+                let mut next = Vec::new();
+                for pair in terms.chunks(2) {
+                    next.push(match pair {
+                        [a, b] => app("bvadd", vec![a.clone(), b.clone()]),
+                        [a] => a.clone(),
+                        _ => continue,
+                    });
+                }
+                terms = next;
+            }
+            extend(terms.pop()?, n, w, false)
+        }
+        // Bit 0 becomes the most significant.
+        UnOp::Brev => (0..w).map(bit).reduce(|hi, lo| app("concat", vec![hi, lo]))?,
+        UnOp::Neg | UnOp::BitNot | UnOp::Not => return None,
+    };
+    Some(r)
 }

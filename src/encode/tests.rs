@@ -63,6 +63,8 @@ fn kernel(space: Space, body: impl FnOnce(&mut Kernel) -> Vec<Stmt>) -> Kernel {
         body: vec![],
         next_block: 0,
         unchecked: Vec::new(),
+        uninterpreted: Vec::new(),
+        notes: Vec::new(),
     };
     k.body = body(&mut k);
     k

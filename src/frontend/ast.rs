@@ -156,6 +156,8 @@ pub struct Node {
     /// Implicitly generated declaration.
     #[serde(rename = "isImplicit")]
     pub is_implicit: bool,
+    /// An attribute clang added itself (`CUDAConstantAttr` of a `const` global).
+    pub implicit: bool,
     /// Argument type of `sizeof`/`alignof`.
     #[serde(rename = "argType")]
     pub arg_type: Option<TypeInfo>,
@@ -184,6 +186,11 @@ pub struct Node {
     pub decl: Option<DeclRef>,
     /// Base classes of a C++ record.
     pub bases: Vec<Base>,
+    /// The fixed underlying type of an enum (`enum class E : unsigned char`).
+    #[serde(rename = "fixedUnderlyingType")]
+    pub fixed_underlying_type: Option<TypeInfo>,
+    /// A `VarDecl` declared `constexpr`.
+    pub constexpr: bool,
     /// Resolved `loc` (filled by [`resolve_locations`]).
     #[serde(skip)]
     pub pos: Option<Pos>,
@@ -294,7 +301,10 @@ pub fn strip_parens(n: &Node) -> &Node {
         n.kind.as_str(),
         "ParenExpr" | "ExprWithCleanups" | "MaterializeTemporaryExpr" | "CXXBindTemporaryExpr"
     ) || (n.kind == "ImplicitCastExpr"
-        && matches!(n.cast_kind.as_deref(), Some("NoOp") | Some("FunctionToPointerDecay")))
+        && matches!(
+            n.cast_kind.as_deref(),
+            Some("NoOp") | Some("FunctionToPointerDecay") | Some("BuiltinFnToFnPtr")
+        ))
     {
         match n.inner.first() {
             Some(c) => n = c,

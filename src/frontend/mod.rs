@@ -1,8 +1,8 @@
 //! Front end: clang's JSON AST lowered to [`crate::ir`] (DESIGN.md, "Front end").
 //!
-//! [`load`] runs clang on a `.cu` file with an embedded prelude (CUDA keywords, builtins,
-//! atomics, GPUVerify's annotation functions) and a stub include directory, reads the JSON AST
-//! ([`ast`]) and lowers every `__global__` kernel ([`lower`]).
+//! [`load`] runs clang on a `.cu` file over NVIDIA's real CUDA headers, precompiled once into
+//! a cached PCH (or, when they are not installed, over gpug's stub prelude and headers), reads
+//! the JSON AST ([`ast`]) and lowers every `__global__` kernel ([`lower`]).
 //!
 //! Module map (each owns one concern; none knows about SMT):
 //!
@@ -10,7 +10,7 @@
 //! | --- | --- |
 //! | `mod.rs` | the public entry [`load`] (with `--assume`), [`FrontendOptions`], [`FrontendError`] |
 //! | `clang` | finding and running clang, reading its JSON output |
-//! | `cuda` | CUDA's clang flags, the prelude and stub headers (`cuda/`), built-in variables |
+//! | `cuda` | CUDA's clang flags, NVIDIA's headers (found, precompiled), the stub prelude and headers (`cuda/`), built-in variables |
 //! | [`ast`] | the small serde view of clang's JSON AST |
 //! | [`types`] | C types from clang's spellings, record layouts |
 //! | `builtins` | built-in functions as tables keyed by name (`builtins/cuda.rs`: CUDA's) |
@@ -24,7 +24,10 @@ pub mod lower;
 pub mod types;
 
 pub use clang::find_clang;
-pub use cuda::{PRELUDE, STUB_HEADERS, parse, support_files};
+pub use cuda::{
+    ANNOTATIONS, CUDA_PATH_ENV, DEFAULT_CUDA_PATHS, Headers, NVIDIA_PRELUDE, PRELUDE, STUB_HEADERS, nvidia_pch, parse,
+    resolve_headers, support_files,
+};
 
 use crate::ir::{Program, Span};
 use std::path::{Path, PathBuf};
@@ -43,11 +46,16 @@ pub struct FrontendOptions {
     /// `--assume` (PUG's `+C`): C expressions over the kernel's parameters and the launch
     /// geometry, assumed at the start of every selected kernel as `__requires(e)` would be.
     pub assumptions: Vec<String>,
+    /// Where CUDA's headers come from: NVIDIA's (found, or `--cuda-path`) or gpug's stubs.
+    pub headers: Headers,
 }
 
 /// Why the front end failed.
 #[derive(Debug, thiserror::Error)]
 pub enum FrontendError {
+    /// `--cuda-path` or `$GPUG_CUDA_PATH` names a folder without NVIDIA's CUDA headers.
+    #[error("no CUDA headers: {0}")]
+    CudaPath(String),
     /// No clang binary could be found.
     #[error("clang not found: {0}")]
     ClangNotFound(String),
@@ -110,15 +118,34 @@ pub enum FrontendError {
 /// numbers; positions in the copy are reported as the original's, and `-I<path's directory>`
 /// keeps quoted includes working). So an assumption is type-checked by clang in the kernel's scope: a name that is not
 /// a parameter or builtin is clang's error, reported with its location in the kernel.
+///
+/// With `--kernel NAME<ARGS>` naming a `__global__` template that the file does not
+/// instantiate with `ARGS` (by an explicit instantiation or a launch `NAME<ARGS><<<…>>>`), clang
+/// runs again on a copy with an explicit instantiation appended after the last line
+/// (`lower::template_instantiation`), so the file need not be edited; a clang error about it
+/// says what was appended.
 pub fn load(path: &Path, opts: &FrontendOptions) -> Result<Program, FrontendError> {
-    let (root, prelude) = parse(path, opts)?;
+    let (mut root, mut prelude) = parse(path, opts)?;
     let file = path.display().to_string();
+    let io = |context: String| move |source| FrontendError::Io { context, source };
+    let mut appended = String::new();
+    if let Some(want) = opts.kernel.as_deref()
+        && let Some(text) = lower::template_instantiation(&root, &file, &prelude.to_string_lossy(), want)
+    {
+        let mut bytes = std::fs::read(path).map_err(io(format!("reading {file}")))?;
+        bytes.extend_from_slice(text.as_bytes());
+        let note = format!(
+            "note: to instantiate `--kernel {want}`, gpug appended `{}` to a copy of {file}",
+            text.trim()
+        );
+        (root, prelude) = reparse(path, opts, &bytes, &note)?;
+        appended = text;
+    }
     let prelude_s = prelude.to_string_lossy();
     if opts.assumptions.is_empty() {
         return lower::lower_program(&root, &file, &prelude_s, opts.kernel.as_deref());
     }
     let offsets = lower::kernel_body_offsets(&root, &file, &prelude_s, opts.kernel.as_deref())?;
-    let io = |context: String| move |source| FrontendError::Io { context, source };
     let text = std::fs::read(path).map_err(io(format!("reading {file}")))?;
     let inserted: String = opts
         .assumptions
@@ -141,10 +168,30 @@ pub fn load(path: &Path, opts: &FrontendOptions) -> Result<Program, FrontendErro
         last = o + 1;
     }
     out.extend_from_slice(&text[last..]);
-    let dir = std::env::temp_dir().join(format!("gpug-assume-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(io(format!("creating {}", dir.display())))?;
-    let copy = dir.join(path.file_name().unwrap_or(std::ffi::OsStr::new("kernel.cu")));
-    std::fs::write(&copy, &out).map_err(io(format!("writing {}", copy.display())))?;
+    out.extend_from_slice(appended.as_bytes());
+    let (root, prelude) = reparse(path, opts, &out, "")?;
+    lower::lower_program(&root, &file, &prelude.to_string_lossy(), opts.kernel.as_deref())
+}
+
+/// Run clang on `text`, an edited copy of the file `path`, written to a temporary directory
+/// (with `-I<path's directory>` first, so quoted includes still work); positions and clang's
+/// diagnostics in the copy are reported as the original's, followed by `note` when clang fails.
+fn reparse(
+    path: &Path,
+    opts: &FrontendOptions,
+    text: &[u8],
+    note: &str,
+) -> Result<(ast::Node, PathBuf), FrontendError> {
+    let file = path.display().to_string();
+    let io = |context: String| move |source| FrontendError::Io { context, source };
+    let dir = tempfile::Builder::new()
+        .prefix("gpug-copy-")
+        .tempdir()
+        .map_err(io("creating a temporary directory".into()))?;
+    let copy = dir
+        .path()
+        .join(path.file_name().unwrap_or(std::ffi::OsStr::new("kernel.cu")));
+    std::fs::write(&copy, text).map_err(io(format!("writing {}", copy.display())))?;
     let mut again = opts.clone();
     if let Some(parent) = path.parent() {
         let parent = if parent.as_os_str().is_empty() {
@@ -155,11 +202,15 @@ pub fn load(path: &Path, opts: &FrontendOptions) -> Result<Program, FrontendErro
         again.include_dirs.insert(0, parent.to_path_buf());
     }
     let parsed = parse(&copy, &again);
-    let _ = std::fs::remove_dir_all(&dir);
     let (mut root, prelude) = parsed.map_err(|e| match e {
-        FrontendError::ClangFailed { stderr } => FrontendError::ClangFailed {
-            stderr: stderr.replace(&copy.display().to_string(), &file),
-        },
+        FrontendError::ClangFailed { stderr } => {
+            let mut stderr = stderr.replace(&copy.display().to_string(), &file);
+            if !note.is_empty() {
+                stderr.push_str(note);
+                stderr.push('\n');
+            }
+            FrontendError::ClangFailed { stderr }
+        }
         other => other,
     })?;
     ast::rename_file(
@@ -167,7 +218,7 @@ pub fn load(path: &Path, opts: &FrontendOptions) -> Result<Program, FrontendErro
         &copy.display().to_string(),
         &std::sync::Arc::from(file.as_str()),
     );
-    lower::lower_program(&root, &file, &prelude.to_string_lossy(), opts.kernel.as_deref())
+    Ok((root, prelude))
 }
 
 #[cfg(test)]

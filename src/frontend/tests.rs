@@ -314,11 +314,11 @@ fn two_arrays_for_one_pointer() {
     let b = body(&k);
     assert!(
         b.starts_with(
-            "p$tag = 0\np$off = 0\nif (Eq p$tag 0)\n  store a[(Add p$off 4)] = 2\nelse\n  store b[(Add p$off 4)] = 2\n"
+            "p$off = 0\np$tag = 0\nif (Eq p$tag 0)\n  store a[(Add p$off 4)] = 2\nelse\n  store b[(Add p$off 4)] = 2\n"
         ),
         "{b}"
     );
-    assert!(b.contains("if (cast Bool c)\n  p$tag = 1\n  p$off = 0\n"), "{b}");
+    assert!(b.contains("if (cast Bool c)\n  p$off = 0\n  p$tag = 1\n"), "{b}");
     assert!(
         b.ends_with("if (Eq p$tag 0)\n  store a[p$off] = 1\nelse\n  store b[p$off] = 1\n"),
         "{b}"
@@ -365,6 +365,54 @@ fn struct_fields_and_params() {
     assert!(b.contains("store ps[4] = 1"), "{b}");
 }
 
+#[test]
+fn calls_without_a_body() {
+    let k = one("struct V { int x; int y; };\n\
+         __device__ int pick(int i);\n\
+         __device__ V mk(int i);\n\
+         __device__ int look(const int *p);\n\
+         __device__ void fill(int *p);\n\
+         __device__ void nop(int i);\n\
+         __global__ void k(int *a, int *b) {\n  V v = mk(pick(threadIdx.x));\n  a[v.y] = pick(threadIdx.x);\n\
+           b[0] = look(a);\n  fill(b + 1);\n  nop(1);\n  b[pick(2)] = 0;\n}\n");
+    let b = body(&k);
+    // One opaque function per name (and field), applied to the scalar arguments.
+    let tid = "(cast Int { bits: 32, signed: true } ThreadIdx(X))";
+    assert!(b.contains(&format!("v.y = (mk.y (pick {tid}))")), "{b}");
+    assert!(b.contains(&format!("] = (pick {tid})")), "{b}");
+    assert!(b.contains("store b[0] = $t"), "{b}");
+    // A const pointee is only read: no clobber, a fresh result; a non-const one is clobbered.
+    assert!(b.contains("havoc $t"), "{b}");
+    assert!(!b.contains("Clobber { array: ArrayId(0)"), "{b}");
+    assert!(b.contains("Clobber { array: ArrayId(1), call: \"fill\" }"), "{b}");
+    assert_eq!(k.uninterpreted, ["pick", "mk.x", "mk.y"]);
+    let named = |f: &str| k.notes.iter().filter(|n| n.starts_with(&format!("`{f}` ("))).count();
+    for f in ["pick", "mk", "look", "fill", "nop"] {
+        assert_eq!(named(f), 1, "{f}: {:?}", k.notes);
+    }
+    assert!(
+        k.notes
+            .iter()
+            .any(|n| n.starts_with("`nop` (") && n.contains("no effect")),
+        "{:?}",
+        k.notes
+    );
+}
+
+#[test]
+fn call_returning_a_pointer_is_unsupported() {
+    let e = lower_src(
+        "k.cu",
+        "__device__ int *where(int i);\n__global__ void k(int *a) {\n  *where(1) = 0;\n}\n",
+    )
+    .expect_err("a pointer result cannot be resolved");
+    let text = e.to_string();
+    assert!(
+        text.contains("k.cu:3:4") && text.contains("without a body `where` returning"),
+        "{text}"
+    );
+}
+
 /// Developer aid: `GPUG_FE_FILES="a.cu b.cu" cargo test dump_files -- --ignored --nocapture`
 /// lowers each file and prints the IR or the error.
 #[test]
@@ -388,3 +436,5 @@ fn dump_files() {
         }
     }
 }
+
+mod vector;

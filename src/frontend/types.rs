@@ -35,18 +35,26 @@ pub const FN_PTR: Ty = Ty::Int {
     signed: false,
 };
 
-/// Known record layouts and enum names.
+/// Known record layouts, enum names and typedefs.
 #[derive(Default, Debug)]
 pub struct TypeEnv {
     /// Record name → fields (name, type), in declaration order.
     pub records: HashMap<String, Vec<(String, CType)>>,
     /// Union names (unsupported in memory layouts).
     pub unions: std::collections::HashSet<String>,
-    /// Enum names (lowered as `int`).
-    pub enums: std::collections::HashSet<String>,
-    /// Typedef and alias names → the spelling of the type they name (clang prints sugar such as
-    /// `funcType[2]` or `uint (int)` inside composite spellings).
-    pub typedefs: HashMap<String, String>,
+    /// Enum names (plain and scope-qualified, `E` and `S::E`) → the integer type that holds
+    /// them: the fixed underlying type (`enum class E : unsigned char`) or the one clang
+    /// chooses from the values (see `lower/globals.rs`).
+    pub enums: HashMap<String, Ty>,
+    /// Typedef and alias names (plain and scope-qualified) → the spelling they stand for
+    /// (`real` → `float`); `None` when two declarations of one name disagree, so the name
+    /// stays unknown rather than guessed. Clang desugars a typedef at the top of a type
+    /// (`desugaredQualType`) but not below a pointer or array (`real *`), which is what this
+    /// map is for.
+    pub typedefs: HashMap<String, Option<String>>,
+    /// Record name → alignment in bytes its declaration asks for (`__align__(16)`,
+    /// `__attribute__((aligned(16)))`, as CUDA's `float4` has), when it does.
+    pub aligns: HashMap<String, u64>,
 }
 
 const QUALIFIERS: &[&str] = &[
@@ -65,6 +73,28 @@ const QUALIFIERS: &[&str] = &[
 impl TypeEnv {
     /// Parse a clang type spelling.
     pub fn parse(&self, s: &str) -> CType {
+        self.parse_depth(s, 0)
+    }
+
+    /// Record the typedef `name` for `target`; a second, different target makes the name
+    /// ambiguous (`None`).
+    pub fn add_typedef(&mut self, name: &str, target: &str) {
+        if name.is_empty() || name == target.trim() {
+            return;
+        }
+        let target = target.trim().to_string();
+        self.typedefs
+            .entry(name.to_string())
+            .and_modify(|t| {
+                if t.as_deref() != Some(target.as_str()) {
+                    *t = None;
+                }
+            })
+            .or_insert(Some(target));
+    }
+
+    /// [`Self::parse`], following at most 16 typedefs deep (a cycle is `Other`).
+    fn parse_depth(&self, s: &str, depth: u32) -> CType {
         let s = s.trim();
         let key = strip_tag(s);
         if self.records.contains_key(key) {
@@ -73,7 +103,7 @@ impl TypeEnv {
         // Reference.
         if let Some(rest) = s.strip_suffix('&') {
             let rest = rest.trim_end_matches('&');
-            return CType::Ref(Box::new(self.parse(rest)));
+            return CType::Ref(Box::new(self.parse_depth(rest, depth)));
         }
         // Function types and function pointers: `int (int *)`, `void (*)(int)`.
         if s.ends_with(')') {
@@ -83,14 +113,14 @@ impl TypeEnv {
         if let Some(i) = s.find("(*)") {
             let base = &s[..i];
             let dims = &s[i + 3..];
-            let inner = self.parse(&format!("{} {}", base.trim(), dims.trim()));
+            let inner = self.parse_depth(&format!("{} {}", base.trim(), dims.trim()), depth);
             return CType::Ptr(Box::new(inner));
         }
         // Arrays: `T [4][8]`.
         if s.ends_with(']')
             && let Some(i) = s.find('[')
         {
-            let base = self.parse(&s[..i]);
+            let base = self.parse_depth(&s[..i], depth);
             let mut dims = Vec::new();
             for part in s[i..].split('[').skip(1) {
                 let d = part.trim_end_matches(']').trim();
@@ -106,21 +136,26 @@ impl TypeEnv {
         if let Some(i) = s.rfind('*') {
             let after = s[i + 1..].trim();
             if after.split_whitespace().all(|w| QUALIFIERS.contains(&w)) {
-                return CType::Ptr(Box::new(self.parse(&s[..i])));
+                return CType::Ptr(Box::new(self.parse_depth(&s[..i], depth)));
             }
         }
         let words: Vec<&str> = s.split_whitespace().filter(|w| !QUALIFIERS.contains(w)).collect();
         let is_union = s.split_whitespace().any(|w| w == "union");
         let is_enum = s.split_whitespace().any(|w| w == "enum");
         let joined = words.join(" ");
-        if is_enum {
-            return CType::Scalar(Ty::I32);
-        }
         if let Some(t) = scalar_named(&joined) {
             return t;
         }
-        if self.enums.contains(&joined) {
+        if let Some(t) = self.enums.get(&joined) {
+            return CType::Scalar(*t);
+        }
+        if is_enum {
             return CType::Scalar(Ty::I32);
+        }
+        if let Some(Some(target)) = self.typedefs.get(&joined)
+            && depth < 16
+        {
+            return self.parse_depth(target, depth + 1);
         }
         if is_union || self.unions.contains(&joined) {
             return CType::Other(joined);
@@ -128,21 +163,22 @@ impl TypeEnv {
         if self.records.contains_key(&joined) {
             return CType::Record(joined);
         }
-        if let Some(t) = self.typedefs.get(&joined).filter(|t| strip_tag(t) != joined) {
-            return self.parse(t);
-        }
         CType::Other(joined)
     }
 
     /// Whether `s` spells a function pointer (through typedefs too).
     pub fn is_fn_ptr(&self, s: &str) -> bool {
+        self.is_fn_ptr_depth(s, 0)
+    }
+
+    fn is_fn_ptr_depth(&self, s: &str, depth: u32) -> bool {
         let s = s.trim();
         if s.ends_with(')') {
             return fn_spelling(s) == CType::Scalar(FN_PTR);
         }
-        let joined: Vec<&str> = s.split_whitespace().filter(|w| !QUALIFIERS.contains(w)).collect();
-        match self.typedefs.get(&joined.join(" ")) {
-            Some(t) if strip_tag(t) != joined.join(" ") => self.is_fn_ptr(t),
+        let words: Vec<&str> = s.split_whitespace().filter(|w| !QUALIFIERS.contains(w)).collect();
+        match self.typedefs.get(&words.join(" ")) {
+            Some(Some(t)) if depth < 16 => self.is_fn_ptr_depth(t, depth + 1),
             _ => false,
         }
     }
@@ -159,7 +195,7 @@ impl TypeEnv {
             CType::Record(name) => {
                 let fields = self.records.get(name)?;
                 let mut off = 0u64;
-                let mut align = 1u64;
+                let mut align = self.aligns.get(name).copied().unwrap_or(1).max(1);
                 for (_, ft) in fields {
                     let (s, a) = self.layout(ft)?;
                     off = off.div_ceil(a) * a;
@@ -216,8 +252,7 @@ fn fn_spelling(s: &str) -> CType {
     let inner = &s[i + 1..end];
     let stars = inner.chars().take_while(|c| *c == '*').count();
     let rest = inner[stars..].trim();
-    let rest_words_only = rest.split_whitespace().all(|w| QUALIFIERS.contains(&w));
-    if !rest_words_only && !rest.contains("(*") {
+    if !rest.split_whitespace().all(|w| QUALIFIERS.contains(&w)) && !rest.contains("(*") {
         // `R (*(params))(…)`: a function returning a function pointer.
         return CType::Func;
     }
@@ -293,6 +328,51 @@ impl CType {
             CType::Other(s) => s.clone(),
         }
     }
+}
+
+/// A record's fields: (name, type) in declaration order.
+pub type Fields = Vec<(String, CType)>;
+
+/// CUDA's vector types (`char1` … `double4`, `longlong1` …, `uint3`, `dim3`) as records of
+/// scalar fields `x`, `y`, `z`, `w` with the alignment `vector_types.h` declares (CUDA
+/// Programming Guide, "Built-in Vector Types": 3-component types are aligned as their
+/// scalar, the others as their size up to 16 bytes), for when they come from NVIDIA's
+/// precompiled headers, whose record declarations are not in the kernel's AST.
+/// Returns (name, fields, alignment in bytes).
+pub fn cuda_vector_records() -> Vec<(String, Fields, u64)> {
+    let int = |bits, signed| CType::Scalar(Ty::Int { bits, signed });
+    let float = |bits| CType::Scalar(Ty::Float { bits });
+    let bases = [
+        ("char", int(8, true), 1),
+        ("uchar", int(8, false), 1),
+        ("short", int(16, true), 2),
+        ("ushort", int(16, false), 2),
+        ("int", int(32, true), 4),
+        ("uint", int(32, false), 4),
+        ("long", int(64, true), 8),
+        ("ulong", int(64, false), 8),
+        ("longlong", int(64, true), 8),
+        ("ulonglong", int(64, false), 8),
+        ("float", float(32), 4),
+        ("double", float(64), 8),
+    ];
+    let mut out = Vec::new();
+    for (base, t, size) in bases {
+        for n in 1..=4u64 {
+            let fields = ["x", "y", "z", "w"][..n as usize]
+                .iter()
+                .map(|f| (f.to_string(), t.clone()))
+                .collect();
+            let align = if n == 3 { size } else { (n * size).min(16) };
+            out.push((format!("{base}{n}"), fields, align));
+        }
+    }
+    let dim3 = ["x", "y", "z"]
+        .iter()
+        .map(|f| (f.to_string(), int(32, false)))
+        .collect();
+    out.push(("dim3".into(), dim3, 4));
+    out
 }
 
 #[cfg(test)]

@@ -181,12 +181,22 @@ pub enum Builtin {
     WarpSize,
 }
 
-/// Unary operators. `Not` is logical (operand and result `Bool`).
+/// Unary operators. `Not` is logical (operand and result `Bool`). The bit counts (`Clz`,
+/// `Ffs`, `Popc`) and `Brev` take an integer and give a value of the same type (CUDA's
+/// `__clz`, `__ffs`, `__popc`, `__brev` and their `ll` forms, exact in bit-vectors).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum UnOp {
     Neg,
     BitNot,
     Not,
+    /// The number of leading zero bits (the width for 0).
+    Clz,
+    /// The position of the least significant set bit, counting from 1 (0 for 0).
+    Ffs,
+    /// The number of set bits.
+    Popc,
+    /// The bits in reverse order.
+    Brev,
 }
 
 /// Binary operators on operands of one type (clang has inserted the conversions), except shifts
@@ -421,6 +431,14 @@ pub enum StmtKind {
     /// A loop that is abstracted instead of unrolled (made by `passes`, never by the front
     /// end); see [`AbstractLoop`].
     AbstractLoop(Box<AbstractLoop>),
+    /// A call to `call`, a function without a body, given a pointer into `array` whose pointee
+    /// is not `const`: the thread may write any bytes of `array` with any values. For races it
+    /// is a write of one byte at an arbitrary offset; the encoders read every value of
+    /// `array` as arbitrary (adversarial), before and after the call.
+    Clobber {
+        array: ArrayId,
+        call: String,
+    },
 }
 
 /// How a loop-carried variable evolves with the iteration count `it` (0 at the first loop
@@ -479,6 +497,12 @@ pub struct Kernel {
     /// Annotations the front end could not lower (GPUVerify's two-thread annotations inside
     /// `__invariant`, say): they are not checked, so the verdict cannot be "verified".
     pub unchecked: Vec<(Span, String)>,
+    /// The names of the [`Expr::Opaque`] functions that stand for calls to functions without
+    /// a body (each once): a defect that depends on their values is possible, not certain.
+    pub uninterpreted: Vec<String>,
+    /// What the front end assumed or left out, for the report (a call treated as
+    /// uninterpreted, an ignored `printf`), each once.
+    pub notes: Vec<String>,
 }
 
 impl Kernel {

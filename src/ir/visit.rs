@@ -57,12 +57,17 @@ pub enum AccessContext {
     Atomic(AtomicOp),
     /// Named in an [`AbstractLoop`]'s `written` summary: arbitrary at the loop head.
     LoopHead,
+    /// Possibly written anywhere by a call without a body ([`StmtKind::Clobber`]).
+    Clobber,
 }
 
 impl AccessContext {
-    /// Whether a statement writes the array here (stores and atomics).
+    /// Whether a statement writes the array here (stores, atomics, clobbers).
     pub fn is_write(self) -> bool {
-        matches!(self, AccessContext::Store | AccessContext::Atomic(_))
+        matches!(
+            self,
+            AccessContext::Store | AccessContext::Atomic(_) | AccessContext::Clobber
+        )
     }
 }
 
@@ -179,6 +184,9 @@ macro_rules! make_visitor {
                     }
                     StmtKind::Exit(id) => self.visit_label($(& $mutability)? *id, LabelContext::Exit),
                     StmtKind::AbstractLoop(l) => self.super_abstract_loop(l),
+                    StmtKind::Clobber { array, call: _ } => {
+                        self.visit_array($(& $mutability)? *array, AccessContext::Clobber);
+                    }
                 }
             }
 

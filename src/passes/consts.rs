@@ -70,6 +70,26 @@ pub fn wrap(v: BigInt, ty: Ty) -> BigInt {
     }
 }
 
+/// `op` (a bit count or reversal) of the `bits`-bit pattern of `a` (two's complement).
+fn bit_op(op: UnOp, a: &BigInt, bits: u32) -> BigInt {
+    let m = BigInt::one() << bits;
+    let u = ((a % &m) + &m) % &m;
+    let bit = |i: u32| !((&u >> i) & BigInt::one()).is_zero();
+    let r: u64 = match op {
+        UnOp::Clz => (0..bits).rev().take_while(|&i| !bit(i)).count() as u64,
+        UnOp::Ffs => (0..bits).find(|&i| bit(i)).map_or(0, |i| u64::from(i) + 1),
+        UnOp::Popc => (0..bits).filter(|&i| bit(i)).count() as u64,
+        _ => {
+            let mut r = BigInt::zero();
+            for i in (0..bits).filter(|&i| bit(i)) {
+                r |= BigInt::one() << (bits - 1 - i);
+            }
+            return r;
+        }
+    };
+    BigInt::from(r)
+}
+
 /// The value of `e` if it is a constant given `env` and the geometry.
 pub fn eval(e: &Expr, env: &Env, g: &Geometry) -> Option<BigInt> {
     if env.unreachable {
@@ -98,6 +118,7 @@ pub fn eval(e: &Expr, env: &Env, g: &Geometry) -> Option<BigInt> {
                 UnOp::Neg => -a,
                 UnOp::BitNot => -a - 1,
                 UnOp::Not => BigInt::from(a.is_zero() as u8),
+                UnOp::Clz | UnOp::Ffs | UnOp::Popc | UnOp::Brev => bit_op(*op, &a, arg.ty().bits()),
             };
             wrap(r, *ty)
         }

@@ -43,6 +43,8 @@ fn kernel() -> (Kernel, VarId) {
         body: vec![],
         next_block: 0,
         unchecked: Vec::new(),
+        uninterpreted: Vec::new(),
+        notes: Vec::new(),
     };
     let s = k.new_var("s", Ty::U32);
     (k, s)

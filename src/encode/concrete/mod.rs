@@ -136,6 +136,10 @@ pub struct AssertionCheck {
     /// The condition depends on float values (then, with opaque floats, a failure may be an
     /// artefact of the abstraction: the answer is inconclusive).
     pub float_dependent: bool,
+    /// The assertion comes after a call without a body (an uninterpreted result, or an array
+    /// it may write), on which it may depend: a failure may be an artefact of not knowing the
+    /// call, so the answer is inconclusive.
+    pub call_dependent: bool,
     /// The thread (0-based, block-major) whose failure this query asks: one check per
     /// assertion and thread.
     pub thread: usize,
@@ -271,6 +275,9 @@ pub fn encode_concrete(
                 span: span.clone(),
                 postcondition: idx >= n_asserts,
                 float_dependent: (!opts.float_ieee || opaque_left) && has_float(&info.cond, &tainted),
+                // In this model only calls without a body make a check possible (no loop is
+                // abstracted): the assertion comes after one.
+                call_dependent: c.possible,
                 thread: th,
                 query: q,
                 layout: layout.clone(),

@@ -1,6 +1,7 @@
 //! The pair model's abstraction of shared state (GPUVerify's equality abstraction): at each
 //! barrier every shared and global array becomes a fresh array that both threads see; arrays
-//! touched by an atomic are adversarial, every read from them fresh.
+//! touched by an atomic are adversarial, every read from them fresh. In every memory model,
+//! arrays that a call without a body may write ([`StmtKind::Clobber`]) are adversarial too.
 //!
 //! Does not count barriers nor check divergence (`barriers`).
 
@@ -47,25 +48,52 @@ impl Encoder<'_> {
 
     /// The report's notes on the abstraction: one per adversarial array.
     pub(super) fn abstraction_notes(&self, notes: &mut Vec<String>) {
+        let clobbered = clobbered_arrays(self.k);
         for a in &self.adversarial {
-            notes.push(format!(
-                "array `{}` is touched by atomics: its values are abstracted (adversarial), so a race that depends on them may be a false alarm",
-                self.k.array(*a).name
-            ));
+            let name = &self.k.array(*a).name;
+            notes.push(match clobbered.iter().find(|(c, _)| c == a) {
+                Some((_, call)) => format!(
+                    "array `{name}` may be written by `{call}`, a call without a body: its values are arbitrary (adversarial), so a defect that depends on them is possible"
+                ),
+                None => format!(
+                    "array `{name}` is touched by atomics: its values are abstracted (adversarial), so a race that depends on them may be a false alarm"
+                ),
+            });
         }
     }
 }
 
-/// The arrays whose values are adversarial under `memory`: under the equality abstraction,
-/// those an atomic of `k` touches (sorted, once each); none otherwise.
+/// The arrays whose values are adversarial under `memory` (sorted, once each): under the
+/// equality abstraction, those an atomic of `k` touches; in every model, those a call without a
+/// body may write ([`clobbered_arrays`]).
 pub(super) fn adversarial_arrays(k: &Kernel, memory: MemoryModel) -> Vec<ArrayId> {
     let mut adversarial = Vec::new();
     if memory == MemoryModel::EqualityAbstraction {
         collect_atomic_arrays(&k.body, &mut adversarial);
     }
+    adversarial.extend(clobbered_arrays(k).into_iter().map(|(a, _)| a));
     adversarial.sort();
     adversarial.dedup();
     adversarial
+}
+
+/// The arrays of `k`'s [`StmtKind::Clobber`]s, each once with the first call that may write
+/// it, anywhere in the kernel (in loops and `__ensures` bodies too).
+pub(super) fn clobbered_arrays(k: &Kernel) -> Vec<(ArrayId, String)> {
+    struct Calls(Vec<(ArrayId, String)>);
+    impl Visitor for Calls {
+        fn visit_stmt(&mut self, s: &Stmt) {
+            if let StmtKind::Clobber { array, call } = &s.kind
+                && !self.0.iter().any(|(a, _)| a == array)
+            {
+                self.0.push((*array, call.clone()));
+            }
+            self.super_stmt(s);
+        }
+    }
+    let mut c = Calls(Vec::new());
+    c.visit_block(&k.body);
+    c.0
 }
 
 /// The arrays that an atomic of `stmts` touches (with repetitions), appended to `out`. Not

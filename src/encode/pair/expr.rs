@@ -6,7 +6,7 @@
 //! Does not touch memory: loads and stores are statements (`stmt`, `memory`).
 
 use super::{Encoder, TState};
-use crate::encode::terms::{app, atom, bvn, extend, f, not, t, to_unsigned};
+use crate::encode::terms::{app, atom, bit_op, bvn, extend, f, not, t, to_unsigned};
 use crate::ir::{BinOp, Builtin, Expr, Ty, UnOp};
 use crate::solver::Sexp;
 use num_bigint::Sign;
@@ -48,6 +48,12 @@ impl Encoder<'_> {
                     (UnOp::Not, _) | (UnOp::BitNot, Ty::Bool) => not(a),
                     (UnOp::Neg, _) => app("bvneg", vec![a]),
                     (UnOp::BitNot, _) => app("bvnot", vec![a]),
+                    (UnOp::Clz | UnOp::Ffs | UnOp::Popc | UnOp::Brev, _) => {
+                        // The operand is named once: each bit of it is read.
+                        let w = ty.bits();
+                        let x = self.define(&format!("t{}.bits", th + 1), Sexp::bv_sort(w), a);
+                        bit_op(*op, &x, w).unwrap_or(x)
+                    }
                 }
             }
             Expr::Binary { op, lhs, rhs, ty } => self.binary(*op, lhs, rhs, *ty, st, th),
@@ -63,6 +69,8 @@ impl Encoder<'_> {
                 app("ite", vec![c, a, b])
             }
             Expr::Opaque { name, args, ty } => {
+                // A call without a body: what depends on its value is possible, not certain.
+                self.seen_abstract |= self.k.uninterpreted.contains(name);
                 let tys: Vec<Ty> = args.iter().map(Expr::ty).collect();
                 let vals: Vec<Sexp> = args.iter().map(|a| self.expr(a, st, th)).collect();
                 if self.float_ieee

@@ -147,6 +147,7 @@ impl Encoder<'_> {
         let abstracted = self.seen_abstract;
         self.accesses.push(Access {
             abstracted,
+            clobber: false,
             array,
             span: span.clone(),
             kind,

@@ -100,8 +100,12 @@ pub struct Access {
     pub width: u32,
     /// Top-level barrier segment: accesses of different segments are ordered for one block.
     pub segment: u32,
-    /// Made inside or after an abstracted loop.
+    /// Made inside or after an abstracted loop (or a call without a body).
     pub abstracted: bool,
+    /// A possible write by a call without a body ([`crate::ir::StmtKind::Clobber`]) at an
+    /// arbitrary offset: it races like a write, but is not one memory access (bank conflicts
+    /// leave it out).
+    pub clobber: bool,
     /// Per thread: the offset is a real address (see `Encoder::offset`).
     pub valid: Vec<Sexp>,
     /// Per thread: path condition, byte offset (BV64), barrier count (BV64).
@@ -231,8 +235,11 @@ pub(in crate::encode) struct Encoder<'k> {
     depth: u32,
     /// The top-level barrier segment being encoded.
     segment: u32,
-    /// Arrays touched by atomics (pair model: their values are adversarial).
+    /// Arrays touched by atomics (pair model) or written by calls without a body: their
+    /// values are adversarial.
     adversarial: Vec<ArrayId>,
+    /// Arrays written by calls without a body ([`crate::ir::StmtKind::Clobber`]).
+    clobbered: Vec<ArrayId>,
     /// Whether an opaque (uninterpreted) float operation was emitted.
     pub(in crate::encode) has_opaque_float: bool,
     /// The common witness values of every query.
@@ -311,6 +318,7 @@ impl<'k> Encoder<'k> {
             depth: 0,
             segment: 0,
             adversarial,
+            clobbered: abstraction::clobbered_arrays(k).into_iter().map(|(a, _)| a).collect(),
             has_opaque_float: false,
             layout: witness::Layout::default(),
             barrier_count: 0,

@@ -7,7 +7,7 @@
 use super::{Encoder, MemoryModel, Property, TState};
 use crate::encode::AccessKind;
 use crate::encode::concrete;
-use crate::encode::terms::{and, atom, f, not, or, sort_of, sym};
+use crate::encode::terms::{and, app, atom, bvn, f, not, or, sort_of, sym};
 use crate::ir::{ArrayId, AtomicOp, BlockId, Expr, Stmt, StmtKind, Ty, VarId};
 use crate::solver::Sexp;
 
@@ -79,6 +79,7 @@ impl Encoder<'_> {
             // Postconditions are checked by the concrete model after every thread's last
             // statement (`concrete`); the pair model ignores them.
             StmtKind::Ensures { .. } => {}
+            StmtKind::Clobber { array, .. } => self.stmt_clobber(s, *array, st),
             StmtKind::Loop { .. } | StmtKind::Break | StmtKind::Continue => {
                 // `passes::prepare` removes these or marks the kernel inconclusive, in which
                 // case the driver does not encode it.
@@ -112,9 +113,40 @@ impl Encoder<'_> {
         self.record(array, &s.span, kind, ty.bytes(), per, valid);
     }
 
+    /// A call without a body that may write `array`, for every thread: a write of one byte at
+    /// a fresh offset, for the race checks. Its values need no update: the array is
+    /// adversarial ([`super::abstraction::adversarial_arrays`]). What follows depends on a
+    /// call gpug does not know, so a defect found from here on is possible, not certain.
+    fn stmt_clobber(&mut self, s: &Stmt, array: ArrayId, st: &mut [TState]) {
+        self.seen_abstract = true;
+        let mut per = Vec::new();
+        let mut valid = Vec::new();
+        for (th, ts) in st.iter_mut().enumerate() {
+            let name = self.fresh_name(&format!("t{}.clobber.off", th + 1));
+            let off = self.declare(&name, Sexp::bv_sort(64));
+            // Within the array (from its start) and within ±2^47, as for any real address.
+            let ok = and(
+                app("bvsge", vec![off.clone(), bvn(0, 64)]),
+                app("bvslt", vec![off.clone(), bvn(1 << 47, 64)]),
+            );
+            valid.push(ok);
+            let reach = self.reach(ts, th);
+            per.push((reach, off, ts.bc.clone()));
+        }
+        let before = self.accesses.len();
+        self.record(array, &s.span, AccessKind::Write, 1, per, valid);
+        if let Some(a) = self.accesses.get_mut(before) {
+            a.clobber = true;
+        }
+    }
+
     /// `dst = array[offset]` (as `ty`) for every thread.
     fn stmt_load(&mut self, s: &Stmt, dst: VarId, array: ArrayId, offset: &Expr, ty: Ty, st: &mut [TState]) {
         let adversarial = self.adversarial.contains(&array);
+        if adversarial && self.clobbered.contains(&array) {
+            // The value is arbitrary because of a call without a body.
+            self.seen_abstract = true;
+        }
         self.access(s, array, offset, ty, AccessKind::Read, st, |e, ts, th, off| {
             if adversarial {
                 e.havoc(dst, ts, th);

@@ -1,14 +1,24 @@
 //! CUDA's built-in functions, the ones the prelude (`cuda/prelude.h`) declares: atomics,
-//! barriers and fences, integer helpers, float math, and GPUVerify's annotation functions.
+//! barriers and fences, integer helpers, float math, vector constructors, texture fetches,
+//! loads and stores with cache hints, and GPUVerify's annotation functions.
 //!
 //! Data only: one line per function. What each [`Lowering`] means is documented on it.
 
 use super::Lowering::{self, *};
-use super::{Check, IntFn, Table, abs, implies, max, min, mul24};
+use super::int::{brev, clz, ffs, hadd, mul24, mulhi, popc, rhadd, sad, umul24};
+use super::{Check, IntFn, Table, abs, implies, max, min};
 use crate::ir::AtomicOp;
 
 /// CUDA's built-in functions by name.
 pub const BUILTINS: Table = Table(TABLE);
+
+/// Why a surface access is an error.
+const SURFACE: &str = "surface access (surface memory, which kernels may write, is not modelled)";
+
+/// An integer built-in; on floats, an uninterpreted function under its own name.
+const fn int(build: fn(&[crate::ir::Expr], crate::ir::Ty) -> Option<crate::ir::Expr>) -> Lowering {
+    Int(IntFn { build, float: None })
+}
 
 const TABLE: &[(&str, Lowering)] = &[
     // Atomics: the old value of `*p`, updated by the operation.
@@ -29,7 +39,10 @@ const TABLE: &[(&str, Lowering)] = &[
     ("__threadfence", Ignored),
     ("__threadfence_block", Ignored),
     ("__threadfence_system", Ignored),
-    ("printf", Ignored),
+    ("printf", Output),
+    // `assert(e)` of the system headers calls these when `e` is false.
+    ("__assert_fail", Fail),
+    ("__assertfail", Fail),
     // Integer helpers (on floats: uninterpreted).
     (
         "min",
@@ -69,10 +82,34 @@ const TABLE: &[(&str, Lowering)] = &[
     (
         "__umul24",
         Int(IntFn {
-            build: mul24,
+            build: umul24,
             float: None,
         }),
     ),
+    ("umin", int(min)),
+    ("umax", int(max)),
+    ("llmin", int(min)),
+    ("llmax", int(max)),
+    ("ullmin", int(min)),
+    ("ullmax", int(max)),
+    ("labs", int(abs)),
+    // Integer intrinsics, exact (`int.rs`).
+    ("__clz", int(clz)),
+    ("__clzll", int(clz)),
+    ("__ffs", int(ffs)),
+    ("__ffsll", int(ffs)),
+    ("__popc", int(popc)),
+    ("__popcll", int(popc)),
+    ("__brev", int(brev)),
+    ("__brevll", int(brev)),
+    ("__mulhi", int(mulhi)),
+    ("__umulhi", int(mulhi)),
+    ("__hadd", int(hadd)),
+    ("__uhadd", int(hadd)),
+    ("__rhadd", int(rhadd)),
+    ("__urhadd", int(rhadd)),
+    ("__sad", int(sad)),
+    ("__usad", int(sad)),
     // Float math: uninterpreted functions.
     ("sqrtf", Uninterpreted),
     ("expf", Uninterpreted),
@@ -131,6 +168,106 @@ const TABLE: &[(&str, Lowering)] = &[
     ("__int2float_rn", Uninterpreted),
     ("__float_as_int", Uninterpreted),
     ("__int_as_float", Uninterpreted),
+    // Vector constructors (`vector_functions.h`): the struct of the call's type, field by field.
+    ("make_char1", Vector),
+    ("make_char2", Vector),
+    ("make_char3", Vector),
+    ("make_char4", Vector),
+    ("make_uchar1", Vector),
+    ("make_uchar2", Vector),
+    ("make_uchar3", Vector),
+    ("make_uchar4", Vector),
+    ("make_short1", Vector),
+    ("make_short2", Vector),
+    ("make_short3", Vector),
+    ("make_short4", Vector),
+    ("make_ushort1", Vector),
+    ("make_ushort2", Vector),
+    ("make_ushort3", Vector),
+    ("make_ushort4", Vector),
+    ("make_int1", Vector),
+    ("make_int2", Vector),
+    ("make_int3", Vector),
+    ("make_int4", Vector),
+    ("make_uint1", Vector),
+    ("make_uint2", Vector),
+    ("make_uint3", Vector),
+    ("make_uint4", Vector),
+    ("make_long1", Vector),
+    ("make_long2", Vector),
+    ("make_long3", Vector),
+    ("make_long4", Vector),
+    ("make_ulong1", Vector),
+    ("make_ulong2", Vector),
+    ("make_ulong3", Vector),
+    ("make_ulong4", Vector),
+    ("make_longlong1", Vector),
+    ("make_longlong2", Vector),
+    ("make_longlong3", Vector),
+    ("make_longlong4", Vector),
+    ("make_ulonglong1", Vector),
+    ("make_ulonglong2", Vector),
+    ("make_ulonglong3", Vector),
+    ("make_ulonglong4", Vector),
+    ("make_float1", Vector),
+    ("make_float2", Vector),
+    ("make_float3", Vector),
+    ("make_float4", Vector),
+    ("make_double1", Vector),
+    ("make_double2", Vector),
+    ("make_double3", Vector),
+    ("make_double4", Vector),
+    // Texture fetches, by reference (`texture<T, dim, mode>`) or by object
+    // (`cudaTextureObject_t`): read-only memory, uninterpreted functions of the coordinates.
+    ("tex1Dfetch", Texture),
+    ("tex1D", Texture),
+    ("tex2D", Texture),
+    ("tex3D", Texture),
+    ("tex1DLayered", Texture),
+    ("tex2DLayered", Texture),
+    ("texCubemap", Texture),
+    ("texCubemapLayered", Texture),
+    ("tex2Dgather", Texture),
+    ("tex1DLod", Texture),
+    ("tex2DLod", Texture),
+    ("tex3DLod", Texture),
+    ("tex1DLayeredLod", Texture),
+    ("tex2DLayeredLod", Texture),
+    ("texCubemapLod", Texture),
+    ("texCubemapLayeredLod", Texture),
+    ("tex1DGrad", Texture),
+    ("tex2DGrad", Texture),
+    ("tex3DGrad", Texture),
+    ("tex1DLayeredGrad", Texture),
+    ("tex2DLayeredGrad", Texture),
+    ("texCubemapGrad", Texture),
+    ("texCubemapLayeredGrad", Texture),
+    // Loads and stores with cache hints: ordinary reads and writes of `*p`.
+    ("__ldg", Load),
+    ("__ldcg", Load),
+    ("__ldca", Load),
+    ("__ldcs", Load),
+    ("__ldlu", Load),
+    ("__ldcv", Load),
+    ("__stwb", Store),
+    ("__stcg", Store),
+    ("__stcs", Store),
+    ("__stwt", Store),
+    // Surfaces: memory the kernel may write through the surface, not modelled.
+    ("surf1Dread", Unsupported(SURFACE)),
+    ("surf1Dwrite", Unsupported(SURFACE)),
+    ("surf2Dread", Unsupported(SURFACE)),
+    ("surf2Dwrite", Unsupported(SURFACE)),
+    ("surf3Dread", Unsupported(SURFACE)),
+    ("surf3Dwrite", Unsupported(SURFACE)),
+    ("surf1DLayeredread", Unsupported(SURFACE)),
+    ("surf1DLayeredwrite", Unsupported(SURFACE)),
+    ("surf2DLayeredread", Unsupported(SURFACE)),
+    ("surf2DLayeredwrite", Unsupported(SURFACE)),
+    ("surfCubemapread", Unsupported(SURFACE)),
+    ("surfCubemapwrite", Unsupported(SURFACE)),
+    ("surfCubemapLayeredread", Unsupported(SURFACE)),
+    ("surfCubemapLayeredwrite", Unsupported(SURFACE)),
     // GPUVerify's annotations: conditions.
     ("__assert", Condition(Check::Assert)),
     ("__global_assert", Condition(Check::Assert)),

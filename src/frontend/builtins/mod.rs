@@ -2,13 +2,14 @@
 //!
 //! A language's [`Table`] lists every built-in function once, with its [`Lowering`]: adding an
 //! intrinsic is one line in the table ([`cuda::BUILTINS`] for CUDA). The small IR constructors
-//! of pure built-ins ([`min`], [`max`], [`abs`], [`mul24`], [`implies`]) live here, shared by
-//! the languages' tables.
+//! of pure built-ins ([`min`], [`max`], [`abs`], [`implies`]; the integer intrinsics in
+//! [`int`]) live here, shared by the languages' tables.
 //!
 //! Owns names and IR shapes only: evaluating a call's arguments and emitting its statements is
 //! the lowering's job (`lower/builtin.rs`), and clang's AST is not read here.
 
 pub mod cuda;
+pub mod int;
 
 use super::lower::to_bool;
 use crate::ir::{AtomicOp, BinOp, Expr, Ty, UnOp};
@@ -22,9 +23,14 @@ pub enum Lowering {
     Atomic(AtomicOp),
     /// A barrier statement (`__syncthreads`); the arguments are not evaluated.
     Barrier,
-    /// Nothing: no effect on what is verified (fences, `printf`); the arguments are not
-    /// evaluated.
+    /// Nothing: no effect on what is verified (fences); the arguments are not evaluated.
     Ignored,
+    /// Output (`printf`): ignored like [`Lowering::Ignored`], and the report says so once.
+    Output,
+    /// A call that is reached only when an assertion fails (`__assert_fail`, which `assert`
+    /// calls in the system headers): an assertion of `false`; the arguments are not
+    /// evaluated.
+    Fail,
     /// The constant `true`; the arguments are not evaluated.
     True,
     /// A statement on the condition given as the first argument (an error without one).
@@ -38,6 +44,23 @@ pub enum Lowering {
     Uninterpreted,
     /// An annotation that is not modelled: a call is an error naming it.
     Unmodelled,
+    /// A vector constructor (`make_float4(x, y, z, w)`): the struct value of the call's result
+    /// type (a record of scalar fields), each field the argument in its position converted to
+    /// the field's type, when there is one scalar argument per field; any other call (an
+    /// overload such as `make_float4(float3, float)`) is not taken as a built-in.
+    Vector,
+    /// A read from texture memory (`tex1Dfetch`, `tex2D`, …): read-only for the kernel's whole
+    /// run, so it cannot race and the same texture at the same coordinates gives the same value.
+    /// The value is an uninterpreted function of the texture and the coordinates (see
+    /// `lower/texture.rs`).
+    Texture,
+    /// A load through a pointer with a cache hint (`__ldg(p)`, `__ldcg(p)`, …): a read of `*p`,
+    /// an ordinary memory access (it races with another thread's write of the same bytes).
+    Load,
+    /// A store through a pointer with a cache hint (`__stcg(p, v)`, …): the write `*p = v`.
+    Store,
+    /// A built-in gpug does not model: a call is an error naming it, with the reason.
+    Unsupported(&'static str),
 }
 
 /// The statement a [`Lowering::Condition`] built-in makes of its condition.
@@ -76,16 +99,28 @@ impl Table {
     }
 }
 
-/// `min(a, b)` on integers: `a < b ? a : b`.
+/// `min(a, b)` on integers: `a < b ? a : b`, both converted to the result type first (CUDA's
+/// mixed `min(int, unsigned)` compares as unsigned).
 pub fn min(args: &[Expr], ty: Ty) -> Option<Expr> {
     let [a, b] = args else { return None };
-    Some(pick(BinOp::Lt, a, b, ty))
+    Some(pick(BinOp::Lt, &to(a, ty), &to(b, ty), ty))
 }
 
-/// `max(a, b)` on integers: `a > b ? a : b`.
+/// `max(a, b)` on integers: `a > b ? a : b`, both converted to the result type first.
 pub fn max(args: &[Expr], ty: Ty) -> Option<Expr> {
     let [a, b] = args else { return None };
-    Some(pick(BinOp::Gt, a, b, ty))
+    Some(pick(BinOp::Gt, &to(a, ty), &to(b, ty), ty))
+}
+
+/// `e` converted to `ty` (itself when it has that type).
+fn to(e: &Expr, ty: Ty) -> Expr {
+    if e.ty() == ty {
+        return e.clone();
+    }
+    Expr::Cast {
+        arg: Box::new(e.clone()),
+        ty,
+    }
 }
 
 /// `a op b ? a : b`.
@@ -104,9 +139,10 @@ fn pick(op: BinOp, a: &Expr, b: &Expr, ty: Ty) -> Expr {
     }
 }
 
-/// `abs(a)` on integers: `a < 0 ? -a : a`.
+/// `abs(a)` on integers: `a < 0 ? -a : a` (`abs(INT_MIN)` is `INT_MIN`, as on the device).
 pub fn abs(args: &[Expr], ty: Ty) -> Option<Expr> {
     let [a] = args else { return None };
+    let a = &to(a, ty);
     let c = Expr::Binary {
         op: BinOp::Lt,
         lhs: Box::new(a.clone()),
@@ -122,17 +158,6 @@ pub fn abs(args: &[Expr], ty: Ty) -> Option<Expr> {
         cond: Box::new(c),
         then: Box::new(neg),
         els: Box::new(a.clone()),
-        ty,
-    })
-}
-
-/// `__mul24(a, b)`: the product (of operands that fit in 24 bits).
-pub fn mul24(args: &[Expr], ty: Ty) -> Option<Expr> {
-    let [a, b] = args else { return None };
-    Some(Expr::Binary {
-        op: BinOp::Mul,
-        lhs: Box::new(a.clone()),
-        rhs: Box::new(b.clone()),
         ty,
     })
 }

@@ -27,14 +27,118 @@ typedef unsigned char uchar;
 typedef unsigned long ulong;
 typedef unsigned long size_t;
 
-struct uint3 { unsigned int x, y, z; };
-struct dim3 { unsigned int x, y, z; };
-struct int2 { int x, y; };
-struct int4 { int x, y, z, w; };
-struct uint2 { unsigned int x, y; };
-struct uint4 { unsigned int x, y, z, w; };
-struct float2 { float x, y; };
-struct float4 { float x, y, z, w; };
+/* Vector types, as NVIDIA's vector_types.h declares them (fields, sizes and alignments for
+ * LP64), and their constructors as vector_functions.h declares them. gpug lowers `make_*` by
+ * name (src/frontend/builtins/cuda.rs), so no body is needed. */
+#define __GPUG_VEC(N, T, A2, A4)                                                  \
+  struct N##1 { T x; };                                                          \
+  struct __attribute__((aligned(A2))) N##2 { T x, y; };                          \
+  struct N##3 { T x, y, z; };                                                    \
+  struct __attribute__((aligned(A4))) N##4 { T x, y, z, w; };                    \
+  typedef struct N##1 N##1;                                                      \
+  typedef struct N##2 N##2;                                                      \
+  typedef struct N##3 N##3;                                                      \
+  typedef struct N##4 N##4;                                                      \
+  __host__ __device__ N##1 make_##N##1(T x);                                      \
+  __host__ __device__ N##2 make_##N##2(T x, T y);                                 \
+  __host__ __device__ N##3 make_##N##3(T x, T y, T z);                            \
+  __host__ __device__ N##4 make_##N##4(T x, T y, T z, T w);
+__GPUG_VEC(char, signed char, 2, 4)
+__GPUG_VEC(uchar, unsigned char, 2, 4)
+__GPUG_VEC(short, short, 4, 8)
+__GPUG_VEC(ushort, unsigned short, 4, 8)
+__GPUG_VEC(int, int, 8, 16)
+__GPUG_VEC(uint, unsigned int, 8, 16)
+__GPUG_VEC(long, long int, 16, 16)
+__GPUG_VEC(ulong, unsigned long int, 16, 16)
+__GPUG_VEC(longlong, long long int, 16, 16)
+__GPUG_VEC(ulonglong, unsigned long long int, 16, 16)
+__GPUG_VEC(float, float, 8, 16)
+__GPUG_VEC(double, double, 16, 16)
+#undef __GPUG_VEC
+struct dim3 {
+  unsigned int x, y, z;
+  __host__ __device__ constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
+      : x(vx), y(vy), z(vz) {}
+  __host__ __device__ constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+};
+typedef struct dim3 dim3;
+
+/* Textures, as NVIDIA's texture_types.h, cuda_texture_types.h, texture_fetch_functions.h and
+ * texture_indirect_functions.h declare them (the fetches gpug lowers by name; see
+ * src/frontend/lower/texture.rs). */
+enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
+#define cudaTextureType1D 0x01
+#define cudaTextureType2D 0x02
+#define cudaTextureType3D 0x03
+#define cudaTextureTypeCubemap 0x0C
+#define cudaTextureType1DLayered 0xF1
+#define cudaTextureType2DLayered 0xF2
+#define cudaTextureTypeCubemapLayered 0xFC
+typedef unsigned long long cudaTextureObject_t;
+struct textureReference { int normalized; };
+template <class T, int texType = cudaTextureType1D,
+          enum cudaTextureReadMode mode = cudaReadModeElementType>
+struct __attribute__((device_builtin_texture_type)) texture : public textureReference {};
+/* The type a fetch in cudaReadModeNormalizedFloat returns: float, or floatN for a vector. */
+template <class T> struct __gpug_rmnf { typedef float type; };
+#define __GPUG_RMNF(N)                                                               \
+  template <> struct __gpug_rmnf<char##N> { typedef float##N type; };               \
+  template <> struct __gpug_rmnf<uchar##N> { typedef float##N type; };              \
+  template <> struct __gpug_rmnf<short##N> { typedef float##N type; };              \
+  template <> struct __gpug_rmnf<ushort##N> { typedef float##N type; };
+__GPUG_RMNF(1) __GPUG_RMNF(2) __GPUG_RMNF(4)
+#undef __GPUG_RMNF
+/* One fetch function NAME over a texture of type DIM with coordinates ARGS: by reference (two
+ * read modes), by object, and by object into *ptr. */
+#define __GPUG_TEX(NAME, DIM, ...)                                                   \
+  template <class T>                                                                \
+  __device__ T NAME(texture<T, DIM, cudaReadModeElementType> t, __VA_ARGS__);       \
+  template <class T>                                                                \
+  __device__ typename __gpug_rmnf<T>::type NAME(                                    \
+      texture<T, DIM, cudaReadModeNormalizedFloat> t, __VA_ARGS__);                 \
+  template <class T> __device__ T NAME(cudaTextureObject_t texObject, __VA_ARGS__); \
+  template <class T> __device__ void NAME(T *ptr, cudaTextureObject_t obj, __VA_ARGS__);
+__GPUG_TEX(tex1Dfetch, cudaTextureType1D, int x)
+__GPUG_TEX(tex1D, cudaTextureType1D, float x)
+__GPUG_TEX(tex2D, cudaTextureType2D, float x, float y)
+__GPUG_TEX(tex3D, cudaTextureType3D, float x, float y, float z)
+__GPUG_TEX(tex1DLayered, cudaTextureType1DLayered, float x, int layer)
+__GPUG_TEX(tex2DLayered, cudaTextureType2DLayered, float x, float y, int layer)
+__GPUG_TEX(texCubemap, cudaTextureTypeCubemap, float x, float y, float z)
+__GPUG_TEX(texCubemapLayered, cudaTextureTypeCubemapLayered, float x, float y, float z, int layer)
+__GPUG_TEX(tex1DLod, cudaTextureType1D, float x, float level)
+__GPUG_TEX(tex2DLod, cudaTextureType2D, float x, float y, float level)
+__GPUG_TEX(tex3DLod, cudaTextureType3D, float x, float y, float z, float level)
+__GPUG_TEX(tex1DLayeredLod, cudaTextureType1DLayered, float x, int layer, float level)
+__GPUG_TEX(tex2DLayeredLod, cudaTextureType2DLayered, float x, float y, int layer, float level)
+__GPUG_TEX(texCubemapLod, cudaTextureTypeCubemap, float x, float y, float z, float level)
+__GPUG_TEX(tex1DGrad, cudaTextureType1D, float x, float dPdx, float dPdy)
+__GPUG_TEX(tex2DGrad, cudaTextureType2D, float x, float y, float2 dPdx, float2 dPdy)
+__GPUG_TEX(tex3DGrad, cudaTextureType3D, float x, float y, float z, float4 dPdx, float4 dPdy)
+#undef __GPUG_TEX
+
+/* Loads and stores with cache hints (sm_32_intrinsics.h): reads and writes of *ptr. */
+#define __GPUG_LDST(T)                                                               \
+  __device__ T __ldg(const T *ptr);                                                 \
+  __device__ T __ldcg(const T *ptr);                                                \
+  __device__ T __ldca(const T *ptr);                                                \
+  __device__ T __ldcs(const T *ptr);                                                \
+  __device__ T __ldlu(const T *ptr);                                                \
+  __device__ T __ldcv(const T *ptr);                                                \
+  __device__ void __stwb(T *ptr, T value);                                          \
+  __device__ void __stcg(T *ptr, T value);                                          \
+  __device__ void __stcs(T *ptr, T value);                                          \
+  __device__ void __stwt(T *ptr, T value);
+__GPUG_LDST(long) __GPUG_LDST(unsigned long) __GPUG_LDST(char) __GPUG_LDST(signed char)
+__GPUG_LDST(short) __GPUG_LDST(int) __GPUG_LDST(long long) __GPUG_LDST(char2)
+__GPUG_LDST(char4) __GPUG_LDST(short2) __GPUG_LDST(short4) __GPUG_LDST(int2) __GPUG_LDST(int4)
+__GPUG_LDST(longlong2) __GPUG_LDST(unsigned char) __GPUG_LDST(unsigned short)
+__GPUG_LDST(unsigned int) __GPUG_LDST(unsigned long long) __GPUG_LDST(uchar2) __GPUG_LDST(uchar4)
+__GPUG_LDST(ushort2) __GPUG_LDST(ushort4) __GPUG_LDST(uint2) __GPUG_LDST(uint4)
+__GPUG_LDST(ulonglong2) __GPUG_LDST(float) __GPUG_LDST(double) __GPUG_LDST(float2)
+__GPUG_LDST(float4) __GPUG_LDST(double2)
+#undef __GPUG_LDST
 
 /* Synchronisation. */
 __device__ void __syncthreads(void);
@@ -94,6 +198,31 @@ __device__ int __mul24(int a, int b);
 __device__ unsigned int __umul24(unsigned int a, unsigned int b);
 __device__ float min(float a, float b);
 __device__ float max(float a, float b);
+__device__ unsigned int umin(unsigned int a, unsigned int b);
+__device__ unsigned int umax(unsigned int a, unsigned int b);
+__device__ long long llmin(long long a, long long b);
+__device__ long long llmax(long long a, long long b);
+__device__ unsigned long long ullmin(unsigned long long a, unsigned long long b);
+__device__ unsigned long long ullmax(unsigned long long a, unsigned long long b);
+__device__ long labs(long a);
+
+/* Integer intrinsics (lowered exactly). */
+__device__ int __clz(int x);
+__device__ int __clzll(long long x);
+__device__ int __ffs(int x);
+__device__ int __ffsll(long long x);
+__device__ int __popc(unsigned int x);
+__device__ int __popcll(unsigned long long x);
+__device__ unsigned int __brev(unsigned int x);
+__device__ unsigned long long __brevll(unsigned long long x);
+__device__ int __mulhi(int x, int y);
+__device__ unsigned int __umulhi(unsigned int x, unsigned int y);
+__device__ int __hadd(int x, int y);
+__device__ int __rhadd(int x, int y);
+__device__ unsigned int __uhadd(unsigned int x, unsigned int y);
+__device__ unsigned int __urhadd(unsigned int x, unsigned int y);
+__device__ unsigned int __sad(int x, int y, unsigned int z);
+__device__ unsigned int __usad(unsigned int x, unsigned int y, unsigned int z);
 
 /* Float math (opaque functions). */
 #define __GPUG_F1(NAME) __device__ float NAME(float x);
@@ -128,52 +257,15 @@ __device__ float __int2float_rn(int x);
 __device__ int __float_as_int(float x);
 __device__ float __int_as_float(int x);
 
+/* Kernel launches in host code (`k<256><<<g, b>>>(...)`, which also instantiates a template
+   kernel): clang checks a launch as a call to the configuration function of the CUDA version
+   it assumes; variadic, so that any grid and block arguments type-check. */
+extern "C" int cudaConfigureCall(...);
+extern "C" unsigned __cudaPushCallConfiguration(...);
+
 /* printf (ignored). */
 extern "C" __device__ int printf(const char *format, ...);
 
-/* GPUVerify annotations. */
-__device__ void __assert(bool b);
-__device__ void __assume(bool b);
-__device__ void __requires(bool b);
-__device__ void __ensures(bool b);
-__device__ void __global_requires(bool b);
-__device__ void __global_ensures(bool b);
-__device__ void __invariant(bool b);
-__device__ void __global_invariant(bool b);
-__device__ void __function_wide_invariant(bool b);
-__device__ void __global_assert(bool b);
-__device__ void __axiom(bool b);
-__device__ bool __implies(bool a, bool b);
-__device__ bool __read(const volatile void *p);
-__device__ bool __write(const volatile void *p);
-__device__ bool __atomic(const volatile void *p);
-__device__ bool __no_read(const volatile void *p);
-__device__ bool __no_write(const volatile void *p);
-__device__ bool __read_implies(const volatile void *p, bool b);
-__device__ bool __write_implies(const volatile void *p, bool b);
-__device__ unsigned long __read_offset_bytes(const volatile void *p);
-__device__ unsigned long __write_offset_bytes(const volatile void *p);
-__device__ const volatile void *__ptr_base(const volatile void *p);
-__device__ unsigned long __ptr_offset_bytes(const volatile void *p);
-__device__ bool __requires_fresh_array(const volatile void *p);
-__device__ int __other_int(int x);
-__device__ bool __other_bool(bool x);
-__device__ bool __uniform_int(int x);
-__device__ bool __uniform_bool(bool x);
-__device__ bool __distinct_int(int x);
-__device__ bool __distinct_bool(bool x);
-__device__ bool __all(bool x);
-__device__ bool __exclusive(bool x);
-__device__ bool __enabled(void);
-__device__ bool __same_group(void);
-__device__ bool __same_block(void);
-__device__ bool __add_noovfl(int a, int b);
-__device__ bool __add_noovfl(unsigned int a, unsigned int b);
-__device__ int __return_val_int(void);
-__device__ bool __return_val_bool(void);
-__device__ const volatile void *__return_val_ptr(void);
-__device__ int __old_int(int x);
-#define __return_val_funptr(T) ((T)__return_val_ptr())
-#define __array_size(p) 0
+#include "gpug_annotations.h"
 
 #endif

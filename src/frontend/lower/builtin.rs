@@ -35,6 +35,19 @@ impl Lower<'_, '_> {
                 Val::Void
             }
             Lowering::Ignored => Val::Void,
+            Lowering::Output => {
+                self.note_once(name, span, "ignored: output has no effect on what is verified");
+                Val::Void
+            }
+            Lowering::Fail => {
+                out.push(Stmt {
+                    kind: StmtKind::Assert {
+                        cond: Expr::bool(false),
+                    },
+                    span: span.clone(),
+                });
+                Val::Void
+            }
             Lowering::True => Val::Scalar(Expr::bool(true)),
             Lowering::Condition(check) => {
                 let Some(a) = args.first() else {
@@ -65,6 +78,15 @@ impl Lower<'_, '_> {
                 })
             }
             Lowering::Unmodelled => return unsupported(span.clone(), format!("annotation `{name}`")),
+            Lowering::Vector => match self.make_vector(n, args, out)? {
+                Some(v) => v,
+                // Another overload (helper_math.h's `make_float4(float3, float)`): its body.
+                None => return Ok(None),
+            },
+            Lowering::Texture => self.texture_fetch(n, name, args, span, out)?,
+            Lowering::Load => self.cached_load(name, args, span, out)?,
+            Lowering::Store => self.cached_store(name, args, span, out)?,
+            Lowering::Unsupported(why) => return unsupported(span.clone(), format!("`{name}`: {why}")),
         };
         Ok(Some(v))
     }
@@ -86,8 +108,12 @@ impl Lower<'_, '_> {
             return unsupported(span.clone(), format!("`{name}` without arguments"));
         };
         let pv = self.rvalue(p, out)?;
-        let pv = self.expect_ptr(pv, p)?;
-        let Some(ty) = pv.pointee.scalar() else {
+        // A pointer into one of several arrays (`target.rs`): the atomic on each, by case.
+        let pointee = match &pv {
+            Val::PtrCond(..) => Self::pointee_of(&pv),
+            v => Some(self.expect_ptr(v.clone(), p)?.pointee),
+        };
+        let Some(ty) = pointee.and_then(|t| t.scalar()) else {
             return unsupported(span.clone(), format!("`{name}` on a non-scalar location"));
         };
         let mut operands = Vec::new();
@@ -95,23 +121,52 @@ impl Lower<'_, '_> {
             let v = self.rvalue(a, out)?;
             operands.push(cast(self.expect_scalar(v, a)?, ty));
         }
-        self.check_writable(&pv.array, &format!("`{name}` on"), span)?;
         let t = self.temp(ty);
-        self.split_access(&pv.array, span, out, |_, array, out| {
-            out.push(Stmt {
-                kind: StmtKind::Atomic {
-                    op,
-                    dst: Some(t),
-                    array,
-                    offset: pv.off.clone(),
-                    operands: operands.clone(),
-                    ty,
-                },
-                span: span.clone(),
-            });
-            Ok(())
-        })?;
+        self.atomic_on(pv, (op, name, ty, t), &operands, span, out)?;
         Ok(Val::Scalar(Expr::Var { id: t, ty }))
+    }
+
+    /// `op` at the pointer `pv` (a case split over a [`Val::PtrCond`]), its old value in `t`.
+    fn atomic_on(
+        &mut self,
+        pv: Val,
+        (op, name, ty, t): (AtomicOp, &str, Ty, VarId),
+        operands: &[Expr],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        let pv = match pv {
+            Val::PtrCond(c, a, b) => {
+                let (mut sa, mut sb) = (Vec::new(), Vec::new());
+                self.atomic_on(*a, (op, name, ty, t), operands, span, &mut sa)?;
+                self.atomic_on(*b, (op, name, ty, t), operands, span, &mut sb)?;
+                out.push(super::branch(c, sa, sb, span.clone()));
+                return Ok(());
+            }
+            Val::Ptr(p) => p,
+            _ => return unsupported(span.clone(), format!("`{name}` on a value that is not a pointer")),
+        };
+        if self.k.array(pv.array).space == Space::Constant {
+            return unsupported(
+                span.clone(),
+                format!(
+                    "`{name}` on __constant__ memory `{}` (read-only in kernels)",
+                    self.k.array(pv.array).name
+                ),
+            );
+        }
+        out.push(Stmt {
+            kind: StmtKind::Atomic {
+                op,
+                dst: Some(t),
+                array: pv.array,
+                offset: pv.off,
+                operands: operands.to_vec(),
+                ty,
+            },
+            span: span.clone(),
+        });
+        Ok(())
     }
 
     /// The statement `check` makes of the condition `a`. An invariant or postcondition that

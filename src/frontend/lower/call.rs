@@ -1,13 +1,19 @@
 //! Calls: built-in functions are handed to `builtin.rs`; device functions are inlined into the
-//! caller (paper §2, scopes) with their own `Frame`, exit block and result slot.
+//! caller (paper §2, scopes) with their own `Frame`, exit block and result slot; functions
+//! without a body are uninterpreted (`opaque.rs`).
 //!
-//! Calls through function pointers are case splits over their targets (`fnptr.rs`).
-//! Recursion and methods that use `this` are errors.
+//! A method is inlined with its object as the place `this` points to (`cxx.rs`); reference
+//! parameters bind to the caller's places. Calls through function pointers are case splits
+//! over their targets (`fnptr.rs`). Recursion is an error.
 
+use super::cxx::Arg;
 use super::fnptr::fn_signature;
 use super::globals::body_of;
-use super::{Binding, Frame, LVal, Lower, PtrBind, PtrVal, R, Val, scan, unsupported};
+use super::groups::node_group;
+use super::{Binding, Frame, LVal, Lower, PtrBind, PtrOff, R, Val, scan, unsupported};
 use crate::frontend::ast::{Node, strip_parens};
+use crate::frontend::builtins::cuda::BUILTINS;
+use crate::frontend::cuda::is_builtin_struct;
 use crate::frontend::types::{CType, TypeEnv};
 use crate::ir::*;
 use std::collections::{HashMap, HashSet};
@@ -19,14 +25,15 @@ impl Lower<'_, '_> {
             return unsupported(span, "malformed call");
         };
         let mut args: Vec<&Node> = n.inner[1..].iter().filter(|c| !c.kind.ends_with("Attr")).collect();
-        let mut c = strip_parens(callee);
-        // A compiler built-in (`__builtin_memcpy`) is called by name like any function.
-        if c.kind == "ImplicitCastExpr"
-            && c.cast_kind.as_deref() == Some("BuiltinFnToFnPtr")
-            && let Some(inner) = c.inner.first()
-        {
-            c = strip_parens(inner);
+        let c = strip_parens(callee);
+        let callee_name = match &c.referenced_decl {
+            Some(d) => d.name.clone(),
+            None => c.name.clone().unwrap_or_default(),
+        };
+        if let Some(v) = self.group_call(n, c, &callee_name, &args, &span, out)? {
+            return Ok(v);
         }
+        let mut object = None;
         let (name, decl_id, decl_ty) = match c.kind.as_str() {
             "DeclRefExpr" => {
                 let Some(d) = &c.referenced_decl else {
@@ -38,13 +45,24 @@ impl Lower<'_, '_> {
                 (d.name.clone(), d.id.clone(), d.ty.qual_type.clone())
             }
             "MemberExpr" if n.kind == "CXXMemberCallExpr" => {
-                // Method call: supported when the body does not use `this`.
+                // Method call: the object is evaluated (to the place `this` points to) once the
+                // method is known to have a body; a built-in's only for its side effects.
                 let name = c.name.clone().unwrap_or_default();
                 let id = c.referenced_member_decl.clone().unwrap_or_default();
+                // `uint3 t = threadIdx;`: the built-in variable's conversion operator.
+                if let Some(var) = c.inner.first().and_then(|b| is_builtin_struct(b.type_str()))
+                    && name.starts_with("operator ")
+                {
+                    return self.builtin_vector(var, &span);
+                }
                 if let Some(b) = c.inner.first() {
-                    // Evaluate the object expression only for its side effects when it has any.
-                    if b.kind != "MaterializeTemporaryExpr" && b.kind != "CXXTemporaryObjectExpr" && !b.is_glvalue() {
-                        self.effect(b, out)?;
+                    if BUILTINS.get(name.as_str()).is_some() || !self.g.funcs_by_id.contains_key(&id) {
+                        if b.kind != "MaterializeTemporaryExpr" && b.kind != "CXXTemporaryObjectExpr" && !b.is_glvalue()
+                        {
+                            self.effect(b, out)?;
+                        }
+                    } else {
+                        object = Some((b, c.is_arrow));
                     }
                 }
                 (name, id, String::new())
@@ -68,17 +86,27 @@ impl Lower<'_, '_> {
             .copied()
             .or_else(|| self.g.funcs_by_sig.get(&(name.clone(), decl_ty.clone())).copied());
         let Some(def) = def else {
-            return unsupported(span, format!("call to function without a body `{name}`"));
+            return self.opaque_call(n, &name, &args, &span, out);
         };
-        if n.kind == "CXXOperatorCallExpr" && def.kind == "CXXMethodDecl" && !args.is_empty() {
-            // Member operator: the first argument is the object.
-            return unsupported(span, format!("member operator `{name}`"));
-        }
-        if matches!(def.kind.as_str(), "CXXMethodDecl" | "CXXConversionDecl") && uses_this(def) {
-            return unsupported(span, format!("method `{name}` using `this`"));
-        }
         if self.frames.iter().any(|f| f.func_id == def.id) {
             return unsupported(span, format!("recursive call to `{name}`"));
+        }
+        let is_method = matches!(def.kind.as_str(), "CXXMethodDecl" | "CXXConversionDecl")
+            && def.storage_class.as_deref() != Some("static");
+        // A member operator's object is its first argument.
+        if n.kind == "CXXOperatorCallExpr" && is_method && !args.is_empty() {
+            object = Some((args.remove(0), false));
+        }
+        let this = match object {
+            Some((b, arrow)) if is_method => Some(self.object_place(b, arrow, out)?),
+            Some((b, _)) => {
+                self.effect(b, out)?;
+                None
+            }
+            None => None,
+        };
+        if is_method && this.is_none() && uses_this(def) {
+            return unsupported(span, format!("method `{name}` using `this` called without an object"));
         }
         let params: Vec<&Node> = def.inner.iter().filter(|p| p.kind == "ParmVarDecl").collect();
         if params.len() != args.len() {
@@ -87,20 +115,46 @@ impl Lower<'_, '_> {
             }
             return unsupported(span, format!("variadic call to `{name}`"));
         }
-        // Evaluate the arguments in the caller.
+        // Evaluate the arguments in the caller: places for reference parameters.
         let mut vals = Vec::new();
-        for a in args.drain(..) {
-            vals.push(self.rvalue(a, out)?);
+        for (a, p) in args.drain(..).zip(&params) {
+            // A cooperative group handle has no storage (`groups.rs`).
+            if node_group(strip_parens(a)).is_some() {
+                vals.push(Arg::Val(Val::Void));
+                continue;
+            }
+            let pty = self.ctype(p);
+            vals.push(self.arg(a, &pty, out)?);
         }
-        self.inline(def, &name, params, vals, &span, out)
+        self.inline_call(def, &name, params, vals, this, &span, out)
     }
 
+    /// Inline `def` with argument values and no object (see [`Self::inline_call`]).
+    #[allow(dead_code)]
     pub(super) fn inline(
         &mut self,
         def: &Node,
         name: &str,
         params: Vec<&Node>,
         vals: Vec<Val>,
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Val> {
+        let args = vals.into_iter().map(Arg::Val).collect();
+        self.inline_call(def, name, params, args, None, span, out)
+    }
+
+    /// Inline `def` (named `name`, with parameters `params`) given `args`, as a method of the
+    /// object `this` when given; a reference-returning function leaves its place in
+    /// [`Lower::last_ret_ref`] and has no value.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn inline_call(
+        &mut self,
+        def: &Node,
+        name: &str,
+        params: Vec<&Node>,
+        args: Vec<Arg>,
+        this: Option<LVal>,
         span: &Span,
         out: &mut Vec<Stmt>,
     ) -> R<Val> {
@@ -115,6 +169,9 @@ impl Lower<'_, '_> {
             func_id: def.id.clone(),
             addr_taken: HashSet::new(),
             modified: HashSet::new(),
+            this_obj: this,
+            returns_ref: false,
+            ret_ref: None,
         };
         scan(body, &mut frame.addr_taken, &mut frame.modified);
         let ret_cty = return_type(def, &self.g.types);
@@ -124,37 +181,52 @@ impl Lower<'_, '_> {
             // Result slot.
             let ret = match &ret_cty {
                 CType::Void => None,
+                CType::Ref(_) => {
+                    self.frame_mut().returns_ref = true;
+                    None
+                }
                 t => Some(self.local_binding(&format!("{name}$ret"), t, "", span)?),
             };
             self.frame_mut().ret = ret.clone();
             // With a pointer to a pointer among the arguments the callee may retarget a
             // caller's pointer, so pointer arguments are copied rather than shared.
-            let share = !vals.iter().any(|v| matches!(v, Val::PtrRef(_)));
-            for (p, v) in params.iter().zip(vals) {
+            let share = !args.iter().any(|a| matches!(a, Arg::Val(Val::Addr(_))));
+            for (p, a) in params.iter().zip(args) {
                 let pname = p.name.clone().unwrap_or_default();
                 let pspan = self.span(p);
                 let cty = self.ctype(p);
+                if node_group(p).is_some() {
+                    continue;
+                }
+                if let CType::Ref(to) = &cty {
+                    self.bind_ref(&p.id, &pname, to, a, p, &mut stmts)?;
+                    continue;
+                }
+                let Arg::Val(v) = a else {
+                    return unsupported(pspan, format!("place given for the value parameter `{pname}`"));
+                };
                 match (&cty, v) {
-                    (CType::Ptr(_), Val::PtrRef(r)) if !self.mutable(&p.id) => {
-                        self.frame_mut().env.insert(p.id.clone(), Binding::PtrRef(r));
+                    (CType::Ptr(_), Val::Addr(lv)) if !self.frame().modified.contains(&p.id) => {
+                        self.frame_mut().env.insert(p.id.clone(), Binding::Addr(lv));
                     }
-                    (CType::Ptr(pointee), Val::Ptr(pv)) if share && !self.mutable(&p.id) => {
-                        let pv = PtrVal {
-                            pointee: (**pointee).clone(),
-                            ..pv
+                    (CType::Ptr(pointee), v @ (Val::Ptr(_) | Val::PtrCond(..)))
+                        if share && !self.frame().modified.contains(&p.id) && !self.next_ptr_seeded() =>
+                    {
+                        // Fixed to the argument: its arrays, tag and offset (`target.rs`).
+                        let Some(flat) = self.flat_ptr(&v) else {
+                            return unsupported(pspan, format!("pointer argument for `{pname}`"));
                         };
-                        let b = Binding::Ptr(self.push_ptr(PtrBind::fixed(&pname, pv)));
+                        let mut pb = PtrBind::new(&pname, flat.arrays, PtrOff::Fixed(flat.off), (**pointee).clone());
+                        pb.tag = flat.tag;
+                        let b = Binding::Ptr(self.push_ptr(pb));
                         self.frame_mut().env.insert(p.id.clone(), b);
-                    }
-                    (CType::Ref(_), _) => {
-                        return unsupported(pspan, format!("reference parameter `{pname}`"));
                     }
                     (_, v) => {
                         let b = self.local_binding(&pname, &cty, &p.id, &pspan)?;
                         self.frame_mut().env.insert(p.id.clone(), b.clone());
                         let lv = match b {
                             Binding::Mem(a, c) => LVal::Mem {
-                                array: a.into(),
+                                array: a,
                                 off: Expr::int(0, Ty::I64),
                                 cty: c,
                             },
@@ -167,11 +239,19 @@ impl Lower<'_, '_> {
             self.block(body, &mut stmts)?;
             match ret {
                 None => Ok(Val::Void),
-                Some(b) => self.read_binding(&b, def),
+                Some(b) => self.read_binding(&b, def, &mut stmts),
             }
         })();
-        self.frames.pop();
+        let frame = self.frames.pop();
         let v = result?;
+        if let Some(f) = frame
+            && f.returns_ref
+        {
+            match f.ret_ref {
+                Some(lv) => self.last_ret_ref = Some(lv),
+                None => return unsupported(span.clone(), format!("`{name}` returns a reference without a `return`")),
+            }
+        }
         out.push(Stmt {
             kind: StmtKind::Block { id: block, body: stmts },
             span: span.clone(),

@@ -5,6 +5,7 @@
 //! elsewhere.
 
 use super::globals::const_value;
+use super::texture::is_texture_reference;
 use super::{Binding, LVal, Lower, PtrBind, PtrOff, R, Val, add_off, pos_span, set, unsupported};
 use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::types::CType;
@@ -37,33 +38,35 @@ impl Lower<'_, '_> {
                 });
                 Ok(Binding::Scalar(v, *ty))
             }
+            // A pointer to pointers in global memory: its pointers would be loaded from
+            // memory, which is not modelled; an error only where it is used.
+            CType::Ptr(pointee) if matches!(**pointee, CType::Ptr(_)) => Ok(Binding::Invalid(format!(
+                "pointer to pointer kernel parameter `{name}` (pointers loaded from memory are not modelled)"
+            ))),
+            // An array member of a by-value struct parameter: the same for every thread and
+            // read-only to them, so a constant array.
+            CType::Array(..) if id.is_empty() => {
+                let a = self.new_array(name, Space::Constant, cty, span.clone())?;
+                Ok(Binding::Mem(a, cty.clone()))
+            }
             CType::Ptr(pointee) => {
-                // An array of pointers is kept as 8-byte words: reading a pointer from it is
-                // refused where it happens ("pointer loaded from memory").
-                let elem = match **pointee {
-                    CType::Ptr(_) => CType::Scalar(Ty::Int {
-                        bits: 64,
-                        signed: false,
-                    }),
-                    _ => (**pointee).clone(),
-                };
-                let arr_ty = CType::Array(Box::new(elem), None);
+                let arr_ty = CType::Array(pointee.clone(), None);
                 let a = self.new_array(name, Space::Global, &arr_ty, span.clone())?;
                 self.k.params.push(Param {
                     name: name.to_string(),
                     kind: ParamKind::Array(a),
                 });
-                let off = if self.mutable(id) {
+                let off = if self.frame().modified.contains(id) {
                     let v = self.k.new_var(format!("{name}$off"), Ty::I64);
                     out.push(set(v, Expr::int(0, Ty::I64), span.clone()));
                     PtrOff::Var(v)
                 } else {
                     PtrOff::Fixed(Expr::int(0, Ty::I64))
                 };
-                let i = self.push_ptr(PtrBind::var(name, vec![a], off, (**pointee).clone()));
-                if let Some(tag) = self.ptrs[i].tag {
+                let i = self.push_ptr(PtrBind::new(name, vec![a], off, (**pointee).clone()));
+                if let Some(Expr::Var { id, .. }) = self.ptrs[i].tag {
                     // It may later point elsewhere: its own array is the first.
-                    out.push(set(tag, Expr::int(0, Ty::I32), span.clone()));
+                    out.push(set(id, Expr::int(0, Ty::I32), span.clone()));
                 }
                 Ok(Binding::Ptr(i))
             }
@@ -102,9 +105,11 @@ impl Lower<'_, '_> {
                 let a = self.new_array(name, Space::Local, cty, span.clone())?;
                 Ok(Binding::Mem(a, cty.clone()))
             }
+            // A pointer variable whose address is taken is still a variable: `&q` is the
+            // pointer to pointer `Val::Addr` (`cxx.rs`).
             CType::Ptr(pointee) => {
                 let v = self.k.new_var(format!("{name}$off"), Ty::I64);
-                let i = self.push_ptr(PtrBind::var(name, Vec::new(), PtrOff::Var(v), (**pointee).clone()));
+                let i = self.push_ptr(PtrBind::new(name, Vec::new(), PtrOff::Var(v), (**pointee).clone()));
                 Ok(Binding::Ptr(i))
             }
             CType::Record(r) if addr => {
@@ -136,40 +141,60 @@ impl Lower<'_, '_> {
         let name = d.name.clone().unwrap_or_default();
         let span = self.span(d);
         let cty = self.ctype(d);
-        if d.has_attr("CUDASharedAttr") || d.storage_class.as_deref() == Some("static") {
-            if !d.has_attr("CUDASharedAttr") {
-                return unsupported(span, format!("static local variable `{name}`"));
-            }
+        if super::groups::node_group(d).is_some() {
+            // A cooperative group handle: no storage, its initializer (`this_thread_block()`)
+            // is pure (`groups.rs`).
+            return Ok(());
+        }
+        let is_const = d.constexpr || d.ty.as_ref().is_some_and(|t| t.qual_type.starts_with("const "));
+        if d.has_attr("CUDASharedAttr") {
             self.static_binding(d)?;
+            return Ok(());
+        }
+        // A `static` local: a `const` one (a table, a constant) is read-only, so each
+        // thread's own copy initialised here is the same value, and it is lowered as a local;
+        // a mutable one is one variable of the whole grid, in global memory, whose initial
+        // value (set once, at load) is not modelled.
+        if d.storage_class.as_deref() == Some("static") && !is_const {
+            self.static_global(d)?;
             return Ok(());
         }
         if d.storage_class.as_deref() == Some("extern") {
             return unsupported(span, format!("extern local variable `{name}`"));
         }
+        if let CType::Ref(to) = &cty {
+            return self.ref_local(d, to, out);
+        }
+        if let CType::Ptr(pointee) = &cty
+            && matches!(**pointee, CType::Ptr(_))
+            && let Some(b) = self.ptr_to_ptr_local(d, out)?
+        {
+            self.frame_mut().env.insert(d.id.clone(), b);
+            return Ok(());
+        }
         let b = self.local_binding(&name, &cty, &d.id, &span)?;
         // A never-reassigned pointer with a constant offset keeps it fixed (clearer IR).
         let init = d.code_children().last().filter(|_| d.init.is_some());
         if let (Binding::Ptr(i), Some(e)) = (&b, init)
-            && !self.mutable(&d.id)
+            && !self.frame().modified.contains(&d.id)
         {
             let v = self.rvalue(e, out)?;
-            if let Val::PtrRef(r) = v {
-                // `T **pp = &p;`: `*pp` is `p`.
-                self.frame_mut().env.insert(d.id.clone(), Binding::PtrRef(r));
-                return Ok(());
-            }
-            let pv = self.expect_ptr(v, e)?;
-            if matches!(pv.off, Expr::Const { .. }) {
-                let p = &mut self.ptrs[*i];
-                p.fixed = Some(pv.array);
-                p.arrays.clear();
-                p.tag = None;
-                p.off = PtrOff::Fixed(pv.off);
+            // Not when an earlier pass found it pointing into several arrays (`target.rs`).
+            if let Val::Ptr(pv) = &v
+                && matches!(pv.off, Expr::Const { .. })
+                && self.ptrs[*i].tag.is_none()
+            {
+                self.ptrs[*i].arrays = vec![pv.array];
+                self.ptrs[*i].off = PtrOff::Fixed(pv.off.clone());
                 self.frame_mut().env.insert(d.id.clone(), b);
                 return Ok(());
             }
+            if !matches!(v, Val::Ptr(_) | Val::PtrCond(..)) {
+                self.expect_ptr(v, e)?;
+                return Ok(());
+            }
             self.frame_mut().env.insert(d.id.clone(), b.clone());
-            self.assign(&LVal::Bound(b), Val::Ptr(pv), e, &span, out)?;
+            self.assign(&LVal::Bound(b), v, e, &span, out)?;
             return Ok(());
         }
         self.frame_mut().env.insert(d.id.clone(), b.clone());
@@ -198,10 +223,9 @@ impl Lower<'_, '_> {
     /// Initialise `lv` (of type `cty`) from the initializer `e`.
     pub(super) fn init(&mut self, lv: LVal, cty: &CType, e: &Node, span: &Span, out: &mut Vec<Stmt>) -> R<()> {
         let e = strip_parens(e);
-        // A local array (or address-taken local) is initialised in its memory.
         let lv = match lv {
             LVal::Bound(Binding::Mem(array, cty)) => LVal::Mem {
-                array: array.into(),
+                array,
                 off: Expr::int(0, Ty::I64),
                 cty,
             },
@@ -212,7 +236,7 @@ impl Lower<'_, '_> {
                 let items: Vec<&Node> = e.code_children().collect();
                 match cty {
                     CType::Array(elem, _) => {
-                        let LVal::Mem { array, off, .. } = lv.clone() else {
+                        let LVal::Mem { array, off, .. } = lv else {
                             return unsupported(self.span(e), "initializer list for this variable");
                         };
                         let size = self.size_of(elem, span)?;
@@ -221,7 +245,7 @@ impl Lower<'_, '_> {
                                 continue;
                             }
                             let sub = LVal::Mem {
-                                array: array.clone(),
+                                array,
                                 off: add_off(off.clone(), Expr::int(i as u64 * size, Ty::I64)),
                                 cty: (**elem).clone(),
                             };
@@ -257,7 +281,10 @@ impl Lower<'_, '_> {
                         let v = self.rvalue(a, out)?;
                         self.assign(&lv, v, e, span, out)
                     }
-                    _ => unsupported(self.span(e), "constructor call with arguments"),
+                    _ => {
+                        let v = self.construct(e, &args, out)?;
+                        self.assign(&lv, v, e, span, out)
+                    }
                 }
             }
             "ImplicitValueInitExpr" => {
@@ -278,6 +305,30 @@ impl Lower<'_, '_> {
         }
     }
 
+    /// Binding of a mutable `static` local variable: one array in global memory per
+    /// declaration per kernel, with unknown initial content.
+    fn static_global(&mut self, d: &Node) -> R<Binding> {
+        if let Some(b) = self.static_arrays.get(&d.id) {
+            return Ok(b.clone());
+        }
+        let name = d.name.clone().unwrap_or_default();
+        let span = self.span(d);
+        let cty = self.ctype(d);
+        let arr = match &cty {
+            CType::Array(..) => cty.clone(),
+            CType::Scalar(_) | CType::Record(_) => CType::Array(Box::new(cty.clone()), Some(1)),
+            other => {
+                return unsupported(
+                    span,
+                    format!("static local variable `{name}` of type `{}`", other.describe()),
+                );
+            }
+        };
+        let b = Binding::Mem(self.new_array(&name, Space::Global, &arr, span)?, cty);
+        self.static_arrays.insert(d.id.clone(), b.clone());
+        Ok(b)
+    }
+
     /// Binding of a `__shared__`/file-scope declaration (one array per declaration per kernel).
     pub(super) fn static_binding(&mut self, d: &Node) -> R<Binding> {
         if let Some(b) = self.static_arrays.get(&d.id) {
@@ -292,6 +343,11 @@ impl Lower<'_, '_> {
             Space::Constant
         } else if d.has_attr("CUDADeviceAttr") {
             Space::Global
+        } else if is_texture_reference(d.type_str()) {
+            return unsupported(
+                span,
+                format!("texture reference `{name}` used other than as the texture of a fetch"),
+            );
         } else {
             return unsupported(span, format!("host variable `{name}` used in device code"));
         };
@@ -312,11 +368,45 @@ impl Lower<'_, '_> {
         Ok(b)
     }
 
+    /// A file-scope or static-member `const` scalar with an initializer, as a constant: an
+    /// integer folded from literals, else the initializer's value when it is pure (no loads,
+    /// no calls: lowering it emits no statement). A variable the user declared `__constant__`
+    /// is not one: the host may set it (`cudaMemcpyToSymbol`), so its initializer is not
+    /// trusted. `None`: not such a constant.
+    fn const_global(&mut self, decl: &Node) -> R<Option<Binding>> {
+        let cty = self.ctype(decl);
+        let CType::Scalar(ty) = cty else {
+            return Ok(None);
+        };
+        let is_const = decl.constexpr || decl.ty.as_ref().is_some_and(|t| t.qual_type.starts_with("const "));
+        let user_constant = decl.inner.iter().any(|a| a.kind == "CUDAConstantAttr" && !a.implicit);
+        let Some(init) = decl.code_children().last().filter(|_| decl.init.is_some()) else {
+            return Ok(None);
+        };
+        if !is_const {
+            return Ok(None);
+        }
+        if let (Ty::Int { .. }, Some(v)) = (ty, const_value(init)) {
+            return Ok(Some(Binding::Const(Expr::int(v, ty))));
+        }
+        if user_constant {
+            return Ok(None);
+        }
+        let mut stmts = Vec::new();
+        match self.rvalue(init, &mut stmts) {
+            Ok(Val::Scalar(e)) if stmts.is_empty() => Ok(Some(Binding::Const(super::cast(e, ty)))),
+            _ => Ok(None),
+        }
+    }
+
     pub(super) fn lookup(&mut self, n: &Node) -> R<Binding> {
         let Some(d) = &n.referenced_decl else {
             return unsupported(self.span(n), "reference without a declaration");
         };
         if let Some(b) = self.frame().env.get(&d.id) {
+            if let Binding::Invalid(what) = b {
+                return unsupported(self.span(n), what.clone());
+            }
             return Ok(b.clone());
         }
         if d.name == "warpSize" && d.kind == "VarDecl" {
@@ -330,13 +420,8 @@ impl Lower<'_, '_> {
             return Ok(Binding::Const(Expr::int(v.clone(), ty)));
         }
         if let Some(decl) = self.g.vars.get(&d.id).copied() {
-            // `const` integers with a constant initializer are constants.
-            let cty = self.ctype(decl);
-            if decl.type_str().starts_with("const ")
-                && let (CType::Scalar(ty @ Ty::Int { .. }), Some(v)) =
-                    (&cty, decl.code_children().last().and_then(const_value))
-            {
-                return Ok(Binding::Const(Expr::int(v, *ty)));
+            if let Some(b) = self.const_global(decl)? {
+                return Ok(b);
             }
             return self.static_binding(decl);
         }

@@ -6,11 +6,8 @@
 //! functions.
 
 use super::globals::const_value;
-use super::{
-    Binding, LVal, Lower, PtrVal, R, Target, Val, branch, cast, describe, float_name, set, to_bool, unsupported,
-    wrap_ty,
-};
-use crate::frontend::ast::{Node, strip_parens};
+use super::{LVal, Lower, PtrVal, R, Val, branch, cast, describe, float_name, set, to_bool, unsupported, wrap_ty};
+use crate::frontend::ast::Node;
 use crate::frontend::cuda::{find_builtin, find_builtin_lv, is_builtin_struct};
 use crate::frontend::types::{CType, FN_PTR};
 use crate::ir::*;
@@ -180,19 +177,28 @@ impl Lower<'_, '_> {
                 self.read(lv, n, out)
             }
             "ConditionalOperator" => self.conditional(n, out),
+            // A call returning a reference is the place it returns.
+            "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" if n.is_glvalue() => {
+                let lv = self.lvalue(n, out)?;
+                self.read(lv, n, out)
+            }
             "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" => self.call(n, out),
             "CXXConstructExpr" | "CXXTemporaryObjectExpr" => {
                 let args: Vec<&Node> = n.code_children().collect();
                 match args.as_slice() {
                     [a] => self.rvalue(a, out),
                     [] => Ok(Val::Void),
-                    _ => unsupported(span, "constructor call with arguments"),
+                    _ => self.construct(n, &args, out),
                 }
             }
+            // An enum constant (or a constant of a non-type template argument) is a prvalue.
+            "DeclRefExpr" if !n.is_glvalue() => {
+                let b = self.lookup(n)?;
+                self.read_binding(&b, n, out)
+            }
             "InitListExpr" => unsupported(span, "initializer list in an expression"),
-            "StringLiteral" => unsupported(span, "string literal"),
             "LambdaExpr" => unsupported(span, "lambda"),
-            "CXXThisExpr" => unsupported(span, "`this`"),
+            "CXXThisExpr" => self.this_value(n),
             "CXXNewExpr" | "CXXDeleteExpr" => unsupported(span, "new/delete"),
             "StmtExpr" => unsupported(span, "statement expression"),
             "BinaryConditionalOperator" => unsupported(span, "`?:` with omitted middle operand"),
@@ -220,11 +226,6 @@ impl Lower<'_, '_> {
                 if let Some(b) = find_builtin_lv(c) {
                     return Ok(Val::Scalar(Expr::Builtin(b)));
                 }
-                // Reading `c ? x : y` (an lvalue when both arms are) reads the chosen arm.
-                let inner = strip_parens(c);
-                if inner.kind == "ConditionalOperator" {
-                    return self.conditional(inner, out);
-                }
                 let lv = self.lvalue(c, out)?;
                 self.read(lv, c, out)
             }
@@ -244,18 +245,7 @@ impl Lower<'_, '_> {
             }
             "ArrayToPointerDecay" => {
                 let lv = self.lvalue(c, out)?;
-                match lv {
-                    LVal::Mem {
-                        array,
-                        off,
-                        cty: CType::Array(elem, _),
-                    } => Ok(Val::Ptr(PtrVal {
-                        array,
-                        off,
-                        pointee: *elem,
-                    })),
-                    _ => unsupported(span, "array decay of a non-array"),
-                }
+                self.decay(lv, &span)
             }
             "BitCast"
             | "LValueBitCast"
@@ -279,6 +269,12 @@ impl Lower<'_, '_> {
                         pointee: (**t).clone(),
                         ..p
                     })),
+                    (v @ Val::PtrCond(..), CType::Ptr(t)) => self.map_ptrs(v, &mut |_, p| {
+                        Ok(Val::Ptr(PtrVal {
+                            pointee: (**t).clone(),
+                            ..p
+                        }))
+                    }),
                     (Val::Scalar(e), CType::Scalar(t)) if e.ty().bits() == t.bits() => Ok(Val::Scalar(Expr::Opaque {
                         name: format!("bitcast{}", t.bits()),
                         args: vec![e],
@@ -369,6 +365,7 @@ impl Lower<'_, '_> {
                                 pointee,
                             })
                         }
+                        v @ Val::PtrCond(..) => self.snapshot_ptr(v, &span, out),
                         v => v,
                     };
                     let new = self.step(old.clone(), op == "++", &span)?;
@@ -384,15 +381,7 @@ impl Lower<'_, '_> {
             }
             "&" => {
                 let lv = self.lvalue(c, out)?;
-                match lv {
-                    LVal::Mem { array, off, cty } => Ok(Val::Ptr(PtrVal {
-                        array,
-                        off,
-                        pointee: cty,
-                    })),
-                    LVal::Bound(Binding::Ptr(i)) => Ok(Val::PtrRef(i)),
-                    _ => unsupported(span, "address of a variable that is not in memory"),
-                }
+                self.address_of(lv, &span, out)
             }
             "*" => {
                 let lv = self.lvalue(n, out)?;
@@ -479,6 +468,13 @@ impl Lower<'_, '_> {
                 match (lv, rv) {
                     (Val::Ptr(p), Val::Scalar(i)) if op == "+" || op == "-" => self.ptr_arith(p, i, op == "-", &span),
                     (Val::Scalar(i), Val::Ptr(p)) if op == "+" => self.ptr_arith(p, i, false, &span),
+                    // Into one of several arrays: each moves (`target.rs`).
+                    (v @ Val::PtrCond(..), Val::Scalar(i)) if op == "+" || op == "-" => {
+                        self.map_ptrs(v, &mut |l, p| l.ptr_arith(p, i.clone(), op == "-", &span))
+                    }
+                    (Val::Scalar(i), v @ Val::PtrCond(..)) if op == "+" => {
+                        self.map_ptrs(v, &mut |l, p| l.ptr_arith(p, i.clone(), false, &span))
+                    }
                     (Val::Ptr(p), Val::Ptr(q)) if op == "-" && p.array == q.array => {
                         let size = self.size_of(&p.pointee, &span)?;
                         let ty = self.scalar_ty(n)?;
@@ -521,6 +517,18 @@ impl Lower<'_, '_> {
         let mut sb = Vec::new();
         let vb = self.rvalue(b, &mut sb)?;
         match (va, vb) {
+            // `c ? (void)0 : __assert_fail(…)`, glibc's `assert(c)`: the assertion itself.
+            (Val::Void, Val::Void)
+                if sa.is_empty()
+                    && matches!(&sb[..], [Stmt { kind: StmtKind::Assert { cond: Expr::Const { value, .. } }, .. }]
+                        if value == &BigInt::from(0)) =>
+            {
+                out.push(Stmt {
+                    kind: StmtKind::Assert { cond },
+                    span: sb[0].span.clone(),
+                });
+                Ok(Val::Void)
+            }
             (Val::Void, Val::Void) => {
                 out.push(branch(cond, sa, sb, span));
                 Ok(Val::Void)
@@ -534,28 +542,18 @@ impl Lower<'_, '_> {
                 let off = self.choose(cond, (p.off, sa), (q.off, sb), Ty::I64, span, out);
                 Ok(Val::Ptr(PtrVal { off, ..p }))
             }
-            (Val::Ptr(p), Val::Ptr(q)) => {
-                // Pointers into different arrays: a tagged target (`target.rs`), its tag chosen
-                // in the same arm as the offset.
-                let arrays = Target::union(&p.array, &q.array);
-                let (ta, tb) = (p.array.index_in(&arrays), q.array.index_in(&arrays));
-                let (off, tag) = if sa.is_empty() && sb.is_empty() {
-                    let sel = |c: &Expr, x, y, ty| Expr::Select {
-                        cond: Box::new(c.clone()),
-                        then: Box::new(x),
-                        els: Box::new(y),
-                        ty,
-                    };
-                    (sel(&cond, p.off, q.off, Ty::I64), sel(&cond, ta, tb, Ty::I32))
-                } else {
-                    let (o, t) = (self.temp(Ty::I64), self.temp(Ty::I32));
-                    sa.extend([set(o, p.off, span.clone()), set(t, ta, span.clone())]);
-                    sb.extend([set(o, q.off, span.clone()), set(t, tb, span.clone())]);
-                    out.push(branch(cond, sa, sb, span));
-                    (Expr::Var { id: o, ty: Ty::I64 }, Expr::Var { id: t, ty: Ty::I32 })
-                };
-                let array = Target::Tagged { tag, arrays };
-                Ok(Val::Ptr(PtrVal { array, off, ..p }))
+            (a @ (Val::Ptr(_) | Val::PtrCond(..)), b @ (Val::Ptr(_) | Val::PtrCond(..))) => {
+                self.join(cond, (a, sa), (b, sb), n, out)
+            }
+            (x @ Val::Struct(_), y @ Val::Struct(_)) => {
+                // A struct (a `float4`, say): a temporary assigned in each arm.
+                let cty = self.ctype(n);
+                self.temps += 1;
+                let t = self.local_binding(&format!("$t{}", self.temps - 1), &cty, "", &span)?;
+                self.assign(&LVal::Bound(t.clone()), x, a, &span, &mut sa)?;
+                self.assign(&LVal::Bound(t.clone()), y, b, &span, &mut sb)?;
+                out.push(branch(cond, sa, sb, span));
+                self.read_binding(&t, n, out)
             }
             _ => unsupported(span, "conditional operator on these operands"),
         }

@@ -47,7 +47,7 @@ pub(super) fn select_kernels<'a>(g: &Globals<'a>, file: &str, only: Option<&str>
         Some(want) => {
             let full_match: Vec<_> = named
                 .iter()
-                .filter(|(_, d, k)| d == want || full_name(k) == want)
+                .filter(|(_, d, k)| same_name(d, want) || same_name(&full_name(k), want))
                 .collect();
             let sel = if full_match.is_empty() {
                 named.iter().filter(|(n, _, _)| n == want).collect()
@@ -66,6 +66,67 @@ pub(super) fn select_kernels<'a>(g: &Globals<'a>, file: &str, only: Option<&str>
         None => named.iter().collect(),
     };
     Ok(selected.into_iter().map(|(_, d, k)| (d.clone(), *k)).collect())
+}
+
+/// Whether `a` and `b` name the same kernel, ignoring white space (`k<256,float>` is
+/// `k<256, float>`).
+fn same_name(a: &str, b: &str) -> bool {
+    a.chars()
+        .filter(|c| !c.is_whitespace())
+        .eq(b.chars().filter(|c| !c.is_whitespace()))
+}
+
+/// For `--kernel NAME<ARGS>` naming a `__global__` function template of the file that the file
+/// does not instantiate with those arguments: the explicit instantiation to append to a copy
+/// of the file, `template __global__ decltype(ns::NAME<ARGS>) ns::NAME<ARGS>;` (qualified by
+/// the template's namespaces). Clang 14 to 19 accept this form, which needs no parameter
+/// list: `decltype` of the template-id gives the function type once clang has deduced it.
+/// `None` when the file already has the kernel, or no such template.
+pub(super) fn template_instantiation(
+    g: &Globals,
+    root: &Node,
+    file: &str,
+    prelude: &str,
+    want: &str,
+) -> Option<String> {
+    let (name, args) = want.trim().split_once('<')?;
+    let args = args.strip_suffix('>')?;
+    if select_kernels(g, file, Some(want)).is_ok() {
+        return None;
+    }
+    let base = name.trim().rsplit("::").next()?.to_string();
+    let scope = find_kernel_template(root, &base, prelude, "")?;
+    let id = format!("{scope}{base}<{args}>");
+    Some(format!("\ntemplate __global__ decltype({id}) {id};\n"))
+}
+
+/// The namespace qualifier (`ns::`) of a `__global__` function template named `name` outside
+/// the prelude, searched below `n` (whose qualifier is `scope`).
+fn find_kernel_template(n: &Node, name: &str, prelude: &str, scope: &str) -> Option<String> {
+    for c in &n.inner {
+        match c.kind.as_str() {
+            "NamespaceDecl" => {
+                let s = format!("{scope}{}::", c.name.as_deref().unwrap_or(""));
+                if let Some(found) = find_kernel_template(c, name, prelude, &s) {
+                    return Some(found);
+                }
+            }
+            "LinkageSpecDecl" => {
+                if let Some(found) = find_kernel_template(c, name, prelude, scope) {
+                    return Some(found);
+                }
+            }
+            "FunctionTemplateDecl" if c.name.as_deref() == Some(name) => {
+                let pattern = c.inner.iter().find(|f| f.kind == "FunctionDecl");
+                let in_prelude = c.pos.as_ref().is_some_and(|p| &*p.file == prelude);
+                if pattern.is_some_and(|f| f.has_attr("CUDAGlobalAttr")) && !in_prelude {
+                    return Some(scope.to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 fn full_name(k: &Node) -> String {
@@ -110,6 +171,8 @@ pub(super) struct Globals<'a> {
     pub(super) enum_consts: HashMap<String, BigInt>,
     /// Record fields by record declaration id.
     pub(super) record_by_id: HashMap<String, Vec<(String, CType)>>,
+    /// Alignments that records ask for (`__align__(n)`), by record declaration id.
+    pub(super) align_by_id: HashMap<String, u64>,
 }
 
 fn is_function(n: &Node) -> bool {
@@ -155,23 +218,11 @@ pub(super) fn collect<'a>(n: &'a Node, g: &mut Globals<'a>, prelude: &str) {
                     }
                 }
             }
-            "EnumDecl" => {
-                if let Some(name) = &c.name {
-                    g.types.enums.insert(name.clone());
-                }
-                let mut next = BigInt::from(0);
-                for e in c.inner.iter().filter(|e| e.kind == "EnumConstantDecl") {
-                    if let Some(v) = e.inner.first().and_then(const_value) {
-                        next = v;
-                    }
-                    g.enum_consts.insert(e.id.clone(), next.clone());
-                    next += 1;
-                }
-            }
             "VarDecl" => {
                 g.vars.insert(c.id.clone(), c);
             }
             "TypedefDecl" | "TypeAliasDecl" => add_typedef(c, g),
+            // Enums are read by `names.rs`, wherever they are declared.
             _ if is_function(c) => add_function(c, g, prelude, false),
             _ => {}
         }
@@ -221,6 +272,10 @@ fn add_record<'a>(c: &'a Node, g: &mut Globals<'a>) {
         }
     }
     g.record_by_id.insert(c.id.clone(), fields.clone());
+    let align = aligned_attr(c);
+    if let Some(a) = align {
+        g.align_by_id.insert(c.id.clone(), a);
+    }
     let Some(name) = c.name.as_ref().filter(|n| !n.is_empty()) else {
         return;
     };
@@ -229,7 +284,21 @@ fn add_record<'a>(c: &'a Node, g: &mut Globals<'a>) {
     } else {
         name.clone()
     };
+    if let Some(a) = align {
+        g.types.aligns.entry(key.clone()).or_insert(a);
+    }
     g.types.records.entry(key).or_insert(fields);
+}
+
+/// The largest alignment a declaration's `aligned` attributes ask for (`__align__(16)`,
+/// `__attribute__((aligned(16)))`), if any.
+fn aligned_attr(c: &Node) -> Option<u64> {
+    c.inner
+        .iter()
+        .filter(|a| a.kind == "AlignedAttr")
+        .filter_map(|a| a.inner.first().and_then(const_value))
+        .filter_map(|v| u64::try_from(v).ok())
+        .max()
 }
 
 fn record_fields(c: &Node, g: &Globals) -> Vec<(String, CType)> {
@@ -240,8 +309,7 @@ fn record_fields(c: &Node, g: &Globals) -> Vec<(String, CType)> {
         .collect()
 }
 
-/// A typedef: its spelling for [`TypeEnv::parse`], and for `typedef struct { … } name;` the
-/// record it names.
+/// `typedef struct { … } name;`: the record named by the typedef.
 fn add_typedef(c: &Node, g: &mut Globals) {
     fn record_id(n: &Node) -> Option<&str> {
         if n.kind == "RecordType" {
@@ -249,18 +317,15 @@ fn add_typedef(c: &Node, g: &mut Globals) {
         }
         n.inner.iter().find_map(record_id)
     }
-    if let (Some(name), Some(t)) = (&c.name, &c.ty) {
-        g.types
-            .typedefs
-            .entry(name.clone())
-            .or_insert_with(|| t.best().to_string());
-    }
     let (Some(name), Some(id)) = (&c.name, record_id(c)) else {
         return;
     };
     if let Some(fields) = g.record_by_id.get(id) {
         let fields = fields.clone();
         g.types.records.entry(name.clone()).or_insert(fields);
+        if let Some(a) = g.align_by_id.get(id).copied() {
+            g.types.aligns.entry(name.clone()).or_insert(a);
+        }
     }
 }
 

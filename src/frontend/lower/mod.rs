@@ -11,12 +11,19 @@
 //! | file | owns |
 //! | --- | --- |
 //! | `globals.rs` | what the translation unit declares (`Globals`), kernel selection |
+//! | `names.rs` | enums, typedefs and static data members, wherever declared |
 //! | `decl.rs` | declarations: kernel parameters, locals, `__shared__`/file-scope arrays, initializers |
 //! | `stmt.rs` | statements: blocks, `if`, loops, `switch`, `return`, expression statements |
 //! | `expr.rs` | rvalues: literals, casts, unary, binary and conditional operators |
 //! | `place.rs` | lvalues: reads, writes, members, pointers as (array, byte offset), `++`, `+=` |
 //! | `call.rs` | calls: inlining of device functions, dispatch to built-ins |
+//! | `fnptr.rs` | function pointers: integer-coded targets, calls through them as case splits |
+//! | `target.rs` | pointer variables that may point into several arrays (a tag beside the offset) |
+//! | `cxx.rs` | C++ places: references, `this` and methods, conditional lvalues, pointers to pointers, string literals |
 //! | `builtin.rs` | calls to built-in functions, as their table entry (`frontend/builtins/`) says |
+//! | `texture.rs` | texture fetches (read-only data), loads and stores with cache hints (`__ldg`) |
+//! | `vector.rs` | vector types by name: `make_float4`, `dim3(x, y)`, `threadIdx` as a `uint3` |
+//! | `opaque.rs` | calls to functions without a body: uninterpreted functions, clobbered arrays |
 //!
 //! Lowering knows C and CUDA's AST shapes; it does not run clang, know about SMT or analyse the
 //! IR it builds (that is [`crate::passes`]' job).
@@ -29,17 +36,22 @@ use globals::{Globals, body_of, collect, select_kernels};
 use num_bigint::BigInt;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-use target::Target;
 
 mod builtin;
 mod call;
+mod cxx;
 mod decl;
 mod expr;
 mod fnptr;
 mod globals;
+mod groups;
+mod names;
+mod opaque;
 mod place;
 mod stmt;
 mod target;
+mod texture;
+mod vector;
 
 type R<T> = Result<T, FrontendError>;
 
@@ -50,6 +62,8 @@ type R<T> = Result<T, FrontendError>;
 /// Errors: no kernel, `--kernel` names none, a body that starts inside a macro.
 pub fn kernel_body_offsets(root: &Node, file: &str, prelude: &str, only: Option<&str>) -> R<Vec<u64>> {
     let mut g = Globals::default();
+    names::collect_names(root, &mut g);
+    add_cuda_vector_types(&mut g);
     collect(root, &mut g, prelude);
     let mut out = Vec::new();
     for (_, k) in select_kernels(&g, file, only)? {
@@ -70,9 +84,21 @@ pub fn kernel_body_offsets(root: &Node, file: &str, prelude: &str, only: Option<
     Ok(out)
 }
 
+/// The explicit instantiation to append to the file for `--kernel NAME<ARGS>` when the file
+/// declares the `__global__` template `NAME` but does not instantiate it with `ARGS` (see
+/// [`super::load`]); `None` when nothing is to be added.
+pub fn template_instantiation(root: &Node, file: &str, prelude: &str, want: &str) -> Option<String> {
+    let mut g = Globals::default();
+    names::collect_names(root, &mut g);
+    collect(root, &mut g, prelude);
+    globals::template_instantiation(&g, root, file, prelude, want)
+}
+
 /// Lower every kernel of the translation unit `root` defined outside the prelude.
 pub fn lower_program(root: &Node, file: &str, prelude: &str, only: Option<&str>) -> R<Program> {
     let mut g = Globals::default();
+    names::collect_names(root, &mut g);
+    add_cuda_vector_types(&mut g);
     collect(root, &mut g, prelude);
     let selected = select_kernels(&g, file, only)?;
     let mut kernels = Vec::new();
@@ -85,11 +111,23 @@ pub fn lower_program(root: &Node, file: &str, prelude: &str, only: Option<&str>)
     })
 }
 
-/// A resolved pointer value: the array (or arrays, by a tag) it points into, a byte offset
-/// (`I64`) and the pointee type.
+/// CUDA's vector types (with NVIDIA's
+/// precompiled headers their declarations are not in the AST): see
+/// [`crate::frontend::types::cuda_vector_records`].
+///
+/// Added before the file's own declarations are read, so that a record of the file with a
+/// vector-typed field has its layout; a file cannot redefine them (nvcc would refuse it).
+fn add_cuda_vector_types(g: &mut Globals) {
+    for (name, fields, align) in crate::frontend::types::cuda_vector_records() {
+        g.types.records.entry(name.clone()).or_insert(fields);
+        g.types.aligns.entry(name).or_insert(align);
+    }
+}
+
+/// A resolved pointer value: an array, a byte offset (`I64`) and the pointee type.
 #[derive(Clone, Debug)]
 struct PtrVal {
-    array: Target,
+    array: ArrayId,
     off: Expr,
     pointee: CType,
 }
@@ -101,9 +139,14 @@ enum Val {
     Ptr(PtrVal),
     /// A struct value: its fields in order.
     Struct(Vec<(String, Val)>),
-    /// The address of the pointer variable `ptrs[i]` (`&p`): a pointer to a pointer that
-    /// resolves, usable through `*pp` and `pp[0]`.
-    PtrRef(usize),
+    /// A fixed-size array value (an array member of a struct being copied): its elements.
+    Array(Vec<Val>),
+    /// A pointer to one of two places in different arrays, chosen by a `Bool` (`c ? p : q`
+    /// with `p` and `q` in two arrays): dereferenced as a case split (`cxx.rs`), never stored.
+    PtrCond(Expr, Box<Val>, Box<Val>),
+    /// The address of a place that is not in memory (`&q` of a pointer variable `q`): a
+    /// pointer to a pointer, resolved statically (`cxx.rs`).
+    Addr(Box<LVal>),
     /// No value (`void`).
     Void,
 }
@@ -121,39 +164,25 @@ enum PtrOff {
 #[derive(Clone, Debug)]
 struct PtrBind {
     name: String,
-    /// A pointer fixed at its definition: its target.
-    fixed: Option<Target>,
-    /// Otherwise the arrays it may point to, numbered as its tag numbers them (empty before
-    /// its first assignment).
+    /// The arrays it may point to, numbered as its tag numbers them (empty before its first
+    /// assignment).
     arrays: Vec<ArrayId>,
-    /// Which of `arrays` it points to (an `I32`), when there are several.
-    tag: Option<VarId>,
+    /// Which of `arrays` it points to (an `I32`), when there are several: a variable, or an
+    /// expression fixed at the definition.
+    tag: Option<Expr>,
     off: PtrOff,
     pointee: CType,
 }
 
 impl PtrBind {
-    /// A pointer variable bound to `arrays` (empty: not yet assigned).
-    fn var(name: &str, arrays: Vec<ArrayId>, off: PtrOff, pointee: CType) -> PtrBind {
+    /// A pointer variable `name` into `arrays` (empty: not yet assigned), no tag.
+    fn new(name: &str, arrays: Vec<ArrayId>, off: PtrOff, pointee: CType) -> PtrBind {
         PtrBind {
             name: name.to_string(),
-            fixed: None,
             arrays,
             tag: None,
             off,
             pointee,
-        }
-    }
-
-    /// A pointer fixed at its definition to `v`.
-    fn fixed(name: &str, v: PtrVal) -> PtrBind {
-        PtrBind {
-            name: name.to_string(),
-            fixed: Some(v.array),
-            arrays: Vec::new(),
-            tag: None,
-            off: PtrOff::Fixed(v.off),
-            pointee: v.pointee,
         }
     }
 }
@@ -168,17 +197,35 @@ enum Binding {
     Mem(ArrayId, CType),
     /// A flattened struct.
     Struct(Vec<(String, Binding)>),
-    /// A never-reassigned pointer to the pointer variable `ptrs[i]` (see [`Val::PtrRef`]).
-    PtrRef(usize),
     /// A constant.
     Const(Expr),
+    /// A reference (`int &r = a[i]`, a reference parameter) to a place fixed at its binding
+    /// (offsets in variables of their own, `cxx.rs`).
+    Ref(Box<LVal>),
+    /// A pointer to a pointer (`int **pp = &q`, a `char **` parameter given `&q`) that is
+    /// never reassigned: the place it points to.
+    Addr(Box<LVal>),
+    /// A declaration gpug cannot model, an error only where it is used (a `char **` kernel
+    /// parameter): what it is.
+    Invalid(String),
 }
 
 /// A lowered lvalue.
 #[derive(Clone, Debug)]
 enum LVal {
     Bound(Binding),
-    Mem { array: Target, off: Expr, cty: CType },
+    Mem {
+        array: ArrayId,
+        off: Expr,
+        cty: CType,
+    },
+    /// One of two places, chosen by a `Bool` fixed when the place was formed (`(c ? a : b)`
+    /// as an lvalue): reads and writes are case splits.
+    Cond {
+        cond: Expr,
+        then: Box<LVal>,
+        els: Box<LVal>,
+    },
 }
 
 /// Per inlined function: its exit block and result slot.
@@ -191,6 +238,12 @@ struct Frame {
     addr_taken: HashSet<String>,
     /// Declarations assigned after their definition in this function.
     modified: HashSet<String>,
+    /// The object of a method (`this` points to it), when the function is one.
+    this_obj: Option<LVal>,
+    /// The function returns a reference (`T &f()`): `ret` is unused, `ret_ref` is the place.
+    returns_ref: bool,
+    /// The place a reference-returning function returns (set by its `return`s).
+    ret_ref: Option<LVal>,
 }
 
 struct Lower<'a, 'g> {
@@ -203,6 +256,12 @@ struct Lower<'a, 'g> {
     temps: usize,
     /// Span of the kernel (fallback).
     kspan: Span,
+    /// The place the last inlined reference-returning call returned.
+    last_ret_ref: Option<LVal>,
+    /// Statements run first in the kernel (the contents of string literals).
+    prologue: Vec<Stmt>,
+    /// Arrays holding string literals, by node id.
+    literals: HashMap<String, ArrayId>,
     /// Functions with a function-pointer code, by identity (`fnptr.rs`): code `i` is the
     /// `i`-th.
     fn_codes: Vec<String>,
@@ -246,7 +305,7 @@ fn unsupported<T>(span: Span, what: impl Into<String>) -> R<T> {
 /// Lower the kernel `f`, again while pointer variables learn arrays after their first use
 /// (`target.rs`).
 fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
-    let mut seeds = HashMap::new();
+    let mut seeds = target::Seeds::new();
     for _ in 0..target::MAX_PASSES {
         let (k, grown) = lower_kernel_pass(g, f, display, seeds)?;
         match grown {
@@ -279,12 +338,17 @@ fn lower_kernel_pass(g: &Globals, f: &Node, display: &str, seeds: target::Seeds)
             body: Vec::new(),
             next_block: 0,
             unchecked: Vec::new(),
+            uninterpreted: Vec::new(),
+            notes: Vec::new(),
         },
         frames: Vec::new(),
         ptrs: Vec::new(),
         static_arrays: HashMap::new(),
         temps: 0,
         kspan,
+        last_ret_ref: None,
+        prologue: Vec::new(),
+        literals: HashMap::new(),
         fn_codes: Vec::new(),
         fn_taken: None,
         seeds,
@@ -301,6 +365,9 @@ fn lower_kernel_pass(g: &Globals, f: &Node, display: &str, seeds: target::Seeds)
         func_id: f.id.clone(),
         addr_taken: HashSet::new(),
         modified: HashSet::new(),
+        this_obj: None,
+        returns_ref: false,
+        ret_ref: None,
     };
     scan(body, &mut frame.addr_taken, &mut frame.modified);
     l.frames.push(frame);
@@ -309,7 +376,9 @@ fn lower_kernel_pass(g: &Globals, f: &Node, display: &str, seeds: target::Seeds)
         l.kernel_param(p, &mut out)?;
     }
     l.block(body, &mut out)?;
-    l.k.body = out;
+    let mut all = std::mem::take(&mut l.prologue);
+    all.extend(out);
+    l.k.body = all;
     let again = l.grown.then(|| l.seeds_found());
     Ok((l.k, again))
 }
@@ -485,12 +554,6 @@ impl<'a, 'g> Lower<'a, 'g> {
         &self.frames[self.frames.len() - 1]
     }
 
-    /// Whether the declaration `id` of this function may change after its definition
-    /// (assigned, or its address taken).
-    fn mutable(&self, id: &str) -> bool {
-        self.frame().modified.contains(id) || self.frame().addr_taken.contains(id)
-    }
-
     fn frame_mut(&mut self) -> &mut Frame {
         let n = self.frames.len() - 1;
         &mut self.frames[n]
@@ -570,7 +633,11 @@ impl<'a, 'g> Lower<'a, 'g> {
                 "pointer used as a value (pointer comparison or conversion)",
             ),
             Val::Struct(_) => unsupported(self.span(n), "struct used as a scalar"),
-            Val::PtrRef(_) => unsupported(self.span(n), "pointer to a pointer used as a value"),
+            Val::Array(_) => unsupported(self.span(n), "array used as a scalar"),
+            Val::PtrCond(..) | Val::Addr(_) => unsupported(
+                self.span(n),
+                "pointer used as a value (pointer comparison or conversion)",
+            ),
             Val::Void => unsupported(self.span(n), "void value used"),
         }
     }
@@ -578,10 +645,14 @@ impl<'a, 'g> Lower<'a, 'g> {
     fn expect_ptr(&self, v: Val, n: &Node) -> R<PtrVal> {
         match v {
             Val::Ptr(p) => Ok(p),
-            Val::PtrRef(_) => unsupported(self.span(n), "pointer to a pointer used as a pointer to data"),
             Val::Scalar(Expr::Const { value, .. }) if value == BigInt::from(0) => {
                 unsupported(self.span(n), "null pointer")
             }
+            Val::PtrCond(..) => unsupported(
+                self.span(n),
+                "pointer that may point to two arrays (chosen by a conditional) used as a value",
+            ),
+            Val::Addr(_) => unsupported(self.span(n), "pointer to pointer used as a value"),
             _ => unsupported(self.span(n), "integer used as a pointer"),
         }
     }

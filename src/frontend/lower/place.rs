@@ -2,37 +2,38 @@
 //! (array, byte offset) memory locations; reading and writing them; pointer arithmetic;
 //! `++`/`--` and compound assignment, which update a place.
 //!
-//! A pointer is resolved to the arrays it may point into (one, or several chosen by a tag, see
-//! `target.rs`); accesses through it go to the array it points into.
+//! A pointer variable is resolved to the arrays it may point into (one, or several chosen by a
+//! tag: `target.rs`); accesses through it go to the array it points into.
 
-use super::{Binding, LVal, Lower, PtrOff, PtrVal, R, Target, Val, add_off, cast, float_name, scale, set, unsupported};
+use super::target::ptr_value;
+use super::{Binding, LVal, Lower, PtrOff, PtrVal, R, Val, add_off, cast, float_name, scale, set, unsupported};
 use crate::frontend::FrontendError;
 use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::types::CType;
 use crate::ir::*;
 
+/// The largest fixed-size array (in elements) copied element by element as part of a struct.
+const MAX_ARRAY_COPY: u64 = 256;
+
 impl Lower<'_, '_> {
     /// Read an lvalue.
     pub(super) fn read(&mut self, lv: LVal, at: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         match lv {
-            LVal::Bound(b) => self.read_binding(&b, at),
+            LVal::Bound(b) => self.read_binding(&b, at, out),
+            LVal::Cond { cond, then, els } => self.read_cond(cond, *then, *els, at, out),
             LVal::Mem { array, off, cty } => match &cty {
                 CType::Scalar(ty) => {
-                    let (t, ty) = (self.temp(*ty), *ty);
-                    let span = self.span(at);
-                    self.split_access(&array, &span, out, |_, array, out| {
-                        out.push(Stmt {
-                            kind: StmtKind::Load {
-                                dst: t,
-                                array,
-                                offset: off.clone(),
-                                ty,
-                            },
-                            span: span.clone(),
-                        });
-                        Ok(())
-                    })?;
-                    Ok(Val::Scalar(Expr::Var { id: t, ty }))
+                    let t = self.temp(*ty);
+                    out.push(Stmt {
+                        kind: StmtKind::Load {
+                            dst: t,
+                            array,
+                            offset: off,
+                            ty: *ty,
+                        },
+                        span: self.span(at),
+                    });
+                    Ok(Val::Scalar(Expr::Var { id: t, ty: *ty }))
                 }
                 CType::Record(r) => {
                     let Some(fields) = self.g.types.fields(r) else {
@@ -41,7 +42,7 @@ impl Lower<'_, '_> {
                     let mut vs = Vec::new();
                     for (f, o, ft) in fields {
                         let sub = LVal::Mem {
-                            array: array.clone(),
+                            array,
                             off: add_off(off.clone(), Expr::int(o, Ty::I64)),
                             cty: ft,
                         };
@@ -49,76 +50,85 @@ impl Lower<'_, '_> {
                     }
                     Ok(Val::Struct(vs))
                 }
+                CType::Array(elem, Some(n)) if *n <= MAX_ARRAY_COPY => {
+                    let size = self.size_of(elem, &self.span(at))?;
+                    let mut vs = Vec::new();
+                    for i in 0..*n {
+                        let sub = LVal::Mem {
+                            array,
+                            off: add_off(off.clone(), Expr::int(i * size, Ty::I64)),
+                            cty: (**elem).clone(),
+                        };
+                        vs.push(self.read(sub, at, out)?);
+                    }
+                    Ok(Val::Array(vs))
+                }
                 CType::Ptr(_) => unsupported(self.span(at), "pointer loaded from memory"),
                 other => unsupported(self.span(at), format!("read of `{}` from memory", other.describe())),
             },
         }
     }
 
-    pub(super) fn read_binding(&mut self, b: &Binding, at: &Node) -> R<Val> {
+    pub(super) fn read_binding(&mut self, b: &Binding, at: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         match b {
             Binding::Scalar(v, ty) => Ok(Val::Scalar(Expr::Var { id: *v, ty: *ty })),
             Binding::Const(e) => Ok(Val::Scalar(e.clone())),
             Binding::Ptr(i) => {
                 let p = &self.ptrs[*i];
-                let array = match (&p.fixed, p.arrays.as_slice(), p.tag) {
-                    (Some(t), _, _) => t.clone(),
-                    (None, [a], _) => Target::One(*a),
-                    (None, arrays, Some(tag)) if arrays.len() > 1 => Target::Tagged {
-                        tag: Expr::Var { id: tag, ty: Ty::I32 },
-                        arrays: arrays.to_vec(),
-                    },
-                    _ => {
-                        return unsupported(
-                            self.span(at),
-                            format!("pointer `{}` used before it points to an array", p.name),
-                        );
-                    }
-                };
+                if p.arrays.is_empty() || (p.arrays.len() > 1 && p.tag.is_none()) {
+                    return unsupported(
+                        self.span(at),
+                        format!("pointer `{}` used before it points to an array", p.name),
+                    );
+                }
                 let off = match &p.off {
                     PtrOff::Fixed(e) => e.clone(),
                     PtrOff::Var(v) => Expr::Var { id: *v, ty: Ty::I64 },
                 };
-                Ok(Val::Ptr(PtrVal {
-                    array,
-                    off,
-                    pointee: p.pointee.clone(),
-                }))
+                // Into several arrays: a case split on the tag (`target.rs`).
+                Ok(ptr_value(&p.arrays, p.tag.as_ref(), &off, &p.pointee))
             }
             Binding::Struct(fs) => {
                 let mut vs = Vec::new();
                 for (f, fb) in fs {
-                    vs.push((f.clone(), self.read_binding(fb, at)?));
+                    vs.push((f.clone(), self.read_binding(fb, at, out)?));
                 }
                 Ok(Val::Struct(vs))
             }
-            Binding::PtrRef(i) => Ok(Val::PtrRef(*i)),
+            // An array member of a struct being copied.
+            Binding::Mem(a, cty @ CType::Array(..)) => {
+                let lv = LVal::Mem {
+                    array: *a,
+                    off: Expr::int(0, Ty::I64),
+                    cty: cty.clone(),
+                };
+                self.read(lv, at, out)
+            }
             Binding::Mem(..) => unsupported(self.span(at), "array used as a value"),
+            Binding::Ref(lv) => self.read((**lv).clone(), at, out),
+            Binding::Addr(lv) => Ok(Val::Addr(lv.clone())),
+            Binding::Invalid(what) => unsupported(self.span(at), what.clone()),
         }
     }
 
     /// Write `v` to `lv`. `at` is the node whose span a store gets.
     pub(super) fn assign(&mut self, lv: &LVal, v: Val, at: &Node, span: &Span, out: &mut Vec<Stmt>) -> R<()> {
         match (lv, v) {
+            (LVal::Cond { cond, then, els }, v) => self.assign_cond((cond, then, els), v, at, span, out),
+            (LVal::Bound(Binding::Ref(r)), v) => self.assign(&r.clone(), v, at, span, out),
+            (LVal::Bound(Binding::Addr(_)), _) => unsupported(span.clone(), "pointer to pointer reassigned"),
+            (LVal::Bound(Binding::Ptr(i)), Val::Addr(_)) => unsupported(
+                span.clone(),
+                format!(
+                    "pointer `{}` given the address of a variable that is not in memory",
+                    self.ptrs[*i].name
+                ),
+            ),
             (LVal::Bound(Binding::Scalar(var, ty)), Val::Scalar(e)) => {
                 out.push(set(*var, cast(e, *ty), span.clone()));
                 Ok(())
             }
-            (LVal::Bound(Binding::Ptr(i)), Val::Ptr(p)) => {
-                self.retarget(*i, &p.array, span, out)?;
-                let pb = self.ptrs[*i].clone();
-                // A pointer fixed at its definition gets an offset variable when reassigned.
-                let v = match pb.off {
-                    PtrOff::Var(v) => v,
-                    PtrOff::Fixed(_) => {
-                        let v = self.k.new_var(format!("{}$off", pb.name), Ty::I64);
-                        self.ptrs[*i].off = PtrOff::Var(v);
-                        v
-                    }
-                };
-                out.push(set(v, p.off, span.clone()));
-                Ok(())
-            }
+            (LVal::Bound(Binding::Ptr(i)), v @ (Val::Ptr(_) | Val::PtrCond(..))) => self.point_to(*i, &v, span, out),
             (LVal::Bound(Binding::Struct(fs)), Val::Struct(vs)) => {
                 for ((_, fb), (_, fv)) in fs.iter().zip(vs) {
                     self.assign(&LVal::Bound(fb.clone()), fv, at, span, out)?;
@@ -126,22 +136,37 @@ impl Lower<'_, '_> {
                 Ok(())
             }
             (LVal::Mem { array, off, cty }, v) => match (cty, v) {
+                // Array members of by-value struct parameters are the only constant arrays
+                // with a `.` in their name (`p.dims`).
+                (CType::Scalar(_), _)
+                    if self.k.array(*array).space == Space::Constant && self.k.array(*array).name.contains('.') =>
+                {
+                    unsupported(
+                        self.span(at),
+                        format!(
+                            "write to the array member `{}` of a by-value kernel parameter",
+                            self.k.array(*array).name
+                        ),
+                    )
+                }
+                (CType::Scalar(_), _) if self.k.array(*array).space == Space::Constant => unsupported(
+                    self.span(at),
+                    format!(
+                        "write to __constant__ memory `{}` (constant memory is read-only in kernels)",
+                        self.k.array(*array).name
+                    ),
+                ),
                 (CType::Scalar(ty), Val::Scalar(e)) => {
-                    let span = self.span(at);
-                    self.check_writable(array, "write to", &span)?;
-                    let (value, ty) = (cast(e, *ty), *ty);
-                    self.split_access(array, &span, out, |_, array, out| {
-                        out.push(Stmt {
-                            kind: StmtKind::Store {
-                                array,
-                                offset: off.clone(),
-                                value: value.clone(),
-                                ty,
-                            },
-                            span: span.clone(),
-                        });
-                        Ok(())
-                    })
+                    out.push(Stmt {
+                        kind: StmtKind::Store {
+                            array: *array,
+                            offset: off.clone(),
+                            value: cast(e, *ty),
+                            ty: *ty,
+                        },
+                        span: self.span(at),
+                    });
+                    Ok(())
                 }
                 (CType::Record(r), Val::Struct(vs)) => {
                     let Some(fields) = self.g.types.fields(r) else {
@@ -149,11 +174,23 @@ impl Lower<'_, '_> {
                     };
                     for ((_, o, ft), (_, fv)) in fields.into_iter().zip(vs) {
                         let sub = LVal::Mem {
-                            array: array.clone(),
+                            array: *array,
                             off: add_off(off.clone(), Expr::int(o, Ty::I64)),
                             cty: ft,
                         };
                         self.assign(&sub, fv, at, span, out)?;
+                    }
+                    Ok(())
+                }
+                (CType::Array(elem, Some(n)), Val::Array(vs)) if vs.len() as u64 == *n => {
+                    let size = self.size_of(elem, span)?;
+                    for (i, v) in vs.into_iter().enumerate() {
+                        let sub = LVal::Mem {
+                            array: *array,
+                            off: add_off(off.clone(), Expr::int(i as u64 * size, Ty::I64)),
+                            cty: (**elem).clone(),
+                        };
+                        self.assign(&sub, v, at, span, out)?;
                     }
                     Ok(())
                 }
@@ -163,7 +200,7 @@ impl Lower<'_, '_> {
             (LVal::Bound(Binding::Const(_)), _) => unsupported(span.clone(), "assignment to a constant"),
             (LVal::Bound(Binding::Mem(a, cty)), v) => {
                 let lv = LVal::Mem {
-                    array: (*a).into(),
+                    array: *a,
                     off: Expr::int(0, Ty::I64),
                     cty: cty.clone(),
                 };
@@ -176,13 +213,19 @@ impl Lower<'_, '_> {
 
     pub(super) fn member_of(&mut self, base: LVal, field: &str, span: &Span) -> R<LVal> {
         match base {
+            LVal::Cond { cond, then, els } => Ok(LVal::Cond {
+                cond,
+                then: Box::new(self.member_of(*then, field, span)?),
+                els: Box::new(self.member_of(*els, field, span)?),
+            }),
+            LVal::Bound(Binding::Ref(r)) => self.member_of(*r, field, span),
             LVal::Bound(Binding::Struct(fs)) => match fs.iter().find(|(f, _)| f == field) {
-                Some((_, b)) => Ok(LVal::Bound(b.clone())),
+                Some((_, b)) => Ok(place_of(b.clone())),
                 None => unsupported(span.clone(), format!("unknown field `{field}`")),
             },
             LVal::Bound(Binding::Mem(a, cty)) => self.member_of(
                 LVal::Mem {
-                    array: a.into(),
+                    array: a,
                     off: Expr::int(0, Ty::I64),
                     cty,
                 },
@@ -213,6 +256,10 @@ impl Lower<'_, '_> {
     pub(super) fn lvalue(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
         let span = self.span(n);
         match n.kind.as_str() {
+            // A temporary (`f().x`, `make().g()`) is evaluated into a fresh local.
+            "MaterializeTemporaryExpr" if n.inner.first().is_some_and(|c| !strip_parens(c).is_glvalue()) => {
+                self.object_place(n, false, out)
+            }
             "ParenExpr" | "MaterializeTemporaryExpr" | "ExprWithCleanups" | "CXXBindTemporaryExpr" => {
                 match n.inner.first() {
                     Some(c) => self.lvalue(c, out),
@@ -227,7 +274,7 @@ impl Lower<'_, '_> {
             | "CXXReinterpretCastExpr"
                 if matches!(
                     n.cast_kind.as_deref(),
-                    Some("NoOp") | Some("LValueBitCast") | Some("UncheckedDerivedToBase")
+                    Some("NoOp") | Some("LValueBitCast") | Some("UncheckedDerivedToBase") | Some("DerivedToBase")
                 ) =>
             {
                 let Some(c) = n.inner.first() else {
@@ -247,34 +294,35 @@ impl Lower<'_, '_> {
             }
             "DeclRefExpr" => {
                 let b = self.lookup(n)?;
-                Ok(match b {
-                    Binding::Mem(a, cty) => LVal::Mem {
-                        array: a.into(),
-                        off: Expr::int(0, Ty::I64),
-                        cty,
-                    },
-                    b => LVal::Bound(b),
-                })
+                Ok(place_of(b))
             }
-            "ArraySubscriptExpr" => self.subscript(n, out),
+            "ArraySubscriptExpr" => {
+                let (Some(a), Some(b)) = (n.inner.first(), n.inner.get(1)) else {
+                    return unsupported(span, "malformed subscript");
+                };
+                let (base, idx) = if matches!(self.ctype(a), CType::Ptr(_)) {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                let pv = self.rvalue(base, out)?;
+                let iv = self.rvalue(idx, out)?;
+                let i = self.expect_scalar(iv, idx)?;
+                self.index(pv, Some(i), base)
+            }
             "UnaryOperator" => match n.opcode.as_deref() {
                 Some("*") => {
                     let Some(c) = n.inner.first() else {
                         return unsupported(span, "malformed dereference");
                     };
+                    if strip_parens(c).kind == "CXXThisExpr" {
+                        return self.this_place(c);
+                    }
                     let pv = self.rvalue(c, out)?;
                     if matches!(self.ctype(c), CType::Func) || matches!(self.ctype(n), CType::Func) {
                         return unsupported(span, "function pointer dereference");
                     }
-                    if let Val::PtrRef(r) = pv {
-                        return Ok(LVal::Bound(Binding::Ptr(r)));
-                    }
-                    let p = self.expect_ptr(pv, c)?;
-                    Ok(LVal::Mem {
-                        array: p.array,
-                        off: p.off,
-                        cty: p.pointee,
-                    })
+                    self.deref(pv, c)
                 }
                 Some("++") | Some("--") => {
                     let lv = self.incdec(n, false, out)?;
@@ -294,14 +342,11 @@ impl Lower<'_, '_> {
                     return unsupported(span, "malformed member access");
                 };
                 let field = n.name.clone().unwrap_or_default();
-                let base = if n.is_arrow {
+                let base = if n.is_arrow && strip_parens(b).kind == "CXXThisExpr" {
+                    self.this_place(b)?
+                } else if n.is_arrow {
                     let pv = self.rvalue(b, out)?;
-                    let p = self.expect_ptr(pv, b)?;
-                    LVal::Mem {
-                        array: p.array,
-                        off: p.off,
-                        cty: p.pointee,
-                    }
+                    self.deref(pv, b)?
                 } else {
                     self.lvalue(b, out)?
                 };
@@ -336,43 +381,20 @@ impl Lower<'_, '_> {
                 self.assign(&lv, v, a, &span, out)?;
                 Ok(lv)
             }
-            "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" => unsupported(span, "call returning a reference"),
-            "ConditionalOperator" => unsupported(span, "conditional operator as an lvalue"),
-            "CXXThisExpr" => unsupported(span, "`this`"),
-            "StringLiteral" => unsupported(span, "string literal"),
+            "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" => {
+                self.last_ret_ref = None;
+                self.call(n, out)?;
+                match self.last_ret_ref.take() {
+                    Some(lv) => Ok(lv),
+                    None => unsupported(span, "call returning a reference"),
+                }
+            }
+            "ConditionalOperator" => self.cond_lvalue(n, out),
+            "CXXThisExpr" => unsupported(span, "`this` as an lvalue"),
+            "StringLiteral" => self.string_literal(n),
             "PseudoObjectExpr" => unsupported(span, "builtin variable as an lvalue"),
             other => unsupported(span, format!("expression `{other}` as an lvalue")),
         }
-    }
-
-    /// `a[i]` (or `i[a]`): an element of the array the pointer points into; `pp[0]` of a
-    /// pointer to a pointer variable is that variable.
-    fn subscript(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
-        let span = self.span(n);
-        let (Some(a), Some(b)) = (n.inner.first(), n.inner.get(1)) else {
-            return unsupported(span, "malformed subscript");
-        };
-        let (base, idx) = if matches!(self.ctype(a), CType::Ptr(_)) {
-            (a, b)
-        } else {
-            (b, a)
-        };
-        let pv = self.rvalue(base, out)?;
-        let iv = self.rvalue(idx, out)?;
-        let i = self.expect_scalar(iv, idx)?;
-        if let Val::PtrRef(r) = pv {
-            if !super::is_zero(&i) {
-                return unsupported(span, "pointer to a pointer indexed beyond element 0");
-            }
-            return Ok(LVal::Bound(Binding::Ptr(r)));
-        }
-        let p = self.expect_ptr(pv, base)?;
-        let size = self.size_of(&p.pointee, &span)?;
-        Ok(LVal::Mem {
-            array: p.array,
-            off: add_off(p.off, scale(i, size)),
-            cty: p.pointee,
-        })
     }
 
     /// `++`/`--`: returns the lvalue (prefix) after emitting the update; with `want_old`, the
@@ -415,14 +437,14 @@ impl Lower<'_, '_> {
                     },
                 }))
             }
-            Val::Ptr(p) => {
-                let size = self.size_of(&p.pointee, span)? as i64;
+            v @ (Val::Ptr(_) | Val::PtrCond(..)) => self.map_ptrs(v, &mut |l, p| {
+                let size = l.size_of(&p.pointee, span)? as i64;
                 let d = if inc { size } else { -size };
                 Ok(Val::Ptr(PtrVal {
                     off: add_off(p.off, Expr::int(d, Ty::I64)),
                     ..p
                 }))
-            }
+            }),
             _ => unsupported(span.clone(), "increment of a non-scalar"),
         }
     }
@@ -438,9 +460,9 @@ impl Lower<'_, '_> {
         let lv = self.lvalue(a, out)?;
         let old = self.read(lv.clone(), a, out)?;
         let new = match old {
-            Val::Ptr(p) => {
+            v @ (Val::Ptr(_) | Val::PtrCond(..)) => {
                 let r = self.expect_scalar(rv, b)?;
-                self.ptr_arith(p, r, bop == "-", &span)?
+                self.map_ptrs(v, &mut |l, p| l.ptr_arith(p, r.clone(), bop == "-", &span))?
             }
             Val::Scalar(old) => {
                 let r = self.expect_scalar(rv, b)?;
@@ -490,4 +512,18 @@ impl Lower<'_, '_> {
 fn callee_name(n: &Node) -> Option<String> {
     let c = strip_parens(n);
     c.referenced_decl.as_ref().map(|d| d.name.clone())
+}
+
+/// The place a binding denotes: memory at offset 0, the place a reference is bound to, or the
+/// binding itself.
+fn place_of(b: Binding) -> LVal {
+    match b {
+        Binding::Mem(array, cty) => LVal::Mem {
+            array,
+            off: Expr::int(0, Ty::I64),
+            cty,
+        },
+        Binding::Ref(lv) => *lv,
+        b => LVal::Bound(b),
+    }
 }

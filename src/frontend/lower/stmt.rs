@@ -293,7 +293,11 @@ impl Lower<'_, '_> {
                 });
             }
             Some(b) => {
-                if let Some(e) = value {
+                if let Some(e) = value
+                    && self.frame().returns_ref
+                {
+                    self.return_place(e, out)?;
+                } else if let Some(e) = value {
                     match ret {
                         Some(r) => {
                             let v = self.rvalue(e, out)?;

@@ -1,0 +1,53 @@
+/* gpug: GPUVerify's annotation functions (the `__...` built-ins of GPUVerify's cuda.h), lowered
+ * by name by gpug's front end. Included by both preludes: gpug's stub prelude (prelude.h) and
+ * the precompiled prelude over NVIDIA's real headers (nvidia_prelude.h). */
+#ifndef __GPUG_ANNOTATIONS_H
+#define __GPUG_ANNOTATIONS_H
+
+/* GPUVerify annotations. */
+__device__ void __assert(bool b);
+__device__ void __assume(bool b);
+__device__ void __requires(bool b);
+__device__ void __ensures(bool b);
+__device__ void __global_requires(bool b);
+__device__ void __global_ensures(bool b);
+__device__ void __invariant(bool b);
+__device__ void __global_invariant(bool b);
+__device__ void __function_wide_invariant(bool b);
+__device__ void __global_assert(bool b);
+__device__ void __axiom(bool b);
+__device__ bool __implies(bool a, bool b);
+__device__ bool __read(const volatile void *p);
+__device__ bool __write(const volatile void *p);
+__device__ bool __atomic(const volatile void *p);
+__device__ bool __no_read(const volatile void *p);
+__device__ bool __no_write(const volatile void *p);
+__device__ bool __read_implies(const volatile void *p, bool b);
+__device__ bool __write_implies(const volatile void *p, bool b);
+__device__ unsigned long __read_offset_bytes(const volatile void *p);
+__device__ unsigned long __write_offset_bytes(const volatile void *p);
+__device__ const volatile void *__ptr_base(const volatile void *p);
+__device__ unsigned long __ptr_offset_bytes(const volatile void *p);
+__device__ bool __requires_fresh_array(const volatile void *p);
+__device__ int __other_int(int x);
+__device__ bool __other_bool(bool x);
+__device__ bool __uniform_int(int x);
+__device__ bool __uniform_bool(bool x);
+__device__ bool __distinct_int(int x);
+__device__ bool __distinct_bool(bool x);
+__device__ bool __all(bool x);
+__device__ bool __exclusive(bool x);
+__device__ bool __enabled(void);
+__device__ bool __same_group(void);
+__device__ bool __same_block(void);
+__device__ bool __add_noovfl(int a, int b);
+__device__ bool __add_noovfl(unsigned int a, unsigned int b);
+__device__ int __return_val_int(void);
+__device__ bool __return_val_bool(void);
+__device__ const volatile void *__return_val_ptr(void);
+__device__ int __old_int(int x);
+#define __return_val_funptr(T) ((T)__return_val_ptr())
+#define __array_size(p) 0
+
+
+#endif

@@ -1,0 +1,41 @@
+/* gpug: the prelude precompiled once over NVIDIA's real CUDA headers (see src/frontend/cuda.rs).
+ * clang's CUDA wrapper (__clang_cuda_runtime_wrapper.h, force-included by the driver) has
+ * already brought in cuda_runtime.h, the vector types, texture references and the math and
+ * atomic functions; what nvcc users include by hand on top of that comes here, so that a
+ * kernel's own #include of them is a no-op. */
+#ifndef __GPUG_NVIDIA_PRELUDE_H
+#define __GPUG_NVIDIA_PRELUDE_H
+
+#define __GPUG__ 1
+
+#include <cuda_runtime.h>
+#if __has_include(<cooperative_groups.h>)
+#include <cooperative_groups.h>
+/* GPUVerify's cuda.h spells a group's barrier `synchronize(g)`. */
+namespace cooperative_groups {
+template <class Group> __device__ void synchronize(Group &g);
+}
+#endif
+#if __has_include(<curand_kernel.h>)
+#include <curand_kernel.h>
+#endif
+
+/* Cache-hinted loads and stores of nvcc's sm_32_intrinsics.h that clang 14's CUDA wrapper lacks
+ * (it has __ldg only); gpug lowers them by name as loads and stores. Templates, so that a
+ * clang that declares them itself keeps its own (a non-template overload wins). */
+template <class T> __device__ T __ldcg(const T *p);
+template <class T> __device__ T __ldca(const T *p);
+template <class T> __device__ T __ldcs(const T *p);
+template <class T> __device__ T __ldlu(const T *p);
+template <class T> __device__ T __ldcv(const T *p);
+template <class T> __device__ void __stcg(T *p, T v);
+template <class T> __device__ void __stcs(T *p, T v);
+template <class T> __device__ void __stwb(T *p, T v);
+template <class T> __device__ void __stwt(T *p, T v);
+
+/* Names that GPUVerify's own cuda.h defines and kernels written for it use. */
+typedef unsigned char uchar;
+
+#include "gpug_annotations.h"
+
+#endif

@@ -1,0 +1,149 @@
+//! Cooperative groups (`cooperative_groups::`, NVIDIA's `cooperative_groups.h`): group handles
+//! are values without storage, whose methods the front end knows by name (their bodies live
+//! in the precompiled headers and are not in the kernel's AST).
+//!
+//! - `thread_block`: `sync()`, `sync(g)`, `barrier_sync()` and GPUVerify's `synchronize(g)` are
+//!   `__syncthreads()`; `thread_rank()` is the linear index of the thread in its block
+//!   (`x + blockDim.x * (y + blockDim.y * z)`), `size()`/`num_threads()` is
+//!   `blockDim.x * blockDim.y * blockDim.z` (CUDA Programming Guide, "Cooperative Groups").
+//! - `grid_group::sync()` (a grid-wide barrier) is not modelled: an error naming it.
+//! - tiles and coalesced groups: their `sync()` is a warp-level barrier, treated as
+//!   `__syncwarp` is (no effect: more interleavings are considered, so no race is hidden).
+//!
+//! Reads calls and declarations only; it emits barriers and pure expressions.
+
+use super::{Lower, R, Val, unsupported};
+use crate::frontend::ast::{Node, strip_parens};
+use crate::ir::*;
+
+/// The kind of cooperative group a clang type spelling names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Group {
+    /// `thread_block`.
+    Block,
+    /// `grid_group` (and `multi_grid_group`).
+    Grid,
+    /// `thread_block_tile<N>`, `coalesced_group`, `thread_group`: warp-sized or unknown.
+    Warp,
+}
+
+/// The group a type spelling (`qualType` or `desugaredQualType`) names, if it is one.
+pub(super) fn group_of(ty: &str) -> Option<Group> {
+    let t = ty.trim_start_matches("const ").trim_end_matches('&').trim();
+    let rest = t.strip_prefix("cooperative_groups::")?;
+    let class = rest.rsplit("::").next().unwrap_or(rest);
+    Some(if class.starts_with("thread_block_tile") {
+        Group::Warp
+    } else if class.starts_with("thread_block") {
+        Group::Block
+    } else if class.contains("grid_group") {
+        Group::Grid
+    } else {
+        Group::Warp
+    })
+}
+
+/// The group a node's type names (its desugared type first).
+pub(super) fn node_group(n: &Node) -> Option<Group> {
+    let t = n.ty.as_ref()?;
+    t.desugared
+        .as_deref()
+        .and_then(group_of)
+        .or_else(|| group_of(&t.qual_type))
+}
+
+impl Lower<'_, '_> {
+    /// A call `n` (callee `c`, named `name`) on a cooperative group, lowered; `None` when it
+    /// is not one.
+    pub(super) fn group_call(
+        &mut self,
+        n: &Node,
+        c: &Node,
+        name: &str,
+        args: &[&Node],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Option<Val>> {
+        // The group the call is on: the object of a method, else the first argument of a
+        // free function of the namespace.
+        let group = if c.kind == "MemberExpr" {
+            match c.inner.first().and_then(|o| node_group(strip_parens(o))) {
+                Some(g) => g,
+                None => return Ok(None),
+            }
+        } else {
+            let in_namespace = c
+                .referenced_decl
+                .as_ref()
+                .is_some_and(|d| d.ty.qual_type.contains("cooperative_groups::"));
+            if !in_namespace {
+                return Ok(None);
+            }
+            match args.first().and_then(|a| node_group(strip_parens(a))) {
+                Some(g) => g,
+                // `this_thread_block()`, `this_grid()`, `tiled_partition(…)`: a handle, which
+                // has no storage (a local of a group type is not stored either).
+                None if node_group(n).is_some() => return Ok(Some(Val::Void)),
+                None => return unsupported(span.clone(), format!("cooperative groups function `{name}`")),
+            }
+        };
+        let v = match (name, group) {
+            ("sync" | "synchronize" | "barrier_sync", Group::Block) => {
+                out.push(Stmt {
+                    kind: StmtKind::Barrier,
+                    span: span.clone(),
+                });
+                Val::Void
+            }
+            ("sync" | "synchronize" | "barrier_sync", Group::Warp) => Val::Void,
+            ("sync" | "synchronize" | "barrier_sync", Group::Grid) => {
+                return unsupported(
+                    span.clone(),
+                    "grid-wide barrier (cooperative groups `grid_group::sync`) is not modelled",
+                );
+            }
+            ("thread_rank", Group::Block) => Val::Scalar(block_rank()),
+            ("size" | "num_threads", Group::Block) => Val::Scalar(block_size()),
+            ("is_valid", _) => Val::Scalar(Expr::bool(true)),
+            _ => return unsupported(span.clone(), format!("cooperative groups method `{name}`")),
+        };
+        Ok(Some(v))
+    }
+}
+
+fn mul(a: Expr, b: Expr) -> Expr {
+    bin(BinOp::Mul, a, b)
+}
+
+fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
+    Expr::Binary {
+        op,
+        lhs: Box::new(a),
+        rhs: Box::new(b),
+        ty: Ty::U32,
+    }
+}
+
+/// `threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)`.
+fn block_rank() -> Expr {
+    let b = |x| Expr::Builtin(x);
+    let yz = bin(
+        BinOp::Add,
+        b(Builtin::ThreadIdx(Dim::Y)),
+        mul(b(Builtin::BlockDim(Dim::Y)), b(Builtin::ThreadIdx(Dim::Z))),
+    );
+    bin(
+        BinOp::Add,
+        b(Builtin::ThreadIdx(Dim::X)),
+        mul(b(Builtin::BlockDim(Dim::X)), yz),
+    )
+}
+
+/// `blockDim.x * blockDim.y * blockDim.z`.
+fn block_size() -> Expr {
+    let b = |x| Expr::Builtin(x);
+    mul(
+        mul(b(Builtin::BlockDim(Dim::X)), b(Builtin::BlockDim(Dim::Y))),
+        b(Builtin::BlockDim(Dim::Z)),
+    )
+}

@@ -1,0 +1,11 @@
+// A grid-wide barrier, which gpug does not model yet.
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
+__global__ void shift(int *a) {
+  cg::grid_group grid = cg::this_grid();
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  int next = a[i + 1];
+  grid.sync();
+  a[i] = next;
+}
