@@ -2,11 +2,12 @@
 //! function pointers (`tests/kernels/fnptr/`) and pointers that may point to several arrays
 //! (`tests/kernels/ptrsplit/`).
 //!
-//! Each kernel starts with `// expect: verified | race | assertion | unsupported` and a
-//! `// --flags` line: `verified` is exit 0 with every kernel verified; `race` is exit 1 with a
-//! race finding; `assertion` is exit 1 with an assertion finding and no race (a call through a
-//! pointer that may be null or point to no known function fails at the call); `unsupported` is
-//! exit 2 with an `unsupported:` message.
+//! Each kernel starts with `// expect: verified | race | race on NAME | assertion | unsupported`
+//! and a `// --flags` line: `verified` is exit 0 with every kernel verified; `race` is exit 1
+//! with a race finding (`race on NAME`: and every race is on the array `NAME`); `assertion` is
+//! exit 1 with an assertion finding and no race (a call through a pointer that may be null or
+//! point to no known function fails at the call); `unsupported` is exit 2 with an
+//! `unsupported:` message.
 
 mod common;
 
@@ -15,13 +16,17 @@ use serde_json::Value;
 
 const SOLVERS: [&str; 3] = ["z3", "cvc5", "yices"];
 
-fn kinds(json: &Value) -> Vec<String> {
+/// (kind, array) of every finding.
+fn findings(json: &Value) -> Vec<(String, String)> {
     json["kernels"]
         .as_array()
         .into_iter()
         .flatten()
         .flat_map(|k| k["findings"].as_array().cloned().unwrap_or_default())
-        .filter_map(|f| f["kind"].as_str().map(String::from))
+        .map(|f| {
+            let s = |v: &Value| v.as_str().unwrap_or("").to_string();
+            (s(&f["kind"]), s(&f["array"]))
+        })
         .collect()
 }
 
@@ -51,17 +56,24 @@ fn check_dir(dir: &str, min: usize) {
             let out = gpug(&args);
             let json: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
             let code = out.status.code();
-            let k = kinds(&json);
+            let f = findings(&json);
+            let k: Vec<&String> = f.iter().map(|(kind, _)| kind).collect();
+            let races_on: Vec<&String> = f.iter().filter(|(kind, _)| kind == "race").map(|(_, a)| a).collect();
             let ok = match expect.as_str() {
                 "verified" => code == Some(0),
-                "race" => code == Some(1) && k.iter().any(|x| x == "race"),
-                "assertion" => code == Some(1) && k.iter().any(|x| x == "assertion") && !k.iter().any(|x| x == "race"),
+                "race" => code == Some(1) && k.iter().any(|x| *x == "race"),
+                e if e.starts_with("race on ") => {
+                    code == Some(1) && !races_on.is_empty() && races_on.iter().all(|a| **a == e["race on ".len()..])
+                }
+                "assertion" => {
+                    code == Some(1) && k.iter().any(|x| *x == "assertion") && !k.iter().any(|x| *x == "race")
+                }
                 "unsupported" => code == Some(2) && String::from_utf8_lossy(&out.stderr).contains("unsupported: "),
                 other => panic!("{file}: unknown expectation {other:?}"),
             };
             if !ok {
                 problems.push(format!(
-                    "{file} with {solver}: expected {expect}, got exit {code:?} findings {k:?}\n{}",
+                    "{file} with {solver}: expected {expect}, got exit {code:?} findings {f:?}\n{}",
                     String::from_utf8_lossy(&out.stderr)
                 ));
             }
@@ -73,4 +85,9 @@ fn check_dir(dir: &str, min: usize) {
 #[test]
 fn function_pointer_calls() {
     check_dir("tests/kernels/fnptr", 8);
+}
+
+#[test]
+fn pointers_to_several_arrays() {
+    check_dir("tests/kernels/ptrsplit", 4);
 }

@@ -168,13 +168,17 @@ impl TypeEnv {
 
     /// Whether `s` spells a function pointer (through typedefs too).
     pub fn is_fn_ptr(&self, s: &str) -> bool {
+        self.is_fn_ptr_depth(s, 0)
+    }
+
+    fn is_fn_ptr_depth(&self, s: &str, depth: u32) -> bool {
         let s = s.trim();
         if s.ends_with(')') {
             return fn_spelling(s) == CType::Scalar(FN_PTR);
         }
-        let joined: Vec<&str> = s.split_whitespace().filter(|w| !QUALIFIERS.contains(w)).collect();
-        match self.typedefs.get(&joined.join(" ")) {
-            Some(Some(t)) if strip_tag(t) != joined.join(" ") => self.is_fn_ptr(t),
+        let words: Vec<&str> = s.split_whitespace().filter(|w| !QUALIFIERS.contains(w)).collect();
+        match self.typedefs.get(&words.join(" ")) {
+            Some(Some(t)) if depth < 16 => self.is_fn_ptr_depth(t, depth + 1),
             _ => false,
         }
     }
@@ -248,8 +252,7 @@ fn fn_spelling(s: &str) -> CType {
     let inner = &s[i + 1..end];
     let stars = inner.chars().take_while(|c| *c == '*').count();
     let rest = inner[stars..].trim();
-    let rest_words_only = rest.split_whitespace().all(|w| QUALIFIERS.contains(&w));
-    if !rest_words_only && !rest.contains("(*") {
+    if !rest.split_whitespace().all(|w| QUALIFIERS.contains(&w)) && !rest.contains("(*") {
         // `R (*(params))(…)`: a function returning a function pointer.
         return CType::Func;
     }

@@ -113,8 +113,12 @@ impl Lower<'_, '_> {
             return unsupported(span.clone(), format!("`{name}` without arguments"));
         };
         let pv = self.rvalue(p, out)?;
-        let pv = self.expect_ptr(pv, p)?;
-        let Some(ty) = pv.pointee.scalar() else {
+        // A pointer into one of several arrays (`target.rs`): the atomic on each, by case.
+        let pointee = match &pv {
+            Val::PtrCond(..) => Self::pointee_of(&pv),
+            v => Some(self.expect_ptr(v.clone(), p)?.pointee),
+        };
+        let Some(ty) = pointee.and_then(|t| t.scalar()) else {
             return unsupported(span.clone(), format!("`{name}` on a non-scalar location"));
         };
         let mut operands = Vec::new();
@@ -122,6 +126,31 @@ impl Lower<'_, '_> {
             let v = self.rvalue(a, out)?;
             operands.push(cast(self.expect_scalar(v, a)?, ty));
         }
+        let t = self.temp(ty);
+        self.atomic_on(pv, (op, name, ty, t), &operands, span, out)?;
+        Ok(Val::Scalar(Expr::Var { id: t, ty }))
+    }
+
+    /// `op` at the pointer `pv` (a case split over a [`Val::PtrCond`]), its old value in `t`.
+    fn atomic_on(
+        &mut self,
+        pv: Val,
+        (op, name, ty, t): (AtomicOp, &str, Ty, VarId),
+        operands: &[Expr],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        let pv = match pv {
+            Val::PtrCond(c, a, b) => {
+                let (mut sa, mut sb) = (Vec::new(), Vec::new());
+                self.atomic_on(*a, (op, name, ty, t), operands, span, &mut sa)?;
+                self.atomic_on(*b, (op, name, ty, t), operands, span, &mut sb)?;
+                out.push(super::branch(c, sa, sb, span.clone()));
+                return Ok(());
+            }
+            Val::Ptr(p) => p,
+            _ => return unsupported(span.clone(), format!("`{name}` on a value that is not a pointer")),
+        };
         if self.k.array(pv.array).space == Space::Constant {
             return unsupported(
                 span.clone(),
@@ -131,19 +160,18 @@ impl Lower<'_, '_> {
                 ),
             );
         }
-        let t = self.temp(ty);
         out.push(Stmt {
             kind: StmtKind::Atomic {
                 op,
                 dst: Some(t),
                 array: pv.array,
                 offset: pv.off,
-                operands,
+                operands: operands.to_vec(),
                 ty,
             },
             span: span.clone(),
         });
-        Ok(Val::Scalar(Expr::Var { id: t, ty }))
+        Ok(())
     }
 
     /// The statement `check` makes of the condition `a`. An invariant or postcondition that

@@ -190,6 +190,9 @@ impl Lower<'_, '_> {
                 t => Some(self.local_binding(&format!("{name}$ret"), t, "", span)?),
             };
             self.frame_mut().ret = ret.clone();
+            // With a pointer to a pointer among the arguments the callee may retarget a
+            // caller's pointer, so pointer arguments are copied rather than shared.
+            let share = !args.iter().any(|a| matches!(a, Arg::Val(Val::Addr(_))));
             for (p, a) in params.iter().zip(args) {
                 let pname = p.name.clone().unwrap_or_default();
                 let pspan = self.span(p);
@@ -208,15 +211,16 @@ impl Lower<'_, '_> {
                     (CType::Ptr(_), Val::Addr(lv)) if !self.frame().modified.contains(&p.id) => {
                         self.frame_mut().env.insert(p.id.clone(), Binding::Addr(lv));
                     }
-                    (CType::Ptr(pointee), Val::Ptr(pv)) if !self.frame().modified.contains(&p.id) => {
-                        let pointee = (**pointee).clone();
-                        self.ptrs.push(PtrBind {
-                            name: pname,
-                            array: Some(pv.array),
-                            off: PtrOff::Fixed(pv.off),
-                            pointee,
-                        });
-                        let b = Binding::Ptr(self.ptrs.len() - 1);
+                    (CType::Ptr(pointee), v @ (Val::Ptr(_) | Val::PtrCond(..)))
+                        if share && !self.frame().modified.contains(&p.id) && !self.next_ptr_seeded() =>
+                    {
+                        // Fixed to the argument: its arrays, tag and offset (`target.rs`).
+                        let Some(flat) = self.flat_ptr(&v) else {
+                            return unsupported(pspan, format!("pointer argument for `{pname}`"));
+                        };
+                        let mut pb = PtrBind::new(&pname, flat.arrays, PtrOff::Fixed(flat.off), (**pointee).clone());
+                        pb.tag = flat.tag;
+                        let b = Binding::Ptr(self.push_ptr(pb));
                         self.frame_mut().env.insert(p.id.clone(), b);
                     }
                     (_, v) => {

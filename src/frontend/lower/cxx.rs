@@ -71,6 +71,10 @@ impl Lower<'_, '_> {
                     out.push(set(v, e, span.clone()));
                     self.ptrs[*i].off = PtrOff::Var(v);
                 }
+                // A tag fixed at the definition (`target.rs`) likewise.
+                if self.ptrs[*i].tag.is_some() {
+                    self.tag_var(*i, span, out);
+                }
             }
             Binding::Struct(fs) => {
                 for (_, f) in fs.clone() {

@@ -50,9 +50,6 @@ impl Lower<'_, '_> {
                 Ok(Binding::Mem(a, cty.clone()))
             }
             CType::Ptr(pointee) => {
-                if matches!(**pointee, CType::Func) {
-                    return unsupported(span.clone(), format!("function pointer parameter `{name}`"));
-                }
                 let arr_ty = CType::Array(pointee.clone(), None);
                 let a = self.new_array(name, Space::Global, &arr_ty, span.clone())?;
                 self.k.params.push(Param {
@@ -66,13 +63,12 @@ impl Lower<'_, '_> {
                 } else {
                     PtrOff::Fixed(Expr::int(0, Ty::I64))
                 };
-                self.ptrs.push(PtrBind {
-                    name: name.to_string(),
-                    array: Some(a),
-                    off,
-                    pointee: (**pointee).clone(),
-                });
-                Ok(Binding::Ptr(self.ptrs.len() - 1))
+                let i = self.push_ptr(PtrBind::new(name, vec![a], off, (**pointee).clone()));
+                if let Some(Expr::Var { id, .. }) = self.ptrs[i].tag {
+                    // It may later point elsewhere: its own array is the first.
+                    out.push(set(id, Expr::int(0, Ty::I32), span.clone()));
+                }
+                Ok(Binding::Ptr(i))
             }
             CType::Record(r) => {
                 let fields = self.g.types.records.get(r).cloned().unwrap_or_default();
@@ -113,13 +109,8 @@ impl Lower<'_, '_> {
             // pointer to pointer `Val::Addr` (`cxx.rs`).
             CType::Ptr(pointee) => {
                 let v = self.k.new_var(format!("{name}$off"), Ty::I64);
-                self.ptrs.push(PtrBind {
-                    name: name.to_string(),
-                    array: None,
-                    off: PtrOff::Var(v),
-                    pointee: (**pointee).clone(),
-                });
-                Ok(Binding::Ptr(self.ptrs.len() - 1))
+                let i = self.push_ptr(PtrBind::new(name, Vec::new(), PtrOff::Var(v), (**pointee).clone()));
+                Ok(Binding::Ptr(i))
             }
             CType::Record(r) if addr => {
                 let a = self.new_array(
@@ -188,15 +179,22 @@ impl Lower<'_, '_> {
             && !self.frame().modified.contains(&d.id)
         {
             let v = self.rvalue(e, out)?;
-            let pv = self.expect_ptr(v, e)?;
-            if matches!(pv.off, Expr::Const { .. }) {
-                self.ptrs[*i].array = Some(pv.array);
-                self.ptrs[*i].off = PtrOff::Fixed(pv.off);
+            // Not when an earlier pass found it pointing into several arrays (`target.rs`).
+            if let Val::Ptr(pv) = &v
+                && matches!(pv.off, Expr::Const { .. })
+                && self.ptrs[*i].tag.is_none()
+            {
+                self.ptrs[*i].arrays = vec![pv.array];
+                self.ptrs[*i].off = PtrOff::Fixed(pv.off.clone());
                 self.frame_mut().env.insert(d.id.clone(), b);
                 return Ok(());
             }
+            if !matches!(v, Val::Ptr(_) | Val::PtrCond(..)) {
+                self.expect_ptr(v, e)?;
+                return Ok(());
+            }
             self.frame_mut().env.insert(d.id.clone(), b.clone());
-            self.assign(&LVal::Bound(b), Val::Ptr(pv), e, &span, out)?;
+            self.assign(&LVal::Bound(b), v, e, &span, out)?;
             return Ok(());
         }
         self.frame_mut().env.insert(d.id.clone(), b.clone());

@@ -269,6 +269,12 @@ impl Lower<'_, '_> {
                         pointee: (**t).clone(),
                         ..p
                     })),
+                    (v @ Val::PtrCond(..), CType::Ptr(t)) => self.map_ptrs(v, &mut |_, p| {
+                        Ok(Val::Ptr(PtrVal {
+                            pointee: (**t).clone(),
+                            ..p
+                        }))
+                    }),
                     (Val::Scalar(e), CType::Scalar(t)) if e.ty().bits() == t.bits() => Ok(Val::Scalar(Expr::Opaque {
                         name: format!("bitcast{}", t.bits()),
                         args: vec![e],
@@ -359,6 +365,7 @@ impl Lower<'_, '_> {
                                 pointee,
                             })
                         }
+                        v @ Val::PtrCond(..) => self.snapshot_ptr(v, &span, out),
                         v => v,
                     };
                     let new = self.step(old.clone(), op == "++", &span)?;
@@ -461,6 +468,13 @@ impl Lower<'_, '_> {
                 match (lv, rv) {
                     (Val::Ptr(p), Val::Scalar(i)) if op == "+" || op == "-" => self.ptr_arith(p, i, op == "-", &span),
                     (Val::Scalar(i), Val::Ptr(p)) if op == "+" => self.ptr_arith(p, i, false, &span),
+                    // Into one of several arrays: each moves (`target.rs`).
+                    (v @ Val::PtrCond(..), Val::Scalar(i)) if op == "+" || op == "-" => {
+                        self.map_ptrs(v, &mut |l, p| l.ptr_arith(p, i.clone(), op == "-", &span))
+                    }
+                    (Val::Scalar(i), v @ Val::PtrCond(..)) if op == "+" => {
+                        self.map_ptrs(v, &mut |l, p| l.ptr_arith(p, i.clone(), false, &span))
+                    }
                     (Val::Ptr(p), Val::Ptr(q)) if op == "-" && p.array == q.array => {
                         let size = self.size_of(&p.pointee, &span)?;
                         let ty = self.scalar_ty(n)?;

@@ -162,6 +162,16 @@ impl<'a> Lower<'a, '_> {
             els = vec![branch(is_c, then, els, span.clone())];
         }
         out.extend(els);
+        let names: Vec<String> = cands.iter().map(|c| format!("`{}`", c.name)).collect();
+        self.note_once(
+            "call through a function pointer",
+            span,
+            &format!(
+                "is a case split over the functions of its type ({}); a pointer that may be null \
+                 or point to no known function fails there as an assertion",
+                names.join(", ")
+            ),
+        );
         Ok(match result {
             Some((t, ty)) => Val::Scalar(Expr::Var { id: t, ty }),
             None => Val::Void,

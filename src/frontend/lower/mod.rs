@@ -17,6 +17,8 @@
 //! | `expr.rs` | rvalues: literals, casts, unary, binary and conditional operators |
 //! | `place.rs` | lvalues: reads, writes, members, pointers as (array, byte offset), `++`, `+=` |
 //! | `call.rs` | calls: inlining of device functions, dispatch to built-ins |
+//! | `fnptr.rs` | function pointers: integer-coded targets, calls through them as case splits |
+//! | `target.rs` | pointer variables that may point into several arrays (a tag beside the offset) |
 //! | `cxx.rs` | C++ places: references, `this` and methods, conditional lvalues, pointers to pointers, string literals |
 //! | `builtin.rs` | calls to built-in functions, as their table entry (`frontend/builtins/`) says |
 //! | `texture.rs` | texture fetches (read-only data), loads and stores with cache hints (`__ldg`) |
@@ -51,6 +53,7 @@ mod names;
 mod opaque;
 mod place;
 mod stmt;
+mod target;
 mod texture;
 mod vector;
 
@@ -161,13 +164,31 @@ enum PtrOff {
     Var(VarId),
 }
 
-/// A pointer variable: statically bound to one array.
+/// A pointer variable: the arrays it may point into (`target.rs`) and its offset.
 #[derive(Clone, Debug)]
 struct PtrBind {
     name: String,
-    array: Option<ArrayId>,
+    /// The arrays it may point to, numbered as its tag numbers them (empty before its first
+    /// assignment).
+    arrays: Vec<ArrayId>,
+    /// Which of `arrays` it points to (an `I32`), when there are several: a variable, or an
+    /// expression fixed at the definition.
+    tag: Option<Expr>,
     off: PtrOff,
     pointee: CType,
+}
+
+impl PtrBind {
+    /// A pointer variable `name` into `arrays` (empty: not yet assigned), no tag.
+    fn new(name: &str, arrays: Vec<ArrayId>, off: PtrOff, pointee: CType) -> PtrBind {
+        PtrBind {
+            name: name.to_string(),
+            arrays,
+            tag: None,
+            off,
+            pointee,
+        }
+    }
 }
 
 /// What a declaration denotes.
@@ -258,6 +279,10 @@ struct Lower<'a, 'g> {
     annotation_depth: u32,
     /// Lowering the postconditions of the device function just inlined (`annotation.rs`).
     in_postcondition: bool,
+    /// Arrays of the pointer variables with several, by creation index, from the last pass.
+    seeds: target::Seeds,
+    /// A pointer variable learnt a new array in this pass (lower again).
+    grown: bool,
 }
 
 fn pos_span(p: &Pos) -> Span {
@@ -288,7 +313,29 @@ fn unsupported<T>(span: Span, what: impl Into<String>) -> R<T> {
     })
 }
 
+/// Lower the kernel `f`, again while pointer variables learn arrays after their first use
+/// (`target.rs`).
 fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
+    let mut seeds = target::Seeds::new();
+    for _ in 0..target::MAX_PASSES {
+        let (k, grown) = lower_kernel_pass(g, f, display, seeds)?;
+        match grown {
+            None => return Ok(k),
+            Some(s) => seeds = s,
+        }
+    }
+    unsupported(
+        f.pos
+            .as_ref()
+            .map(pos_span)
+            .unwrap_or_else(|| Span::point(Arc::from(""), 0, 0)),
+        "pointers whose possible arrays do not settle",
+    )
+}
+
+/// One lowering of the kernel `f` with the pointer sets `seeds`; the kernel, and the sets for
+/// another pass when some pointer learnt a new array.
+fn lower_kernel_pass(g: &Globals, f: &Node, display: &str, seeds: target::Seeds) -> R<(Kernel, Option<target::Seeds>)> {
     let fallback = Span::point(Arc::from(""), 0, 0);
     let kspan = f.pos.as_ref().map(pos_span).unwrap_or(fallback);
     let mut l = Lower {
@@ -318,6 +365,8 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
         logs: Vec::new(),
         annotation_depth: 0,
         in_postcondition: false,
+        seeds,
+        grown: false,
     };
     let body = body_of(f).ok_or_else(|| FrontendError::Unsupported {
         span: l.kspan.clone(),
@@ -345,7 +394,8 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
     let mut all = std::mem::take(&mut l.prologue);
     all.extend(out);
     l.k.body = access_log::instrument(all, &l.logs);
-    Ok(l.k)
+    let again = l.grown.then(|| l.seeds_found());
+    Ok((l.k, again))
 }
 
 /// Find declarations whose address is taken and those modified after definition.

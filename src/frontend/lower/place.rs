@@ -2,9 +2,10 @@
 //! (array, byte offset) memory locations; reading and writing them; pointer arithmetic;
 //! `++`/`--` and compound assignment, which update a place.
 //!
-//! A pointer is resolved to one array at its definition; a pointer that could point to two
-//! arrays is an error, never a guess.
+//! A pointer variable is resolved to the arrays it may point into (one, or several chosen by a
+//! tag: `target.rs`); accesses through it go to the array it points into.
 
+use super::target::ptr_value;
 use super::{Binding, LVal, Lower, PtrOff, PtrVal, R, Val, add_off, cast, float_name, scale, set, unsupported};
 use crate::frontend::FrontendError;
 use crate::frontend::ast::{Node, strip_parens};
@@ -74,21 +75,18 @@ impl Lower<'_, '_> {
             Binding::Const(e) => Ok(Val::Scalar(e.clone())),
             Binding::Ptr(i) => {
                 let p = &self.ptrs[*i];
-                let Some(array) = p.array else {
+                if p.arrays.is_empty() || (p.arrays.len() > 1 && p.tag.is_none()) {
                     return unsupported(
                         self.span(at),
                         format!("pointer `{}` used before it points to an array", p.name),
                     );
-                };
+                }
                 let off = match &p.off {
                     PtrOff::Fixed(e) => e.clone(),
                     PtrOff::Var(v) => Expr::Var { id: *v, ty: Ty::I64 },
                 };
-                Ok(Val::Ptr(PtrVal {
-                    array,
-                    off,
-                    pointee: p.pointee.clone(),
-                }))
+                // Into several arrays: a case split on the tag (`target.rs`).
+                Ok(ptr_value(&p.arrays, p.tag.as_ref(), &off, &p.pointee))
             }
             Binding::Struct(fs) => {
                 let mut vs = Vec::new();
@@ -119,13 +117,6 @@ impl Lower<'_, '_> {
             (LVal::Cond { cond, then, els }, v) => self.assign_cond((cond, then, els), v, at, span, out),
             (LVal::Bound(Binding::Ref(r)), v) => self.assign(&r.clone(), v, at, span, out),
             (LVal::Bound(Binding::Addr(_)), _) => unsupported(span.clone(), "pointer to pointer reassigned"),
-            (LVal::Bound(Binding::Ptr(i)), Val::PtrCond(..)) => unsupported(
-                span.clone(),
-                format!(
-                    "pointer `{}` may point to two arrays (chosen by a conditional)",
-                    self.ptrs[*i].name
-                ),
-            ),
             (LVal::Bound(Binding::Ptr(i)), Val::Addr(_)) => unsupported(
                 span.clone(),
                 format!(
@@ -137,35 +128,7 @@ impl Lower<'_, '_> {
                 out.push(set(*var, cast(e, *ty), span.clone()));
                 Ok(())
             }
-            (LVal::Bound(Binding::Ptr(i)), Val::Ptr(p)) => {
-                let pb = self.ptrs[*i].clone();
-                match pb.array {
-                    None => self.ptrs[*i].array = Some(p.array),
-                    Some(a) if a != p.array => {
-                        return unsupported(
-                            span.clone(),
-                            format!(
-                                "pointer `{}` may point to two arrays (`{}` and `{}`)",
-                                pb.name,
-                                self.k.array(a).name,
-                                self.k.array(p.array).name
-                            ),
-                        );
-                    }
-                    _ => {}
-                }
-                // A pointer fixed at its definition gets an offset variable when reassigned.
-                let v = match pb.off {
-                    PtrOff::Var(v) => v,
-                    PtrOff::Fixed(_) => {
-                        let v = self.k.new_var(format!("{}$off", pb.name), Ty::I64);
-                        self.ptrs[*i].off = PtrOff::Var(v);
-                        v
-                    }
-                };
-                out.push(set(v, p.off, span.clone()));
-                Ok(())
-            }
+            (LVal::Bound(Binding::Ptr(i)), v @ (Val::Ptr(_) | Val::PtrCond(..))) => self.point_to(*i, &v, span, out),
             (LVal::Bound(Binding::Struct(fs)), Val::Struct(vs)) => {
                 for ((_, fb), (_, fv)) in fs.iter().zip(vs) {
                     self.assign(&LVal::Bound(fb.clone()), fv, at, span, out)?;
@@ -474,14 +437,14 @@ impl Lower<'_, '_> {
                     },
                 }))
             }
-            Val::Ptr(p) => {
-                let size = self.size_of(&p.pointee, span)? as i64;
+            v @ (Val::Ptr(_) | Val::PtrCond(..)) => self.map_ptrs(v, &mut |l, p| {
+                let size = l.size_of(&p.pointee, span)? as i64;
                 let d = if inc { size } else { -size };
                 Ok(Val::Ptr(PtrVal {
                     off: add_off(p.off, Expr::int(d, Ty::I64)),
                     ..p
                 }))
-            }
+            }),
             _ => unsupported(span.clone(), "increment of a non-scalar"),
         }
     }
@@ -497,9 +460,9 @@ impl Lower<'_, '_> {
         let lv = self.lvalue(a, out)?;
         let old = self.read(lv.clone(), a, out)?;
         let new = match old {
-            Val::Ptr(p) => {
+            v @ (Val::Ptr(_) | Val::PtrCond(..)) => {
                 let r = self.expect_scalar(rv, b)?;
-                self.ptr_arith(p, r, bop == "-", &span)?
+                self.map_ptrs(v, &mut |l, p| l.ptr_arith(p, r.clone(), bop == "-", &span))?
             }
             Val::Scalar(old) => {
                 let r = self.expect_scalar(rv, b)?;
