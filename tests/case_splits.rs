@@ -1,6 +1,7 @@
 //! Case splits made by the front end, end to end with z3, cvc5 and yices: calls through
-//! function pointers (`tests/kernels/fnptr/`) and pointers that may point to several arrays
-//! (`tests/kernels/ptrsplit/`).
+//! function pointers (`tests/kernels/fnptr/`), pointers that may point to several arrays
+//! (`tests/kernels/ptrsplit/`) and arrays of pointers in struct parameters, one pointer per
+//! element (`tests/kernels/ptrarray/`).
 //!
 //! Each kernel starts with `// expect: verified | race | race on NAME | assertion | unsupported`
 //! and a `// --flags` line: `verified` is exit 0 with every kernel verified; `race` is exit 1
@@ -90,4 +91,9 @@ fn function_pointer_calls() {
 #[test]
 fn pointers_to_several_arrays() {
     check_dir("tests/kernels/ptrsplit", 4);
+}
+
+#[test]
+fn arrays_of_pointers_in_struct_parameters() {
+    check_dir("tests/kernels/ptrarray", 3);
 }

@@ -208,3 +208,28 @@ fn assume_is_a_c_condition_checked_by_clang_in_the_kernel() {
     assert!(err.contains("undeclared identifier 'm'"), "{err}");
     assert!(!err.contains("gpug-assume"), "{err}");
 }
+
+#[test]
+fn write_to_constant_memory_is_a_defect_where_it_is_reached() {
+    for s in ["z3", "cvc5", "yices"] {
+        let (code, out, err) = run(&[
+            "--solver",
+            s,
+            "--blockDim",
+            "64",
+            "--gridDim",
+            "1",
+            "tests/kernels/constant_write.cu",
+        ]);
+        assert_eq!(code, Some(1), "{s}: {out}{err}");
+        assert!(out.contains("assertion may fail"), "{s}: {out}");
+        // The write of `coeff` (line 13) is reached; that of `scale` (line 10) never is.
+        assert!(
+            out.contains("constant_write.cu:13:5: fails by thread (3, 0, 0)"),
+            "{s}: {out}"
+        );
+        assert!(!out.contains("constant_write.cu:10:5: fails"), "{s}: {out}");
+        assert!(out.contains("write to __constant__ `coeff`"), "{s}: {out}");
+        assert!(!out.contains("race"), "{s}: {out}");
+    }
+}

@@ -11,6 +11,10 @@ use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::types::CType;
 use crate::ir::*;
 
+/// The largest array of pointers in a by-value struct parameter that is modelled, one pointer
+/// parameter per element.
+const MAX_POINTER_MEMBERS: u64 = 64;
+
 impl Lower<'_, '_> {
     pub(super) fn kernel_param(&mut self, p: &Node, out: &mut Vec<Stmt>) -> R<()> {
         let name = p.name.clone().unwrap_or_else(|| format!("$arg{}", self.k.params.len()));
@@ -43,6 +47,24 @@ impl Lower<'_, '_> {
             CType::Ptr(pointee) if matches!(**pointee, CType::Ptr(_)) => Ok(Binding::Invalid(format!(
                 "pointer to pointer kernel parameter `{name}` (pointers loaded from memory are not modelled)"
             ))),
+            // An array of pointers member of a by-value struct parameter (`float *p[42]`):
+            // each element is a pointer parameter of its own (`q.p[4]`, a distinct array like
+            // every pointer parameter), flattened like a struct with fields `[0]`, `[1]`, ...
+            // and reached by constant subscripts only (`place.rs`).
+            CType::Array(elem, Some(n)) if id.is_empty() && matches!(**elem, CType::Ptr(_)) => {
+                if *n > MAX_POINTER_MEMBERS {
+                    return unsupported(
+                        span.clone(),
+                        format!("array of {n} pointers `{name}` (at most {MAX_POINTER_MEMBERS} are modelled)"),
+                    );
+                }
+                let mut bs = Vec::new();
+                for i in 0..*n {
+                    let b = self.param_binding(&format!("{name}[{i}]"), elem, "", span, out)?;
+                    bs.push((format!("[{i}]"), b));
+                }
+                Ok(Binding::Struct(bs))
+            }
             // An array member of a by-value struct parameter: the same for every thread and
             // read-only to them, so a constant array.
             CType::Array(..) if id.is_empty() => {

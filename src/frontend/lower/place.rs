@@ -149,13 +149,27 @@ impl Lower<'_, '_> {
                         ),
                     )
                 }
-                (CType::Scalar(_), _) if self.k.array(*array).space == Space::Constant => unsupported(
-                    self.span(at),
-                    format!(
-                        "write to __constant__ memory `{}` (constant memory is read-only in kernels)",
-                        self.k.array(*array).name
-                    ),
-                ),
+                // Constant memory is read-only in kernels (CUDA C++ Programming Guide,
+                // `__constant__`): a write that can be reached is a defect, checked as an
+                // assertion that fails there; the write itself is dropped.
+                (CType::Scalar(_), _) if self.k.array(*array).space == Space::Constant => {
+                    let span = self.span(at);
+                    let name = self.k.array(*array).name.clone();
+                    let head = format!("write to __constant__ `{name}` (");
+                    if !self.k.notes.iter().any(|x| x.starts_with(&head)) {
+                        self.k.notes.push(format!(
+                            "{head}{span}): a defect (constant memory is read-only in kernels), \
+                             checked as an assertion that fails wherever such a write is reached"
+                        ));
+                    }
+                    out.push(Stmt {
+                        kind: StmtKind::Assert {
+                            cond: Expr::bool(false),
+                        },
+                        span,
+                    });
+                    Ok(())
+                }
                 (CType::Scalar(ty), Val::Scalar(e)) => {
                     out.push(Stmt {
                         kind: StmtKind::Store {
@@ -305,6 +319,9 @@ impl Lower<'_, '_> {
                 } else {
                     (b, a)
                 };
+                if let Some(lv) = self.pointer_member_element(base, idx, out)? {
+                    return Ok(lv);
+                }
                 let pv = self.rvalue(base, out)?;
                 let iv = self.rvalue(idx, out)?;
                 let i = self.expect_scalar(iv, idx)?;
@@ -525,5 +542,45 @@ fn place_of(b: Binding) -> LVal {
         },
         Binding::Ref(lv) => *lv,
         b => LVal::Bound(b),
+    }
+}
+
+impl Lower<'_, '_> {
+    /// `q.p[i]` where `q.p` is an array of pointers of a by-value struct parameter (flattened
+    /// with fields `[0]`, `[1]`, ... by `param_binding`): the place of element `i`, which must
+    /// be a constant. `None` when `base` is not such an array.
+    fn pointer_member_element(&mut self, base: &Node, idx: &Node, out: &mut Vec<Stmt>) -> R<Option<LVal>> {
+        let inner = strip_parens(base);
+        let arr = match (inner.kind.as_str(), inner.cast_kind.as_deref(), inner.inner.first()) {
+            ("ImplicitCastExpr", Some("ArrayToPointerDecay"), Some(c)) => c,
+            _ => return Ok(None),
+        };
+        if !matches!(self.ctype(arr), CType::Array(ref e, _) if matches!(**e, CType::Ptr(_))) {
+            return Ok(None);
+        }
+        let lv = self.lvalue(arr, out)?;
+        let LVal::Bound(Binding::Struct(fs)) = lv else {
+            return Ok(None);
+        };
+        if !fs.first().is_some_and(|(f, _)| f.starts_with('[')) {
+            return Ok(None);
+        }
+        let iv = self.rvalue(idx, out)?;
+        let i = match self.expect_scalar(iv, idx)? {
+            Expr::Const { value, .. } => value,
+            _ => {
+                return unsupported(
+                    self.span(idx),
+                    "array of pointers in a struct parameter indexed by a value that is not a constant",
+                );
+            }
+        };
+        match fs.iter().find(|(f, _)| *f == format!("[{i}]")) {
+            Some((_, b)) => Ok(Some(place_of(b.clone()))),
+            None => unsupported(
+                self.span(idx),
+                format!("index {i} out of the bounds of an array of pointers"),
+            ),
+        }
     }
 }
