@@ -134,3 +134,21 @@ fn stub_headers_lack_cooperative_groups() {
     assert_eq!(code, Some(0), "{err}");
     assert!(!err.contains("stub headers"), "{err}");
 }
+
+#[test]
+fn libraries_reached_through_an_own_header_are_found() {
+    // The file does not name cooperative groups: parsed first without them, then with them.
+    for s in SOLVERS {
+        let (code, out, err) = run(&[
+            "--solver",
+            s,
+            "--blockDim",
+            "64",
+            "--gridDim",
+            "1",
+            "tests/kernels/headers/groups_through_own_header.cu",
+        ]);
+        assert_eq!(code, Some(0), "{s}: {out}{err}");
+        assert!(out.contains("shift: verified"), "{s}: {out}");
+    }
+}

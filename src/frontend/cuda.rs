@@ -183,18 +183,58 @@ fn cuda_command(clang: &Path, cuda: Option<&Path>) -> Command {
     cmd
 }
 
+/// What the PCH over NVIDIA's headers holds besides the CUDA runtime headers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Libraries {
+    /// The runtime headers and the annotations only (~0.1 s of CPU per kernel).
+    Runtime,
+    /// Also `cooperative_groups.h` and `curand_kernel.h` (~0.2 s per kernel).
+    WithLibraries,
+}
+
+/// Names whose presence in a kernel's file asks for [`Libraries::WithLibraries`].
+const LIBRARY_WORDS: &[&str] = &[
+    "curand",
+    "cooperative_groups",
+    "this_grid",
+    "this_thread_block",
+    "grid_group",
+    "thread_block",
+    "tiled_partition",
+    "coalesced_",
+    "synchronize",
+];
+
+/// The PCH `file`'s text asks for: with the libraries when it names cooperative groups or
+/// cuRAND (a file that reaches them only through a header of its own is parsed again with
+/// them when the first parse fails, [`parse`]).
+pub fn libraries_for(file: &Path) -> Libraries {
+    match std::fs::read(file) {
+        Ok(b) => {
+            let text = String::from_utf8_lossy(&b);
+            if LIBRARY_WORDS.iter().any(|w| text.contains(w)) {
+                Libraries::WithLibraries
+            } else {
+                Libraries::Runtime
+            }
+        }
+        Err(_) => Libraries::WithLibraries,
+    }
+}
+
 /// NVIDIA's headers under `cuda`, precompiled once with [`NVIDIA_PRELUDE`] into a clang PCH
-/// cached in the temporary directory (keyed by clang, the CUDA folder and the prelude).
-/// Returns (PCH path, prelude path).
+/// cached in the temporary directory (keyed by clang, the CUDA folder and the prelude), with or
+/// without cooperative groups and cuRAND (`libs`). Returns (PCH path, prelude path).
 ///
-/// Why: parsed afresh, the real headers cost ~0.35 s per kernel and their JSON AST is
-/// ~130 MB; through the PCH a kernel parses in ~0.06 s and the dump holds the kernel's file
-/// only (declarations that come from the PCH are not dumped; the front end knows header
-/// functions by name, [`super::builtins`], and vector types by layout, `types.rs`).
+/// Why: parsed afresh, the real headers cost ~0.5 s of CPU per kernel and their JSON AST is
+/// ~130 MB; through the PCH a kernel parses in ~0.1 s (~0.2 s with the libraries) and the dump
+/// holds the kernel's file only (declarations that come from the PCH are not dumped; the front
+/// end knows header functions by name, [`super::builtins`], and vector types by layout,
+/// `types.rs`).
 ///
 /// Errors: clang fails on the headers ([`FrontendError::ClangFailed`]), or the cache cannot be
 /// written.
-pub fn nvidia_pch(clang: &Path, cuda: &Path) -> Result<(PathBuf, PathBuf), FrontendError> {
+pub fn nvidia_pch(clang: &Path, cuda: &Path, libs: Libraries) -> Result<(PathBuf, PathBuf), FrontendError> {
     let stamp = |p: &Path| std::fs::metadata(p).ok().map(|m| (m.len(), m.modified().ok()));
     let api = cuda.join("include/cuda_runtime_api.h");
     let dir = cache_dir((
@@ -207,9 +247,16 @@ pub fn nvidia_pch(clang: &Path, cuda: &Path) -> Result<(PathBuf, PathBuf), Front
         ANNOTATIONS,
     ))?;
     let prelude = dir.join("gpug_nvidia_prelude.h");
-    let pch = dir.join("gpug_nvidia.pch");
     write_if_changed(&dir.join("gpug_annotations.h"), ANNOTATIONS)?;
     write_if_changed(&prelude, NVIDIA_PRELUDE)?;
+    let (top, pch) = match libs {
+        Libraries::Runtime => (prelude.clone(), dir.join("gpug_nvidia.pch")),
+        Libraries::WithLibraries => {
+            let top = dir.join("gpug_nvidia_libraries.h");
+            write_if_changed(&top, "#define __GPUG_LIBRARIES 1\n#include \"gpug_nvidia_prelude.h\"\n")?;
+            (top, dir.join("gpug_nvidia_libraries.pch"))
+        }
+    };
     if pch.is_file() {
         return Ok((pch, prelude));
     }
@@ -221,7 +268,7 @@ pub fn nvidia_pch(clang: &Path, cuda: &Path) -> Result<(PathBuf, PathBuf), Front
     let out = cuda_command(clang, Some(cuda))
         .args(["-S", "-Xclang", "-emit-pch", "-o"])
         .arg(tmp.path())
-        .arg(&prelude)
+        .arg(&top)
         .stdin(std::process::Stdio::null())
         .output()
         .map_err(|source| FrontendError::ClangSpawn {
@@ -244,16 +291,27 @@ pub fn nvidia_pch(clang: &Path, cuda: &Path) -> Result<(PathBuf, PathBuf), Front
 /// Run clang on `path` and return the parsed, location-resolved AST and the prelude's path.
 ///
 /// With NVIDIA's headers ([`resolve_headers`]) the file is parsed over the precompiled
-/// headers ([`nvidia_pch`]); without them over gpug's stub prelude and headers.
+/// headers ([`nvidia_pch`]): without cooperative groups and cuRAND unless the file names them
+/// ([`libraries_for`]), and again with them when that parse fails. Without NVIDIA's headers
+/// the file is parsed over gpug's stub prelude and headers.
 pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<(ast::Node, PathBuf), FrontendError> {
     let clang = find_clang(opts.clang.as_deref())?;
-    let (cmd, prelude) = match resolve_headers(&opts.headers)? {
+    match resolve_headers(&opts.headers)? {
         Some(cuda) => {
-            let (pch, prelude) = nvidia_pch(&clang, &cuda)?;
-            let mut cmd = cuda_command(&clang, Some(&cuda));
-            cmd.args(["-fsyntax-only", "-Xclang", "-include-pch", "-Xclang"])
-                .arg(&pch);
-            (cmd, prelude)
+            let over = |libs| -> Result<(ast::Node, PathBuf), FrontendError> {
+                let (pch, prelude) = nvidia_pch(&clang, &cuda, libs)?;
+                let mut cmd = cuda_command(&clang, Some(&cuda));
+                cmd.args(["-fsyntax-only", "-Xclang", "-include-pch", "-Xclang"])
+                    .arg(&pch);
+                Ok((dump_ast(cmd, &clang, path, opts)?, prelude))
+            };
+            match libraries_for(path) {
+                Libraries::WithLibraries => over(Libraries::WithLibraries),
+                Libraries::Runtime => match over(Libraries::Runtime) {
+                    Err(FrontendError::ClangFailed { .. }) => over(Libraries::WithLibraries),
+                    r => r,
+                },
+            }
         }
         None => {
             let (prelude, inc) = support_files()?;
@@ -262,11 +320,9 @@ pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<(ast::Node, PathBuf)
                 .arg("-include")
                 .arg(&prelude)
                 .arg(format!("-I{}", inc.display()));
-            (cmd, prelude)
+            Ok((dump_ast(cmd, &clang, path, opts)?, prelude))
         }
-    };
-    let root = dump_ast(cmd, &clang, path, opts)?;
-    Ok((root, prelude))
+    }
 }
 
 /// The built-in variable a clang type names (`__cuda_builtin_threadIdx_t` is `threadIdx`).

@@ -9,6 +9,10 @@
 #define __GPUG__ 1
 
 #include <cuda_runtime.h>
+/* Cooperative groups and cuRAND cost ~0.1 s of CPU per kernel even unused, so they are in a
+ * second PCH (`__GPUG_LIBRARIES`, defined by gpug_nvidia_libraries.h), used for kernels that
+ * name them (src/frontend/cuda.rs). */
+#ifdef __GPUG_LIBRARIES
 #if __has_include(<cooperative_groups.h>)
 #include <cooperative_groups.h>
 /* GPUVerify's cuda.h spells a group's barrier `synchronize(g)`. */
@@ -18,6 +22,7 @@ template <class Group> __device__ void synchronize(Group &g);
 #endif
 #if __has_include(<curand_kernel.h>)
 #include <curand_kernel.h>
+#endif
 #endif
 
 /* Cache-hinted loads and stores of nvcc's sm_32_intrinsics.h that clang 14's CUDA wrapper lacks
