@@ -8,7 +8,7 @@ use super::globals::const_value;
 use super::texture::is_texture_reference;
 use super::{Binding, LVal, Lower, PtrBind, PtrOff, R, Val, add_off, pos_span, set, unsupported};
 use crate::frontend::ast::{Node, strip_parens};
-use crate::frontend::types::CType;
+use crate::frontend::types::{CType, FN_PTR};
 use crate::ir::*;
 
 /// The largest array of pointers in a by-value struct parameter that is modelled, one pointer
@@ -194,9 +194,21 @@ impl Lower<'_, '_> {
             self.frame_mut().env.insert(d.id.clone(), b);
             return Ok(());
         }
+        let init = d.code_children().last().filter(|_| d.init.is_some());
+        // A data pointer initialised with a function pointer (`void *x = (void *)f`) holds a
+        // function's code ([`super::fnptr`]), like a function pointer.
+        if matches!(cty, CType::Ptr(_)) && init.is_some_and(|e| self.casts_fn_ptr(e)) {
+            let v = self.k.new_var(&name, FN_PTR);
+            let b = Binding::Scalar(v, FN_PTR);
+            self.frame_mut().env.insert(d.id.clone(), b.clone());
+            if let Some(e) = init {
+                let val = self.rvalue(e, out)?;
+                self.assign(&LVal::Bound(b), val, e, &span, out)?;
+            }
+            return Ok(());
+        }
         let b = self.local_binding(&name, &cty, &d.id, &span)?;
         // A never-reassigned pointer with a constant offset keeps it fixed (clearer IR).
-        let init = d.code_children().last().filter(|_| d.init.is_some());
         if let (Binding::Ptr(i), Some(e)) = (&b, init)
             && !self.frame().modified.contains(&d.id)
         {
@@ -456,6 +468,32 @@ impl Lower<'_, '_> {
             }
             "VarDecl" if d.name == "warpSize" => Ok(Binding::Const(Expr::Builtin(Builtin::WarpSize))),
             _ => unsupported(self.span(n), format!("reference to `{}` ({})", d.name, d.kind)),
+        }
+    }
+}
+
+impl Lower<'_, '_> {
+    /// Whether `e` is a cast of a function pointer to a data pointer (through parentheses and
+    /// further casts).
+    fn casts_fn_ptr(&self, e: &Node) -> bool {
+        let mut e = e;
+        loop {
+            match e.kind.as_str() {
+                "ParenExpr" => {}
+                k if k.ends_with("CastExpr") => {
+                    if let Some(c) = e.inner.first()
+                        && self.g.types.is_fn_ptr(c.type_str())
+                        && !self.g.types.is_fn_ptr(e.type_str())
+                    {
+                        return true;
+                    }
+                }
+                _ => return false,
+            }
+            match e.inner.first() {
+                Some(c) => e = c,
+                None => return false,
+            }
         }
     }
 }

@@ -259,8 +259,16 @@ impl Lower<'_, '_> {
                 ) {
                     // Between function pointer types: the same target.
                     (true, true) => return Ok(Val::Scalar(self.fn_value(c, out)?)),
-                    (true, false) => return unsupported(span, "cast of a data pointer to a function pointer"),
-                    (false, true) => return unsupported(span, "cast of a function pointer to a data pointer"),
+                    // A data pointer that holds a function's code (`decl.rs`): the same code.
+                    (true, false) => {
+                        return match self.rvalue(c, out)? {
+                            Val::Scalar(e) => Ok(Val::Scalar(cast(e, FN_PTR))),
+                            _ => unsupported(span, "cast of a data pointer to a function pointer"),
+                        };
+                    }
+                    // Kept as the function's code: only a data pointer initialised with it
+                    // may hold it (`decl.rs`); anywhere else it is "integer used as a pointer".
+                    (false, true) => return Ok(Val::Scalar(self.fn_value(c, out)?)),
                     (false, false) => {}
                 }
                 let v = self.rvalue(c, out)?;
@@ -308,7 +316,10 @@ impl Lower<'_, '_> {
             "FunctionToPointerDecay" => Ok(Val::Scalar(self.fn_value(c, out)?)),
             "BuiltinFnToFnPtr" => unsupported(span, "pointer to a compiler built-in function"),
             "NullToPointer" if self.g.types.is_fn_ptr(n.type_str()) => Ok(Val::Scalar(Expr::int(0, FN_PTR))),
-            "NullToPointer" => unsupported(span, "null pointer"),
+            // A null data pointer is the integer 0 until something needs it to point somewhere
+            // (`expect_ptr`, `assign`: "null pointer"); a pointer that holds a function's
+            // code (`decl.rs`) takes it as NULL.
+            "NullToPointer" => Ok(Val::Scalar(Expr::int(0, Ty::I64))),
             "IntegralToPointer" if self.g.types.is_fn_ptr(n.type_str()) => {
                 let v = self.rvalue(c, out)?;
                 Ok(Val::Scalar(cast(self.expect_scalar(v, c)?, FN_PTR)))

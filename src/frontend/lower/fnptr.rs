@@ -163,15 +163,14 @@ impl<'a> Lower<'a, '_> {
         }
         out.extend(els);
         let names: Vec<String> = cands.iter().map(|c| format!("`{}`", c.name)).collect();
-        self.note_once(
-            "call through a function pointer",
-            span,
-            &format!(
-                "is a case split over the functions of its type ({}); a pointer that may be null \
-                 or point to no known function fails there as an assertion",
+        let head = "call through a function pointer (";
+        if !self.k.notes.iter().any(|x| x.starts_with(head)) {
+            self.k.notes.push(format!(
+                "{head}{span}) is a case split over the functions of its type ({}); a pointer that \
+                 may be null or point to no known function fails there as an assertion",
                 names.join(", ")
-            ),
-        );
+            ));
+        }
         Ok(match result {
             Some((t, ty)) => Val::Scalar(Expr::Var { id: t, ty }),
             None => Val::Void,

@@ -124,6 +124,9 @@ impl Lower<'_, '_> {
                     self.ptrs[*i].name
                 ),
             ),
+            (LVal::Bound(Binding::Ptr(_)), Val::Scalar(Expr::Const { value, .. })) if value == 0.into() => {
+                unsupported(span.clone(), "null pointer")
+            }
             (LVal::Bound(Binding::Scalar(var, ty)), Val::Scalar(e)) => {
                 out.push(set(*var, cast(e, *ty), span.clone()));
                 Ok(())
@@ -480,6 +483,24 @@ impl Lower<'_, '_> {
             v @ (Val::Ptr(_) | Val::PtrCond(..)) => {
                 let r = self.expect_scalar(rv, b)?;
                 self.map_ptrs(v, &mut |l, p| l.ptr_arith(p, r.clone(), bop == "-", &span))?
+            }
+            // Arithmetic on a data pointer that holds a function's code (`decl.rs`): any
+            // nonzero step leaves every function (the code 1 is none), so a call through the
+            // result fails at the call.
+            Val::Scalar(old) if matches!(self.ctype(a), CType::Ptr(_)) => {
+                let r = self.expect_scalar(rv, b)?;
+                let ty = old.ty();
+                Val::Scalar(Expr::Select {
+                    cond: Box::new(Expr::Binary {
+                        op: BinOp::Eq,
+                        lhs: Box::new(cast(r.clone(), r.ty())),
+                        rhs: Box::new(Expr::int(0, r.ty())),
+                        ty: Ty::Bool,
+                    }),
+                    then: Box::new(old),
+                    els: Box::new(Expr::int(1, ty)),
+                    ty,
+                })
             }
             Val::Scalar(old) => {
                 let r = self.expect_scalar(rv, b)?;
