@@ -63,6 +63,8 @@ impl Lower<'_, '_> {
         result
     }
 
+    /// Lower `items` into `out`, each region's items in its block; `stack` holds the regions
+    /// open (left there on an error).
     fn lower_regions(
         &mut self,
         items: &[&Node],
