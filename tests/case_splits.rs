@@ -1,14 +1,16 @@
 //! Case splits made by the front end, end to end with z3, cvc5 and yices: calls through
 //! function pointers (`tests/kernels/fnptr/`), pointers that may point to several arrays
-//! (`tests/kernels/ptrsplit/`) and arrays of pointers in struct parameters, one pointer per
-//! element (`tests/kernels/ptrarray/`).
+//! (`tests/kernels/ptrsplit/`), arrays of pointers in struct parameters, one pointer per
+//! element (`tests/kernels/ptrarray/`), and forward `goto`s lowered to blocks and their exits
+//! (`tests/kernels/goto/`).
 //!
-//! Each kernel starts with `// expect: verified | race | race on NAME | assertion | unsupported`
-//! and a `// --flags` line: `verified` is exit 0 with every kernel verified; `race` is exit 1
-//! with a race finding (`race on NAME`: and every race is on the array `NAME`); `assertion` is
-//! exit 1 with an assertion finding and no race (a call through a pointer that may be null or
-//! point to no known function fails at the call); `unsupported` is exit 2 with an
-//! `unsupported:` message.
+//! Each kernel starts with `// expect: verified | race | race on NAME | assertion | divergence
+//! | unsupported | unsupported at L:C` and a `// --flags` line: `verified` is exit 0 with every
+//! kernel verified; `race` is exit 1 with a race finding (`race on NAME`: and every race is on
+//! the array `NAME`); `assertion` is exit 1 with an assertion finding and no race (a call
+//! through a pointer that may be null or point to no known function fails at the call);
+//! `divergence` is exit 1 with a barrier divergence finding; `unsupported` is exit 2 with an
+//! `unsupported:` message (`at L:C`: the message names the file at line `L`, column `C`).
 
 mod common;
 
@@ -69,7 +71,12 @@ fn check_dir(dir: &str, min: usize) {
                 "assertion" => {
                     code == Some(1) && k.iter().any(|x| *x == "assertion") && !k.iter().any(|x| *x == "race")
                 }
+                "divergence" => code == Some(1) && k.iter().any(|x| *x == "divergence"),
                 "unsupported" => code == Some(2) && String::from_utf8_lossy(&out.stderr).contains("unsupported: "),
+                e if e.starts_with("unsupported at ") => {
+                    let at = format!("{file}:{}: unsupported: ", &e["unsupported at ".len()..]);
+                    code == Some(2) && String::from_utf8_lossy(&out.stderr).starts_with(&at)
+                }
                 other => panic!("{file}: unknown expectation {other:?}"),
             };
             if !ok {
@@ -96,4 +103,9 @@ fn pointers_to_several_arrays() {
 #[test]
 fn arrays_of_pointers_in_struct_parameters() {
     check_dir("tests/kernels/ptrarray", 3);
+}
+
+#[test]
+fn forward_gotos() {
+    check_dir("tests/kernels/goto", 12);
 }

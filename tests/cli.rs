@@ -30,7 +30,7 @@ fn unsupported_construct_exits_2_with_one_line() {
     assert!(out.is_empty());
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(err.starts_with("tests/kernels/unsupported_goto.cu:4:"), "{err}");
-    assert!(err.contains("unsupported: goto"), "{err}");
+    assert!(err.contains("unsupported: backward goto (to label `again`)"), "{err}");
 }
 
 #[test]

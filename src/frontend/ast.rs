@@ -191,6 +191,12 @@ pub struct Node {
     pub fixed_underlying_type: Option<TypeInfo>,
     /// A `VarDecl` declared `constexpr`.
     pub constexpr: bool,
+    /// The label a `GotoStmt` jumps to (the `declId` of its `LabelStmt`).
+    #[serde(rename = "targetLabelDeclId")]
+    pub target_label_decl_id: Option<String>,
+    /// The label declared by a `LabelStmt` (targeted by `GotoStmt`s).
+    #[serde(rename = "declId")]
+    pub decl_id: Option<String>,
     /// Resolved `loc` (filled by [`resolve_locations`]).
     #[serde(skip)]
     pub pos: Option<Pos>,

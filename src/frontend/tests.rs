@@ -286,14 +286,45 @@ fn atomics_barrier_assert() {
 }
 
 #[test]
+fn forward_goto_is_a_block_exit() {
+    // A goto out of a loop to a label later in the kernel's body: the statements from the
+    // loop up to the label are one block, the goto its exit; the labelled store follows it.
+    let k = one(
+        "__global__ void k(int *a, int n) {\n  for (int i = 0; i < n; i++) {\n    if (a[i]) goto out;\n  }\n  \
+         int x;\n  a[1] = 2;\n out:\n  a[0] = 1;\n}\n",
+    );
+    let b = body(&k);
+    // The skipped declaration's variable is arbitrary from the block's start.
+    let expected = format!(
+        "block 0\n  havoc x\n  i = 0\n  loop cond (Lt i n)\n  body\n    $t0 = load a[(Mul {I64C} i) 4)]\n    \
+         if (cast Bool $t0)\n      exit 0\n    else\n  step\n    i = (Add i 1)\n  havoc x\n  store a[4] = 2\n\
+         store a[0] = 1\n"
+    );
+    assert_eq!(b, expected);
+    // A goto into a loop is named where it is.
+    let e = lower_src(
+        "g.cu",
+        "__global__ void k(int *a, int n) {\n  int i = 0;\n  if (n) goto in;\n  while (i < n) {\n in:\n    i++;\n  }\n}\n",
+    )
+    .expect_err("into a loop");
+    assert!(
+        e.to_string().contains("g.cu:3:10: unsupported: goto into a block"),
+        "{e}"
+    );
+}
+
+#[test]
 fn unsupported_is_one_line() {
     let e = lower_src(
         "g.cu",
-        "__global__ void k(int *a) {\n  goto end;\n end:\n  a[0] = 1;\n}\n",
+        "__global__ void k(int *a) {\n top:\n  a[0] = 1;\n  goto top;\n}\n",
     )
     .expect_err("goto");
     let msg = e.to_string();
-    assert!(msg.ends_with("g.cu:2:3: unsupported: goto"), "{msg}");
+    assert!(
+        msg.ends_with("g.cu:4:3: unsupported: backward goto (to label `top`)"),
+        "{msg}"
+    );
     assert!(!msg.contains('\n'));
     let e = lower_src(
         "fp.cu",

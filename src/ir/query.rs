@@ -124,6 +124,25 @@ pub fn has_exit(stmts: &[Stmt]) -> bool {
     })
 }
 
+/// Whether `stmts` can leave early other than to the end of a block of their own: a
+/// `return`, `break` or `continue`, or an exit of a block around them (an exit of a
+/// [`StmtKind::Block`] or of an abstracted loop's labels declared inside `stmts` stays inside).
+pub fn leaves(stmts: &[Stmt]) -> bool {
+    let mut inner = BTreeSet::new();
+    let mut exits = Vec::new();
+    let mut early = false;
+    Executed(|e: Event<'_>| match e {
+        Event::Label(id, LabelContext::Exit) => exits.push(id),
+        Event::Label(id, _) => {
+            inner.insert(id);
+        }
+        Event::Stmt(s) if matches!(s.kind, StmtKind::Return | StmtKind::Break | StmtKind::Continue) => early = true,
+        _ => {}
+    })
+    .visit_block(stmts);
+    early || exits.iter().any(|x| !inner.contains(x))
+}
+
 /// Whether `stmts` contain a barrier.
 pub fn contains_barrier(stmts: &[Stmt]) -> bool {
     any_event(stmts, |e| matches!(e, Event::Stmt(s) if s.kind == StmtKind::Barrier))

@@ -12,7 +12,7 @@
 use super::closed_form::closed_form;
 use super::consts::Env;
 use super::{LoopParts, LoopTreatment, Preparer, not};
-use crate::ir::query::{contains_barrier, has_exit, written_arrays};
+use crate::ir::query::{contains_barrier, has_exit, leaves, written_arrays};
 use crate::ir::{AbstractLoop, BinOp, BlockId, Expr, Span, Stmt, StmtKind, Ty, VarId};
 use std::collections::BTreeSet;
 
@@ -50,7 +50,7 @@ impl Preparer<'_> {
             written_arrays(part, &mut written);
         }
         let barriers = barrier_count(&body)
-            .filter(|_| !has_exit(&body) && barrier_count(&cond_stmts) == Some(0) && barrier_count(&step) == Some(0));
+            .filter(|_| !leaves(&body) && barrier_count(&cond_stmts) == Some(0) && barrier_count(&step) == Some(0));
         let treatment = self.treatment(&closed, &havocked, invariants.len());
         let abs = AbstractLoop {
             cond_stmts,
@@ -129,12 +129,15 @@ fn fold_leading_breaks(mut cond: Expr, body: &mut Vec<Stmt>, brk: BlockId) -> Ex
 }
 
 /// The number of barriers `stmts` run, when every one runs unconditionally (at the top level
-/// or in blocks); `None` when some barrier is under a condition or in a loop.
+/// or in blocks no exit leaves early); `None` when some barrier is under a condition, in a
+/// loop, or in a block with an exit (an inlined `return`, a forward `goto`). Exits that leave
+/// `stmts` themselves are the caller's to check ([`leaves`]).
 fn barrier_count(stmts: &[Stmt]) -> Option<u32> {
     let mut n = 0;
     for s in stmts {
         match &s.kind {
             StmtKind::Barrier => n += 1,
+            StmtKind::Block { body, .. } if has_exit(body) && contains_barrier(body) => return None,
             StmtKind::Block { body, .. } => n += barrier_count(body)?,
             _ if contains_barrier(std::slice::from_ref(s)) => return None,
             _ => {}

@@ -1,8 +1,6 @@
 #include <cuda.h>
 
 __global__ void jumps(int *a) {
-    if (threadIdx.x == 0) goto done;
-    a[threadIdx.x] = 1;
-done:
-    return;
+again: if (atomicCAS(&a[0], 0, 1) != 0) goto again;
+    a[threadIdx.x + 1] = 1;
 }

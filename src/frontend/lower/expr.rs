@@ -201,6 +201,7 @@ impl Lower<'_, '_> {
             "CXXThisExpr" => self.this_value(n),
             "CXXNewExpr" | "CXXDeleteExpr" => unsupported(span, "new/delete"),
             "StmtExpr" => unsupported(span, "statement expression"),
+            "AddrLabelExpr" => unsupported(span, "address of a label (`&&label`)"),
             "BinaryConditionalOperator" => unsupported(span, "`?:` with omitted middle operand"),
             "ImplicitValueInitExpr" => {
                 let t = self.ctype(n);

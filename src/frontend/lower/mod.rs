@@ -48,6 +48,7 @@ mod decl;
 mod expr;
 mod fnptr;
 mod globals;
+mod goto;
 mod groups;
 mod names;
 mod opaque;
@@ -283,6 +284,9 @@ struct Lower<'a, 'g> {
     seeds: target::Seeds,
     /// A pointer variable learnt a new array in this pass (lower again).
     grown: bool,
+    /// The labels forward `goto`s may reach now, by label declaration id: the block whose
+    /// `Exit` jumps to each (`goto.rs`).
+    goto_targets: HashMap<String, BlockId>,
 }
 
 fn pos_span(p: &Pos) -> Span {
@@ -367,6 +371,7 @@ fn lower_kernel_pass(g: &Globals, f: &Node, display: &str, seeds: target::Seeds)
         in_postcondition: false,
         seeds,
         grown: false,
+        goto_targets: HashMap::new(),
     };
     let body = body_of(f).ok_or_else(|| FrontendError::Unsupported {
         span: l.kspan.clone(),

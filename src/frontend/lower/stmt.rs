@@ -13,10 +13,8 @@ use num_bigint::BigInt;
 
 impl Lower<'_, '_> {
     pub(super) fn block(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<()> {
-        for c in &n.inner {
-            self.stmt(c, out)?;
-        }
-        Ok(())
+        let items: Vec<&Node> = n.inner.iter().collect();
+        self.stmt_list(&items, out)
     }
 
     pub(super) fn stmt(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<()> {
@@ -49,8 +47,9 @@ impl Lower<'_, '_> {
                 Ok(())
             }
             "SwitchStmt" => self.switch(n, out),
-            "GotoStmt" | "IndirectGotoStmt" => unsupported(span, "goto"),
-            "LabelStmt" => unsupported(span, "label (goto target)"),
+            "GotoStmt" => self.goto_stmt(n, span, out),
+            "IndirectGotoStmt" => unsupported(span, "computed goto (`goto *p`)"),
+            "LabelStmt" => self.label_stmt(n, out),
             "CaseStmt" | "DefaultStmt" => unsupported(span, "case label outside a simple switch"),
             "GCCAsmStmt" | "MSAsmStmt" => unsupported(span, "inline assembly"),
             "CXXTryStmt" => unsupported(span, "try statement"),
@@ -245,8 +244,8 @@ impl Lower<'_, '_> {
                 if contains_break(s) {
                     return unsupported(self.span(s), "break nested inside a switch case");
                 }
-                self.stmt(s, &mut body)?;
             }
+            self.stmt_list(stmts, &mut body)?;
             let conds: Vec<Expr> = labels
                 .iter()
                 .flatten()
