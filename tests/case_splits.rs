@@ -1,6 +1,7 @@
 //! Case splits made by the front end, end to end with z3, cvc5 and yices: calls through
 //! function pointers (`tests/kernels/fnptr/`) and pointers that may point to several arrays
-//! (`tests/kernels/ptrsplit/`).
+//! (`tests/kernels/ptrsplit/`); also `memcpy`/`memset` lowered to byte accesses and loops
+//! (`tests/kernels/memcpy/`).
 //!
 //! Each kernel starts with `// expect: verified | race | race on NAME | assertion | unsupported`
 //! and a `// --flags` line: `verified` is exit 0 with every kernel verified; `race` is exit 1
@@ -90,4 +91,25 @@ fn function_pointer_calls() {
 #[test]
 fn pointers_to_several_arrays() {
     check_dir("tests/kernels/ptrsplit", 4);
+}
+
+#[test]
+fn memcpy_and_memset() {
+    check_dir("tests/kernels/memcpy", 20);
+}
+
+/// A null pointer given to `memcpy` is reported as what it is, at the call.
+#[test]
+fn memcpy_null_pointer_is_named() {
+    let file = "tests/kernels/memcpy/null_dst.cu";
+    let mut args = example_flags(&root().join(file));
+    args.push(file.into());
+    let out = gpug(&args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("null_dst.cu:5:3: fails by thread"), "{text}");
+    assert!(
+        text.contains("`memcpy` (tests/kernels/memcpy/null_dst.cu:5:3) null pointer passed as destination"),
+        "{text}"
+    );
 }
