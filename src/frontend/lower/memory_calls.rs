@@ -5,9 +5,10 @@
 //!   length is not a multiple of the element size touches exactly the bytes it copies, and a
 //!   copy between structs of different layouts is exact. `memset(dst, c, len)` writes
 //!   `(unsigned char)c` to the bytes `[0, len)` of `dst`.
-//! - A constant length (a literal, `sizeof`, a local initialised with a constant) of at most
-//!   [`UNROLL_BYTES`] bytes is unrolled; a longer or symbolic length is a [`StmtKind::Loop`]
-//!   over a fresh byte counter (the passes unroll or abstract it like any loop).
+//! - A constant length (an expression of literals and `sizeof`) of at most [`UNROLL_BYTES`]
+//!   bytes is unrolled; a longer or symbolic length (a variable, even a local holding a
+//!   constant) is a [`StmtKind::Loop`] over a fresh byte counter, which the passes unroll or
+//!   abstract like any loop.
 //! - A null pointer constant (`0`, `NULL`, `nullptr`, `(void *)0`) as the destination or
 //!   source is a defect where the call is reached with a length that may be non-zero: an
 //!   assertion of `len == 0` (`false` for a constant non-zero length) at the call, and the
@@ -17,7 +18,7 @@
 //! Errors: a destination in `__constant__` memory, the address of a pointer variable as an
 //! argument, a call without three arguments.
 
-use super::{Lower, R, Val, add_off, branch, cast, set, unsupported};
+use super::{Lower, R, Val, add_off, branch, cast, set, unsupported, wrap};
 use crate::frontend::ast::{Node, strip_parens};
 use crate::ir::*;
 use num_bigint::BigInt;
@@ -87,9 +88,9 @@ impl Lower<'_, '_> {
 
     /// A null pointer given as `which` argument of `name`: an assertion that the length is 0.
     fn null_argument(&mut self, name: &str, which: &str, n: &Expr, span: &Span, out: &mut Vec<Stmt>) {
-        let cond = match n {
-            Expr::Const { value, .. } => Expr::bool(*value == BigInt::from(0)),
-            _ => Expr::Binary {
+        let cond = match fold(n) {
+            Some(value) => Expr::bool(value == BigInt::from(0)),
+            None => Expr::Binary {
                 op: BinOp::Eq,
                 lhs: Box::new(n.clone()),
                 rhs: Box::new(Expr::int(0, U64)),
@@ -150,10 +151,9 @@ impl Lower<'_, '_> {
             );
         }
         let t = self.temp(U8);
-        let constant = match n {
-            Expr::Const { value, .. } => u64::try_from(value).ok().filter(|v| *v <= UNROLL_BYTES),
-            _ => None,
-        };
+        let constant = fold(n)
+            .and_then(|v| u64::try_from(v).ok())
+            .filter(|v| *v <= UNROLL_BYTES);
         if let Some(len) = constant {
             for i in 0..len {
                 let at = Expr::int(i, Ty::I64);
@@ -219,6 +219,34 @@ fn byte(src: &Source, (array, off): (ArrayId, &Expr), at: &Expr, t: VarId, span:
         },
         span: span.clone(),
     });
+}
+
+/// The value of `e` when it is an integer constant expression (`sizeof(int) + 1` converted to
+/// `size_t`): constants, integer conversions, `+`, `-` and `*`, wrapped to each type.
+fn fold(e: &Expr) -> Option<BigInt> {
+    match e {
+        Expr::Const { value, ty: Ty::Int { .. } } => Some(value.clone()),
+        Expr::Cast {
+            arg,
+            ty: Ty::Int { bits, signed },
+        } if matches!(arg.ty(), Ty::Int { .. }) => Some(wrap(fold(arg)?, *bits, *signed)),
+        Expr::Binary {
+            op,
+            lhs,
+            rhs,
+            ty: Ty::Int { bits, signed },
+        } => {
+            let (a, b) = (fold(lhs)?, fold(rhs)?);
+            let v = match op {
+                BinOp::Add => a + b,
+                BinOp::Sub => a - b,
+                BinOp::Mul => a * b,
+                _ => return None,
+            };
+            Some(wrap(v, *bits, *signed))
+        }
+        _ => None,
+    }
 }
 
 /// Whether `n` is a null pointer constant: `0`, `NULL`, `nullptr` or `(void *)0`, through
