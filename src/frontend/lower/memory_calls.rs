@@ -225,7 +225,10 @@ fn byte(src: &Source, (array, off): (ArrayId, &Expr), at: &Expr, t: VarId, span:
 /// `size_t`): constants, integer conversions, `+`, `-` and `*`, wrapped to each type.
 fn fold(e: &Expr) -> Option<BigInt> {
     match e {
-        Expr::Const { value, ty: Ty::Int { .. } } => Some(value.clone()),
+        Expr::Const {
+            value,
+            ty: Ty::Int { .. },
+        } => Some(value.clone()),
         Expr::Cast {
             arg,
             ty: Ty::Int { bits, signed },

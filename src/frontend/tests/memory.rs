@@ -6,12 +6,18 @@ use super::*;
 fn accesses(k: &Kernel, body: &[Stmt]) -> Vec<String> {
     body.iter()
         .filter_map(|s| match &s.kind {
-            StmtKind::Load { array, offset, ty, .. } => {
-                Some(format!("load {}[{}] {}", k.array(*array).name, ex(k, offset), ty.bits()))
-            }
-            StmtKind::Store { array, offset, ty, .. } => {
-                Some(format!("store {}[{}] {}", k.array(*array).name, ex(k, offset), ty.bits()))
-            }
+            StmtKind::Load { array, offset, ty, .. } => Some(format!(
+                "load {}[{}] {}",
+                k.array(*array).name,
+                ex(k, offset),
+                ty.bits()
+            )),
+            StmtKind::Store { array, offset, ty, .. } => Some(format!(
+                "store {}[{}] {}",
+                k.array(*array).name,
+                ex(k, offset),
+                ty.bits()
+            )),
             _ => None,
         })
         .collect()
@@ -34,7 +40,8 @@ fn constant_length_copies_exactly_its_bytes() {
 
 #[test]
 fn memset_truncates_its_value_and_its_result_is_the_destination() {
-    let k = one("__global__ void k(char *a) {\n  char *p = (char *)__builtin_memset(a + 2, 0x1ff, 2);\n  p[1] = 3;\n}\n");
+    let k =
+        one("__global__ void k(char *a) {\n  char *p = (char *)__builtin_memset(a + 2, 0x1ff, 2);\n  p[1] = 3;\n}\n");
     let b = body(&k);
     assert_eq!(
         accesses(&k, &k.body),
@@ -74,7 +81,11 @@ fn null_pointer_arguments_are_failing_assertions() {
         let k = one(&src);
         let b = body(&k);
         assert_eq!(b.trim_end(), cond, "{call}: {b}");
-        assert!(k.notes.iter().any(|n| n.contains("null pointer passed as")), "{:?}", k.notes);
+        assert!(
+            k.notes.iter().any(|n| n.contains("null pointer passed as")),
+            "{:?}",
+            k.notes
+        );
     }
     // Nothing copied: no defect.
     let k = one("__global__ void k(char *a) {\n  memcpy(a, 0, 0);\n}\n");
