@@ -44,7 +44,7 @@ enum Source {
 }
 
 impl Lower<'_, '_> {
-    /// A call to `memcpy` (`set` false) or `memset` (`set` true) named `name`, with the
+    /// A call to `memcpy` (`is_set` false) or `memset` (`is_set` true) named `name`, with the
     /// argument nodes `args`; its value is the destination pointer.
     pub(super) fn memory_call(
         &mut self,
