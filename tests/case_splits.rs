@@ -1,8 +1,9 @@
 //! Case splits made by the front end, end to end with z3, cvc5 and yices: calls through
 //! function pointers (`tests/kernels/fnptr/`), pointers that may point to several arrays
 //! (`tests/kernels/ptrsplit/`), arrays of pointers in struct parameters, one pointer per
-//! element (`tests/kernels/ptrarray/`), and forward `goto`s lowered to blocks and their exits
-//! (`tests/kernels/goto/`).
+//! element (`tests/kernels/ptrarray/`), forward `goto`s lowered to blocks and their exits
+//! (`tests/kernels/goto/`), and `memcpy`/`memset` lowered to byte accesses and loops
+//! (`tests/kernels/memcpy/`).
 //!
 //! Each kernel starts with `// expect: verified | race | race on NAME | assertion | divergence
 //! | unsupported | unsupported at L:C` and a `// --flags` line: `verified` is exit 0 with every
@@ -108,4 +109,25 @@ fn arrays_of_pointers_in_struct_parameters() {
 #[test]
 fn forward_gotos() {
     check_dir("tests/kernels/goto", 12);
+}
+
+#[test]
+fn memcpy_and_memset() {
+    check_dir("tests/kernels/memcpy", 20);
+}
+
+/// A null pointer given to `memcpy` is reported as what it is, at the call.
+#[test]
+fn memcpy_null_pointer_is_named() {
+    let file = "tests/kernels/memcpy/null_dst.cu";
+    let mut args = example_flags(&root().join(file));
+    args.push(file.into());
+    let out = gpug(&args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("null_dst.cu:5:3: fails by thread"), "{text}");
+    assert!(
+        text.contains("`memcpy` (tests/kernels/memcpy/null_dst.cu:5:3) null pointer passed as destination"),
+        "{text}"
+    );
 }

@@ -523,4 +523,5 @@ fn file_scope_axioms_are_assumed_on_entry() {
     assert!(b.contains("\nassume __gpug_axiom_"), "{b}");
 }
 
+mod memory;
 mod vector;

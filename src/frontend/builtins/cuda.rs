@@ -51,6 +51,11 @@ const TABLE: &[(&str, Lowering)] = &[
     // `assert(e)` of the system headers calls these when `e` is false.
     ("__assert_fail", Fail),
     ("__assertfail", Fail),
+    // Copies and fills of memory, byte by byte.
+    ("memcpy", Memory(false)),
+    ("__builtin_memcpy", Memory(false)),
+    ("memset", Memory(true)),
+    ("__builtin_memset", Memory(true)),
     // Integer helpers (on floats: uninterpreted).
     (
         "min",

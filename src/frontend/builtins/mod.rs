@@ -76,6 +76,10 @@ pub enum Lowering {
     Load,
     /// A store through a pointer with a cache hint (`__stcg(p, v)`, …): the write `*p = v`.
     Store,
+    /// `memcpy(dst, src, len)` (`false`) or `memset(dst, c, len)` (`true`): byte loads and
+    /// stores of the bytes `[0, len)`, a null pointer constant argument an assertion that `len`
+    /// is 0 (see `lower/memory_calls.rs`); the value is `dst`.
+    Memory(bool),
     /// A built-in gpug does not model: a call is an error naming it, with the reason.
     Unsupported(&'static str),
 }

@@ -266,6 +266,13 @@ extern "C" unsigned __cudaPushCallConfiguration(...);
 /* printf (ignored). */
 extern "C" __device__ int printf(const char *format, ...);
 
+/* memcpy and memset (byte loads and stores, lower/memory_calls.rs): the C library's
+   declarations, made `__host__ __device__` as crt/common_functions.h makes them (a later
+   `#include <string.h>` then adds nothing). */
+#pragma clang force_cuda_host_device begin
+#include <string.h>
+#pragma clang force_cuda_host_device end
+
 #include "gpug_annotations.h"
 
 #endif

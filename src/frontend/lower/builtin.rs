@@ -91,6 +91,7 @@ impl Lower<'_, '_> {
             Lowering::Texture => self.texture_fetch(n, name, args, span, out)?,
             Lowering::Load => self.cached_load(name, args, span, out)?,
             Lowering::Store => self.cached_store(name, args, span, out)?,
+            Lowering::Memory(set) => self.memory_call(set, name, args, span, out)?,
             Lowering::Unsupported(why) => return unsupported(span.clone(), format!("`{name}`: {why}")),
         };
         Ok(Some(v))

@@ -23,6 +23,7 @@
 //! | `builtin.rs` | calls to built-in functions, as their table entry (`frontend/builtins/`) says |
 //! | `texture.rs` | texture fetches (read-only data), loads and stores with cache hints (`__ldg`) |
 //! | `vector.rs` | vector types by name: `make_float4`, `dim3(x, y)`, `threadIdx` as a `uint3` |
+//! | `memory_calls.rs` | `memcpy` and `memset`: byte loads and stores, null pointer arguments as assertions |
 //! | `opaque.rs` | calls to functions without a body: uninterpreted functions, clobbered arrays |
 //! | `annotation.rs` | GPUVerify's annotations that need more than a table entry: two-thread predicates, access logs, axioms |
 //! | `access_log.rs` | the access logs' instrumentation (`__read`, `__write`, …) |
@@ -50,6 +51,7 @@ mod fnptr;
 mod globals;
 mod goto;
 mod groups;
+mod memory_calls;
 mod names;
 mod opaque;
 mod place;
