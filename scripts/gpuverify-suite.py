@@ -24,6 +24,8 @@ input / usage error, 3 inconclusive):
     false alarm    pass & 1
     unsupported    2 (when not agreed)
     inconclusive   3
+    beyond         BUGLE_ERROR/CLANG_ERROR & 0 or 1 (a verdict where GPUVerify's front end
+                   gives none: neither agreed nor wrong; check it by reading the kernel)
     other          anything else: timeouts, crashes, other exit codes or expectations
 
 The script prints one row per kernel and the totals, and exits with 1 if any defect was missed.
@@ -44,7 +46,7 @@ from concurrent.futures import ThreadPoolExecutor
 PROCESS_TIMEOUT_S = 60
 PASSED_PREFIXES = ("--blockDim", "--gridDim", "-D", "-I")
 FRONTEND_ERRORS = ("BUGLE_ERROR", "CLANG_ERROR")
-OUTCOMES = ("agreed", "missed", "false alarm", "unsupported", "inconclusive", "other")
+OUTCOMES = ("agreed", "missed", "false alarm", "unsupported", "inconclusive", "beyond", "other")
 
 
 def parse_header(path):
@@ -83,6 +85,8 @@ def classify(expect, code):
         return "agreed"
     if expect in FRONTEND_ERRORS and code == 2:
         return "agreed"
+    if expect in FRONTEND_ERRORS and code in (0, 1):
+        return "beyond"
     if expect == "NOT_ALL_VERIFIED" and code == 0:
         return "missed"
     if expect == "pass" and code == 1:
@@ -214,6 +218,7 @@ def main():
     print(f"false alarms:            {totals['false alarm']}")
     print(f"unsupported (exit 2):    {totals['unsupported']}")
     print(f"inconclusive (exit 3):   {totals['inconclusive']}")
+    print(f"verdict, GPUVerify none: {totals['beyond']}   (its front end refuses the kernel)")
     print(f"others:                  {totals['other']}")
     print(f"median time per kernel:  {median:.2f} s")
     cpus = [r["cpu_s"] for r in rows if r["cpu_s"] is not None]
