@@ -8,7 +8,7 @@
 use super::relational::LoopStates;
 use super::{Check, Encoder, MemoryModel, Property, TState};
 use crate::encode::terms::{and, app, atom, bvn, extend, f, mem_sort, not, or, sym, t, to_unsigned};
-use crate::ir::query::{exits_to, mentions, reads_other_thread};
+use crate::ir::query::{exits_to, grid_barriers, mentions, reads_other_thread};
 use crate::ir::visit::{LabelContext, Visitor};
 use crate::ir::{
     AbstractLoop, ArrayId, BinOp, BlockId, ClosedForm, Expr, Space, Span, Stmt, StmtKind, Ty, UnOp, VarId,
@@ -28,6 +28,11 @@ pub(super) struct LoopFrame {
     pub(super) seen: u32,
     /// Per thread: the barrier count on entry and the iteration count.
     pub(super) base: Vec<(Sexp, Sexp)>,
+    /// Grid barriers per iteration (at most `barriers`, so they share `shift`).
+    pub(super) grid_barriers: u32,
+    pub(super) grid_seen: u32,
+    /// Per thread: the grid-barrier count on entry and the iteration count.
+    pub(super) grid_base: Vec<(Sexp, Sexp)>,
 }
 
 impl Encoder<'_> {
@@ -112,11 +117,19 @@ impl Encoder<'_> {
                 .zip(&its)
                 .map(|(e, it)| (e.bc.clone(), it.clone()))
                 .collect();
+            let grid_base = entry
+                .iter()
+                .zip(&its)
+                .map(|(e, it)| (e.gc.clone(), it.clone()))
+                .collect();
             self.frames.push(LoopFrame {
                 barriers: nb,
                 shift: barrier_shift(nb),
                 seen: 0,
                 base,
+                grid_barriers: grid_barriers(&l.body),
+                grid_seen: 0,
+                grid_base,
             });
         }
         self.stmt(&body, &mut head);
@@ -301,6 +314,25 @@ impl Encoder<'_> {
             }
             None => {
                 let name = self.fresh_name(&format!("t{}.bc.L{line}", th + 1));
+                self.declare(&name, Sexp::bv_sort(64))
+            }
+        };
+        // Grid barriers count like barriers (with the same stride), in their own count.
+        let ng = grid_barriers(&l.body) + grid_barriers(&l.cond_stmts) + grid_barriers(&l.step);
+        ts.gc = match l.barriers {
+            _ if ng == 0 => ts.gc.clone(),
+            Some(nb) => {
+                let v = app(
+                    "bvadd",
+                    vec![
+                        ts.gc.clone(),
+                        app("bvshl", vec![it.clone(), bvn(barrier_shift(nb) as u64, 64)]),
+                    ],
+                );
+                self.define(&format!("t{}.gc", th + 1), Sexp::bv_sort(64), v)
+            }
+            None => {
+                let name = self.fresh_name(&format!("t{}.gc.L{line}", th + 1));
                 self.declare(&name, Sexp::bv_sort(64))
             }
         };

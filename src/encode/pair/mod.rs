@@ -113,6 +113,9 @@ pub struct Access {
     pub valid: Vec<Sexp>,
     /// Per thread: path condition, byte offset (BV64), barrier count (BV64).
     pub per_thread: Vec<(Sexp, Sexp, Sexp)>,
+    /// Per thread: grid-barrier count (BV64); accesses of different blocks meet only at equal
+    /// counts.
+    pub grid: Vec<Sexp>,
 }
 
 /// The result of [`encode`].
