@@ -192,6 +192,10 @@ impl Encoder<'_> {
         let mut states = Vec::new();
         for th in 0..self.n {
             let mut mem = shared_mem.clone();
+            for (id, m) in &shared_mem {
+                let view = self.block_view(*id, m.clone(), th, "init");
+                mem.insert(*id, view);
+            }
             for (i, a) in self.k.arrays.iter().enumerate() {
                 if a.space == Space::Local {
                     let name = format!("t{}.mem.{}.{}.init", th + 1, sym(&a.name), i);
