@@ -46,7 +46,10 @@ fn exchange_across_blocks_after_grid_sync_is_verified() {
         "exchange.cu",
         "2",
         0,
-        &["exchange: verified", "gpug assumes one, every block of the grid resident"],
+        &[
+            "exchange: verified",
+            "gpug assumes one, every block of the grid resident",
+        ],
     );
 }
 
@@ -56,7 +59,11 @@ fn exchange_after_block_sync_races_across_blocks() {
         "exchange_block_sync.cu",
         "2",
         1,
-        &["read-write race on buf[", "exchange_block_sync.cu:10:3: write", "exchange_block_sync.cu:12:12: read"],
+        &[
+            "read-write race on buf[",
+            "exchange_block_sync.cu:10:3: write",
+            "exchange_block_sync.cu:12:12: read",
+        ],
     );
 }
 
@@ -71,7 +78,10 @@ fn grid_sync_in_a_branch_on_the_block_is_divergence() {
         "sync_in_block_branch.cu",
         "2",
         1,
-        &["barrier divergence", "sync_in_block_branch.cu:10:5: barrier not reached"],
+        &[
+            "barrier divergence",
+            "sync_in_block_branch.cu:10:5: barrier not reached",
+        ],
     );
     // With one block every thread reaches it.
     expect("sync_in_block_branch.cu", "1", 0, &["first_block_only: verified"]);
@@ -88,7 +98,11 @@ fn loop_with_one_grid_sync_races_across_the_back_edge() {
         "rotate_loop_one_sync.cu",
         "2",
         1,
-        &["possible read-write race on a[", "rotate_loop_one_sync.cu:11:13: read", "rotate_loop_one_sync.cu:13:5: write"],
+        &[
+            "possible read-write race on a[",
+            "rotate_loop_one_sync.cu:11:13: read",
+            "rotate_loop_one_sync.cu:13:5: write",
+        ],
     );
 }
 
@@ -156,5 +170,8 @@ fn concrete_model_runs_the_grid_barrier_as_a_barrier() {
     // events there, so the failure is still found.
     let (code, out, err) = check("z3", "exchange_assert_fails.cu", &["--all-schedules"]);
     assert_eq!(code, Some(1), "{out}{err}");
-    assert!(out.contains("assertion failed at exchange_assert_fails.cu:14:3"), "{out}");
+    assert!(
+        out.contains("assertion failed at exchange_assert_fails.cu:14:3"),
+        "{out}"
+    );
 }

@@ -4,7 +4,8 @@ use super::pair::Encoder;
 use super::terms::{app, atom, bvn};
 use super::*;
 use crate::ir::{
-    ArrayDecl, ArrayId, AtomicOp, BarrierScope, BinOp, Builtin, Dim, Expr, Kernel, Param, Space, Span, Stmt, StmtKind, Ty,
+    ArrayDecl, ArrayId, AtomicOp, BarrierScope, BinOp, Builtin, Dim, Expr, Kernel, Param, Space, Span, Stmt, StmtKind,
+    Ty,
 };
 use crate::passes::Geometry;
 use crate::solver::{Command, Query, Script, Sexp};

@@ -126,7 +126,10 @@ pub fn has_exit(stmts: &[Stmt]) -> bool {
 
 /// Whether `stmts` contain a barrier (of any scope).
 pub fn contains_barrier(stmts: &[Stmt]) -> bool {
-    any_event(stmts, |e| matches!(e, Event::Stmt(s) if matches!(s.kind, StmtKind::Barrier(_))))
+    any_event(
+        stmts,
+        |e| matches!(e, Event::Stmt(s) if matches!(s.kind, StmtKind::Barrier(_))),
+    )
 }
 
 /// How many grid barriers ([`BarrierScope::Grid`]) `stmts` hold, at any depth (each counted once
@@ -209,7 +212,11 @@ mod tests {
                 })],
             }),
             st(StmtKind::Ensures {
-                body: vec![havoc(2), st(StmtKind::Return), st(StmtKind::Barrier(BarrierScope::Block))],
+                body: vec![
+                    havoc(2),
+                    st(StmtKind::Return),
+                    st(StmtKind::Barrier(BarrierScope::Block)),
+                ],
                 cond: Expr::Var {
                     id: VarId(2),
                     ty: Ty::Bool,

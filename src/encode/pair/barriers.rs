@@ -60,7 +60,13 @@ impl Encoder<'_> {
         // Threads that have passed the same number of barriers (the first divergent
         // barrier of any execution is such a point; in abstracted loops this puts both
         // threads in the same iteration).
-        let equal = |a: &Sexp, b: &Sexp| if a == b { t() } else { app("=", vec![a.clone(), b.clone()]) };
+        let equal = |a: &Sexp, b: &Sexp| {
+            if a == b {
+                t()
+            } else {
+                app("=", vec![a.clone(), b.clone()])
+            }
+        };
         let same_count = and(atom("same_block"), equal(&st[0].bc, &st[1].bc));
         let same_count = if grid {
             or(same_count, and(not(atom("same_block")), equal(&st[0].gc, &st[1].gc)))

@@ -36,6 +36,31 @@ pub(super) struct LoopFrame {
 }
 
 impl Encoder<'_> {
+    /// Pushes the [`LoopFrame`] of loop `l` when its iterations run a fixed number of barriers
+    /// (`entry`: each thread's state on entry, `its`: its iteration count); whether it did.
+    fn push_frame(&mut self, l: &AbstractLoop, entry: &[TState], its: &[Sexp]) -> bool {
+        let Some(nb) = l.barriers.filter(|nb| *nb > 0) else {
+            return false;
+        };
+        let base = |count: fn(&TState) -> &Sexp| {
+            entry
+                .iter()
+                .zip(its)
+                .map(|(e, it)| (count(e).clone(), it.clone()))
+                .collect()
+        };
+        self.frames.push(LoopFrame {
+            barriers: nb,
+            shift: barrier_shift(nb),
+            seen: 0,
+            base: base(|e| &e.bc),
+            grid_barriers: grid_barriers(&l.body),
+            grid_seen: 0,
+            grid_base: base(|e| &e.gc),
+        });
+        true
+    }
+
     /// One arbitrary iteration of an abstracted loop (PUG §6; DESIGN.md "Loops"). Each thread
     /// gets its own iteration count `it` (BV64, below 2^48), so two threads may be in
     /// different iterations (inter-iteration races); barrier counts at the head are
@@ -110,28 +135,7 @@ impl Encoder<'_> {
             },
             span: s.span.clone(),
         };
-        let framed = matches!(l.barriers, Some(nb) if nb > 0);
-        if let Some(nb) = l.barriers.filter(|_| framed) {
-            let base = entry
-                .iter()
-                .zip(&its)
-                .map(|(e, it)| (e.bc.clone(), it.clone()))
-                .collect();
-            let grid_base = entry
-                .iter()
-                .zip(&its)
-                .map(|(e, it)| (e.gc.clone(), it.clone()))
-                .collect();
-            self.frames.push(LoopFrame {
-                barriers: nb,
-                shift: barrier_shift(nb),
-                seen: 0,
-                base,
-                grid_barriers: grid_barriers(&l.body),
-                grid_seen: 0,
-                grid_base,
-            });
-        }
+        let framed = self.push_frame(l, &entry, &its);
         self.stmt(&body, &mut head);
         self.block(&l.step, &mut head);
         if framed {

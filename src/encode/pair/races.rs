@@ -100,17 +100,20 @@ impl Encoder<'_> {
                     ),
                 ),
             );
-            let equal = |x: &Sexp, y: &Sexp| if x == y { t() } else { app("=", vec![x.clone(), y.clone()]) };
+            let equal = |x: &Sexp, y: &Sexp| {
+                if x == y {
+                    t()
+                } else {
+                    app("=", vec![x.clone(), y.clone()])
+                }
+            };
             let same_interval = equal(ba, bb);
             let same_grid_interval = equal(&a.grid[0], &b.grid[1]);
             let order = match (global, same_segment) {
                 (false, _) => and(atom("same_block"), same_interval),
                 // `ite(same_block, same_interval, same_grid_interval)`, simplified.
                 (true, true) if same_grid_interval == t() => or(not(atom("same_block")), same_interval),
-                (true, true) => app(
-                    "ite",
-                    vec![atom("same_block"), same_interval, same_grid_interval],
-                ),
+                (true, true) => app("ite", vec![atom("same_block"), same_interval, same_grid_interval]),
                 (true, false) => and(not(atom("same_block")), same_grid_interval),
             };
             let c = and(and(pa.clone(), pb.clone()), and(overlap, order));
