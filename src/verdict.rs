@@ -118,7 +118,8 @@ pub enum FindingKind {
         /// Both accesses write.
         write_write: bool,
     },
-    /// Barrier divergence: two threads of one block, one reaches the barrier, one does not.
+    /// Barrier divergence: two threads of one block (of any blocks, for a grid barrier), one
+    /// reaches the barrier, one does not.
     Divergence,
     /// An assertion that fails for some thread (pair model).
     Assertion,

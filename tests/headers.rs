@@ -53,21 +53,22 @@ fn thread_block_without_sync_races() {
 }
 
 #[test]
-fn grid_sync_is_named_as_not_modelled() {
-    let (code, out, err) = run(&[
-        "--solver",
-        "z3",
-        "--blockDim",
-        "64",
-        "--gridDim",
-        "1",
-        "tests/kernels/headers/grid_sync.cu",
-    ]);
-    assert_eq!(code, Some(2), "{out}{err}");
-    assert!(
-        err.contains("grid_sync.cu:9:3: unsupported: grid-wide barrier"),
-        "{err}"
-    );
+fn grid_sync_is_a_grid_barrier() {
+    for s in SOLVERS {
+        for grid in ["1", "4"] {
+            let (code, out, err) = run(&[
+                "--solver",
+                s,
+                "--blockDim",
+                "64",
+                "--gridDim",
+                grid,
+                "tests/kernels/headers/grid_sync.cu",
+            ]);
+            assert_eq!(code, Some(0), "{s}: {out}{err}");
+            assert!(out.contains("shift: verified"), "{s}: {out}");
+        }
+    }
 }
 
 #[test]

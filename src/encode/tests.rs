@@ -4,7 +4,8 @@ use super::pair::Encoder;
 use super::terms::{app, atom, bvn};
 use super::*;
 use crate::ir::{
-    ArrayDecl, ArrayId, AtomicOp, BinOp, Builtin, Dim, Expr, Kernel, Param, Space, Span, Stmt, StmtKind, Ty,
+    ArrayDecl, ArrayId, AtomicOp, BarrierScope, BinOp, Builtin, Dim, Expr, Kernel, Param, Space, Span, Stmt, StmtKind,
+    Ty,
 };
 use crate::passes::Geometry;
 use crate::solver::{Command, Query, Script, Sexp};
@@ -152,7 +153,7 @@ fn neighbour_read_races_without_barrier_and_not_with_it() {
                 3,
             )];
             if with_barrier {
-                b.push(st(StmtKind::Barrier, 4));
+                b.push(st(StmtKind::Barrier(BarrierScope::Block), 4));
             }
             let next = bin(BinOp::Add, tid(), Expr::int(1, Ty::U32), Ty::U32);
             b.push(st(
@@ -187,7 +188,7 @@ fn global_array_races_across_blocks_despite_barrier() {
                 },
                 3,
             ),
-            st(StmtKind::Barrier, 4),
+            st(StmtKind::Barrier(BarrierScope::Block), 4),
             st(
                 StmtKind::Load {
                     dst: v,
@@ -227,7 +228,7 @@ fn barrier_under_thread_dependent_condition_diverges() {
             vec![st(
                 StmtKind::If {
                     cond,
-                    then: vec![st(StmtKind::Barrier, 4)],
+                    then: vec![st(StmtKind::Barrier(BarrierScope::Block), 4)],
                     els: vec![],
                 },
                 3,

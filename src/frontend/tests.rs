@@ -280,7 +280,7 @@ fn atomics_barrier_assert() {
     );
     let b = body(&k);
     assert!(
-        b.starts_with("atomic Add c[4] 2\nold = $t0\nBarrier\nassert (Lt old 10)"),
+        b.starts_with("atomic Add c[4] 2\nold = $t0\nBarrier(Block)\nassert (Lt old 10)"),
         "{b}"
     );
 }
@@ -507,7 +507,7 @@ fn access_logs_are_taken_before_accesses_and_emptied_at_barriers() {
         one("__global__ void k(int *a) {\n  a[threadIdx.x] = 1;\n  __syncthreads();\n  __assert(__no_write(a));\n}\n");
     assert_eq!(
         body(&k),
-        "$write.a.has = 0\nhavoc $write.a.logged\nif $write.a.logged\n  $write.a.has = 1\n  $write.a.offset = (cast Int { bits: 64, signed: false } (Mul (cast Int { bits: 64, signed: true } ThreadIdx(X)) 4))\nelse\nstore a[(Mul (cast Int { bits: 64, signed: true } ThreadIdx(X)) 4)] = 1\nBarrier\n$write.a.has = 0\nassert (Not $write.a.has)\n"
+        "$write.a.has = 0\nhavoc $write.a.logged\nif $write.a.logged\n  $write.a.has = 1\n  $write.a.offset = (cast Int { bits: 64, signed: false } (Mul (cast Int { bits: 64, signed: true } ThreadIdx(X)) 4))\nelse\nstore a[(Mul (cast Int { bits: 64, signed: true } ThreadIdx(X)) 4)] = 1\nBarrier(Block)\n$write.a.has = 0\nassert (Not $write.a.has)\n"
     );
 }
 

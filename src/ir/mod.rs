@@ -354,6 +354,16 @@ impl Stmt {
 
 /// Statement kinds. Offsets are byte offsets from the array's start, of type `long long`
 /// (`Ty::I64`); an access touches `ty.bytes()` bytes from there.
+/// The threads a [`StmtKind::Barrier`] waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarrierScope {
+    /// Every thread of the block (`__syncthreads()`): orders the accesses of one block.
+    Block,
+    /// Every thread of the grid (cooperative groups' `grid_group::sync()`, valid in a
+    /// cooperative launch): also a block barrier, and orders the accesses of different blocks.
+    Grid,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
     /// `var = value`.
@@ -406,8 +416,9 @@ pub enum StmtKind {
     },
     Break,
     Continue,
-    /// `__syncthreads()`.
-    Barrier,
+    /// A barrier: `__syncthreads()` and a thread block's `sync()` ([`BarrierScope::Block`]), or
+    /// a grid group's `sync()` ([`BarrierScope::Grid`], all threads of a cooperative launch).
+    Barrier(BarrierScope),
     /// `assert(cond)` / `__assert(cond)`.
     Assert {
         cond: Expr,

@@ -9,7 +9,7 @@
 //! of an [`super::AbstractLoop`]'s summaries (the `LoopHead` contexts).
 
 use super::visit::{AccessContext, LabelContext, VarContext, Visitor};
-use super::{ArrayId, BlockId, Expr, Stmt, StmtKind, VarId};
+use super::{ArrayId, BarrierScope, BlockId, Expr, Stmt, StmtKind, VarId};
 use std::collections::BTreeSet;
 
 /// What the shared walk reports.
@@ -143,9 +143,25 @@ pub fn leaves(stmts: &[Stmt]) -> bool {
     early || exits.iter().any(|x| !inner.contains(x))
 }
 
-/// Whether `stmts` contain a barrier.
+/// Whether `stmts` contain a barrier (of any scope).
 pub fn contains_barrier(stmts: &[Stmt]) -> bool {
-    any_event(stmts, |e| matches!(e, Event::Stmt(s) if s.kind == StmtKind::Barrier))
+    any_event(
+        stmts,
+        |e| matches!(e, Event::Stmt(s) if matches!(s.kind, StmtKind::Barrier(_))),
+    )
+}
+
+/// How many grid barriers ([`BarrierScope::Grid`]) `stmts` hold, at any depth (each counted once
+/// however often it runs).
+pub fn grid_barriers(stmts: &[Stmt]) -> u32 {
+    let mut n = 0;
+    any_event(stmts, |e| {
+        if matches!(e, Event::Stmt(s) if s.kind == StmtKind::Barrier(BarrierScope::Grid)) {
+            n += 1;
+        }
+        false
+    });
+    n
 }
 
 /// Whether `e` reads one of `vars`.
@@ -215,7 +231,11 @@ mod tests {
                 })],
             }),
             st(StmtKind::Ensures {
-                body: vec![havoc(2), st(StmtKind::Return), st(StmtKind::Barrier)],
+                body: vec![
+                    havoc(2),
+                    st(StmtKind::Return),
+                    st(StmtKind::Barrier(BarrierScope::Block)),
+                ],
                 cond: Expr::Var {
                     id: VarId(2),
                     ty: Ty::Bool,

@@ -523,6 +523,7 @@ fn dummy_state() -> TState {
         vars: Vec::new(),
         mem: BTreeMap::new(),
         bc: bvn(0, 32),
+        gc: bvn(0, 32),
         assumed: t(),
     }
 }

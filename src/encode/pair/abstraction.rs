@@ -1,12 +1,13 @@
 //! The pair model's abstraction of shared state (GPUVerify's equality abstraction): at each
-//! barrier every shared and global array becomes a fresh array that both threads see; arrays
+//! barrier every shared and global array becomes a fresh array that both threads see (a
+//! `__shared__` array only when they are of one block: each block has its own); arrays
 //! touched by an atomic are adversarial, every read from them fresh. In every memory model,
 //! arrays that a call without a body may write ([`StmtKind::Clobber`]) are adversarial too.
 //!
 //! Does not count barriers nor check divergence (`barriers`).
 
 use super::{Encoder, MemoryModel, TState};
-use crate::encode::terms::{app, mem_sort, sym, t};
+use crate::encode::terms::{app, atom, mem_sort, sym, t};
 use crate::ir::visit::{AccessContext, Visitor};
 use crate::ir::{ArrayId, Kernel, Space, Stmt, StmtKind};
 use crate::solver::Sexp;
@@ -33,9 +34,10 @@ impl Encoder<'_> {
     }
 
     /// Thread `th` passes the barrier (if its path condition holds) and sees the `fresh`
-    /// memories from there on.
+    /// memories from there on ([`Self::block_view`]).
     pub(super) fn renew_shared(&mut self, ts: &mut TState, th: usize, fresh: &[(ArrayId, Sexp)]) {
         for (id, m) in fresh {
+            let m = &self.block_view(*id, m.clone(), th, &format!("bar{}", self.barrier_count));
             let v = if ts.pc == t() {
                 m.clone()
             } else {
@@ -44,6 +46,25 @@ impl Encoder<'_> {
             let v = self.define(&format!("t{}.mem", th + 1), mem_sort(), v);
             ts.mem.insert(*id, v);
         }
+    }
+
+    /// The memory `m` of array `id` that both threads of the pair see, as thread `th` sees it:
+    /// for the second thread of a pair and a `__shared__` array, `m` when both threads are of
+    /// one block and otherwise a fresh memory (`what` names it), since each block has its own
+    /// shared memory. `m` itself in every other case, and when the launch has one block.
+    pub(super) fn block_view(&mut self, id: ArrayId, m: Sexp, th: usize, what: &str) -> Sexp {
+        let one_block = self.g.grid_dim.iter().all(|d| *d == Some(1));
+        if th == 0
+            || self.n != 2
+            || one_block
+            || self.memory != MemoryModel::EqualityAbstraction
+            || self.k.array(id).space != Space::Shared
+        {
+            return m;
+        }
+        let name = self.fresh_name(&format!("t{}.mem.{}.{what}", th + 1, sym(&self.k.array(id).name)));
+        let other = self.declare(&name, mem_sort());
+        app("ite", vec![atom("same_block"), m, other])
     }
 
     /// The report's notes on the abstraction: one per adversarial array.

@@ -1,37 +1,38 @@
 //! Barriers: each thread's barrier count (`bc`, with the jump to the next iteration in an
-//! abstracted loop with a fixed barrier count), the divergence check (two threads of one block
-//! at equal counts, one reaching the barrier and one not), and the top-level segments.
+//! abstracted loop with a fixed barrier count) and grid-barrier count (`gc`, likewise), the
+//! divergence check (two threads of one block at equal counts, or for a grid barrier two
+//! threads of different blocks at equal grid counts, one reaching the barrier and one not), and
+//! the top-level segments.
 //!
 //! Does not decide what shared memory looks like after a barrier (`abstraction`) nor build race
 //! queries (`races`).
 
 use super::{Encoder, Property, TState};
-use crate::encode::terms::{and, app, atom, bvn, not, sym, t};
-use crate::ir::Stmt;
+use crate::encode::terms::{and, app, atom, bvn, not, or, sym, t};
+use crate::ir::{BarrierScope, Stmt};
 use crate::solver::Sexp;
 
 impl Encoder<'_> {
-    /// A barrier reached by every thread of `st` under its path condition.
-    pub(super) fn barrier(&mut self, s: &Stmt, st: &mut [TState]) {
+    /// A barrier of `scope` reached by every thread of `st` under its path condition. A grid
+    /// barrier is also a block barrier: it counts in `bc` as well as in `gc`.
+    pub(super) fn barrier(&mut self, s: &Stmt, scope: BarrierScope, st: &mut [TState]) {
         self.barrier_count += 1;
-        // Divergence: two threads of one block disagree on reaching this barrier.
+        let grid = scope == BarrierScope::Grid;
+        // Divergence: two threads (of one block, or any two for a grid barrier) disagree on
+        // reaching this barrier.
         if self.checks && self.n == 2 && !(st[0].pc == t() && st[1].pc == t()) {
-            self.divergence_check(s, st);
+            self.divergence_check(s, grid, st);
         }
         let fresh = self.fresh_at_barrier();
         // The last barrier of an iteration of an abstracted loop jumps to the next iteration.
-        let jump = self.iteration_jump();
+        let jump = self.iteration_jump(false);
+        let grid_jump = if grid { self.iteration_jump(true) } else { None };
         for (th, ts) in st.iter_mut().enumerate() {
-            let inc = match &jump {
-                Some(targets) => targets[th].clone(),
-                None => app("bvadd", vec![ts.bc.clone(), bvn(1, 64)]),
-            };
-            let bc = if ts.pc == t() {
-                inc
-            } else {
-                app("ite", vec![ts.pc.clone(), inc, ts.bc.clone()])
-            };
-            ts.bc = self.define(&format!("t{}.bc", th + 1), Sexp::bv_sort(64), bc);
+            ts.bc = self.count_up(ts, &ts.bc.clone(), jump.as_ref().map(|j| j[th].clone()), "bc", th);
+            if grid {
+                let gc = ts.gc.clone();
+                ts.gc = self.count_up(ts, &gc, grid_jump.as_ref().map(|j| j[th].clone()), "gc", th);
+            }
             self.renew_shared(ts, th, &fresh);
         }
         if self.depth == 0 {
@@ -39,20 +40,42 @@ impl Encoder<'_> {
         }
     }
 
+    /// The count `count` of thread `th` after it passes a barrier under its path condition:
+    /// `target` (an iteration jump) or `count + 1`; defined as `t<th>.<what>`.
+    fn count_up(&mut self, ts: &TState, count: &Sexp, target: Option<Sexp>, what: &str, th: usize) -> Sexp {
+        let inc = target.unwrap_or_else(|| app("bvadd", vec![count.clone(), bvn(1, 64)]));
+        let v = if ts.pc == t() {
+            inc
+        } else {
+            app("ite", vec![ts.pc.clone(), inc, count.clone()])
+        };
+        self.define(&format!("t{}.{what}", th + 1), Sexp::bv_sort(64), v)
+    }
+
     /// The divergence check of the barrier `s`: two threads of one block that have passed the
-    /// same number of barriers, one reaching `s` and the other not.
-    fn divergence_check(&mut self, s: &Stmt, st: &[TState]) {
+    /// same number of barriers, one reaching `s` and the other not; for a grid barrier
+    /// (`grid`), also two threads of different blocks that have passed the same number of grid
+    /// barriers.
+    fn divergence_check(&mut self, s: &Stmt, grid: bool, st: &[TState]) {
         // Threads that have passed the same number of barriers (the first divergent
         // barrier of any execution is such a point; in abstracted loops this puts both
         // threads in the same iteration).
-        let same_count = if st[0].bc == st[1].bc {
-            t()
+        let equal = |a: &Sexp, b: &Sexp| {
+            if a == b {
+                t()
+            } else {
+                app("=", vec![a.clone(), b.clone()])
+            }
+        };
+        let same_count = and(atom("same_block"), equal(&st[0].bc, &st[1].bc));
+        let same_count = if grid {
+            or(same_count, and(not(atom("same_block")), equal(&st[0].gc, &st[1].gc)))
         } else {
-            app("=", vec![st[0].bc.clone(), st[1].bc.clone()])
+            same_count
         };
         let both_assumed = and(st[0].assumed.clone(), st[1].assumed.clone());
         let div = and(
-            and(and(atom("same_block"), same_count), both_assumed),
+            and(same_count, both_assumed),
             not(app("=", vec![st[0].pc.clone(), st[1].pc.clone()])),
         );
         let property = Property::Divergence { span: s.span.clone() };
@@ -61,15 +84,20 @@ impl Encoder<'_> {
         self.push_check(property, name, div, own, self.seen_abstract);
     }
 
-    /// Per thread, the barrier count after the last barrier of an iteration of the innermost
-    /// abstracted loop with a fixed barrier count: the next iteration's base. `None` for any
-    /// other barrier (the count then goes up by one).
-    fn iteration_jump(&mut self) -> Option<Vec<Sexp>> {
+    /// Per thread, the barrier count (the grid-barrier count when `grid`) after the last
+    /// barrier (grid barrier) of an iteration of the innermost abstracted loop with a fixed
+    /// barrier count: the next iteration's base. `None` for any other barrier (the count then
+    /// goes up by one).
+    fn iteration_jump(&mut self, grid: bool) -> Option<Vec<Sexp>> {
         self.frames.last_mut().and_then(|fr| {
-            fr.seen += 1;
-            (fr.seen == fr.barriers).then(|| {
-                fr.base
-                    .iter()
+            let (seen, total, base) = if grid {
+                (&mut fr.grid_seen, fr.grid_barriers, &fr.grid_base)
+            } else {
+                (&mut fr.seen, fr.barriers, &fr.base)
+            };
+            *seen += 1;
+            (*seen == total).then(|| {
+                base.iter()
                     .map(|(bc0, it)| {
                         let next = app("bvadd", vec![it.clone(), bvn(1, 64)]);
                         app(

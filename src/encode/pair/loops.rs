@@ -8,7 +8,7 @@
 use super::relational::LoopStates;
 use super::{Check, Encoder, MemoryModel, Property, TState};
 use crate::encode::terms::{and, app, atom, bvn, extend, f, mem_sort, not, or, sym, t, to_unsigned};
-use crate::ir::query::{exits_to, mentions, reads_other_thread};
+use crate::ir::query::{exits_to, grid_barriers, mentions, reads_other_thread};
 use crate::ir::visit::{LabelContext, Visitor};
 use crate::ir::{
     AbstractLoop, ArrayId, BinOp, BlockId, ClosedForm, Expr, Space, Span, Stmt, StmtKind, Ty, UnOp, VarId,
@@ -28,9 +28,39 @@ pub(super) struct LoopFrame {
     pub(super) seen: u32,
     /// Per thread: the barrier count on entry and the iteration count.
     pub(super) base: Vec<(Sexp, Sexp)>,
+    /// Grid barriers per iteration (at most `barriers`, so they share `shift`).
+    pub(super) grid_barriers: u32,
+    pub(super) grid_seen: u32,
+    /// Per thread: the grid-barrier count on entry and the iteration count.
+    pub(super) grid_base: Vec<(Sexp, Sexp)>,
 }
 
 impl Encoder<'_> {
+    /// Pushes the [`LoopFrame`] of loop `l` when its iterations run a fixed number of barriers
+    /// (`entry`: each thread's state on entry, `its`: its iteration count); whether it did.
+    fn push_frame(&mut self, l: &AbstractLoop, entry: &[TState], its: &[Sexp]) -> bool {
+        let Some(nb) = l.barriers.filter(|nb| *nb > 0) else {
+            return false;
+        };
+        let base = |count: fn(&TState) -> &Sexp| {
+            entry
+                .iter()
+                .zip(its)
+                .map(|(e, it)| (count(e).clone(), it.clone()))
+                .collect()
+        };
+        self.frames.push(LoopFrame {
+            barriers: nb,
+            shift: barrier_shift(nb),
+            seen: 0,
+            base: base(|e| &e.bc),
+            grid_barriers: grid_barriers(&l.body),
+            grid_seen: 0,
+            grid_base: base(|e| &e.gc),
+        });
+        true
+    }
+
     /// One arbitrary iteration of an abstracted loop (PUG §6; DESIGN.md "Loops"). Each thread
     /// gets its own iteration count `it` (BV64, below 2^48), so two threads may be in
     /// different iterations (inter-iteration races); barrier counts at the head are
@@ -105,20 +135,7 @@ impl Encoder<'_> {
             },
             span: s.span.clone(),
         };
-        let framed = matches!(l.barriers, Some(nb) if nb > 0);
-        if let Some(nb) = l.barriers.filter(|_| framed) {
-            let base = entry
-                .iter()
-                .zip(&its)
-                .map(|(e, it)| (e.bc.clone(), it.clone()))
-                .collect();
-            self.frames.push(LoopFrame {
-                barriers: nb,
-                shift: barrier_shift(nb),
-                seen: 0,
-                base,
-            });
-        }
+        let framed = self.push_frame(l, &entry, &its);
         self.stmt(&body, &mut head);
         self.block(&l.step, &mut head);
         if framed {
@@ -301,6 +318,25 @@ impl Encoder<'_> {
             }
             None => {
                 let name = self.fresh_name(&format!("t{}.bc.L{line}", th + 1));
+                self.declare(&name, Sexp::bv_sort(64))
+            }
+        };
+        // Grid barriers count like barriers (with the same stride), in their own count.
+        let ng = grid_barriers(&l.body) + grid_barriers(&l.cond_stmts) + grid_barriers(&l.step);
+        ts.gc = match l.barriers {
+            _ if ng == 0 => ts.gc.clone(),
+            Some(nb) => {
+                let v = app(
+                    "bvadd",
+                    vec![
+                        ts.gc.clone(),
+                        app("bvshl", vec![it.clone(), bvn(barrier_shift(nb) as u64, 64)]),
+                    ],
+                );
+                self.define(&format!("t{}.gc", th + 1), Sexp::bv_sort(64), v)
+            }
+            None => {
+                let name = self.fresh_name(&format!("t{}.gc.L{line}", th + 1));
                 self.declare(&name, Sexp::bv_sort(64))
             }
         };

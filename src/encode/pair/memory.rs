@@ -130,7 +130,8 @@ impl Encoder<'_> {
     }
 
     /// Records an access to a shared or global array (accesses to local and constant arrays
-    /// cannot race and are not recorded).
+    /// cannot race and are not recorded). `grid`: each thread's grid-barrier count.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn record(
         &mut self,
         array: ArrayId,
@@ -138,6 +139,7 @@ impl Encoder<'_> {
         kind: AccessKind,
         width: u32,
         per: Vec<(Sexp, Sexp, Sexp)>,
+        grid: Vec<Sexp>,
         valid: Vec<Sexp>,
     ) {
         let space = self.k.array(array).space;
@@ -154,6 +156,7 @@ impl Encoder<'_> {
             width,
             segment: self.segment,
             per_thread: per,
+            grid,
             valid,
         });
     }

@@ -13,7 +13,10 @@
 //! between barriers each thread sees that array plus its own writes (exact for the pair up to
 //! its first race). Arrays touched by an atomic are adversarial: every read from them is fresh.
 //! Each thread counts the barriers it passes (`bc`); two accesses of one block are in the same
-//! barrier interval when their counts agree.
+//! barrier interval when their counts agree. Grid barriers (cooperative groups) are counted
+//! apart as well (`gc`): two accesses of different blocks can race only when those agree. A
+//! `__shared__` array is one per block: the second thread sees another fresh one when the two
+//! are of different blocks.
 //!
 //! The `Encoder` is also the engine of the other models: [`super::bank`] runs it for k threads
 //! ([`encode_with`]), and [`super::concrete`] for every thread of a launch under
@@ -59,7 +62,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 pub enum Property {
     /// A data race on `array` between some pair of [`Check::pairs`].
     Race { array: ArrayId },
-    /// Barrier divergence at the barrier at `span`.
+    /// Barrier divergence at the barrier (block or grid) at `span`.
     Divergence { span: Span },
     /// `assert` at `span` failing for thread 1 (pair model: shared values abstracted).
     Assertion { span: Span },
@@ -113,6 +116,9 @@ pub struct Access {
     pub valid: Vec<Sexp>,
     /// Per thread: path condition, byte offset (BV64), barrier count (BV64).
     pub per_thread: Vec<(Sexp, Sexp, Sexp)>,
+    /// Per thread: grid-barrier count (BV64); accesses of different blocks meet only at equal
+    /// counts.
+    pub grid: Vec<Sexp>,
 }
 
 /// The result of [`encode`].

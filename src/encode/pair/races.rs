@@ -1,6 +1,8 @@
 //! Race queries: for each array, the conflicting access pairs of one barrier segment (and, for
 //! global arrays, of different segments across blocks) as one query each, with the
-//! mixed-radix lemmas of their offsets ([`crate::encode::nonlinear`]).
+//! mixed-radix lemmas of their offsets ([`crate::encode::nonlinear`]). Accesses of one block
+//! race only at equal barrier counts; accesses of different blocks (global arrays) only at
+//! equal grid-barrier counts (always equal in a kernel without grid barriers).
 //!
 //! Does not record accesses (`memory`) nor read witnesses (`super::super::witness`).
 
@@ -9,7 +11,7 @@ use crate::encode::AccessKind;
 use crate::encode::nonlinear;
 use crate::encode::terms::{and, app, atom, bvn, f, not, or, sym, t};
 use crate::ir::{ArrayId, Space};
-use crate::solver::Query;
+use crate::solver::{Query, Sexp};
 use std::collections::BTreeMap;
 
 impl Encoder<'_> {
@@ -98,15 +100,21 @@ impl Encoder<'_> {
                     ),
                 ),
             );
-            let same_interval = if ba == bb {
-                t()
-            } else {
-                app("=", vec![ba.clone(), bb.clone()])
+            let equal = |x: &Sexp, y: &Sexp| {
+                if x == y {
+                    t()
+                } else {
+                    app("=", vec![x.clone(), y.clone()])
+                }
             };
+            let same_interval = equal(ba, bb);
+            let same_grid_interval = equal(&a.grid[0], &b.grid[1]);
             let order = match (global, same_segment) {
                 (false, _) => and(atom("same_block"), same_interval),
-                (true, true) => or(not(atom("same_block")), same_interval),
-                (true, false) => not(atom("same_block")),
+                // `ite(same_block, same_interval, same_grid_interval)`, simplified.
+                (true, true) if same_grid_interval == t() => or(not(atom("same_block")), same_interval),
+                (true, true) => app("ite", vec![atom("same_block"), same_interval, same_grid_interval]),
+                (true, false) => and(not(atom("same_block")), same_grid_interval),
             };
             let c = and(and(pa.clone(), pb.clone()), and(overlap, order));
             gv.push(c.clone());

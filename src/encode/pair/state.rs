@@ -27,8 +27,10 @@ pub(in crate::encode) struct TState {
     /// The memory of each array as this thread sees it (local arrays, and non-local ones
     /// unless the model keeps one memory in `Encoder::global`).
     pub(in crate::encode) mem: BTreeMap<ArrayId, Sexp>,
-    /// Barriers passed (BV64).
+    /// Barriers passed (BV64), block and grid ones.
     pub(in crate::encode) bc: Sexp,
+    /// Grid barriers passed (BV64): threads of different blocks are ordered only by these.
+    pub(in crate::encode) gc: Sexp,
 }
 
 impl Encoder<'_> {
@@ -190,6 +192,10 @@ impl Encoder<'_> {
         let mut states = Vec::new();
         for th in 0..self.n {
             let mut mem = shared_mem.clone();
+            for (id, m) in &shared_mem {
+                let view = self.block_view(*id, m.clone(), th, "init");
+                mem.insert(*id, view);
+            }
             for (i, a) in self.k.arrays.iter().enumerate() {
                 if a.space == Space::Local {
                     let name = format!("t{}.mem.{}.{}.init", th + 1, sym(&a.name), i);
@@ -208,6 +214,7 @@ impl Encoder<'_> {
                 vars,
                 mem,
                 bc: bvn(0, 64),
+                gc: bvn(0, 64),
             });
         }
         if self.memory == MemoryModel::Serialized {
@@ -321,6 +328,10 @@ impl Encoder<'_> {
         if a.bc != b.bc {
             let v = app("ite", vec![c.clone(), a.bc.clone(), b.bc.clone()]);
             out.bc = self.define(&format!("t{}.bc", th + 1), Sexp::bv_sort(64), v);
+        }
+        if a.gc != b.gc {
+            let v = app("ite", vec![c.clone(), a.gc.clone(), b.gc.clone()]);
+            out.gc = self.define(&format!("t{}.gc", th + 1), Sexp::bv_sort(64), v);
         }
         if a.assumed != b.assumed {
             let v = app("ite", vec![c.clone(), a.assumed.clone(), b.assumed.clone()]);

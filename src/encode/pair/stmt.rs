@@ -75,7 +75,7 @@ impl Encoder<'_> {
                     ts.pc = f();
                 }
             }
-            StmtKind::Barrier => self.barrier(s, st),
+            StmtKind::Barrier(scope) => self.barrier(s, *scope, st),
             StmtKind::Assume { cond } => {
                 for (th, ts) in st.iter_mut().enumerate() {
                     let c = self.cond_term(cond, ts, th);
@@ -112,14 +112,16 @@ impl Encoder<'_> {
     ) {
         let mut per = Vec::new();
         let mut valid = Vec::new();
+        let mut grid = Vec::new();
         for (th, ts) in st.iter_mut().enumerate() {
             let (off, ok) = self.offset(offset, ts, th);
             valid.push(ok);
             body(self, ts, th, &off);
             let reach = self.reach(ts, th);
             per.push((reach, off, ts.bc.clone()));
+            grid.push(ts.gc.clone());
         }
-        self.record(array, &s.span, kind, ty.bytes(), per, valid);
+        self.record(array, &s.span, kind, ty.bytes(), per, grid, valid);
     }
 
     /// A call without a body that may write `array`, for every thread: a write of one byte at
@@ -130,6 +132,7 @@ impl Encoder<'_> {
         self.seen_abstract = true;
         let mut per = Vec::new();
         let mut valid = Vec::new();
+        let mut grid = Vec::new();
         for (th, ts) in st.iter_mut().enumerate() {
             let name = self.fresh_name(&format!("t{}.clobber.off", th + 1));
             let off = self.declare(&name, Sexp::bv_sort(64));
@@ -141,9 +144,10 @@ impl Encoder<'_> {
             valid.push(ok);
             let reach = self.reach(ts, th);
             per.push((reach, off, ts.bc.clone()));
+            grid.push(ts.gc.clone());
         }
         let before = self.accesses.len();
-        self.record(array, &s.span, AccessKind::Write, 1, per, valid);
+        self.record(array, &s.span, AccessKind::Write, 1, per, grid, valid);
         if let Some(a) = self.accesses.get_mut(before) {
             a.clobber = true;
         }

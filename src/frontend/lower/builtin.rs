@@ -29,7 +29,7 @@ impl Lower<'_, '_> {
             Lowering::Atomic(op) => self.atomic(op, name, args, span, out)?,
             Lowering::Barrier => {
                 out.push(Stmt {
-                    kind: StmtKind::Barrier,
+                    kind: StmtKind::Barrier(BarrierScope::Block),
                     span: span.clone(),
                 });
                 Val::Void

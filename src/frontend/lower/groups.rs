@@ -6,7 +6,12 @@
 //!   `__syncthreads()`; `thread_rank()` is the linear index of the thread in its block
 //!   (`x + blockDim.x * (y + blockDim.y * z)`), `size()`/`num_threads()` is
 //!   `blockDim.x * blockDim.y * blockDim.z` (CUDA Programming Guide, "Cooperative Groups").
-//! - `grid_group::sync()` (a grid-wide barrier) is not modelled: an error naming it.
+//! - `grid_group`: `sync()`, `sync(g)`, `barrier_sync()`, `this_grid().sync()` and GPUVerify's
+//!   `synchronize(g)` are a grid-wide barrier ([`BarrierScope::Grid`]), which CUDA defines only
+//!   for a cooperative launch (`cudaLaunchCooperativeKernel`): gpug then assumes one.
+//!   `thread_rank()` is the linear index of the thread in the grid (block-major) and
+//!   `size()`/`num_threads()` the number of threads of the grid, in 64 bits.
+//! - `multi_grid_group::sync()` (a barrier across devices) is not modelled: an error naming it.
 //! - tiles and coalesced groups: their `sync()` is a warp-level barrier, treated as
 //!   `__syncwarp` is (no effect: more interleavings are considered, so no race is hidden).
 //!
@@ -21,8 +26,10 @@ use crate::ir::*;
 pub(super) enum Group {
     /// `thread_block`.
     Block,
-    /// `grid_group` (and `multi_grid_group`).
+    /// `grid_group`.
     Grid,
+    /// `multi_grid_group` (several devices).
+    MultiGrid,
     /// `thread_block_tile<N>`, `coalesced_group`, `thread_group`: warp-sized or unknown.
     Warp,
 }
@@ -36,7 +43,9 @@ pub(super) fn group_of(ty: &str) -> Option<Group> {
         Group::Warp
     } else if class.starts_with("thread_block") {
         Group::Block
-    } else if class.contains("grid_group") {
+    } else if class.starts_with("multi_grid_group") {
+        Group::MultiGrid
+    } else if class.starts_with("grid_group") {
         Group::Grid
     } else {
         Group::Warp
@@ -88,22 +97,34 @@ impl Lower<'_, '_> {
             }
         };
         let v = match (name, group) {
-            ("sync" | "synchronize" | "barrier_sync", Group::Block) => {
+            ("sync" | "synchronize" | "barrier_sync", Group::Block | Group::Grid) => {
+                let scope = if group == Group::Grid {
+                    self.note_once(
+                        "grid_group::sync",
+                        span,
+                        "is a grid-wide barrier, defined only for a cooperative launch (cudaLaunchCooperativeKernel): gpug assumes one, every block of the grid resident at once",
+                    );
+                    BarrierScope::Grid
+                } else {
+                    BarrierScope::Block
+                };
                 out.push(Stmt {
-                    kind: StmtKind::Barrier,
+                    kind: StmtKind::Barrier(scope),
                     span: span.clone(),
                 });
                 Val::Void
             }
             ("sync" | "synchronize" | "barrier_sync", Group::Warp) => Val::Void,
-            ("sync" | "synchronize" | "barrier_sync", Group::Grid) => {
+            ("sync" | "synchronize" | "barrier_sync", Group::MultiGrid) => {
                 return unsupported(
                     span.clone(),
-                    "grid-wide barrier (cooperative groups `grid_group::sync`) is not modelled",
+                    "multi-device barrier (cooperative groups `multi_grid_group::sync`) is not modelled",
                 );
             }
             ("thread_rank", Group::Block) => Val::Scalar(block_rank()),
             ("size" | "num_threads", Group::Block) => Val::Scalar(block_size()),
+            ("thread_rank", Group::Grid) => Val::Scalar(grid_rank()),
+            ("size" | "num_threads", Group::Grid) => Val::Scalar(grid_size()),
             ("is_valid", _) => Val::Scalar(Expr::bool(true)),
             _ => return unsupported(span.clone(), format!("cooperative groups method `{name}`")),
         };
@@ -145,5 +166,68 @@ fn block_size() -> Expr {
     mul(
         mul(b(Builtin::BlockDim(Dim::X)), b(Builtin::BlockDim(Dim::Y))),
         b(Builtin::BlockDim(Dim::Z)),
+    )
+}
+
+/// `unsigned long long`, the type of a grid group's rank and size.
+const U64: Ty = Ty::Int {
+    bits: 64,
+    signed: false,
+};
+
+fn wide(e: Expr) -> Expr {
+    Expr::Cast {
+        arg: Box::new(e),
+        ty: U64,
+    }
+}
+
+fn mul64(a: Expr, b: Expr) -> Expr {
+    Expr::Binary {
+        op: BinOp::Mul,
+        lhs: Box::new(a),
+        rhs: Box::new(b),
+        ty: U64,
+    }
+}
+
+/// The linear index of the block in the grid, in 64 bits:
+/// `blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)`.
+fn block_linear() -> Expr {
+    let b = |x| wide(Expr::Builtin(x));
+    let yz = Expr::Binary {
+        op: BinOp::Add,
+        lhs: Box::new(b(Builtin::BlockIdx(Dim::Y))),
+        rhs: Box::new(mul64(b(Builtin::GridDim(Dim::Y)), b(Builtin::BlockIdx(Dim::Z)))),
+        ty: U64,
+    };
+    Expr::Binary {
+        op: BinOp::Add,
+        lhs: Box::new(b(Builtin::BlockIdx(Dim::X))),
+        rhs: Box::new(mul64(b(Builtin::GridDim(Dim::X)), yz)),
+        ty: U64,
+    }
+}
+
+/// `grid_group::thread_rank()`: `block_linear * block_size + block_rank`, in 64 bits (CUDA's
+/// `unsigned long long`).
+fn grid_rank() -> Expr {
+    Expr::Binary {
+        op: BinOp::Add,
+        lhs: Box::new(mul64(block_linear(), wide(block_size()))),
+        rhs: Box::new(wide(block_rank())),
+        ty: U64,
+    }
+}
+
+/// `grid_group::size()`: `gridDim.x * gridDim.y * gridDim.z * block_size`, in 64 bits.
+fn grid_size() -> Expr {
+    let b = |x| wide(Expr::Builtin(x));
+    mul64(
+        mul64(
+            mul64(b(Builtin::GridDim(Dim::X)), b(Builtin::GridDim(Dim::Y))),
+            b(Builtin::GridDim(Dim::Z)),
+        ),
+        wide(block_size()),
     )
 }

@@ -1,4 +1,5 @@
-// A grid-wide barrier, which gpug does not model yet.
+// A grid-wide barrier separates the read of the neighbour's element (possibly in the next
+// block) from the write of one's own.
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 
