@@ -493,4 +493,44 @@ mod tests {
             CType::Array(Box::new(CType::Scalar(Ty::Float { bits: 32 })), None)
         );
     }
+
+    /// gpug's layouts of cuRAND's records against the sizes, alignments and offsets that
+    /// `tests/kernels/curand/layouts.cu` states and clang checks there (`tests/curand.rs`).
+    #[test]
+    fn curand_layouts_match_clangs() {
+        let mut env = TypeEnv::default();
+        for (name, fields, align) in cuda_vector_records() {
+            env.records.insert(name.clone(), fields);
+            env.aligns.insert(name, align);
+        }
+        for (name, fields) in curand_records() {
+            env.records.insert(name, fields);
+        }
+        for (name, target) in curand_typedefs() {
+            env.add_typedef(name, target);
+        }
+        let text = include_str!("../../tests/kernels/curand/layouts.cu");
+        let mut checked = 0;
+        for line in text.lines().filter(|l| l.starts_with("static_assert(")) {
+            let body = &line["static_assert(".len()..];
+            let (lhs, rest) = body.split_once(" == ").expect("`==`");
+            let want: u64 = rest.split(',').next().and_then(|n| n.trim().parse().ok()).expect("a number");
+            let (op, arg) = lhs.trim_end_matches(')').split_once('(').expect("op(arg)");
+            let got = match op {
+                "sizeof" => env.layout(&env.parse(arg)).map(|l| l.0),
+                "alignof" => env.layout(&env.parse(arg)).map(|l| l.1),
+                "offsetof" => {
+                    let (t, f) = arg.split_once(", ").expect("offsetof(T, f)");
+                    let CType::Record(r) = env.parse(t) else {
+                        panic!("{t} is not a record");
+                    };
+                    env.fields(&r).and_then(|fs| fs.into_iter().find(|x| x.0 == f).map(|x| x.1))
+                }
+                other => panic!("unknown {other}"),
+            };
+            assert_eq!(got, Some(want), "{line}");
+            checked += 1;
+        }
+        assert!(checked >= 30, "{checked} lines");
+    }
 }

@@ -121,10 +121,15 @@ impl Lower<'_, '_> {
         }
         match vals.swap_remove(si) {
             Val::Ptr(p) if mtgp => self.mtgp32_draw(p.array, &p.off, span, out),
-            Val::Ptr(p) => {
-                let temps = self.curand_read(p.array, &p.off, size, span, out);
-                self.curand_write(p.array, &p.off, &temps, span, out);
-            }
+            // A Sobol draw reads the direction vectors and writes the counters before them.
+            Val::Ptr(p) => match sobol_counters(&record).filter(|_| name != "curand_init") {
+                Some(h) => {
+                    let at = add_off(p.off.clone(), Expr::int(h, Ty::I64));
+                    self.curand_read(p.array, &at, size - h, span, out);
+                    self.curand_write(p.array, &p.off, &words(h), span, out);
+                }
+                None => self.curand_write(p.array, &p.off, &words(size), span, out),
+            },
             v => self.curand_clobber(v, name, span, out)?,
         }
         let what = if mtgp {
@@ -136,12 +141,17 @@ impl Lower<'_, '_> {
             )
         } else {
             format!(
-                "treated as cuRAND's generator: it reads and writes the whole state (the {size} \
-                 bytes of `{record}`){}; its result is a fresh value",
-                if vectors.is_some() {
-                    ", after reading the direction vectors"
-                } else {
-                    ""
+                "treated as cuRAND's generator: {}; its result is a fresh value",
+                match (vectors, sobol_counters(&record)) {
+                    (Some(_), _) => format!(
+                        "it reads the direction vectors given and writes the whole state (the \
+                         {size} bytes of `{record}`)"
+                    ),
+                    (None, Some(h)) if name != "curand_init" => format!(
+                        "it reads the state's direction vectors and writes its {h} bytes of counters \
+                         (`{record}`)"
+                    ),
+                    _ => format!("it writes (and reads) the whole state (the {size} bytes of `{record}`)"),
                 }
             )
         };
@@ -155,8 +165,7 @@ impl Lower<'_, '_> {
         self.curand_fresh(&ret, name, span, out).map(Some)
     }
 
-    /// Loads of `bytes` bytes of `array` from `off`, in words of 8 bytes (narrower at the
-    /// end); the loaded words' variables with their offsets from `off`.
+    /// Loads of `bytes` bytes of `array` from `off`, in [`words`]; the words.
     fn curand_read(
         &mut self,
         array: ArrayId,
@@ -165,14 +174,8 @@ impl Lower<'_, '_> {
         span: &Span,
         out: &mut Vec<Stmt>,
     ) -> Vec<(u64, Ty)> {
-        let mut words = Vec::new();
-        let mut at = 0;
-        while at < bytes {
-            let w = [8, 4, 2, 1].into_iter().find(|w| bytes - at >= *w).unwrap_or(1);
-            let ty = Ty::Int {
-                bits: 8 * w as u32,
-                signed: false,
-            };
+        let words = words(bytes);
+        for &(at, ty) in &words {
             let dst = self.temp(ty);
             out.push(Stmt {
                 kind: StmtKind::Load {
@@ -183,8 +186,6 @@ impl Lower<'_, '_> {
                 },
                 span: span.clone(),
             });
-            words.push((at, ty));
-            at += w;
         }
         words
     }
@@ -299,4 +300,30 @@ impl Lower<'_, '_> {
             ),
         }
     }
+}
+
+/// The bytes of a Sobol state's counters `i`, `x`, `c`, before its direction vectors, which
+/// only `curand_init` writes; `None` for the other states.
+fn sobol_counters(record: &str) -> Option<u64> {
+    match record {
+        "curandStateSobol32" | "curandStateScrambledSobol32" => Some(12),
+        "curandStateSobol64" | "curandStateScrambledSobol64" => Some(24),
+        _ => None,
+    }
+}
+
+/// The words (offset, type) that cover `bytes` bytes: 8 bytes each, narrower at the end.
+fn words(bytes: u64) -> Vec<(u64, Ty)> {
+    let mut words = Vec::new();
+    let mut at = 0;
+    while at < bytes {
+        let w = [8, 4, 2, 1].into_iter().find(|w| bytes - at >= *w).unwrap_or(1);
+        let ty = Ty::Int {
+            bits: 8 * w as u32,
+            signed: false,
+        };
+        words.push((at, ty));
+        at += w;
+    }
+    words
 }
