@@ -42,7 +42,12 @@ fn curand_kernels_have_their_expected_verdicts() {
     let mut problems = Vec::new();
     for file in &files {
         let text = std::fs::read_to_string(root().join(file)).expect("read");
-        let expect = text.lines().next().unwrap_or("").trim_start_matches("// expect:").trim();
+        let expect = text
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim_start_matches("// expect:")
+            .trim();
         for solver in SOLVERS {
             let mut args: Vec<String> = vec!["--json".into(), "--solver".into(), solver.into()];
             args.extend(example_flags(&root().join(file)));
@@ -82,7 +87,14 @@ fn notes_say_how_calls_are_treated() {
         "tests/kernels/curand/xorwow_own_state.cu".into(),
     ]);
     let text = String::from_utf8_lossy(&out.stdout);
-    for name in ["curand_init", "curand", "curand_uniform", "curand_normal2", "skipahead", "curand_normal"] {
+    for name in [
+        "curand_init",
+        "curand",
+        "curand_uniform",
+        "curand_normal2",
+        "skipahead",
+        "curand_normal",
+    ] {
         let head = format!("note: `{name}` (");
         assert_eq!(text.matches(&head).count(), 1, "{name}: {text}");
     }

@@ -412,7 +412,14 @@ pub fn curand_records() -> Vec<(String, Fields)> {
         boxmuller(),
     ]
     .concat();
-    let sobol = |t: &CType, n| vec![f("i", t.clone()), f("x", t.clone()), f("c", t.clone()), f("direction_vectors", arr(t, n))];
+    let sobol = |t: &CType, n| {
+        vec![
+            f("i", t.clone()),
+            f("x", t.clone()),
+            f("c", t.clone()),
+            f("direction_vectors", arr(t, n)),
+        ]
+    };
     let mtgp = vec![
         f("s", arr(&u32_, 1024)),
         f("offset", i32_.clone()),
@@ -514,7 +521,11 @@ mod tests {
         for line in text.lines().filter(|l| l.starts_with("static_assert(")) {
             let body = &line["static_assert(".len()..];
             let (lhs, rest) = body.split_once(" == ").expect("`==`");
-            let want: u64 = rest.split(',').next().and_then(|n| n.trim().parse().ok()).expect("a number");
+            let want: u64 = rest
+                .split(',')
+                .next()
+                .and_then(|n| n.trim().parse().ok())
+                .expect("a number");
             let (op, arg) = lhs.trim_end_matches(')').split_once('(').expect("op(arg)");
             let got = match op {
                 "sizeof" => env.layout(&env.parse(arg)).map(|l| l.0),
@@ -524,7 +535,8 @@ mod tests {
                     let CType::Record(r) = env.parse(t) else {
                         panic!("{t} is not a record");
                     };
-                    env.fields(&r).and_then(|fs| fs.into_iter().find(|x| x.0 == f).map(|x| x.1))
+                    env.fields(&r)
+                        .and_then(|fs| fs.into_iter().find(|x| x.0 == f).map(|x| x.1))
                 }
                 other => panic!("unknown {other}"),
             };

@@ -5,10 +5,12 @@
 //! table:
 //!
 //! - A per-thread state (`curandState` = XORWOW, MRG32k3a, Philox4_32_10, the Sobol
-//!   generators, the test generator): the call reads, then writes, every byte of `*state` (in
-//!   8-byte words): two threads on one state race, a thread on its own state does not, and a
-//!   local copy of a state is private. `curand_init` of a Sobol state also reads the direction
-//!   vectors it is given (32 or 64 words).
+//!   generators, the test generator): the call writes every byte of `*state` with arbitrary
+//!   values (in 8-byte words; what it reads of the state it also writes, so its reads add no
+//!   race): two threads on one state race, a thread on its own state does not, and a local
+//!   copy of a state is private. `curand_init` of a Sobol state also reads the direction
+//!   vectors it is given (32 or 64 words); a draw from a Sobol state reads the state's
+//!   direction vectors (which only `curand_init` writes) and writes only its counters.
 //! - An MTGP32 state (`curandStateMtgp32_t`), shared by the threads of one block, at most 256
 //!   of them (`curand_mtgp32_kernel.h`: thread `t` of the block writes its own word of the
 //!   state's `s`, between `__syncthreads()`): modelled as thread `t` reading and writing the word
@@ -294,10 +296,7 @@ impl Lower<'_, '_> {
                 }
                 Ok(Val::Struct(vs))
             }
-            other => unsupported(
-                span.clone(),
-                format!("`{name}` returning `{}`", other.describe()),
-            ),
+            other => unsupported(span.clone(), format!("`{name}` returning `{}`", other.describe())),
         }
     }
 }
