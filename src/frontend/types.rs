@@ -375,6 +375,89 @@ pub fn cuda_vector_records() -> Vec<(String, Fields, u64)> {
     out
 }
 
+/// The records of cuRAND's device API (`curand_kernel.h`, `curand_philox4x32_x.h`,
+/// `curand_mtgp32.h` of CUDA 11.8), whose declarations come from NVIDIA's precompiled headers
+/// and so are not in the kernel's AST, as [`cuda_vector_records`] are not. Fields as the
+/// headers declare them, except the pointer member `k` of `curandStateMtgp32` (to the
+/// generator's parameter tables), an opaque 64-bit integer here. Sizes and alignments follow
+/// from the fields (`tests/kernels/curand/layouts.cu` checks them against clang's).
+/// Returns (name, fields); alignments are those of the fields.
+pub fn curand_records() -> Vec<(String, Fields)> {
+    let u32_ = CType::Scalar(Ty::U32);
+    let u64_ = CType::Scalar(Ty::Int {
+        bits: 64,
+        signed: false,
+    });
+    let i32_ = CType::Scalar(Ty::I32);
+    let arr = |t: &CType, n| CType::Array(Box::new(t.clone()), Some(n));
+    let f = |n: &str, t: CType| (n.to_string(), t);
+    // The Box-Muller cache that the normal distributions keep between calls.
+    let boxmuller = || {
+        vec![
+            f("boxmuller_flag", i32_.clone()),
+            f("boxmuller_flag_double", i32_.clone()),
+            f("boxmuller_extra", CType::Scalar(Ty::Float { bits: 32 })),
+            f("boxmuller_extra_double", CType::Scalar(Ty::Float { bits: 64 })),
+        ]
+    };
+    let xorwow = [vec![f("d", u32_.clone()), f("v", arr(&u32_, 5))], boxmuller()].concat();
+    let mrg = [vec![f("s1", arr(&u32_, 3)), f("s2", arr(&u32_, 3))], boxmuller()].concat();
+    let philox = [
+        vec![
+            f("ctr", CType::Record("uint4".into())),
+            f("output", CType::Record("uint4".into())),
+            f("key", CType::Record("uint2".into())),
+            f("STATE", u32_.clone()),
+        ],
+        boxmuller(),
+    ]
+    .concat();
+    let sobol = |t: &CType, n| {
+        vec![
+            f("i", t.clone()),
+            f("x", t.clone()),
+            f("c", t.clone()),
+            f("direction_vectors", arr(t, n)),
+        ]
+    };
+    let mtgp = vec![
+        f("s", arr(&u32_, 1024)),
+        f("offset", i32_.clone()),
+        f("pIdx", i32_.clone()),
+        f("k", u64_.clone()),
+    ];
+    vec![
+        ("curandStateTest".into(), vec![f("v", u32_.clone())]),
+        ("curandStateXORWOW".into(), xorwow),
+        ("curandStateMRG32k3a".into(), mrg),
+        ("curandStatePhilox4_32_10".into(), philox),
+        ("curandStateSobol32".into(), sobol(&u32_, 32)),
+        ("curandStateScrambledSobol32".into(), sobol(&u32_, 32)),
+        ("curandStateSobol64".into(), sobol(&u64_, 64)),
+        ("curandStateScrambledSobol64".into(), sobol(&u64_, 64)),
+        ("curandStateMtgp32".into(), mtgp),
+    ]
+}
+
+/// cuRAND's typedefs of its state records and direction vectors (name, what it stands for).
+pub fn curand_typedefs() -> Vec<(&'static str, &'static str)> {
+    vec![
+        ("curandState", "struct curandStateXORWOW"),
+        ("curandState_t", "struct curandStateXORWOW"),
+        ("curandStateXORWOW_t", "struct curandStateXORWOW"),
+        ("curandStateTest_t", "struct curandStateTest"),
+        ("curandStateMRG32k3a_t", "struct curandStateMRG32k3a"),
+        ("curandStatePhilox4_32_10_t", "struct curandStatePhilox4_32_10"),
+        ("curandStateSobol32_t", "struct curandStateSobol32"),
+        ("curandStateScrambledSobol32_t", "struct curandStateScrambledSobol32"),
+        ("curandStateSobol64_t", "struct curandStateSobol64"),
+        ("curandStateScrambledSobol64_t", "struct curandStateScrambledSobol64"),
+        ("curandStateMtgp32_t", "struct curandStateMtgp32"),
+        ("curandDirectionVectors32_t", "unsigned int [32]"),
+        ("curandDirectionVectors64_t", "unsigned long long [64]"),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -416,5 +499,50 @@ mod tests {
             env.parse("float []"),
             CType::Array(Box::new(CType::Scalar(Ty::Float { bits: 32 })), None)
         );
+    }
+
+    /// gpug's layouts of cuRAND's records against the sizes, alignments and offsets that
+    /// `tests/kernels/curand/layouts.cu` states and clang checks there (`tests/curand.rs`).
+    #[test]
+    fn curand_layouts_match_clangs() {
+        let mut env = TypeEnv::default();
+        for (name, fields, align) in cuda_vector_records() {
+            env.records.insert(name.clone(), fields);
+            env.aligns.insert(name, align);
+        }
+        for (name, fields) in curand_records() {
+            env.records.insert(name, fields);
+        }
+        for (name, target) in curand_typedefs() {
+            env.add_typedef(name, target);
+        }
+        let text = include_str!("../../tests/kernels/curand/layouts.cu");
+        let mut checked = 0;
+        for line in text.lines().filter(|l| l.starts_with("static_assert(")) {
+            let body = &line["static_assert(".len()..];
+            let (lhs, rest) = body.split_once(" == ").expect("`==`");
+            let want: u64 = rest
+                .split(',')
+                .next()
+                .and_then(|n| n.trim().parse().ok())
+                .expect("a number");
+            let (op, arg) = lhs.trim_end_matches(')').split_once('(').expect("op(arg)");
+            let got = match op {
+                "sizeof" => env.layout(&env.parse(arg)).map(|l| l.0),
+                "alignof" => env.layout(&env.parse(arg)).map(|l| l.1),
+                "offsetof" => {
+                    let (t, f) = arg.split_once(", ").expect("offsetof(T, f)");
+                    let CType::Record(r) = env.parse(t) else {
+                        panic!("{t} is not a record");
+                    };
+                    env.fields(&r)
+                        .and_then(|fs| fs.into_iter().find(|x| x.0 == f).map(|x| x.1))
+                }
+                other => panic!("unknown {other}"),
+            };
+            assert_eq!(got, Some(want), "{line}");
+            checked += 1;
+        }
+        assert!(checked >= 30, "{checked} lines");
     }
 }

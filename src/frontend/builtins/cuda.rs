@@ -1,6 +1,6 @@
 //! CUDA's built-in functions, the ones the prelude (`cuda/prelude.h`) declares: atomics,
 //! barriers and fences, integer helpers, float math, vector constructors, texture fetches,
-//! loads and stores with cache hints, and GPUVerify's annotation functions.
+//! loads and stores with cache hints, cuRAND's generators, and GPUVerify's annotation functions.
 //!
 //! Data only: one line per function. What each [`Lowering`] means is documented on it.
 
@@ -328,6 +328,33 @@ const TABLE: &[(&str, Lowering)] = &[
             float: None,
         }),
     ),
+    // cuRAND's device API: reads and writes of the state, fresh results (`lower/curand.rs`).
+    ("curand_init", Curand),
+    ("curand", Curand),
+    ("curand4", Curand),
+    ("curand_uniform", Curand),
+    ("curand_uniform_double", Curand),
+    ("curand_uniform2_double", Curand),
+    ("curand_uniform4", Curand),
+    ("curand_uniform4_double", Curand),
+    ("curand_normal", Curand),
+    ("curand_normal_double", Curand),
+    ("curand_normal2", Curand),
+    ("curand_normal2_double", Curand),
+    ("curand_normal4", Curand),
+    ("curand_normal4_double", Curand),
+    ("curand_log_normal", Curand),
+    ("curand_log_normal_double", Curand),
+    ("curand_log_normal2", Curand),
+    ("curand_log_normal2_double", Curand),
+    ("curand_log_normal4", Curand),
+    ("curand_log_normal4_double", Curand),
+    ("curand_poisson", Curand),
+    ("curand_poisson4", Curand),
+    ("curand_mtgp32_single", Curand),
+    ("skipahead", Curand),
+    ("skipahead_sequence", Curand),
+    ("skipahead_subsequence", Curand),
     // GPUVerify's annotations that are not modelled: an error naming them.
     ("__ptr_base", Unmodelled),
     ("__return_val_int", ReturnValue),

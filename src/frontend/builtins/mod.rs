@@ -80,6 +80,11 @@ pub enum Lowering {
     /// stores of the bytes `[0, len)`, a null pointer constant argument an assertion that `len`
     /// is 0 (see `lower/memory_calls.rs`); the value is `dst`.
     Memory(bool),
+    /// cuRAND's device API on a state the first pointer argument of a cuRAND state type points
+    /// to (`curand_init`, `curand`, `curand_uniform`, …; see `lower/curand.rs`): the call reads
+    /// and writes the state, its result is a fresh value. A call on anything else is not taken
+    /// as a built-in (it is a call without a body).
+    Curand,
     /// A built-in gpug does not model: a call is an error naming it, with the reason.
     Unsupported(&'static str),
 }

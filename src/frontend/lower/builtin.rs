@@ -92,6 +92,10 @@ impl Lower<'_, '_> {
             Lowering::Load => self.cached_load(name, args, span, out)?,
             Lowering::Store => self.cached_store(name, args, span, out)?,
             Lowering::Memory(set) => self.memory_call(set, name, args, span, out)?,
+            Lowering::Curand => match self.curand_call(n, name, args, span, out)? {
+                Some(v) => v,
+                None => return Ok(None),
+            },
             Lowering::Unsupported(why) => return unsupported(span.clone(), format!("`{name}`: {why}")),
         };
         Ok(Some(v))

@@ -25,6 +25,7 @@
 //! | `vector.rs` | vector types by name: `make_float4`, `dim3(x, y)`, `threadIdx` as a `uint3` |
 //! | `memory_calls.rs` | `memcpy` and `memset`: byte loads and stores, null pointer arguments as assertions |
 //! | `opaque.rs` | calls to functions without a body: uninterpreted functions, clobbered arrays |
+//! | `curand.rs` | cuRAND's device API: the state read and written, per thread or per block (MTGP32) |
 //! | `annotation.rs` | GPUVerify's annotations that need more than a table entry: two-thread predicates, access logs, axioms |
 //! | `access_log.rs` | the access logs' instrumentation (`__read`, `__write`, …) |
 //!
@@ -44,6 +45,7 @@ mod access_log;
 mod annotation;
 mod builtin;
 mod call;
+mod curand;
 mod cxx;
 mod decl;
 mod expr;
@@ -118,9 +120,10 @@ pub fn lower_program(root: &Node, file: &str, prelude: &str, only: Option<&str>)
     })
 }
 
-/// CUDA's vector types (with NVIDIA's
+/// CUDA's vector types and cuRAND's state records (with NVIDIA's
 /// precompiled headers their declarations are not in the AST): see
-/// [`crate::frontend::types::cuda_vector_records`].
+/// [`crate::frontend::types::cuda_vector_records`] and
+/// [`crate::frontend::types::curand_records`].
 ///
 /// Added before the file's own declarations are read, so that a record of the file with a
 /// vector-typed field has its layout; a file cannot redefine them (nvcc would refuse it).
@@ -128,6 +131,13 @@ fn add_cuda_vector_types(g: &mut Globals) {
     for (name, fields, align) in crate::frontend::types::cuda_vector_records() {
         g.types.records.entry(name.clone()).or_insert(fields);
         g.types.aligns.entry(name).or_insert(align);
+    }
+    // cuRAND's state records, likewise from the precompiled headers (`curand.rs`).
+    for (name, fields) in crate::frontend::types::curand_records() {
+        g.types.records.entry(name).or_insert(fields);
+    }
+    for (name, target) in crate::frontend::types::curand_typedefs() {
+        g.types.add_typedef(name, target);
     }
 }
 
