@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -37,4 +38,84 @@ pub fn run_example(name: &str, extra: &[&str]) -> Output {
     args.extend(example_flags(&root().join(&rel)));
     args.push(rel);
     gpug(&args)
+}
+
+/// (kind, array) of every finding.
+fn findings(json: &Value) -> Vec<(String, String)> {
+    json["kernels"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|k| k["findings"].as_array().cloned().unwrap_or_default())
+        .map(|f| {
+            let s = |v: &Value| v.as_str().unwrap_or("").to_string();
+            (s(&f["kind"]), s(&f["array"]))
+        })
+        .collect()
+}
+
+/// Runs every `.cu` kernel of `dir` (at least `min` of them) with z3, cvc5 and yices against
+/// the expectation on its first line, with the flags of its second:
+///
+/// `// expect: verified | race | race on NAME | assertion | divergence | unsupported |
+/// unsupported at L:C`. `verified` is exit 0; `race` is exit 1 with a race finding (`race on
+/// NAME`: and every race is on the array `NAME`); `assertion` is exit 1 with an assertion
+/// finding and no race; `divergence` is exit 1 with a barrier divergence finding;
+/// `unsupported` is exit 2 with an `unsupported:` message (`at L:C`: naming the file at line
+/// `L`, column `C`). Panics with every mismatch.
+pub fn check_kernel_dir(dir: &str, min: usize) {
+    let mut files: Vec<String> = std::fs::read_dir(root().join(dir))
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cu"))
+        .map(|p| format!("{dir}/{}", p.file_name().expect("name").to_string_lossy()))
+        .collect();
+    files.sort();
+    assert!(files.len() >= min, "{dir}: {files:?}");
+    let mut problems = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(root().join(file)).expect("read");
+        let expect = text
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim_start_matches("// expect:")
+            .trim()
+            .to_string();
+        for solver in ["z3", "cvc5", "yices"] {
+            let mut args: Vec<String> = vec!["--json".into(), "--solver".into(), solver.into()];
+            args.extend(example_flags(&root().join(file)));
+            args.push(file.clone());
+            let out = gpug(&args);
+            let json: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+            let code = out.status.code();
+            let f = findings(&json);
+            let k: Vec<&String> = f.iter().map(|(kind, _)| kind).collect();
+            let races_on: Vec<&String> = f.iter().filter(|(kind, _)| kind == "race").map(|(_, a)| a).collect();
+            let ok = match expect.as_str() {
+                "verified" => code == Some(0),
+                "race" => code == Some(1) && k.iter().any(|x| *x == "race"),
+                e if e.starts_with("race on ") => {
+                    code == Some(1) && !races_on.is_empty() && races_on.iter().all(|a| **a == e["race on ".len()..])
+                }
+                "assertion" => {
+                    code == Some(1) && k.iter().any(|x| *x == "assertion") && !k.iter().any(|x| *x == "race")
+                }
+                "divergence" => code == Some(1) && k.iter().any(|x| *x == "divergence"),
+                "unsupported" => code == Some(2) && String::from_utf8_lossy(&out.stderr).contains("unsupported: "),
+                e if e.starts_with("unsupported at ") => {
+                    let at = format!("{file}:{}: unsupported: ", &e["unsupported at ".len()..]);
+                    code == Some(2) && String::from_utf8_lossy(&out.stderr).starts_with(&at)
+                }
+                other => panic!("{file}: unknown expectation {other:?}"),
+            };
+            if !ok {
+                problems.push(format!(
+                    "{file} with {solver}: expected {expect}, got exit {code:?} findings {f:?}\n{}",
+                    String::from_utf8_lossy(&out.stderr)
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
