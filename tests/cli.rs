@@ -233,3 +233,22 @@ fn write_to_constant_memory_is_a_defect_where_it_is_reached() {
         assert!(!out.contains("race"), "{s}: {out}");
     }
 }
+
+#[test]
+fn no_infer_keeps_only_the_given_invariants() {
+    for s in ["z3", "cvc5", "yices"] {
+        let base = ["--solver", s, "--blockDim", "64", "--gridDim", "1"];
+        let (code, out, err) = run(&[&base[..], &["tests/kernels/no_infer.cu"]].concat());
+        assert_eq!(code, Some(0), "{s}: {out}{err}");
+        assert!(out.contains("triangle: verified"), "{s}: {out}");
+        let (code, out, err) = run(&[&base[..], &["--no-infer", "tests/kernels/no_infer.cu"]].concat());
+        assert_eq!(code, Some(1), "{s}: {out}{err}");
+        assert!(
+            out.contains(
+                "loop invariant may not be preserved by an iteration\n    tests/kernels/no_infer.cu:7:10: fails"
+            ),
+            "{s}: {out}"
+        );
+        assert!(!err.contains("ignoring GPUVerify flag"), "{s}: {err}");
+    }
+}

@@ -123,6 +123,12 @@ pub struct VerifyArgs {
     #[arg(long = "loop-unwind", value_name = "N")]
     pub loop_unwind: Option<u32>,
 
+    /// Derive no loop invariants (GPUVerify's --no-infer): an abstracted loop keeps only its
+    /// `__invariant`s, and its loop-carried variables are havocked instead of given closed
+    /// forms (PUG §6), so an invariant must be inductive on its own.
+    #[arg(long = "no-infer")]
+    pub no_infer: bool,
+
     /// Check barrier divergence only (GPUVerify's --only-divergence).
     #[arg(long = "only-divergence")]
     pub only_divergence: bool,
@@ -287,7 +293,6 @@ pub fn parse_dim_partial(s: &str) -> Result<[Option<u32>; 3], String> {
 /// GPUVerify flags that do not apply to gpug: accepted, ignored with a note.
 const IGNORED_FLAGS: &[&str] = &[
     "--no-inline",
-    "--no-infer",
     "--boogie-file",
     "--warp-sync",
     "--equality-abstraction",
@@ -355,6 +360,7 @@ fn verify(a: VerifyArgs) -> i32 {
     let passes = PassOptions {
         unroll: a.unroll,
         loop_unwind: a.loop_unwind,
+        no_infer: a.no_infer,
         ..PassOptions::default()
     };
     let common = match a.common.run_options(a.timeout, geometry, passes) {

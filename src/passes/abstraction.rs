@@ -40,7 +40,12 @@ impl Preparer<'_> {
         let mut closed = Vec::new();
         let mut havocked = Vec::new();
         for v in &assigned {
-            match closed_form(*v, &body, &step, &assigned, cont) {
+            let derived = if self.opts.no_infer {
+                None
+            } else {
+                closed_form(*v, &body, &step, &assigned, cont)
+            };
+            match derived {
                 Some(cf) => closed.push((*v, cf)),
                 None => havocked.push(*v),
             }

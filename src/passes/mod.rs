@@ -50,6 +50,10 @@ pub struct PassOptions {
     /// by assuming its test false, whatever its trip count. Bounded, hence unsound for longer
     /// executions; the report says so.
     pub loop_unwind: Option<u32>,
+    /// `--no-infer` (GPUVerify's spelling): an abstracted loop keeps only the invariants its
+    /// source gives (`__invariant`); no closed forms are derived for its loop-carried
+    /// variables (PUG §6's syntactic invariants), which are all havocked.
+    pub no_infer: bool,
 }
 
 impl Default for PassOptions {
@@ -58,6 +62,7 @@ impl Default for PassOptions {
             unroll: 64,
             max_statements: 200_000,
             loop_unwind: None,
+            no_infer: false,
         }
     }
 }
