@@ -319,7 +319,25 @@ impl CType {
     pub fn describe(&self) -> String {
         match self {
             CType::Void => "void".into(),
-            CType::Scalar(t) => format!("{t:?}"),
+            CType::Scalar(t) => match t {
+                Ty::Bool => "bool".into(),
+                Ty::Int { bits, signed } => {
+                    let name = match bits {
+                        8 => "char",
+                        16 => "short",
+                        32 => "int",
+                        _ => "long long",
+                    };
+                    if *signed {
+                        name.into()
+                    } else {
+                        format!("unsigned {name}")
+                    }
+                }
+                Ty::Float { bits: 16 } => "half".into(),
+                Ty::Float { bits: 32 } => "float".into(),
+                Ty::Float { .. } => "double".into(),
+            },
             CType::Ptr(t) => format!("{} *", t.describe()),
             CType::Array(t, n) => format!("{}[{}]", t.describe(), n.map(|n| n.to_string()).unwrap_or_default()),
             CType::Record(n) => n.clone(),

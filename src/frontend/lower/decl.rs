@@ -395,7 +395,16 @@ impl Lower<'_, '_> {
             other => {
                 return unsupported(
                     span,
-                    format!("`{name}` of type `{}` in {space:?} memory", other.describe()),
+                    format!(
+                        "`{name}` of type `{}` in {} memory (values of that type stored in memory are not modelled)",
+                        other.describe(),
+                        match space {
+                            Space::Shared => "__shared__",
+                            Space::Constant => "__constant__",
+                            Space::Global => "__device__",
+                            Space::Local => "local",
+                        }
+                    ),
                 );
             }
         };
