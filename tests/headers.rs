@@ -153,3 +153,33 @@ fn libraries_reached_through_an_own_header_are_found() {
         assert!(out.contains("shift: verified"), "{s}: {out}");
     }
 }
+
+#[test]
+fn host_code_with_launches_is_read_over_the_real_headers() {
+    // A `<<<…>>>` launch needs clang to know the CUDA launch API (`__cudaPushCallConfiguration`).
+    for s in SOLVERS {
+        let (code, out, err) = run(&[
+            "--solver",
+            s,
+            "--blockDim",
+            "256",
+            "--gridDim",
+            "4",
+            "tests/kernels/headers/host_launch.cu",
+        ]);
+        assert_eq!(code, Some(0), "{s}: {out}{err}");
+        assert!(out.contains("scale: verified"), "{s}: {out}");
+    }
+    // The instantiation's block size disagrees with the launch checked: blocks overlap.
+    let (code, out, err) = run(&[
+        "--solver",
+        "z3",
+        "--blockDim",
+        "512",
+        "--gridDim",
+        "4",
+        "tests/kernels/headers/host_launch.cu",
+    ]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("race on data["), "{out}");
+}

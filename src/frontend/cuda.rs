@@ -174,7 +174,12 @@ fn cuda_command(clang: &Path, cuda: Option<&Path>) -> Command {
     match cuda {
         Some(dir) => {
             cmd.arg(format!("--cuda-path={}", dir.display()))
-                .arg("-Wno-unknown-cuda-version");
+                .arg("-Wno-unknown-cuda-version")
+                // Kernel launches (`k<<<g, b>>>(…)`) in host code: clang picks the launch API
+                // by the CUDA SDK version, and one it does not know (11.8 for clang 14) selects
+                // the legacy `cudaConfigureCall`, which CUDA 11 headers no longer declare. 9.2
+                // is the first version of today's `__cudaPushCallConfiguration`.
+                .args(["-Xclang", SDK_VERSION_FLAG]);
         }
         None => {
             cmd.arg("-nocudainc");
@@ -182,6 +187,9 @@ fn cuda_command(clang: &Path, cuda: Option<&Path>) -> Command {
     }
     cmd
 }
+
+/// The CUDA SDK version clang is told (see [`cuda_command`]).
+const SDK_VERSION_FLAG: &str = "-target-sdk-version=9.2";
 
 /// What the PCH over NVIDIA's headers holds besides the CUDA runtime headers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -245,6 +253,7 @@ pub fn nvidia_pch(clang: &Path, cuda: &Path, libs: Libraries) -> Result<(PathBuf
         stamp(&api),
         NVIDIA_PRELUDE,
         ANNOTATIONS,
+        SDK_VERSION_FLAG,
     ))?;
     let prelude = dir.join("gpug_nvidia_prelude.h");
     write_if_changed(&dir.join("gpug_annotations.h"), ANNOTATIONS)?;
