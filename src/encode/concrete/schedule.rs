@@ -20,7 +20,7 @@
 //! The witness schedule is read back by sorting the enabled events by their SIDs' values.
 
 use crate::encode::AccessKind;
-use crate::encode::pair::{Encoder, TState};
+use crate::encode::pair::{Encoder, MemKey, TState};
 use crate::encode::terms::{and, app, atom, bvn, mem_sort, not, sym};
 use crate::ir::{ArrayId, Space, Span, Ty};
 use crate::solver::Sexp;
@@ -31,6 +31,9 @@ pub struct Event {
     /// 0-based thread of the launch (block-major, x fastest).
     pub thread: usize,
     pub array: ArrayId,
+    /// Which of the array's memories the access uses: the thread's 0-based block for a
+    /// `__shared__` array (each block has its own), 0 otherwise.
+    pub block: usize,
     /// Byte offset (BV64).
     pub off: Sexp,
     /// The access type (its width is `ty.bytes()`).
@@ -86,6 +89,7 @@ impl Encoder<'_> {
         let ev = Event {
             thread: th,
             array,
+            block: self.mem_key(ts, array).1,
             off: off.clone(),
             ty,
             pc: ts.pc.clone(),
@@ -215,17 +219,26 @@ impl Encoder<'_> {
                 }
             }
         }
-        // Timelines, one per array that has events.
-        let mut arrays: Vec<ArrayId> = tl.events.iter().map(|e| e.array).collect();
-        arrays.sort();
-        arrays.dedup();
-        for a in arrays {
-            let name = sym(&self.k.array(a).name);
-            let mut cur = self.global.get(&a).cloned().unwrap_or_else(|| {
+        // Timelines, one per memory that has events (a `__shared__` array's: one per block).
+        let mut keys: Vec<MemKey> = tl.events.iter().map(|e| (e.array, e.block)).collect();
+        keys.sort();
+        keys.dedup();
+        for key in keys {
+            let (a, block) = key;
+            let name = match block {
+                0 => sym(&self.k.array(a).name),
+                b => format!("{}.b{b}", sym(&self.k.array(a).name)),
+            };
+            let mut cur = self.global.get(&key).cloned().unwrap_or_else(|| {
                 let n = format!("mem.{name}.{}.init", a.0);
                 self.declare(&n, mem_sort())
             });
-            let mine: Vec<(usize, &Event)> = tl.events.iter().enumerate().filter(|(_, e)| e.array == a).collect();
+            let mine: Vec<(usize, &Event)> = tl
+                .events
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| (e.array, e.block) == key)
+                .collect();
             let writes: Vec<&(usize, &Event)> = mine.iter().filter(|(_, e)| e.write.is_some()).collect();
             let mut states = vec![cur.clone()];
             for s in 0..total {
@@ -258,7 +271,7 @@ impl Encoder<'_> {
                     self.assert(c);
                 }
             }
-            self.global.insert(a, cur);
+            self.global.insert(key, cur);
         }
         self.timeline = Some(tl);
     }
