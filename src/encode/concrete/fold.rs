@@ -10,7 +10,7 @@
 //! is the same memory as the plain `store` chain, with the array reasoning done here instead
 //! of in the solver.
 
-use crate::encode::pair::{Encoder, TState};
+use crate::encode::pair::{Encoder, MemKey, TState};
 use crate::encode::terms::{app, atom, mem_sort, sym};
 use crate::ir::ArrayId;
 use crate::solver::Sexp;
@@ -185,34 +185,36 @@ pub(in crate::encode) fn fold(term: &Sexp) -> Sexp {
 }
 
 impl Encoder<'_> {
-    /// Whether the overlay of `array` has an entry overlapping `[o, o + w)` other than exactly
-    /// `(o, w)`.
-    fn overlaps_other(&self, array: ArrayId, o: u128, w: u32) -> bool {
-        self.overlay.get(&array).is_some_and(|m| {
+    /// Whether the overlay of memory `key` has an entry overlapping `[o, o + w)` other than
+    /// exactly `(o, w)`.
+    fn overlaps_other(&self, key: MemKey, o: u128, w: u32) -> bool {
+        self.overlay.get(&key).is_some_and(|m| {
             m.range(o.saturating_sub(8)..o + w as u128)
                 .any(|(&eo, (ew, _))| eo < o + w as u128 && o < eo + *ew as u128 && !(eo == o && *ew == w))
         })
     }
 
-    /// The value of `width` bytes at literal offset `o`: the overlay's word, or the base's bytes.
-    fn overlay_word(&self, array: ArrayId, o: u128, width: u32) -> Sexp {
-        if let Some((w, v)) = self.overlay.get(&array).and_then(|m| m.get(&o))
+    /// The value of `width` bytes at literal offset `o` of memory `key`: the overlay's word, or
+    /// the base's bytes.
+    fn overlay_word(&self, key: MemKey, o: u128, width: u32) -> Sexp {
+        if let Some((w, v)) = self.overlay.get(&key).and_then(|m| m.get(&o))
             && *w == width
         {
             return v.clone();
         }
-        let base = self.global[&array].clone();
+        let base = self.global[&key].clone();
         Self::load_bytes(&base, &mk(o, 64), width)
     }
 
     /// Reads `width` bytes of `array` at `off` as the thread `ts` sees it.
     pub(in crate::encode) fn mem_load(&mut self, ts: &TState, array: ArrayId, off: &Sexp, width: u32) -> Sexp {
-        if self.fold && self.global.contains_key(&array) {
+        let key = self.mem_key(ts, array);
+        if self.fold && self.global.contains_key(&key) {
             match lit(off) {
-                Some((o, _)) if !self.overlaps_other(array, o, width) => {
-                    return fold(&self.overlay_word(array, o, width));
+                Some((o, _)) if !self.overlaps_other(key, o, width) => {
+                    return fold(&self.overlay_word(key, o, width));
                 }
-                _ => self.materialize(array),
+                _ => self.materialize(key),
             }
         }
         Self::load_bytes(&self.mem_get(ts, array), off, width)
@@ -228,42 +230,52 @@ impl Encoder<'_> {
         bits: &Sexp,
         width: u32,
     ) -> bool {
-        if !(self.fold && self.global.contains_key(&array)) {
+        let key = self.mem_key(ts, array);
+        if !(self.fold && self.global.contains_key(&key)) {
             return false;
         }
         let o = match lit(off) {
-            Some((o, _)) if !self.overlaps_other(array, o, width) => o,
+            Some((o, _)) if !self.overlaps_other(key, o, width) => o,
             _ => {
-                self.materialize(array);
+                self.materialize(key);
                 return false;
             }
         };
-        let cur = self.overlay_word(array, o, width);
+        let cur = self.overlay_word(key, o, width);
         let v = fold(&app("ite", vec![ts.pc.clone(), bits.clone(), cur]));
-        let name = format!("mem.{}.at{}", sym(&self.k.array(array).name), o);
+        let name = format!("{}.at{o}", self.mem_name(key));
         let v = self.define(&name, Sexp::bv_sort(8 * width), v);
-        self.overlay.entry(array).or_default().insert(o, (width, v));
+        self.overlay.entry(key).or_default().insert(o, (width, v));
         true
     }
 
-    /// Writes the overlay of `array` into its base array.
-    pub(super) fn materialize(&mut self, array: ArrayId) {
-        let Some(m) = self.overlay.remove(&array) else { return };
+    /// The base name of serialized memory `key`: `mem.NAME`, with `.bB` for a block `B > 0`.
+    pub(super) fn mem_name(&self, key: MemKey) -> String {
+        let name = sym(&self.k.array(key.0).name);
+        match key.1 {
+            0 => format!("mem.{name}"),
+            b => format!("mem.{name}.b{b}"),
+        }
+    }
+
+    /// Writes the overlay of memory `key` into its base array.
+    pub(super) fn materialize(&mut self, key: MemKey) {
+        let Some(m) = self.overlay.remove(&key) else { return };
         if m.is_empty() {
             return;
         }
-        let mut base = self.global[&array].clone();
+        let mut base = self.global[&key].clone();
         for (o, (w, v)) in m {
             base = Self::store_bytes(base, &mk(o, 64), &v, w);
         }
-        let name = format!("mem.{}", sym(&self.k.array(array).name));
+        let name = self.mem_name(key);
         let d = self.define(&name, mem_sort(), base);
-        self.global.insert(array, d);
+        self.global.insert(key, d);
     }
 
     /// Writes every overlay into its base array.
     pub(super) fn materialize_all(&mut self) {
-        let ids: Vec<ArrayId> = self.overlay.keys().copied().collect();
+        let ids: Vec<MemKey> = self.overlay.keys().copied().collect();
         for a in ids {
             self.materialize(a);
         }

@@ -29,12 +29,12 @@
 pub(in crate::encode) mod fold;
 pub mod schedule;
 
-use super::pair::{Encoder, TState};
+use super::pair::{Encoder, MemKey, TState};
 use super::terms::{app, atom, bvn, f, sym, t, thread_symbol};
 use super::witness::format_value;
 use super::{AccessKind, Check, EncodeOptions, MemoryModel, Property};
 use crate::ir::query::{defined_vars, own_def, reads_other_thread, stmts_read_other_thread};
-use crate::ir::visit::{VarContext, Visitor};
+use crate::ir::visit::{AccessContext, VarContext, Visitor};
 use crate::ir::{ArrayId, Builtin, Dim, Expr, Kernel, ParamKind, Space, Span, Stmt, StmtKind, Ty, VarId};
 use crate::passes::Geometry;
 use crate::solver::{Query, Script, Sexp};
@@ -377,6 +377,7 @@ fn pin_threads(e: &mut Encoder, launch: &Launch) -> Vec<([u64; 3], [u64; 3])> {
         coords.push((b, th));
     }
     e.pinned = coords.clone();
+    e.thread_blocks = (0..launch.threads).map(|i| i / launch.tpb.max(1)).collect();
     coords
 }
 
@@ -412,7 +413,9 @@ fn check_ensures(e: &mut Encoder, kernel: &Kernel, st: &[TState]) {
     assigned_vars(&kernel.body, &mut computed);
     for (span, body, cond) in &ensures {
         // A postcondition that does not mention the thread's coordinates is the same claim
-        // for every thread: thread 0 checks it alone.
+        // for every thread: thread 0 checks it alone; or, when it reads `__shared__` memory
+        // (each block's own), the first thread of each block.
+        let per_block = reads_shared(kernel, body);
         let uniform = !stmts_use_coords(body) && !expr_uses_coords(cond) && !reads_other_thread(cond) && {
             let mut used = Vec::new();
             expr_vars(cond, &mut used);
@@ -420,8 +423,13 @@ fn check_ensures(e: &mut Encoder, kernel: &Kernel, st: &[TState]) {
             used.iter().all(|v| !computed.contains(v))
         };
         let mut fin: Vec<TState> = st.to_vec();
+        let blocks = e.thread_blocks.clone();
         for (i, ts) in fin.iter_mut().enumerate() {
-            ts.pc = if uniform && i > 0 { f() } else { t() };
+            let first = match per_block {
+                true => i == 0 || blocks.get(i - 1) != blocks.get(i),
+                false => i == 0,
+            };
+            ts.pc = if uniform && !first { f() } else { t() };
         }
         e.block(body, &mut fin);
         let a = Stmt {
@@ -436,8 +444,8 @@ fn check_ensures(e: &mut Encoder, kernel: &Kernel, st: &[TState]) {
 /// coordinates, the memories before the first and after the last statement, the timeline.
 struct WitnessSources<'a> {
     coords: &'a [([u64; 3], [u64; 3])],
-    init_mem: &'a BTreeMap<ArrayId, Sexp>,
-    final_mem: &'a BTreeMap<ArrayId, Sexp>,
+    init_mem: &'a BTreeMap<MemKey, Sexp>,
+    final_mem: &'a BTreeMap<MemKey, Sexp>,
     timeline: Option<&'a Timeline>,
 }
 
@@ -483,16 +491,28 @@ fn witness_values(
             continue;
         };
         let input = matches!(d.space, Space::Global | Space::Constant);
-        for (pc, off, _) in &acc.per_thread {
+        for (th, (pc, off, _)) in acc.per_thread.iter().enumerate() {
             gv.push(pc.clone());
             gv.push(off.clone());
-            let bytes_in = |mem: &BTreeMap<ArrayId, Sexp>| {
-                let m = mem.get(&acc.array).cloned().unwrap_or_else(|| atom("false"));
+            // A `__shared__` array has one memory per block: the thread's.
+            let block = match d.space {
+                Space::Shared => e.thread_blocks.get(th).copied().unwrap_or(0),
+                _ => 0,
+            };
+            let bytes_in = |mem: &BTreeMap<MemKey, Sexp>| {
+                let m = mem.get(&(acc.array, block)).cloned().unwrap_or_else(|| atom("false"));
                 Encoder::load_bytes(&m, off, acc.width)
             };
             gv.push(bytes_in(sources.init_mem));
             gv.push(bytes_in(sources.final_mem));
-            layout.mem.push((d.name.clone(), d.elem.bytes().max(1), ty, input));
+            let several_blocks = e.thread_blocks.last().is_some_and(|&b| b > 0);
+            let name = match (d.space, sources.coords.get(th)) {
+                (Space::Shared, Some((b, _))) if several_blocks => {
+                    format!("{}@block({},{},{})", d.name, b[0], b[1], b[2])
+                }
+                _ => d.name.clone(),
+            };
+            layout.mem.push((name, d.elem.bytes().max(1), ty, input));
         }
     }
     if let Some(tl) = sources.timeline {
@@ -525,6 +545,7 @@ fn dummy_state() -> TState {
         bc: bvn(0, 32),
         gc: bvn(0, 32),
         assumed: t(),
+        block: 0,
     }
 }
 
@@ -540,6 +561,20 @@ fn access_ty(elem: Ty, width: u32) -> Option<Ty> {
         }),
         _ => None,
     }
+}
+
+/// Whether the statements (an `__ensures` body, where its loads are) access a `__shared__`
+/// array of `kernel`.
+fn reads_shared(kernel: &Kernel, stmts: &[Stmt]) -> bool {
+    struct Shared<'a>(&'a Kernel, bool);
+    impl Visitor for Shared<'_> {
+        fn visit_array(&mut self, array: ArrayId, _ctx: AccessContext) {
+            self.1 |= self.0.array(array).space == Space::Shared;
+        }
+    }
+    let mut v = Shared(kernel, false);
+    v.visit_block(stmts);
+    v.1
 }
 
 /// Whether `e` reads `threadIdx` or `blockIdx`.

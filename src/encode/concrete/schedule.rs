@@ -11,7 +11,8 @@
 //!   one that has passed `j` or more follows it; `bsid.b.1 < bsid.b.2 < …`;
 //! - all SIDs (events and barriers) are `distinct` and lie in `[0, total)`, `total` being their
 //!   number, so the SIDs are a permutation of the time steps;
-//! - per array a timeline `M.a.s` of byte maps, `s` in `[0, total]`: `M.a.0` is the initial
+//! - per array (per array and block for a `__shared__` one: each block has its own) a
+//!   timeline `M.a.s` of byte maps, `s` in `[0, total]`: `M.a.0` is the initial
 //!   memory, and `M.a.(s+1)` is `store(M.a.s, …)` when the event with SID `s` writes `a`
 //!   (and is enabled: its path condition holds), else `M.a.s` (`v[sid] = v[sid - 1]`). An
 //!   event with SID `s` reads `M.a.s`. An atomic is one event: it reads `M.a.s` and writes
@@ -20,7 +21,7 @@
 //! The witness schedule is read back by sorting the enabled events by their SIDs' values.
 
 use crate::encode::AccessKind;
-use crate::encode::pair::{Encoder, TState};
+use crate::encode::pair::{Encoder, MemKey, TState};
 use crate::encode::terms::{and, app, atom, bvn, mem_sort, not, sym};
 use crate::ir::{ArrayId, Space, Span, Ty};
 use crate::solver::Sexp;
@@ -31,6 +32,9 @@ pub struct Event {
     /// 0-based thread of the launch (block-major, x fastest).
     pub thread: usize,
     pub array: ArrayId,
+    /// Which of the array's memories the access uses: the thread's 0-based block for a
+    /// `__shared__` array (each block has its own), 0 otherwise.
+    pub block: usize,
     /// Byte offset (BV64).
     pub off: Sexp,
     /// The access type (its width is `ty.bytes()`).
@@ -86,6 +90,7 @@ impl Encoder<'_> {
         let ev = Event {
             thread: th,
             array,
+            block: self.mem_key(ts, array).1,
             off: off.clone(),
             ty,
             pc: ts.pc.clone(),
@@ -215,51 +220,68 @@ impl Encoder<'_> {
                 }
             }
         }
-        // Timelines, one per array that has events.
-        let mut arrays: Vec<ArrayId> = tl.events.iter().map(|e| e.array).collect();
-        arrays.sort();
-        arrays.dedup();
-        for a in arrays {
-            let name = sym(&self.k.array(a).name);
-            let mut cur = self.global.get(&a).cloned().unwrap_or_else(|| {
-                let n = format!("mem.{name}.{}.init", a.0);
-                self.declare(&n, mem_sort())
-            });
-            let mine: Vec<(usize, &Event)> = tl.events.iter().enumerate().filter(|(_, e)| e.array == a).collect();
-            let writes: Vec<&(usize, &Event)> = mine.iter().filter(|(_, e)| e.write.is_some()).collect();
-            let mut states = vec![cur.clone()];
-            for s in 0..total {
-                let mut next = cur.clone();
-                for (i, e) in writes.iter().rev() {
-                    if s < range[*i].0 || s > range[*i].1 {
-                        continue;
-                    }
-                    let Some(w) = &e.write else { continue };
-                    let at = and(e.pc.clone(), app("=", vec![e.sid.clone(), num(s)]));
-                    let stored = Self::store_bytes(cur.clone(), &e.off, w, e.ty.bytes());
-                    next = app("ite", vec![at, stored, next]);
-                }
-                cur = self.define(&format!("M.{name}.{}", s + 1), mem_sort(), next);
-                states.push(cur.clone());
-            }
-            for (i, e) in &mine {
-                let Some(r) = &e.read else { continue };
-                if writes.is_empty() {
-                    // Never written: every schedule reads the initial memory.
-                    let val = Self::load_bytes(&states[0], &e.off, e.ty.bytes());
-                    self.assert(app("=", vec![r.clone(), val]));
-                    continue;
-                }
-                let (lo, hi) = range[*i];
-                for (s, m) in states.iter().enumerate().take(hi + 1).skip(lo) {
-                    let at = app("=", vec![e.sid.clone(), num(s)]);
-                    let val = Self::load_bytes(m, &e.off, e.ty.bytes());
-                    let c = app("or", vec![not(at), app("=", vec![r.clone(), val])]);
-                    self.assert(c);
-                }
-            }
-            self.global.insert(a, cur);
+        // Timelines, one per memory that has events (a `__shared__` array's: one per block).
+        let mut keys: Vec<MemKey> = tl.events.iter().map(|e| (e.array, e.block)).collect();
+        keys.sort();
+        keys.dedup();
+        for key in keys {
+            self.timeline_of(&tl, key, &range, total, bits);
         }
         self.timeline = Some(tl);
+    }
+
+    /// The timeline of memory `key` (see the module docs): its byte maps over the `total`
+    /// steps, each event's read tied to the map at its SID (within its SID `range`), and the
+    /// last map as `key`'s final memory in `self.global`. SIDs are `bits` wide.
+    fn timeline_of(&mut self, tl: &Timeline, key: MemKey, range: &[(usize, usize)], total: usize, bits: u32) {
+        let num = |v: usize| bvn(v as u64, bits);
+        let (a, block) = key;
+        let name = match block {
+            0 => sym(&self.k.array(a).name),
+            b => format!("{}.b{b}", sym(&self.k.array(a).name)),
+        };
+        let mut cur = self.global.get(&key).cloned().unwrap_or_else(|| {
+            let n = format!("mem.{name}.{}.init", a.0);
+            self.declare(&n, mem_sort())
+        });
+        let mine: Vec<(usize, &Event)> = tl
+            .events
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| (e.array, e.block) == key)
+            .collect();
+        let writes: Vec<&(usize, &Event)> = mine.iter().filter(|(_, e)| e.write.is_some()).collect();
+        let mut states = vec![cur.clone()];
+        for s in 0..total {
+            let mut next = cur.clone();
+            for (i, e) in writes.iter().rev() {
+                if s < range[*i].0 || s > range[*i].1 {
+                    continue;
+                }
+                let Some(w) = &e.write else { continue };
+                let at = and(e.pc.clone(), app("=", vec![e.sid.clone(), num(s)]));
+                let stored = Self::store_bytes(cur.clone(), &e.off, w, e.ty.bytes());
+                next = app("ite", vec![at, stored, next]);
+            }
+            cur = self.define(&format!("M.{name}.{}", s + 1), mem_sort(), next);
+            states.push(cur.clone());
+        }
+        for (i, e) in &mine {
+            let Some(r) = &e.read else { continue };
+            if writes.is_empty() {
+                // Never written: every schedule reads the initial memory.
+                let val = Self::load_bytes(&states[0], &e.off, e.ty.bytes());
+                self.assert(app("=", vec![r.clone(), val]));
+                continue;
+            }
+            let (lo, hi) = range[*i];
+            for (s, m) in states.iter().enumerate().take(hi + 1).skip(lo) {
+                let at = app("=", vec![e.sid.clone(), num(s)]);
+                let val = Self::load_bytes(m, &e.off, e.ty.bytes());
+                let c = app("or", vec![not(at), app("=", vec![r.clone(), val])]);
+                self.assert(c);
+            }
+        }
+        self.global.insert(key, cur);
     }
 }

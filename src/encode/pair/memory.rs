@@ -5,7 +5,7 @@
 //! Does not decide when a thread's view of shared memory is renewed (`abstraction`) nor build
 //! queries (`races`).
 
-use super::{Access, Encoder, TState};
+use super::{Access, Encoder, MemKey, TState};
 use crate::encode::AccessKind;
 use crate::encode::terms::{and, app, atom, bvn, extend, mem_sort, not, sym, t, to_unsigned};
 use crate::ir::{ArrayId, AtomicOp, BinOp, Expr, Space, Span, Ty};
@@ -161,9 +161,18 @@ impl Encoder<'_> {
         });
     }
 
+    /// The key of `array`'s serialized memory for thread `ts`: its block's for a `__shared__`
+    /// array, block 0 otherwise.
+    pub(in crate::encode) fn mem_key(&self, ts: &TState, array: ArrayId) -> MemKey {
+        match self.k.array(array).space {
+            Space::Shared => (array, ts.block),
+            _ => (array, 0),
+        }
+    }
+
     /// The current memory of `array` as thread `ts` sees it.
     pub(in crate::encode) fn mem_get(&self, ts: &TState, array: ArrayId) -> Sexp {
-        match self.global.get(&array) {
+        match self.global.get(&self.mem_key(ts, array)) {
             Some(m) => m.clone(),
             None => ts.mem[&array].clone(),
         }
@@ -183,7 +192,8 @@ impl Encoder<'_> {
         };
         let name = format!("t{}.mem.{}", th + 1, sym(&self.k.array(array).name));
         let m = self.define(&name, mem_sort(), guarded);
-        match self.global.get_mut(&array) {
+        let key = self.mem_key(ts, array);
+        match self.global.get_mut(&key) {
             Some(g) => *g = m,
             None => {
                 ts.mem.insert(array, m);

@@ -211,6 +211,10 @@ pub fn encode_with(kernel: &Kernel, geometry: &Geometry, opts: &EncodeOptions) -
     }
 }
 
+/// Which serialized memory an access uses: the array and, for a `__shared__` array, the
+/// accessing thread's 0-based block (0 for every other array, and in the pair model).
+pub(in crate::encode) type MemKey = (ArrayId, usize);
+
 /// The SSA encoder: `n` threads run in lock step over a prepared kernel, building one script
 /// (declarations, definitions, assertions) and the checks of the model's properties.
 pub(in crate::encode) struct Encoder<'k> {
@@ -224,8 +228,9 @@ pub(in crate::encode) struct Encoder<'k> {
     memory: MemoryModel,
     /// Whether to make the property checks (`EncodeOptions::checks`).
     checks: bool,
-    /// The one memory of non-local arrays under [`MemoryModel::Serialized`].
-    pub(in crate::encode) global: BTreeMap<ArrayId, Sexp>,
+    /// The one memory of non-local arrays under [`MemoryModel::Serialized`], by [`MemKey`]: a
+    /// `__shared__` array has one per block, any other one memory (block 0).
+    pub(in crate::encode) global: BTreeMap<MemKey, Sexp>,
     /// Declarations, emitted first.
     pub(in crate::encode) decls: Vec<Command>,
     /// Definitions and assertions, in program order.
@@ -267,7 +272,10 @@ pub(in crate::encode) struct Encoder<'k> {
     /// Concrete model: each thread's (blockIdx, threadIdx).
     pub(in crate::encode) pinned: Vec<([u64; 3], [u64; 3])>,
     /// Concrete model: bytes written at literal offsets, on top of `global`.
-    pub(in crate::encode) overlay: BTreeMap<ArrayId, BTreeMap<u128, (u32, Sexp)>>,
+    pub(in crate::encode) overlay: BTreeMap<MemKey, BTreeMap<u128, (u32, Sexp)>>,
+    /// Concrete model: each thread's 0-based block (block-major); empty in the pair model, whose
+    /// threads all keep block 0 in [`MemKey`]s.
+    pub(in crate::encode) thread_blocks: Vec<usize>,
     /// Concrete model with schedule IDs (`schedule`): shared and global accesses become events
     /// of the timeline instead of reading and writing `global`.
     pub(in crate::encode) schedule: Option<schedule::Timeline>,
@@ -347,6 +355,7 @@ impl<'k> Encoder<'k> {
             no_overflow: opts.no_overflow,
             pinned: Vec::new(),
             overlay: BTreeMap::new(),
+            thread_blocks: Vec::new(),
             schedule: None,
             timeline: None,
             assert_info: Vec::new(),

@@ -6,7 +6,7 @@
 //! Does not interpret statements (`stmt`) nor decide what memory a thread sees (`memory`,
 //! `abstraction`).
 
-use super::{Encoder, MemoryModel};
+use super::{Encoder, MemKey, MemoryModel};
 use crate::encode::concrete::fold;
 use crate::encode::terms::{and, app, atom, bvn, extend, f, mem_sort, not, sort_of, sym, t, thread_symbol, ty_tag};
 use crate::ir::{ArrayId, Builtin, ParamKind, Space, Ty, VarId};
@@ -31,6 +31,9 @@ pub(in crate::encode) struct TState {
     pub(in crate::encode) bc: Sexp,
     /// Grid barriers passed (BV64): threads of different blocks are ordered only by these.
     pub(in crate::encode) gc: Sexp,
+    /// The thread's 0-based block, which picks its `__shared__` memories in `Encoder::global`
+    /// (always 0 in the pair model).
+    pub(in crate::encode) block: usize,
 }
 
 impl Encoder<'_> {
@@ -215,12 +218,33 @@ impl Encoder<'_> {
                 mem,
                 bc: bvn(0, 64),
                 gc: bvn(0, 64),
+                block: self.thread_blocks.get(th).copied().unwrap_or(0),
             });
         }
         if self.memory == MemoryModel::Serialized {
-            self.global = shared_mem;
+            self.global = self.serialized_memories(shared_mem);
         }
         states
+    }
+
+    /// The serialized memories from the initial memory of each non-local array (block 0's):
+    /// a `__shared__` array gets a fresh one for every other block of `thread_blocks`.
+    fn serialized_memories(&mut self, init: BTreeMap<ArrayId, Sexp>) -> BTreeMap<MemKey, Sexp> {
+        let mut blocks: Vec<usize> = self.thread_blocks.clone();
+        blocks.sort_unstable();
+        blocks.dedup();
+        let mut out = BTreeMap::new();
+        for (id, m) in init {
+            out.insert((id, 0), m);
+            if self.k.array(id).space != Space::Shared {
+                continue;
+            }
+            for &b in blocks.iter().filter(|&&b| b > 0) {
+                let name = format!("mem.{}.{}.b{b}.init", sym(&self.k.array(id).name), id.0);
+                out.insert((id, b), self.declare(&name, mem_sort()));
+            }
+        }
+        out
     }
 
     /// The SSA base name of variable `v` for thread `th`: `t1.name`.
