@@ -25,6 +25,44 @@ template <class Group> __device__ void synchronize(Group &g);
 #endif
 #endif
 
+/* Host-side min/max overloads of nvcc's crt/math_functions.hpp, which clang 14's CUDA wrapper
+ * declares for device code only: host code calling them (common in NVIDIA's samples) must still
+ * parse. Host functions are never lowered, so their bodies do not matter to the analysis. */
+#if defined(__clang_major__) && __clang_major__ < 15
+static inline __host__ int min(const int a, const int b) { return (int)a < (int)b ? (int)a : (int)b; }
+static inline __host__ unsigned int min(const unsigned int a, const unsigned int b) { return (unsigned int)a < (unsigned int)b ? (unsigned int)a : (unsigned int)b; }
+static inline __host__ unsigned int min(const int a, const unsigned int b) { return (unsigned int)a < (unsigned int)b ? (unsigned int)a : (unsigned int)b; }
+static inline __host__ unsigned int min(const unsigned int a, const int b) { return (unsigned int)a < (unsigned int)b ? (unsigned int)a : (unsigned int)b; }
+static inline __host__ long int min(const long int a, const long int b) { return (long int)a < (long int)b ? (long int)a : (long int)b; }
+static inline __host__ unsigned long int min(const unsigned long int a, const unsigned long int b) { return (unsigned long int)a < (unsigned long int)b ? (unsigned long int)a : (unsigned long int)b; }
+static inline __host__ unsigned long int min(const long int a, const unsigned long int b) { return (unsigned long int)a < (unsigned long int)b ? (unsigned long int)a : (unsigned long int)b; }
+static inline __host__ unsigned long int min(const unsigned long int a, const long int b) { return (unsigned long int)a < (unsigned long int)b ? (unsigned long int)a : (unsigned long int)b; }
+static inline __host__ long long int min(const long long int a, const long long int b) { return (long long int)a < (long long int)b ? (long long int)a : (long long int)b; }
+static inline __host__ unsigned long long int min(const unsigned long long int a, const unsigned long long int b) { return (unsigned long long int)a < (unsigned long long int)b ? (unsigned long long int)a : (unsigned long long int)b; }
+static inline __host__ unsigned long long int min(const long long int a, const unsigned long long int b) { return (unsigned long long int)a < (unsigned long long int)b ? (unsigned long long int)a : (unsigned long long int)b; }
+static inline __host__ unsigned long long int min(const unsigned long long int a, const long long int b) { return (unsigned long long int)a < (unsigned long long int)b ? (unsigned long long int)a : (unsigned long long int)b; }
+static inline __host__ float min(const float a, const float b) { return (float)a < (float)b ? (float)a : (float)b; }
+static inline __host__ double min(const double a, const double b) { return (double)a < (double)b ? (double)a : (double)b; }
+static inline __host__ double min(const float a, const double b) { return (double)a < (double)b ? (double)a : (double)b; }
+static inline __host__ double min(const double a, const float b) { return (double)a < (double)b ? (double)a : (double)b; }
+static inline __host__ int max(const int a, const int b) { return (int)a > (int)b ? (int)a : (int)b; }
+static inline __host__ unsigned int max(const unsigned int a, const unsigned int b) { return (unsigned int)a > (unsigned int)b ? (unsigned int)a : (unsigned int)b; }
+static inline __host__ unsigned int max(const int a, const unsigned int b) { return (unsigned int)a > (unsigned int)b ? (unsigned int)a : (unsigned int)b; }
+static inline __host__ unsigned int max(const unsigned int a, const int b) { return (unsigned int)a > (unsigned int)b ? (unsigned int)a : (unsigned int)b; }
+static inline __host__ long int max(const long int a, const long int b) { return (long int)a > (long int)b ? (long int)a : (long int)b; }
+static inline __host__ unsigned long int max(const unsigned long int a, const unsigned long int b) { return (unsigned long int)a > (unsigned long int)b ? (unsigned long int)a : (unsigned long int)b; }
+static inline __host__ unsigned long int max(const long int a, const unsigned long int b) { return (unsigned long int)a > (unsigned long int)b ? (unsigned long int)a : (unsigned long int)b; }
+static inline __host__ unsigned long int max(const unsigned long int a, const long int b) { return (unsigned long int)a > (unsigned long int)b ? (unsigned long int)a : (unsigned long int)b; }
+static inline __host__ long long int max(const long long int a, const long long int b) { return (long long int)a > (long long int)b ? (long long int)a : (long long int)b; }
+static inline __host__ unsigned long long int max(const unsigned long long int a, const unsigned long long int b) { return (unsigned long long int)a > (unsigned long long int)b ? (unsigned long long int)a : (unsigned long long int)b; }
+static inline __host__ unsigned long long int max(const long long int a, const unsigned long long int b) { return (unsigned long long int)a > (unsigned long long int)b ? (unsigned long long int)a : (unsigned long long int)b; }
+static inline __host__ unsigned long long int max(const unsigned long long int a, const long long int b) { return (unsigned long long int)a > (unsigned long long int)b ? (unsigned long long int)a : (unsigned long long int)b; }
+static inline __host__ float max(const float a, const float b) { return (float)a > (float)b ? (float)a : (float)b; }
+static inline __host__ double max(const double a, const double b) { return (double)a > (double)b ? (double)a : (double)b; }
+static inline __host__ double max(const float a, const double b) { return (double)a > (double)b ? (double)a : (double)b; }
+static inline __host__ double max(const double a, const float b) { return (double)a > (double)b ? (double)a : (double)b; }
+#endif
+
 /* Cache-hinted loads and stores of nvcc's sm_32_intrinsics.h that clang 14's CUDA wrapper lacks
  * (it has __ldg only); gpug lowers them by name as loads and stores. Templates, so that a
  * clang that declares them itself keeps its own (a non-template overload wins). */

@@ -1,5 +1,6 @@
 // A file as nvcc users write it: host code that allocates, launches a template kernel with
-// `<<<…>>>` (which instantiates it) and copies back, over NVIDIA's runtime API.
+// `<<<…>>>` (which instantiates it) and copies back, over NVIDIA's runtime API; `max` and `min`
+// in host code are nvcc's host overloads.
 #include <cuda_runtime.h>
 #include <cstdio>
 
@@ -12,7 +13,9 @@ __global__ void scale(float *data, float by) {
 int main() {
   float *d = nullptr;
   cudaMalloc((void **)&d, 1024 * sizeof(float));
-  scale<256><<<4, 256>>>(d, 2.0f);
+  int blocks = max(1024 / 256, 1);
+  float by = min(2.0f, 4.0f);
+  scale<256><<<blocks, 256>>>(d, by);
   cudaDeviceSynchronize();
   float h[1024];
   cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost);
