@@ -68,12 +68,12 @@ fn stmt(mut s: Stmt, logs: &[AccessLog], out: &mut Vec<Stmt>) {
     let take = |v: &mut Vec<Stmt>| block(std::mem::take(v), logs);
     let span = s.span.clone();
     match &mut s.kind {
-        StmtKind::Load { array, offset, .. } => log(logs, *array, LogKind::Read, offset, &span, out),
-        StmtKind::Store { array, offset, .. } => log(logs, *array, LogKind::Write, offset, &span, out),
-        StmtKind::Atomic { array, offset, .. } => log(logs, *array, LogKind::Atomic, offset, &span, out),
+        StmtKind::Load { array, offset, .. } => log(logs, *array, LogKind::Read, Some(offset), &span, out),
+        StmtKind::Store { array, offset, .. } => log(logs, *array, LogKind::Write, Some(offset), &span, out),
+        StmtKind::Atomic { array, offset, .. } => log(logs, *array, LogKind::Atomic, Some(offset), &span, out),
         // A possible write anywhere in the array (a call without a body): logged as a write at
         // an arbitrary offset, so `__no_write` cannot be proven across it.
-        StmtKind::Clobber { array, .. } => log_anywhere(logs, *array, &span, out),
+        StmtKind::Clobber { array, .. } => log(logs, *array, LogKind::Write, None, &span, out),
         StmtKind::If { then, els, .. } => {
             *then = take(then);
             *els = take(els);
@@ -113,8 +113,9 @@ fn stmt(mut s: Stmt, logs: &[AccessLog], out: &mut Vec<Stmt>) {
 }
 
 /// `LOG_KIND_A(offset)` for the access at `span` when `array`'s `kind` is logged:
-/// `choice = *; if (choice) { has = true; off = offset; }`.
-fn log(logs: &[AccessLog], array: ArrayId, kind: LogKind, offset: &Expr, span: &Span, out: &mut Vec<Stmt>) {
+/// `choice = *; if (choice) { has = true; off = offset; }`. With no offset (a clobber, logged
+/// as a write anywhere: `LOG_WRITE_A(*)`) the logged offset is arbitrary: `off = *`.
+fn log(logs: &[AccessLog], array: ArrayId, kind: LogKind, offset: Option<&Expr>, span: &Span, out: &mut Vec<Stmt>) {
     let Some(l) = logs.iter().find(|l| l.array == array && l.kind == kind) else {
         return;
     };
@@ -123,46 +124,22 @@ fn log(logs: &[AccessLog], array: ArrayId, kind: LogKind, offset: &Expr, span: &
         span: span.clone(),
     };
     out.push(at(StmtKind::Havoc { var: l.choice }));
-    let then = vec![
-        at(StmtKind::Assign {
-            var: l.has,
-            value: Expr::bool(true),
-        }),
-        at(StmtKind::Assign {
+    let off = match offset {
+        Some(offset) => StmtKind::Assign {
             var: l.off,
             value: Expr::Cast {
                 arg: Box::new(offset.clone()),
                 ty: OFFSET_TY,
             },
-        }),
-    ];
-    out.push(at(StmtKind::If {
-        cond: Expr::Var {
-            id: l.choice,
-            ty: Ty::Bool,
         },
-        then,
-        els: Vec::new(),
-    }));
-}
-
-/// `LOG_WRITE_A(*)` for a clobber of `array` at `span`: `choice = *; if (choice) { has = true;
-/// off = *; }`.
-fn log_anywhere(logs: &[AccessLog], array: ArrayId, span: &Span, out: &mut Vec<Stmt>) {
-    let Some(l) = logs.iter().find(|l| l.array == array && l.kind == LogKind::Write) else {
-        return;
+        None => StmtKind::Havoc { var: l.off },
     };
-    let at = |kind: StmtKind| Stmt {
-        kind,
-        span: span.clone(),
-    };
-    out.push(at(StmtKind::Havoc { var: l.choice }));
     let then = vec![
         at(StmtKind::Assign {
             var: l.has,
             value: Expr::bool(true),
         }),
-        at(StmtKind::Havoc { var: l.off }),
+        at(off),
     ];
     out.push(at(StmtKind::If {
         cond: Expr::Var {

@@ -13,7 +13,7 @@
 //!   `__return_val_int()` its result, and then assumed.
 
 use super::access_log::{AccessLog, OFFSET_TY};
-use super::{Lower, R, Val, cast, unsupported};
+use super::{Lower, PtrVal, R, Val, cast, unsupported};
 use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::builtins::{LogKind, LogQuery, LogWhat, implies};
 use crate::ir::*;
@@ -65,11 +65,7 @@ impl Lower<'_, '_> {
         span: &Span,
         out: &mut Vec<Stmt>,
     ) -> R<Val> {
-        let Some(p) = args.first() else {
-            return unsupported(span.clone(), format!("`{name}` without an argument"));
-        };
-        let pv = self.rvalue(p, out)?;
-        let array = self.expect_ptr(pv, p)?.array;
+        let array = self.pointer_arg(name, args, span, out)?.array;
         let log = self.log_of(array, q.kind);
         let has = Expr::Var {
             id: log.has,
@@ -109,12 +105,17 @@ impl Lower<'_, '_> {
         span: &Span,
         out: &mut Vec<Stmt>,
     ) -> R<Val> {
+        let off = self.pointer_arg(name, args, span, out)?.off;
+        Ok(Val::Scalar(cast(off, self.scalar_ty(n)?)))
+    }
+
+    /// The pointer the first argument of the annotation `name` gives.
+    fn pointer_arg(&mut self, name: &str, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<PtrVal> {
         let Some(p) = args.first() else {
             return unsupported(span.clone(), format!("`{name}` without an argument"));
         };
         let pv = self.rvalue(p, out)?;
-        let off = self.expect_ptr(pv, p)?.off;
-        Ok(Val::Scalar(cast(off, self.scalar_ty(n)?)))
+        self.expect_ptr(pv, p)
     }
 
     /// The log of `kind` accesses to `array`, made on first use.
