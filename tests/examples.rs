@@ -8,8 +8,11 @@
 //! // --blockDim=256 --gridDim=64 [-DN=256 ...]
 //! ```
 //!
-//! For every file and every solver (`z3`, `cvc5`, `yices`) the test runs
-//! `gpug --json --solver S <flags of line 2> examples/<file>` and checks:
+//! and may go on with more such pairs right after them, one per further run (the same kernel
+//! under other flags, e.g. with and without `--no-overflow`).
+//!
+//! For every pair, every file and every solver (`z3`, `cvc5`, `yices`) the test runs
+//! `gpug --json --solver S <flags of the pair> examples/<file>` and checks:
 //!
 //! * `verified`: exit code 0 and every kernel's `"verdict"` is `"verified"`;
 //! * `race`: exit code 1 and some finding has `"kind": "race"`;
@@ -70,32 +73,44 @@ fn load_examples() -> Vec<Example> {
     );
     paths
         .into_iter()
-        .map(|path| {
+        .flat_map(|path| {
             let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-            let mut lines = text.lines();
-            let line1 = lines.next().unwrap_or("").trim();
-            let line2 = lines.next().unwrap_or("").trim();
-            let expect = match line1 {
-                "// expect: verified" => Expect::Verified,
-                "// expect: race" => Expect::Race,
-                "// expect: divergence" => Expect::Divergence,
-                other => panic!(
-                    "{}: line 1 must be `// expect: verified|race|divergence`, found {other:?}",
-                    path.display()
-                ),
-            };
-            let flags = line2
-                .strip_prefix("//")
-                .unwrap_or_else(|| {
-                    panic!(
-                        "{}: line 2 must be a `// --flags` comment, found {line2:?}",
-                        path.display()
-                    )
-                })
-                .split_whitespace()
-                .map(str::to_owned)
-                .collect();
-            Example { path, expect, flags }
+            let lines: Vec<&str> = text.lines().map(str::trim).collect();
+            let mut runs = Vec::new();
+            let mut i = 0;
+            while i == 0 || lines.get(i).is_some_and(|l| l.starts_with("// expect:")) {
+                let line1 = lines.get(i).copied().unwrap_or("");
+                let line2 = lines.get(i + 1).copied().unwrap_or("");
+                let expect = match line1 {
+                    "// expect: verified" => Expect::Verified,
+                    "// expect: race" => Expect::Race,
+                    "// expect: divergence" => Expect::Divergence,
+                    other => panic!(
+                        "{}: line {} must be `// expect: verified|race|divergence`, found {other:?}",
+                        path.display(),
+                        i + 1
+                    ),
+                };
+                let flags = line2
+                    .strip_prefix("//")
+                    .unwrap_or_else(|| {
+                        panic!(
+                            "{}: line {} must be a `// --flags` comment, found {line2:?}",
+                            path.display(),
+                            i + 2
+                        )
+                    })
+                    .split_whitespace()
+                    .map(str::to_owned)
+                    .collect();
+                runs.push(Example {
+                    path: path.clone(),
+                    expect,
+                    flags,
+                });
+                i += 2;
+            }
+            runs
         })
         .collect()
 }
@@ -267,7 +282,8 @@ fn examples_match_expected_verdicts() {
                     if let Err(why) = check(example, solver) {
                         let file = example.path.file_name().unwrap().to_string_lossy().into_owned();
                         failures.lock().unwrap().push(format!(
-                            "{file} [solver {solver}]: expected {}: {why}",
+                            "{file} [solver {solver}, {}]: expected {}: {why}",
+                            example.flags.join(" "),
                             example.expect.name()
                         ));
                     }
