@@ -4,6 +4,7 @@
 Usage:
     scripts/gpuverify-suite.py SUITE_DIR GPUG [--json OUT] [-j N] [--timeout S]
                                [--forward FLAG]... [--all-flags] [--gpug-arg ARG]...
+                               [--filter REGEX] [--symbolic] [--compare ARG]...
 
 SUITE_DIR is a checked-out GPUVerify `testsuite/CUDA` directory (this script never downloads
 anything); GPUG is the gpug binary. Every `kernel.cu` below SUITE_DIR starts with
@@ -28,7 +29,26 @@ input / usage error, 3 inconclusive):
                    gives none: neither agreed nor wrong; check it by reading the kernel)
     other          anything else: timeouts, crashes, other exit codes or expectations
 
-The script prints one row per kernel and the totals, and exits with 1 if any defect was missed.
+The script prints one row per kernel and the totals (counts, median and total wall time, and
+with -j 1 median and total CPU time), and exits with 1 if any defect was missed.
+
+--symbolic     drops `--blockDim` and `--gridDim` of line 2, so every launch dimension is left
+               symbolic (gpug's default without them); -D, -I and the other flags are kept as
+               without it.
+--compare ARG  (repeatable) runs the suite twice in one invocation: once as without the flag,
+               and once more with every ARG added to gpug's arguments, e.g.
+               `--symbolic --compare=--no-overflow`, or `--compare=--solver --compare=cvc5`
+               (write ARG after `=` when it starts with `-`).
+               Each kernel is run with the first set of arguments, then at once with the second
+               (so a drift in the machine's speed touches both runs alike). Each row then shows
+               both runs' exit code, time and outcome; the totals of the two runs are printed
+               as two lines side by side (agreed, missed, false alarms, unsupported,
+               inconclusive, timeouts/other, median and total wall, median and total CPU),
+               followed by the kernels whose exit code or outcome differs between the runs.
+               --json then holds the first run at its top level, as without the flag (so tools
+               reading one run read the first), and the second under "compare": its extra
+               arguments, totals, kernels and the list of differences. The exit status is 1
+               if either run missed a defect.
 """
 
 import argparse
@@ -45,6 +65,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 PROCESS_TIMEOUT_S = 60
 PASSED_PREFIXES = ("--blockDim", "--gridDim", "-D", "-I")
+GEOMETRY_FLAGS = ("--blockDim", "--gridDim")
 FRONTEND_ERRORS = ("BUGLE_ERROR", "CLANG_ERROR")
 OUTCOMES = ("agreed", "missed", "false alarm", "unsupported", "inconclusive", "beyond", "other")
 
@@ -65,12 +86,23 @@ def parse_header(path):
     return expect, flags
 
 
-def select_flags(flags, kernel_dir, forward, all_flags):
-    """Splits line-2 flags into (passed, dropped), expanding ${KERNEL_DIR}."""
+def select_flags(flags, kernel_dir, forward, all_flags, symbolic=False):
+    """Splits line-2 flags into (passed, dropped), expanding ${KERNEL_DIR}.
+
+    With `symbolic`, `--blockDim`/`--gridDim` (and their values) are left out of both lists:
+    gpug then leaves every launch dimension symbolic.
+    """
     passed, dropped = [], []
+    skip_value = False
     for flag in flags:
+        if skip_value:
+            skip_value = False
+            continue
         flag = flag.replace("${KERNEL_DIR}", kernel_dir)
         name = flag.split("=", 1)[0]
+        if symbolic and name in GEOMETRY_FLAGS:
+            skip_value = "=" not in flag  # `--blockDim 64`: the value is the next word
+            continue
         if all_flags or flag.startswith(PASSED_PREFIXES) or name in forward:
             passed.append(flag)
         else:
@@ -104,11 +136,13 @@ def children_cpu():
     return r.ru_utime + r.ru_stime
 
 
-def run_kernel(path, suite, args):
+def run_kernel(path, suite, args, extra=()):
+    """Runs gpug on one suite kernel (with `extra` arguments after --gpug-arg's) into a row."""
     kernel_dir = os.path.dirname(path)
     expect, flags = parse_header(path)
-    passed, dropped = select_flags(flags, kernel_dir, set(args.forward), args.all_flags)
-    cmd = [args.gpug, "--timeout", str(args.timeout), *args.gpug_arg, *passed, path]
+    passed, dropped = select_flags(flags, kernel_dir, set(args.forward), args.all_flags,
+                                   args.symbolic)
+    cmd = [args.gpug, "--timeout", str(args.timeout), *args.gpug_arg, *extra, *passed, path]
     start = time.monotonic()
     cpu_start = children_cpu()
     note = ""
@@ -154,6 +188,153 @@ def run_kernel(path, suite, args):
     }
 
 
+def find_kernels(suite, filter_rx):
+    """Every `kernel.cu` below `suite`, sorted, keeping those whose folder matches `filter_rx`."""
+    kernels = []
+    for dirpath, dirnames, filenames in os.walk(suite):
+        dirnames.sort()
+        if "kernel.cu" in filenames:
+            kernels.append(os.path.join(dirpath, "kernel.cu"))
+    kernels.sort()
+    if filter_rx:
+        rx = re.compile(filter_rx)
+        kernels = [k for k in kernels if rx.search(os.path.relpath(os.path.dirname(k), suite))]
+    return kernels
+
+
+def row_notes(r, with_error):
+    """The parenthesized notes of a row: gpug's fate, dropped flags, stderr's last line."""
+    extra = []
+    if r["note"]:
+        extra.append(r["note"])
+    if r["dropped_flags"]:
+        extra.append("dropped " + " ".join(r["dropped_flags"]))
+    if with_error and r["outcome"] != "agreed" and r["stderr_last_line"]:
+        extra.append(r["stderr_last_line"][:120])
+    return extra
+
+
+def exit_text(r):
+    return "-" if r["exit"] is None else str(r["exit"])
+
+
+def print_table(rows):
+    """One row per kernel: expectation, exit code, wall time, outcome and notes."""
+    width = max(len(r["kernel"]) for r in rows)
+    print(f"{'kernel':<{width}}  {'expected':<18} {'exit':>4} {'time':>8}  outcome")
+    for r in rows:
+        extra = row_notes(r, True)
+        tail = f"  ({'; '.join(extra)})" if extra else ""
+        print(f"{r['kernel']:<{width}}  {r['expected']:<18} {exit_text(r):>4} {r['time_s']:>7.2f}s  "
+              f"{r['outcome']}{tail}")
+
+
+def print_pair_table(rows_a, rows_b, compare):
+    """One row per kernel with both runs' exit code, time and outcome (B: with `compare`)."""
+    width = max(len(r["kernel"]) for r in rows_a)
+    print(f"run A: as given; run B: adds {' '.join(compare)}")
+    print(f"{'kernel':<{width}}  {'expected':<18} {'A exit':>6} {'time':>8}  {'outcome':<13}"
+          f" {'B exit':>6} {'time':>8}  outcome")
+    for a, b in zip(rows_a, rows_b):
+        extra = row_notes(a, True)
+        extra += ["B: " + e for e in row_notes(b, b["outcome"] != a["outcome"])
+                  if not e.startswith("dropped ")]
+        tail = f"  ({'; '.join(extra)})" if extra else ""
+        print(f"{a['kernel']:<{width}}  {a['expected']:<18} {exit_text(a):>6} {a['time_s']:>7.2f}s "
+              f" {a['outcome']:<13} {exit_text(b):>6} {b['time_s']:>7.2f}s  {b['outcome']}{tail}")
+
+
+def summarize(rows):
+    """Counts per outcome, kernels, and median and total wall (and, with -j 1, CPU) seconds."""
+    totals = {o: sum(1 for r in rows if r["outcome"] == o) for o in OUTCOMES}
+    cpus = [r["cpu_s"] for r in rows if r["cpu_s"] is not None]
+    totals.update({
+        "kernels": len(rows),
+        "median_time_s": statistics.median(r["time_s"] for r in rows),
+        "median_cpu_s": statistics.median(cpus) if cpus else None,
+        "total_time_s": round(sum(r["time_s"] for r in rows), 3),
+        "total_cpu_s": round(sum(cpus), 3) if cpus else None,
+    })
+    return totals
+
+
+def print_totals(totals):
+    """The totals block of one run."""
+    print(f"kernels:                 {totals['kernels']}")
+    print(f"agreed:                  {totals['agreed']}")
+    print(f"missed races/defects:    {totals['missed']}   (must be 0)")
+    print(f"false alarms:            {totals['false alarm']}")
+    print(f"unsupported (exit 2):    {totals['unsupported']}")
+    print(f"inconclusive (exit 3):   {totals['inconclusive']}")
+    print(f"verdict, GPUVerify none: {totals['beyond']}   (its front end refuses the kernel)")
+    print(f"others:                  {totals['other']}")
+    print(f"median time per kernel:  {totals['median_time_s']:.2f} s")
+    print(f"total time:              {totals['total_time_s']:.2f} s   (wall, all kernels)")
+    if totals["median_cpu_s"] is not None:
+        print(f"median CPU per kernel:   {totals['median_cpu_s']:.2f} s   "
+              "(gpug, clang and solvers; -j 1)")
+        print(f"total CPU:               {totals['total_cpu_s']:.2f} s")
+
+
+def run_label(args, extra):
+    """A short name for a run: symbolic or fixed launches, and its extra arguments."""
+    words = ["symbolic" if args.symbolic else "suite flags", *extra]
+    return " ".join(words)
+
+
+SIDE_COLUMNS = (
+    ("agreed", "agreed", "d"), ("missed", "missed", "d"), ("false al.", "false alarm", "d"),
+    ("unsupp.", "unsupported", "d"), ("inconcl.", "inconclusive", "d"),
+    ("beyond", "beyond", "d"), ("timeout/oth", "other", "d"),
+    ("med wall", "median_time_s", "s"), ("tot wall", "total_time_s", "s"),
+    ("med CPU", "median_cpu_s", "s"), ("tot CPU", "total_cpu_s", "s"),
+)
+
+
+def fmt_total(value, kind):
+    if value is None:
+        return "-"
+    return str(value) if kind == "d" else f"{value:.2f}s"
+
+
+def print_totals_side_by_side(runs):
+    """One totals line per (label, totals), in aligned columns."""
+    width = max(len("run"), *(len(label) for label, _ in runs))
+    cells = [[fmt_total(t[key], kind) for _, key, kind in SIDE_COLUMNS] for _, t in runs]
+    widths = [max(len(h), *(len(c[i]) for c in cells)) for i, (h, _, _) in enumerate(SIDE_COLUMNS)]
+    print(f"{'run':<{width}}  " + " ".join(f"{h:>{w}}" for (h, _, _), w in zip(SIDE_COLUMNS, widths)))
+    for (label, _), row in zip(runs, cells):
+        print(f"{label:<{width}}  " + " ".join(f"{c:>{w}}" for c, w in zip(row, widths)))
+
+
+def differences(rows_a, rows_b):
+    """The kernels whose exit code or outcome differs between two runs, with both."""
+    diffs = []
+    for a, b in zip(rows_a, rows_b):
+        if (a["exit"], a["outcome"]) != (b["exit"], b["outcome"]):
+            diffs.append({"kernel": a["kernel"], "expected": a["expected"],
+                          "a": {k: a[k] for k in ("exit", "outcome", "time_s", "note")},
+                          "b": {k: b[k] for k in ("exit", "outcome", "time_s", "note",
+                                                  "stderr_last_line")}})
+    return diffs
+
+
+def print_differences(diffs):
+    """The short list of kernels whose outcome differs between run A and run B."""
+    if not diffs:
+        print("no kernel's outcome differs between the two runs")
+        return
+    print(f"{len(diffs)} kernels differ (A -> B):")
+    width = max(len(d["kernel"]) for d in diffs)
+    for d in diffs:
+        a, b = d["a"], d["b"]
+        why = b["note"] or b["stderr_last_line"]
+        tail = f"  ({why[:100]})" if why else ""
+        print(f"  {d['kernel']:<{width}}  {d['expected']:<16} "
+              f"{a['outcome']} (exit {exit_text(a)}, {a['time_s']:.2f}s) -> "
+              f"{b['outcome']} (exit {exit_text(b)}, {b['time_s']:.2f}s){tail}")
+
+
 def main():
     if hasattr(signal, "SIGPIPE"):
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet under `| head`
@@ -170,6 +351,11 @@ def main():
     ap.add_argument("--gpug-arg", action="append", default=[], metavar="ARG",
                     help="extra argument for gpug, e.g. --gpug-arg=--solver --gpug-arg=cvc5")
     ap.add_argument("--filter", metavar="REGEX", help="only kernels whose folder matches")
+    ap.add_argument("--symbolic", action="store_true",
+                    help="drop --blockDim/--gridDim of line 2: every launch dimension symbolic")
+    ap.add_argument("--compare", action="append", default=[], metavar="ARG",
+                    help="run the suite a second time with this extra gpug argument "
+                         "(repeatable), e.g. --compare=--no-overflow, and compare the runs")
     args = ap.parse_args()
 
     suite = os.path.abspath(args.suite)
@@ -178,62 +364,53 @@ def main():
     args.gpug = os.path.abspath(args.gpug)
     if not (os.path.isfile(args.gpug) and os.access(args.gpug, os.X_OK)):
         sys.exit(f"gpuverify-suite: {args.gpug} is not an executable file")
-
-    kernels = []
-    for dirpath, dirnames, filenames in os.walk(suite):
-        dirnames.sort()
-        if "kernel.cu" in filenames:
-            kernels.append(os.path.join(dirpath, "kernel.cu"))
-    kernels.sort()
-    if args.filter:
-        rx = re.compile(args.filter)
-        kernels = [k for k in kernels if rx.search(os.path.relpath(os.path.dirname(k), suite))]
+    kernels = find_kernels(suite, args.filter)
     if not kernels:
         sys.exit(f"gpuverify-suite: no kernel.cu under {suite}")
 
+    def run_both(k):
+        row = run_kernel(k, suite, args)
+        return row, (run_kernel(k, suite, args, args.compare) if args.compare else None)
+
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        rows = list(pool.map(lambda k: run_kernel(k, suite, args), kernels))
+        pairs = list(pool.map(run_both, kernels))
+    rows = [a for a, _ in pairs]
 
-    width = max(len(r["kernel"]) for r in rows)
-    print(f"{'kernel':<{width}}  {'expected':<18} {'exit':>4} {'time':>8}  outcome")
-    for r in rows:
-        code = "-" if r["exit"] is None else str(r["exit"])
-        extra = []
-        if r["note"]:
-            extra.append(r["note"])
-        if r["dropped_flags"]:
-            extra.append("dropped " + " ".join(r["dropped_flags"]))
-        if r["outcome"] != "agreed" and r["stderr_last_line"]:
-            extra.append(r["stderr_last_line"][:120])
-        tail = f"  ({'; '.join(extra)})" if extra else ""
-        print(f"{r['kernel']:<{width}}  {r['expected']:<18} {code:>4} {r['time_s']:>7.2f}s  "
-              f"{r['outcome']}{tail}")
+    if args.symbolic:
+        print("(--symbolic: --blockDim/--gridDim of line 2 dropped, every launch dimension "
+              "symbolic)")
+    if args.compare:
+        rows_b = [b for _, b in pairs]
+        print_pair_table(rows, rows_b, args.compare)
+    else:
+        rows_b = None
+        print_table(rows)
 
-    totals = {o: sum(1 for r in rows if r["outcome"] == o) for o in OUTCOMES}
-    median = statistics.median(r["time_s"] for r in rows)
+    totals = summarize(rows)
     print()
-    print(f"kernels:                 {len(rows)}")
-    print(f"agreed:                  {totals['agreed']}")
-    print(f"missed races/defects:    {totals['missed']}   (must be 0)")
-    print(f"false alarms:            {totals['false alarm']}")
-    print(f"unsupported (exit 2):    {totals['unsupported']}")
-    print(f"inconclusive (exit 3):   {totals['inconclusive']}")
-    print(f"verdict, GPUVerify none: {totals['beyond']}   (its front end refuses the kernel)")
-    print(f"others:                  {totals['other']}")
-    print(f"median time per kernel:  {median:.2f} s")
-    cpus = [r["cpu_s"] for r in rows if r["cpu_s"] is not None]
-    median_cpu = statistics.median(cpus) if cpus else None
-    if median_cpu is not None:
-        print(f"median CPU per kernel:   {median_cpu:.2f} s   (gpug, clang and solvers; -j 1)")
+    if not args.compare:
+        print_totals(totals)
+    result = {"suite": suite, "gpug": args.gpug, "timeout": args.timeout,
+              "symbolic": args.symbolic, "totals": totals, "kernels": rows}
+    missed = totals["missed"]
+    if rows_b is not None:
+        totals_b = summarize(rows_b)
+        diffs = differences(rows, rows_b)
+        print(f"kernels: {len(rows)}; missed races/defects must be 0; "
+              "CPU counted with -j 1 only")
+        print_totals_side_by_side(
+            [(run_label(args, []), totals), (run_label(args, args.compare), totals_b)])
+        print()
+        print_differences(diffs)
+        result["compare"] = {"args": args.compare, "totals": totals_b, "kernels": rows_b,
+                             "differences": diffs}
+        missed += totals_b["missed"]
 
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"suite": suite, "gpug": args.gpug, "timeout": args.timeout,
-                       "totals": {**totals, "kernels": len(rows), "median_time_s": median,
-                                  "median_cpu_s": median_cpu},
-                       "kernels": rows}, f, indent=2)
+            json.dump(result, f, indent=2)
             f.write("\n")
-    return 1 if totals["missed"] else 0
+    return 1 if missed else 0
 
 
 if __name__ == "__main__":
