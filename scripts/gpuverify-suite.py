@@ -44,7 +44,8 @@ with -j 1 median and total CPU time), and exits with 1 if any defect was missed.
                both runs' exit code, time and outcome; the totals of the two runs are printed
                as two lines side by side (agreed, missed, false alarms, unsupported,
                inconclusive, timeouts/other, median and total wall, median and total CPU),
-               followed by the kernels whose exit code or outcome differs between the runs.
+               followed by the kernels whose exit code or outcome differs between the runs
+               and the (at most 5) kernels whose wall time changed most.
                --json then holds the first run at its top level, as without the flag (so tools
                reading one run read the first), and the second under "compare": its extra
                arguments, totals, kernels and the list of differences. The exit status is 1
@@ -335,6 +336,21 @@ def print_differences(diffs):
               f"{b['outcome']} (exit {exit_text(b)}, {b['time_s']:.2f}s){tail}")
 
 
+def print_time_changes(rows_a, rows_b, count=5, least_s=0.5):
+    """The `count` kernels whose wall time changed most between run A and run B (by more
+    than `least_s` seconds), whatever their outcome: where B's extra arguments cost or save."""
+    changes = sorted(((b["time_s"] - a["time_s"], a, b) for a, b in zip(rows_a, rows_b)
+                      if abs(b["time_s"] - a["time_s"]) > least_s),
+                     key=lambda c: -abs(c[0]))[:count]
+    if not changes:
+        return
+    print(f"largest wall-time changes (A -> B, over {least_s} s):")
+    width = max(len(a["kernel"]) for _, a, _ in changes)
+    for delta, a, b in changes:
+        print(f"  {a['kernel']:<{width}}  {a['time_s']:>7.2f}s -> {b['time_s']:>7.2f}s  "
+              f"({delta:+.2f}s, {b['outcome']})")
+
+
 def main():
     if hasattr(signal, "SIGPIPE"):
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet under `| head`
@@ -402,6 +418,7 @@ def main():
             [(run_label(args, []), totals), (run_label(args, args.compare), totals_b)])
         print()
         print_differences(diffs)
+        print_time_changes(rows, rows_b)
         result["compare"] = {"args": args.compare, "totals": totals_b, "kernels": rows_b,
                              "differences": diffs}
         missed += totals_b["missed"]
