@@ -30,7 +30,9 @@ input / usage error, 3 inconclusive):
     other          anything else: timeouts, crashes, other exit codes or expectations
 
 The script prints one row per kernel and the totals (counts, median and total wall time, and
-with -j 1 median and total CPU time), and exits with 1 if any defect was missed.
+with -j 1 median and total CPU time), and exits with 1 if any defect was missed. CPU time is
+that of the processes gpug waited for: a kernel killed at the 60 s limit counts 60 s of wall
+time but only the CPU of what it had already reaped (its running solver is not counted).
 
 --symbolic     drops `--blockDim` and `--gridDim` of line 2, so every launch dimension is left
                symbolic (gpug's default without them); -D, -I and the other flags are kept as
