@@ -183,6 +183,9 @@ pub struct KernelResult {
     pub notes: Vec<String>,
     /// With `--explain`: each loop and how it was treated.
     pub loops: Vec<String>,
+    /// With `--explain`: how each query of the pair model was answered (its linear relaxation
+    /// and how many refinements it took, or the exact query).
+    pub answers: Vec<String>,
     /// Queries asked.
     pub queries: usize,
     /// Wall-clock time spent on the kernel.

@@ -12,10 +12,11 @@
 
 use super::Error;
 use super::pipeline::{Command, KernelRun, Reply, reasons};
+use crate::encode::nonlinear::Refinement;
 use crate::encode::{self, Finding};
 use crate::ir::{Kernel, Span, VarId};
 use crate::passes::{self, LoopTreatment, Prepared};
-use crate::solver::{self, Answer, Session};
+use crate::solver::{Answer, Session};
 use crate::verdict::{FileResult, FindingKind, KernelResult, Verdict};
 use std::time::Duration;
 
@@ -56,6 +57,7 @@ fn verify_kernel(k: &Kernel, opts: &VerifyOptions, run: &mut KernelRun) -> Resul
             inconclusive: reasons(&prepared.inconclusive).collect(),
             notes,
             loops,
+            answers: Vec::new(),
             queries: 0,
             time: run.elapsed(),
         });
@@ -97,6 +99,7 @@ fn verify_kernel(k: &Kernel, opts: &VerifyOptions, run: &mut KernelRun) -> Resul
         inconclusive: std::mem::take(&mut run.inconclusive),
         notes,
         loops,
+        answers: sessions.explain.take().unwrap_or_default(),
         queries: run.queries,
         time: run.elapsed(),
     })
@@ -151,7 +154,7 @@ fn encode_checking_closed_forms(
 ) -> Result<(Kernel, encode::Encoded, Sessions), Error> {
     loop {
         let encoded = encode::encode_with(&kernel, &run.options().geometry, &pair_options(opts));
-        let mut sessions = Sessions::new(&encoded, run);
+        let mut sessions = Sessions::new(&encoded, run, opts.explain);
         let mut rejected: Vec<(Span, VarId)> = Vec::new();
         for (i, check) in encoded.checks.iter().enumerate() {
             if let encode::Property::ClosedForm { loop_span, var } = &check.property
@@ -218,7 +221,7 @@ fn confirm_by_replay(
             continue;
         }
         let encoded = encode::encode_with(&prepared.kernel, &geometry, &pair_options(opts));
-        let mut sessions = Sessions::new(&encoded, run);
+        let mut sessions = Sessions::new(&encoded, run, opts.explain);
         for (j, check) in encoded.checks.iter().enumerate() {
             let same = match &check.property {
                 encode::Property::Race { array } => {
@@ -279,38 +282,109 @@ fn dim_index(d: &str) -> usize {
 /// Longest time the relaxed query of a check may take before the exact one is asked.
 const RELAXED_LIMIT: Duration = Duration::from_secs(5);
 
+/// Most refinements of one relaxed query before the exact query is asked.
+const MAX_REFINEMENTS: usize = 16;
+
 /// The solver sessions of one kernel: the exact formula, and, where the formula multiplies two
-/// symbolic terms, its linear relaxation ([`encode::nonlinear`]), asked first: an
-/// unsatisfiable relaxed query settles the check, any other answer defers to the exact query
-/// (whose model gives the witness). Each process starts at its first query. With
-/// `--dump-smt2` the exact query is written either way (as unsatisfiable when its relaxation
-/// is), so the dump holds every exact query.
+/// symbolic terms, its linear relaxation ([`encode::nonlinear`]), asked first. An
+/// unsatisfiable relaxed query settles the check. A satisfiable one is checked against exact
+/// arithmetic on its model: a spurious model is excluded by refinement lemmas and the relaxed
+/// query asked again (at most [`MAX_REFINEMENTS`] times); an exact model is handed to the
+/// exact query as pinned inputs (query `<name>.witness`), whose model gives the witness. Any
+/// other answer defers to the exact query. Each process starts at its first query. With
+/// `--dump-smt2` the exact query is written either way (with the status its relaxation
+/// gave), so the dump holds every exact query.
 struct Sessions {
     exact: Session,
-    relaxed: Option<(Session, Vec<solver::Query>)>,
+    /// The exact formula again, for the pinned witness queries (limited like the relaxation).
+    witness: Session,
+    relaxed: Option<(Session, encode::nonlinear::Relaxed)>,
+    /// With `--explain`: how each query was answered.
+    explain: Option<Vec<String>>,
 }
 
 impl Sessions {
-    fn new(encoded: &encode::Encoded, run: &KernelRun) -> Sessions {
+    fn new(encoded: &encode::Encoded, run: &KernelRun, explain: bool) -> Sessions {
         let relaxed = encode::nonlinear::relax(encoded).map(|r| {
             let limit = run.timeout().min(RELAXED_LIMIT);
-            (run.lazy_session(&r.script, limit), r.queries)
+            (run.lazy_session(&r.script, limit), r)
         });
         Sessions {
             exact: run.lazy_session(&encoded.script, run.timeout()),
+            witness: run.lazy_session(&encoded.script, run.timeout().min(RELAXED_LIMIT)),
             relaxed,
+            explain: explain.then(Vec::new),
         }
     }
 
     /// The answer to check `i` of the encoding (one more query of `run`).
     fn ask(&mut self, run: &mut KernelRun, i: usize, check: &encode::Check) -> Result<Answer, Error> {
         run.queries += 1;
-        if let Some((session, queries)) = &mut self.relaxed
-            && session.check(&queries[i])? == Answer::Unsat
-        {
-            self.exact.record(&check.query, &Answer::Unsat)?;
-            return Ok(Answer::Unsat);
+        let name = &check.query.name;
+        let mut why = String::new();
+        if let Some((session, relaxed)) = &mut self.relaxed {
+            let probe = &relaxed.probes[i];
+            let mut query = probe.query(&relaxed.queries[i]);
+            for round in 0..=MAX_REFINEMENTS {
+                match session.check(&query)? {
+                    Answer::Unsat => {
+                        self.exact.record(&check.query, &Answer::Unsat)?;
+                        self.note(format!(
+                            "query {name}: unsat in the relaxation after {round} refinements"
+                        ));
+                        return Ok(Answer::Unsat);
+                    }
+                    Answer::Sat(_) if round == MAX_REFINEMENTS => {
+                        why = format!("no exact model of the relaxation after {round} refinements");
+                    }
+                    Answer::Sat(values) => {
+                        let (lemmas, pins, exact) = match probe.refine(&values) {
+                            Refinement::Lemmas(lemmas, pins) => (lemmas, pins, false),
+                            Refinement::Exact(pins) => (Vec::new(), pins, true),
+                        };
+                        // The exact query under the model's inputs (all of them for an exact
+                        // model, the uniform ones for a spurious one): its model is the witness.
+                        let mut witness = check.query.clone();
+                        witness.name = format!("{name}.witness");
+                        witness.assertions.extend(pins);
+                        let answer = self.witness.check(&witness)?;
+                        if let Answer::Sat(_) = answer {
+                            self.exact.record(&check.query, &answer)?;
+                            let how = if exact {
+                                "an exact model"
+                            } else {
+                                "the launch of a model"
+                            };
+                            self.note(format!(
+                                "query {name}: sat, {how} of the relaxation after {round} refinements"
+                            ));
+                            return Ok(answer);
+                        }
+                        if exact {
+                            why = format!("the model of the relaxation, pinned, answered {answer:?}");
+                            break;
+                        }
+                        query.assertions.extend(lemmas);
+                    }
+                    other => {
+                        why = format!("the relaxation answered {other:?} after {round} refinements");
+                        break;
+                    }
+                }
+            }
         }
-        Ok(self.exact.check(&check.query)?)
+        let answer = self.exact.check(&check.query)?;
+        if why.is_empty() {
+            self.note(format!("query {name}: asked exactly"));
+        } else {
+            self.note(format!("query {name}: asked exactly ({why})"));
+        }
+        Ok(answer)
+    }
+
+    fn note(&mut self, line: String) {
+        if let Some(lines) = &mut self.explain {
+            lines.push(line);
+        }
     }
 }

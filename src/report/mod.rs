@@ -47,6 +47,7 @@ impl Render for FileResult {
                     "inconclusive": k.inconclusive,
                     "notes": k.notes,
                     "loops": k.loops,
+                    "answers": k.answers,
                 })
             })
             .collect();
@@ -92,6 +93,9 @@ fn kernel_text(k: &KernelResult, sources: &mut Sources, out: &mut String) {
     }
     for l in &k.loops {
         let _ = writeln!(out, "  loop: {l}");
+    }
+    for a in &k.answers {
+        let _ = writeln!(out, "  {a}");
     }
 }
 
@@ -273,6 +277,7 @@ mod tests {
             inconclusive,
             notes: vec![],
             loops: vec![],
+            answers: vec![],
             queries: 1,
             time: Duration::ZERO,
         };

@@ -64,6 +64,11 @@ impl Encoder<'_> {
             Expr::Cast { arg, ty } => {
                 let from = arg.ty();
                 let a = self.expr(arg, st, th);
+                if self.no_overflow
+                    && let Some(ok) = value_preserved(&a, from, *ty)
+                {
+                    self.assume(st, th, ok);
+                }
                 self.cast(a, from, *ty)
             }
             Expr::Select { cond, then, els, .. } => {
@@ -229,9 +234,65 @@ pub(super) fn is_cmp(op: BinOp) -> bool {
     )
 }
 
+/// Under `--no-overflow` (PUG's `+O`, "no wrap-around"): the condition that converting the
+/// integer `a` of type `from` to the integer type `to` keeps its value (C 6.3.1.3), or `None`
+/// when every value is kept (a widening, or no integer conversion). An unsigned value above
+/// `INT_MAX` stored into an `int` changes value; so does a negative one stored into an
+/// `unsigned`, and a narrowing of a value that does not fit.
+pub(super) fn value_preserved(a: &Sexp, from: Ty, to: Ty) -> Option<Sexp> {
+    let (Ty::Int { bits: fb, signed: fs }, Ty::Int { bits: tb, signed: ts }) = (from, to) else {
+        return None;
+    };
+    let fits = |hi: u32| -> Sexp {
+        // `a` (unsigned view) below 2^hi.
+        if hi >= fb {
+            return t();
+        }
+        app(
+            "bvult",
+            vec![a.clone(), Sexp::bv(&(num_bigint::BigUint::from(1u8) << hi), fb)],
+        )
+    };
+    let non_negative = || app("bvsge", vec![a.clone(), bvn(0, fb)]);
+    let ok = match (fs, ts) {
+        // Unsigned to unsigned: fits in `tb` bits.
+        (false, false) => fits(tb),
+        // Unsigned to signed: below 2^(tb-1).
+        (false, true) => fits(tb - 1),
+        // Signed to unsigned: not negative, and fits in `tb` bits.
+        (true, false) => {
+            if tb >= fb {
+                non_negative()
+            } else {
+                app("and", vec![non_negative(), fits(tb)])
+            }
+        }
+        // Signed to signed: within [-2^(tb-1), 2^(tb-1)).
+        (true, true) => {
+            if tb >= fb {
+                return None;
+            }
+            let half = num_bigint::BigUint::from(1u8) << (tb - 1);
+            let lo = (num_bigint::BigUint::from(1u8) << fb) - &half;
+            app(
+                "and",
+                vec![
+                    app("bvsge", vec![a.clone(), Sexp::bv(&lo, fb)]),
+                    app("bvslt", vec![a.clone(), Sexp::bv(&half, fb)]),
+                ],
+            )
+        }
+    };
+    (ok != t()).then_some(ok)
+}
+
 /// The `op` of two `bits`-wide operands does not overflow (signed or unsigned): redone in twice
 /// the width, the result fits back.
 pub(super) fn no_overflow(op: BinOp, a: &Sexp, b: &Sexp, bits: u32, signed: bool) -> Sexp {
+    if op == BinOp::Mul {
+        // In the shape the relaxation recognizes (`nl.nowrap…`).
+        return crate::encode::nonlinear::mul_no_overflow(a, b, bits, signed);
+    }
     let wide = 2 * bits;
     let ext = |x: &Sexp| extend(x.clone(), bits, wide, signed);
     let name = match op {

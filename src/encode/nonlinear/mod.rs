@@ -27,19 +27,56 @@ use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-/// The relaxed formula of a kernel: the script with symbolic products uninterpreted, and one
-/// query per check of the [`Encoded`] it came from (same order), named `<name>.relaxed`.
+mod products;
+
+pub use products::{Probe, Refinement};
+use products::{Product, Sum, lemmas, nowrap_name, radix_lemmas};
+pub(crate) use products::{as_mul_no_overflow, mul_no_overflow};
+
+/// The relaxed formula of a kernel: the script with symbolic products uninterpreted (and,
+/// under `--no-overflow`, their no-wrap conditions), with the lemmas of [`products`], and one
+/// query per check of the [`Encoded`] it came from (same order), named `<name>.relaxed`, each
+/// with the [`Probe`] that checks its models against exact arithmetic.
 #[derive(Clone, Debug)]
 pub struct Relaxed {
     pub script: Script,
     pub queries: Vec<Query>,
+    pub probes: Vec<Probe>,
+}
+
+/// The products found while relaxing, and the widths of the symbols used.
+#[derive(Default)]
+struct Collected {
+    muls: BTreeSet<u32>,
+    nowraps: BTreeSet<(u32, bool)>,
+    products: Vec<Product>,
+    index: HashMap<String, usize>,
+    sums: Vec<Sum>,
+}
+
+impl Collected {
+    /// Records `p`, or upgrades the record of the same factors with its no-wrap condition.
+    fn add(&mut self, p: Product) {
+        let key = format!("{} {}", p.x, p.y);
+        match self.index.get(&key) {
+            Some(&i) => {
+                if self.products[i].ok.is_none() {
+                    self.products[i].ok = p.ok;
+                }
+            }
+            None => {
+                self.index.insert(key, self.products.len());
+                self.products.push(p);
+            }
+        }
+    }
 }
 
 /// The relaxation of `encoded`, or `None` when its formula has no product of two non-literal
 /// terms (then the relaxation would be the formula itself).
 pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
     let facts = Facts::new(&encoded.script.commands);
-    let mut widths = BTreeSet::new();
+    let mut seen = Collected::default();
     let mut commands: Vec<Command> = encoded
         .script
         .commands
@@ -48,35 +85,71 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
             Command::DefineConst { name, sort, value } => Command::DefineConst {
                 name: name.clone(),
                 sort: sort.clone(),
-                value: facts.relax_term(value, &mut widths),
+                value: facts.relax_term(value, &mut seen),
             },
-            Command::Assert(t) => Command::Assert(facts.relax_term(t, &mut widths)),
+            Command::Assert(t) => Command::Assert(facts.relax_term(t, &mut seen)),
             other => other.clone(),
         })
         .collect();
-    let queries: Vec<Query> = encoded
-        .checks
+    let (script_products, script_sums) = (seen.products.len(), seen.sums.len());
+    let mut script_lemmas = Vec::new();
+    lemmas(&[], &seen.products, &mut script_lemmas);
+    radix_lemmas(&[], &seen.sums, &mut script_lemmas);
+    commands.extend(script_lemmas.into_iter().map(Command::Assert));
+    let inputs: Vec<Sexp> = encoded
+        .script
+        .commands
         .iter()
-        .map(|c| Query {
-            name: format!("{}.relaxed", c.query.name),
-            assertions: c
-                .query
-                .assertions
-                .iter()
-                .map(|a| facts.relax_term(a, &mut widths))
-                .collect(),
-            // Only an unsatisfiable answer is used.
-            get_values: Vec::new(),
+        .filter_map(|c| match c {
+            Command::DeclareConst { name, sort } if *sort == Sexp::atom("Bool") || facts.widths.contains_key(name) => {
+                Some(Sexp::atom(name.as_str()))
+            }
+            _ => None,
         })
         .collect();
-    if widths.is_empty() {
+    let mut queries = Vec::new();
+    let mut probes = Vec::new();
+    for c in &encoded.checks {
+        let mut assertions: Vec<Sexp> = c
+            .query
+            .assertions
+            .iter()
+            .map(|a| facts.relax_term(a, &mut seen))
+            .collect();
+        let fresh = seen.products.split_off(script_products);
+        for p in &fresh {
+            seen.index.remove(&format!("{} {}", p.x, p.y));
+        }
+        let fresh_sums = seen.sums.split_off(script_sums);
+        lemmas(&seen.products, &fresh, &mut assertions);
+        radix_lemmas(&seen.sums, &fresh_sums, &mut assertions);
+        queries.push(Query {
+            name: format!("{}.relaxed", c.query.name),
+            assertions,
+            get_values: Vec::new(),
+        });
+        probes.push(Probe {
+            products: seen.products.iter().chain(&fresh).cloned().collect(),
+            inputs: inputs.clone(),
+        });
+    }
+    if seen.muls.is_empty() && seen.nowraps.is_empty() {
         return None;
     }
-    let decls = widths.iter().map(|w| Command::DeclareFun {
-        name: mul_name(*w),
-        args: vec![Sexp::bv_sort(*w), Sexp::bv_sort(*w)],
-        ret: Sexp::bv_sort(*w),
-    });
+    let decls = seen
+        .muls
+        .iter()
+        .map(|w| Command::DeclareFun {
+            name: mul_name(*w),
+            args: vec![Sexp::bv_sort(*w), Sexp::bv_sort(*w)],
+            ret: Sexp::bv_sort(*w),
+        })
+        .chain(seen.nowraps.iter().map(|(w, s)| Command::DeclareFun {
+            name: nowrap_name(*w, *s),
+            args: vec![Sexp::bv_sort(*w), Sexp::bv_sort(*w)],
+            ret: Sexp::atom("Bool"),
+        }));
+    let decls: Vec<Command> = decls.collect();
     commands.splice(0..0, decls);
     Some(Relaxed {
         script: Script {
@@ -84,6 +157,7 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
             commands,
         },
         queries,
+        probes,
     })
 }
 
@@ -540,18 +614,60 @@ impl Facts {
     /// `t` with every product of two non-literal operands an application of `nl.mulW`
     /// (operands in a fixed order, since multiplication commutes), after distributing it over
     /// a literal summand (`(a + c) * b = a*b + c*b`, an identity modulo `2^W`, so that a
-    /// closed form's step `v0 + (it+1)*k = (v0 + it*k) + k` stays provable); `widths`
-    /// collects the widths used.
-    fn relax_term(&self, t: &Sexp, widths: &mut BTreeSet<u32>) -> Sexp {
+    /// closed form's step `v0 + (it+1)*k = (v0 + it*k) + k` stays provable), and every
+    /// no-wrap condition of such a product ([`mul_no_overflow`]) an application of
+    /// `nl.nowrap{u,s}W`; `seen` collects the products and the symbols used.
+    fn relax_term(&self, t: &Sexp, seen: &mut Collected) -> Sexp {
         let Sexp::List(items) = t else { return t.clone() };
-        let items: Vec<Sexp> = items.iter().map(|i| self.relax_term(i, widths)).collect();
+        if let Some((a, b, w, signed)) = as_mul_no_overflow(t)
+            && self.literal(&a).is_none()
+            && self.literal(&b).is_none()
+        {
+            let (a, b) = (self.relax_term(&a, seen), self.relax_term(&b, seen));
+            let (a, b) = if a.to_string() <= b.to_string() { (a, b) } else { (b, a) };
+            let ok = Sexp::app(&nowrap_name(w, signed), vec![a.clone(), b.clone()]);
+            seen.nowraps.insert((w, signed));
+            let p = self.relaxed_product(&a, &b, seen);
+            seen.add(Product {
+                x: a,
+                y: b,
+                p,
+                w,
+                ok: Some((ok.clone(), signed)),
+            });
+            return ok;
+        }
+        let items: Vec<Sexp> = items.iter().map(|i| self.relax_term(i, seen)).collect();
         match items.as_slice() {
-            [Sexp::Atom(op), a, b] if op == "bvmul" => self.relaxed_product(a, b, widths),
+            [Sexp::Atom(op), a, b] if op == "bvmul" => self.relaxed_product(a, b, seen),
+            [Sexp::Atom(op), a, b] if op == "bvadd" => {
+                let x = Sexp::List(items.clone());
+                for (p, u) in [(a, b), (b, a)] {
+                    let Some((Op::Named(f), [px, py])) = split(p) else {
+                        continue;
+                    };
+                    if !f.starts_with("nl.mul") {
+                        continue;
+                    }
+                    let found = seen.index.get(&format!("{px} {py}")).map(|&i| &seen.products[i]);
+                    if let Some(prod) = found.filter(|r| r.ok.is_some()) {
+                        let sum = Sum {
+                            x: x.clone(),
+                            prod: prod.clone(),
+                            u: u.clone(),
+                        };
+                        if !seen.sums.contains(&sum) {
+                            seen.sums.push(sum);
+                        }
+                    }
+                }
+                x
+            }
             _ => Sexp::List(items),
         }
     }
 
-    fn relaxed_product(&self, a: &Sexp, b: &Sexp, widths: &mut BTreeSet<u32>) -> Sexp {
+    fn relaxed_product(&self, a: &Sexp, b: &Sexp, seen: &mut Collected) -> Sexp {
         let product = |a: &Sexp, b: &Sexp| Sexp::app("bvmul", vec![a.clone(), b.clone()]);
         if self.literal(a).is_some() || self.literal(b).is_some() {
             return product(a, b);
@@ -559,7 +675,7 @@ impl Facts {
         let Some(w) = self.width(a) else { return product(a, b) };
         for (x, y) in [(a, b), (b, a)] {
             if let Some((op, p, q, literal_first)) = self.literal_summand(x) {
-                let rest = self.relaxed_product(&p, y, widths);
+                let rest = self.relaxed_product(&p, y, seen);
                 let lit = product(&q, y);
                 let args = if literal_first {
                     vec![lit, rest]
@@ -569,9 +685,18 @@ impl Facts {
                 return Sexp::app(op, args);
             }
         }
-        widths.insert(w);
+        seen.muls.insert(w);
         let (a, b) = if a.to_string() <= b.to_string() { (a, b) } else { (b, a) };
-        Sexp::app(&mul_name(w), vec![a.clone(), b.clone()])
+        let p = Sexp::app(&mul_name(w), vec![a.clone(), b.clone()]);
+        let ok = self.product_fits(a, b, w).then(|| (Sexp::atom("true"), false));
+        seen.add(Product {
+            x: a.clone(),
+            y: b.clone(),
+            p: p.clone(),
+            w,
+            ok,
+        });
+        p
     }
 }
 

@@ -1,0 +1,441 @@
+//! Products of two symbolic values that cannot wrap: the linear lemmas of their abstraction,
+//! and the counterexample-guided refinement of a spurious model.
+//!
+//! Under `--no-overflow` (PUG paper `003_…` §5, `+O`) every product `x*y` of two non-literal
+//! `w`-bit values carries the side condition that it does not wrap, [`mul_no_overflow`]:
+//! exactly, `x*y` redone in `2w` bits fits back in `w` bits. In the relaxation
+//! ([`super::relax`]) that condition becomes an uninterpreted predicate `nl.nowrap{u,s}W(x, y)`
+//! and the product an uninterpreted `nl.mulW(x, y)`; what the two mean together is given by the
+//! linear lemmas of [`lemmas`] (each one valid when both symbols take their exact meaning, so
+//! adding them keeps every exact model and an unsatisfiable relaxed query is unsatisfiable
+//! exactly). A satisfiable relaxed query is checked against exact arithmetic on its model's
+//! values ([`Probe::refine`]): a product or predicate the model got wrong gets the lemmas that
+//! pin it at that point (linear, since one factor is a literal there), and the query is asked
+//! again; a model with every product right is an exact model. This is the incremental
+//! linearization of Cimatti et al. (TOCL 2018), on bit-vectors.
+
+use super::{Facts, Op, split};
+use crate::solver::{Query, Sexp};
+use num_bigint::{BigInt, BigUint, Sign};
+use num_traits::{One, Signed, Zero};
+
+/// The exact condition that `a * b` (two `bits`-wide bit-vectors, as signed or unsigned
+/// numbers) does not wrap: redone in `2*bits` bits, the product fits back. Recognized by
+/// [`as_mul_no_overflow`], which the relaxation uses to make it `nl.nowrap…`.
+pub(crate) fn mul_no_overflow(a: &Sexp, b: &Sexp, bits: u32, signed: bool) -> Sexp {
+    let wide = |x: &Sexp| ext(x.clone(), bits, signed);
+    let exact = Sexp::app("bvmul", vec![wide(a), wide(b)]);
+    let narrow = Sexp::List(vec![
+        Sexp::app(
+            "_",
+            vec![
+                Sexp::atom("extract"),
+                Sexp::atom((bits - 1).to_string()),
+                Sexp::atom("0"),
+            ],
+        ),
+        exact.clone(),
+    ]);
+    Sexp::app("=", vec![ext(narrow, bits, signed), exact])
+}
+
+/// `(_ sign_extend bits)` or `(_ zero_extend bits)` of `x`.
+fn ext(x: Sexp, bits: u32, signed: bool) -> Sexp {
+    let op = if signed { "sign_extend" } else { "zero_extend" };
+    Sexp::List(vec![
+        Sexp::app("_", vec![Sexp::atom(op), Sexp::atom(bits.to_string())]),
+        x,
+    ])
+}
+
+/// `(a, b, bits, signed)` when `t` is [`mul_no_overflow`]`(a, b, bits, signed)`.
+pub(crate) fn as_mul_no_overflow(t: &Sexp) -> Option<(Sexp, Sexp, u32, bool)> {
+    let (Op::Named("="), [lhs, exact]) = split(t)? else {
+        return None;
+    };
+    let (Op::Ext(k, signed), [narrow]) = split(lhs)? else {
+        return None;
+    };
+    let (Op::Extract(hi, 0), [inner]) = split(narrow)? else {
+        return None;
+    };
+    if inner != exact || hi + 1 != k {
+        return None;
+    }
+    let (Op::Named("bvmul"), [wa, wb]) = split(exact)? else {
+        return None;
+    };
+    let (Some((Op::Ext(ka, sa), [a])), Some((Op::Ext(kb, sb), [b]))) = (split(wa), split(wb)) else {
+        return None;
+    };
+    (ka == k && kb == k && sa == signed && sb == signed).then(|| (a.clone(), b.clone(), k, signed))
+}
+
+/// The name of the relaxed no-wrap predicate of `w`-bit products.
+pub(super) fn nowrap_name(w: u32, signed: bool) -> String {
+    format!("nl.nowrap{}{w}", if signed { "s" } else { "u" })
+}
+
+/// One product `x*y` of the relaxed formula: its factors, a term equal to it in every model of
+/// the exact formula (`nl.mulW(x, y)`, or a sum of such and literal products), and the term
+/// that says it does not wrap, if known.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Product {
+    pub x: Sexp,
+    pub y: Sexp,
+    pub p: Sexp,
+    pub w: u32,
+    /// The no-wrap condition and whether it is signed: a `nl.nowrap…` application (asserted
+    /// where the exact formula assumes it), `true` when the factors' bounds prove it, or
+    /// `None` (nothing is known: the product may wrap).
+    pub ok: Option<(Sexp, bool)>,
+}
+
+/// A sum `x = p + u` of the relaxed formula whose summand `p` is a product: the shape of a
+/// linear index (`blockIdx.x * blockDim.x + threadIdx.x`, `row * width + col`).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Sum {
+    pub x: Sexp,
+    pub prod: Product,
+    pub u: Sexp,
+}
+
+/// The mixed-radix lemmas of pairs of sums (the fresh ones against themselves and `old`): for
+/// `x1 = v1*m + u1` and `x2 = v2*m + u2` over a shared factor `m`, when neither product nor
+/// sum wraps and `0 ≤ u1, u2 < m`, `x1 = x2 ⇒ v1 = v2 ∧ u1 = u2` (Euclidean division is
+/// unique). Every premise is part of the lemma, so it is valid; under `--no-overflow` the
+/// formula assumes them. The monotonicity lemmas of [`lemmas`] imply the same, but only
+/// through a case split that bit-blasting solvers find slowly: stated outright, a 2-D
+/// `row * width + col` race query takes 0.04 s instead of 5 s (z3).
+pub(crate) fn radix_lemmas(old: &[Sum], fresh: &[Sum], out: &mut Vec<Sexp>) {
+    let mut pairs = Vec::new();
+    for (j, s2) in fresh.iter().enumerate() {
+        for s1 in old.iter().chain(fresh.iter().take(j)) {
+            pairs.push((s1, s2));
+        }
+    }
+    for (s1, s2) in pairs {
+        if out.len() >= MAX_LEMMAS || s1.prod.w != s2.prod.w || s1.x == s2.x {
+            continue;
+        }
+        let (Some((ok1, sg1)), Some((ok2, sg2))) = (&s1.prod.ok, &s2.prod.ok) else {
+            continue;
+        };
+        if sg1 != sg2 {
+            continue;
+        }
+        let (signed, w) = (*sg1, s1.prod.w);
+        let zero = Sexp::bv(&BigUint::zero(), w);
+        let max = if signed {
+            (BigUint::one() << (w - 1)) - 1u8
+        } else {
+            (BigUint::one() << w) - 1u8
+        };
+        let max = Sexp::bv(&max, w);
+        let (lt, le) = if signed { ("bvslt", "bvsle") } else { ("bvult", "bvule") };
+        let cmp = |op: &str, a: &Sexp, b: &Sexp| Sexp::app(op, vec![a.clone(), b.clone()]);
+        for (v1, m1) in [(&s1.prod.x, &s1.prod.y), (&s1.prod.y, &s1.prod.x)] {
+            for (v2, m2) in [(&s2.prod.x, &s2.prod.y), (&s2.prod.y, &s2.prod.x)] {
+                if m1 != m2 {
+                    continue;
+                }
+                let m = m1;
+                let mut premise = vec![ok1.clone(), ok2.clone()];
+                for s in [s1, s2] {
+                    if signed {
+                        premise.push(cmp("bvsle", &zero, &s.u));
+                    }
+                    premise.push(cmp(lt, &s.u, m));
+                    premise.push(cmp(le, &s.prod.p, &Sexp::app("bvsub", vec![max.clone(), s.u.clone()])));
+                }
+                premise.retain(|p| *p != Sexp::atom("true"));
+                out.push(Sexp::app(
+                    "=>",
+                    vec![
+                        Sexp::app("and", premise),
+                        Sexp::app(
+                            "=>",
+                            vec![
+                                Sexp::app("=", vec![s1.x.clone(), s2.x.clone()]),
+                                Sexp::app(
+                                    "and",
+                                    vec![
+                                        Sexp::app("=", vec![v1.clone(), v2.clone()]),
+                                        Sexp::app("=", vec![s1.u.clone(), s2.u.clone()]),
+                                    ],
+                                ),
+                            ],
+                        ),
+                    ],
+                ));
+            }
+        }
+    }
+}
+
+/// Most lemmas [`lemmas`] gives for one formula (pairs of products grow quadratically).
+const MAX_LEMMAS: usize = 4000;
+
+/// The lemmas about `products` (the new ones `fresh`, against themselves and `old`), each one
+/// valid for exact multiplication and the exact no-wrap condition. With `p = x*y`:
+///
+/// * zero and one: `x = 0 ⇒ p = 0`, `x = 1 ⇒ p = y` (and with `x`, `y` swapped): always true;
+/// * bounds, when `p` does not wrap: unsigned, `x ≠ 0 ⇒ y ≤ p` (and swapped); signed, for
+///   `x, y ≥ 0`, also `p ≥ 0`;
+/// * monotone in steps of the shared factor, for two products `p1 = x1*y` and `p2 = x2*y`:
+///   unsigned, when `p2` does not wrap, `x1 < x2 ⇒ y ≤ p2 ∧ p1 ≤ p2 - y` (from
+///   `x1*y + y ≤ x2*y < 2^w`, so that `p1` does not wrap either); signed, when `p2` does not
+///   wrap, `0 ≤ x1 < x2 ∧ y ≥ 0 ⇒ y ≤ p2 ∧ p1 ≤ p2 - y`, and when neither wraps,
+///   `x1 < x2 ∧ y ≥ 0 ⇒ p1 ≤ p2 - y` (`p2 - y = (x2-1)*y` lies between `p1` and `p2`).
+///
+/// These are what makes `b1*D + t1 = b2*D + t2` with `t < D` imply `b1 = b2`: the proof of
+/// every linear thread index.
+pub(crate) fn lemmas(old: &[Product], fresh: &[Product], out: &mut Vec<Sexp>) {
+    let bv = |v: u32, w: u32| Sexp::bv(&BigUint::from(v), w);
+    let eq = |a: &Sexp, b: &Sexp| Sexp::app("=", vec![a.clone(), b.clone()]);
+    let imp = |a: Sexp, b: Sexp| Sexp::app("=>", vec![a, b]);
+    let and = |v: Vec<Sexp>| {
+        let v: Vec<Sexp> = v.into_iter().filter(|s| *s != Sexp::atom("true")).collect();
+        match v.len() {
+            0 => Sexp::atom("true"),
+            1 => v.into_iter().next().unwrap_or_else(|| Sexp::atom("true")),
+            _ => Sexp::app("and", v),
+        }
+    };
+    let le = |s: bool, a: &Sexp, b: &Sexp| Sexp::app(if s { "bvsle" } else { "bvule" }, vec![a.clone(), b.clone()]);
+    let lt = |s: bool, a: &Sexp, b: &Sexp| Sexp::app(if s { "bvslt" } else { "bvult" }, vec![a.clone(), b.clone()]);
+    for p in fresh {
+        let (zero, one) = (bv(0, p.w), bv(1, p.w));
+        for (a, b) in [(&p.x, &p.y), (&p.y, &p.x)] {
+            out.push(imp(eq(a, &zero), eq(&p.p, &zero)));
+            out.push(imp(eq(a, &one), eq(&p.p, b)));
+            if let Some((ok, s)) = &p.ok {
+                let mut premise = vec![ok.clone(), Sexp::app("not", vec![eq(a, &zero)])];
+                if *s {
+                    premise.push(le(true, &zero, a));
+                    premise.push(le(true, &zero, b));
+                }
+                out.push(imp(and(premise), le(*s, b, &p.p)));
+            }
+        }
+    }
+    // Pairs sharing a factor: (p1, p2) with p2 fresh, or p1 fresh and p2 old.
+    let mut pairs = Vec::new();
+    for (j, p2) in fresh.iter().enumerate() {
+        for p1 in old.iter().chain(fresh.iter().take(j)) {
+            pairs.push((p1, p2));
+            pairs.push((p2, p1));
+        }
+    }
+    for (p1, p2) in pairs {
+        if out.len() >= MAX_LEMMAS || p1.w != p2.w {
+            continue;
+        }
+        let Some((ok2, s)) = &p2.ok else { continue };
+        for (x1, y1) in [(&p1.x, &p1.y), (&p1.y, &p1.x)] {
+            for (x2, y2) in [(&p2.x, &p2.y), (&p2.y, &p2.x)] {
+                if y1 != y2 || x1 == x2 {
+                    continue;
+                }
+                let y = y1;
+                let zero = bv(0, p1.w);
+                let step = and(vec![
+                    le(*s, y, &p2.p),
+                    le(*s, &p1.p, &Sexp::app("bvsub", vec![p2.p.clone(), y.clone()])),
+                ]);
+                let mut premise = vec![ok2.clone(), lt(*s, x1, x2)];
+                if *s {
+                    premise.push(le(true, &zero, x1));
+                    premise.push(le(true, &zero, y));
+                }
+                out.push(imp(and(premise), step));
+                if *s && let Some((ok1, true)) = &p1.ok {
+                    let premise = and(vec![ok1.clone(), ok2.clone(), lt(true, x1, x2), le(true, &zero, y)]);
+                    out.push(imp(
+                        premise,
+                        le(true, &p1.p, &Sexp::app("bvsub", vec![p2.p.clone(), y.clone()])),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// What to ask of a satisfiable relaxed query: the values of every product's factors, value
+/// and no-wrap term, and of the script's declared constants (the model's inputs).
+#[derive(Clone, Debug)]
+pub struct Probe {
+    /// The products the query's formula holds (the script's and its own).
+    pub(crate) products: Vec<Product>,
+    /// The declared bit-vector and Boolean constants of the script, with their sorts.
+    pub(crate) inputs: Vec<Sexp>,
+}
+
+/// The outcome of checking a relaxed model against exact arithmetic.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Refinement {
+    /// The model got some products wrong: the lemmas (linear, valid) exclude it. The pins fix
+    /// the uniform inputs (launch geometry, parameters: the usual factor of every product)
+    /// to the model's values: the exact query under them is linear, and satisfiable when the
+    /// model's launch has a defect with other threads.
+    Lemmas(Vec<Sexp>, Vec<Sexp>),
+    /// Every product is right: the model is an exact model. These assertions pin the inputs
+    /// to its values, so that the exact query answers at once with the witness.
+    Exact(Vec<Sexp>),
+}
+
+impl Probe {
+    /// `query` asking, when satisfiable, for the values [`Probe::refine`] reads.
+    pub fn query(&self, query: &Query) -> Query {
+        let mut get_values = Vec::new();
+        for p in &self.products {
+            get_values.extend([p.x.clone(), p.y.clone(), p.p.clone()]);
+            if let Some((ok, _)) = &p.ok {
+                get_values.push(ok.clone());
+            }
+        }
+        get_values.extend(self.inputs.iter().cloned());
+        Query {
+            name: query.name.clone(),
+            assertions: query.assertions.clone(),
+            get_values,
+        }
+    }
+
+    /// Reads the `values` of [`Probe::query`]: the refinement lemmas of each product the model
+    /// got wrong, or, when none, the pins of the inputs.
+    pub fn refine(&self, values: &[Sexp]) -> Refinement {
+        let mut it = values.iter();
+        let mut lemmas = Vec::new();
+        for p in &self.products {
+            let (Some(x), Some(y), Some(v)) = (it.next(), it.next(), it.next()) else {
+                return Refinement::Lemmas(lemmas, Vec::new());
+            };
+            let ok = p.ok.as_ref().and_then(|_| it.next());
+            let (Some(x), Some(y), Some(v)) = (x.as_bv(), y.as_bv(), v.as_bv()) else {
+                continue;
+            };
+            let m = BigUint::one() << p.w;
+            let exact = (&x * &y) % &m;
+            let signed = p.ok.as_ref().is_some_and(|(_, s)| *s);
+            let fits = fits(&x, &y, p.w, signed);
+            let ok_wrong = match (&p.ok, ok.and_then(Sexp::as_bool)) {
+                (Some((t, _)), Some(b)) => *t != Sexp::atom("true") && b != fits,
+                _ => false,
+            };
+            if exact == v && !ok_wrong {
+                continue;
+            }
+            for (a, av, b) in [(&p.x, &x, &p.y), (&p.y, &y, &p.x)] {
+                let at = Sexp::app("=", vec![a.clone(), Sexp::bv(av, p.w)]);
+                let mut then = vec![Sexp::app(
+                    "=",
+                    vec![p.p.clone(), Sexp::app("bvmul", vec![Sexp::bv(av, p.w), b.clone()])],
+                )];
+                if let Some((t, s)) = &p.ok
+                    && *t != Sexp::atom("true")
+                {
+                    then.push(Sexp::app("=", vec![t.clone(), range(av, b, p.w, *s)]));
+                }
+                lemmas.push(Sexp::app("=>", vec![at, Sexp::app("and", then)]));
+            }
+        }
+        let pin = |uniform_only: bool| -> Vec<Sexp> {
+            self.inputs
+                .iter()
+                .zip(it.clone())
+                .filter(|(c, v)| {
+                    (v.as_bv().is_some() || v.as_bool().is_some()) && !(uniform_only && is_thread_symbol(c))
+                })
+                .map(|(c, v)| Sexp::app("=", vec![c.clone(), v.clone()]))
+                .collect()
+        };
+        if !lemmas.is_empty() {
+            return Refinement::Lemmas(lemmas, pin(true));
+        }
+        Refinement::Exact(pin(false))
+    }
+}
+
+/// Whether `c` names a value of one thread of the pair (`t1.…`, `t2.…`; see
+/// `terms::thread_symbol`), not a uniform one.
+fn is_thread_symbol(c: &Sexp) -> bool {
+    matches!(c, Sexp::Atom(a) if a.starts_with("t1.") || a.starts_with("t2."))
+}
+
+/// `v` (a `w`-bit pattern) as a signed number.
+fn signed_value(v: &BigUint, w: u32) -> BigInt {
+    if w > 0 && v.bit(u64::from(w) - 1) {
+        BigInt::from(v.clone()) - (BigInt::one() << w)
+    } else {
+        BigInt::from(v.clone())
+    }
+}
+
+/// Whether `x*y` fits in `w` bits (as signed or unsigned numbers).
+fn fits(x: &BigUint, y: &BigUint, w: u32, signed: bool) -> bool {
+    if signed {
+        let p = signed_value(x, w) * signed_value(y, w);
+        let half = BigInt::one() << (w - 1);
+        -&half <= p && p < half
+    } else {
+        x * y < (BigUint::one() << w)
+    }
+}
+
+/// The condition on `b` that `a*b` fits in `w` bits, for the literal `a`: a range of `b`.
+fn range(a: &BigUint, b: &Sexp, w: u32, signed: bool) -> Sexp {
+    let pattern = |v: &BigInt| {
+        let m = BigInt::one() << w;
+        let u = ((v % &m) + &m) % &m;
+        Sexp::bv(&u.to_biguint().unwrap_or_default(), w)
+    };
+    if !signed {
+        if a.is_zero() {
+            return Sexp::atom("true");
+        }
+        let max = ((BigUint::one() << w) - 1u8) / a;
+        return Sexp::app("bvule", vec![b.clone(), Sexp::bv(&max, w)]);
+    }
+    let a = signed_value(a, w);
+    if a.is_zero() {
+        return Sexp::atom("true");
+    }
+    let half = BigInt::one() << (w - 1);
+    let (min, max) = (-half.clone(), half - 1);
+    // a*b in [min, max]: for a > 0, b in [ceil(min/a), floor(max/a)]; for a < 0 the bounds swap.
+    let (lo, hi) = if a.sign() == Sign::Plus {
+        (div_ceil(&min, &a), div_floor(&max, &a))
+    } else {
+        (div_ceil(&max, &a), div_floor(&min, &a))
+    };
+    let lo = lo.max(-(BigInt::one() << (w - 1)));
+    let hi = hi.min((BigInt::one() << (w - 1)) - 1);
+    Sexp::app(
+        "and",
+        vec![
+            Sexp::app("bvsle", vec![pattern(&lo), b.clone()]),
+            Sexp::app("bvsle", vec![b.clone(), pattern(&hi)]),
+        ],
+    )
+}
+
+fn div_floor(a: &BigInt, b: &BigInt) -> BigInt {
+    let (q, r) = (a / b, a % b);
+    if !r.is_zero() && (r.is_negative() != b.is_negative()) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+fn div_ceil(a: &BigInt, b: &BigInt) -> BigInt {
+    -div_floor(&-a, b)
+}
+
+impl Facts {
+    /// Whether the factors' bounds prove that `x*y` does not wrap (unsigned).
+    pub(crate) fn product_fits(&self, x: &Sexp, y: &Sexp, w: u32) -> bool {
+        self.max(x) * self.max(y) < BigUint::one() << w
+    }
+}
