@@ -307,19 +307,31 @@ fn fake_solver(dir: &std::path::Path, name: &str, before: &str, at_check: &str) 
 fn solver_that_dies_during_a_query_fails_it() {
     let dir = tempfile::tempdir().unwrap();
     let cases = [
-        ("oom", "echo 'fatal: out of memory' >&2; exit 134", "fatal: out of memory"),
+        (
+            "oom",
+            "echo 'fatal: out of memory' >&2; exit 134",
+            "fatal: out of memory",
+        ),
         (
             "abort",
             "echo 'warning: early' >&2; echo 'cadical: fatal internal error' >&2; kill -ABRT $$",
             "cadical: fatal internal error",
         ),
-        ("canceled", "echo '(error \"push canceled\")'", "(error \"push canceled\")"),
+        (
+            "canceled",
+            "echo '(error \"push canceled\")'",
+            "(error \"push canceled\")",
+        ),
         (
             "silent",
             "exit 1",
             "solver exited or printed unparsable output after (check-sat)",
         ),
-        ("garbage", "echo ')'; exit 3", "solver exited or printed unparsable output after (check-sat)"),
+        (
+            "garbage",
+            "echo ')'; exit 3",
+            "solver exited or printed unparsable output after (check-sat)",
+        ),
     ];
     for (name, at_check, line) in cases {
         let spec = fake_solver(dir.path(), name, "", at_check);
@@ -327,7 +339,11 @@ fn solver_that_dies_during_a_query_fails_it() {
             let mut s = session(&spec, &bv32_script(), timeout);
             let q = query("q", vec![eq(a("x"), bv(9, 32))], vec![a("x")]);
             for _ in 0..2 {
-                assert_eq!(s.check(&q).unwrap(), Answer::Failed(line.to_string()), "{name} {timeout:?}");
+                assert_eq!(
+                    s.check(&q).unwrap(),
+                    Answer::Failed(line.to_string()),
+                    "{name} {timeout:?}"
+                );
             }
         }
     }
@@ -337,7 +353,12 @@ fn solver_that_dies_during_a_query_fails_it() {
 #[test]
 fn solver_that_fails_to_start_quotes_its_stderr() {
     let dir = tempfile::tempdir().unwrap();
-    let spec = fake_solver(dir.path(), "badopt", "echo 'error: unknown option --frob' >&2; exit 2", "");
+    let spec = fake_solver(
+        dir.path(),
+        "badopt",
+        "echo 'error: unknown option --frob' >&2; exit 2",
+        "",
+    );
     match Session::new(&spec, &bv32_script(), SessionOptions::default()) {
         Err(e @ SolverError::Start { .. }) => {
             assert!(e.to_string().contains("(error: unknown option --frob)"), "{e}")
