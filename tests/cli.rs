@@ -68,6 +68,79 @@ fn timeout_makes_the_verdict_inconclusive() {
     }
 }
 
+/// A fake solver for `--solver-cmd "/bin/sh SCRIPT"` (the script is read by the shell, never
+/// executed itself, so no other test thread can hold it open for writing while it starts): it
+/// answers `success` to every command, as a solver with `:print-success` does, and runs
+/// `at_check` on `(check-sat)`.
+fn fake_solver(dir: &std::path::Path, name: &str, at_check: &str) -> String {
+    let path = dir.join(format!("{name}.sh"));
+    let text = format!(
+        "while IFS= read -r line; do\n  case \"$line\" in\n    *check-sat*) {at_check};;\n    *) echo success;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, text).unwrap();
+    format!("/bin/sh {}", path.display())
+}
+
+/// A solver that dies during a query (here: a line on stderr, then exit 134, or killed by a
+/// signal) makes the verdict inconclusive, exit 3, quoting its last line; it is not an error.
+#[test]
+fn solver_that_dies_makes_the_verdict_inconclusive() {
+    let dir = tempfile::tempdir().unwrap();
+    for at_check in [
+        "echo 'fatal: out of memory' >&2; exit 134",
+        "echo 'fatal: out of memory' >&2; kill -ABRT $$",
+    ] {
+        let cmd = fake_solver(dir.path(), "dies", at_check);
+        let (code, out, err) = run(&[
+            "--solver-cmd",
+            &cmd,
+            "--blockDim=64",
+            "--gridDim=1",
+            "examples/vector_add.cu",
+        ]);
+        assert_eq!(code, Some(3), "{at_check}: {out}{err}");
+        assert!(out.starts_with("vector_add: inconclusive"), "{out}");
+        assert!(
+            out.contains("the solver failed during the query: fatal: out of memory"),
+            "{out}"
+        );
+        assert!(err.is_empty(), "{err}");
+    }
+}
+
+/// A solver that answers `(error …)` at `(check-sat)` (z3's `push canceled` after a timeout)
+/// makes the verdict inconclusive, exit 3, quoting the error.
+#[test]
+fn solver_error_answer_makes_the_verdict_inconclusive() {
+    let dir = tempfile::tempdir().unwrap();
+    let cmd = fake_solver(dir.path(), "canceled", "echo '(error \"push canceled\")'");
+    let (code, out, err) = run(&[
+        "--solver-cmd",
+        &cmd,
+        "--json",
+        "--blockDim=64",
+        "--gridDim=1",
+        "examples/vector_add.cu",
+    ]);
+    assert_eq!(code, Some(3), "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let k = &v["kernels"][0];
+    assert_eq!(k["verdict"], "inconclusive", "{out}");
+    let reasons: Vec<&str> = k["inconclusive"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r.as_str())
+        .collect();
+    assert!(!reasons.is_empty(), "{out}");
+    assert!(
+        reasons
+            .iter()
+            .all(|r| r.ends_with("the solver failed during the query: (error \"push canceled\")")),
+        "{reasons:?}"
+    );
+}
+
 #[test]
 fn gpuverify_flags_are_accepted_with_a_note() {
     let (code, out, err) = run(&[

@@ -19,13 +19,14 @@ use crate::frontend::FrontendError;
 use crate::solver::SolverError;
 
 /// Errors that stop the analysis of a file (exit code 2): input the command cannot analyse,
-/// the front end's errors, a solver that cannot be started or fails.
+/// the front end's errors, a solver that cannot be started or refuses the formula (one that
+/// dies during a query makes the result inconclusive instead).
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// clang missing or failing, an unsupported construct, no such kernel.
     #[error(transparent)]
     Frontend(#[from] FrontendError),
-    /// A solver that cannot be started, or failed.
+    /// A solver that cannot be started, or refused the formula when started.
     #[error("solver: {0}")]
     Solver(#[from] SolverError),
     /// The concrete model of `gpug check` cannot be built (a symbolic launch, too many

@@ -58,8 +58,9 @@ pub trait Command {
 /// every command shares.
 ///
 /// Errors: the command's input errors, the front end's (clang missing or failing,
-/// unsupported construct), a solver that cannot be started or fails. Timeouts and `unknown`
-/// answers are not errors: they make the kernel's result inconclusive.
+/// unsupported construct), a solver that cannot be started or refuses the script. Timeouts,
+/// `unknown` answers and a solver that dies during a query are not errors: they make the
+/// kernel's result inconclusive.
 pub fn run<C: Command>(file: &Path, common: &RunOptions, command: &C) -> Result<C::File, Error> {
     command.validate(common)?;
     let program = frontend::load(file, &common.frontend)?;
@@ -79,7 +80,7 @@ pub enum Reply<T = Vec<Sexp>> {
     Sat(T),
     /// Unsatisfiable.
     Unsat,
-    /// `unknown` or a timeout.
+    /// `unknown`, a timeout, or a solver that failed during the query.
     Undecided,
 }
 
@@ -159,6 +160,11 @@ impl<'a> KernelRun<'a> {
                     "query {name}: no answer within {} s (--timeout)",
                     self.timeout().as_secs_f64()
                 ));
+                Reply::Undecided
+            }
+            Answer::Failed(line) => {
+                self.inconclusive
+                    .push(format!("query {name}: the solver failed during the query: {line}"));
                 Reply::Undecided
             }
         }

@@ -323,7 +323,12 @@ impl Session {
     /// as their own soft timeout); past it the solver process is killed and
     /// [`Answer::Timeout`] returned. The next check restarts the process and re-sends the
     /// script. A solver `unknown` whose reason is a timeout is also [`Answer::Timeout`]
-    /// (the process is then kept). After an error the process is discarded the same way.
+    /// (the process is then kept). A solver that fails during the query (exits, crashes,
+    /// closes its pipe, prints unparsable output or answers `(error …)`) gives
+    /// [`Answer::Failed`] with its last line, and its process is discarded the same way.
+    ///
+    /// Errors: the solver cannot be found or started, or refuses the script when (re)started
+    /// (an encoding gpug got wrong), a dump cannot be written.
     pub fn check(&mut self, query: &Query) -> Result<Answer, SolverError> {
         let dump = self.opts.dump_dir.clone().map(|dir| self.dump_path(&dir, &query.name));
         if let Some(path) = &dump {
@@ -342,9 +347,13 @@ impl Session {
             None => self.start()?,
         };
         let Some(limit) = self.opts.timeout else {
-            let answer = proc.run_query(query).map_err(|e| self.explain(e, Some(query)))?;
-            self.proc = Some(proc);
-            return Ok(answer);
+            return Ok(match proc.run_query(query) {
+                Ok(answer) => {
+                    self.proc = Some(proc);
+                    answer
+                }
+                Err(e) => self.failed(proc, e, query),
+            });
         };
         let deadline = if self.soft_timeout { limit + SOFT_GRACE } else { limit };
         let pid = proc.pid;
@@ -374,11 +383,7 @@ impl Session {
                     a => a,
                 })
             }
-            // `proc` is dropped: the process is killed; the next check restarts it.
-            Ok((proc, Err(e))) => {
-                drop(proc);
-                Err(self.explain(e, Some(query)))
-            }
+            Ok((proc, Err(e))) => Ok(self.failed(proc, e, query)),
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 // The worker still owns the `Child` (or it sits in the channel), not yet
                 // waited for, so `pid` is still this process's child.
@@ -391,6 +396,24 @@ impl Session {
                 response: "the solver thread panicked".to_string(),
             }),
         }
+    }
+
+    /// [`Answer::Failed`] for a query on which `proc` failed with `e`, quoting the solver's last
+    /// line: its `(error …)` answer, else the last line of its standard error, else the error
+    /// message a replay recovers, else `e` itself. `proc` is dropped: the process is killed;
+    /// the next check restarts it.
+    fn failed(&mut self, proc: Proc, e: SolverError, query: &Query) -> Answer {
+        let stderr = proc.last_stderr_line();
+        drop(proc);
+        let line = match (e, stderr) {
+            (SolverError::Solver { message, .. }, _) => solver_error_line(&message),
+            (_, Some(line)) => line,
+            (e, None) => match self.explain(e, Some(query)) {
+                SolverError::Solver { message, .. } => solver_error_line(&message),
+                e => e.to_string(),
+            },
+        };
+        Answer::Failed(line)
     }
 
     /// `<dir>/<name>.smt2`, or `<name>-2.smt2`, `-3`, … for repeated names in this session.
@@ -419,6 +442,13 @@ impl Session {
         }
         std::fs::write(path, text).map_err(err)
     }
+}
+
+/// A solver's `(error "message")` answer as it printed it (`"` doubled inside), on one line
+/// (runs of white space become one space) and quoted to at most 300 characters.
+fn solver_error_line(message: &str) -> String {
+    let one_line = message.split_whitespace().collect::<Vec<_>>().join(" ");
+    process::quote(format!("(error \"{}\")", one_line.replace('"', "\"\"")))
 }
 
 /// Whether a `:reason-unknown` says the solver's own time limit ran out.
@@ -453,7 +483,7 @@ fn dump_text(prefix: &str, query: &Query, answer: Option<&Answer>) -> String {
         let status = match a {
             Answer::Sat(_) => "sat",
             Answer::Unsat => "unsat",
-            Answer::Unknown(_) | Answer::Timeout => "unknown",
+            Answer::Unknown(_) | Answer::Timeout | Answer::Failed(_) => "unknown",
         };
         let _ = writeln!(s, "(set-info :status {status})");
     }

@@ -5,7 +5,8 @@
 //! a POSIX `sh` shim ([`SHIM`]) that writes its own pid to a fresh file ([`PidFile`]) and
 //! `exec`s the solver in the same process: the pid read back from that file after the start
 //! is the solver's, whichever thread started it and whatever other threads spawn at the same
-//! time. Responses are parsed by easy-smt, not here ([`error_text`] only finds an error message
+//! time. The shim also sends the solver's standard error to a fresh file kept by [`Proc`], whose
+//! last line is quoted when the solver dies. Responses are parsed by easy-smt, not here ([`error_text`] only finds an error message
 //! in a replay's raw output).
 
 use super::{Answer, Command, Query, Sexp, SolverError, SolverSpec, find_program};
@@ -27,16 +28,24 @@ const QUOTE_LIMIT: usize = 300;
 /// The shell that runs [`SHIM`].
 const SHELL: &str = "/bin/sh";
 
-/// The start shim, run as `sh -c SHIM PID_FILE PROGRAM ARGS…`: the shell writes its own pid
-/// (`$$`) to the file named by `$0`, then replaces itself by the solver (`exec "$@"`), which
-/// keeps that pid. No `--` after `exec`: dash's `exec` would run a program called `--`.
-const SHIM: &str = r#"echo $$ > "$0"; exec "$@""#;
+/// The start shim, run as `sh -c SHIM PID_FILE STDERR_FILE PROGRAM ARGS…`: the shell writes
+/// its own pid (`$$`) to the file named by `$0`, then replaces itself by the solver
+/// (`exec "$@"`), which keeps that pid, with the solver's standard error redirected to the file
+/// named by `$1` (so that the last line of a solver that dies can be quoted). No `--` after
+/// `exec`: dash's `exec` would run a program called `--`.
+const SHIM: &str = r#"echo $$ > "$0"; e=$1; shift; exec "$@" 2>"$e""#;
 
-/// A started solver: the easy-smt context that owns the child process, and the child's pid so
-/// that a watchdog on another thread can kill it.
+/// At most this many bytes at the end of the solver's standard error are read for its last line.
+const STDERR_TAIL: u64 = 16 * 1024;
+
+/// A started solver: the easy-smt context that owns the child process, the child's pid so
+/// that a watchdog on another thread can kill it, and the file its standard error goes to.
 pub(crate) struct Proc {
+    // Dropped first: kills and reaps the process before its stderr file is removed.
     pub(crate) ctx: Context,
     pub(crate) pid: u32,
+    /// The solver's standard error (a fresh temporary file, removed when dropped).
+    stderr: tempfile::TempPath,
 }
 
 /// A fresh, empty file in the temporary directory (the `tempfile` crate: exclusive creation,
@@ -49,12 +58,8 @@ pub(crate) struct PidFile {
 impl PidFile {
     /// Creates `gpug-solver-XXXXXX.pid`, closed, for the shell to write.
     pub(crate) fn create() -> io::Result<PidFile> {
-        let file = tempfile::Builder::new()
-            .prefix("gpug-solver-")
-            .suffix(".pid")
-            .tempfile()?;
         Ok(PidFile {
-            path: file.into_temp_path(),
+            path: temp_path(".pid")?,
         })
     }
 
@@ -70,22 +75,56 @@ impl PidFile {
     }
 }
 
+/// A fresh, empty temporary file `gpug-solver-XXXXXX.SUFFIX` (the `tempfile` crate: exclusive
+/// creation, a unique name), closed, for the shell to write; removed when the path is dropped.
+fn temp_path(suffix: &str) -> io::Result<tempfile::TempPath> {
+    Ok(tempfile::Builder::new()
+        .prefix("gpug-solver-")
+        .suffix(suffix)
+        .tempfile()?
+        .into_temp_path())
+}
+
+/// The last non-empty line of the file at `path` (its last [`STDERR_TAIL`] bytes), trimmed and
+/// quoted to [`QUOTE_LIMIT`] characters; `None` if there is none or it cannot be read.
+pub(crate) fn last_line(path: &std::path::Path) -> Option<String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = std::fs::File::open(path).ok()?;
+    let len = file.metadata().ok()?.len();
+    file.seek(SeekFrom::Start(len.saturating_sub(STDERR_TAIL))).ok()?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).ok()?;
+    let text = String::from_utf8_lossy(&bytes);
+    let line = text.lines().map(str::trim).rfind(|l| !l.is_empty())?;
+    Some(quote(line.to_string()))
+}
+
 /// Spawns `program` (an executable file) with `args` through [`SHIM`] and waits for its
-/// acknowledgement of easy-smt's first commands; returns the context and the solver's pid.
-fn spawn(program: PathBuf, args: &[String]) -> io::Result<(Context, u32)> {
+/// acknowledgement of easy-smt's first commands; returns the context, the solver's pid and the
+/// file its standard error goes to. A failed start quotes the last line of that file, if any.
+fn spawn(program: PathBuf, args: &[String]) -> io::Result<(Context, u32, tempfile::TempPath)> {
     let pid_file = PidFile::create()?;
+    let stderr = temp_path(".err")?;
     let mut shim_args: Vec<OsString> = vec![
         "-c".into(),
         SHIM.into(),
         pid_file.path.to_path_buf().into(),
+        stderr.to_path_buf().into(),
         program.into(),
     ];
     shim_args.extend(args.iter().map(OsString::from));
-    let ctx = ContextBuilder::new().solver(SHELL).solver_args(shim_args).build()?;
+    let ctx = ContextBuilder::new()
+        .solver(SHELL)
+        .solver_args(shim_args)
+        .build()
+        .map_err(|e| match last_line(&stderr) {
+            Some(line) => io::Error::new(e.kind(), format!("{e} ({line})")),
+            None => e,
+        })?;
     // The solver answered, so the shell wrote the file before it `exec`ed the solver. On an
     // error `ctx` is dropped, which kills and reaps the process.
     let pid = pid_file.read()?;
-    Ok((ctx, pid))
+    Ok((ctx, pid, stderr))
 }
 
 /// Sends SIGKILL to `pid`. Only called while the `Child` that owns `pid` (the shim's, which
@@ -150,7 +189,8 @@ fn command_sexpr(ctx: &Context, c: &Command) -> SExpr {
     }
 }
 
-fn quote(text: String) -> String {
+/// `text`, cut to [`QUOTE_LIMIT`] characters (with `…`) if longer.
+pub(crate) fn quote(text: String) -> String {
     if text.chars().count() <= QUOTE_LIMIT {
         text
     } else {
@@ -186,11 +226,11 @@ impl Proc {
         let program = find_program(&spec.program).ok_or_else(|| SolverError::NotFound {
             program: spec.program.clone(),
         })?;
-        let (ctx, pid) = spawn(program, &spec.args).map_err(|source| SolverError::Start {
+        let (ctx, pid, stderr) = spawn(program, &spec.args).map_err(|source| SolverError::Start {
             program: spec.program.clone(),
             source,
         })?;
-        let mut p = Proc { ctx, pid };
+        let mut p = Proc { ctx, pid, stderr };
         if let (Some(ms), Some(option)) = (soft_timeout_ms, soft_timeout_option(spec)) {
             // Tolerated if refused: the watchdog is what enforces the limit.
             let cmd = p.ctx.list(vec![
@@ -209,6 +249,11 @@ impl Proc {
             p.ack(cmd)?;
         }
         Ok(p)
+    }
+
+    /// The last non-empty line the solver wrote on its standard error so far, if any.
+    pub(crate) fn last_stderr_line(&self) -> Option<String> {
+        last_line(&self.stderr)
     }
 
     fn send(&mut self, cmd: SExpr) -> Result<(), SolverError> {

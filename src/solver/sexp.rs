@@ -141,6 +141,13 @@ pub enum Answer {
     Unknown(String),
     /// The per-query wall-clock limit passed; the solver process was killed.
     Timeout,
+    /// The solver, started fine, failed during the query: it exited, crashed, closed its pipe,
+    /// printed output that could not be parsed, or answered a command with `(error "…")`
+    /// (e.g. z3's `push canceled` after a soft timeout). Holds the solver's last line: its
+    /// `(error "…")` answer, else the last non-empty line it wrote on standard error, else the
+    /// error message recovered by replaying the input, else a description of how it ended. The
+    /// process was discarded; the next query restarts it.
+    Failed(String),
 }
 
 impl Command {

@@ -262,15 +262,16 @@ fn timeout_by_kill() {
 }
 
 #[test]
-fn solver_error_is_reported_and_session_recovers() {
+fn solver_error_fails_the_query_and_session_recovers() {
     for spec in solvers() {
         let mut s = session(&spec, &bv32_script(), Some(Duration::from_secs(10)));
         // Ill-sorted: 32-bit x against an 8-bit literal.
         let bad = query("bad", vec![eq(a("x"), bv(1, 8))], vec![]);
         match s.check(&bad) {
-            Err(SolverError::Solver { message, .. }) => {
-                eprintln!("{}: error text: {message}", spec.name);
-                assert!(!message.is_empty());
+            Ok(Answer::Failed(line)) => {
+                eprintln!("{}: last line: {line}", spec.name);
+                assert!(line.starts_with("(error \""), "{}: {line}", spec.name);
+                assert!(!line.contains('\n'), "{}: {line}", spec.name);
             }
             other => panic!("{}: {other:?}", spec.name),
         }
@@ -279,6 +280,91 @@ fn solver_error_is_reported_and_session_recovers() {
             panic!("{}", spec.name)
         };
         assert_eq!(v[0].as_bv(), Some(big(9)), "{}", spec.name);
+    }
+}
+
+/// A fake solver, `/bin/sh DIR/NAME.sh` (run by the shell, so the script file is never
+/// executed while another test thread may hold it open for writing): `before` runs first; then
+/// it answers `success` to every command, as a solver with `:print-success` does, and runs
+/// `at_check` on `(check-sat)`.
+fn fake_solver(dir: &std::path::Path, name: &str, before: &str, at_check: &str) -> SolverSpec {
+    let path = dir.join(format!("{name}.sh"));
+    let text = format!(
+        "{before}\nwhile IFS= read -r line; do\n  case \"$line\" in\n    *check-sat*) {at_check};;\n    *) echo success;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, text).unwrap();
+    SolverSpec {
+        name: name.to_string(),
+        program: "/bin/sh".to_string(),
+        args: vec![path.display().to_string()],
+    }
+}
+
+/// A solver that dies at `(check-sat)` (exit status 134 after a line on stderr, killed by a
+/// signal, silently, or by answering `(error …)`) fails the query with its last line, with or
+/// without a time limit; the next query restarts it (fails again here, but is not an error).
+#[test]
+fn solver_that_dies_during_a_query_fails_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "oom",
+            "echo 'fatal: out of memory' >&2; exit 134",
+            "fatal: out of memory",
+        ),
+        (
+            "abort",
+            "echo 'warning: early' >&2; echo 'cadical: fatal internal error' >&2; kill -ABRT $$",
+            "cadical: fatal internal error",
+        ),
+        (
+            "canceled",
+            "echo '(error \"push canceled\")'",
+            "(error \"push canceled\")",
+        ),
+        (
+            "silent",
+            "exit 1",
+            "solver exited or printed unparsable output after (check-sat)",
+        ),
+        (
+            "garbage",
+            "echo ')'; exit 3",
+            "solver exited or printed unparsable output after (check-sat)",
+        ),
+    ];
+    for (name, at_check, line) in cases {
+        let spec = fake_solver(dir.path(), name, "", at_check);
+        for timeout in [None, Some(Duration::from_secs(10))] {
+            let mut s = session(&spec, &bv32_script(), timeout);
+            let q = query("q", vec![eq(a("x"), bv(9, 32))], vec![a("x")]);
+            for _ in 0..2 {
+                assert_eq!(
+                    s.check(&q).unwrap(),
+                    Answer::Failed(line.to_string()),
+                    "{name} {timeout:?}"
+                );
+            }
+        }
+    }
+}
+
+/// A solver that fails at its start stays an error, which quotes its standard error.
+#[test]
+fn solver_that_fails_to_start_quotes_its_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = fake_solver(
+        dir.path(),
+        "badopt",
+        "echo 'error: unknown option --frob' >&2; exit 2",
+        "",
+    );
+    match Session::new(&spec, &bv32_script(), SessionOptions::default()) {
+        Err(e @ SolverError::Start { .. }) => {
+            assert!(e.to_string().contains("(error: unknown option --frob)"), "{e}")
+        }
+        Err(e) => panic!("{e}"),
+        Ok(_) => panic!("started"),
     }
 }
 
@@ -417,6 +503,8 @@ fn dump_text_is_deterministic() {
     assert_eq!(dump_text(&p, &q, None), dump_text(&p, &q, None));
     assert!(!dump_text(&p, &q, None).contains(":status"));
     assert!(dump_text(&p, &q, Some(&Answer::Timeout)).contains("(set-info :status unknown)\n(check-sat)"));
+    let failed = Answer::Failed("fatal: out of memory".to_string());
+    assert!(dump_text(&p, &q, Some(&failed)).contains("(set-info :status unknown)\n(check-sat)"));
 }
 
 #[test]
