@@ -325,8 +325,17 @@ impl Sessions {
         if let Some((session, relaxed)) = &mut self.relaxed {
             let probe = &relaxed.probes[i];
             let mut query = probe.query(&relaxed.queries[i]);
+            // Whether the small-launch bounds are asserted, and whether they were.
+            let (mut small, mut tried_small) = (false, false);
             for round in 0..=MAX_REFINEMENTS {
                 match session.check(&query)? {
+                    Answer::Unsat if small => {
+                        // No small witness: drop the bounds, keep the lemmas.
+                        let bounds = probe.small();
+                        query.assertions.retain(|a| !bounds.contains(a));
+                        small = false;
+                        tried_small = true;
+                    }
                     Answer::Unsat => {
                         self.exact.record(&check.query, &Answer::Unsat)?;
                         self.note(format!(
@@ -365,6 +374,11 @@ impl Sessions {
                             break;
                         }
                         query.assertions.extend(lemmas);
+                        if !small && !tried_small {
+                            // Look for a witness among small launches first.
+                            small = true;
+                            query.assertions.extend(probe.small().iter().cloned());
+                        }
                     }
                     other => {
                         why = format!("the relaxation answered {other:?} after {round} refinements");

@@ -44,6 +44,9 @@ pub struct Relaxed {
     pub probes: Vec<Probe>,
 }
 
+/// The bits of the uniform inputs of a small launch ([`Probe::small`]).
+const SMALL_BITS: u32 = 8;
+
 /// The products found while relaxing, and the widths of the symbols used.
 #[derive(Default)]
 struct Collected {
@@ -96,13 +99,22 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
     lemmas(&[], &seen.products, &mut script_lemmas);
     radix_lemmas(&[], &seen.sums, &mut script_lemmas);
     commands.extend(script_lemmas.into_iter().map(Command::Assert));
+    let mut small = Vec::new();
     let inputs: Vec<Sexp> = encoded
         .script
         .commands
         .iter()
         .filter_map(|c| match c {
             Command::DeclareConst { name, sort } if *sort == Sexp::atom("Bool") || facts.widths.contains_key(name) => {
-                Some(Sexp::atom(name.as_str()))
+                let c = Sexp::atom(name.as_str());
+                if let Some(&w) = facts.widths.get(name)
+                    && w > SMALL_BITS
+                    && !products::is_thread_symbol(&c)
+                {
+                    let bound = Sexp::bv(&(BigUint::one() << SMALL_BITS), w);
+                    small.push(Sexp::app("bvult", vec![c.clone(), bound]));
+                }
+                Some(c)
             }
             _ => None,
         })
@@ -131,6 +143,7 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
         probes.push(Probe {
             products: seen.products.iter().chain(&fresh).cloned().collect(),
             inputs: inputs.clone(),
+            small: small.clone(),
         });
     }
     if seen.muls.is_empty() && seen.nowraps.is_empty() {

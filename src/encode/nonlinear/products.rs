@@ -21,8 +21,16 @@ use num_traits::{One, Signed, Zero};
 
 /// The exact condition that `a * b` (two `bits`-wide bit-vectors, as signed or unsigned
 /// numbers) does not wrap: redone in `2*bits` bits, the product fits back. Recognized by
-/// [`as_mul_no_overflow`], which the relaxation uses to make it `nl.nowrap…`.
+/// [`as_mul_no_overflow`], which the relaxation uses to make it `nl.nowrap…`. With a literal
+/// factor, the equivalent range of the other one.
 pub(crate) fn mul_no_overflow(a: &Sexp, b: &Sexp, bits: u32, signed: bool) -> Sexp {
+    // By a literal: a range of the other factor (linear, no double-width multiplier).
+    if let Some(c) = b.as_bv() {
+        return range(&c, a, bits, signed);
+    }
+    if let Some(c) = a.as_bv() {
+        return range(&c, b, bits, signed);
+    }
     let wide = |x: &Sexp| ext(x.clone(), bits, signed);
     let exact = Sexp::app("bvmul", vec![wide(a), wide(b)]);
     let narrow = Sexp::List(vec![
@@ -267,8 +275,10 @@ pub(crate) fn lemmas(old: &[Product], fresh: &[Product], out: &mut Vec<Sexp>) {
 pub struct Probe {
     /// The products the query's formula holds (the script's and its own).
     pub(crate) products: Vec<Product>,
-    /// The declared bit-vector and Boolean constants of the script, with their sorts.
+    /// The declared bit-vector and Boolean constants of the script.
     pub(crate) inputs: Vec<Sexp>,
+    /// Bounds that make the launch small: every uniform input below `2^8`.
+    pub(crate) small: Vec<Sexp>,
 }
 
 /// The outcome of checking a relaxed model against exact arithmetic.
@@ -300,6 +310,14 @@ impl Probe {
             assertions: query.assertions.clone(),
             get_values,
         }
+    }
+
+    /// Assertions that keep every uniform input (launch geometry, scalar parameters) below
+    /// `2^8`: a model of the relaxation under them is far more often exact, and a launch
+    /// of it far more often has a defect, than one of the wide values a solver picks first.
+    /// Only for finding a witness: a query unsatisfiable under them says nothing.
+    pub fn small(&self) -> &[Sexp] {
+        &self.small
     }
 
     /// Reads the `values` of [`Probe::query`]: the refinement lemmas of each product the model
@@ -359,7 +377,7 @@ impl Probe {
 
 /// Whether `c` names a value of one thread of the pair (`t1.…`, `t2.…`; see
 /// `terms::thread_symbol`), not a uniform one.
-fn is_thread_symbol(c: &Sexp) -> bool {
+pub(super) fn is_thread_symbol(c: &Sexp) -> bool {
     matches!(c, Sexp::Atom(a) if a.starts_with("t1.") || a.starts_with("t2."))
 }
 
