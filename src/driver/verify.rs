@@ -70,7 +70,7 @@ fn verify_kernel(k: &Kernel, opts: &VerifyOptions, run: &mut KernelRun) -> Resul
         ));
     }
     if opts.no_overflow {
-        notes.push("assumes that no integer +, -, * overflows (--no-overflow): a defect that needs an overflow is not reported".into());
+        notes.push("assumes that no integer +, -, * wraps and no integer conversion changes a value (--no-overflow): a defect that needs one is not reported".into());
     }
     let mut findings: Vec<Finding> = Vec::new();
     for (i, check) in encoded.checks.iter().enumerate() {

@@ -27,7 +27,7 @@ use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-mod products;
+pub(crate) mod products;
 
 pub use products::{Probe, Refinement};
 use products::{Product, Sum, lemmas, nowrap_name, radix_lemmas};

@@ -1,7 +1,7 @@
 //! Products of two symbolic values that cannot wrap: the linear lemmas of their abstraction,
 //! and the counterexample-guided refinement of a spurious model.
 //!
-//! Under `--no-overflow` (PUG paper `003_…` §5, `+O`) every product `x*y` of two non-literal
+//! Under `--no-overflow` (PUG paper `003_…` §7, its `+O` flag) every product `x*y` of two non-literal
 //! `w`-bit values carries the side condition that it does not wrap, [`mul_no_overflow`]:
 //! exactly, `x*y` redone in `2w` bits fits back in `w` bits. In the relaxation
 //! ([`super::relax`]) that condition becomes an uninterpreted predicate `nl.nowrap{u,s}W(x, y)`
@@ -382,7 +382,7 @@ pub(super) fn is_thread_symbol(c: &Sexp) -> bool {
 }
 
 /// `v` (a `w`-bit pattern) as a signed number.
-fn signed_value(v: &BigUint, w: u32) -> BigInt {
+pub(crate) fn signed_value(v: &BigUint, w: u32) -> BigInt {
     if w > 0 && v.bit(u64::from(w) - 1) {
         BigInt::from(v.clone()) - (BigInt::one() << w)
     } else {
@@ -391,7 +391,7 @@ fn signed_value(v: &BigUint, w: u32) -> BigInt {
 }
 
 /// Whether `x*y` fits in `w` bits (as signed or unsigned numbers).
-fn fits(x: &BigUint, y: &BigUint, w: u32, signed: bool) -> bool {
+pub(crate) fn fits(x: &BigUint, y: &BigUint, w: u32, signed: bool) -> bool {
     if signed {
         let p = signed_value(x, w) * signed_value(y, w);
         let half = BigInt::one() << (w - 1);
@@ -403,32 +403,17 @@ fn fits(x: &BigUint, y: &BigUint, w: u32, signed: bool) -> bool {
 
 /// The condition on `b` that `a*b` fits in `w` bits, for the literal `a`: a range of `b`.
 fn range(a: &BigUint, b: &Sexp, w: u32, signed: bool) -> Sexp {
+    let Some((lo, hi)) = range_bounds(a, w, signed) else {
+        return Sexp::atom("true");
+    };
     let pattern = |v: &BigInt| {
         let m = BigInt::one() << w;
         let u = ((v % &m) + &m) % &m;
         Sexp::bv(&u.to_biguint().unwrap_or_default(), w)
     };
     if !signed {
-        if a.is_zero() {
-            return Sexp::atom("true");
-        }
-        let max = ((BigUint::one() << w) - 1u8) / a;
-        return Sexp::app("bvule", vec![b.clone(), Sexp::bv(&max, w)]);
+        return Sexp::app("bvule", vec![b.clone(), pattern(&hi)]);
     }
-    let a = signed_value(a, w);
-    if a.is_zero() {
-        return Sexp::atom("true");
-    }
-    let half = BigInt::one() << (w - 1);
-    let (min, max) = (-half.clone(), half - 1);
-    // a*b in [min, max]: for a > 0, b in [ceil(min/a), floor(max/a)]; for a < 0 the bounds swap.
-    let (lo, hi) = if a.sign() == Sign::Plus {
-        (div_ceil(&min, &a), div_floor(&max, &a))
-    } else {
-        (div_ceil(&max, &a), div_floor(&min, &a))
-    };
-    let lo = lo.max(-(BigInt::one() << (w - 1)));
-    let hi = hi.min((BigInt::one() << (w - 1)) - 1);
     Sexp::app(
         "and",
         vec![
@@ -436,6 +421,31 @@ fn range(a: &BigUint, b: &Sexp, w: u32, signed: bool) -> Sexp {
             Sexp::app("bvsle", vec![b.clone(), pattern(&hi)]),
         ],
     )
+}
+
+/// The values `[lo, hi]` of `b` (signed or unsigned numbers) for which `a*b` fits in `w` bits,
+/// for the `w`-bit pattern `a`; `None` when every `b` does (`a = 0`).
+pub(crate) fn range_bounds(a: &BigUint, w: u32, signed: bool) -> Option<(BigInt, BigInt)> {
+    if !signed {
+        if a.is_zero() {
+            return None;
+        }
+        let max = ((BigUint::one() << w) - 1u8) / a;
+        return Some((BigInt::zero(), BigInt::from(max)));
+    }
+    let a = signed_value(a, w);
+    if a.is_zero() {
+        return None;
+    }
+    let half = BigInt::one() << (w - 1);
+    let (min, max) = (-half.clone(), half.clone() - 1);
+    // a*b in [min, max]: for a > 0, b in [ceil(min/a), floor(max/a)]; for a < 0 the bounds swap.
+    let (lo, hi) = if a.sign() == Sign::Plus {
+        (div_ceil(&min, &a), div_floor(&max, &a))
+    } else {
+        (div_ceil(&max, &a), div_floor(&min, &a))
+    };
+    Some((lo.max(min), hi.min(max)))
 }
 
 fn div_floor(a: &BigInt, b: &BigInt) -> BigInt {
