@@ -279,7 +279,8 @@ fn dim_index(d: &str) -> usize {
     }
 }
 
-/// Longest time the relaxed query of a check may take before the exact one is asked.
+/// Longest time the relaxed query of a check, with its refinements and their pinned witness
+/// queries, may take before the exact one is asked (each of them also at most this long).
 const RELAXED_LIMIT: Duration = Duration::from_secs(5);
 
 /// Most refinements of one relaxed query before the exact query is asked.
@@ -327,7 +328,12 @@ impl Sessions {
             let mut query = probe.query(&relaxed.queries[i]);
             // Whether the small-launch bounds are asserted, and whether they were.
             let (mut small, mut tried_small) = (false, false);
+            let started = std::time::Instant::now();
             for round in 0..=MAX_REFINEMENTS {
+                if round > 0 && started.elapsed() >= run.timeout().min(RELAXED_LIMIT) {
+                    why = format!("the relaxation's time ran out after {round} refinements");
+                    break;
+                }
                 match session.check(&query)? {
                     Answer::Unsat if small => {
                         // No small witness: drop the bounds, keep the lemmas.

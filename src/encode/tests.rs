@@ -799,7 +799,9 @@ fn no_wrap_lemmas_are_valid() {
         let text = script_text(&r.script.commands, &[]);
         // Mixed radix (`x1 = x2 ⇒ v1 = v2 ∧ u1 = u2`) and monotonicity lemmas are there.
         assert!(
-            lemmas.iter().any(|l| l.contains("(= (bvadd (nl.mul6 m v1) u1) (bvadd (nl.mul6 m v2) u2))")),
+            lemmas
+                .iter()
+                .any(|l| l.contains("(= (bvadd (nl.mul6 m v1) u1) (bvadd (nl.mul6 m v2) u2))")),
             "{text}"
         );
         assert!(lemmas.iter().any(|l| l.contains("bvsub (nl.mul6 m v2) m")), "{text}");

@@ -46,6 +46,8 @@ pub(crate) struct Proc {
     pub(crate) pid: u32,
     /// The solver's standard error (a fresh temporary file, removed when dropped).
     stderr: tempfile::TempPath,
+    /// z3's tactic for the logic, used as `(check-sat-using TACTIC)` (see [`check_tactic`]).
+    tactic: Option<&'static str>,
 }
 
 /// A fresh, empty file in the temporary directory (the `tempfile` crate: exclusive creation,
@@ -230,7 +232,12 @@ impl Proc {
             program: spec.program.clone(),
             source,
         })?;
-        let mut p = Proc { ctx, pid, stderr };
+        let mut p = Proc {
+            ctx,
+            pid,
+            stderr,
+            tactic: check_tactic(spec, logic),
+        };
         if let (Some(ms), Some(option)) = (soft_timeout_ms, soft_timeout_option(spec)) {
             // Tolerated if refused: the watchdog is what enforces the limit.
             let cmd = p.ctx.list(vec![
@@ -331,7 +338,10 @@ impl Proc {
         let ctx = &self.ctx;
         let push = ctx.list(vec![ctx.atom("push"), ctx.atom("1")]);
         let pop = ctx.list(vec![ctx.atom("pop"), ctx.atom("1")]);
-        let check = ctx.list(vec![ctx.atom("check-sat")]);
+        let check = match self.tactic {
+            Some(t) => ctx.list(vec![ctx.atom("check-sat-using"), ctx.atom(t)]),
+            None => ctx.list(vec![ctx.atom("check-sat")]),
+        };
         let asserts: Vec<SExpr> = q
             .assertions
             .iter()
@@ -413,6 +423,17 @@ fn soft_timeout_option(spec: &SolverSpec) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+/// For z3 on a bit-vector logic without floats, the logic's own tactic (`qfaufbv`), which
+/// `(check-sat-using …)` runs on the current assertions. After a `(push)` z3's `(check-sat)`
+/// switches to its incremental core, which does not bit-blast eagerly: on queries with
+/// uninterpreted products (the relaxation of `encode::nonlinear`) that solver took 12 s where
+/// the tactic takes 0.04 s. `None` for other solvers and logics.
+fn check_tactic(spec: &SolverSpec, logic: &str) -> Option<&'static str> {
+    let base = std::path::Path::new(&spec.program).file_name()?.to_str()?;
+    let bv = matches!(logic, "QF_AUFBV" | "QF_ABV" | "QF_UFBV" | "QF_BV");
+    (base.starts_with("z3") && bv).then_some("qfaufbv")
 }
 
 /// Whether `spec`'s solver gets a soft timeout (see [`Proc::start`]).

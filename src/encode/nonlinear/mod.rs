@@ -29,8 +29,8 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 pub(crate) mod products;
 
+use products::{Division, Product, Sum, division_lemmas, division_name, lemmas, nowrap_name, radix_lemmas};
 pub use products::{Probe, Refinement};
-use products::{Product, Sum, lemmas, nowrap_name, radix_lemmas};
 pub(crate) use products::{as_mul_no_overflow, mul_no_overflow};
 
 /// The relaxed formula of a kernel: the script with symbolic products uninterpreted (and,
@@ -55,7 +55,15 @@ struct Collected {
     products: Vec<Product>,
     index: HashMap<String, usize>,
     sums: Vec<Sum>,
+    divisions: Vec<Division>,
+    /// `(width, signed)` of the divisions.
+    divs: BTreeSet<(u32, bool)>,
+    /// [`Facts::order_key`] of each definition.
+    keys: HashMap<String, String>,
 }
+
+/// Longest [`Facts::order_key`].
+const KEY_LIMIT: usize = 4096;
 
 impl Collected {
     /// Records `p`, or upgrades the record of the same factors with its no-wrap condition.
@@ -95,7 +103,9 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
         })
         .collect();
     let (script_products, script_sums) = (seen.products.len(), seen.sums.len());
+    let script_divisions = seen.divisions.len();
     let mut script_lemmas = Vec::new();
+    division_lemmas(&seen.divisions, &mut script_lemmas);
     lemmas(&[], &seen.products, &mut script_lemmas);
     radix_lemmas(&[], &seen.sums, &mut script_lemmas);
     commands.extend(script_lemmas.into_iter().map(Command::Assert));
@@ -133,6 +143,8 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
             seen.index.remove(&format!("{} {}", p.x, p.y));
         }
         let fresh_sums = seen.sums.split_off(script_sums);
+        let fresh_divisions = seen.divisions.split_off(script_divisions);
+        division_lemmas(&fresh_divisions, &mut assertions);
         lemmas(&seen.products, &fresh, &mut assertions);
         radix_lemmas(&seen.sums, &fresh_sums, &mut assertions);
         queries.push(Query {
@@ -142,11 +154,12 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
         });
         probes.push(Probe {
             products: seen.products.iter().chain(&fresh).cloned().collect(),
+            divisions: seen.divisions.iter().chain(&fresh_divisions).cloned().collect(),
             inputs: inputs.clone(),
             small: small.clone(),
         });
     }
-    if seen.muls.is_empty() && seen.nowraps.is_empty() {
+    if seen.muls.is_empty() && seen.nowraps.is_empty() && seen.divs.is_empty() {
         return None;
     }
     let decls = seen
@@ -161,6 +174,13 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
             name: nowrap_name(*w, *s),
             args: vec![Sexp::bv_sort(*w), Sexp::bv_sort(*w)],
             ret: Sexp::atom("Bool"),
+        }))
+        .chain(seen.divs.iter().flat_map(|(w, s)| {
+            [false, true].map(|rem| Command::DeclareFun {
+                name: division_name(*w, *s, rem),
+                args: vec![Sexp::bv_sort(*w), Sexp::bv_sort(*w)],
+                ret: Sexp::bv_sort(*w),
+            })
         }));
     let decls: Vec<Command> = decls.collect();
     commands.splice(0..0, decls);
@@ -637,7 +657,11 @@ impl Facts {
             && self.literal(&b).is_none()
         {
             let (a, b) = (self.relax_term(&a, seen), self.relax_term(&b, seen));
-            let (a, b) = if a.to_string() <= b.to_string() { (a, b) } else { (b, a) };
+            let (a, b) = if self.order_key(&a, seen) <= self.order_key(&b, seen) {
+                (a, b)
+            } else {
+                (b, a)
+            };
             let ok = Sexp::app(&nowrap_name(w, signed), vec![a.clone(), b.clone()]);
             seen.nowraps.insert((w, signed));
             let p = self.relaxed_product(&a, &b, seen);
@@ -653,6 +677,11 @@ impl Facts {
         let items: Vec<Sexp> = items.iter().map(|i| self.relax_term(i, seen)).collect();
         match items.as_slice() {
             [Sexp::Atom(op), a, b] if op == "bvmul" => self.relaxed_product(a, b, seen),
+            [Sexp::Atom(op), a, b]
+                if matches!(op.as_str(), "bvudiv" | "bvurem" | "bvsdiv" | "bvsrem") && self.literal(b).is_none() =>
+            {
+                self.relaxed_division(op, a, b, seen)
+            }
             [Sexp::Atom(op), a, b] if op == "bvadd" => {
                 let x = Sexp::List(items.clone());
                 for (p, u) in [(a, b), (b, a)] {
@@ -680,6 +709,96 @@ impl Facts {
         }
     }
 
+    /// The key that orders the operands of a commutative relaxed symbol: the term's text with
+    /// definitions expanded, so that `(nl.mul32 w t1.row)` and `(nl.mul32 w (nl.sdiv32 …))`
+    /// (where `t1.row` names the quotient) are one application after the solver expands the
+    /// definition. Beyond [`KEY_LIMIT`] characters the unexpanded text (consistent, only weaker).
+    fn order_key(&self, t: &Sexp, seen: &mut Collected) -> String {
+        fn go(f: &Facts, t: &Sexp, memo: &mut HashMap<String, String>, out: &mut String) -> bool {
+            if out.len() > KEY_LIMIT {
+                return false;
+            }
+            match t {
+                Sexp::Atom(a) => match f.defs.get(a) {
+                    Some(v) => {
+                        if let Some(k) = memo.get(a) {
+                            out.push_str(k);
+                            return true;
+                        }
+                        let mut k = String::new();
+                        if !go(f, v, memo, &mut k) {
+                            return false;
+                        }
+                        out.push_str(&k);
+                        memo.insert(a.clone(), k);
+                        true
+                    }
+                    None => {
+                        out.push_str(a);
+                        true
+                    }
+                },
+                Sexp::List(items) => {
+                    out.push('(');
+                    for (i, it) in items.iter().enumerate() {
+                        if i > 0 {
+                            out.push(' ');
+                        }
+                        if !go(f, it, memo, out) {
+                            return false;
+                        }
+                    }
+                    out.push(')');
+                    true
+                }
+            }
+        }
+        let mut k = String::new();
+        if go(self, t, &mut seen.keys, &mut k) && k.len() <= KEY_LIMIT {
+            k
+        } else {
+            t.to_string()
+        }
+    }
+
+    /// `a op b` for a division or remainder by a non-literal `b`: `nl.{u,s}{div,rem}W(a, b)`,
+    /// the pair recorded (with the relaxed product `b*q`) for [`division_lemmas`].
+    fn relaxed_division(&self, op: &str, a: &Sexp, b: &Sexp, seen: &mut Collected) -> Sexp {
+        let exact = || Sexp::app(op, vec![a.clone(), b.clone()]);
+        let Some(w) = self.width(a) else { return exact() };
+        let signed = op.starts_with("bvs");
+        let q = Sexp::app(&division_name(w, signed, false), vec![a.clone(), b.clone()]);
+        let r = Sexp::app(&division_name(w, signed, true), vec![a.clone(), b.clone()]);
+        if seen.divs.insert((w, signed)) || !seen.divisions.iter().any(|d| d.q == q) {
+            let p = self.relaxed_product(b, &q, seen);
+            if !signed {
+                // `b*q <= a`: an unsigned quotient's product never wraps.
+                let (x, y) = if self.order_key(b, seen) <= self.order_key(&q, seen) {
+                    (b, &q)
+                } else {
+                    (&q, b)
+                };
+                seen.add(Product {
+                    x: x.clone(),
+                    y: y.clone(),
+                    p: p.clone(),
+                    w,
+                    ok: Some((Sexp::atom("true"), false)),
+                });
+            }
+            seen.divisions.push(Division {
+                a: a.clone(),
+                b: b.clone(),
+                q: q.clone(),
+                r: r.clone(),
+                p,
+                w,
+                signed,
+            });
+        }
+        if op.ends_with("rem") { r } else { q }
+    }
+
     fn relaxed_product(&self, a: &Sexp, b: &Sexp, seen: &mut Collected) -> Sexp {
         let product = |a: &Sexp, b: &Sexp| Sexp::app("bvmul", vec![a.clone(), b.clone()]);
         if self.literal(a).is_some() || self.literal(b).is_some() {
@@ -699,7 +818,11 @@ impl Facts {
             }
         }
         seen.muls.insert(w);
-        let (a, b) = if a.to_string() <= b.to_string() { (a, b) } else { (b, a) };
+        let (a, b) = if self.order_key(a, seen) <= self.order_key(b, seen) {
+            (a, b)
+        } else {
+            (b, a)
+        };
         let p = Sexp::app(&mul_name(w), vec![a.clone(), b.clone()]);
         let ok = self.product_fits(a, b, w).then(|| (Sexp::atom("true"), false));
         seen.add(Product {

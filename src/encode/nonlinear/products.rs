@@ -181,6 +181,135 @@ pub(crate) fn radix_lemmas(old: &[Sum], fresh: &[Sum], out: &mut Vec<Sexp>) {
     }
 }
 
+/// A division `q = a / b` and remainder `r = a % b` of the relaxed formula by a non-literal
+/// divisor (`i / width`, `i % width`): both uninterpreted (`nl.{u,s}{div,rem}W(a, b)`), with
+/// `p`, the relaxed product `b*q`, for [`division_lemmas`].
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Division {
+    pub a: Sexp,
+    pub b: Sexp,
+    pub q: Sexp,
+    pub r: Sexp,
+    pub p: Sexp,
+    pub w: u32,
+    pub signed: bool,
+}
+
+/// The name of the relaxed division (`rem` false) or remainder of `w`-bit values.
+pub(super) fn division_name(w: u32, signed: bool, rem: bool) -> String {
+    format!(
+        "nl.{}{}{w}",
+        if signed { "s" } else { "u" },
+        if rem { "rem" } else { "div" }
+    )
+}
+
+/// The lemmas of divisions, each valid for SMT-LIB's `bvudiv`/`bvurem`/`bvsdiv`/`bvsrem`:
+/// `b ≠ 0 ⇒ a = b*q + r` (modulo `2^w`; C's truncating division satisfies it, and so does
+/// `INT_MIN / -1`); unsigned, `b ≠ 0 ⇒ r < b ∧ q ≤ a` and `b = 0 ⇒ q = 2^w - 1 ∧ r = a`;
+/// signed, `a ≥ 0 ∧ b > 0 ⇒ 0 ≤ r < b ∧ 0 ≤ q ≤ a` and `b = 0 ⇒ r = a ∧ q = (a < 0 ? 1 : -1)`. With the products' lemmas they prove
+/// `(i / w) * w + i % w = i`: a 2-D index rebuilt from a linear one is still injective.
+pub(crate) fn division_lemmas(fresh: &[Division], out: &mut Vec<Sexp>) {
+    for d in fresh {
+        let zero = Sexp::bv(&BigUint::zero(), d.w);
+        let nonzero = Sexp::app("not", vec![Sexp::app("=", vec![d.b.clone(), zero.clone()])]);
+        let identity = Sexp::app(
+            "=",
+            vec![d.a.clone(), Sexp::app("bvadd", vec![d.p.clone(), d.r.clone()])],
+        );
+        let cmp = |op: &str, x: &Sexp, y: &Sexp| Sexp::app(op, vec![x.clone(), y.clone()]);
+        if d.signed {
+            out.push(Sexp::app("=>", vec![nonzero, identity]));
+            let ones = Sexp::bv(&((BigUint::one() << d.w) - 1u8), d.w);
+            let one = Sexp::bv(&BigUint::one(), d.w);
+            out.push(Sexp::app(
+                "=>",
+                vec![
+                    Sexp::app("=", vec![d.b.clone(), zero.clone()]),
+                    Sexp::app(
+                        "and",
+                        vec![
+                            Sexp::app("=", vec![d.r.clone(), d.a.clone()]),
+                            Sexp::app(
+                                "=",
+                                vec![
+                                    d.q.clone(),
+                                    Sexp::app("ite", vec![cmp("bvslt", &d.a, &zero), one, ones]),
+                                ],
+                            ),
+                        ],
+                    ),
+                ],
+            ));
+            out.push(Sexp::app(
+                "=>",
+                vec![
+                    Sexp::app("and", vec![cmp("bvsle", &zero, &d.a), cmp("bvslt", &zero, &d.b)]),
+                    Sexp::app(
+                        "and",
+                        vec![
+                            cmp("bvsle", &zero, &d.r),
+                            cmp("bvslt", &d.r, &d.b),
+                            cmp("bvsle", &zero, &d.q),
+                            cmp("bvsle", &d.q, &d.a),
+                        ],
+                    ),
+                ],
+            ));
+        } else {
+            out.push(Sexp::app(
+                "=>",
+                vec![
+                    nonzero,
+                    Sexp::app(
+                        "and",
+                        vec![identity, cmp("bvult", &d.r, &d.b), cmp("bvule", &d.q, &d.a)],
+                    ),
+                ],
+            ));
+            let ones = Sexp::bv(&((BigUint::one() << d.w) - 1u8), d.w);
+            out.push(Sexp::app(
+                "=>",
+                vec![
+                    Sexp::app("=", vec![d.b.clone(), zero]),
+                    Sexp::app(
+                        "and",
+                        vec![
+                            Sexp::app("=", vec![d.q.clone(), ones]),
+                            Sexp::app("=", vec![d.r.clone(), d.a.clone()]),
+                        ],
+                    ),
+                ],
+            ));
+        }
+    }
+}
+
+/// SMT-LIB's quotient and remainder of the `w`-bit patterns `a` and `b`.
+pub(crate) fn divide(a: &BigUint, b: &BigUint, w: u32, signed: bool) -> (BigUint, BigUint) {
+    let m = BigInt::one() << w;
+    let pattern = |v: BigInt| (((v % &m) + &m) % &m).to_biguint().unwrap_or_default();
+    if !signed {
+        if b.is_zero() {
+            return ((BigUint::one() << w) - 1u8, a.clone());
+        }
+        return (a / b, a % b);
+    }
+    let (sa, sb) = (signed_value(a, w), signed_value(b, w));
+    if sb.is_zero() {
+        let q = if sa.is_negative() {
+            BigInt::one()
+        } else {
+            -BigInt::one()
+        };
+        return (pattern(q), a.clone());
+    }
+    // Truncating division, as `bvsdiv`/`bvsrem` (and C) define it.
+    let q = &sa / &sb;
+    let r = &sa - &q * &sb;
+    (pattern(q), pattern(r))
+}
+
 /// Most lemmas [`lemmas`] gives for one formula (pairs of products grow quadratically).
 const MAX_LEMMAS: usize = 4000;
 
@@ -275,6 +404,8 @@ pub(crate) fn lemmas(old: &[Product], fresh: &[Product], out: &mut Vec<Sexp>) {
 pub struct Probe {
     /// The products the query's formula holds (the script's and its own).
     pub(crate) products: Vec<Product>,
+    /// The divisions the query's formula holds.
+    pub(crate) divisions: Vec<Division>,
     /// The declared bit-vector and Boolean constants of the script.
     pub(crate) inputs: Vec<Sexp>,
     /// Bounds that make the launch small: every uniform input below `2^8`.
@@ -303,6 +434,9 @@ impl Probe {
             if let Some((ok, _)) = &p.ok {
                 get_values.push(ok.clone());
             }
+        }
+        for d in &self.divisions {
+            get_values.extend([d.a.clone(), d.b.clone(), d.q.clone(), d.r.clone()]);
         }
         get_values.extend(self.inputs.iter().cloned());
         Query {
@@ -357,6 +491,36 @@ impl Probe {
                 }
                 lemmas.push(Sexp::app("=>", vec![at, Sexp::app("and", then)]));
             }
+        }
+        for d in &self.divisions {
+            let (Some(a), Some(b), Some(q), Some(r)) = (it.next(), it.next(), it.next(), it.next()) else {
+                return Refinement::Lemmas(lemmas, Vec::new());
+            };
+            let (Some(a), Some(b), Some(q), Some(r)) = (a.as_bv(), b.as_bv(), q.as_bv(), r.as_bv()) else {
+                continue;
+            };
+            if divide(&a, &b, d.w, d.signed) == (q, r) {
+                continue;
+            }
+            let (div, rem) = if d.signed {
+                ("bvsdiv", "bvsrem")
+            } else {
+                ("bvudiv", "bvurem")
+            };
+            let vb = Sexp::bv(&b, d.w);
+            lemmas.push(Sexp::app(
+                "=>",
+                vec![
+                    Sexp::app("=", vec![d.b.clone(), vb.clone()]),
+                    Sexp::app(
+                        "and",
+                        vec![
+                            Sexp::app("=", vec![d.q.clone(), Sexp::app(div, vec![d.a.clone(), vb.clone()])]),
+                            Sexp::app("=", vec![d.r.clone(), Sexp::app(rem, vec![d.a.clone(), vb])]),
+                        ],
+                    ),
+                ],
+            ));
         }
         let pin = |uniform_only: bool| -> Vec<Sexp> {
             self.inputs

@@ -1,0 +1,18 @@
+// expect: verified
+// --blockDim=[*,1,1] --gridDim=[*,1,1] --no-overflow
+// expect: race
+// --blockDim=[*,1,1] --gridDim=[*,1,1]
+#include <cuda.h>
+
+// A 1-D launch over a row-major matrix of symbolic width: the linear index is split into a
+// row and a column by division and remainder by `width`, and rebuilt. (i / w) * w + i % w = i,
+// so with --no-overflow each thread owns one element; without it the linear index wraps in
+// launches of 2^31 threads or more.
+__global__ void scale_rows(float *m, int width, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        int row = i / width;
+        int col = i % width;
+        m[row * width + col] = 2.0f * m[row * width + col];
+    }
+}
