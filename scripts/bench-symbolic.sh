@@ -13,7 +13,7 @@
 #
 #   -n N        runs per measurement, default 3 (the median is printed; verdicts that differ
 #               between runs are all shown, as `race/inconclusive`)
-#   EXAMPLE.cu  more examples, after the four of issue 21
+#   EXAMPLE.cu  more examples, after the five of issue 21
 #   environment: GPUG=/path/to/gpug skips the build; SOLVERS="z3 cvc5 yices" (default; a solver
 #               `gpug solvers` says is not available is skipped with a note); TIMEOUT=20 (gpug's
 #               --timeout, seconds per query).
@@ -33,7 +33,8 @@ shift $((OPTIND - 1))
 if ! [[ $runs =~ ^[1-9][0-9]*$ ]]; then echo "bench-symbolic: -n wants a positive integer, got '$runs'" >&2; exit 2; fi
 
 examples=(examples/scale_symbolic.cu examples/scale_symbolic_overlap.cu
-          examples/matrix_2d_symbolic.cu examples/matrix_2d_symbolic_transposed.cu "$@")
+          examples/matrix_2d_symbolic.cu examples/matrix_2d_symbolic_transposed.cu
+          examples/divrem_symbolic.cu "$@")
 solvers=(${SOLVERS:-z3 cvc5 yices})
 timeout=${TIMEOUT:-20}
 if [[ -n "${GPUG:-}" ]]; then gpug="$GPUG"; else cargo build --release --quiet || exit 2; gpug="${CARGO_TARGET_DIR:-$root/target}/release/gpug"; fi

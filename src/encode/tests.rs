@@ -479,7 +479,7 @@ fn a_later_assumption_cannot_hide_an_earlier_race() {
 // ---- nonlinear: mixed-radix lemmas and the relaxation ----
 
 /// z3's answer to a whole script, through a plain pipe, trimmed.
-fn z3_says(text: &str) -> String {
+pub(super) fn z3_says(text: &str) -> String {
     let mut child = Proc::new("z3")
         .args(["-in", "-smt2"])
         .stdin(Stdio::piped())
@@ -496,7 +496,7 @@ fn z3_says(text: &str) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
-fn parse_sexp(s: &str) -> Sexp {
+pub(super) fn parse_sexp(s: &str) -> Sexp {
     fn go(toks: &mut std::iter::Peekable<std::vec::IntoIter<String>>) -> Sexp {
         let t = toks.next().expect("token");
         if t != "(" {
@@ -555,7 +555,7 @@ fn radix_script(grid: Option<u64>, grid_max: u64) -> Vec<Command> {
     c
 }
 
-fn script_text(cmds: &[Command], extra: &[Sexp]) -> String {
+pub(super) fn script_text(cmds: &[Command], extra: &[Sexp]) -> String {
     let mut s = String::from("(set-logic QF_UFBV)\n");
     for c in cmds {
         s.push_str(&format!("{c}\n"));
@@ -718,173 +718,4 @@ fn closed_form_next_is_one_step() {
             assert_eq!(z3_says(&text), "unsat", "{ty:?} {cf:?}\n{text}");
         }
     }
-}
-
-// ---- nonlinear: products that cannot wrap (`--no-overflow`), lemmas and refinement ----
-
-/// The range of the other factor for which a product by a literal does not wrap is exact:
-/// every pair of 6-bit values, signed and unsigned.
-#[test]
-fn product_by_literal_range_is_exact() {
-    use nonlinear::products::{fits, range_bounds, signed_value};
-    for signed in [false, true] {
-        for a in 0u32..64 {
-            let a = BigUint::from(a);
-            let bounds = range_bounds(&a, 6, signed);
-            for b in 0u32..64 {
-                let b = BigUint::from(b);
-                let v = if signed {
-                    signed_value(&b, 6)
-                } else {
-                    num_bigint::BigInt::from(b.clone())
-                };
-                let inside = bounds.as_ref().is_none_or(|(lo, hi)| *lo <= v && v <= *hi);
-                assert_eq!(inside, fits(&a, &b, 6, signed), "a={a} b={b} signed={signed}");
-            }
-        }
-    }
-}
-
-/// A script of 6-bit values `x1 = v1*m + u1`, `x2 = v2*m + u2` under `--no-overflow`'s side
-/// conditions (no product wraps), relaxed.
-fn no_wrap_relaxation(signed: bool) -> nonlinear::Relaxed {
-    let bv6 = Sexp::bv_sort(6);
-    let mut cmds: Vec<Command> = ["m", "v1", "v2", "u1", "u2"]
-        .iter()
-        .map(|n| Command::DeclareConst {
-            name: (*n).into(),
-            sort: bv6.clone(),
-        })
-        .collect();
-    for (v, u, x) in [("v1", "u1", "x1"), ("v2", "u2", "x2")] {
-        cmds.push(Command::Assert(nonlinear::mul_no_overflow(
-            &Sexp::atom(v),
-            &Sexp::atom("m"),
-            6,
-            signed,
-        )));
-        cmds.push(Command::DefineConst {
-            name: x.into(),
-            sort: bv6.clone(),
-            value: parse_sexp(&format!("(bvadd (bvmul {v} m) {u})")),
-        });
-    }
-    let encoded = Encoded {
-        script: Script {
-            logic: "QF_UFBV".into(),
-            commands: cmds,
-        },
-        checks: Vec::new(),
-        notes: Vec::new(),
-        accesses: Vec::new(),
-    };
-    nonlinear::relax(&encoded).expect("symbolic products")
-}
-
-/// Every lemma of the relaxation holds when `nl.mul6` is multiplication and `nl.nowrap…6` the
-/// exact no-wrap condition: z3 finds no 6-bit values that break one.
-#[test]
-fn no_wrap_lemmas_are_valid() {
-    for signed in [false, true] {
-        let r = no_wrap_relaxation(signed);
-        let lemmas: Vec<String> = r
-            .script
-            .commands
-            .iter()
-            .filter_map(|c| match c {
-                Command::Assert(t) if t.to_string().starts_with("(=>") => Some(t.to_string()),
-                _ => None,
-            })
-            .collect();
-        let text = script_text(&r.script.commands, &[]);
-        // Mixed radix (`x1 = x2 ⇒ v1 = v2 ∧ u1 = u2`) and monotonicity lemmas are there.
-        assert!(
-            lemmas
-                .iter()
-                .any(|l| l.contains("(= (bvadd (nl.mul6 m v1) u1) (bvadd (nl.mul6 m v2) u2))")),
-            "{text}"
-        );
-        assert!(lemmas.iter().any(|l| l.contains("bvsub (nl.mul6 m v2) m")), "{text}");
-        let nowrap = if signed { "nl.nowraps6" } else { "nl.nowrapu6" };
-        let ext = if signed { "sign_extend" } else { "zero_extend" };
-        let mut check = String::from("(set-logic QF_BV)\n");
-        check.push_str("(define-fun nl.mul6 ((a (_ BitVec 6)) (b (_ BitVec 6))) (_ BitVec 6) (bvmul a b))\n");
-        check.push_str(&format!(
-            "(define-fun {nowrap} ((a (_ BitVec 6)) (b (_ BitVec 6))) Bool \
-             (= ((_ {ext} 6) (bvmul a b)) (bvmul ((_ {ext} 6) a) ((_ {ext} 6) b))))\n"
-        ));
-        for n in ["m", "v1", "v2", "u1", "u2"] {
-            check.push_str(&format!("(declare-const {n} (_ BitVec 6))\n"));
-        }
-        check.push_str(&format!("(assert (not (and {})))\n(check-sat)\n", lemmas.join(" ")));
-        assert_eq!(z3_says(&check), "unsat", "signed={signed}\n{check}");
-    }
-}
-
-/// With the lemmas, the relaxation proves `x1 = x2 ⇒ v1 = v2` for `u < m` (what makes a
-/// symbolic launch's linear thread index injective), and a model that gets a product wrong is
-/// refined away while an exact one is pinned.
-#[test]
-fn no_wrap_relaxation_proves_radix_and_refines_models() {
-    let r = no_wrap_relaxation(false);
-    let text = script_text(
-        &r.script.commands,
-        &[parse_sexp(
-            "(and (bvult u1 m) (bvult u2 m) (= x1 x2) (not (= v1 v2)) \
-             (bvule (nl.mul6 m v1) (bvsub #b111111 u1)) (bvule (nl.mul6 m v2) (bvsub #b111111 u2)))",
-        )],
-    );
-    assert_eq!(z3_says(&text), "unsat", "{text}");
-    // Without the side condition on u, the relaxation says nothing (sat).
-    let text = script_text(&r.script.commands, &[parse_sexp("(and (= x1 x2) (not (= v1 v2)))")]);
-    assert_eq!(z3_says(&text), "sat", "{text}");
-
-    let bv = |v: u32| Sexp::bv(&BigUint::from(v), 6);
-    let ok = parse_sexp("(nl.nowrapu6 m v1)");
-    let probe = nonlinear::Probe {
-        products: vec![nonlinear::products::Product {
-            x: Sexp::atom("v1"),
-            y: Sexp::atom("m"),
-            p: parse_sexp("(nl.mul6 m v1)"),
-            w: 6,
-            ok: Some((ok.clone(), false)),
-        }],
-        inputs: vec![Sexp::atom("m"), Sexp::atom("v1"), Sexp::atom("t1.tx")],
-        small: Vec::new(),
-    };
-    let asked = probe.query(&Query {
-        name: "q".into(),
-        assertions: Vec::new(),
-        get_values: Vec::new(),
-    });
-    assert_eq!(asked.get_values.len(), 7, "{:?}", asked.get_values);
-    // v1 = 3, m = 5, but the relaxed product is 7: refined at both points; the pins keep the
-    // uniform inputs only (not the thread's `t1.tx`).
-    let spurious = [bv(3), bv(5), bv(7), Sexp::atom("true"), bv(5), bv(3), bv(1)];
-    match probe.refine(&spurious) {
-        nonlinear::Refinement::Lemmas(lemmas, pins) => {
-            let lemmas: Vec<String> = lemmas.iter().map(Sexp::to_string).collect();
-            assert_eq!(
-                lemmas,
-                [
-                    "(=> (= v1 #b000011) (and (= (nl.mul6 m v1) (bvmul #b000011 m)) (= (nl.nowrapu6 m v1) (bvule m #b010101))))",
-                    "(=> (= m #b000101) (and (= (nl.mul6 m v1) (bvmul #b000101 v1)) (= (nl.nowrapu6 m v1) (bvule v1 #b001100))))",
-                ]
-            );
-            let pins: Vec<String> = pins.iter().map(Sexp::to_string).collect();
-            assert_eq!(pins, ["(= m #b000101)", "(= v1 #b000011)"]);
-        }
-        other => panic!("{other:?}"),
-    }
-    // The same model with the right product (and no wrap) is exact: every input is pinned.
-    let exact = [bv(3), bv(5), bv(15), Sexp::atom("true"), bv(5), bv(3), bv(1)];
-    let pins: Vec<String> = match probe.refine(&exact) {
-        nonlinear::Refinement::Exact(pins) => pins.iter().map(Sexp::to_string).collect(),
-        other => panic!("{other:?}"),
-    };
-    assert_eq!(pins, ["(= m #b000101)", "(= v1 #b000011)", "(= t1.tx #b000001)"]);
-    // A no-wrap predicate the model got wrong is refined too (3 * 30 wraps in 6 bits).
-    let wrong_ok = [bv(3), bv(30), bv(26), Sexp::atom("true"), bv(30), bv(3), bv(1)];
-    assert!(matches!(probe.refine(&wrong_ok), nonlinear::Refinement::Lemmas(..)));
-    let _ = ok;
 }

@@ -28,6 +28,8 @@ use num_traits::{One, ToPrimitive, Zero};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 pub(crate) mod products;
+#[cfg(test)]
+mod tests;
 
 use products::{Division, Product, Sum, division_lemmas, division_name, lemmas, nowrap_name, radix_lemmas};
 pub use products::{Probe, Refinement};
@@ -356,7 +358,11 @@ impl Facts {
                         | "bvand" | "bvor" | "bvxor" | "bvnot" | "bvneg" | "bvshl" | "bvlshr" | "bvashr" => {
                             self.width(args.first()?)
                         }
-                        _ => n.strip_prefix("nl.mul").and_then(|w| w.parse().ok()),
+                        // The relaxation's own symbols: `nl.mulW`, `nl.udivW`, `nl.sremW`, ….
+                        _ => n
+                            .strip_prefix("nl.")
+                            .map(|r| r.trim_start_matches(|c: char| c.is_ascii_alphabetic()))
+                            .and_then(|w| w.parse().ok()),
                     },
                 }
             }

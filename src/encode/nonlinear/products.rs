@@ -455,7 +455,9 @@ impl Probe {
     }
 
     /// Reads the `values` of [`Probe::query`]: the refinement lemmas of each product the model
-    /// got wrong, or, when none, the pins of the inputs.
+    /// got wrong (the lemmas that fix it at the model's point, `x = 5 ⇒ x*y = 5*y`, or, for a
+    /// product of uniform values such as `blockDim.x * blockDim.y`, its exact value), or, when
+    /// none, the pins of the inputs.
     pub fn refine(&self, values: &[Sexp]) -> Refinement {
         let mut it = values.iter();
         let mut lemmas = Vec::new();
@@ -476,6 +478,20 @@ impl Probe {
                 _ => false,
             };
             if exact == v && !ok_wrong {
+                continue;
+            }
+            if is_uniform(&p.x) && is_uniform(&p.y) {
+                // Launch geometry and parameters only (`blockDim.x * blockDim.y`): made exact,
+                // since points of it would be excluded one at a time.
+                lemmas.push(Sexp::app(
+                    "=",
+                    vec![p.p.clone(), Sexp::app("bvmul", vec![p.x.clone(), p.y.clone()])],
+                ));
+                if let Some((t, s)) = &p.ok
+                    && *t != Sexp::atom("true")
+                {
+                    lemmas.push(Sexp::app("=", vec![t.clone(), mul_no_overflow(&p.x, &p.y, p.w, *s)]));
+                }
                 continue;
             }
             for (a, av, b) in [(&p.x, &x, &p.y), (&p.y, &y, &p.x)] {
@@ -543,6 +559,13 @@ impl Probe {
 /// `terms::thread_symbol`), not a uniform one.
 pub(super) fn is_thread_symbol(c: &Sexp) -> bool {
     matches!(c, Sexp::Atom(a) if a.starts_with("t1.") || a.starts_with("t2."))
+}
+
+/// Whether the term `t` mentions no value of either thread of the pair: it is uniform (launch
+/// geometry, parameters and what is computed from them alone).
+fn is_uniform(t: &Sexp) -> bool {
+    let text = t.to_string();
+    !text.contains("t1.") && !text.contains("t2.")
 }
 
 /// `v` (a `w`-bit pattern) as a signed number.

@@ -1,0 +1,269 @@
+//! Tests of the relaxation's products that cannot wrap (`--no-overflow`), divisions, their
+//! lemmas (each checked valid by z3 over every 6-bit value) and the refinement of models.
+
+use super::super::tests::{parse_sexp, script_text, z3_says};
+use crate::encode::{Encoded, nonlinear};
+use crate::solver::{Command, Query, Script, Sexp};
+use num_bigint::BigUint;
+
+/// The range of the other factor for which a product by a literal does not wrap is exact:
+/// every pair of 6-bit values, signed and unsigned.
+#[test]
+fn product_by_literal_range_is_exact() {
+    use nonlinear::products::{fits, range_bounds, signed_value};
+    for signed in [false, true] {
+        for a in 0u32..64 {
+            let a = BigUint::from(a);
+            let bounds = range_bounds(&a, 6, signed);
+            for b in 0u32..64 {
+                let b = BigUint::from(b);
+                let v = if signed {
+                    signed_value(&b, 6)
+                } else {
+                    num_bigint::BigInt::from(b.clone())
+                };
+                let inside = bounds.as_ref().is_none_or(|(lo, hi)| *lo <= v && v <= *hi);
+                assert_eq!(inside, fits(&a, &b, 6, signed), "a={a} b={b} signed={signed}");
+            }
+        }
+    }
+}
+
+/// A script of 6-bit values `x1 = v1*m + u1`, `x2 = v2*m + u2` under `--no-overflow`'s side
+/// conditions (no product wraps), relaxed.
+fn no_wrap_relaxation(signed: bool) -> nonlinear::Relaxed {
+    let bv6 = Sexp::bv_sort(6);
+    let mut cmds: Vec<Command> = ["m", "v1", "v2", "u1", "u2"]
+        .iter()
+        .map(|n| Command::DeclareConst {
+            name: (*n).into(),
+            sort: bv6.clone(),
+        })
+        .collect();
+    for (v, u, x) in [("v1", "u1", "x1"), ("v2", "u2", "x2")] {
+        cmds.push(Command::Assert(nonlinear::mul_no_overflow(
+            &Sexp::atom(v),
+            &Sexp::atom("m"),
+            6,
+            signed,
+        )));
+        cmds.push(Command::DefineConst {
+            name: x.into(),
+            sort: bv6.clone(),
+            value: parse_sexp(&format!("(bvadd (bvmul {v} m) {u})")),
+        });
+    }
+    let encoded = Encoded {
+        script: Script {
+            logic: "QF_UFBV".into(),
+            commands: cmds,
+        },
+        checks: Vec::new(),
+        notes: Vec::new(),
+        accesses: Vec::new(),
+    };
+    nonlinear::relax(&encoded).expect("symbolic products")
+}
+
+/// Every lemma of the relaxation holds when `nl.mul6` is multiplication and `nl.nowrap…6` the
+/// exact no-wrap condition: z3 finds no 6-bit values that break one.
+#[test]
+fn no_wrap_lemmas_are_valid() {
+    for signed in [false, true] {
+        let r = no_wrap_relaxation(signed);
+        let lemmas: Vec<String> = r
+            .script
+            .commands
+            .iter()
+            .filter_map(|c| match c {
+                Command::Assert(t) if t.to_string().starts_with("(=>") => Some(t.to_string()),
+                _ => None,
+            })
+            .collect();
+        let text = script_text(&r.script.commands, &[]);
+        // Mixed radix (`x1 = x2 ⇒ v1 = v2 ∧ u1 = u2`) and monotonicity lemmas are there.
+        assert!(
+            lemmas
+                .iter()
+                .any(|l| l.contains("(= (bvadd (nl.mul6 m v1) u1) (bvadd (nl.mul6 m v2) u2))")),
+            "{text}"
+        );
+        assert!(lemmas.iter().any(|l| l.contains("bvsub (nl.mul6 m v2) m")), "{text}");
+        let nowrap = if signed { "nl.nowraps6" } else { "nl.nowrapu6" };
+        let ext = if signed { "sign_extend" } else { "zero_extend" };
+        let mut check = String::from("(set-logic QF_BV)\n");
+        check.push_str("(define-fun nl.mul6 ((a (_ BitVec 6)) (b (_ BitVec 6))) (_ BitVec 6) (bvmul a b))\n");
+        check.push_str(&format!(
+            "(define-fun {nowrap} ((a (_ BitVec 6)) (b (_ BitVec 6))) Bool \
+             (= ((_ {ext} 6) (bvmul a b)) (bvmul ((_ {ext} 6) a) ((_ {ext} 6) b))))\n"
+        ));
+        for n in ["m", "v1", "v2", "u1", "u2"] {
+            check.push_str(&format!("(declare-const {n} (_ BitVec 6))\n"));
+        }
+        check.push_str(&format!("(assert (not (and {})))\n(check-sat)\n", lemmas.join(" ")));
+        assert_eq!(z3_says(&check), "unsat", "signed={signed}\n{check}");
+    }
+}
+
+/// With the lemmas, the relaxation proves `x1 = x2 ⇒ v1 = v2` for `u < m` (what makes a
+/// symbolic launch's linear thread index injective), and a model that gets a product wrong is
+/// refined away while an exact one is pinned.
+#[test]
+fn no_wrap_relaxation_proves_radix_and_refines_models() {
+    let r = no_wrap_relaxation(false);
+    let text = script_text(
+        &r.script.commands,
+        &[parse_sexp(
+            "(and (bvult u1 m) (bvult u2 m) (= x1 x2) (not (= v1 v2)) \
+             (bvule (nl.mul6 m v1) (bvsub #b111111 u1)) (bvule (nl.mul6 m v2) (bvsub #b111111 u2)))",
+        )],
+    );
+    assert_eq!(z3_says(&text), "unsat", "{text}");
+    // Without the side condition on u, the relaxation says nothing (sat).
+    let text = script_text(&r.script.commands, &[parse_sexp("(and (= x1 x2) (not (= v1 v2)))")]);
+    assert_eq!(z3_says(&text), "sat", "{text}");
+
+    let bv = |v: u32| Sexp::bv(&BigUint::from(v), 6);
+    // A product of a thread's value `t1.v` and a uniform `m`.
+    let probe = nonlinear::Probe {
+        products: vec![nonlinear::products::Product {
+            x: Sexp::atom("t1.v"),
+            y: Sexp::atom("m"),
+            p: parse_sexp("(nl.mul6 m t1.v)"),
+            w: 6,
+            ok: Some((parse_sexp("(nl.nowrapu6 m t1.v)"), false)),
+        }],
+        divisions: Vec::new(),
+        inputs: vec![Sexp::atom("m"), Sexp::atom("t1.v"), Sexp::atom("t1.tx")],
+        small: Vec::new(),
+    };
+    let asked = probe.query(&Query {
+        name: "q".into(),
+        assertions: Vec::new(),
+        get_values: Vec::new(),
+    });
+    assert_eq!(asked.get_values.len(), 7, "{:?}", asked.get_values);
+    // t1.v = 3, m = 5, but the relaxed product is 7: refined at both points; the pins keep the
+    // uniform inputs only (not the thread's `t1.v`, `t1.tx`).
+    let spurious = [bv(3), bv(5), bv(7), Sexp::atom("true"), bv(5), bv(3), bv(1)];
+    match probe.refine(&spurious) {
+        nonlinear::Refinement::Lemmas(lemmas, pins) => {
+            let lemmas: Vec<String> = lemmas.iter().map(Sexp::to_string).collect();
+            assert_eq!(
+                lemmas,
+                [
+                    "(=> (= t1.v #b000011) (and (= (nl.mul6 m t1.v) (bvmul #b000011 m)) (= (nl.nowrapu6 m t1.v) (bvule m #b010101))))",
+                    "(=> (= m #b000101) (and (= (nl.mul6 m t1.v) (bvmul #b000101 t1.v)) (= (nl.nowrapu6 m t1.v) (bvule t1.v #b001100))))",
+                ]
+            );
+            let pins: Vec<String> = pins.iter().map(Sexp::to_string).collect();
+            assert_eq!(pins, ["(= m #b000101)"]);
+        }
+        other => panic!("{other:?}"),
+    }
+    // The same model with the right product (and no wrap) is exact: every input is pinned.
+    let exact = [bv(3), bv(5), bv(15), Sexp::atom("true"), bv(5), bv(3), bv(1)];
+    let pins: Vec<String> = match probe.refine(&exact) {
+        nonlinear::Refinement::Exact(pins) => pins.iter().map(Sexp::to_string).collect(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(pins, ["(= m #b000101)", "(= t1.v #b000011)", "(= t1.tx #b000001)"]);
+    // A no-wrap predicate the model got wrong is refined too (3 * 30 wraps in 6 bits).
+    let wrong_ok = [bv(3), bv(30), bv(26), Sexp::atom("true"), bv(30), bv(3), bv(1)];
+    assert!(matches!(probe.refine(&wrong_ok), nonlinear::Refinement::Lemmas(..)));
+    // A wrong product of two uniform values (`blockDim.x * blockDim.y`) is made exact.
+    let uniform = nonlinear::Probe {
+        products: vec![nonlinear::products::Product {
+            x: Sexp::atom("m"),
+            y: Sexp::atom("n"),
+            p: parse_sexp("(nl.mul6 m n)"),
+            w: 6,
+            ok: None,
+        }],
+        divisions: Vec::new(),
+        inputs: Vec::new(),
+        small: Vec::new(),
+    };
+    match uniform.refine(&[bv(3), bv(5), bv(7)]) {
+        nonlinear::Refinement::Lemmas(lemmas, _) => {
+            let lemmas: Vec<String> = lemmas.iter().map(Sexp::to_string).collect();
+            assert_eq!(lemmas, ["(= (nl.mul6 m n) (bvmul m n))"]);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The division lemmas hold for SMT-LIB's division and remainder (by zero too): z3 finds no
+/// 6-bit values that break one, signed or unsigned; and the exact quotient and remainder the
+/// refinement compares with are SMT-LIB's.
+#[test]
+fn division_lemmas_are_valid() {
+    for signed in [false, true] {
+        let (div, rem) = if signed {
+            ("bvsdiv", "bvsrem")
+        } else {
+            ("bvudiv", "bvurem")
+        };
+        let bv6 = Sexp::bv_sort(6);
+        let mut cmds: Vec<Command> = ["a", "b"]
+            .iter()
+            .map(|n| Command::DeclareConst {
+                name: (*n).into(),
+                sort: bv6.clone(),
+            })
+            .collect();
+        cmds.push(Command::Assert(parse_sexp(&format!(
+            "(and (not (= b #b000000)) (not (= (bvadd (bvmul ({div} a b) b) ({rem} a b)) a)))"
+        ))));
+        let encoded = Encoded {
+            script: Script {
+                logic: "QF_UFBV".into(),
+                commands: cmds,
+            },
+            checks: Vec::new(),
+            notes: Vec::new(),
+            accesses: Vec::new(),
+        };
+        let r = nonlinear::relax(&encoded).expect("a division by a symbolic value");
+        let text = script_text(&r.script.commands, &[]);
+        let s = if signed { "s" } else { "u" };
+        assert!(text.contains(&format!("(nl.{s}div6 a b)")), "{text}");
+        let lemmas: Vec<String> = r
+            .script
+            .commands
+            .iter()
+            .filter_map(|c| match c {
+                Command::Assert(t) if t.to_string().starts_with("(=>") => Some(t.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert!(lemmas.len() >= 2, "{text}");
+        // The relaxation proves `a = b*q + r` for `b ≠ 0` from the lemmas alone.
+        assert_eq!(z3_says(&text), "unsat", "{text}");
+        let mut check = String::from("(set-logic QF_BV)\n");
+        check.push_str("(define-fun nl.mul6 ((x (_ BitVec 6)) (y (_ BitVec 6))) (_ BitVec 6) (bvmul x y))\n");
+        check.push_str(&format!(
+            "(define-fun nl.{s}div6 ((x (_ BitVec 6)) (y (_ BitVec 6))) (_ BitVec 6) ({div} x y))\n"
+        ));
+        check.push_str(&format!(
+            "(define-fun nl.{s}rem6 ((x (_ BitVec 6)) (y (_ BitVec 6))) (_ BitVec 6) ({rem} x y))\n"
+        ));
+        check.push_str("(declare-const a (_ BitVec 6))\n(declare-const b (_ BitVec 6))\n");
+        check.push_str(&format!("(assert (not (and {})))\n(check-sat)\n", lemmas.join(" ")));
+        assert_eq!(z3_says(&check), "unsat", "signed={signed}\n{check}");
+        // `divide` is SMT-LIB's: ask z3 for a few values, by zero and INT_MIN / -1 among them.
+        for (a, b) in [(13u32, 4u32), (13, 0), (50, 0), (32, 63), (63, 5), (40, 7)] {
+            let (q, r) = nonlinear::products::divide(&BigUint::from(a), &BigUint::from(b), 6, signed);
+            let text = format!(
+                "(assert (not (and (= ({div} {} {}) {}) (= ({rem} {} {}) {}))))\n(check-sat)\n",
+                Sexp::bv(&BigUint::from(a), 6),
+                Sexp::bv(&BigUint::from(b), 6),
+                Sexp::bv(&q, 6),
+                Sexp::bv(&BigUint::from(a), 6),
+                Sexp::bv(&BigUint::from(b), 6),
+                Sexp::bv(&r, 6)
+            );
+            assert_eq!(z3_says(&text), "unsat", "a={a} b={b} signed={signed}");
+        }
+    }
+}
