@@ -124,6 +124,7 @@ impl<'a> KernelRun<'a> {
         SessionOptions {
             timeout: Some(limit),
             dump_dir: self.opts.dump_dir.clone(),
+            eager: false,
         }
     }
 
@@ -136,6 +137,16 @@ impl<'a> KernelRun<'a> {
     /// `limit`: for a formula that may not be asked at all.
     pub fn lazy_session(&self, script: &Script, limit: Duration) -> Session {
         Session::lazy(&self.opts.solver, script, self.session_options(limit))
+    }
+
+    /// [`KernelRun::lazy_session`] answered with the solver's eager tactic
+    /// ([`SessionOptions::eager`]): for the linear relaxation of `encode::nonlinear`.
+    pub fn eager_session(&self, script: &Script, limit: Duration) -> Session {
+        let opts = SessionOptions {
+            eager: true,
+            ..self.session_options(limit)
+        };
+        Session::lazy(&self.opts.solver, script, opts)
     }
 
     /// Asks `query` on `session`: one more query, its [`Reply`].

@@ -283,6 +283,11 @@ fn dim_index(d: &str) -> usize {
 /// queries, may take before the exact one is asked (each of them also at most this long).
 const RELAXED_LIMIT: Duration = Duration::from_secs(5);
 
+/// Time after which no further refinement of a relaxed query starts (the exact query is asked
+/// instead): a model that many refinements do not make exact is often one the exact query
+/// finds faster.
+const REFINE_BUDGET: Duration = Duration::from_secs(2);
+
 /// Most refinements of one relaxed query before the exact query is asked.
 const MAX_REFINEMENTS: usize = 16;
 
@@ -308,7 +313,7 @@ impl Sessions {
     fn new(encoded: &encode::Encoded, run: &KernelRun, explain: bool) -> Sessions {
         let relaxed = encode::nonlinear::relax(encoded).map(|r| {
             let limit = run.timeout().min(RELAXED_LIMIT);
-            (run.lazy_session(&r.script, limit), r)
+            (run.eager_session(&r.script, limit), r)
         });
         Sessions {
             exact: run.lazy_session(&encoded.script, run.timeout()),
@@ -330,7 +335,7 @@ impl Sessions {
             let (mut small, mut tried_small) = (false, false);
             let started = std::time::Instant::now();
             for round in 0..=MAX_REFINEMENTS {
-                if round > 0 && started.elapsed() >= run.timeout().min(RELAXED_LIMIT) {
+                if round > 0 && started.elapsed() >= run.timeout().min(REFINE_BUDGET) {
                     why = format!("the relaxation's time ran out after {round} refinements");
                     break;
                 }

@@ -205,6 +205,10 @@ pub struct SessionOptions {
     pub timeout: Option<Duration>,
     /// Where to write each checked query as a standalone `<query.name>.smt2` script.
     pub dump_dir: Option<PathBuf>,
+    /// Answer each query with the logic's eager tactic where the solver has one (z3:
+    /// `(check-sat-using qfaufbv)`, which bit-blasts the whole formula anew) instead of its
+    /// incremental core: for formulas with uninterpreted products, see `process::check_tactic`.
+    pub eager: bool,
 }
 
 /// Grace given after the limit when the solver got its own soft timeout, so that it can
@@ -310,7 +314,7 @@ impl Session {
             .timeout
             .filter(|_| self.soft_timeout)
             .map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1));
-        let mut p = Proc::start(&self.spec, &self.script.logic, soft)?;
+        let mut p = Proc::start(&self.spec, &self.script.logic, soft, self.opts.eager)?;
         p.send_commands(&self.script.commands)?;
         Ok(p)
     }

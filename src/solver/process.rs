@@ -224,7 +224,12 @@ impl Proc {
     /// Starts the solver with `:print-success` and `:produce-models` (easy-smt sends both),
     /// the solver's own soft timeout when it has a cheap one, and `(set-logic logic)` unless
     /// `logic` is empty.
-    pub(crate) fn start(spec: &SolverSpec, logic: &str, soft_timeout_ms: Option<u64>) -> Result<Proc, SolverError> {
+    pub(crate) fn start(
+        spec: &SolverSpec,
+        logic: &str,
+        soft_timeout_ms: Option<u64>,
+        eager: bool,
+    ) -> Result<Proc, SolverError> {
         let program = find_program(&spec.program).ok_or_else(|| SolverError::NotFound {
             program: spec.program.clone(),
         })?;
@@ -236,7 +241,7 @@ impl Proc {
             ctx,
             pid,
             stderr,
-            tactic: check_tactic(spec, logic),
+            tactic: check_tactic(spec, logic).filter(|_| eager),
         };
         if let (Some(ms), Some(option)) = (soft_timeout_ms, soft_timeout_option(spec)) {
             // Tolerated if refused: the watchdog is what enforces the limit.
@@ -426,10 +431,12 @@ fn soft_timeout_option(spec: &SolverSpec) -> Option<&'static str> {
 }
 
 /// For z3 on a bit-vector logic without floats, the logic's own tactic (`qfaufbv`), which
-/// `(check-sat-using …)` runs on the current assertions. After a `(push)` z3's `(check-sat)`
+/// `(check-sat-using …)` runs on the current assertions (used for sessions with
+/// [`SessionOptions::eager`](super::SessionOptions)). After a `(push)` z3's `(check-sat)`
 /// switches to its incremental core, which does not bit-blast eagerly: on queries with
 /// uninterpreted products (the relaxation of `encode::nonlinear`) that solver took 12 s where
-/// the tactic takes 0.04 s. `None` for other solvers and logics.
+/// the tactic takes 0.04 s; on exact queries with wide multipliers the core can be the faster
+/// one, so exact sessions keep it. `None` for other solvers and logics.
 fn check_tactic(spec: &SolverSpec, logic: &str) -> Option<&'static str> {
     let base = std::path::Path::new(&spec.program).file_name()?.to_str()?;
     let bv = matches!(logic, "QF_AUFBV" | "QF_ABV" | "QF_UFBV" | "QF_BV");

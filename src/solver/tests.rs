@@ -66,6 +66,7 @@ fn session(spec: &SolverSpec, script: &Script, timeout: Option<Duration>) -> Ses
         SessionOptions {
             timeout,
             dump_dir: None,
+            eager: false,
         },
     )
     .unwrap_or_else(|e| panic!("{}: {e}", spec.name))
@@ -464,6 +465,7 @@ fn dump_files_are_exact() {
         SessionOptions {
             timeout: Some(Duration::from_secs(10)),
             dump_dir: Some(dir.clone()),
+            eager: false,
         },
     )
     .unwrap();
@@ -613,6 +615,7 @@ fn killable_session(spec: &SolverSpec) -> Session {
     let opts = SessionOptions {
         timeout: Some(Duration::from_secs(1)),
         dump_dir: None,
+        eager: false,
     };
     let mut s = Session::lazy(spec, &factoring_script(), opts);
     s.soft_timeout = false;
