@@ -16,7 +16,7 @@ use crate::encode::nonlinear::Refinement;
 use crate::encode::{self, Finding};
 use crate::ir::{Kernel, Span, VarId};
 use crate::passes::{self, LoopTreatment, Prepared};
-use crate::solver::{Answer, Session};
+use crate::solver::{self, Answer, Session};
 use crate::verdict::{FileResult, FindingKind, KernelResult, Verdict};
 use std::time::Duration;
 
@@ -221,7 +221,9 @@ fn confirm_by_replay(
             continue;
         }
         let encoded = encode::encode_with(&prepared.kernel, &geometry, &pair_options(opts));
+        // Exact queries only: the launch is concrete.
         let mut sessions = Sessions::new(&encoded, run, opts.explain);
+        sessions.relaxed = None;
         for (j, check) in encoded.checks.iter().enumerate() {
             let same = match &check.property {
                 encode::Property::Race { array } => {
@@ -331,8 +333,9 @@ impl Sessions {
         if let Some((session, relaxed)) = &mut self.relaxed {
             let probe = &relaxed.probes[i];
             let mut query = probe.query(&relaxed.queries[i]);
-            // Whether the small-launch bounds are asserted, and whether they were.
-            let (mut small, mut tried_small) = (false, false);
+            // Which witness-search bounds are asserted (`Probe::small`: tier 0, a small 1-D
+            // launch; tier 1, a small launch), and which tier comes next.
+            let (mut small, mut tier) = (None::<Vec<solver::Sexp>>, 0);
             let started = std::time::Instant::now();
             for round in 0..=MAX_REFINEMENTS {
                 if round > 0 && started.elapsed() >= run.timeout().min(REFINE_BUDGET) {
@@ -340,12 +343,16 @@ impl Sessions {
                     break;
                 }
                 match session.check(&query)? {
-                    Answer::Unsat if small => {
-                        // No small witness: drop the bounds, keep the lemmas.
-                        let bounds = probe.small();
-                        query.assertions.retain(|a| !bounds.contains(a));
-                        small = false;
-                        tried_small = true;
+                    Answer::Unsat if small.is_some() => {
+                        // No witness within these bounds: the next tier's, or none; the
+                        // lemmas stay.
+                        let bounds = small.take().unwrap_or_default();
+                        query.assertions.truncate(query.assertions.len() - bounds.len());
+                        if let Some(next) = probe.small(tier) {
+                            query.assertions.extend(next.iter().cloned());
+                            small = Some(next);
+                            tier += 1;
+                        }
                     }
                     Answer::Unsat => {
                         self.exact.record(&check.query, &Answer::Unsat)?;
@@ -384,11 +391,20 @@ impl Sessions {
                             why = format!("the model of the relaxation, pinned, answered {answer:?}");
                             break;
                         }
+                        // The bounds stay last, after the lemmas.
+                        let bounds = small.take().unwrap_or_default();
+                        query.assertions.truncate(query.assertions.len() - bounds.len());
                         query.assertions.extend(lemmas);
-                        if !small && !tried_small {
+                        if bounds.is_empty() && tier == 0 {
                             // Look for a witness among small launches first.
-                            small = true;
-                            query.assertions.extend(probe.small().iter().cloned());
+                            if let Some(first) = probe.small(0) {
+                                query.assertions.extend(first.iter().cloned());
+                                small = Some(first);
+                                tier = 1;
+                            }
+                        } else if !bounds.is_empty() {
+                            query.assertions.extend(bounds.iter().cloned());
+                            small = Some(bounds);
                         }
                     }
                     other => {

@@ -112,6 +112,7 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
     radix_lemmas(&[], &seen.sums, &mut script_lemmas);
     commands.extend(script_lemmas.into_iter().map(Command::Assert));
     let mut small = Vec::new();
+    let mut flat = Vec::new();
     let inputs: Vec<Sexp> = encoded
         .script
         .commands
@@ -125,6 +126,9 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
                 {
                     let bound = Sexp::bv(&(BigUint::one() << SMALL_BITS), w);
                     small.push(Sexp::app("bvult", vec![c.clone(), bound]));
+                    if matches!(name.as_str(), "blockDim.y" | "blockDim.z" | "gridDim.y" | "gridDim.z") {
+                        flat.push(Sexp::app("=", vec![c.clone(), Sexp::bv(&BigUint::one(), w)]));
+                    }
                 }
                 Some(c)
             }
@@ -159,6 +163,7 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
             divisions: seen.divisions.iter().chain(&fresh_divisions).cloned().collect(),
             inputs: inputs.clone(),
             small: small.clone(),
+            flat: flat.clone(),
         });
     }
     if seen.muls.is_empty() && seen.nowraps.is_empty() && seen.divs.is_empty() {

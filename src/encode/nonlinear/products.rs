@@ -410,6 +410,8 @@ pub struct Probe {
     pub(crate) inputs: Vec<Sexp>,
     /// Bounds that make the launch small: every uniform input below `2^8`.
     pub(crate) small: Vec<Sexp>,
+    /// Bounds that make it one-dimensional: `blockDim.y`, `.z`, `gridDim.y`, `.z` are 1.
+    pub(crate) flat: Vec<Sexp>,
 }
 
 /// The outcome of checking a relaxed model against exact arithmetic.
@@ -450,8 +452,14 @@ impl Probe {
     /// `2^8`: a model of the relaxation under them is far more often exact, and a launch
     /// of it far more often has a defect, than one of the wide values a solver picks first.
     /// Only for finding a witness: a query unsatisfiable under them says nothing.
-    pub fn small(&self) -> &[Sexp] {
-        &self.small
+    /// Tier 0 is a small 1-D launch (the unused dimensions 1: the witness a user reads most
+    /// easily, and the launch a replay confirms), tier 1 a small launch; `None` past the last.
+    pub fn small(&self, tier: usize) -> Option<Vec<Sexp>> {
+        match tier {
+            0 => Some(self.small.iter().chain(&self.flat).cloned().collect()),
+            1 => Some(self.small.clone()),
+            _ => None,
+        }
     }
 
     /// Reads the `values` of [`Probe::query`]: the refinement lemmas of each product the model

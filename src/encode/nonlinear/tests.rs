@@ -136,6 +136,7 @@ fn no_wrap_relaxation_proves_radix_and_refines_models() {
         divisions: Vec::new(),
         inputs: vec![Sexp::atom("m"), Sexp::atom("t1.v"), Sexp::atom("t1.tx")],
         small: Vec::new(),
+        flat: Vec::new(),
     };
     let asked = probe.query(&Query {
         name: "q".into(),
@@ -183,6 +184,7 @@ fn no_wrap_relaxation_proves_radix_and_refines_models() {
         divisions: Vec::new(),
         inputs: Vec::new(),
         small: Vec::new(),
+        flat: Vec::new(),
     };
     match uniform.refine(&[bv(3), bv(5), bv(7)]) {
         nonlinear::Refinement::Lemmas(lemmas, _) => {
