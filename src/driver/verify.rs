@@ -342,7 +342,12 @@ impl Sessions {
                     why = format!("the relaxation's time ran out after {round} refinements");
                     break;
                 }
-                match session.check(&query)? {
+                let answer = if round == 0 {
+                    session.check(&query)?
+                } else {
+                    session.check_undumped(&query)?
+                };
+                match answer {
                     Answer::Unsat if small.is_some() => {
                         // No witness within these bounds: the next tier's, or none; the
                         // lemmas stay.
@@ -374,7 +379,7 @@ impl Sessions {
                         let mut witness = check.query.clone();
                         witness.name = format!("{name}.witness");
                         witness.assertions.extend(pins);
-                        let answer = self.witness.check(&witness)?;
+                        let answer = self.witness.check_undumped(&witness)?;
                         if let Answer::Sat(_) = answer {
                             self.exact.record(&check.query, &answer)?;
                             let how = if exact {

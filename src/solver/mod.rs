@@ -345,6 +345,13 @@ impl Session {
         Ok(answer)
     }
 
+    /// [`Session::check`] without writing a dump: for the auxiliary queries of a check (a
+    /// refinement round, a pinned witness query) whose number depends on models and time,
+    /// so that a dump directory holds the same files on every run.
+    pub fn check_undumped(&mut self, query: &Query) -> Result<Answer, SolverError> {
+        self.check_inner(query)
+    }
+
     fn check_inner(&mut self, query: &Query) -> Result<Answer, SolverError> {
         let mut proc = match self.proc.take() {
             Some(p) => p,
