@@ -122,7 +122,7 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
                 let c = Sexp::atom(name.as_str());
                 if let Some(&w) = facts.widths.get(name)
                     && w > SMALL_BITS
-                    && !products::is_thread_symbol(&c)
+                    && !products::mentions_thread(&c)
                 {
                     let bound = Sexp::bv(&(BigUint::one() << SMALL_BITS), w);
                     small.push(Sexp::app("bvult", vec![c.clone(), bound]));

@@ -488,7 +488,7 @@ impl Probe {
             if exact == v && !ok_wrong {
                 continue;
             }
-            if is_uniform(&p.x) && is_uniform(&p.y) {
+            if !mentions_thread(&p.x) && !mentions_thread(&p.y) {
                 // Launch geometry and parameters only (`blockDim.x * blockDim.y`): made exact,
                 // since points of it would be excluded one at a time.
                 lemmas.push(Sexp::app(
@@ -551,7 +551,7 @@ impl Probe {
                 .iter()
                 .zip(it.clone())
                 .filter(|(c, v)| {
-                    (v.as_bv().is_some() || v.as_bool().is_some()) && !(uniform_only && is_thread_symbol(c))
+                    (v.as_bv().is_some() || v.as_bool().is_some()) && !(uniform_only && mentions_thread(c))
                 })
                 .map(|(c, v)| Sexp::app("=", vec![c.clone(), v.clone()]))
                 .collect()
@@ -563,17 +563,12 @@ impl Probe {
     }
 }
 
-/// Whether `c` names a value of one thread of the pair (`t1.…`, `t2.…`; see
-/// `terms::thread_symbol`), not a uniform one.
-pub(super) fn is_thread_symbol(c: &Sexp) -> bool {
-    matches!(c, Sexp::Atom(a) if a.starts_with("t1.") || a.starts_with("t2."))
-}
-
-/// Whether the term `t` mentions no value of either thread of the pair: it is uniform (launch
-/// geometry, parameters and what is computed from them alone).
-fn is_uniform(t: &Sexp) -> bool {
+/// Whether the term `t` mentions a value of either thread of the pair (`t1.…`, `t2.…`; see
+/// `terms::thread_symbol`); a term that does not is uniform (launch geometry, parameters and
+/// what is computed from them alone).
+pub(super) fn mentions_thread(t: &Sexp) -> bool {
     let text = t.to_string();
-    !text.contains("t1.") && !text.contains("t2.")
+    text.contains("t1.") || text.contains("t2.")
 }
 
 /// `v` (a `w`-bit pattern) as a signed number.

@@ -53,16 +53,32 @@ fn no_wrap_relaxation(signed: bool) -> nonlinear::Relaxed {
             value: parse_sexp(&format!("(bvadd (bvmul {v} m) {u})")),
         });
     }
-    let encoded = Encoded {
+    relax_script(cmds).expect("symbolic products")
+}
+
+/// The relaxation of a script without checks.
+fn relax_script(commands: Vec<Command>) -> Option<nonlinear::Relaxed> {
+    nonlinear::relax(&Encoded {
         script: Script {
             logic: "QF_UFBV".into(),
-            commands: cmds,
+            commands,
         },
         checks: Vec::new(),
         notes: Vec::new(),
         accesses: Vec::new(),
-    };
-    nonlinear::relax(&encoded).expect("symbolic products")
+    })
+}
+
+/// The lemmas the relaxation added to its script (its implications), as text.
+fn lemma_texts(r: &nonlinear::Relaxed) -> Vec<String> {
+    r.script
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            Command::Assert(t) if t.to_string().starts_with("(=>") => Some(t.to_string()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Every lemma of the relaxation holds when `nl.mul6` is multiplication and `nl.nowrap…6` the
@@ -71,15 +87,7 @@ fn no_wrap_relaxation(signed: bool) -> nonlinear::Relaxed {
 fn no_wrap_lemmas_are_valid() {
     for signed in [false, true] {
         let r = no_wrap_relaxation(signed);
-        let lemmas: Vec<String> = r
-            .script
-            .commands
-            .iter()
-            .filter_map(|c| match c {
-                Command::Assert(t) if t.to_string().starts_with("(=>") => Some(t.to_string()),
-                _ => None,
-            })
-            .collect();
+        let lemmas = lemma_texts(&r);
         let text = script_text(&r.script.commands, &[]);
         // Mixed radix (`x1 = x2 ⇒ v1 = v2 ∧ u1 = u2`) and monotonicity lemmas are there.
         assert!(
@@ -217,28 +225,11 @@ fn division_lemmas_are_valid() {
         cmds.push(Command::Assert(parse_sexp(&format!(
             "(and (not (= b #b000000)) (not (= (bvadd (bvmul ({div} a b) b) ({rem} a b)) a)))"
         ))));
-        let encoded = Encoded {
-            script: Script {
-                logic: "QF_UFBV".into(),
-                commands: cmds,
-            },
-            checks: Vec::new(),
-            notes: Vec::new(),
-            accesses: Vec::new(),
-        };
-        let r = nonlinear::relax(&encoded).expect("a division by a symbolic value");
+        let r = relax_script(cmds).expect("a division by a symbolic value");
         let text = script_text(&r.script.commands, &[]);
         let s = if signed { "s" } else { "u" };
         assert!(text.contains(&format!("(nl.{s}div6 a b)")), "{text}");
-        let lemmas: Vec<String> = r
-            .script
-            .commands
-            .iter()
-            .filter_map(|c| match c {
-                Command::Assert(t) if t.to_string().starts_with("(=>") => Some(t.to_string()),
-                _ => None,
-            })
-            .collect();
+        let lemmas = lemma_texts(&r);
         assert!(lemmas.len() >= 2, "{text}");
         // The relaxation proves `a = b*q + r` for `b ≠ 0` from the lemmas alone.
         assert_eq!(z3_says(&text), "unsat", "{text}");
