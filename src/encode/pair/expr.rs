@@ -286,21 +286,66 @@ pub(super) fn value_preserved(a: &Sexp, from: Ty, to: Ty) -> Option<Sexp> {
     (ok != t()).then_some(ok)
 }
 
-/// The `op` of two `bits`-wide operands does not overflow (signed or unsigned): redone in twice
-/// the width, the result fits back.
+/// The `op` of two `bits`-wide operands does not overflow (signed or unsigned). Unsigned `+`
+/// and `-`: redone in twice the width, the result fits back (z3 reads that as a carry-out).
+/// Signed ones in the operands' own width, without cvc5 bit-blasting a double-width adder:
+/// `a + b` when the operands' signs differ or the sum keeps `a`'s sign, `a - b` when the
+/// signs agree or the difference keeps `a`'s sign (Hacker's Delight, §2-13). A product:
+/// [`mul_no_overflow`]'s shape, which the relaxation recognizes (`nl.nowrap…`).
+///
+/// [`mul_no_overflow`]: crate::encode::nonlinear::mul_no_overflow
 pub(super) fn no_overflow(op: BinOp, a: &Sexp, b: &Sexp, bits: u32, signed: bool) -> Sexp {
-    if op == BinOp::Mul {
-        // In the shape the relaxation recognizes (`nl.nowrap…`).
-        return crate::encode::nonlinear::mul_no_overflow(a, b, bits, signed);
-    }
-    let wide = 2 * bits;
-    let ext = |x: &Sexp| extend(x.clone(), bits, wide, signed);
     let name = match op {
         BinOp::Add => "bvadd",
         BinOp::Sub => "bvsub",
-        _ => "bvmul",
+        _ => return crate::encode::nonlinear::mul_no_overflow(a, b, bits, signed),
     };
-    let exact = app(name, vec![ext(a), ext(b)]);
+    if signed {
+        let negative = |x: Sexp| app("bvslt", vec![x, bvn(0, bits)]);
+        let same_sign = app("=", vec![negative(a.clone()), negative(b.clone())]);
+        let keeps = app(
+            "=",
+            vec![negative(app(name, vec![a.clone(), b.clone()])), negative(a.clone())],
+        );
+        // Add: signs agree ⇒ the sum keeps a's sign. Sub: signs differ ⇒ the difference does.
+        let premise = if op == BinOp::Add { same_sign } else { not(same_sign) };
+        return app("=>", vec![premise, keeps]);
+    }
+    let wide = 2 * bits;
+    let exact = app(
+        name,
+        vec![
+            extend(a.clone(), bits, wide, false),
+            extend(b.clone(), bits, wide, false),
+        ],
+    );
     let narrow = extend(exact.clone(), wide, bits, false);
-    app("=", vec![extend(narrow, bits, wide, signed), exact])
+    app("=", vec![extend(narrow, bits, wide, false), exact])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode::tests::z3_says;
+
+    /// The same-width no-overflow conditions of `+` and `-` are the double-width definition
+    /// (the result, redone in twice the width, fits back): z3 finds no pair of 6-bit operands
+    /// where they differ, signed or unsigned.
+    #[test]
+    fn add_and_sub_no_overflow_match_the_double_width_definition() {
+        let (a, b) = (atom("a"), atom("b"));
+        for signed in [false, true] {
+            for (op, name) in [(BinOp::Add, "bvadd"), (BinOp::Sub, "bvsub")] {
+                let ext = if signed { "sign_extend" } else { "zero_extend" };
+                let wide = format!("({name} ((_ {ext} 6) a) ((_ {ext} 6) b))");
+                let exact = format!("(= ((_ {ext} 6) ((_ extract 5 0) {wide})) {wide})");
+                let ours = no_overflow(op, &a, &b, 6, signed);
+                let text = format!(
+                    "(set-logic QF_BV)\n(declare-const a (_ BitVec 6))\n(declare-const b (_ BitVec 6))\n\
+                     (assert (not (= {ours} {exact})))\n(check-sat)\n"
+                );
+                assert_eq!(z3_says(&text), "unsat", "{name} signed={signed}\n{text}");
+            }
+        }
+    }
 }
