@@ -190,6 +190,21 @@ pub struct KernelResult {
     pub queries: usize,
     /// Wall-clock time spent on the kernel.
     pub time: Duration,
+    /// The launch contract the verdict holds under (DESIGN.md "Launch contracts"), e.g.
+    /// `blockDim.y = 1` or `gridDim.x * blockDim.x <= 2^32`; empty when it holds for every
+    /// launch checked (or there is no verified verdict).
+    pub contract: Vec<String>,
+    /// Findings the contract excludes, each with the condition of the launches it needs.
+    pub excluded: Vec<Excluded>,
+}
+
+/// A finding that only launches outside the standard assumptions have
+/// ([`KernelResult::contract`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Excluded {
+    pub finding: Finding,
+    /// The launches it needs, e.g. `only when blockDim.y > 1`.
+    pub condition: String,
 }
 
 impl KernelOutcome for KernelResult {

@@ -142,6 +142,15 @@ pub struct VerifyArgs {
     /// report, since a defect that needs an overflow is then not found.
     #[arg(long = "no-overflow")]
     pub no_overflow: bool,
+
+    /// Report every finding as a defect. Without it, under a launch left symbolic, a kernel
+    /// whose findings all need a launch outside the standard assumptions (each dimension the
+    /// kernel never reads has extent 1; `gridDim * blockDim` of each dimension it reads stays
+    /// within 2^32, else 2^31, so the linear thread index does not wrap) is verified for
+    /// launches where they hold: the verdict lists that launch contract and each finding it
+    /// excludes, with its condition.
+    #[arg(long)]
+    pub strict: bool,
 }
 
 /// Arguments every command shares: which kernel, clang's input, the solver, the output form.
@@ -371,6 +380,7 @@ fn verify(a: VerifyArgs) -> i32 {
         only_divergence: a.only_divergence,
         explain: a.explain,
         no_overflow: a.no_overflow,
+        strict: a.strict,
     };
     run_command(&file, &common, &opts, a.common.json, "")
 }

@@ -89,6 +89,7 @@ impl Encodings<'_> {
                     memory: MemoryModel::EqualityAbstraction,
                     checks: false,
                     no_overflow: false,
+                    index_fits: None,
                 },
             );
             let session = run.session(&run.options().solver, &eb::bank_script(&enc))?;

@@ -8,6 +8,7 @@
 
 pub mod bank;
 pub mod check;
+mod contracts;
 pub mod pipeline;
 pub mod verify;
 

@@ -29,6 +29,8 @@ pub struct VerifyOptions {
     pub explain: bool,
     /// PUG's `+O`: assume no integer overflow in `+`, `-`, `*`.
     pub no_overflow: bool,
+    /// Report every finding as a defect: no launch contract ([`super::contracts`]).
+    pub strict: bool,
 }
 
 impl Command for VerifyOptions {
@@ -45,8 +47,36 @@ impl Command for VerifyOptions {
 }
 
 fn verify_kernel(k: &Kernel, opts: &VerifyOptions, run: &mut KernelRun) -> Result<KernelResult, Error> {
+    let launch = Launch {
+        geometry: run.options().geometry.clone(),
+        index_fits: None,
+    };
+    let mut result = verify_under(k, opts, run, &launch)?;
+    if !opts.strict {
+        super::contracts::apply(k, opts, run, &mut result)?;
+    }
+    Ok(result)
+}
+
+/// The launches a verification covers: the geometry (a `None` dimension is symbolic) and,
+/// under a launch contract, the no-wrap assumption of the linear thread index
+/// ([`encode::EncodeOptions::index_fits`]).
+#[derive(Clone, Debug)]
+pub(super) struct Launch {
+    pub geometry: passes::Geometry,
+    pub index_fits: Option<(u32, [bool; 3])>,
+}
+
+/// Races and divergence of `k` for the launches of `launch`: the kernel's result before any
+/// launch contract.
+pub(super) fn verify_under(
+    k: &Kernel,
+    opts: &VerifyOptions,
+    run: &mut KernelRun,
+    launch: &Launch,
+) -> Result<KernelResult, Error> {
     let c = run.options();
-    let prepared = passes::prepare(k, &c.geometry, &c.passes);
+    let prepared = passes::prepare(k, &launch.geometry, &c.passes);
     let mut notes: Vec<String> = k.notes.clone();
     let loops = loop_treatments(&prepared, opts.explain, &mut notes);
     if !prepared.inconclusive.is_empty() {
@@ -60,9 +90,11 @@ fn verify_kernel(k: &Kernel, opts: &VerifyOptions, run: &mut KernelRun) -> Resul
             answers: Vec::new(),
             queries: 0,
             time: run.elapsed(),
+            contract: Vec::new(),
+            excluded: Vec::new(),
         });
     }
-    let (kernel, encoded, mut sessions) = encode_checking_closed_forms(prepared.kernel, opts, run, &mut notes)?;
+    let (kernel, encoded, mut sessions) = encode_checking_closed_forms(prepared.kernel, opts, launch, run, &mut notes)?;
     notes.extend(encoded.notes.iter().cloned());
     for e in &c.frontend.assumptions {
         notes.push(format!(
@@ -89,7 +121,7 @@ fn verify_kernel(k: &Kernel, opts: &VerifyOptions, run: &mut KernelRun) -> Resul
         }
     }
     if findings.iter().any(|f| f.possible) {
-        confirm_by_replay(k, opts, run, &mut findings, &mut notes)?;
+        confirm_by_replay(k, opts, launch, run, &mut findings, &mut notes)?;
     }
     run.unchecked(k);
     Ok(KernelResult {
@@ -102,6 +134,8 @@ fn verify_kernel(k: &Kernel, opts: &VerifyOptions, run: &mut KernelRun) -> Resul
         answers: sessions.explain.take().unwrap_or_default(),
         queries: run.queries,
         time: run.elapsed(),
+        contract: Vec::new(),
+        excluded: Vec::new(),
     })
 }
 
@@ -149,11 +183,12 @@ fn loop_treatments(prepared: &Prepared, explain: bool, notes: &mut Vec<String>) 
 fn encode_checking_closed_forms(
     mut kernel: Kernel,
     opts: &VerifyOptions,
+    launch: &Launch,
     run: &mut KernelRun,
     notes: &mut Vec<String>,
 ) -> Result<(Kernel, encode::Encoded, Sessions), Error> {
     loop {
-        let encoded = encode::encode_with(&kernel, &run.options().geometry, &pair_options(opts));
+        let encoded = encode::encode_with(&kernel, &launch.geometry, &pair_options(opts, launch));
         let mut sessions = Sessions::new(&encoded, run, opts.explain);
         let mut rejected: Vec<(Span, VarId)> = Vec::new();
         for (i, check) in encoded.checks.iter().enumerate() {
@@ -187,6 +222,7 @@ fn encode_checking_closed_forms(
 fn confirm_by_replay(
     k: &Kernel,
     opts: &VerifyOptions,
+    launch: &Launch,
     run: &mut KernelRun,
     findings: &mut [Finding],
     notes: &mut Vec<String>,
@@ -195,7 +231,7 @@ fn confirm_by_replay(
         if !finding.possible {
             continue;
         }
-        let mut geometry = run.options().geometry.clone();
+        let mut geometry = launch.geometry.clone();
         let mut pinned = false;
         for (name, value) in &finding.geometry {
             let slot = match name.split_once('.') {
@@ -220,7 +256,7 @@ fn confirm_by_replay(
         if !exact {
             continue;
         }
-        let encoded = encode::encode_with(&prepared.kernel, &geometry, &pair_options(opts));
+        let encoded = encode::encode_with(&prepared.kernel, &geometry, &pair_options(opts, launch));
         // Exact queries only: the launch is concrete.
         let mut sessions = Sessions::new(&encoded, run, opts.explain);
         sessions.relaxed = None;
@@ -265,10 +301,12 @@ fn confirm_by_replay(
     Ok(())
 }
 
-/// The pair model with every check, under `--no-overflow` when given.
-fn pair_options(opts: &VerifyOptions) -> encode::EncodeOptions {
+/// The pair model with every check, under `--no-overflow` when given and the launch's no-wrap
+/// contract.
+fn pair_options(opts: &VerifyOptions, launch: &Launch) -> encode::EncodeOptions {
     encode::EncodeOptions {
         no_overflow: opts.no_overflow,
+        index_fits: launch.index_fits,
         ..encode::EncodeOptions::pair()
     }
 }

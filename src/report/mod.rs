@@ -11,7 +11,10 @@
 //!   "findings": [{"kind": "race"|"divergence"|"assertion", "race": "read-write"|"write-write",
 //!   "array", "accesses": [{"line", "col", "access": "read"|"write"|"atomic"|"barrier"|"assert",
 //!   "block": [x,y,z], "thread": [x,y,z], "reaches"}], "params": {name: value},
-//!   "geometry": {name: value}, "index"}], "inconclusive": [reason], "notes": [note]}]}`.
+//!   "geometry": {name: value}, "index"}], "inconclusive": [reason], "notes": [note],
+//!   "contract": [assumption], "excluded": [finding + "condition"]}]}`: a `verified` kernel with
+//!   a non-empty `contract` holds for the launches where every assumption of it holds, and
+//!   `excluded` lists the findings of the other launches.
 
 pub mod bank;
 pub mod check;
@@ -48,6 +51,12 @@ impl Render for FileResult {
                     "notes": k.notes,
                     "loops": k.loops,
                     "answers": k.answers,
+                    "contract": k.contract,
+                    "excluded": k.excluded.iter().map(|e| {
+                        let mut f = finding_json(&e.finding);
+                        f["condition"] = json!(e.condition);
+                        f
+                    }).collect::<Vec<_>>(),
                 })
             })
             .collect();
@@ -68,6 +77,13 @@ fn kernels_text<K>(kernels: &[K], kernel: impl Fn(&K, &mut Sources, &mut String)
 
 fn kernel_text(k: &KernelResult, sources: &mut Sources, out: &mut String) {
     match k.verdict {
+        Verdict::Verified if !k.contract.is_empty() => {
+            let _ = writeln!(out, "{}: verified for launches where {}", k.name, k.contract.join(", "));
+            for e in &k.excluded {
+                let _ = writeln!(out, "  excluded by the launch contract ({}):", e.condition);
+                finding_text(&e.finding, sources, out);
+            }
+        }
         Verdict::Verified => {
             let _ = writeln!(out, "{}: verified", k.name);
         }
@@ -280,6 +296,8 @@ mod tests {
             answers: vec![],
             queries: 1,
             time: Duration::ZERO,
+            contract: vec![],
+            excluded: vec![],
         };
         FileResult {
             file: "no/such/file.cu".into(),

@@ -231,6 +231,7 @@ pub fn encode_concrete(
         memory: MemoryModel::Serialized,
         checks: true,
         no_overflow: false,
+        index_fits: None,
     };
     let mut e = Encoder::new(kernel, geometry, &eo);
     e.float_ieee = opts.float_ieee;

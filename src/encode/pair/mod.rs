@@ -165,6 +165,14 @@ pub struct EncodeOptions {
     /// PUG's `+O`: assume that no integer `+`, `-`, `*` overflows its type (signed or
     /// unsigned), as a side condition on the path where it is evaluated.
     pub no_overflow: bool,
+    /// A launch contract's "no wrap of the linear thread index" (`driver::contracts`):
+    /// `Some((bits, dims))` assumes, for each dimension `d` with `dims[d]`, what
+    /// `gridDim.d * blockDim.d <= 2^bits` implies for each thread: `blockIdx.d * blockDim.d`
+    /// does not wrap 32 bits and is at most `2^bits - blockDim.d` (so that adding
+    /// `threadIdx.d` stays below `2^bits`). Weaker than the contract, so a query unsatisfiable
+    /// under it is unsatisfiable for every launch the contract allows. `bits` is 31 (an `int`
+    /// index) or 32 (an `unsigned` one).
+    pub index_fits: Option<(u32, [bool; 3])>,
 }
 
 impl EncodeOptions {
@@ -175,6 +183,7 @@ impl EncodeOptions {
             memory: MemoryModel::EqualityAbstraction,
             checks: true,
             no_overflow: false,
+            index_fits: None,
         }
     }
 }
@@ -264,6 +273,8 @@ pub(in crate::encode) struct Encoder<'k> {
     pub(in crate::encode) float_ieee: bool,
     /// `EncodeOptions::no_overflow`.
     no_overflow: bool,
+    /// `EncodeOptions::index_fits`.
+    index_fits: Option<(u32, [bool; 3])>,
     /// Whether a FloatingPoint term was emitted.
     pub(in crate::encode) fp_used: bool,
     /// Concrete model: fold constant terms, pin builtins to `pinned`, keep memory as an overlay
@@ -353,6 +364,7 @@ impl<'k> Encoder<'k> {
             fp_used: false,
             fold: false,
             no_overflow: opts.no_overflow,
+            index_fits: opts.index_fits,
             pinned: Vec::new(),
             overlay: BTreeMap::new(),
             thread_blocks: Vec::new(),

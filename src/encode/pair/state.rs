@@ -137,6 +137,11 @@ impl Encoder<'_> {
                     let x = self.declare(&name, Sexp::bv_sort(32));
                     self.assert(app("bvult", vec![x, atom(Self::builtin_name(dim, 0))]));
                 }
+                if let Some((bits, dims)) = self.index_fits
+                    && dims[d.index()]
+                {
+                    self.index_fits(th, d, bits);
+                }
             }
         }
         let same = |b: fn(crate::ir::Dim) -> Builtin, i: usize, j: usize| {
@@ -179,6 +184,22 @@ impl Encoder<'_> {
                 }
             }
         }
+    }
+
+    /// [`EncodeOptions::index_fits`](super::EncodeOptions) for thread `th` in dimension `d`:
+    /// `blockIdx.d * blockDim.d` does not wrap and is at most `2^bits - blockDim.d`.
+    fn index_fits(&mut self, th: usize, d: crate::ir::Dim, bits: u32) {
+        let block = atom(Self::builtin_name(Builtin::BlockIdx(d), th));
+        let dim = atom(Self::builtin_name(Builtin::BlockDim(d), 0));
+        let product = app("bvmul", vec![block.clone(), dim.clone()]);
+        self.assert(crate::encode::nonlinear::mul_no_overflow(&block, &dim, 32, false));
+        // 2^32 - blockDim is `bvneg blockDim` (blockDim >= 1).
+        let most = if bits >= 32 {
+            app("bvneg", vec![dim])
+        } else {
+            app("bvsub", vec![bvn(1u64 << bits, 32), dim])
+        };
+        self.assert(app("bvule", vec![product, most]));
     }
 
     /// Each thread's state on entry: initial memories (shared ones common to all threads),
