@@ -325,3 +325,52 @@ fn no_infer_keeps_only_the_given_invariants() {
         assert!(!err.contains("ignoring GPUVerify flag"), "{s}: {err}");
     }
 }
+
+/// Issue 11: saxpy under a symbolic launch is verified for launches where the unused
+/// dimensions are 1 and the x index does not wrap; the race of the other launches is listed
+/// with its condition; `--strict` reports it. A kernel racy in every launch stays a defect.
+#[test]
+fn launch_contract_excludes_only_races_of_launches_outside_it() {
+    let (code, out, err) = run(&["--solver", "z3", "--json", "examples/saxpy_contract.cu"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let k = &v["kernels"][0];
+    assert_eq!(k["verdict"], "verified", "{out}");
+    let contract: Vec<&str> = k["contract"]
+        .as_array()
+        .expect("contract")
+        .iter()
+        .filter_map(|c| c.as_str())
+        .collect();
+    for c in [
+        "blockDim.y = 1",
+        "blockDim.z = 1",
+        "gridDim.y = 1",
+        "gridDim.z = 1",
+        "gridDim.x * blockDim.x <= 2^32",
+    ] {
+        assert!(contract.contains(&c), "{c} missing from {contract:?}");
+    }
+    assert!(
+        !contract
+            .iter()
+            .any(|c| c.starts_with("blockDim.x") || c.starts_with("gridDim.x =")),
+        "{contract:?}"
+    );
+    let excluded = k["excluded"].as_array().expect("excluded");
+    assert_eq!(excluded.len(), 1, "{out}");
+    assert_eq!(excluded[0]["array"], "y", "{out}");
+    assert!(
+        excluded[0]["condition"].as_str().unwrap_or("").starts_with("only when"),
+        "{out}"
+    );
+
+    let (code, out, _) = run(&["--solver", "z3", "--strict", "examples/saxpy_contract.cu"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("read-write race on y["), "{out}");
+
+    let (code, out, _) = run(&["--solver", "z3", "--json", "examples/pairs_race_symbolic.cu"]);
+    assert_eq!(code, Some(1), "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["kernels"][0]["contract"].as_array().map(Vec::len), Some(0), "{out}");
+}

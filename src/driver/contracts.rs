@@ -33,7 +33,12 @@ use crate::verdict::{Excluded, Finding, KernelResult, Verdict};
 /// Re-verifies `k` under the standard launch assumptions when `result` has findings and the
 /// launch is not concrete, and turns `result` into a verdict with a contract when they
 /// exclude every finding. Errors: those of [`verify_under`] (a solver that cannot start).
-pub(super) fn apply(k: &Kernel, opts: &VerifyOptions, run: &mut KernelRun, result: &mut KernelResult) -> Result<(), Error> {
+pub(super) fn apply(
+    k: &Kernel,
+    opts: &VerifyOptions,
+    run: &mut KernelRun,
+    result: &mut KernelResult,
+) -> Result<(), Error> {
     if result.findings.is_empty() || result.verdict != Verdict::Defect {
         return Ok(());
     }
@@ -60,13 +65,29 @@ pub(super) fn apply(k: &Kernel, opts: &VerifyOptions, run: &mut KernelRun, resul
     }
     let mut flat = geometry.clone();
     for (_, block, i) in &unused {
-        let slot = if *block { &mut flat.block_dim[*i] } else { &mut flat.grid_dim[*i] };
+        let slot = if *block {
+            &mut flat.block_dim[*i]
+        } else {
+            &mut flat.grid_dim[*i]
+        };
         *slot = Some(1);
     }
     let saved = (std::mem::take(&mut run.inconclusive), run.queries);
     let mut answers = Vec::new();
-    let outcome = choose(k, opts, run, geometry, &flat, wrap, !unused.is_empty(), result, &mut answers);
+    run.dump = false;
+    let outcome = choose(
+        k,
+        opts,
+        run,
+        geometry,
+        &flat,
+        wrap,
+        !unused.is_empty(),
+        result,
+        &mut answers,
+    );
     run.inconclusive = saved.0;
+    run.dump = true;
     let extra = run.queries - saved.1;
     result.answers.append(&mut answers);
     let Some((bits, conditions)) = outcome? else {
@@ -117,7 +138,11 @@ fn choose(
     before: &KernelResult,
     answers: &mut Vec<String>,
 ) -> Result<Option<(Option<u32>, Vec<String>)>, Error> {
-    let candidates: Vec<Option<u32>> = if wrap.contains(&true) { vec![Some(32), Some(31)] } else { vec![None] };
+    let candidates: Vec<Option<u32>> = if wrap.contains(&true) {
+        vec![Some(32), Some(31)]
+    } else {
+        vec![None]
+    };
     let mut chosen = None;
     for bits in candidates {
         let launch = Launch {
@@ -140,12 +165,20 @@ fn choose(
             .filter(|(n, v)| *v > 1 && is_pinned(n, flat))
             .map(|(n, v)| format!("{n} = {v}"))
             .collect();
-        let shown = if wide.is_empty() { String::new() } else { format!(" (its witness: {})", wide.join(", ")) };
+        let shown = if wide.is_empty() {
+            String::new()
+        } else {
+            format!(" (its witness: {})", wide.join(", "))
+        };
         format!("a launch dimension the kernel never reads is above 1{shown}")
     };
     let wrap_condition = |f: &Finding| -> String {
         let b = bits.unwrap_or(32);
-        let what = f.array.as_deref().map(|a| format!("races on {a}")).unwrap_or_else(|| "has this defect".into());
+        let what = f
+            .array
+            .as_deref()
+            .map(|a| format!("races on {a}"))
+            .unwrap_or_else(|| "has this defect".into());
         format!("the linear thread index wraps: a launch of more than 2^{b} threads in a dimension {what}")
     };
     // Which findings each kind of assumption alone excludes: `None` when that kind is not
@@ -202,7 +235,10 @@ fn choose(
 /// How `--explain` names a re-verification: `contract (blockDim.y = 1, …; index < 2^32):`.
 fn label(launch: &Launch) -> String {
     let mut parts = Vec::new();
-    for (kind, dims) in [("blockDim", &launch.geometry.block_dim), ("gridDim", &launch.geometry.grid_dim)] {
+    for (kind, dims) in [
+        ("blockDim", &launch.geometry.block_dim),
+        ("gridDim", &launch.geometry.grid_dim),
+    ] {
         for (i, d) in dims.iter().enumerate() {
             if let Some(v) = d {
                 parts.push(format!("{kind}.{} = {v}", ["x", "y", "z"][i]));
@@ -217,7 +253,9 @@ fn label(launch: &Launch) -> String {
 
 /// Whether geometry name `n` (`blockDim.y`) is a dimension the contract pins to 1.
 fn is_pinned(n: &str, flat: &crate::passes::Geometry) -> bool {
-    let Some((kind, d)) = n.split_once('.') else { return false };
+    let Some((kind, d)) = n.split_once('.') else {
+        return false;
+    };
     let i = match d {
         "x" => 0,
         "y" => 1,

@@ -92,6 +92,9 @@ pub struct KernelRun<'a> {
     pub queries: usize,
     /// Why the result is not conclusive, in the order found.
     pub inconclusive: Vec<String>,
+    /// Sessions write `--dump-smt2` files (off while a launch contract re-verifies the
+    /// kernel, whose queries have the same names as the kernel's own).
+    pub dump: bool,
 }
 
 impl<'a> KernelRun<'a> {
@@ -101,6 +104,7 @@ impl<'a> KernelRun<'a> {
             start: Instant::now(),
             queries: 0,
             inconclusive: Vec::new(),
+            dump: true,
         }
     }
 
@@ -123,7 +127,7 @@ impl<'a> KernelRun<'a> {
     pub fn session_options(&self, limit: Duration) -> SessionOptions {
         SessionOptions {
             timeout: Some(limit),
-            dump_dir: self.opts.dump_dir.clone(),
+            dump_dir: self.opts.dump_dir.clone().filter(|_| self.dump),
             eager: false,
         }
     }
