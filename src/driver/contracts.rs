@@ -75,17 +75,13 @@ pub(super) fn apply(
     let saved = (std::mem::take(&mut run.inconclusive), run.queries);
     let mut answers = Vec::new();
     run.dump = false;
-    let outcome = choose(
-        k,
-        opts,
-        run,
-        geometry,
-        &flat,
+    let vocabulary = Vocabulary {
+        geometry: geometry.clone(),
+        flat,
         wrap,
-        !unused.is_empty(),
-        result,
-        &mut answers,
-    );
+        has_unused: !unused.is_empty(),
+    };
+    let outcome = choose(k, opts, run, &vocabulary, result, &mut answers);
     run.inconclusive = saved.0;
     run.dump = true;
     let extra = run.queries - saved.1;
@@ -123,6 +119,19 @@ pub(super) fn apply(
     Ok(())
 }
 
+/// The standard assumptions open for a launch: the geometry as given, the geometry with the
+/// unused dimensions pinned to 1 (`flat`), the dimensions whose index may wrap, and whether any
+/// dimension is unused.
+struct Vocabulary {
+    geometry: crate::passes::Geometry,
+    flat: crate::passes::Geometry,
+    wrap: [bool; 3],
+    has_unused: bool,
+}
+
+/// The bits of the no-wrap bound (`None`: no dimension to bound) and each finding's condition.
+type Chosen = (Option<u32>, Vec<String>);
+
 /// The weakest contract that verifies `k`: the unused dimensions pinned (`flat`) and no wrap of
 /// the index at 2^32, else at 2^31 (`None` bits: no dimension to bound). Returns the bits and,
 /// per finding of `before`, the condition of the launches it needs; `None` when no contract
@@ -131,13 +140,11 @@ fn choose(
     k: &Kernel,
     opts: &VerifyOptions,
     run: &mut KernelRun,
-    before_geometry: &crate::passes::Geometry,
-    flat: &crate::passes::Geometry,
-    wrap: [bool; 3],
-    has_unused: bool,
+    v: &Vocabulary,
     before: &KernelResult,
     answers: &mut Vec<String>,
-) -> Result<Option<(Option<u32>, Vec<String>)>, Error> {
+) -> Result<Option<Chosen>, Error> {
+    let (before_geometry, flat, wrap, has_unused) = (&v.geometry, &v.flat, v.wrap, v.has_unused);
     let candidates: Vec<Option<u32>> = if wrap.contains(&true) {
         vec![Some(32), Some(31)]
     } else {

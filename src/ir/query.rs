@@ -205,6 +205,22 @@ pub fn stmts_read_other_thread(stmts: &[Stmt]) -> bool {
     f.0
 }
 
+/// The builtin variables (`threadIdx.y`, `blockDim.x`, …) that expressions of `stmts` read, at
+/// any depth, `__ensures` bodies included.
+pub fn builtins_read(stmts: &[Stmt]) -> Vec<super::Builtin> {
+    struct Reads(Vec<super::Builtin>);
+    impl Visitor for Reads {
+        fn visit_builtin(&mut self, b: super::Builtin) {
+            if !self.0.contains(&b) {
+                self.0.push(b);
+            }
+        }
+    }
+    let mut r = Reads(Vec::new());
+    r.visit_block(stmts);
+    r.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -302,20 +318,4 @@ mod tests {
         assert!(mentions(&e, &BTreeSet::from([VarId(4)])));
         assert!(!mentions(&e, &BTreeSet::from([VarId(5)])));
     }
-}
-
-/// The builtin variables (`threadIdx.y`, `blockDim.x`, …) that expressions of `stmts` read, at
-/// any depth, `__ensures` bodies included.
-pub fn builtins_read(stmts: &[Stmt]) -> Vec<super::Builtin> {
-    struct Reads(Vec<super::Builtin>);
-    impl Visitor for Reads {
-        fn visit_builtin(&mut self, b: super::Builtin) {
-            if !self.0.contains(&b) {
-                self.0.push(b);
-            }
-        }
-    }
-    let mut r = Reads(Vec::new());
-    r.visit_block(stmts);
-    r.0
 }
