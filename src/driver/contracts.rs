@@ -3,8 +3,10 @@
 //! standard launch assumptions.
 //!
 //! The standard assumptions, each added only where the launch leaves it open:
-//! - a dimension the kernel never reads has extent 1 (`blockDim.y = 1` when `threadIdx.y` is
-//!   never read, `gridDim.y = 1` when `blockIdx.y` is never read; likewise z and x);
+//! - a y or z dimension the kernel never reads has extent 1 (`blockDim.y = 1` when
+//!   `threadIdx.y` is never read, `gridDim.y = 1` when `blockIdx.y` is never read; likewise z).
+//!   Never x: pinning every dimension would leave a launch of one thread, which has no pair
+//!   of threads, so the pair model would verify it vacuously;
 //! - the linear thread index of each dimension the kernel reads does not wrap:
 //!   `gridDim.d * blockDim.d <= 2^32` (an `unsigned` index), else `<= 2^31` (an `int` one).
 //!
@@ -51,10 +53,12 @@ pub(super) fn apply(
     for d in Dim::ALL {
         let i = d.index();
         let name = ["x", "y", "z"][i];
-        if geometry.block_dim[i].is_none() && !read(Builtin::ThreadIdx(d)) {
+        // Never x: a launch of one thread has no pair of threads, and the pair model would
+        // verify it vacuously (an assertion that fails in every thread included).
+        if i > 0 && geometry.block_dim[i].is_none() && !read(Builtin::ThreadIdx(d)) {
             unused.push((format!("blockDim.{name}"), true, i));
         }
-        if geometry.grid_dim[i].is_none() && !read(Builtin::BlockIdx(d)) {
+        if i > 0 && geometry.grid_dim[i].is_none() && !read(Builtin::BlockIdx(d)) {
             unused.push((format!("gridDim.{name}"), false, i));
         }
         let symbolic = geometry.block_dim[i].is_none() || geometry.grid_dim[i].is_none();
