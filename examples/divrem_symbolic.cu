@@ -1,8 +1,14 @@
 // expect: verified
 // --blockDim=[*,1,1] --gridDim=[*,1,1] --no-overflow
 // expect: race
+// --blockDim=[*,1,1] --gridDim=[*,1,1] --strict
+// expect: verified
 // --blockDim=[*,1,1] --gridDim=[*,1,1]
 #include <cuda.h>
+
+// Without --no-overflow its race needs more than 2^32 threads in x (the index wraps): a launch
+// contract excludes it (verified for launches where gridDim.x * blockDim.x <= 2^32), and
+// --strict reports it.
 
 // A 1-D launch over a row-major matrix of symbolic width: the linear index is split into a
 // row and a column by division and remainder by `width`, and rebuilt. (i / w) * w + i % w = i,
