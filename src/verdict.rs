@@ -163,6 +163,9 @@ pub struct Finding {
     /// The witness rests on a loop abstraction (values havocked at a loop head) and may not
     /// be feasible: a possible defect.
     pub possible: bool,
+    /// The parameter values it needs, when a relation of the launch contracts' vocabulary
+    /// excludes it (`only when n % blockDim.x != 0`); `None` when none was found or asked.
+    pub condition: Option<String>,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -194,8 +197,14 @@ pub struct KernelResult {
     /// `blockDim.y = 1` or `gridDim.x * blockDim.x <= 2^32`; empty when it holds for every
     /// launch checked (or there is no verified verdict).
     pub contract: Vec<String>,
-    /// Findings the contract excludes, each with the condition of the launches it needs.
+    /// Findings that only launches outside the standard assumptions have, each with the
+    /// condition of the launches it needs: those the contract excludes (a verified verdict), or,
+    /// for a defect, those that disappear under the standard assumptions while others stay.
     pub excluded: Vec<Excluded>,
+    /// `--assume` expressions (C, over parameters and the launch) under each of which the
+    /// kernel was verified again and found free of defects (under the standard assumptions):
+    /// suggested, never assumed.
+    pub suggestions: Vec<String>,
 }
 
 /// A finding that only launches outside the standard assumptions have

@@ -374,3 +374,78 @@ fn launch_contract_excludes_only_races_of_launches_outside_it() {
     let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(v["kernels"][0]["contract"].as_array().map(Vec::len), Some(0), "{out}");
 }
+
+/// Issue 11, parameter relations: a kernel racy only when `n` is not a multiple of
+/// `blockDim.x` stays a defect (relations are never assumed), its race carries the condition,
+/// and the report suggests the `--assume` that gpug checked verifies it; with that `--assume`
+/// the kernel is verified. A finding racy in every launch gets no suggestion.
+#[test]
+fn launch_contract_suggests_a_checked_parameter_relation() {
+    let (code, out, err) = run(&["--solver", "z3", "--json", "examples/tail_multiple.cu"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let k = &v["kernels"][0];
+    assert_eq!(k["verdict"], "defect", "{out}");
+    assert_eq!(k["suggestions"], serde_json::json!(["n % blockDim.x == 0"]), "{out}");
+    assert_eq!(k["findings"][0]["condition"], "only when n % blockDim.x != 0", "{out}");
+    assert_eq!(k["contract"].as_array().map(Vec::len), Some(0), "{out}");
+
+    let (code, out, _) = run(&["--solver", "z3", "examples/tail_multiple.cu"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("suggestion: verified with --assume 'n % blockDim.x == 0'"),
+        "{out}"
+    );
+
+    let (code, out, _) = run(&[
+        "--solver",
+        "z3",
+        "--assume",
+        "n % blockDim.x == 0",
+        "examples/tail_multiple.cu",
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+
+    let (_, out, _) = run(&["--solver", "z3", "--json", "examples/pairs_race_symbolic.cu"]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["kernels"][0]["suggestions"], serde_json::json!([]), "{out}");
+    assert!(v["kernels"][0]["findings"][0].get("condition").is_none(), "{out}");
+}
+
+/// Issue 11: in a kernel with a race of every launch and a race of 2-D launches only, the
+/// first is the defect and the second is listed apart with the launches it needs; `--strict`
+/// reports both.
+#[test]
+fn launch_contract_lists_races_of_other_launches_beside_a_defect() {
+    let (code, out, err) = run(&["--solver", "z3", "--json", "examples/mixed_contract.cu"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let k = &v["kernels"][0];
+    let arrays = |key: &str| -> Vec<String> {
+        k[key]
+            .as_array()
+            .expect(key)
+            .iter()
+            .map(|f| f["array"].as_str().unwrap_or("").to_string())
+            .collect()
+    };
+    assert_eq!(arrays("findings"), ["out"], "{out}");
+    assert_eq!(arrays("excluded"), ["counts"], "{out}");
+    let condition = k["excluded"][0]["condition"].as_str().unwrap_or("");
+    assert!(
+        condition.contains("a launch dimension the kernel never reads is above 1"),
+        "{condition}"
+    );
+
+    let (code, out, _) = run(&["--solver", "z3", "--json", "--strict", "examples/mixed_contract.cu"]);
+    assert_eq!(code, Some(1), "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let mut found: Vec<&str> = v["kernels"][0]["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter_map(|f| f["array"].as_str())
+        .collect();
+    found.sort();
+    assert_eq!(found, ["counts", "out"], "{out}");
+}

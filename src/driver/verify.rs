@@ -92,6 +92,7 @@ pub(super) fn verify_under(
             time: run.elapsed(),
             contract: Vec::new(),
             excluded: Vec::new(),
+            suggestions: Vec::new(),
         });
     }
     let (kernel, encoded, mut sessions) = encode_checking_closed_forms(prepared.kernel, opts, launch, run, &mut notes)?;
@@ -136,6 +137,7 @@ pub(super) fn verify_under(
         time: run.elapsed(),
         contract: Vec::new(),
         excluded: Vec::new(),
+        suggestions: Vec::new(),
     })
 }
 

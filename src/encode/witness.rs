@@ -130,6 +130,7 @@ impl Check {
                     geometry,
                     index: Some(index),
                     possible: a.abstracted || b.abstracted,
+                    condition: None,
                 }
             }
             Property::Divergence { span } => {
@@ -146,6 +147,7 @@ impl Check {
                     geometry,
                     index: None,
                     possible: self.possible,
+                    condition: None,
                 }
             }
             Property::Assertion { span } | Property::Invariant { span, .. } => Finding {
@@ -159,6 +161,7 @@ impl Check {
                 geometry,
                 index: None,
                 possible: self.possible,
+                condition: None,
             },
             Property::ClosedForm { loop_span, .. } => Finding {
                 kind: FindingKind::Invariant { base: false },
@@ -168,6 +171,7 @@ impl Check {
                 geometry,
                 index: None,
                 possible: true,
+                condition: None,
             },
         }
     }

@@ -66,6 +66,16 @@ pub fn defined_vars(stmts: &[Stmt], keep: impl Fn(VarContext) -> bool, out: &mut
     .visit_block(stmts);
 }
 
+/// Adds to `out` the variables that expressions anywhere in `stmts` read ([`VarContext::Read`]).
+pub fn read_vars(stmts: &[Stmt], out: &mut impl Extend<VarId>) {
+    Executed(|e: Event<'_>| {
+        if let Event::Var(v, VarContext::Read) = e {
+            out.extend([v]);
+        }
+    })
+    .visit_block(stmts);
+}
+
 /// Adds to `out` the variables assigned anywhere in `stmts`: by `Assign`, `Havoc`, `Load` or
 /// the result of an `Atomic`.
 pub fn assigned_vars(stmts: &[Stmt], out: &mut impl Extend<VarId>) {

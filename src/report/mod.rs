@@ -12,9 +12,13 @@
 //!   "array", "accesses": [{"line", "col", "access": "read"|"write"|"atomic"|"barrier"|"assert",
 //!   "block": [x,y,z], "thread": [x,y,z], "reaches"}], "params": {name: value},
 //!   "geometry": {name: value}, "index"}], "inconclusive": [reason], "notes": [note],
-//!   "contract": [assumption], "excluded": [finding + "condition"]}]}`: a `verified` kernel with
-//!   a non-empty `contract` holds for the launches where every assumption of it holds, and
-//!   `excluded` lists the findings of the other launches.
+//!   "contract": [assumption], "excluded": [finding + "condition"], "suggestions": [assume]}]}`:
+//!   a `verified` kernel with a non-empty `contract` holds for the launches where every
+//!   assumption of it holds, and `excluded` lists the findings of the other launches (for a
+//!   `defect` kernel too: findings that only launches outside the standard assumptions have).
+//!   A finding's `"condition"` (when present) says which launches or parameter values it needs
+//!   (`only when n % blockDim.x != 0`); `suggestions` are `--assume` expressions under which
+//!   gpug verified the kernel, all together, never assumed by the verdict.
 
 pub mod bank;
 pub mod check;
@@ -52,6 +56,7 @@ impl Render for FileResult {
                     "loops": k.loops,
                     "answers": k.answers,
                     "contract": k.contract,
+                    "suggestions": k.suggestions,
                     "excluded": k.excluded.iter().map(|e| {
                         let mut f = finding_json(&e.finding);
                         f["condition"] = json!(e.condition);
@@ -99,8 +104,26 @@ fn kernel_text(k: &KernelResult, sources: &mut Sources, out: &mut String) {
             for f in &k.findings {
                 finding_text(f, sources, out);
             }
+            for e in &k.excluded {
+                let _ = writeln!(
+                    out,
+                    "  also, outside the standard launch assumptions ({}):",
+                    e.condition
+                );
+                finding_text(&e.finding, sources, out);
+            }
             for why in &k.inconclusive {
                 let _ = writeln!(out, "  also inconclusive: {why}");
+            }
+            if !k.suggestions.is_empty() {
+                let flags: Vec<String> = k.suggestions.iter().map(|s| format!("--assume '{s}'")).collect();
+                let requires: Vec<String> = k.suggestions.iter().map(|s| format!("__requires({s});")).collect();
+                let _ = writeln!(
+                    out,
+                    "  suggestion: verified with {} (checked by gpug; or `{}` at the top of the kernel); gpug does not assume it",
+                    flags.join(" "),
+                    requires.join(" ")
+                );
             }
         }
     }
@@ -134,6 +157,9 @@ fn finding_text(f: &Finding, sources: &mut Sources, out: &mut String) {
     };
     let possible = if f.possible { "possible " } else { "" };
     let _ = writeln!(out, "  {possible}{title}");
+    if let Some(c) = &f.condition {
+        let _ = writeln!(out, "    {c}");
+    }
     for a in &f.accesses {
         access_text(f.kind, a, sources, out);
     }
@@ -244,6 +270,9 @@ fn finding_json(f: &Finding) -> Value {
     if let FindingKind::Race { write_write } = f.kind {
         v["race"] = json!(if write_write { "write-write" } else { "read-write" });
     }
+    if let Some(c) = &f.condition {
+        v["condition"] = json!(c);
+    }
     v
 }
 
@@ -285,6 +314,7 @@ mod tests {
             geometry: vec![],
             index: Some("s[0]".into()),
             possible: false,
+            condition: None,
         };
         let k = |name: &str, verdict, findings: Vec<Finding>, inconclusive: Vec<String>| KernelResult {
             name: name.into(),
@@ -298,6 +328,7 @@ mod tests {
             time: Duration::ZERO,
             contract: vec![],
             excluded: vec![],
+            suggestions: vec![],
         };
         FileResult {
             file: "no/such/file.cu".into(),

@@ -1,0 +1,411 @@
+//! Launch contracts (DESIGN.md "Launch contracts", issue 11): the conditions of the findings
+//! made under a launch that is not fully concrete, found by verifying the kernel again under a
+//! fixed vocabulary of assumptions, one pass over a kernel's findings after
+//! [`super::verify::verify_under`].
+//!
+//! The vocabulary has two parts:
+//! - **standard launch assumptions**, each added only where the launch leaves it open: a y or
+//!   z dimension the kernel never reads has extent 1 (`blockDim.y = 1` when `threadIdx.y` is
+//!   never read, `gridDim.y = 1` when `blockIdx.y` is never read; likewise z; never x: pinning
+//!   every dimension would leave a launch of one thread, which has no pair of threads, so the
+//!   pair model would verify it vacuously); and the linear thread index of each dimension the
+//!   kernel reads does not wrap: `gridDim.d * blockDim.d <= 2^32` (an `unsigned` index), else
+//!   `<= 2^31` (an `int` one);
+//! - **parameter relations** ([`relations`]): `n % blockDim.x == 0`, `n <= gridDim.x *
+//!   blockDim.x`, `n >= 1`, `blockDim.x` a power of two, `blockDim.x == C` for a `__shared__`
+//!   array of `C` elements.
+//!
+//! When every finding disappears under the standard assumptions, the kernel is verified *for
+//! launches where* they hold: [`KernelResult::contract`] lists them and each finding moves to
+//! [`KernelResult::excluded`] with the condition of the launches it needs (PUG §8 counts such
+//! "subtle undocumented assumptions" among what it found by hand). When some stay, the kernel
+//! is a defect with the findings of the standard launches, and those of the other launches are
+//! still listed in `excluded` with their conditions. Parameter relations are never assumed: a
+//! relation under which the kernel verifies is a suggestion ([`KernelResult::suggestions`]),
+//! and a finding one relation excludes carries that relation's negation as its condition.
+//! `--strict` skips this pass.
+//!
+//! Cost: a finding whose witness (an exact model: issue 21) already lies in the strongest
+//! standard launch is kept by every contract, so no re-verification is asked for it; when all
+//! findings are such, the standard assumptions cost no query at all.
+//!
+//! Soundness: a re-verification is the pair model itself with the geometry narrowed (unused
+//! dimensions pinned to 1) and the no-wrap assumption's per-thread consequences asserted
+//! ([`crate::encode::EncodeOptions::index_fits`], implied by the contract); a verdict under
+//! them holds for every launch the contract allows. A re-verification that is inconclusive
+//! excludes nothing.
+//!
+//! Must not: print, build SMT terms, or assume parameter relations (those are suggested only).
+
+mod relations;
+
+use super::Error;
+use super::pipeline::KernelRun;
+use super::verify::{Launch, VerifyOptions, verify_under};
+use crate::ir::query::builtins_read;
+use crate::ir::{Builtin, Dim, Kernel};
+use crate::passes::Geometry;
+use crate::verdict::{Excluded, Finding, KernelResult, Verdict};
+
+/// Applies the launch contracts to `result`, the verdict of `k` under the launch as given:
+/// nothing when it has no finding or the launch is concrete. Errors: those of
+/// [`verify_under`] (a solver that cannot start).
+pub(super) fn apply(
+    k: &Kernel,
+    opts: &VerifyOptions,
+    run: &mut KernelRun,
+    result: &mut KernelResult,
+) -> Result<(), Error> {
+    if result.findings.is_empty() || result.verdict != Verdict::Defect {
+        return Ok(());
+    }
+    let geometry = run.options().geometry.clone();
+    if geometry.block_dim.iter().chain(&geometry.grid_dim).all(Option::is_some) {
+        return Ok(());
+    }
+    let v = Vocabulary::of(k, geometry, opts.no_overflow);
+    let saved = (std::mem::take(&mut run.inconclusive), run.queries);
+    run.dump = false;
+    let mut answers = Vec::new();
+    let mut outcome = standard(k, opts, run, &v, result, &mut answers);
+    if outcome.is_ok() && result.verdict == Verdict::Defect {
+        outcome = relations::suggest(k, opts, run, &v.launch(v.strongest()), result, &mut answers);
+    }
+    run.inconclusive = saved.0;
+    run.dump = true;
+    result.answers.append(&mut answers);
+    result.queries += run.queries - saved.1;
+    result.time = run.elapsed();
+    outcome
+}
+
+/// The standard assumptions open for a launch.
+struct Vocabulary {
+    /// The geometry as given.
+    geometry: Geometry,
+    /// The unused dimensions left symbolic: (`blockDim.y`, block?, dimension index).
+    unused: Vec<(String, bool, usize)>,
+    /// The dimensions whose linear index may wrap (read by the kernel, not fully concrete).
+    wrap: [bool; 3],
+}
+
+impl Vocabulary {
+    /// Under `--no-overflow` no index wraps, so that assumption is never open.
+    fn of(k: &Kernel, geometry: Geometry, no_overflow: bool) -> Vocabulary {
+        let reads = builtins_read(&k.body);
+        let read = |b: Builtin| reads.contains(&b);
+        let mut unused = Vec::new();
+        let mut wrap = [false; 3];
+        for d in Dim::ALL {
+            let i = d.index();
+            let name = DIMS[i];
+            // Never x: a launch of one thread has no pair of threads, and the pair model would
+            // verify it vacuously (an assertion that fails in every thread included).
+            if i > 0 && geometry.block_dim[i].is_none() && !read(Builtin::ThreadIdx(d)) {
+                unused.push((format!("blockDim.{name}"), true, i));
+            }
+            if i > 0 && geometry.grid_dim[i].is_none() && !read(Builtin::BlockIdx(d)) {
+                unused.push((format!("gridDim.{name}"), false, i));
+            }
+            let symbolic = geometry.block_dim[i].is_none() || geometry.grid_dim[i].is_none();
+            wrap[i] = !no_overflow && symbolic && (read(Builtin::ThreadIdx(d)) || read(Builtin::BlockIdx(d)));
+        }
+        Vocabulary { geometry, unused, wrap }
+    }
+
+    /// Whether some standard assumption is open.
+    fn open(&self) -> bool {
+        !self.unused.is_empty() || self.wraps()
+    }
+
+    fn wraps(&self) -> bool {
+        self.wrap.contains(&true)
+    }
+
+    /// The bits of the strongest no-wrap bound (`None`: no dimension to bound).
+    fn strongest(&self) -> Option<u32> {
+        self.wraps().then_some(31)
+    }
+
+    /// The geometry with the unused dimensions pinned to 1.
+    fn flat(&self) -> Geometry {
+        let mut flat = self.geometry.clone();
+        for (_, block, i) in &self.unused {
+            let slot = if *block {
+                &mut flat.block_dim[*i]
+            } else {
+                &mut flat.grid_dim[*i]
+            };
+            *slot = Some(1);
+        }
+        flat
+    }
+
+    /// The launches of every standard assumption, the index bounded at 2^`bits`.
+    fn launch(&self, bits: Option<u32>) -> Launch {
+        Launch {
+            geometry: self.flat(),
+            index_fits: bits.map(|b| (b, self.wrap)),
+        }
+    }
+
+    /// The value of geometry dimension `kind.d` (`blockDim`, 1) in `f`'s witness launch.
+    fn value(&self, f: &Finding, block: bool, i: usize) -> Option<u64> {
+        let (kind, given) = if block {
+            ("blockDim", self.geometry.block_dim[i])
+        } else {
+            ("gridDim", self.geometry.grid_dim[i])
+        };
+        let name = format!("{kind}.{}", DIMS[i]);
+        given
+            .map(u64::from)
+            .or_else(|| f.geometry.iter().find(|(n, _)| *n == name).map(|(_, v)| *v))
+    }
+
+    /// Whether `f`'s witness launch has every unused dimension 1 (`None`: not known, the
+    /// witness rests on an abstraction).
+    fn flat_witness(&self, f: &Finding) -> Option<bool> {
+        if f.possible {
+            return None;
+        }
+        let mut all = true;
+        for (_, block, i) in &self.unused {
+            all &= self.value(f, *block, *i)? == 1;
+        }
+        Some(all)
+    }
+
+    /// Whether `f`'s witness launch keeps every wrapping dimension's thread count within
+    /// 2^`bits` (`None`: not known).
+    fn fitting_witness(&self, f: &Finding, bits: u32) -> Option<bool> {
+        if f.possible {
+            return None;
+        }
+        let mut all = true;
+        for i in (0..3).filter(|i| self.wrap[*i]) {
+            let threads = u128::from(self.value(f, false, i)?) * u128::from(self.value(f, true, i)?);
+            all &= threads <= 1u128 << bits;
+        }
+        Some(all)
+    }
+
+    /// Whether `f`'s witness lies in the launches of every standard assumption (bound at
+    /// 2^`bits`), so that no contract can exclude it.
+    fn admits(&self, f: &Finding, bits: Option<u32>) -> bool {
+        self.flat_witness(f) == Some(true) && bits.is_none_or(|b| self.fitting_witness(f, b) == Some(true))
+    }
+}
+
+const DIMS: [&str; 3] = ["x", "y", "z"];
+
+/// The standard assumptions: re-verifies `k` under them (the index bounded at 2^32, then at
+/// 2^31) unless every finding's witness already lies in their launches; turns `result` into a
+/// verdict with a contract when one excludes every finding, else moves the findings that the
+/// strongest one excludes to [`KernelResult::excluded`] and keeps those of its launches.
+fn standard(
+    k: &Kernel,
+    opts: &VerifyOptions,
+    run: &mut KernelRun,
+    v: &Vocabulary,
+    result: &mut KernelResult,
+    answers: &mut Vec<String>,
+) -> Result<(), Error> {
+    if !v.open() || result.findings.iter().all(|f| v.admits(f, v.strongest())) {
+        return Ok(());
+    }
+    // When every witness fits in 2^31 threads, no finding needs the index to wrap: the unused
+    // dimensions alone are tried first, so the contract names no bound it does not need.
+    let fitting = result.findings.iter().all(|f| v.fitting_witness(f, 31) == Some(true));
+    let candidates: Vec<Option<u32>> = match (v.wraps(), v.unused.is_empty()) {
+        (false, _) => vec![None],
+        (true, false) if fitting => vec![None, Some(32), Some(31)],
+        (true, _) => vec![Some(32), Some(31)],
+    };
+    // The last decided re-verification: its bits and its result.
+    let mut last: Option<(Option<u32>, KernelResult)> = None;
+    for bits in candidates {
+        // A weaker bound's findings whose witnesses fit the stronger one stay under it too:
+        // when all of them do, the stronger bound has the same findings.
+        if let Some((_, r)) = &last
+            && r.findings.iter().all(|f| v.admits(f, bits))
+        {
+            last = last.map(|(_, r)| (bits, r));
+            continue;
+        }
+        let launch = v.launch(bits);
+        run.inconclusive.clear();
+        let r = verify_under(k, opts, run, &launch)?;
+        answers.extend(r.answers.iter().map(|a| format!("{} {a}", label(&launch))));
+        if !run.inconclusive.is_empty() {
+            continue;
+        }
+        let verified = r.verdict == Verdict::Verified;
+        last = Some((bits, r));
+        if verified {
+            break;
+        }
+    }
+    let Some((bits, under)) = last else {
+        return Ok(());
+    };
+    let gone: Vec<Finding> = std::mem::take(&mut result.findings)
+        .into_iter()
+        .filter(|f| !under.findings.iter().any(|g| same_sites(f, g)))
+        .collect();
+    let conditions = conditions(k, opts, run, v, bits, &gone, answers)?;
+    result.excluded = gone
+        .into_iter()
+        .zip(conditions)
+        .map(|(finding, condition)| Excluded {
+            finding,
+            condition: format!("only when {condition}"),
+        })
+        .collect();
+    if under.verdict == Verdict::Verified {
+        let mut contract: Vec<String> = v.unused.iter().map(|(n, _, _)| format!("{n} = 1")).collect();
+        if let Some(bits) = bits {
+            for i in (0..3).filter(|i| v.wrap[*i]) {
+                let d = DIMS[i];
+                contract.push(format!("gridDim.{d} * blockDim.{d} <= 2^{bits}"));
+            }
+        }
+        result.verdict = Verdict::Verified;
+        result.inconclusive.clear();
+        let n = result.excluded.len();
+        result.notes.push(format!(
+            "the launch contract is the standard assumptions; --strict reports the {} excluded finding{} as defect{}",
+            n,
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "" } else { "s" },
+        ));
+        result.contract = contract;
+    } else {
+        // The defects of the standard launches, with their witnesses there.
+        result.findings = under.findings;
+        if !result.excluded.is_empty() {
+            result.notes.push(
+                "the findings listed as excluded need launches outside the standard assumptions; --strict reports them as defects".into(),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The condition of the launches each finding of `gone` needs: which kind of standard
+/// assumption alone excludes it (unused dimensions of extent 1, no wrap at 2^`bits`). A kind
+/// that the finding's witness satisfies cannot exclude it alone; the others are asked by one
+/// re-verification each, only when some finding needs the answer.
+fn conditions(
+    k: &Kernel,
+    opts: &VerifyOptions,
+    run: &mut KernelRun,
+    v: &Vocabulary,
+    bits: Option<u32>,
+    gone: &[Finding],
+    answers: &mut Vec<String>,
+) -> Result<Vec<String>, Error> {
+    let n = gone.len();
+    // Per finding: `None` when that kind is not in the contract, else whether it alone
+    // excludes the finding.
+    let (mut by_dims, mut by_wrap): (Vec<Option<bool>>, Vec<Option<bool>>) = match bits {
+        None => (vec![Some(true); n], vec![None; n]),
+        Some(_) if v.unused.is_empty() => (vec![None; n], vec![Some(true); n]),
+        Some(b) => (
+            gone.iter()
+                .map(|f| v.flat_witness(f).filter(|w| *w).map(|_| false))
+                .collect(),
+            gone.iter()
+                .map(|f| v.fitting_witness(f, b).filter(|w| *w).map(|_| false))
+                .collect(),
+        ),
+    };
+    let mut alone = |run: &mut KernelRun, launch: Launch, out: &mut Vec<Option<bool>>| -> Result<(), Error> {
+        if out.iter().all(Option::is_some) {
+            return Ok(());
+        }
+        run.inconclusive.clear();
+        let r = verify_under(k, opts, run, &launch)?;
+        answers.extend(r.answers.iter().map(|a| format!("{} {a}", label(&launch))));
+        let decided = run.inconclusive.is_empty();
+        for (f, slot) in gone.iter().zip(out.iter_mut()) {
+            if slot.is_none() {
+                *slot = Some(decided && !r.findings.iter().any(|g| same_sites(f, g)));
+            }
+        }
+        Ok(())
+    };
+    if let (Some(b), false) = (bits, v.unused.is_empty()) {
+        let dims = Launch {
+            geometry: v.flat(),
+            index_fits: None,
+        };
+        alone(run, dims, &mut by_dims)?;
+        let wraps = Launch {
+            geometry: v.geometry.clone(),
+            index_fits: Some((b, v.wrap)),
+        };
+        alone(run, wraps, &mut by_wrap)?;
+    }
+    let dims_condition = |f: &Finding| -> String {
+        let wide: Vec<String> = f
+            .geometry
+            .iter()
+            .filter(|(n, val)| *val > 1 && v.unused.iter().any(|(u, _, _)| u == n))
+            .map(|(n, val)| format!("{n} = {val}"))
+            .collect();
+        let shown = if wide.is_empty() {
+            String::new()
+        } else {
+            format!(" (its witness: {})", wide.join(", "))
+        };
+        format!("a launch dimension the kernel never reads is above 1{shown}")
+    };
+    let wrap_condition = |f: &Finding| -> String {
+        let b = bits.unwrap_or(32);
+        let what = f
+            .array
+            .as_deref()
+            .map(|a| format!("races on {a}"))
+            .unwrap_or_else(|| "has this defect".into());
+        format!("the linear thread index wraps: a launch of more than 2^{b} threads in a dimension {what}")
+    };
+    Ok(gone
+        .iter()
+        .zip(by_dims.iter().zip(&by_wrap))
+        .map(|(f, (d, w))| match (d, w) {
+            (Some(true), Some(true)) => format!("{} and {}", dims_condition(f), wrap_condition(f)),
+            (Some(true), _) => dims_condition(f),
+            (_, Some(true)) => wrap_condition(f),
+            _ => format!("{}, or {}", dims_condition(f), wrap_condition(f)),
+        })
+        .collect())
+}
+
+/// How `--explain` names a re-verification: `contract (blockDim.y = 1, …; index < 2^32):`.
+fn label(launch: &Launch) -> String {
+    let mut parts = Vec::new();
+    for (kind, dims) in [
+        ("blockDim", &launch.geometry.block_dim),
+        ("gridDim", &launch.geometry.grid_dim),
+    ] {
+        for (i, d) in dims.iter().enumerate() {
+            if let Some(v) = d {
+                parts.push(format!("{kind}.{} = {v}", DIMS[i]));
+            }
+        }
+    }
+    if let Some((bits, _)) = launch.index_fits {
+        parts.push(format!("linear index < 2^{bits}"));
+    }
+    format!("contract ({}):", parts.join(", "))
+}
+
+/// Same kind of defect (same array) at the same source sites.
+fn same_sites(a: &Finding, b: &Finding) -> bool {
+    let sites = |f: &Finding| {
+        let mut v: Vec<String> = f.accesses.iter().map(|x| x.span.to_string()).collect();
+        v.sort();
+        v
+    };
+    a.kind == b.kind && a.array == b.array && sites(a) == sites(b)
+}
