@@ -30,12 +30,9 @@ mod unwind;
 
 use crate::ir::query::assigned_vars;
 use crate::ir::{BlockId, Expr, Kernel, Span, Stmt, Ty, UnOp, VarId};
-#[cfg(not(test))]
-use consts::Env;
-pub use consts::Geometry;
-/// Constant evaluation, also for the front end's tests of its built-ins.
-#[cfg(test)]
-pub(crate) use consts::{Env, eval};
+/// Constant evaluation: for the launch contracts' witnesses and the front end's tests of its
+/// built-ins.
+pub use consts::{Env, Geometry, eval};
 pub use demote::demote_closed_form;
 use std::collections::{BTreeSet, HashMap};
 

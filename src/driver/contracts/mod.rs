@@ -69,7 +69,7 @@ pub(super) fn apply(
     let mut answers = Vec::new();
     let mut outcome = standard(k, opts, run, &v, result, &mut answers);
     if outcome.is_ok() && result.verdict == Verdict::Defect {
-        outcome = relations::suggest(k, opts, run, &v.launch(v.strongest()), result, &mut answers);
+        outcome = relations::suggest(k, opts, run, &v, result, &mut answers);
     }
     run.inconclusive = saved.0;
     run.dump = true;
@@ -160,6 +160,16 @@ impl Vocabulary {
         given
             .map(u64::from)
             .or_else(|| f.geometry.iter().find(|(n, _)| *n == name).map(|(_, v)| *v))
+    }
+
+    /// `f`'s witness launch: the given dimensions and the witness's values of the others
+    /// (`None` in a dimension the witness does not give or that does not fit 32 bits).
+    fn witness_geometry(&self, f: &Finding) -> Geometry {
+        let dim = |block: bool, i: usize| self.value(f, block, i).and_then(|v| u32::try_from(v).ok());
+        Geometry {
+            block_dim: [dim(true, 0), dim(true, 1), dim(true, 2)],
+            grid_dim: [dim(false, 0), dim(false, 1), dim(false, 2)],
+        }
     }
 
     /// Whether `f`'s witness launch has every unused dimension 1 (`None`: not known, the

@@ -15,15 +15,17 @@
 use super::super::Error;
 use super::super::pipeline::KernelRun;
 use super::super::verify::{Launch, VerifyOptions, verify_under};
-use super::same_sites;
-use crate::ir::query::read_vars;
-use crate::ir::{BinOp, Builtin, Dim, Expr, Kernel, ParamKind, Space, Stmt, StmtKind, Ty};
+use super::{Vocabulary, same_sites};
+use crate::ir::query::builtins_read;
+use crate::ir::{BinOp, Builtin, Dim, Expr, Kernel, ParamKind, Space, Stmt, StmtKind, Ty, VarId};
+use crate::passes::{Env, eval};
 use crate::verdict::{Finding, KernelResult};
 use num_bigint::BigInt;
+use num_traits::Zero;
 use std::collections::BTreeSet;
 
-/// Most re-verifications one kernel's relations may cost (the single relations in the order
-/// of [`vocabulary`], then their conjunction).
+/// Most re-verifications one kernel's relations may cost (all relations together, the single
+/// relations in the order of [`vocabulary`], then the helpful ones together).
 const MAX_CHECKS: usize = 8;
 
 /// One relation of the vocabulary.
@@ -42,35 +44,40 @@ pub(super) struct Relation {
 
 /// The relations worth asking for `k` under a launch with `geometry` (which says which
 /// dimensions are symbolic), in the order they are tried: for each integer scalar parameter
-/// the kernel reads, `p % blockDim.x == 0`, `p <= gridDim.x * blockDim.x` and `p >= 1`; then,
-/// when `blockDim.x` is symbolic, it being a power of two, and `blockDim.x == C` for each
-/// distinct element count `C` (2 to 1024, CUDA's largest block) of a `__shared__` array.
+/// `p` that reaches a guard or an index ([`parameter_dims`]), and each dimension `d` it meets
+/// there, `p % blockDim.d == 0` and `p <= gridDim.d * blockDim.d`, then `p >= 1`; then, when
+/// `blockDim.x` is symbolic and the kernel reads it or `threadIdx.x`, it being a power of two,
+/// and `blockDim.x == C` for each distinct element count `C` (2 to 1024, CUDA's largest
+/// block) of a `__shared__` array.
 pub(super) fn vocabulary(k: &Kernel, geometry: &crate::passes::Geometry) -> Vec<Relation> {
-    let mut read = BTreeSet::new();
-    read_vars(&k.body, &mut read);
-    let block = || Expr::Builtin(Builtin::BlockDim(Dim::X));
-    let grid = || Expr::Builtin(Builtin::GridDim(Dim::X));
+    let dims = parameter_dims(k);
     let mut out = Vec::new();
     for p in &k.params {
         let ParamKind::Scalar(id) = p.kind else { continue };
         let ty = k.var(id).ty;
-        if !matches!(ty, Ty::Int { .. }) || !read.contains(&id) {
+        let Some(meets) = dims.get(&id) else { continue };
+        if !matches!(ty, Ty::Int { .. }) {
             continue;
         }
         let var = || Expr::Var { id, ty };
         let n = &p.name;
-        out.push(Relation {
-            text: format!("{n} % blockDim.x == 0"),
-            negation: format!("{n} % blockDim.x != 0"),
-            cond: compare(BinOp::Eq, arith(BinOp::Rem, var(), block()), int(0)),
-            block_size: None,
-        });
-        out.push(Relation {
-            text: format!("{n} <= gridDim.x * blockDim.x"),
-            negation: format!("{n} > gridDim.x * blockDim.x"),
-            cond: compare(BinOp::Le, var(), arith(BinOp::Mul, grid(), block())),
-            block_size: None,
-        });
+        for d in Dim::ALL.into_iter().filter(|d| meets[d.index()]) {
+            let x = ["x", "y", "z"][d.index()];
+            let block = || Expr::Builtin(Builtin::BlockDim(d));
+            let grid = || Expr::Builtin(Builtin::GridDim(d));
+            out.push(Relation {
+                text: format!("{n} % blockDim.{x} == 0"),
+                negation: format!("{n} % blockDim.{x} != 0"),
+                cond: compare(BinOp::Eq, arith(BinOp::Rem, var(), block()), int(0)),
+                block_size: None,
+            });
+            out.push(Relation {
+                text: format!("{n} <= gridDim.{x} * blockDim.{x}"),
+                negation: format!("{n} > gridDim.{x} * blockDim.{x}"),
+                cond: compare(BinOp::Le, var(), arith(BinOp::Mul, grid(), block())),
+                block_size: None,
+            });
+        }
         out.push(Relation {
             text: format!("{n} >= 1"),
             negation: format!("{n} < 1"),
@@ -78,7 +85,9 @@ pub(super) fn vocabulary(k: &Kernel, geometry: &crate::passes::Geometry) -> Vec<
             block_size: None,
         });
     }
-    if geometry.block_dim[0].is_none() {
+    let reads = builtins_read(&k.body);
+    let x_block = reads.contains(&Builtin::BlockDim(Dim::X)) || reads.contains(&Builtin::ThreadIdx(Dim::X));
+    if geometry.block_dim[0].is_none() && x_block {
         out.push(power_of_two());
         let mut sizes = BTreeSet::new();
         for a in k
@@ -95,9 +104,134 @@ pub(super) fn vocabulary(k: &Kernel, geometry: &crate::passes::Geometry) -> Vec<
             out.push(Relation {
                 text: format!("blockDim.x == {c}"),
                 negation: format!("blockDim.x != {c}"),
-                cond: compare(BinOp::Eq, block(), int(c as i64)),
+                cond: compare(BinOp::Eq, Expr::Builtin(Builtin::BlockDim(Dim::X)), int(c as i64)),
                 block_size: Some(c),
             });
+        }
+    }
+    out
+}
+
+/// What a value depends on: the variables it is computed from (transitively through
+/// assignments; parameters among them) and the launch dimensions whose builtins it reads.
+#[derive(Clone, Default, PartialEq)]
+struct Sources {
+    vars: BTreeSet<VarId>,
+    dims: [bool; 3],
+}
+
+impl Sources {
+    fn add(&mut self, other: &Sources) {
+        self.vars.extend(other.vars.iter().copied());
+        for (mine, theirs) in self.dims.iter_mut().zip(other.dims) {
+            *mine |= theirs;
+        }
+    }
+}
+
+/// The scalar parameters that reach a guard (an `if`, loop or `__assume` condition, one
+/// conjunct or disjunct at a time) or an access's offset, each with the launch dimensions
+/// (x, y, z) whose builtins reach that same guard or offset. Values read from memory count
+/// as unknown data, not as what the offset they were read at depends on.
+fn parameter_dims(k: &Kernel) -> std::collections::BTreeMap<VarId, [bool; 3]> {
+    use crate::ir::visit::Visitor;
+    use std::collections::BTreeMap;
+    /// Sources of each variable (a fixpoint over the assignments), then the uses.
+    struct Walk<'a> {
+        defs: &'a BTreeMap<VarId, Sources>,
+        assigns: Vec<(VarId, Sources)>,
+        uses: Vec<Sources>,
+    }
+    impl Walk<'_> {
+        fn sources(&self, e: &Expr) -> Sources {
+            struct Reads<'b>(&'b BTreeMap<VarId, Sources>, Sources);
+            impl Visitor for Reads<'_> {
+                fn visit_var(&mut self, v: VarId, _ctx: crate::ir::visit::VarContext) {
+                    self.1.vars.insert(v);
+                    if let Some(s) = self.0.get(&v) {
+                        self.1.add(s);
+                    }
+                }
+                fn visit_builtin(&mut self, b: Builtin) {
+                    if let Builtin::ThreadIdx(d) | Builtin::BlockIdx(d) | Builtin::BlockDim(d) | Builtin::GridDim(d) = b
+                    {
+                        self.1.dims[d.index()] = true;
+                    }
+                }
+            }
+            let mut r = Reads(self.defs, Sources::default());
+            r.visit_expr(e);
+            r.1
+        }
+        fn guard(&mut self, e: &Expr) {
+            match e {
+                Expr::Binary {
+                    op: BinOp::LAnd | BinOp::LOr,
+                    lhs,
+                    rhs,
+                    ..
+                } => {
+                    self.guard(lhs);
+                    self.guard(rhs);
+                }
+                Expr::Unary { arg, .. } if e.ty() == Ty::Bool => self.guard(arg),
+                _ => {
+                    let s = self.sources(e);
+                    self.uses.push(s);
+                }
+            }
+        }
+    }
+    impl Visitor for Walk<'_> {
+        fn visit_stmt(&mut self, s: &Stmt) {
+            match &s.kind {
+                StmtKind::Assign { var, value } => {
+                    let src = self.sources(value);
+                    self.assigns.push((*var, src));
+                }
+                StmtKind::If { cond, .. } | StmtKind::Loop { cond, .. } | StmtKind::Assume { cond } => self.guard(cond),
+                StmtKind::AbstractLoop(l) => self.guard(&l.cond),
+                _ => {}
+            }
+            self.super_stmt(s);
+        }
+        fn visit_access(
+            &mut self,
+            _array: crate::ir::ArrayId,
+            offset: &Expr,
+            _ty: Ty,
+            _ctx: crate::ir::visit::AccessContext,
+        ) {
+            let s = self.sources(offset);
+            self.uses.push(s);
+        }
+    }
+    let mut defs: BTreeMap<VarId, Sources> = BTreeMap::new();
+    let uses = loop {
+        let mut w = Walk {
+            defs: &defs,
+            assigns: Vec::new(),
+            uses: Vec::new(),
+        };
+        w.visit_block(&k.body);
+        let (assigns, uses) = (w.assigns, w.uses);
+        let mut next = defs.clone();
+        for (v, s) in assigns {
+            next.entry(v).or_default().add(&s);
+        }
+        if next == defs {
+            break uses;
+        }
+        defs = next;
+    };
+    let mut out: BTreeMap<VarId, [bool; 3]> = BTreeMap::new();
+    for p in &k.params {
+        let ParamKind::Scalar(id) = p.kind else { continue };
+        for u in uses.iter().filter(|u| u.vars.contains(&id)) {
+            let e = out.entry(id).or_default();
+            for (meets, used) in e.iter_mut().zip(u.dims) {
+                *meets |= used;
+            }
         }
     }
     out
@@ -118,25 +252,71 @@ fn power_of_two() -> Relation {
     }
 }
 
-/// Verifies `k` again under `launch` (the strongest standard assumptions) with each relation
-/// of the vocabulary assumed in turn: the first under which no finding remains becomes
-/// `result`'s suggestion; when none does, the conjunction of those that excluded some finding
-/// is tried. A finding that disappears under a relation gets its negation as condition.
-/// At most [`MAX_CHECKS`] re-verifications. Errors: those of [`verify_under`].
+/// Whether `rel` holds for the parameter values and launch of `f`'s witness (`None`: not
+/// known, e.g. the witness rests on an abstraction).
+fn holds_in_witness(k: &Kernel, v: &Vocabulary, rel: &Relation, f: &Finding) -> Option<bool> {
+    if f.possible {
+        return None;
+    }
+    let mut env = Env::default();
+    for p in &k.params {
+        if let ParamKind::Scalar(id) = p.kind
+            && let Some((_, text)) = f.params.iter().find(|(n, _)| *n == p.name)
+            && let Ok(value) = text.parse::<BigInt>()
+        {
+            env.set(id, value);
+        }
+    }
+    eval(&rel.cond, &env, &v.witness_geometry(f)).map(|b| !b.is_zero())
+}
+
+/// Verifies `k` again under the strongest standard assumptions of `v` with the relations of
+/// the vocabulary assumed: first all of them at once (those that can hold together), which
+/// tells which findings some relation may exclude (a finding that stays under all of them
+/// stays under each, so a kernel racy whatever its parameters costs one re-verification);
+/// then, for those findings, each relation alone. The first relation under which no finding
+/// remains becomes `result`'s suggestion; when none does, the relations that excluded some
+/// finding together, else all of them, when gpug checked that they verify the kernel. A
+/// relation whose truth every witness in question already has is not asked (it cannot
+/// exclude them). A finding that disappears under one relation gets its negation as
+/// condition. At most [`MAX_CHECKS`] re-verifications. Errors: those of [`verify_under`].
 pub(super) fn suggest(
     k: &Kernel,
     opts: &VerifyOptions,
     run: &mut KernelRun,
-    launch: &Launch,
+    v: &Vocabulary,
     result: &mut KernelResult,
     answers: &mut Vec<String>,
 ) -> Result<(), Error> {
-    let relations = vocabulary(k, &run.options().geometry);
+    let launch = &v.launch(v.strongest());
+    let relations = vocabulary(k, &v.geometry);
+    let all = consistent(&relations.iter().collect::<Vec<_>>());
+    let satisfied = |findings: &[&Finding], rels: &[&Relation]| {
+        findings
+            .iter()
+            .all(|f| rels.iter().all(|r| holds_in_witness(k, v, r, f) == Some(true)))
+    };
+    let findings: Vec<&Finding> = result.findings.iter().collect();
+    if all.is_empty() || satisfied(&findings, &all) {
+        return Ok(());
+    }
+    let Some(under_all) = check(k, opts, run, launch, &all, &result.findings, answers)? else {
+        return Ok(());
+    };
+    let mut checks = 1;
+    // The findings some relation may exclude.
+    let open: Vec<usize> = (0..result.findings.len()).filter(|i| !under_all[*i]).collect();
+    if open.is_empty() {
+        return Ok(());
+    }
     let mut helpful: Vec<&Relation> = Vec::new();
-    let mut checks = 0;
     for rel in &relations {
         if checks == MAX_CHECKS {
             break;
+        }
+        let open_findings: Vec<&Finding> = open.iter().map(|i| &result.findings[*i]).collect();
+        if satisfied(&open_findings, &[rel]) {
+            continue;
         }
         checks += 1;
         let Some(remaining) = check(k, opts, run, launch, &[rel], &result.findings, answers)? else {
@@ -157,14 +337,25 @@ pub(super) fn suggest(
             helpful.push(rel);
         }
     }
-    let together = consistent(&helpful);
-    if together.len() >= 2
-        && checks < MAX_CHECKS
-        && let Some(remaining) = check(k, opts, run, launch, &together, &result.findings, answers)?
-        && !remaining.contains(&true)
-    {
-        result.suggestions = together.iter().map(|r| r.text.clone()).collect();
+    let mut together = consistent(&helpful);
+    let verified = if together.len() >= 2 && checks < MAX_CHECKS {
+        check(k, opts, run, launch, &together, &result.findings, answers)?.is_some_and(|r| !r.contains(&true))
+    } else {
+        false
+    };
+    if !verified {
+        if under_all.contains(&true) {
+            return Ok(());
+        }
+        together = all;
     }
+    let texts: Vec<String> = together.iter().map(|r| r.text.clone()).collect();
+    for i in open {
+        result.findings[i]
+            .condition
+            .get_or_insert_with(|| format!("only when not all of: {}", texts.join(", ")));
+    }
+    result.suggestions = texts;
     Ok(())
 }
 
