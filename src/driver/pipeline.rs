@@ -95,6 +95,13 @@ pub struct KernelRun<'a> {
     /// Sessions write `--dump-smt2` files (off while a launch contract re-verifies the
     /// kernel, whose queries have the same names as the kernel's own).
     pub dump: bool,
+    /// A tighter per-query limit than `--timeout` while it is set (the launch contracts'
+    /// optional re-verifications, whose undecided answers only leave a finding as it was).
+    pub limit: Option<Duration>,
+    /// A query with a linear relaxation that the relaxation does not settle stays undecided
+    /// instead of being asked exactly (optional re-verifications, where a slow exact query
+    /// would cost more than its answer is worth).
+    pub relaxed_only: bool,
 }
 
 impl<'a> KernelRun<'a> {
@@ -105,6 +112,8 @@ impl<'a> KernelRun<'a> {
             queries: 0,
             inconclusive: Vec::new(),
             dump: true,
+            limit: None,
+            relaxed_only: false,
         }
     }
 
@@ -118,9 +127,9 @@ impl<'a> KernelRun<'a> {
         self.start.elapsed()
     }
 
-    /// The per-query limit (`--timeout`).
+    /// The per-query limit (`--timeout`, or [`KernelRun::limit`] when that is tighter).
     pub fn timeout(&self) -> Duration {
-        self.opts.timeout
+        self.limit.map_or(self.opts.timeout, |l| l.min(self.opts.timeout))
     }
 
     /// Session options with a per-query `limit` and `--dump-smt2`.

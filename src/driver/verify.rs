@@ -50,6 +50,7 @@ fn verify_kernel(k: &Kernel, opts: &VerifyOptions, run: &mut KernelRun) -> Resul
     let launch = Launch {
         geometry: run.options().geometry.clone(),
         index_fits: None,
+        only: None,
     };
     let mut result = verify_under(k, opts, run, &launch)?;
     if !opts.strict {
@@ -60,11 +61,33 @@ fn verify_kernel(k: &Kernel, opts: &VerifyOptions, run: &mut KernelRun) -> Resul
 
 /// The launches a verification covers: the geometry (a `None` dimension is symbolic) and,
 /// under a launch contract, the no-wrap assumption of the linear thread index
-/// ([`encode::EncodeOptions::index_fits`]).
+/// ([`encode::EncodeOptions::index_fits`]); and which checks it asks.
 #[derive(Clone, Debug)]
 pub(super) struct Launch {
     pub geometry: passes::Geometry,
     pub index_fits: Option<(u32, [bool; 3])>,
+    /// Ask only the checks of these findings' kinds (and arrays, for races): a re-verification
+    /// under more assumptions, after a decided verification in which every other check was
+    /// unsatisfiable, which more assumptions keep so. `None`: every check.
+    pub only: Option<Vec<Finding>>,
+}
+
+impl Launch {
+    /// Whether a check of `property` is asked.
+    fn asks(&self, kernel: &Kernel, property: &encode::Property) -> bool {
+        let Some(only) = &self.only else { return true };
+        only.iter().any(|f| match property {
+            encode::Property::Race { array } => {
+                matches!(f.kind, FindingKind::Race { .. })
+                    && f.array.as_deref() == Some(kernel.array(*array).name.as_str())
+            }
+            encode::Property::Divergence { .. } => f.kind == FindingKind::Divergence,
+            encode::Property::Assertion { .. } => f.kind == FindingKind::Assertion,
+            encode::Property::Invariant { .. } | encode::Property::ClosedForm { .. } => {
+                matches!(f.kind, FindingKind::Invariant { .. })
+            }
+        })
+    }
 }
 
 /// Races and divergence of `k` for the launches of `launch`: the kernel's result before any
@@ -111,6 +134,9 @@ pub(super) fn verify_under(
             continue;
         }
         if opts.only_divergence && !matches!(check.property, encode::Property::Divergence { .. }) {
+            continue;
+        }
+        if !launch.asks(&kernel, &check.property) {
             continue;
         }
         let answer = sessions.ask(run, i, check)?;
@@ -458,6 +484,10 @@ impl Sessions {
                     }
                 }
             }
+        }
+        if run.relaxed_only && self.relaxed.is_some() {
+            self.note(format!("query {name}: undecided ({why}; not asked exactly)"));
+            return Ok(Answer::Unknown(format!("{why}; not asked exactly")));
         }
         let answer = self.exact.check(&check.query)?;
         if why.is_empty() {

@@ -63,7 +63,12 @@ pub(super) fn apply(
     if geometry.block_dim.iter().chain(&geometry.grid_dim).all(Option::is_some) {
         return Ok(());
     }
-    let v = Vocabulary::of(k, geometry, opts.no_overflow);
+    let mut v = Vocabulary::of(k, geometry, opts.no_overflow);
+    // After a decided verification every check without a finding was unsatisfiable, and stays
+    // so under more assumptions: re-verifications ask only the others.
+    if result.inconclusive.is_empty() {
+        v.only = Some(result.findings.clone());
+    }
     let saved = (std::mem::take(&mut run.inconclusive), run.queries);
     run.dump = false;
     let mut answers = Vec::new();
@@ -87,6 +92,8 @@ struct Vocabulary {
     unused: Vec<(String, bool, usize)>,
     /// The dimensions whose linear index may wrap (read by the kernel, not fully concrete).
     wrap: [bool; 3],
+    /// The checks re-verifications ask ([`Launch::only`]).
+    only: Option<Vec<Finding>>,
 }
 
 impl Vocabulary {
@@ -110,7 +117,12 @@ impl Vocabulary {
             let symbolic = geometry.block_dim[i].is_none() || geometry.grid_dim[i].is_none();
             wrap[i] = !no_overflow && symbolic && (read(Builtin::ThreadIdx(d)) || read(Builtin::BlockIdx(d)));
         }
-        Vocabulary { geometry, unused, wrap }
+        Vocabulary {
+            geometry,
+            unused,
+            wrap,
+            only: None,
+        }
     }
 
     /// Whether some standard assumption is open.
@@ -146,6 +158,7 @@ impl Vocabulary {
         Launch {
             geometry: self.flat(),
             index_fits: bits.map(|b| (b, self.wrap)),
+            only: self.only.clone(),
         }
     }
 
@@ -246,7 +259,8 @@ fn standard(
         run.inconclusive.clear();
         let r = verify_under(k, opts, run, &launch)?;
         answers.extend(r.answers.iter().map(|a| format!("{} {a}", label(&launch))));
-        if !run.inconclusive.is_empty() {
+        // (verify_under hands the run's undecided queries over to its result.)
+        if !r.inconclusive.is_empty() {
             continue;
         }
         let verified = r.verdict == Verdict::Verified;
@@ -336,7 +350,7 @@ fn conditions(
         run.inconclusive.clear();
         let r = verify_under(k, opts, run, &launch)?;
         answers.extend(r.answers.iter().map(|a| format!("{} {a}", label(&launch))));
-        let decided = run.inconclusive.is_empty();
+        let decided = r.inconclusive.is_empty();
         for (f, slot) in gone.iter().zip(out.iter_mut()) {
             if slot.is_none() {
                 *slot = Some(decided && !r.findings.iter().any(|g| same_sites(f, g)));
@@ -348,11 +362,13 @@ fn conditions(
         let dims = Launch {
             geometry: v.flat(),
             index_fits: None,
+            only: v.only.clone(),
         };
         alone(run, dims, &mut by_dims)?;
         let wraps = Launch {
             geometry: v.geometry.clone(),
             index_fits: Some((b, v.wrap)),
+            only: v.only.clone(),
         };
         alone(run, wraps, &mut by_wrap)?;
     }

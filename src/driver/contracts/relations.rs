@@ -24,9 +24,16 @@ use num_bigint::BigInt;
 use num_traits::Zero;
 use std::collections::BTreeSet;
 
+/// Time after which no further re-verification under a relation starts.
+const BUDGET: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Most re-verifications one kernel's relations may cost (all relations together, the single
 /// relations in the order of [`vocabulary`], then the helpful ones together).
 const MAX_CHECKS: usize = 8;
+
+/// The per-query limit of a re-verification under relations: a suggestion is optional, and
+/// an undecided re-verification leaves the findings as they were.
+const LIMIT: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// One relation of the vocabulary.
 #[derive(Clone, Debug)]
@@ -288,48 +295,68 @@ pub(super) fn suggest(
     result: &mut KernelResult,
     answers: &mut Vec<String>,
 ) -> Result<(), Error> {
-    let launch = &v.launch(v.strongest());
-    let relations = vocabulary(k, &v.geometry);
-    let all = consistent(&relations.iter().collect::<Vec<_>>());
-    let satisfied = |findings: &[&Finding], rels: &[&Relation]| {
-        findings
-            .iter()
-            .all(|f| rels.iter().all(|r| holds_in_witness(k, v, r, f) == Some(true)))
-    };
-    let findings: Vec<&Finding> = result.findings.iter().collect();
-    if all.is_empty() || satisfied(&findings, &all) {
+    if !result.inconclusive.is_empty() {
+        // Some check is undecided: no relation can be shown to verify the kernel.
         return Ok(());
     }
-    let Some(under_all) = check(k, opts, run, launch, &all, &result.findings, answers)? else {
-        return Ok(());
+    let started = std::time::Instant::now();
+    let mut launch = v.launch(v.strongest());
+    launch.only = Some(result.findings.clone());
+    let launch = &launch;
+    // Per finding, the witnesses at its sites found so far (its own first): a relation that
+    // one of them satisfies cannot exclude the finding.
+    let mut evidence: Vec<Vec<Finding>> = result.findings.iter().map(|f| vec![f.clone()]).collect();
+    let satisfied = |evidence: &[Vec<Finding>], which: &[usize], rel: &Relation| {
+        which.iter().all(|i| {
+            evidence[*i]
+                .iter()
+                .any(|f| holds_in_witness(k, v, rel, f) == Some(true))
+        })
     };
+    let every: Vec<usize> = (0..result.findings.len()).collect();
+    let relations: Vec<Relation> = vocabulary(k, &v.geometry)
+        .into_iter()
+        .filter(|r| !satisfied(&evidence, &every, r))
+        .collect();
+    let all = consistent(&relations.iter().collect::<Vec<_>>());
+    if all.is_empty() {
+        return Ok(());
+    }
+    let under_all = check(k, opts, run, launch, &all, &result.findings, answers)?;
     let mut checks = 1;
-    // The findings some relation may exclude.
-    let open: Vec<usize> = (0..result.findings.len()).filter(|i| !under_all[*i]).collect();
+    // The findings some relation may exclude (all of them when that was undecided).
+    let open: Vec<usize> = (0..result.findings.len())
+        .filter(|i| under_all.as_ref().is_none_or(|u| u[*i].is_none()))
+        .collect();
     if open.is_empty() {
         return Ok(());
     }
     let mut helpful: Vec<&Relation> = Vec::new();
     for rel in &relations {
-        if checks == MAX_CHECKS {
+        if checks == MAX_CHECKS || started.elapsed() >= BUDGET {
             break;
         }
-        let open_findings: Vec<&Finding> = open.iter().map(|i| &result.findings[*i]).collect();
-        if satisfied(&open_findings, &[rel]) {
+        if satisfied(&evidence, &open, rel) {
             continue;
         }
         checks += 1;
         let Some(remaining) = check(k, opts, run, launch, &[rel], &result.findings, answers)? else {
             continue;
         };
+        let verifies = remaining.iter().all(Option::is_none);
         let mut excluded_some = false;
-        for (f, stays) in result.findings.iter_mut().zip(&remaining) {
-            if !stays {
-                excluded_some = true;
-                f.condition.get_or_insert_with(|| format!("only when {}", rel.negation));
+        for (i, stays) in remaining.into_iter().enumerate() {
+            match stays {
+                Some(witness) => evidence[i].push(witness),
+                None => {
+                    excluded_some = true;
+                    result.findings[i]
+                        .condition
+                        .get_or_insert_with(|| format!("only when {}", rel.negation));
+                }
             }
         }
-        if !remaining.contains(&true) {
+        if verifies {
             result.suggestions = vec![rel.text.clone()];
             return Ok(());
         }
@@ -339,12 +366,13 @@ pub(super) fn suggest(
     }
     let mut together = consistent(&helpful);
     let verified = if together.len() >= 2 && checks < MAX_CHECKS {
-        check(k, opts, run, launch, &together, &result.findings, answers)?.is_some_and(|r| !r.contains(&true))
+        check(k, opts, run, launch, &together, &result.findings, answers)?
+            .is_some_and(|r| r.iter().all(Option::is_none))
     } else {
         false
     };
     if !verified {
-        if under_all.contains(&true) {
+        if under_all.is_none_or(|u| u.iter().any(Option::is_some)) {
             return Ok(());
         }
         together = all;
@@ -377,8 +405,9 @@ fn consistent<'a>(rels: &[&'a Relation]) -> Vec<&'a Relation> {
         .collect()
 }
 
-/// Whether each of `findings` stays when `k` is verified under `launch` with `rels` assumed
-/// at entry (`None`: the re-verification was inconclusive).
+/// For each of `findings`, its witness when it stays (a finding at the same sites) as `k` is
+/// verified under `launch` with `rels` assumed at entry, else `None` (the outer `None`: the
+/// re-verification was inconclusive).
 fn check(
     k: &Kernel,
     opts: &VerifyOptions,
@@ -387,7 +416,7 @@ fn check(
     rels: &[&Relation],
     findings: &[Finding],
     answers: &mut Vec<String>,
-) -> Result<Option<Vec<bool>>, Error> {
+) -> Result<Option<Vec<Option<Finding>>>, Error> {
     let mut assumed = k.clone();
     for rel in rels.iter().rev() {
         assumed.body.insert(
@@ -399,20 +428,24 @@ fn check(
         );
     }
     run.inconclusive.clear();
-    let r = verify_under(&assumed, opts, run, launch)?;
+    (run.limit, run.relaxed_only) = (Some(LIMIT), true);
+    let r = verify_under(&assumed, opts, run, launch);
+    (run.limit, run.relaxed_only) = (None, false);
+    let r = r?;
     let text: Vec<&str> = rels.iter().map(|r| r.text.as_str()).collect();
     answers.extend(
         r.answers
             .iter()
             .map(|a| format!("--assume '{}': {a}", text.join("' --assume '"))),
     );
-    if !run.inconclusive.is_empty() {
+    // (verify_under hands the run's undecided queries over to its result.)
+    if !r.inconclusive.is_empty() {
         return Ok(None);
     }
     Ok(Some(
         findings
             .iter()
-            .map(|f| r.findings.iter().any(|g| same_sites(f, g)))
+            .map(|f| r.findings.iter().find(|g| same_sites(f, g)).cloned())
             .collect(),
     ))
 }
