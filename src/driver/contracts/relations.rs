@@ -51,8 +51,8 @@ pub(super) struct Relation {
 
 /// The relations worth asking for `k` under a launch with `geometry` (which says which
 /// dimensions are symbolic), in the order they are tried: for each integer scalar parameter
-/// `p` that reaches a guard or an index ([`parameter_dims`]), and each dimension `d` it meets
-/// there, `p % blockDim.d == 0` and `p <= gridDim.d * blockDim.d`, then `p >= 1`; then, when
+/// `p` that reaches a guard or an index ([`parameter_dims`]), `p % blockDim.x == 0` and
+/// `p <= gridDim.x * blockDim.x` when it meets the x dimension there, then `p >= 1`; then, when
 /// `blockDim.x` is symbolic and the kernel reads it or `threadIdx.x`, it being a power of two,
 /// and `blockDim.x == C` for each distinct element count `C` (2 to 1024, CUDA's largest
 /// block) of a `__shared__` array.
@@ -68,7 +68,9 @@ pub(super) fn vocabulary(k: &Kernel, geometry: &crate::passes::Geometry) -> Vec<
         }
         let var = || Expr::Var { id, ty };
         let n = &p.name;
-        for d in Dim::ALL.into_iter().filter(|d| meets[d.index()]) {
+        // The x dimension only: the relations kernels are written for (`n % blockDim.x == 0`);
+        // y and z ones cost a re-verification each and rarely exclude anything.
+        for d in [Dim::X].into_iter().filter(|d| meets[d.index()]) {
             let x = ["x", "y", "z"][d.index()];
             let block = || Expr::Builtin(Builtin::BlockDim(d));
             let grid = || Expr::Builtin(Builtin::GridDim(d));
@@ -322,12 +324,14 @@ pub(super) fn suggest(
     if all.is_empty() {
         return Ok(());
     }
-    let under_all = check(k, opts, run, launch, &all, &result.findings, answers)?;
+    // An undecided re-verification ends the search: the solver struggles with these
+    // relations, and each further one would cost as much for as little.
+    let Some(under_all) = check(k, opts, run, launch, &all, &result.findings, answers)? else {
+        return Ok(());
+    };
     let mut checks = 1;
-    // The findings some relation may exclude (all of them when that was undecided).
-    let open: Vec<usize> = (0..result.findings.len())
-        .filter(|i| under_all.as_ref().is_none_or(|u| u[*i].is_none()))
-        .collect();
+    // The findings some relation may exclude.
+    let open: Vec<usize> = (0..result.findings.len()).filter(|i| under_all[*i].is_none()).collect();
     if open.is_empty() {
         return Ok(());
     }
@@ -341,7 +345,7 @@ pub(super) fn suggest(
         }
         checks += 1;
         let Some(remaining) = check(k, opts, run, launch, &[rel], &result.findings, answers)? else {
-            continue;
+            break;
         };
         let verifies = remaining.iter().all(Option::is_none);
         let mut excluded_some = false;
@@ -372,7 +376,7 @@ pub(super) fn suggest(
         false
     };
     if !verified {
-        if under_all.is_none_or(|u| u.iter().any(Option::is_some)) {
+        if under_all.iter().any(Option::is_some) {
             return Ok(());
         }
         together = all;
