@@ -449,3 +449,25 @@ fn launch_contract_lists_races_of_other_launches_beside_a_defect() {
     found.sort();
     assert_eq!(found, ["counts", "out"], "{out}");
 }
+
+/// Issue 11: the parameter relations asked are those of parameters that meet the x dimension
+/// in a guard or an index: in `m[col * width + row]` guarded by `col < width && row < height`,
+/// `width` meets x (through `col`) and `height` only y, so `width % blockDim.x == 0` may be
+/// asked (`--explain` lists it when the witness does not already satisfy it) and
+/// `height % blockDim.x == 0` never is. The race stays, with no suggestion.
+#[test]
+fn launch_contract_relations_follow_the_dimensions_parameters_meet() {
+    let (code, out, err) = run(&[
+        "--solver",
+        "yices",
+        "--explain",
+        "--no-overflow",
+        "--blockDim=[*,*,1]",
+        "--gridDim=[*,*,1]",
+        "examples/matrix_2d_symbolic_transposed.cu",
+    ]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(!out.contains("height % blockDim"), "{out}");
+    assert!(!out.contains("height <= gridDim"), "{out}");
+    assert!(!out.contains("suggestion:"), "{out}");
+}
