@@ -307,6 +307,8 @@ fn pair_options(opts: &VerifyOptions, launch: &Launch) -> encode::EncodeOptions 
     encode::EncodeOptions {
         no_overflow: opts.no_overflow,
         index_fits: launch.index_fits,
+        // Benign races need the driver to ask their harmful variants (not yet).
+        benign: encode::Benign::Off,
         ..encode::EncodeOptions::pair()
     }
 }
