@@ -176,7 +176,8 @@ pub struct Finding {
 pub struct KernelResult {
     /// The kernel's name (with template arguments for an instantiation).
     pub name: String,
-    /// Defect when `findings` is not empty, else inconclusive when `inconclusive` is not.
+    /// Defect when `findings` is not empty, else inconclusive when `inconclusive` is not
+    /// (whatever `benign` holds).
     pub verdict: Verdict,
     /// Defects with their witnesses.
     pub findings: Vec<Finding>,
@@ -205,6 +206,11 @@ pub struct KernelResult {
     /// kernel was verified again and found free of defects (under the standard assumptions):
     /// suggested, never assumed.
     pub suggestions: Vec<String>,
+    /// Benign write-write races (GPUVerify's default, DESIGN.md "Launch contracts"): two
+    /// threads write one location in one barrier interval, but both store the same value
+    /// there, in every execution where they race. Not defects, so the verdict ignores them;
+    /// `--no-benign` and `--strict` report them as races, in `findings`.
+    pub benign: Vec<Finding>,
 }
 
 /// A finding that only launches outside the standard assumptions have

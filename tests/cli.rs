@@ -470,4 +470,79 @@ fn launch_contract_relations_follow_the_dimensions_parameters_meet() {
     assert!(!out.contains("height % blockDim"), "{out}");
     assert!(!out.contains("height <= gridDim"), "{out}");
     assert!(!out.contains("suggestion:"), "{out}");
+/// GPUVerify's benign write-write races: every thread writing `flag[0] = 1` is a note, not a
+/// defect; `--no-benign` and `--strict` report it as a race; a value copied from memory is
+/// benign only with `--equality-abstraction`; writes of different values (two branches, or a
+/// value that depends on the thread) stay races.
+#[test]
+fn benign_write_write_race_is_a_note_unless_no_benign_or_strict() {
+    let launch = ["--solver", "z3", "--blockDim=64", "--gridDim=4"];
+    let with = |extra: &[&str], file: &str| {
+        let mut args = launch.to_vec();
+        args.extend_from_slice(extra);
+        args.push(file);
+        run(&args)
+    };
+    let (code, out, err) = with(&[], "examples/benign_flag.cu");
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.starts_with("scale_and_flag: verified\n"), "{out}");
+    assert!(
+        out.contains("  note: benign write-write race on flag[0]: threads (")
+            && out.contains(
+                "both write the same value at examples/benign_flag.cu:16:5 (--no-benign reports it as a race)"
+            ),
+        "{out}"
+    );
+    assert!(!err.contains("ignoring GPUVerify flag"), "{err}");
+
+    let (code, out, _) = with(&["--json"], "examples/benign_flag.cu");
+    assert_eq!(code, Some(0), "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let k = &v["kernels"][0];
+    assert_eq!(k["verdict"], "verified", "{out}");
+    assert_eq!(k["findings"].as_array().map(Vec::len), Some(0), "{out}");
+    let benign = k["benign"].as_array().expect("benign");
+    assert_eq!(benign.len(), 1, "{out}");
+    assert_eq!(benign[0]["kind"], "race");
+    assert_eq!(benign[0]["race"], "write-write");
+    assert_eq!(benign[0]["index"], "flag[0]");
+    assert_eq!(benign[0]["accesses"][0]["line"], 16);
+
+    for flag in ["--no-benign", "--strict"] {
+        let (code, out, err) = with(&[flag], "examples/benign_flag.cu");
+        assert_eq!(code, Some(1), "{flag}: {out}{err}");
+        assert!(out.contains("write-write race on flag[0]"), "{flag}: {out}");
+        assert!(!out.contains("note: benign"), "{flag}: {out}");
+        assert!(!err.contains("ignoring GPUVerify flag"), "{flag}: {err}");
+    }
+
+    // A value read from memory: benign only with --equality-abstraction.
+    let (code, out, _) = with(&[], "tests/kernels/benign_copy.cu");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("write-write race on out[0]"), "{out}");
+    let (code, out, err) = with(&["--equality-abstraction"], "tests/kernels/benign_copy.cu");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("note: benign write-write race on out[0]"), "{out}");
+    assert!(!err.contains("ignoring GPUVerify flag"), "{err}");
+
+    for (file, lines) in [
+        ("tests/kernels/benign_two_values.cu", [7, 9]),
+        ("tests/kernels/benign_parity.cu", [5, 5]),
+    ] {
+        let (code, out, _) = with(&["--json"], file);
+        assert_eq!(code, Some(1), "{file}: {out}");
+        let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+        let k = &v["kernels"][0];
+        assert_eq!(k["benign"].as_array().map(Vec::len), Some(0), "{file}: {out}");
+        let f = &k["findings"][0];
+        assert_eq!(f["race"], "write-write", "{file}: {out}");
+        let mut got: Vec<u64> = f["accesses"]
+            .as_array()
+            .expect("accesses")
+            .iter()
+            .filter_map(|a| a["line"].as_u64())
+            .collect();
+        got.sort();
+        assert_eq!(got, lines, "{file}: {out}");
+    }
 }

@@ -148,9 +148,25 @@ pub struct VerifyArgs {
     /// kernel never reads has extent 1; `gridDim * blockDim` of each dimension it reads stays
     /// within 2^32, else 2^31, so the linear thread index does not wrap) is verified for
     /// launches where they hold: the verdict lists that launch contract and each finding it
-    /// excludes, with its condition.
+    /// excludes, with its condition. Also reports benign races as races (as --no-benign).
     #[arg(long)]
     pub strict: bool,
+
+    /// Report benign write-write races as races (GPUVerify's --no-benign). A write-write race
+    /// is benign when both threads store the same value at the same place whenever they race
+    /// (every thread setting `flag[0] = 1`): by default, as in GPUVerify, it is listed as a
+    /// note and the kernel can still be verified.
+    #[arg(long = "no-benign")]
+    pub no_benign: bool,
+
+    /// Judge a write-write race benign also when the values written come from memory
+    /// (GPUVerify's --equality-abstraction): both threads read the same value from one
+    /// location, as the equality abstraction has them. Without it, as under GPUVerify's default
+    /// adversarial abstraction, a value that depends on a read of memory differs between the
+    /// threads, so `out[0] = in[0]` by every thread is a race. gpug's model of memory is the
+    /// equality abstraction either way.
+    #[arg(long = "equality-abstraction")]
+    pub equality_abstraction: bool,
 }
 
 /// Arguments every command shares: which kernel, clang's input, the solver, the output form.
@@ -304,9 +320,7 @@ const IGNORED_FLAGS: &[&str] = &[
     "--no-inline",
     "--boogie-file",
     "--warp-sync",
-    "--equality-abstraction",
     "--adversarial-abstraction",
-    "--no-benign",
     "--only-intra-group",
     "--time",
 ];
@@ -381,6 +395,11 @@ fn verify(a: VerifyArgs) -> i32 {
         explain: a.explain,
         no_overflow: a.no_overflow,
         strict: a.strict,
+        benign: match (a.no_benign || a.strict, a.equality_abstraction) {
+            (true, _) => crate::encode::Benign::Off,
+            (false, false) => crate::encode::Benign::Adversarial,
+            (false, true) => crate::encode::Benign::Equality,
+        },
     };
     run_command(&file, &common, &opts, a.common.json, "")
 }

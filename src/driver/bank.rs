@@ -90,6 +90,7 @@ impl Encodings<'_> {
                     checks: false,
                     no_overflow: false,
                     index_fits: None,
+                    benign: encode::Benign::Off,
                 },
             );
             let session = run.session(&run.options().solver, &eb::bank_script(&enc))?;

@@ -185,7 +185,13 @@ fn check_kernel(k: &Kernel, opts: &CheckOptions, run: &mut KernelRun) -> Result<
 /// race or divergence found, or the check inconclusive): then the assertions are not checked.
 fn race_check(kernel: &Kernel, run: &mut KernelRun, result: &mut KernelCheck) -> Result<bool, Error> {
     let c = run.options();
-    let pair = encode::encode(kernel, &c.geometry);
+    // Every race, benign ones included: the canonical serialization is argued for race-free
+    // kernels only.
+    let strict = encode::EncodeOptions {
+        benign: encode::Benign::Off,
+        ..encode::EncodeOptions::pair()
+    };
+    let pair = encode::encode_with(kernel, &c.geometry, &strict);
     let mut session = run.session(&c.solver, &pair.script)?;
     for check in &pair.checks {
         if matches!(check.property, Property::Assertion { .. }) {

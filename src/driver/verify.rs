@@ -31,6 +31,11 @@ pub struct VerifyOptions {
     pub no_overflow: bool,
     /// Report every finding as a defect: no launch contract ([`super::contracts`]).
     pub strict: bool,
+    /// GPUVerify's benign write-write races (its default): a race whose two writes store the
+    /// same value at the same place is listed in [`KernelResult::benign`], not a defect
+    /// ([`encode::EncodeOptions::benign`]). [`encode::Benign::Off`] with `--no-benign` and
+    /// `--strict`, [`encode::Benign::Equality`] with `--equality-abstraction`.
+    pub benign: encode::Benign,
 }
 
 impl Command for VerifyOptions {
@@ -77,7 +82,7 @@ impl Launch {
     fn asks(&self, kernel: &Kernel, property: &encode::Property) -> bool {
         let Some(only) = &self.only else { return true };
         only.iter().any(|f| match property {
-            encode::Property::Race { array } => {
+            encode::Property::Race { array } | encode::Property::HarmfulRace { array } => {
                 matches!(f.kind, FindingKind::Race { .. })
                     && f.array.as_deref() == Some(kernel.array(*array).name.as_str())
             }
@@ -116,6 +121,7 @@ pub(super) fn verify_under(
             contract: Vec::new(),
             excluded: Vec::new(),
             suggestions: Vec::new(),
+            benign: Vec::new(),
         });
     }
     let (kernel, encoded, mut sessions) = encode_checking_closed_forms(prepared.kernel, opts, launch, run, &mut notes)?;
@@ -129,8 +135,13 @@ pub(super) fn verify_under(
         notes.push("assumes that no integer +, -, * wraps and no integer conversion changes a value (--no-overflow): a defect that needs one is not reported".into());
     }
     let mut findings: Vec<Finding> = Vec::new();
+    let mut benign: Vec<Finding> = Vec::new();
     for (i, check) in encoded.checks.iter().enumerate() {
-        if matches!(check.property, encode::Property::ClosedForm { .. }) {
+        // A harmful-race check is asked through the race check before it.
+        if matches!(
+            check.property,
+            encode::Property::ClosedForm { .. } | encode::Property::HarmfulRace { .. }
+        ) {
             continue;
         }
         if opts.only_divergence && !matches!(check.property, encode::Property::Divergence { .. }) {
@@ -140,11 +151,27 @@ pub(super) fn verify_under(
             continue;
         }
         let answer = sessions.ask(run, i, check)?;
-        if let Reply::Sat(values) = run.reply(&check.query.name, answer) {
-            let f = check.finding(&kernel, &values);
-            if !findings.contains(&f) {
-                findings.push(f);
+        let Reply::Sat(values) = run.reply(&check.query.name, answer) else {
+            continue;
+        };
+        let mut f = check.finding(&kernel, &values);
+        if let Some(harmful) = harmful_variant(&encoded.checks, i, &values) {
+            // Every pair of the model races benignly: is there a harmful race?
+            let answer = sessions.ask(run, i + 1, harmful)?;
+            match run.reply(&harmful.query.name, answer) {
+                Reply::Sat(values) => f = harmful.finding(&kernel, &values),
+                Reply::Unsat => {
+                    if !benign.contains(&f) {
+                        benign.push(f);
+                    }
+                    continue;
+                }
+                // Undecided (its reason is kept): the race found stays a defect.
+                Reply::Undecided => {}
             }
+        }
+        if !findings.contains(&f) {
+            findings.push(f);
         }
     }
     if findings.iter().any(|f| f.possible) {
@@ -164,7 +191,16 @@ pub(super) fn verify_under(
         contract: Vec::new(),
         excluded: Vec::new(),
         suggestions: Vec::new(),
+        benign,
     })
+}
+
+/// The [`encode::Property::HarmfulRace`] check right after race check `i`, when the model
+/// `values` of check `i` races only benignly ([`encode::Check::only_benign`]): that check then
+/// decides whether the kernel has a harmful race.
+fn harmful_variant<'c>(checks: &'c [encode::Check], i: usize, values: &[solver::Sexp]) -> Option<&'c encode::Check> {
+    let next = checks.get(i + 1)?;
+    (matches!(next.property, encode::Property::HarmfulRace { .. }) && checks[i].only_benign(values)).then_some(next)
 }
 
 /// One line per loop saying how it was treated (returned with `--explain`, else empty), and
@@ -301,6 +337,14 @@ fn confirm_by_replay(
                 continue;
             }
             if let Answer::Sat(values) = sessions.ask(run, j, check)? {
+                // A benign race does not confirm a race: its harmful variant must.
+                let (check, values) = match harmful_variant(&encoded.checks, j, &values) {
+                    Some(harmful) => match sessions.ask(run, j + 1, harmful)? {
+                        Answer::Sat(values) => (harmful, values),
+                        _ => continue,
+                    },
+                    None => (check, values),
+                };
                 let mut f = check.finding(&prepared.kernel, &values);
                 let sites = |f: &Finding| {
                     let mut v: Vec<String> = f.accesses.iter().map(|a| a.span.to_string()).collect();
@@ -330,11 +374,12 @@ fn confirm_by_replay(
 }
 
 /// The pair model with every check, under `--no-overflow` when given and the launch's no-wrap
-/// contract.
+/// contract, with benign races unless `--no-benign` or `--strict`.
 fn pair_options(opts: &VerifyOptions, launch: &Launch) -> encode::EncodeOptions {
     encode::EncodeOptions {
         no_overflow: opts.no_overflow,
         index_fits: launch.index_fits,
+        benign: opts.benign,
         ..encode::EncodeOptions::pair()
     }
 }

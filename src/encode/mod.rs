@@ -28,7 +28,7 @@ mod terms;
 mod witness;
 
 pub use concrete::schedule;
-pub use pair::{Access, Check, EncodeOptions, Encoded, MemoryModel, Property, encode, encode_with};
+pub use pair::{Access, Benign, Check, EncodeOptions, Encoded, MemoryModel, Property, encode, encode_with};
 pub use terms::thread_symbol;
 pub use witness::{AccessKind, Finding, FindingKind, WitnessAccess};
 

@@ -134,8 +134,140 @@ fn disjoint_writes_verify() {
         )]
     });
     let r = answers(&k, &block64());
-    assert_eq!(r.len(), 1);
-    assert!(!r[0].1, "{r:?}");
+    // The race check and its harmful variant (both threads write 0).
+    assert_eq!(r.len(), 2, "{r:?}");
+    assert!(r.iter().all(|x| !x.1), "{r:?}");
+}
+
+/// `a[0] = value` by every thread.
+fn store_zero_index(value: Expr) -> Kernel {
+    kernel(Space::Shared, |_| {
+        vec![st(
+            StmtKind::Store {
+                array: ArrayId(0),
+                offset: off(Expr::int(0, Ty::U32)),
+                value,
+                ty: Ty::I32,
+            },
+            3,
+        )]
+    })
+}
+
+#[test]
+fn same_value_writes_race_only_benignly() {
+    // a[0] = 1: a race, no harmful one.
+    let k = store_zero_index(Expr::int(1, Ty::I32));
+    let e = encode(&k, &block64());
+    assert!(matches!(e.checks[0].property, Property::Race { .. }) && e.checks[0].benign);
+    assert!(matches!(e.checks[1].property, Property::HarmfulRace { .. }));
+    let r = answers(&k, &block64());
+    assert_eq!(
+        r,
+        [
+            ("k.race.a.seg0.L3".to_string(), true),
+            ("k.race.a.seg0.L3.harmful".to_string(), false)
+        ]
+    );
+    // a[0] = tid & 1: threads of different parity write different values.
+    let parity = bin(BinOp::BitAnd, tid(), Expr::int(1, Ty::U32), Ty::U32);
+    let k = store_zero_index(Expr::Cast {
+        arg: Box::new(parity),
+        ty: Ty::I32,
+    });
+    assert_eq!(answers(&k, &block64()).iter().filter(|x| x.1).count(), 2);
+    // Without benign races, or in a kernel that calls a function without a body, there is
+    // no harmful variant.
+    let k = store_zero_index(Expr::int(1, Ty::I32));
+    let strict = EncodeOptions {
+        benign: Benign::Off,
+        ..EncodeOptions::pair()
+    };
+    let e = encode_with(&k, &block64(), &strict);
+    assert_eq!(e.checks.len(), 1);
+    assert!(!e.checks[0].benign);
+    let mut k = store_zero_index(Expr::Opaque {
+        name: "clock".into(),
+        args: vec![],
+        ty: Ty::I32,
+    });
+    k.uninterpreted.push("clock".into());
+    assert_eq!(encode(&k, &block64()).checks.len(), 1);
+}
+
+#[test]
+fn copied_value_is_benign_only_under_the_equality_abstraction() {
+    // v = a[1]; a[0] = v: both threads copy one location, so they write one value, which
+    // GPUVerify's default (adversarial) abstraction does not know.
+    let k = kernel(Space::Shared, |k| {
+        let v = k.new_var("v", Ty::I32);
+        vec![
+            st(
+                StmtKind::Load {
+                    dst: v,
+                    array: ArrayId(0),
+                    offset: off(Expr::int(1, Ty::U32)),
+                    ty: Ty::I32,
+                },
+                3,
+            ),
+            st(
+                StmtKind::Store {
+                    array: ArrayId(0),
+                    offset: off(Expr::int(0, Ty::U32)),
+                    value: Expr::Var { id: v, ty: Ty::I32 },
+                    ty: Ty::I32,
+                },
+                4,
+            ),
+        ]
+    });
+    let e = encode(&k, &block64());
+    assert_eq!(e.checks.len(), 1, "no harmful variant: the value is read");
+    let equality = EncodeOptions {
+        benign: Benign::Equality,
+        ..EncodeOptions::pair()
+    };
+    let e = encode_with(&k, &block64(), &equality);
+    assert_eq!(e.checks.len(), 2);
+    assert!(matches!(e.checks[1].property, Property::HarmfulRace { .. }));
+    let harmful = z3_says(&render(&e, &e.checks[1].query));
+    assert!(harmful.starts_with("unsat"), "{harmful}");
+}
+
+#[test]
+fn atomic_and_plain_write_race_is_never_benign() {
+    // atomicExch(&a[0], 1) and a[0] = 1: what an atomic writes is not compared.
+    let k = kernel(Space::Shared, |_| {
+        vec![
+            st(
+                StmtKind::Atomic {
+                    op: AtomicOp::Exch,
+                    dst: None,
+                    array: ArrayId(0),
+                    offset: off(Expr::int(0, Ty::U32)),
+                    operands: vec![Expr::int(1, Ty::I32)],
+                    ty: Ty::I32,
+                },
+                3,
+            ),
+            st(
+                StmtKind::Store {
+                    array: ArrayId(0),
+                    offset: off(Expr::int(0, Ty::U32)),
+                    value: Expr::int(1, Ty::I32),
+                    ty: Ty::I32,
+                },
+                4,
+            ),
+        ]
+    });
+    let e = encode(&k, &block64());
+    // The plain write races with itself benignly, and with the atomic harmfully.
+    let r = answers(&k, &block64());
+    assert_eq!(r.len(), 2, "{r:?}");
+    assert!(r.iter().all(|x| x.1), "{r:?}");
+    assert!(matches!(e.checks[1].property, Property::HarmfulRace { .. }));
 }
 
 #[test]

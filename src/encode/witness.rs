@@ -91,7 +91,7 @@ impl Check {
             reaches,
         };
         match &self.property {
-            Property::Race { array } => {
+            Property::Race { array } | Property::HarmfulRace { array } => {
                 let decl = kernel.array(*array);
                 // The first pair whose condition the model makes true.
                 let hit = (0..self.pairs.len())

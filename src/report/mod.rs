@@ -12,13 +12,15 @@
 //!   "array", "accesses": [{"line", "col", "access": "read"|"write"|"atomic"|"barrier"|"assert",
 //!   "block": [x,y,z], "thread": [x,y,z], "reaches"}], "params": {name: value},
 //!   "geometry": {name: value}, "index"}], "inconclusive": [reason], "notes": [note],
-//!   "contract": [assumption], "excluded": [finding + "condition"], "suggestions": [assume]}]}`:
-//!   a `verified` kernel with a non-empty `contract` holds for the launches where every
-//!   assumption of it holds, and `excluded` lists the findings of the other launches (for a
-//!   `defect` kernel too: findings that only launches outside the standard assumptions have).
-//!   A finding's `"condition"` (when present) says which launches or parameter values it needs
-//!   (`only when n % blockDim.x != 0`); `suggestions` are `--assume` expressions under which
-//!   gpug verified the kernel, all together, never assumed by the verdict.
+//!   "contract": [assumption], "excluded": [finding + "condition"], "suggestions": [assume],
+//!   "benign": [finding]}]}`: a `verified` kernel with a non-empty `contract` holds for the
+//!   launches where every assumption of it holds, and `excluded` lists the findings of the
+//!   other launches (for a `defect` kernel too: findings that only launches outside the
+//!   standard assumptions have). A finding's `"condition"` (when present) says which launches
+//!   or parameter values it needs (`only when n % blockDim.x != 0`); `suggestions` are
+//!   `--assume` expressions under which gpug verified the kernel, all together, never assumed
+//!   by the verdict; `benign` lists the benign write-write races (both threads write the same
+//!   value), which are not defects.
 
 pub mod bank;
 pub mod check;
@@ -62,6 +64,7 @@ impl Render for FileResult {
                         f["condition"] = json!(e.condition);
                         f
                     }).collect::<Vec<_>>(),
+                    "benign": k.benign.iter().map(finding_json).collect::<Vec<_>>(),
                 })
             })
             .collect();
@@ -127,6 +130,9 @@ fn kernel_text(k: &KernelResult, sources: &mut Sources, out: &mut String) {
             }
         }
     }
+    for b in &k.benign {
+        benign_text(b, out);
+    }
     for n in &k.notes {
         let _ = writeln!(out, "  note: {n}");
     }
@@ -171,6 +177,33 @@ fn finding_text(f: &Finding, sources: &mut Sources, out: &mut String) {
         let gs: Vec<String> = f.geometry.iter().map(|(n, v)| format!("{n} = {v}")).collect();
         let _ = writeln!(out, "    geometry: {}", gs.join(", "));
     }
+}
+
+/// `note: benign write-write race on flag[0]: threads (1, 0, 0) of block (0, 0, 0) and …`, one
+/// line.
+fn benign_text(f: &Finding, out: &mut String) {
+    let what = f.index.as_deref().or(f.array.as_deref()).unwrap_or("?");
+    let who = match f.accesses.as_slice() {
+        [a, b] if a.span == b.span => format!(
+            "threads {} of block {} and {} of block {} both write the same value at {}",
+            coords(a.thread),
+            coords(a.block),
+            coords(b.thread),
+            coords(b.block),
+            a.span
+        ),
+        accesses => {
+            let each: Vec<String> = accesses
+                .iter()
+                .map(|a| format!("thread {} of block {} at {}", coords(a.thread), coords(a.block), a.span))
+                .collect();
+            format!("{} write the same value", each.join(" and "))
+        }
+    };
+    let _ = writeln!(
+        out,
+        "  note: benign write-write race on {what}: {who} (--no-benign reports it as a race)"
+    );
 }
 
 fn access_text(kind: FindingKind, a: &WitnessAccess, sources: &mut Sources, out: &mut String) {
@@ -329,6 +362,7 @@ mod tests {
             contract: vec![],
             excluded: vec![],
             suggestions: vec![],
+            benign: vec![],
         };
         FileResult {
             file: "no/such/file.cu".into(),

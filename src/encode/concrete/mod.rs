@@ -32,7 +32,7 @@ pub mod schedule;
 use super::pair::{Encoder, MemKey, TState};
 use super::terms::{app, atom, bvn, f, sym, t, thread_symbol};
 use super::witness::format_value;
-use super::{AccessKind, Check, EncodeOptions, MemoryModel, Property};
+use super::{AccessKind, Benign, Check, EncodeOptions, MemoryModel, Property};
 use crate::ir::query::{defined_vars, own_def, reads_other_thread, stmts_read_other_thread};
 use crate::ir::visit::{AccessContext, VarContext, Visitor};
 use crate::ir::{ArrayId, Builtin, Dim, Expr, Kernel, ParamKind, Space, Span, Stmt, StmtKind, Ty, VarId};
@@ -232,6 +232,7 @@ pub fn encode_concrete(
         checks: true,
         no_overflow: false,
         index_fits: None,
+        benign: Benign::Off,
     };
     let mut e = Encoder::new(kernel, geometry, &eo);
     e.float_ieee = opts.float_ieee;

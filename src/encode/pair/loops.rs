@@ -253,6 +253,7 @@ impl Encoder<'_> {
                 pairs: Vec::new(),
                 layout: self.layout.clone(),
                 possible: false,
+                benign: false,
             });
         }
     }

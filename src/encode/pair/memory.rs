@@ -158,6 +158,7 @@ impl Encoder<'_> {
             per_thread: per,
             grid,
             valid,
+            written: Vec::new(),
         });
     }
 

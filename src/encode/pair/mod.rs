@@ -60,8 +60,17 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 /// What one [`Check`] asks.
 #[derive(Clone, Debug)]
 pub enum Property {
-    /// A data race on `array` between some pair of [`Check::pairs`].
+    /// A data race on `array` between some pair of [`Check::pairs`], harmful or benign (see
+    /// [`Property::HarmfulRace`]).
     Race { array: ArrayId },
+    /// The race check just before it restricted to harmful races: a read-write pair, or a
+    /// write-write pair whose writes differ in offset, width or value (GPUVerify's benign
+    /// races are the others: both threads store the same value at the same place). Made only
+    /// when [`EncodeOptions::benign`] is on and that check has a write-write pair whose values
+    /// are known ([`Access::written`]); to be asked only when that check is satisfiable with a
+    /// model whose racing pairs are all benign ([`Check::only_benign`]). Sound: see
+    /// [`EncodeOptions::benign`].
+    HarmfulRace { array: ArrayId },
     /// Barrier divergence at the barrier (block or grid) at `span`.
     Divergence { span: Span },
     /// `assert` at `span` failing for thread 1 (pair model: shared values abstracted).
@@ -91,6 +100,24 @@ pub struct Check {
     /// The answer rests on a loop abstraction: a witness may be infeasible (a "possible"
     /// defect).
     pub possible: bool,
+    /// A race check whose next check is its [`Property::HarmfulRace`] variant: its
+    /// `query.get_values` end, after each pair's three values, with one `Bool` per pair: the
+    /// pair races and is not benign ([`Check::only_benign`] reads them).
+    pub benign: bool,
+}
+
+impl Check {
+    /// For a [`Check::benign`] race check, whether the model whose `values` a `sat` answer gave
+    /// races only benignly (every pair whose condition holds writes the same value at the same
+    /// place in both threads): then its [`Property::HarmfulRace`] variant decides. `false` for
+    /// any other check.
+    pub fn only_benign(&self, values: &[Sexp]) -> bool {
+        if !self.benign {
+            return false;
+        }
+        let start = self.layout.common().len() + 3 * self.pairs.len();
+        (0..self.pairs.len()).all(|p| values.get(start + p).and_then(Sexp::as_bool) == Some(false))
+    }
 }
 
 /// One memory access site as executed by both threads.
@@ -119,6 +146,10 @@ pub struct Access {
     /// Per thread: grid-barrier count (BV64); accesses of different blocks meet only at equal
     /// counts.
     pub grid: Vec<Sexp>,
+    /// Per thread: the bits a plain store writes (its `t{th}.val`, `width` bytes); empty for
+    /// reads, atomics (what they write depends on the memory) and clobbers. Benign races
+    /// compare them ([`Property::HarmfulRace`]).
+    pub written: Vec<Sexp>,
 }
 
 /// The result of [`encode`].
@@ -173,6 +204,41 @@ pub struct EncodeOptions {
     /// under it is unsatisfiable for every launch the contract allows. `bits` is 31 (an `int`
     /// index) or 32 (an `unsigned` one).
     pub index_fits: Option<(u32, [bool; 3])>,
+    /// Which write-write races are benign ([`Benign`]): under any but [`Benign::Off`], each
+    /// race check with a write-write pair whose written values are known is followed by its
+    /// [`Property::HarmfulRace`] variant, which leaves out the pairs where both threads store
+    /// the same value at the same offset with the same width.
+    ///
+    /// Sound for the verdict, under the equality abstraction (DESIGN.md "Shared state in the
+    /// pair model"; GPUVerify lecture notes `002_…`): take any execution and its first harmful
+    /// race, between threads i and j. Up to it, every race is write-write of one value, and no
+    /// thread reads a location another one writes in the same barrier interval (that would be
+    /// a harmful read-write race before it), so each thread reads only the memory at the
+    /// start of the interval (the fresh array both threads of the pair share) or its own
+    /// writes: the pair (i, j) computes exactly the values and offsets of the execution, and
+    /// the harmful query is satisfiable with them (the argument for the two-thread reduction,
+    /// paper `000_…` §2.3, with "first race" read as "first harmful race").
+    /// [`Benign::Adversarial`] compares fewer values, so it is sound too. Values the model does not know exactly
+    /// differ conservatively: reads of adversarial arrays, havocked and loop-carried values are
+    /// fresh per thread. Calls without a body are uninterpreted functions, equal for equal
+    /// arguments, which `clock()` or a random generator are not: in a kernel that calls one
+    /// ([`Kernel::uninterpreted`]) no write-write race is benign.
+    pub benign: Benign,
+}
+
+/// Which write-write races are benign ([`EncodeOptions::benign`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Benign {
+    /// None: every race is a race (`--no-benign`, `--strict`; the bank and concrete models).
+    Off,
+    /// Writes of the same value, where that value does not depend on anything the thread read
+    /// from memory: GPUVerify's default, whose adversarial abstraction gives each thread its
+    /// own arbitrary values on every read (so a copy `out[0] = in[0]` by every thread is a
+    /// race there, though both threads write what they read from one location).
+    Adversarial,
+    /// Writes of the same value, values read from memory included, as the equality
+    /// abstraction has both threads read them (GPUVerify's `--equality-abstraction`).
+    Equality,
 }
 
 impl EncodeOptions {
@@ -184,6 +250,7 @@ impl EncodeOptions {
             checks: true,
             no_overflow: false,
             index_fits: None,
+            benign: Benign::Adversarial,
         }
     }
 }
@@ -275,6 +342,11 @@ pub(in crate::encode) struct Encoder<'k> {
     no_overflow: bool,
     /// `EncodeOptions::index_fits`.
     index_fits: Option<(u32, [bool; 3])>,
+    /// `EncodeOptions::benign`.
+    benign: Benign,
+    /// Under [`Benign::Adversarial`], while the race checks are made: the defined names whose
+    /// value reads memory (a `select`), directly or through the names it uses.
+    reads_memory: HashSet<String>,
     /// Whether a FloatingPoint term was emitted.
     pub(in crate::encode) fp_used: bool,
     /// Concrete model: fold constant terms, pin builtins to `pinned`, keep memory as an overlay
@@ -333,6 +405,7 @@ impl<'k> Encoder<'k> {
             pairs: Vec::new(),
             layout,
             possible,
+            benign: false,
         });
     }
 
@@ -365,6 +438,8 @@ impl<'k> Encoder<'k> {
             fold: false,
             no_overflow: opts.no_overflow,
             index_fits: opts.index_fits,
+            benign: opts.benign,
+            reads_memory: HashSet::new(),
             pinned: Vec::new(),
             overlay: BTreeMap::new(),
             thread_blocks: Vec::new(),

@@ -6,19 +6,22 @@
 //!
 //! Does not record accesses (`memory`) nor read witnesses (`super::super::witness`).
 
-use super::{Access, Check, Encoder, Property};
+use super::{Access, Benign, Check, Encoder, Property};
 use crate::encode::AccessKind;
 use crate::encode::nonlinear;
 use crate::encode::terms::{and, app, atom, bvn, f, not, or, sym, t};
 use crate::ir::{ArrayId, Space};
-use crate::solver::{Query, Sexp};
-use std::collections::BTreeMap;
+use crate::solver::{Command, Query, Sexp};
+use std::collections::{BTreeMap, HashSet};
 
 impl Encoder<'_> {
     /// One query per (array, segment) for accesses in one segment, and one per global array
     /// for accesses of different segments (different blocks only).
     pub(super) fn race_checks(&mut self) {
         let facts = nonlinear::Facts::new(&[self.decls.clone(), self.cmds.clone()].concat());
+        if self.benign == Benign::Adversarial && self.accesses.iter().any(|a| !a.written.is_empty()) {
+            self.reads_memory = memory_readers(&self.cmds);
+        }
         let mut by_array: BTreeMap<ArrayId, Vec<Access>> = BTreeMap::new();
         for a in &self.accesses {
             by_array.entry(a.array).or_default().push(a.clone());
@@ -68,7 +71,12 @@ impl Encoder<'_> {
     }
 
     /// One race query over `pairs`, with the mixed-radix lemmas of each pair's offsets
-    /// ([`nonlinear`]) as further assertions.
+    /// ([`nonlinear`]) as further assertions; under [`super::EncodeOptions::benign`], when a
+    /// write-write pair may be benign, its [`Property::HarmfulRace`] variant right after it.
+    ///
+    /// The order (every race first, the harmful ones only when a race is found) keeps the usual
+    /// case, a kernel without races, at one query per check; and the first check's query is
+    /// the one made without benign races (same name, same assertions).
     pub(super) fn push_race(
         &mut self,
         facts: &nonlinear::Facts,
@@ -82,6 +90,10 @@ impl Encoder<'_> {
         let mut lemmas = Vec::new();
         let layout = self.layout.clone();
         let mut gv = layout.common();
+        // Per pair: its condition when it is not benign (the condition itself when it cannot
+        // be), and whether it can be.
+        let mut harmful = Vec::new();
+        let mut any_benign = false;
         for (a, b) in &pairs {
             let (pa, oa, ba) = &a.per_thread[0];
             let (pb, ob, bb) = &b.per_thread[1];
@@ -120,25 +132,128 @@ impl Encoder<'_> {
             gv.push(c.clone());
             gv.push(oa.clone());
             gv.push(ob.clone());
+            match self.same_write(a, b) {
+                Some(same) => {
+                    any_benign = true;
+                    harmful.push(and(c.clone(), not(same)));
+                }
+                None => harmful.push(c.clone()),
+            }
             disj.push(c);
         }
         let line = pairs.first().map(|(a, _)| a.span.line).unwrap_or(0);
-        let assertion = if disj.len() == 1 {
-            disj.pop().unwrap_or_else(f)
-        } else {
-            app("or", disj)
-        };
+        let name = format!("{name}.L{line}");
+        let benign = any_benign && self.benign != Benign::Off;
+        let harmful_check = benign.then(|| {
+            // The same layout: each pair's (harmful) condition and both offsets.
+            let mut hv = layout.common();
+            for (h, (a, b)) in harmful.iter().zip(&pairs) {
+                hv.push(h.clone());
+                hv.push(a.per_thread[0].1.clone());
+                hv.push(b.per_thread[1].1.clone());
+            }
+            Check {
+                property: Property::HarmfulRace { array },
+                query: Query {
+                    name: format!("{name}.harmful"),
+                    assertions: [vec![disjunction(harmful.clone())], lemmas.clone()].concat(),
+                    get_values: hv,
+                },
+                pairs: pairs.clone(),
+                layout: layout.clone(),
+                possible: false,
+                benign: false,
+            }
+        });
+        if benign {
+            gv.extend(harmful);
+        }
         self.check_list.push(Check {
             property: Property::Race { array },
             query: Query {
-                name: format!("{name}.L{line}"),
-                assertions: [vec![assertion], lemmas].concat(),
+                name,
+                assertions: [vec![disjunction(disj)], lemmas].concat(),
                 get_values: gv,
             },
             pairs,
             layout,
             possible: false,
+            benign,
         });
+        self.check_list.extend(harmful_check);
+    }
+
+    /// When `a` (thread 1's) and `b` (thread 2's) are plain writes whose values are known, of
+    /// one width, in a kernel that calls no function without a body
+    /// ([`super::EncodeOptions::benign`] says why), and, under [`Benign::Adversarial`], values
+    /// that read no memory: the condition that they write the same value at the same offset,
+    /// which makes their race benign. `None`: never benign.
+    fn same_write(&self, a: &Access, b: &Access) -> Option<Sexp> {
+        let (Some(va), Some(vb)) = (a.written.first(), b.written.get(1)) else {
+            return None;
+        };
+        if self.benign == Benign::Off
+            || a.kind != AccessKind::Write
+            || b.kind != AccessKind::Write
+            || a.clobber
+            || b.clobber
+            || a.width != b.width
+            || !self.k.uninterpreted.is_empty()
+        {
+            return None;
+        }
+        if self.benign == Benign::Adversarial && (self.reads_memory(va) || self.reads_memory(vb)) {
+            return None;
+        }
+        let equal = |x: &Sexp, y: &Sexp| {
+            if x == y {
+                t()
+            } else {
+                app("=", vec![x.clone(), y.clone()])
+            }
+        };
+        Some(and(equal(&a.per_thread[0].1, &b.per_thread[1].1), equal(va, vb)))
+    }
+}
+
+impl Encoder<'_> {
+    /// Whether `term` reads memory (a `select`), directly or through a name of
+    /// `self.reads_memory`.
+    fn reads_memory(&self, term: &Sexp) -> bool {
+        reads(term, &self.reads_memory)
+    }
+}
+
+/// Whether `term` has a `select` or an atom of `readers`.
+fn reads(term: &Sexp, readers: &HashSet<String>) -> bool {
+    match term {
+        Sexp::Atom(a) => readers.contains(a.as_str()),
+        Sexp::List(items) => {
+            matches!(items.first(), Some(Sexp::Atom(h)) if h == "select") || items.iter().any(|x| reads(x, readers))
+        }
+    }
+}
+
+/// The names defined in `cmds` whose value reads memory, directly (a `select`) or through a
+/// name defined before it (definitions come in program order, each after what it uses).
+fn memory_readers(cmds: &[Command]) -> HashSet<String> {
+    let mut readers = HashSet::new();
+    for c in cmds {
+        if let Command::DefineConst { name, value, .. } = c
+            && reads(value, &readers)
+        {
+            readers.insert(name.clone());
+        }
+    }
+    readers
+}
+
+/// `(or terms…)`, or the one term, or `false`.
+fn disjunction(mut terms: Vec<Sexp>) -> Sexp {
+    if terms.len() == 1 {
+        terms.pop().unwrap_or_else(f)
+    } else {
+        app("or", terms)
     }
 }
 

@@ -98,7 +98,8 @@ impl Encoder<'_> {
 
     /// An access of `kind` to `ty.bytes()` bytes of `array` at `offset`, for every thread: its
     /// byte offset and validity, then `body` (the thread's load, store or read-modify-write at
-    /// that offset), then whether it is reached; recorded for the race and bank queries.
+    /// that offset, returning the bits a plain store writes), then whether it is reached;
+    /// recorded for the race and bank queries.
     #[allow(clippy::too_many_arguments)]
     fn access(
         &mut self,
@@ -108,20 +109,27 @@ impl Encoder<'_> {
         ty: Ty,
         kind: AccessKind,
         st: &mut [TState],
-        mut body: impl FnMut(&mut Self, &mut TState, usize, &Sexp),
+        mut body: impl FnMut(&mut Self, &mut TState, usize, &Sexp) -> Option<Sexp>,
     ) {
         let mut per = Vec::new();
         let mut valid = Vec::new();
         let mut grid = Vec::new();
+        let mut written = Vec::new();
         for (th, ts) in st.iter_mut().enumerate() {
             let (off, ok) = self.offset(offset, ts, th);
             valid.push(ok);
-            body(self, ts, th, &off);
+            written.extend(body(self, ts, th, &off));
             let reach = self.reach(ts, th);
             per.push((reach, off, ts.bc.clone()));
             grid.push(ts.gc.clone());
         }
+        let before = self.accesses.len();
         self.record(array, &s.span, kind, ty.bytes(), per, grid, valid);
+        if let Some(a) = self.accesses.get_mut(before)
+            && written.len() == self.n
+        {
+            a.written = written;
+        }
     }
 
     /// A call without a body that may write `array`, for every thread: a write of one byte at
@@ -173,6 +181,7 @@ impl Encoder<'_> {
                 e.assign(dst, v, ts, th);
                 e.load_origin.insert((th, dst), (array, off.clone()));
             }
+            None
         });
     }
 
@@ -185,10 +194,11 @@ impl Encoder<'_> {
             let bits = e.define(&format!("t{}.val", th + 1), Sexp::bv_sort(ty.bits()), bits);
             if e.scheduled(array) {
                 let (ev, _) = e.sched_access(ts, th, array, off, ty, AccessKind::Write, &s.span);
-                e.sched_write(ev, bits);
+                e.sched_write(ev, bits.clone());
             } else {
                 e.store(ts, th, array, off, &bits, ty.bytes());
             }
+            Some(bits)
         });
     }
 
@@ -240,6 +250,8 @@ impl Encoder<'_> {
                     e.assign(d, v, ts, th);
                 }
             }
+            // What an atomic writes depends on the memory it reads: never benign.
+            None
         });
     }
 

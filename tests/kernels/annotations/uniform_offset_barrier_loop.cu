@@ -12,7 +12,7 @@ __global__ void rotate(int *out, int n) {
   for (int it = 0;
        __invariant(__uniform_int(base)),
        it < n; it++) {
-    s[base + threadIdx.x] = it;
+    s[base + threadIdx.x] = it + threadIdx.x;
     __syncthreads();
     acc += s[(base + 63 - threadIdx.x) & 127];
     __syncthreads();

@@ -10,7 +10,7 @@ __global__ void rotate(int *out, int n) {
   int acc = 0;
   for (int it = 0;
        it < n; it++) {
-    s[base + threadIdx.x] = it;
+    s[base + threadIdx.x] = it + threadIdx.x;
     __syncthreads();
     acc += s[(base + 63 - threadIdx.x) & 127];
     __syncthreads();

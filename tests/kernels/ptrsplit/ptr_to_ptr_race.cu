@@ -2,9 +2,9 @@
 // --blockDim=32 --gridDim=1
 // Pointers to pointer variables: `step` writes through `*dst`, then points `*dst` where
 // `*src` points. The first call writes `a[tid]` and moves `p` to `b`; the second writes
-// `b[0]` from every thread.
+// `b[0]` from every thread, each its own index (so the race is not benign).
 __device__ void step(int **dst, int **src, unsigned int i) {
-  (*dst)[i] = 1;
+  (*dst)[i] = threadIdx.x;
   *dst = *src;
 }
 
