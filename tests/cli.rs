@@ -470,6 +470,8 @@ fn launch_contract_relations_follow_the_dimensions_parameters_meet() {
     assert!(!out.contains("height % blockDim"), "{out}");
     assert!(!out.contains("height <= gridDim"), "{out}");
     assert!(!out.contains("suggestion:"), "{out}");
+}
+
 /// GPUVerify's benign write-write races: every thread writing `flag[0] = 1` is a note, not a
 /// defect; `--no-benign` and `--strict` report it as a race; a value copied from memory is
 /// benign only with `--equality-abstraction`; writes of different values (two branches, or a
