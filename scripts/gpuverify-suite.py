@@ -4,7 +4,7 @@
 Usage:
     scripts/gpuverify-suite.py SUITE_DIR GPUG [--json OUT] [-j N] [--timeout S]
                                [--forward FLAG]... [--all-flags] [--gpug-arg ARG]...
-                               [--filter REGEX] [--symbolic] [--compare ARG]...
+                               [--filter REGEX] [--symbolic] [--compare ARG]... [--conditions]
 
 SUITE_DIR is a checked-out GPUVerify `testsuite/CUDA` directory (this script never downloads
 anything); GPUG is the gpug binary. Every `kernel.cu` below SUITE_DIR starts with
@@ -34,6 +34,10 @@ with -j 1 median and total CPU time), and exits with 1 if any defect was missed.
 that of the processes gpug waited for: a kernel killed at the 60 s limit counts 60 s of wall
 time but only the CPU of what it had already reaped (its running solver is not counted).
 
+--conditions   runs gpug with --json and, after the totals, prints per run the five most common
+               launch-contract items, conditions of findings (witness values dropped) and
+               suggested --assume expressions, with the number of kernels having any, and the
+               number of benign races (issue 11); the rows of --json keep them per kernel.
 --symbolic     drops `--blockDim` and `--gridDim` of line 2, so every launch dimension is left
                symbolic (gpug's default without them); -D, -I and the other flags are kept as
                without it.
@@ -145,7 +149,8 @@ def run_kernel(path, suite, args, extra=()):
     expect, flags = parse_header(path)
     passed, dropped = select_flags(flags, kernel_dir, set(args.forward), args.all_flags,
                                    args.symbolic)
-    cmd = [args.gpug, "--timeout", str(args.timeout), *args.gpug_arg, *extra, *passed, path]
+    report = ["--json"] if args.conditions else []
+    cmd = [args.gpug, "--timeout", str(args.timeout), *report, *args.gpug_arg, *extra, *passed, path]
     start = time.monotonic()
     cpu_start = children_cpu()
     note = ""
@@ -177,7 +182,9 @@ def run_kernel(path, suite, args, extra=()):
     # kernels run one at a time (-j 1), where it holds under load as wall time does not.
     cpu = round(children_cpu() - cpu_start, 3) if args.jobs == 1 else None
     last_err = next((l.strip() for l in reversed(stderr.splitlines()) if l.strip()), "")
+    contract = contract_of(proc.stdout) if args.conditions and code is not None else {}
     return {
+        **contract,
         "kernel": os.path.relpath(kernel_dir, suite),
         "expected": expect,
         "exit": code,
@@ -189,6 +196,43 @@ def run_kernel(path, suite, args, extra=()):
         "dropped_flags": dropped,
         "stderr_last_line": last_err[:300],
     }
+
+
+WITNESS_RX = re.compile(r" \(its witness: [^)]*\)")
+
+
+def contract_of(stdout):
+    """The launch-contract data of gpug's JSON report (--conditions): each kernel's contract
+    items, the conditions of its excluded findings and of its findings (witness values
+    dropped, so equal conditions count together), its suggested --assume expressions and its
+    number of benign races."""
+    try:
+        report = json.loads(stdout)
+    except ValueError:
+        return {}
+    out = {"contract": [], "conditions": [], "suggestions": [], "benign": 0}
+    for k in report.get("kernels", []):
+        out["contract"] += k.get("contract", [])
+        for f in k.get("excluded", []) + k.get("findings", []):
+            if f.get("condition"):
+                out["conditions"].append(WITNESS_RX.sub("", f["condition"]))
+        out["suggestions"] += k.get("suggestions", [])
+        out["benign"] += len(k.get("benign", []))
+    return out
+
+
+def print_conditions(rows, label=""):
+    """The most common contract items, conditions and suggestions of a run (--conditions)."""
+    from collections import Counter
+    for key, what in [("contract", "contract items"), ("conditions", "conditions of findings"),
+                      ("suggestions", "suggested --assume")]:
+        tally = Counter(c for r in rows for c in r.get(key, []))
+        kernels = sum(1 for r in rows if r.get(key))
+        print(f"{label}{what} ({kernels} kernels):")
+        for text, n in tally.most_common(5):
+            print(f"  {n:4d}  {text}")
+    print(f"{label}benign races: {sum(r.get('benign', 0) for r in rows)} in "
+          f"{sum(1 for r in rows if r.get('benign'))} kernels")
 
 
 def find_kernels(suite, filter_rx):
@@ -374,6 +418,10 @@ def main():
     ap.add_argument("--compare", action="append", default=[], metavar="ARG",
                     help="run the suite a second time with this extra gpug argument "
                          "(repeatable), e.g. --compare=--no-overflow, and compare the runs")
+    ap.add_argument("--conditions", action="store_true",
+                    help="read gpug's JSON report and print the five most common launch-contract "
+                         "items, conditions of findings and suggested --assume expressions "
+                         "(issue 11) after the totals")
     args = ap.parse_args()
 
     suite = os.path.abspath(args.suite)
@@ -424,6 +472,12 @@ def main():
         result["compare"] = {"args": args.compare, "totals": totals_b, "kernels": rows_b,
                              "differences": diffs}
         missed += totals_b["missed"]
+
+    if args.conditions:
+        print()
+        print_conditions(rows, "" if rows_b is None else f"[{run_label(args, [])}] ")
+        if rows_b is not None:
+            print_conditions(rows_b, f"[{run_label(args, args.compare)}] ")
 
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:

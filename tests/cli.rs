@@ -548,3 +548,23 @@ fn benign_write_write_race_is_a_note_unless_no_benign_or_strict() {
         assert_eq!(got, lines, "{file}: {out}");
     }
 }
+
+/// Vacuity before verdicts: relations that contradict the kernel's `__requires` (here
+/// `blockDim.x == 64` and "a power of two" against `blockDim.x == 100`) would verify anything;
+/// gpug checks that the relations it suggests can hold with the kernel's requirements, so the
+/// race stays a defect with no condition and no suggestion.
+#[test]
+fn launch_contract_never_suggests_relations_that_contradict_the_kernel() {
+    let (code, out, err) = run(&["--solver", "z3", "--json", "tests/kernels/relation_vacuous.cu"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let k = &v["kernels"][0];
+    assert_eq!(k["suggestions"], serde_json::json!([]), "{out}");
+    let s_race = k["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .find(|f| f["array"] == "s")
+        .unwrap_or_else(|| panic!("no race on s: {out}"));
+    assert!(s_race.get("condition").is_none(), "{out}");
+}
