@@ -244,8 +244,10 @@ fn standard(
         (true, false) if fitting => vec![None, Some(32), Some(31)],
         (true, _) => vec![Some(32), Some(31)],
     };
-    // The last decided re-verification: its bits and its result.
+    // The last decided re-verification: its bits and its result; and that of the unused
+    // dimensions alone, when it was asked.
     let mut last: Option<(Option<u32>, KernelResult)> = None;
+    let mut dims_only: Option<KernelResult> = None;
     for bits in candidates {
         // A weaker bound's findings whose witnesses fit the stronger one stay under it too:
         // when all of them do, the stronger bound has the same findings.
@@ -264,6 +266,9 @@ fn standard(
             continue;
         }
         let verified = r.verdict == Verdict::Verified;
+        if bits.is_none() && v.wraps() {
+            dims_only = Some(r.clone());
+        }
         last = Some((bits, r));
         if verified {
             break;
@@ -276,7 +281,7 @@ fn standard(
         .into_iter()
         .filter(|f| !under.findings.iter().any(|g| same_sites(f, g)))
         .collect();
-    let conditions = conditions(k, opts, run, v, bits, &gone, answers)?;
+    let conditions = conditions(k, opts, run, v, bits, &gone, dims_only.as_ref(), answers)?;
     result.excluded = gone
         .into_iter()
         .zip(conditions)
@@ -318,7 +323,9 @@ fn standard(
 /// The condition of the launches each finding of `gone` needs: which kind of standard
 /// assumption alone excludes it (unused dimensions of extent 1, no wrap at 2^`bits`). A kind
 /// that the finding's witness satisfies cannot exclude it alone; the others are asked by one
-/// re-verification each, only when some finding needs the answer.
+/// re-verification each, only when some finding needs the answer (the unused dimensions'
+/// one is `dims_only` when the contract search already asked it).
+#[allow(clippy::too_many_arguments)]
 fn conditions(
     k: &Kernel,
     opts: &VerifyOptions,
@@ -326,6 +333,7 @@ fn conditions(
     v: &Vocabulary,
     bits: Option<u32>,
     gone: &[Finding],
+    dims_only: Option<&KernelResult>,
     answers: &mut Vec<String>,
 ) -> Result<Vec<String>, Error> {
     let n = gone.len();
@@ -343,13 +351,24 @@ fn conditions(
                 .collect(),
         ),
     };
-    let mut alone = |run: &mut KernelRun, launch: Launch, out: &mut Vec<Option<bool>>| -> Result<(), Error> {
+    let mut alone = |run: &mut KernelRun,
+                     launch: Launch,
+                     known: Option<&KernelResult>,
+                     out: &mut Vec<Option<bool>>|
+     -> Result<(), Error> {
         if out.iter().all(Option::is_some) {
             return Ok(());
         }
-        run.inconclusive.clear();
-        let r = verify_under(k, opts, run, &launch)?;
-        answers.extend(r.answers.iter().map(|a| format!("{} {a}", label(&launch))));
+        let asked;
+        let r = match known {
+            Some(r) => r,
+            None => {
+                run.inconclusive.clear();
+                asked = verify_under(k, opts, run, &launch)?;
+                answers.extend(asked.answers.iter().map(|a| format!("{} {a}", label(&launch))));
+                &asked
+            }
+        };
         let decided = r.inconclusive.is_empty();
         for (f, slot) in gone.iter().zip(out.iter_mut()) {
             if slot.is_none() {
@@ -364,13 +383,13 @@ fn conditions(
             index_fits: None,
             only: v.only.clone(),
         };
-        alone(run, dims, &mut by_dims)?;
+        alone(run, dims, dims_only, &mut by_dims)?;
         let wraps = Launch {
             geometry: v.geometry.clone(),
             index_fits: Some((b, v.wrap)),
             only: v.only.clone(),
         };
-        alone(run, wraps, &mut by_wrap)?;
+        alone(run, wraps, None, &mut by_wrap)?;
     }
     let dims_condition = |f: &Finding| -> String {
         let wide: Vec<String> = f
