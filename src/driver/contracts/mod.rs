@@ -258,8 +258,7 @@ fn standard(
             continue;
         }
         let launch = v.launch(bits);
-        run.inconclusive.clear();
-        let r = verify_under(k, opts, run, &launch)?;
+        let r = reverify(k, opts, run, &launch, false)?;
         answers.extend(r.answers.iter().map(|a| format!("{} {a}", label(&launch))));
         // (verify_under hands the run's undecided queries over to its result.)
         if !r.inconclusive.is_empty() {
@@ -363,8 +362,7 @@ fn conditions(
         let r = match known {
             Some(r) => r,
             None => {
-                run.inconclusive.clear();
-                asked = verify_under(k, opts, run, &launch)?;
+                asked = reverify(k, opts, run, &launch, false)?;
                 answers.extend(asked.answers.iter().map(|a| format!("{} {a}", label(&launch))));
                 &asked
             }
@@ -424,6 +422,28 @@ fn conditions(
             _ => format!("{}, or {}", dims_condition(f), wrap_condition(f)),
         })
         .collect())
+}
+
+/// Most time one query of a re-verification may take: its answer can only exclude a finding
+/// already found, and an undecided one leaves the finding as it was.
+const LIMIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// [`verify_under`] for a re-verification of the launch contracts: each query within
+/// [`LIMIT`] (or `--timeout` when shorter), a query with a linear relaxation answered by it
+/// only (`relaxed_only`: no exact query when the relaxation does not settle it), or also
+/// exactly.
+fn reverify(
+    k: &Kernel,
+    opts: &VerifyOptions,
+    run: &mut KernelRun,
+    launch: &Launch,
+    relaxed_only: bool,
+) -> Result<KernelResult, Error> {
+    run.inconclusive.clear();
+    (run.limit, run.relaxed_only) = (Some(LIMIT), relaxed_only);
+    let r = verify_under(k, opts, run, launch);
+    (run.limit, run.relaxed_only) = (None, false);
+    r
 }
 
 /// How `--explain` names a re-verification: `contract (blockDim.y = 1, …; index < 2^32):`.

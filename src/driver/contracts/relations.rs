@@ -14,8 +14,8 @@
 
 use super::super::Error;
 use super::super::pipeline::KernelRun;
-use super::super::verify::{Launch, VerifyOptions, verify_under};
-use super::{Vocabulary, same_sites};
+use super::super::verify::{Launch, VerifyOptions};
+use super::{Vocabulary, reverify, same_sites};
 use crate::ir::query::builtins_read;
 use crate::ir::{BinOp, Builtin, Dim, Expr, Kernel, ParamKind, Space, Stmt, StmtKind, Ty, VarId};
 use crate::passes::{Env, eval};
@@ -30,10 +30,6 @@ const BUDGET: std::time::Duration = std::time::Duration::from_secs(2);
 /// Most re-verifications one kernel's relations may cost (all relations together, the single
 /// relations in the order of [`vocabulary`], then the helpful ones together).
 const MAX_CHECKS: usize = 8;
-
-/// The per-query limit of a re-verification under relations: a suggestion is optional, and
-/// an undecided re-verification leaves the findings as they were.
-const LIMIT: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// One relation of the vocabulary.
 #[derive(Clone, Debug)]
@@ -431,11 +427,7 @@ fn check(
             },
         );
     }
-    run.inconclusive.clear();
-    (run.limit, run.relaxed_only) = (Some(LIMIT), true);
-    let r = verify_under(&assumed, opts, run, launch);
-    (run.limit, run.relaxed_only) = (None, false);
-    let r = r?;
+    let r = reverify(&assumed, opts, run, launch, true)?;
     let text: Vec<&str> = rels.iter().map(|r| r.text.as_str()).collect();
     answers.extend(
         r.answers
@@ -503,10 +495,7 @@ fn satisfiable(
         only: None,
         ..launch.clone()
     };
-    (run.limit, run.relaxed_only) = (Some(LIMIT), false);
-    let r = verify_under(&probe, opts, run, &launch);
-    (run.limit, run.relaxed_only) = (None, false);
-    let r = r?;
+    let r = reverify(&probe, opts, run, &launch, false)?;
     answers.extend(
         r.answers
             .iter()
