@@ -102,6 +102,8 @@ pub struct KernelRun<'a> {
     /// instead of being asked exactly (optional re-verifications, where a slow exact query
     /// would cost more than its answer is worth).
     pub relaxed_only: bool,
+    /// When optional re-verifications (the launch contracts') stop being started.
+    pub deadline: Option<Instant>,
 }
 
 impl<'a> KernelRun<'a> {
@@ -114,6 +116,7 @@ impl<'a> KernelRun<'a> {
             dump: true,
             limit: None,
             relaxed_only: false,
+            deadline: None,
         }
     }
 

@@ -150,6 +150,11 @@ pub(super) fn verify_under(
         if !launch.asks(&kernel, &check.property) {
             continue;
         }
+        if run.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            // An optional re-verification out of time: undecided, so it excludes nothing.
+            run.inconclusive.push("the launch contracts' time ran out".into());
+            break;
+        }
         let answer = sessions.ask(run, i, check)?;
         let Reply::Sat(values) = run.reply(&check.query.name, answer) else {
             continue;

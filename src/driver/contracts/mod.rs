@@ -70,6 +70,8 @@ pub(super) fn apply(
         v.only = Some(result.findings.clone());
     }
     let saved = (std::mem::take(&mut run.inconclusive), run.queries);
+    // The pass may take half as long as the verification it follows, and at least BUDGET.
+    run.deadline = Some(std::time::Instant::now() + (run.elapsed() / 2).max(BUDGET));
     run.dump = false;
     let mut answers = Vec::new();
     let mut outcome = standard(k, opts, run, &v, result, &mut answers);
@@ -78,6 +80,7 @@ pub(super) fn apply(
     }
     run.inconclusive = saved.0;
     run.dump = true;
+    run.deadline = None;
     result.answers.append(&mut answers);
     result.queries += run.queries - saved.1;
     result.time = run.elapsed();
@@ -424,6 +427,10 @@ fn conditions(
         .collect())
 }
 
+/// The least time the launch contracts may take for one kernel (they may also take half as
+/// long as the verification they follow); no query of theirs starts after it.
+const BUDGET: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Most time one query of a re-verification may take: its answer can only exclude a finding
 /// already found, and an undecided one leaves the finding as it was.
 const LIMIT: std::time::Duration = std::time::Duration::from_secs(2);
@@ -431,7 +438,8 @@ const LIMIT: std::time::Duration = std::time::Duration::from_secs(2);
 /// [`verify_under`] for a re-verification of the launch contracts: each query within
 /// [`LIMIT`] (or `--timeout` when shorter), a query with a linear relaxation answered by it
 /// only (`relaxed_only`: no exact query when the relaxation does not settle it), or also
-/// exactly.
+/// exactly. Past the pass's deadline ([`BUDGET`]) nothing is asked and the result is
+/// inconclusive, which excludes nothing.
 fn reverify(
     k: &Kernel,
     opts: &VerifyOptions,
@@ -440,6 +448,23 @@ fn reverify(
     relaxed_only: bool,
 ) -> Result<KernelResult, Error> {
     run.inconclusive.clear();
+    if run.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+        return Ok(KernelResult {
+            name: k.name.clone(),
+            verdict: Verdict::Inconclusive,
+            findings: Vec::new(),
+            inconclusive: vec!["the launch contracts' time ran out".into()],
+            notes: Vec::new(),
+            loops: Vec::new(),
+            answers: vec!["not asked: the launch contracts' time ran out".into()],
+            queries: 0,
+            time: run.elapsed(),
+            contract: Vec::new(),
+            excluded: Vec::new(),
+            suggestions: Vec::new(),
+            benign: Vec::new(),
+        });
+    }
     (run.limit, run.relaxed_only) = (Some(LIMIT), relaxed_only);
     let r = verify_under(k, opts, run, launch);
     (run.limit, run.relaxed_only) = (None, false);
