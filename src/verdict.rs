@@ -222,6 +222,27 @@ pub struct Excluded {
     pub condition: String,
 }
 
+impl KernelResult {
+    /// An inconclusive result for kernel `name` with its `reasons`, no finding, and `time`.
+    pub fn undecided(name: &str, reasons: Vec<String>, time: Duration) -> KernelResult {
+        KernelResult {
+            name: name.to_string(),
+            verdict: Verdict::Inconclusive,
+            findings: Vec::new(),
+            inconclusive: reasons,
+            notes: Vec::new(),
+            loops: Vec::new(),
+            answers: Vec::new(),
+            queries: 0,
+            time,
+            contract: Vec::new(),
+            excluded: Vec::new(),
+            suggestions: Vec::new(),
+            benign: Vec::new(),
+        }
+    }
+}
+
 impl KernelOutcome for KernelResult {
     fn verdict(&self) -> Verdict {
         self.verdict

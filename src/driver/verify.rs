@@ -109,19 +109,9 @@ pub(super) fn verify_under(
     let loops = loop_treatments(&prepared, opts.explain, &mut notes);
     if !prepared.inconclusive.is_empty() {
         return Ok(KernelResult {
-            name: k.name.clone(),
-            verdict: Verdict::Inconclusive,
-            findings: Vec::new(),
-            inconclusive: reasons(&prepared.inconclusive).collect(),
             notes,
             loops,
-            answers: Vec::new(),
-            queries: 0,
-            time: run.elapsed(),
-            contract: Vec::new(),
-            excluded: Vec::new(),
-            suggestions: Vec::new(),
-            benign: Vec::new(),
+            ..KernelResult::undecided(&k.name, reasons(&prepared.inconclusive).collect(), run.elapsed())
         });
     }
     let (kernel, encoded, mut sessions) = encode_checking_closed_forms(prepared.kernel, opts, launch, run, &mut notes)?;

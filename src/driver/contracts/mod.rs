@@ -450,19 +450,12 @@ fn reverify(
     run.inconclusive.clear();
     if run.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
         return Ok(KernelResult {
-            name: k.name.clone(),
-            verdict: Verdict::Inconclusive,
-            findings: Vec::new(),
-            inconclusive: vec!["the launch contracts' time ran out".into()],
-            notes: Vec::new(),
-            loops: Vec::new(),
             answers: vec!["not asked: the launch contracts' time ran out".into()],
-            queries: 0,
-            time: run.elapsed(),
-            contract: Vec::new(),
-            excluded: Vec::new(),
-            suggestions: Vec::new(),
-            benign: Vec::new(),
+            ..KernelResult::undecided(
+                &k.name,
+                vec!["the launch contracts' time ran out".into()],
+                run.elapsed(),
+            )
         });
     }
     (run.limit, run.relaxed_only) = (Some(LIMIT), relaxed_only);
