@@ -148,7 +148,10 @@ pub struct VerifyArgs {
     /// kernel never reads has extent 1; `gridDim * blockDim` of each dimension it reads stays
     /// within 2^32, else 2^31, so the linear thread index does not wrap) is verified for
     /// launches where they hold: the verdict lists that launch contract and each finding it
-    /// excludes, with its condition. Also reports benign races as races (as --no-benign).
+    /// excludes, with its condition; a defect lists its findings of other launches apart; a
+    /// finding that a parameter relation (`n % blockDim.x == 0`, …) excludes carries its
+    /// condition, and a relation under which gpug verified the kernel is suggested as an
+    /// --assume, never assumed. --strict also reports benign races as races (as --no-benign).
     #[arg(long)]
     pub strict: bool,
 
