@@ -224,6 +224,16 @@ pub enum BinOp {
     LOr,
 }
 
+impl BinOp {
+    /// Whether `self` is a comparison (`==`, `!=`, `<`, `<=`, `>`, `>=`), whose result is `Bool`.
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
+    }
+}
+
 /// A pure expression. Every node knows its type.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {

@@ -66,27 +66,26 @@ pub(super) fn vocabulary(k: &Kernel, geometry: &crate::passes::Geometry) -> Vec<
         let n = &p.name;
         // The x dimension only: the relations kernels are written for (`n % blockDim.x == 0`);
         // y and z ones cost a re-verification each and rarely exclude anything.
-        for d in [Dim::X].into_iter().filter(|d| meets[d.index()]) {
-            let x = ["x", "y", "z"][d.index()];
-            let block = || Expr::Builtin(Builtin::BlockDim(d));
-            let grid = || Expr::Builtin(Builtin::GridDim(d));
+        if meets[Dim::X.index()] {
+            let block = || Expr::Builtin(Builtin::BlockDim(Dim::X));
+            let grid = || Expr::Builtin(Builtin::GridDim(Dim::X));
             out.push(Relation {
-                text: format!("{n} % blockDim.{x} == 0"),
-                negation: format!("{n} % blockDim.{x} != 0"),
-                cond: compare(BinOp::Eq, arith(BinOp::Rem, var(), block()), int(0)),
+                text: format!("{n} % blockDim.x == 0"),
+                negation: format!("{n} % blockDim.x != 0"),
+                cond: binary(BinOp::Eq, binary(BinOp::Rem, var(), block()), int(0)),
                 block_size: None,
             });
             out.push(Relation {
-                text: format!("{n} <= gridDim.{x} * blockDim.{x}"),
-                negation: format!("{n} > gridDim.{x} * blockDim.{x}"),
-                cond: compare(BinOp::Le, var(), arith(BinOp::Mul, grid(), block())),
+                text: format!("{n} <= gridDim.x * blockDim.x"),
+                negation: format!("{n} > gridDim.x * blockDim.x"),
+                cond: binary(BinOp::Le, var(), binary(BinOp::Mul, grid(), block())),
                 block_size: None,
             });
         }
         out.push(Relation {
             text: format!("{n} >= 1"),
             negation: format!("{n} < 1"),
-            cond: compare(BinOp::Ge, var(), int(1)),
+            cond: binary(BinOp::Ge, var(), int(1)),
             block_size: None,
         });
     }
@@ -109,7 +108,7 @@ pub(super) fn vocabulary(k: &Kernel, geometry: &crate::passes::Geometry) -> Vec<
             out.push(Relation {
                 text: format!("blockDim.x == {c}"),
                 negation: format!("blockDim.x != {c}"),
-                cond: compare(BinOp::Eq, Expr::Builtin(Builtin::BlockDim(Dim::X)), int(c as i64)),
+                cond: binary(BinOp::Eq, Expr::Builtin(Builtin::BlockDim(Dim::X)), int(c as i64)),
                 block_size: Some(c),
             });
         }
@@ -248,9 +247,9 @@ fn power_of_two() -> Relation {
     Relation {
         text: "(blockDim.x & (blockDim.x - 1)) == 0".into(),
         negation: "blockDim.x is not a power of two".into(),
-        cond: compare(
+        cond: binary(
             BinOp::Eq,
-            arith(BinOp::BitAnd, block(), arith(BinOp::Sub, block(), int(1))),
+            binary(BinOp::BitAnd, block(), binary(BinOp::Sub, block(), int(1))),
             int(0),
         ),
         block_size: None,
@@ -418,15 +417,7 @@ fn check(
     answers: &mut Vec<String>,
 ) -> Result<Option<Vec<Option<Finding>>>, Error> {
     let mut assumed = k.clone();
-    for rel in rels.iter().rev() {
-        assumed.body.insert(
-            0,
-            Stmt {
-                kind: StmtKind::Assume { cond: rel.cond.clone() },
-                span: k.span.clone(),
-            },
-        );
-    }
+    assumed.body = assumptions(k, rels).chain(k.body.iter().cloned()).collect();
     let r = reverify(&assumed, opts, run, launch, true)?;
     let text: Vec<&str> = rels.iter().map(|r| r.text.as_str()).collect();
     answers.extend(
@@ -464,12 +455,7 @@ fn satisfiable(
     answers: &mut Vec<String>,
 ) -> Result<bool, Error> {
     let mut probe = k.clone();
-    probe.body = rels
-        .iter()
-        .map(|rel| Stmt {
-            kind: StmtKind::Assume { cond: rel.cond.clone() },
-            span: k.span.clone(),
-        })
+    probe.body = assumptions(k, rels)
         .chain(
             k.body
                 .iter()
@@ -502,6 +488,14 @@ fn satisfiable(
             .map(|a| format!("--assume '{}' (vacuity): {a}", text.join("' --assume '"))),
     );
     Ok(r.inconclusive.is_empty() && r.findings.iter().any(|f| f.kind == FindingKind::Assertion))
+}
+
+/// `rels` as `__assume` statements at `k`'s entry (as `--assume` puts them).
+fn assumptions<'a>(k: &'a Kernel, rels: &'a [&Relation]) -> impl Iterator<Item = Stmt> + 'a {
+    rels.iter().map(|rel| Stmt {
+        kind: StmtKind::Assume { cond: rel.cond.clone() },
+        span: k.span.clone(),
+    })
 }
 
 /// An `int` literal.
@@ -557,25 +551,15 @@ fn convert(e: Expr, ty: Ty) -> Expr {
     }
 }
 
-/// `l op r` for an arithmetic or bitwise `op`, in the operands' common type.
-fn arith(op: BinOp, l: Expr, r: Expr) -> Expr {
-    let ty = common(l.ty(), r.ty());
+/// `l op r`, the operands converted to their common type; of type `Bool` for a comparison,
+/// else of that type.
+fn binary(op: BinOp, l: Expr, r: Expr) -> Expr {
+    let common = common(l.ty(), r.ty());
     Expr::Binary {
         op,
-        lhs: Box::new(convert(l, ty)),
-        rhs: Box::new(convert(r, ty)),
-        ty,
-    }
-}
-
-/// `l op r` for a comparison `op`, compared in the operands' common type.
-fn compare(op: BinOp, l: Expr, r: Expr) -> Expr {
-    let ty = common(l.ty(), r.ty());
-    Expr::Binary {
-        op,
-        lhs: Box::new(convert(l, ty)),
-        rhs: Box::new(convert(r, ty)),
-        ty: Ty::Bool,
+        lhs: Box::new(convert(l, common)),
+        rhs: Box::new(convert(r, common)),
+        ty: if op.is_comparison() { Ty::Bool } else { common },
     }
 }
 

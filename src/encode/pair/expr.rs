@@ -151,7 +151,7 @@ impl Encoder<'_> {
                     let ai = self.cast(a, Ty::Bool, Ty::I32);
                     let bi = self.cast(b, Ty::Bool, Ty::I32);
                     let r = self.int_binary(op, ai, bi, Ty::I32, true);
-                    if ty == Ty::Bool && !is_cmp(op) {
+                    if ty == Ty::Bool && !op.is_comparison() {
                         self.cast(r, Ty::I32, Ty::Bool)
                     } else {
                         r
@@ -224,14 +224,6 @@ impl Encoder<'_> {
             _ => self.coerce(v, from, to),
         }
     }
-}
-
-/// Whether `op` is a comparison.
-pub(super) fn is_cmp(op: BinOp) -> bool {
-    matches!(
-        op,
-        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
-    )
 }
 
 /// Under `--no-overflow` (PUG's `+O`, "no wrap-around"): the condition that converting the

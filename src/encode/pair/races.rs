@@ -112,13 +112,6 @@ impl Encoder<'_> {
                     ),
                 ),
             );
-            let equal = |x: &Sexp, y: &Sexp| {
-                if x == y {
-                    t()
-                } else {
-                    app("=", vec![x.clone(), y.clone()])
-                }
-            };
             let same_interval = equal(ba, bb);
             let same_grid_interval = equal(&a.grid[0], &b.grid[1]);
             let order = match (global, same_segment) {
@@ -205,18 +198,9 @@ impl Encoder<'_> {
         if self.benign == Benign::Adversarial && (self.reads_memory(va) || self.reads_memory(vb)) {
             return None;
         }
-        let equal = |x: &Sexp, y: &Sexp| {
-            if x == y {
-                t()
-            } else {
-                app("=", vec![x.clone(), y.clone()])
-            }
-        };
         Some(and(equal(&a.per_thread[0].1, &b.per_thread[1].1), equal(va, vb)))
     }
-}
 
-impl Encoder<'_> {
     /// Whether `term` reads memory (a `select`), directly or through a name of
     /// `self.reads_memory`.
     fn reads_memory(&self, term: &Sexp) -> bool {
@@ -246,6 +230,15 @@ fn memory_readers(cmds: &[Command]) -> HashSet<String> {
         }
     }
     readers
+}
+
+/// `(= x y)`, or `true` when they are the same term.
+fn equal(x: &Sexp, y: &Sexp) -> Sexp {
+    if x == y {
+        t()
+    } else {
+        app("=", vec![x.clone(), y.clone()])
+    }
 }
 
 /// `(or terms…)`, or the one term, or `false`.
