@@ -568,3 +568,17 @@ fn launch_contract_never_suggests_relations_that_contradict_the_kernel() {
         .unwrap_or_else(|| panic!("no race on s: {out}"));
     assert!(s_race.get("condition").is_none(), "{out}");
 }
+
+/// Vacuity before verdicts, for the standard launch assumptions: `blockDim.y = 1` contradicts
+/// the kernel's `__requires(blockDim.y == 2)`, so it must not yield "verified for launches
+/// where blockDim.y = 1" for a kernel that races in every launch it allows.
+#[test]
+fn launch_contract_is_never_vacuous() {
+    let (code, out, err) = run(&["--solver", "z3", "--json", "tests/kernels/contract_vacuous.cu"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let k = &v["kernels"][0];
+    assert_eq!(k["verdict"], "defect", "{out}");
+    assert_eq!(k["contract"], serde_json::json!([]), "{out}");
+    assert_eq!(k["findings"][0]["array"], "out", "{out}");
+}

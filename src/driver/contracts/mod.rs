@@ -43,9 +43,10 @@ use super::Error;
 use super::pipeline::KernelRun;
 use super::verify::{Launch, VerifyOptions, verify_under};
 use crate::ir::query::builtins_read;
-use crate::ir::{Builtin, Dim, Kernel};
+use crate::ir::{Builtin, Dim, Expr, Kernel, Stmt, StmtKind, Ty};
 use crate::passes::Geometry;
-use crate::verdict::{Excluded, Finding, KernelResult, Verdict};
+use crate::verdict::{Excluded, Finding, FindingKind, KernelResult, Verdict};
+use num_bigint::BigInt;
 
 /// Applies the launch contracts to `result`, the verdict of `k` under the launch as given:
 /// nothing when it has no finding or the launch is concrete. Errors: those of
@@ -279,9 +280,30 @@ fn standard(
     let Some((bits, under)) = last else {
         return Ok(());
     };
+    // Vacuity before verdicts: assumptions that contradict the kernel's own requirements
+    // (`__requires(blockDim.y == 2)` with `blockDim.y = 1`) exclude every finding and mean
+    // nothing; then there is no contract.
+    let launch = v.launch(bits);
+    let excludes = |f: &Finding| !under.findings.iter().any(|g| same_sites(f, g));
+    if result.findings.iter().any(excludes)
+        && !satisfiable(
+            k,
+            opts,
+            run,
+            &launch,
+            Vec::new(),
+            label(&launch).trim_end_matches(':'),
+            answers,
+        )?
+    {
+        result
+            .notes
+            .push("the standard launch assumptions contradict the kernel's requirements: no launch contract".into());
+        return Ok(());
+    }
     let gone: Vec<Finding> = std::mem::take(&mut result.findings)
         .into_iter()
-        .filter(|f| !under.findings.iter().any(|g| same_sites(f, g)))
+        .filter(excludes)
         .collect();
     let conditions = conditions(k, opts, run, v, bits, &gone, dims_only.as_ref(), answers)?;
     result.excluded = gone
@@ -462,6 +484,46 @@ fn reverify(
     let r = verify_under(k, opts, run, launch);
     (run.limit, run.relaxed_only) = (None, false);
     r
+}
+
+/// Vacuity before verdicts (STYLE.md): whether the kernel's entry can be reached under
+/// `launch` with the statements `assumed` and the kernel's leading `__requires`/`__assume`s
+/// all holding (with the assignments among them), asked as an `assert(false)` right after
+/// them (a failing assertion is a model). Undecided counts as not satisfiable. `named` names
+/// the assumptions for `--explain`.
+fn satisfiable(
+    k: &Kernel,
+    opts: &VerifyOptions,
+    run: &mut KernelRun,
+    launch: &Launch,
+    assumed: Vec<Stmt>,
+    named: &str,
+    answers: &mut Vec<String>,
+) -> Result<bool, Error> {
+    let mut probe = k.clone();
+    let leading = k.body.iter().take_while(|s| {
+        matches!(
+            s.kind,
+            StmtKind::Assume { .. } | StmtKind::Assign { .. } | StmtKind::Havoc { .. }
+        )
+    });
+    let fail = Stmt {
+        kind: StmtKind::Assert {
+            cond: Expr::Const {
+                value: BigInt::from(0),
+                ty: Ty::Bool,
+            },
+        },
+        span: k.span.clone(),
+    };
+    probe.body = assumed.into_iter().chain(leading.cloned()).chain([fail]).collect();
+    let launch = Launch {
+        only: None,
+        ..launch.clone()
+    };
+    let r = reverify(&probe, opts, run, &launch, false)?;
+    answers.extend(r.answers.iter().map(|a| format!("{named} (vacuity): {a}")));
+    Ok(r.inconclusive.is_empty() && r.findings.iter().any(|f| f.kind == FindingKind::Assertion))
 }
 
 /// How `--explain` names a re-verification: `contract (blockDim.y = 1, …; index < 2^32):`.

@@ -15,11 +15,11 @@
 use super::super::Error;
 use super::super::pipeline::KernelRun;
 use super::super::verify::{Launch, VerifyOptions};
-use super::{Vocabulary, reverify, same_sites};
+use super::{Vocabulary, reverify, same_sites, satisfiable};
 use crate::ir::query::builtins_read;
 use crate::ir::{BinOp, Builtin, Dim, Expr, Kernel, ParamKind, Space, Stmt, StmtKind, Ty, VarId};
 use crate::passes::{Env, eval};
-use crate::verdict::{Finding, FindingKind, KernelResult};
+use crate::verdict::{Finding, KernelResult};
 use num_bigint::BigInt;
 use num_traits::Zero;
 use std::collections::BTreeSet;
@@ -433,61 +433,15 @@ fn check(
         .iter()
         .map(|f| r.findings.iter().find(|g| same_sites(f, g)).cloned())
         .collect();
-    if stays.iter().any(Option::is_none) && !satisfiable(k, opts, run, launch, rels, &text, answers)? {
+    let named = format!("--assume '{}'", text.join("' --assume '"));
+    if stays.iter().any(Option::is_none)
+        && !satisfiable(k, opts, run, launch, assumptions(k, rels).collect(), &named, answers)?
+    {
         // Vacuous: the relations contradict the kernel's own requirements (or the launch), so
         // excluding a finding under them means nothing; they exclude none.
         return Ok(Some(findings.iter().cloned().map(Some).collect()));
     }
     Ok(Some(stays))
-}
-
-/// Vacuity before verdicts (STYLE.md): whether the kernel's entry can be reached under
-/// `launch` with `rels` and the kernel's leading `__requires`/`__assume`s all holding (with the
-/// assignments among them), asked as an `assert(false)` right after them (a failing assertion
-/// is a model). Undecided counts as not satisfiable.
-fn satisfiable(
-    k: &Kernel,
-    opts: &VerifyOptions,
-    run: &mut KernelRun,
-    launch: &Launch,
-    rels: &[&Relation],
-    text: &[&str],
-    answers: &mut Vec<String>,
-) -> Result<bool, Error> {
-    let mut probe = k.clone();
-    probe.body = assumptions(k, rels)
-        .chain(
-            k.body
-                .iter()
-                .take_while(|s| {
-                    matches!(
-                        s.kind,
-                        StmtKind::Assume { .. } | StmtKind::Assign { .. } | StmtKind::Havoc { .. }
-                    )
-                })
-                .cloned(),
-        )
-        .chain([Stmt {
-            kind: StmtKind::Assert {
-                cond: Expr::Const {
-                    value: BigInt::from(0),
-                    ty: Ty::Bool,
-                },
-            },
-            span: k.span.clone(),
-        }])
-        .collect();
-    let launch = Launch {
-        only: None,
-        ..launch.clone()
-    };
-    let r = reverify(&probe, opts, run, &launch, false)?;
-    answers.extend(
-        r.answers
-            .iter()
-            .map(|a| format!("--assume '{}' (vacuity): {a}", text.join("' --assume '"))),
-    );
-    Ok(r.inconclusive.is_empty() && r.findings.iter().any(|f| f.kind == FindingKind::Assertion))
 }
 
 /// `rels` as `__assume` statements at `k`'s entry (as `--assume` puts them).
