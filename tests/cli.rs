@@ -582,3 +582,44 @@ fn launch_contract_is_never_vacuous() {
     assert_eq!(k["contract"], serde_json::json!([]), "{out}");
     assert_eq!(k["findings"][0]["array"], "out", "{out}");
 }
+
+/// Issue 21 with issue 11: under a launch left symbolic, the witness is first sought in the
+/// launches of the contracts' vocabulary (the standard assumptions and the parameter
+/// relations), so a race that has one there costs the contracts no re-verification: the
+/// transposed 2-D kernel's witness has `width % blockDim.x == 0`, and no query is asked
+/// under a contract or an `--assume`.
+#[test]
+fn symbolic_witness_lies_in_the_preferred_launches() {
+    for solver in ["z3", "yices"] {
+        let (code, out, err) = run(&[
+            "--solver",
+            solver,
+            "--json",
+            "--explain",
+            "--no-overflow",
+            "--blockDim=[*,*,1]",
+            "--gridDim=[*,*,1]",
+            "examples/matrix_2d_symbolic_transposed.cu",
+        ]);
+        assert_eq!(code, Some(1), "{out}{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+        let k = &v["kernels"][0];
+        let f = &k["findings"][0];
+        let num = |x: &serde_json::Value| -> i64 {
+            x.as_str()
+                .map_or_else(|| x.as_i64().expect("a number"), |s| s.parse().expect("a number"))
+        };
+        let (width, height) = (num(&f["params"]["width"]), num(&f["params"]["height"]));
+        let block = num(&f["geometry"]["blockDim.x"]);
+        assert_eq!(width % block, 0, "{out}");
+        assert!(width >= 1 && height >= 1, "{out}");
+        let answers = k["answers"].as_array().expect("answers");
+        assert!(
+            answers.iter().all(|a| a
+                .as_str()
+                .is_some_and(|a| !a.starts_with("contract") && !a.starts_with("--assume"))),
+            "{out}"
+        );
+        assert_eq!(k["suggestions"], serde_json::json!([]), "{out}");
+    }
+}

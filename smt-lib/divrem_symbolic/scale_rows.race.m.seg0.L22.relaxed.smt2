@@ -3,6 +3,8 @@
 (declare-fun nl.mul32 ((_ BitVec 32) (_ BitVec 32)) (_ BitVec 32))
 (declare-fun nl.nowrapu32 ((_ BitVec 32) (_ BitVec 32)) Bool)
 (declare-fun nl.nowraps32 ((_ BitVec 32) (_ BitVec 32)) Bool)
+(declare-fun nl.udiv32 ((_ BitVec 32) (_ BitVec 32)) (_ BitVec 32))
+(declare-fun nl.urem32 ((_ BitVec 32) (_ BitVec 32)) (_ BitVec 32))
 (declare-fun nl.sdiv32 ((_ BitVec 32) (_ BitVec 32)) (_ BitVec 32))
 (declare-fun nl.srem32 ((_ BitVec 32) (_ BitVec 32)) (_ BitVec 32))
 (declare-const blockDim.x (_ BitVec 32))

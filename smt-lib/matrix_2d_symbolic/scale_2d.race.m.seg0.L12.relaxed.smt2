@@ -4,6 +4,8 @@
 (declare-fun nl.mul64 ((_ BitVec 64) (_ BitVec 64)) (_ BitVec 64))
 (declare-fun nl.nowrapu32 ((_ BitVec 32) (_ BitVec 32)) Bool)
 (declare-fun nl.nowraps32 ((_ BitVec 32) (_ BitVec 32)) Bool)
+(declare-fun nl.udiv32 ((_ BitVec 32) (_ BitVec 32)) (_ BitVec 32))
+(declare-fun nl.urem32 ((_ BitVec 32) (_ BitVec 32)) (_ BitVec 32))
 (declare-const blockDim.x (_ BitVec 32))
 (declare-const gridDim.x (_ BitVec 32))
 (declare-const blockDim.y (_ BitVec 32))

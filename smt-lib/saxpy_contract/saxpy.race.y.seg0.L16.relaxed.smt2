@@ -2,6 +2,8 @@
 (set-logic QF_AUFBV)
 (declare-fun nl.mul32 ((_ BitVec 32) (_ BitVec 32)) (_ BitVec 32))
 (declare-fun nl.mul64 ((_ BitVec 64) (_ BitVec 64)) (_ BitVec 64))
+(declare-fun nl.udiv32 ((_ BitVec 32) (_ BitVec 32)) (_ BitVec 32))
+(declare-fun nl.urem32 ((_ BitVec 32) (_ BitVec 32)) (_ BitVec 32))
 (declare-const blockDim.x (_ BitVec 32))
 (declare-const gridDim.x (_ BitVec 32))
 (declare-const blockDim.y (_ BitVec 32))

@@ -91,6 +91,7 @@ impl Encodings<'_> {
                     no_overflow: false,
                     index_fits: None,
                     benign: encode::Benign::Off,
+                    preferred: Vec::new(),
                 },
             );
             let session = run.session(&run.options().solver, &eb::bank_script(&enc))?;

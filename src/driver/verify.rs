@@ -52,10 +52,19 @@ impl Command for VerifyOptions {
 }
 
 fn verify_kernel(k: &Kernel, opts: &VerifyOptions, run: &mut KernelRun) -> Result<KernelResult, Error> {
+    let geometry = run.options().geometry.clone();
+    // Under a launch left symbolic, witnesses are first sought in the launches of the launch
+    // contracts' vocabulary, so that the contracts need not re-verify for their findings.
+    let prefer = if opts.strict {
+        Vec::new()
+    } else {
+        super::contracts::preferences(k, &geometry, opts.no_overflow)
+    };
     let launch = Launch {
-        geometry: run.options().geometry.clone(),
+        geometry,
         index_fits: None,
         only: None,
+        prefer,
     };
     let mut result = verify_under(k, opts, run, &launch)?;
     if !opts.strict {
@@ -75,6 +84,11 @@ pub(super) struct Launch {
     /// under more assumptions, after a decided verification in which every other check was
     /// unsatisfiable, which more assumptions keep so. `None`: every check.
     pub only: Option<Vec<Finding>>,
+    /// Uniform entry conditions a witness should satisfy when it can
+    /// ([`encode::EncodeOptions::preferred`]): a finding whose witness violates one is asked
+    /// for again with all of them asserted, and replaced by that witness when there is one.
+    /// They restrict no verdict.
+    pub prefer: Vec<crate::ir::Expr>,
 }
 
 impl Launch {
@@ -150,11 +164,16 @@ pub(super) fn verify_under(
             continue;
         };
         let mut f = check.finding(&kernel, &values);
+        // The check that found `f`.
+        let mut from = i;
         if let Some(harmful) = harmful_variant(&encoded.checks, i, &values) {
             // Every pair of the model races benignly: is there a harmful race?
             let answer = sessions.ask(run, i + 1, harmful)?;
             match run.reply(&harmful.query.name, answer) {
-                Reply::Sat(values) => f = harmful.finding(&kernel, &values),
+                Reply::Sat(values) => {
+                    f = harmful.finding(&kernel, &values);
+                    from = i + 1;
+                }
                 Reply::Unsat => {
                     if !benign.contains(&f) {
                         benign.push(f);
@@ -165,6 +184,7 @@ pub(super) fn verify_under(
                 Reply::Undecided => {}
             }
         }
+        prefer_witness(&kernel, launch, &encoded.checks, from, &mut sessions, run, &mut f)?;
         if !findings.contains(&f) {
             findings.push(f);
         }
@@ -188,6 +208,38 @@ pub(super) fn verify_under(
         suggestions: Vec::new(),
         benign,
     })
+}
+
+/// Replaces `f`, the finding of check `i`, by a witness in the launches of [`Launch::prefer`] when its own launch or
+/// parameters violate one of them and such a witness exists: the same check asked again with
+/// the preferred conditions asserted ([`Sessions::ask_preferred`]). Nothing for a possible
+/// finding (its witness rests on an abstraction) or when the answer is not `sat`; a model
+/// that races only benignly is no witness of a harmful race. Errors: the solver cannot start.
+fn prefer_witness(
+    kernel: &Kernel,
+    launch: &Launch,
+    checks: &[encode::Check],
+    i: usize,
+    sessions: &mut Sessions,
+    run: &mut KernelRun,
+    f: &mut Finding,
+) -> Result<(), Error> {
+    if launch.prefer.is_empty()
+        || f.possible
+        || sessions.preferred_refuted
+        || launch
+            .prefer
+            .iter()
+            .all(|c| super::contracts::holds_in_witness(kernel, &launch.geometry, c, f) == Some(true))
+    {
+        return Ok(());
+    }
+    if let Answer::Sat(values) = sessions.ask_preferred(run, i, &checks[i])?
+        && harmful_variant(checks, i, &values).is_none()
+    {
+        *f = checks[i].finding(kernel, &values);
+    }
+    Ok(())
 }
 
 /// The [`encode::Property::HarmfulRace`] check right after race check `i`, when the model
@@ -375,6 +427,7 @@ fn pair_options(opts: &VerifyOptions, launch: &Launch) -> encode::EncodeOptions 
         no_overflow: opts.no_overflow,
         index_fits: launch.index_fits,
         benign: opts.benign,
+        preferred: launch.prefer.clone(),
         ..encode::EncodeOptions::pair()
     }
 }
@@ -413,6 +466,12 @@ struct Sessions {
     /// The exact formula again, for the pinned witness queries (limited like the relaxation).
     witness: Session,
     relaxed: Option<(Session, encode::nonlinear::Relaxed)>,
+    /// [`encode::Encoded::preferred`], for [`Sessions::ask_preferred`].
+    preferred: Option<solver::Sexp>,
+    /// Whether the last [`Sessions::ask`] looked for a witness under the preferred conditions
+    /// (with small launches) and the relaxation had none: asking again with them asserted
+    /// would rarely find one.
+    preferred_refuted: bool,
     /// With `--explain`: how each query was answered.
     explain: Option<Vec<String>>,
 }
@@ -427,28 +486,96 @@ impl Sessions {
             exact: run.lazy_session(&encoded.script, run.timeout()),
             witness: run.lazy_session(&encoded.script, run.timeout().min(RELAXED_LIMIT)),
             relaxed,
+            preferred: encoded.preferred.clone(),
+            preferred_refuted: false,
             explain: explain.then(Vec::new),
         }
     }
 
     /// The answer to check `i` of the encoding (one more query of `run`).
     fn ask(&mut self, run: &mut KernelRun, i: usize, check: &encode::Check) -> Result<Answer, Error> {
+        self.ask_with(run, i, check, false)
+    }
+
+    /// The answer to check `i` with [`encode::Encoded::preferred`] asserted, for a witness in
+    /// the preferred launches: `unknown` when there are no preferred conditions. Asked like
+    /// [`Sessions::ask`], but never exactly when a relaxation exists (undecided there:
+    /// `unknown`), else on the witness session (its shorter limit), and never dumped: an
+    /// optional query, whose answer decides nothing but the witness.
+    fn ask_preferred(&mut self, run: &mut KernelRun, i: usize, check: &encode::Check) -> Result<Answer, Error> {
+        if self.preferred.is_none() {
+            return Ok(Answer::Unknown("no preferred launch".into()));
+        }
+        self.ask_with(run, i, check, true)
+    }
+
+    fn ask_with(
+        &mut self,
+        run: &mut KernelRun,
+        i: usize,
+        check: &encode::Check,
+        prefer: bool,
+    ) -> Result<Answer, Error> {
         run.queries += 1;
-        let name = &check.query.name;
+        self.preferred_refuted = false;
+        let mut exact_query = check.query.clone();
+        let mut name = check.query.name.clone();
+        if prefer {
+            exact_query.assertions.extend(self.preferred.clone());
+            name = format!("{name} (preferred launch)");
+        }
+        let name = &name;
         let mut why = String::new();
         if let Some((session, relaxed)) = &mut self.relaxed {
-            let probe = &relaxed.probes[i];
-            let mut query = probe.query(&relaxed.queries[i]);
+            let plain = &relaxed.probes[i];
+            // The probe of a query that asserts the preferred conditions.
+            let preferring = relaxed.preferred.as_ref().map(|p| plain.preferring(p));
+            let mut query = plain.query(&relaxed.queries[i]);
+            if prefer {
+                query
+                    .assertions
+                    .extend(relaxed.preferred.as_ref().map(|p| p.term.clone()));
+            }
             // Which witness-search bounds are asserted (`Probe::small`: tier 0, a small 1-D
             // launch; tier 1, a small launch), and which tier comes next.
             let (mut small, mut tier) = (None::<Vec<solver::Sexp>>, 0);
+            // With preferred conditions (and not already asserted), each tier of small
+            // launches is tried with them first: a witness that satisfies them costs the
+            // launch contracts nothing.
+            let preferred = match &relaxed.preferred {
+                Some(p) if !prefer => Some(p.term.clone()),
+                _ => None,
+            };
+            let exact_preferred = self.preferred.clone();
+            let bounds_of = |tier: usize| -> Option<Vec<solver::Sexp>> {
+                match &preferred {
+                    None => plain.small(tier),
+                    Some(p) => plain.small(tier / 2).map(|mut b| {
+                        if tier.is_multiple_of(2) {
+                            b.push(p.clone());
+                        }
+                        b
+                    }),
+                }
+            };
+            // Whether the bounds asserted now (those of tier `next - 1`) include the
+            // preferred conditions.
+            let with_preferred = |next: usize, small: &Option<Vec<solver::Sexp>>| {
+                preferred.is_some() && small.is_some() && next % 2 == 1
+            };
             let started = std::time::Instant::now();
             for round in 0..=MAX_REFINEMENTS {
                 if round > 0 && started.elapsed() >= run.timeout().min(REFINE_BUDGET) {
                     why = format!("the relaxation's time ran out after {round} refinements");
                     break;
                 }
-                let answer = if round == 0 {
+                // The probe of the query as asked now.
+                let probe = match &preferring {
+                    Some(p) if prefer || with_preferred(tier, &small) => p,
+                    _ => plain,
+                };
+                query.get_values = probe.get_values();
+                let answer = if round == 0 && !prefer {
                     session.check(&query)?
                 } else {
                     session.check_undumped(&query)?
@@ -459,14 +586,17 @@ impl Sessions {
                         // lemmas stay.
                         let bounds = small.take().unwrap_or_default();
                         query.assertions.truncate(query.assertions.len() - bounds.len());
-                        if let Some(next) = probe.small(tier) {
+                        self.preferred_refuted |= with_preferred(tier, &Some(bounds));
+                        if let Some(next) = bounds_of(tier) {
                             query.assertions.extend(next.iter().cloned());
                             small = Some(next);
                             tier += 1;
                         }
                     }
                     Answer::Unsat => {
-                        self.exact.record(&check.query, &Answer::Unsat)?;
+                        if !prefer {
+                            self.exact.record(&check.query, &Answer::Unsat)?;
+                        }
                         self.note(format!(
                             "query {name}: unsat in the relaxation after {round} refinements"
                         ));
@@ -482,12 +612,17 @@ impl Sessions {
                         };
                         // The exact query under the model's inputs (all of them for an exact
                         // model, the uniform ones for a spurious one): its model is the witness.
-                        let mut witness = check.query.clone();
-                        witness.name = format!("{name}.witness");
+                        let mut witness = exact_query.clone();
+                        witness.name = format!("{}.witness", check.query.name);
                         witness.assertions.extend(pins);
+                        if with_preferred(tier, &small) {
+                            witness.assertions.extend(exact_preferred.clone());
+                        }
                         let answer = self.witness.check_undumped(&witness)?;
                         if let Answer::Sat(_) = answer {
-                            self.exact.record(&check.query, &answer)?;
+                            if !prefer {
+                                self.exact.record(&check.query, &answer)?;
+                            }
                             let how = if exact {
                                 "an exact model"
                             } else {
@@ -508,7 +643,7 @@ impl Sessions {
                         query.assertions.extend(lemmas);
                         if bounds.is_empty() && tier == 0 {
                             // Look for a witness among small launches first.
-                            if let Some(first) = probe.small(0) {
+                            if let Some(first) = bounds_of(0) {
                                 query.assertions.extend(first.iter().cloned());
                                 small = Some(first);
                                 tier = 1;
@@ -525,11 +660,15 @@ impl Sessions {
                 }
             }
         }
-        if run.relaxed_only && self.relaxed.is_some() {
+        if (run.relaxed_only || prefer) && self.relaxed.is_some() {
             self.note(format!("query {name}: undecided ({why}; not asked exactly)"));
             return Ok(Answer::Unknown(format!("{why}; not asked exactly")));
         }
-        let answer = self.exact.check(&check.query)?;
+        let answer = if prefer {
+            self.witness.check_undumped(&exact_query)?
+        } else {
+            self.exact.check(&check.query)?
+        };
         if why.is_empty() {
             self.note(format!("query {name}: asked exactly"));
         } else {

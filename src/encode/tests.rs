@@ -785,6 +785,7 @@ fn relaxation_uninterprets_symbolic_products_and_distributes_literal_summands() 
         checks: Vec::new(),
         notes: Vec::new(),
         accesses: Vec::new(),
+        preferred: None,
     };
     let r = nonlinear::relax(&encoded).expect("symbolic products");
     let text = script_text(&r.script.commands, &[]);
@@ -850,4 +851,106 @@ fn closed_form_next_is_one_step() {
             assert_eq!(z3_says(&text), "unsat", "{ty:?} {cf:?}\n{text}");
         }
     }
+}
+
+/// [`EncodeOptions::preferred`] changes no answer: the script and every check are those of
+/// the encoding without it (its definitions come last), and the term, asserted, means the
+/// condition. Relaxed, its products stay out of the script ([`nonlinear::Preferred`]).
+#[test]
+fn preferred_conditions_are_a_term_apart() {
+    let bid = || Expr::Builtin(Builtin::BlockIdx(Dim::X));
+    let bdim = || Expr::Builtin(Builtin::BlockDim(Dim::X));
+    let gdim = || Expr::Builtin(Builtin::GridDim(Dim::X));
+    // a[blockIdx.x * blockDim.x + threadIdx.x] = 0, global.
+    let k = kernel(Space::Global, |_| {
+        let i = bin(BinOp::Add, bin(BinOp::Mul, bid(), bdim(), Ty::U32), tid(), Ty::U32);
+        vec![st(
+            StmtKind::Store {
+                array: ArrayId(0),
+                offset: off(i),
+                value: Expr::int(0, Ty::I32),
+                ty: Ty::I32,
+            },
+            3,
+        )]
+    });
+    let symbolic = Geometry {
+        block_dim: [None, Some(1), Some(1)],
+        grid_dim: [None, Some(1), Some(1)],
+    };
+    let wide = |e: Expr| Expr::Cast {
+        arg: Box::new(e),
+        ty: Ty::Int {
+            bits: 64,
+            signed: false,
+        },
+    };
+    let u64 = Ty::Int {
+        bits: 64,
+        signed: false,
+    };
+    // blockDim.x is a power of two, and gridDim.x * blockDim.x <= 2^31 without wrapping.
+    let pow2 = bin(
+        BinOp::Eq,
+        bin(
+            BinOp::BitAnd,
+            bdim(),
+            bin(BinOp::Sub, bdim(), Expr::int(1, Ty::U32), Ty::U32),
+            Ty::U32,
+        ),
+        Expr::int(0, Ty::U32),
+        Ty::Bool,
+    );
+    let fits = bin(
+        BinOp::Le,
+        bin(BinOp::Mul, wide(gdim()), wide(bdim()), u64),
+        Expr::int(1 << 31, u64),
+        Ty::Bool,
+    );
+    let plain = encode(&k, &symbolic);
+    let opts = EncodeOptions {
+        preferred: vec![pow2, fits],
+        ..EncodeOptions::pair()
+    };
+    let with = encode_with(&k, &symbolic, &opts);
+    assert!(plain.preferred.is_none());
+    let term = with.preferred.clone().expect("a preferred term");
+    assert_eq!(
+        plain.script.commands,
+        with.script.commands[..plain.script.commands.len()]
+    );
+    assert!(
+        with.script.commands[plain.script.commands.len()..]
+            .iter()
+            .all(|c| !matches!(c, Command::Assert(_))),
+        "only definitions follow"
+    );
+    let queries = |e: &Encoded| e.checks.iter().map(|c| c.query.assertions.clone()).collect::<Vec<_>>();
+    assert_eq!(queries(&plain), queries(&with));
+    // Not asserted by the script: blockDim.x = 3 is a launch; under the term it is not.
+    let three = Query {
+        name: "three".into(),
+        assertions: vec![app("=", vec![atom("blockDim.x"), bvn(3, 32)])],
+        get_values: Vec::new(),
+    };
+    assert!(z3_says(&render(&with, &three)).starts_with("sat"));
+    let mut preferred = three.clone();
+    preferred.assertions.push(term);
+    assert!(z3_says(&render(&with, &preferred)).starts_with("unsat"));
+    // The relaxation: the same script assertions; the 64-bit product of the term is its own.
+    let (rp, rw) = (
+        nonlinear::relax(&plain).expect("products"),
+        nonlinear::relax(&with).expect("products"),
+    );
+    let asserts = |s: &Script| {
+        s.commands
+            .iter()
+            .filter(|c| matches!(c, Command::Assert(_)))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(asserts(&rp.script), asserts(&rw.script));
+    let p = rw.preferred.expect("relaxed preferred term");
+    assert!(p.term.to_string().contains("nl.mul64"), "{}", p.term);
+    assert!(rp.preferred.is_none());
 }

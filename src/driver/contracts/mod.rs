@@ -88,6 +88,63 @@ pub(super) fn apply(
     outcome
 }
 
+/// The conditions of the contracts' vocabulary, all at once, for a launch with `geometry`
+/// (empty when it is concrete): the open standard assumptions ([`Vocabulary::conditions`])
+/// and the parameter relations that can hold together ([`relations::preferred`]). A witness
+/// that satisfies them all is kept by every contract and every relation, so the first
+/// verification looks for such witnesses first ([`Launch::prefer`]).
+pub(super) fn preferences(k: &Kernel, geometry: &Geometry, no_overflow: bool) -> Vec<Expr> {
+    if geometry.block_dim.iter().chain(&geometry.grid_dim).all(Option::is_some) {
+        return Vec::new();
+    }
+    let mut conds = Vocabulary::of(k, geometry.clone(), no_overflow).conditions();
+    conds.extend(relations::preferred(k, geometry));
+    conds
+}
+
+/// Whether the uniform entry condition `cond` holds for the parameter values and launch of
+/// `f`'s witness, the dimensions `given` concrete taken from there (`None`: not known, e.g.
+/// the witness rests on an abstraction or lacks a value).
+pub(super) fn holds_in_witness(k: &Kernel, given: &Geometry, cond: &Expr, f: &Finding) -> Option<bool> {
+    if f.possible {
+        return None;
+    }
+    let mut env = crate::passes::Env::default();
+    for p in &k.params {
+        if let crate::ir::ParamKind::Scalar(id) = p.kind
+            && let Some((_, text)) = f.params.iter().find(|(n, _)| *n == p.name)
+            && let Ok(value) = text.parse::<BigInt>()
+        {
+            env.set(id, value);
+        }
+    }
+    crate::passes::eval(cond, &env, &witness_geometry(given, f)).map(|b| b != BigInt::from(0))
+}
+
+/// The value of geometry dimension `kind.d` (`blockDim`, 1) in `f`'s witness launch: as
+/// `given`, else the witness's.
+fn dim_value(given: &Geometry, f: &Finding, block: bool, i: usize) -> Option<u64> {
+    let (kind, given) = if block {
+        ("blockDim", given.block_dim[i])
+    } else {
+        ("gridDim", given.grid_dim[i])
+    };
+    let name = format!("{kind}.{}", DIMS[i]);
+    given
+        .map(u64::from)
+        .or_else(|| f.geometry.iter().find(|(n, _)| *n == name).map(|(_, v)| *v))
+}
+
+/// `f`'s witness launch: the `given` dimensions and the witness's values of the others
+/// (`None` in a dimension the witness does not give or that does not fit 32 bits).
+fn witness_geometry(given: &Geometry, f: &Finding) -> Geometry {
+    let dim = |block: bool, i: usize| dim_value(given, f, block, i).and_then(|v| u32::try_from(v).ok());
+    Geometry {
+        block_dim: [dim(true, 0), dim(true, 1), dim(true, 2)],
+        grid_dim: [dim(false, 0), dim(false, 1), dim(false, 2)],
+    }
+}
+
 /// The standard assumptions open for a launch.
 struct Vocabulary {
     /// The geometry as given.
@@ -163,30 +220,51 @@ impl Vocabulary {
             geometry: self.flat(),
             index_fits: bits.map(|b| (b, self.wrap)),
             only: self.only.clone(),
+            // A re-verification's witness is used only to skip later re-verifications.
+            prefer: Vec::new(),
         }
     }
 
     /// The value of geometry dimension `kind.d` (`blockDim`, 1) in `f`'s witness launch.
     fn value(&self, f: &Finding, block: bool, i: usize) -> Option<u64> {
-        let (kind, given) = if block {
-            ("blockDim", self.geometry.block_dim[i])
-        } else {
-            ("gridDim", self.geometry.grid_dim[i])
-        };
-        let name = format!("{kind}.{}", DIMS[i]);
-        given
-            .map(u64::from)
-            .or_else(|| f.geometry.iter().find(|(n, _)| *n == name).map(|(_, v)| *v))
+        dim_value(&self.geometry, f, block, i)
     }
 
-    /// `f`'s witness launch: the given dimensions and the witness's values of the others
-    /// (`None` in a dimension the witness does not give or that does not fit 32 bits).
-    fn witness_geometry(&self, f: &Finding) -> Geometry {
-        let dim = |block: bool, i: usize| self.value(f, block, i).and_then(|v| u32::try_from(v).ok());
-        Geometry {
-            block_dim: [dim(true, 0), dim(true, 1), dim(true, 2)],
-            grid_dim: [dim(false, 0), dim(false, 1), dim(false, 2)],
+    /// The strongest standard assumptions as uniform entry conditions: each unused dimension
+    /// is 1, and `(u64)gridDim.d * (u64)blockDim.d <= 2^31` for each dimension whose index
+    /// may wrap.
+    fn conditions(&self) -> Vec<Expr> {
+        let mut out = Vec::new();
+        for (_, block, i) in &self.unused {
+            let d = Dim::ALL[*i];
+            let b = if *block {
+                Builtin::BlockDim(d)
+            } else {
+                Builtin::GridDim(d)
+            };
+            out.push(relations::binary(
+                crate::ir::BinOp::Eq,
+                Expr::Builtin(b),
+                relations::int(1),
+            ));
         }
+        for d in Dim::ALL.into_iter().filter(|d| self.wrap[d.index()]) {
+            let wide = |b: Builtin| Expr::Cast {
+                arg: Box::new(Expr::Builtin(b)),
+                ty: U64,
+            };
+            let threads = relations::binary(
+                crate::ir::BinOp::Mul,
+                wide(Builtin::GridDim(d)),
+                wide(Builtin::BlockDim(d)),
+            );
+            let bound = Expr::Const {
+                value: BigInt::from(1u64 << 31),
+                ty: U64,
+            };
+            out.push(relations::binary(crate::ir::BinOp::Le, threads, bound));
+        }
+        out
     }
 
     /// Whether `f`'s witness launch has every unused dimension 1 (`None`: not known, the
@@ -224,6 +302,11 @@ impl Vocabulary {
 }
 
 const DIMS: [&str; 3] = ["x", "y", "z"];
+
+const U64: Ty = Ty::Int {
+    bits: 64,
+    signed: false,
+};
 
 /// The standard assumptions: re-verifies `k` under them (the index bounded at 2^32, then at
 /// 2^31) unless every finding's witness already lies in their launches; turns `result` into a
@@ -285,21 +368,21 @@ fn standard(
     // nothing; then there is no contract.
     let launch = v.launch(bits);
     let excludes = |f: &Finding| !under.findings.iter().any(|g| same_sites(f, g));
-    if result.findings.iter().any(excludes)
-        && !satisfiable(
-            k,
-            opts,
-            run,
-            &launch,
-            Vec::new(),
-            label(&launch).trim_end_matches(':'),
-            answers,
-        )?
-    {
-        result
-            .notes
-            .push("the standard launch assumptions contradict the kernel's requirements: no launch contract".into());
-        return Ok(());
+    if result.findings.iter().any(excludes) {
+        let named = label(&launch);
+        let note = match satisfiable(k, opts, run, &launch, Vec::new(), named.trim_end_matches(':'), answers)? {
+            Some(true) => None,
+            Some(false) => {
+                Some("the standard launch assumptions contradict the kernel's requirements: no launch contract")
+            }
+            None => Some(
+                "whether the standard launch assumptions admit any launch of the kernel is undecided: no launch contract",
+            ),
+        };
+        if let Some(note) = note {
+            result.notes.push(note.into());
+            return Ok(());
+        }
     }
     let gone: Vec<Finding> = std::mem::take(&mut result.findings)
         .into_iter()
@@ -405,12 +488,14 @@ fn conditions(
             geometry: v.flat(),
             index_fits: None,
             only: v.only.clone(),
+            prefer: Vec::new(),
         };
         alone(run, dims, dims_only, &mut by_dims)?;
         let wraps = Launch {
             geometry: v.geometry.clone(),
             index_fits: Some((b, v.wrap)),
             only: v.only.clone(),
+            prefer: Vec::new(),
         };
         alone(run, wraps, None, &mut by_wrap)?;
     }
@@ -489,8 +574,8 @@ fn reverify(
 /// Vacuity before verdicts (STYLE.md): whether the kernel's entry can be reached under
 /// `launch` with the statements `assumed` and the kernel's leading `__requires`/`__assume`s
 /// all holding (with the assignments among them), asked as an `assert(false)` right after
-/// them (a failing assertion is a model). Undecided counts as not satisfiable. `named` names
-/// the assumptions for `--explain`.
+/// them (a failing assertion is a model); `None` when undecided. `named` names the
+/// assumptions for `--explain`.
 fn satisfiable(
     k: &Kernel,
     opts: &VerifyOptions,
@@ -499,7 +584,7 @@ fn satisfiable(
     assumed: Vec<Stmt>,
     named: &str,
     answers: &mut Vec<String>,
-) -> Result<bool, Error> {
+) -> Result<Option<bool>, Error> {
     let mut probe = k.clone();
     let leading = k.body.iter().take_while(|s| {
         matches!(
@@ -519,11 +604,13 @@ fn satisfiable(
     probe.body = assumed.into_iter().chain(leading.cloned()).chain([fail]).collect();
     let launch = Launch {
         only: None,
+        prefer: Vec::new(),
         ..launch.clone()
     };
     let r = reverify(&probe, opts, run, &launch, false)?;
     answers.extend(r.answers.iter().map(|a| format!("{named} (vacuity): {a}")));
-    Ok(r.inconclusive.is_empty() && r.findings.iter().any(|f| f.kind == FindingKind::Assertion))
+    let found = r.findings.iter().any(|f| f.kind == FindingKind::Assertion);
+    Ok((found || r.inconclusive.is_empty()).then_some(found))
 }
 
 /// How `--explain` names a re-verification: `contract (blockDim.y = 1, …; index < 2^32):`.

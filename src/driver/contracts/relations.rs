@@ -18,10 +18,8 @@ use super::super::verify::{Launch, VerifyOptions};
 use super::{Vocabulary, reverify, same_sites, satisfiable};
 use crate::ir::query::builtins_read;
 use crate::ir::{BinOp, Builtin, Dim, Expr, Kernel, ParamKind, Space, Stmt, StmtKind, Ty, VarId};
-use crate::passes::{Env, eval};
 use crate::verdict::{Finding, KernelResult};
 use num_bigint::BigInt;
-use num_traits::Zero;
 use std::collections::BTreeSet;
 
 /// Time after which no further re-verification under a relation starts.
@@ -259,19 +257,17 @@ fn power_of_two() -> Relation {
 /// Whether `rel` holds for the parameter values and launch of `f`'s witness (`None`: not
 /// known, e.g. the witness rests on an abstraction).
 fn holds_in_witness(k: &Kernel, v: &Vocabulary, rel: &Relation, f: &Finding) -> Option<bool> {
-    if f.possible {
-        return None;
-    }
-    let mut env = Env::default();
-    for p in &k.params {
-        if let ParamKind::Scalar(id) = p.kind
-            && let Some((_, text)) = f.params.iter().find(|(n, _)| *n == p.name)
-            && let Ok(value) = text.parse::<BigInt>()
-        {
-            env.set(id, value);
-        }
-    }
-    eval(&rel.cond, &env, &v.witness_geometry(f)).map(|b| !b.is_zero())
+    super::holds_in_witness(k, &v.geometry, &rel.cond, f)
+}
+
+/// The conditions of the relations of [`vocabulary`] that can hold together
+/// ([`consistent`]), for [`super::preferences`].
+pub(super) fn preferred(k: &Kernel, geometry: &crate::passes::Geometry) -> Vec<Expr> {
+    let all = vocabulary(k, geometry);
+    consistent(&all.iter().collect::<Vec<_>>())
+        .into_iter()
+        .map(|r| r.cond.clone())
+        .collect()
 }
 
 /// Verifies `k` again under the strongest standard assumptions of `v` with the relations of
@@ -434,12 +430,14 @@ fn check(
         .map(|f| r.findings.iter().find(|g| same_sites(f, g)).cloned())
         .collect();
     let named = format!("--assume '{}'", text.join("' --assume '"));
-    if stays.iter().any(Option::is_none)
-        && !satisfiable(k, opts, run, launch, assumptions(k, rels).collect(), &named, answers)?
-    {
-        // Vacuous: the relations contradict the kernel's own requirements (or the launch), so
-        // excluding a finding under them means nothing; they exclude none.
-        return Ok(Some(findings.iter().cloned().map(Some).collect()));
+    if stays.iter().any(Option::is_none) {
+        match satisfiable(k, opts, run, launch, assumptions(k, rels).collect(), &named, answers)? {
+            Some(true) => {}
+            // Vacuous: the relations contradict the kernel's own requirements (or the launch),
+            // so excluding a finding under them means nothing; they exclude none.
+            Some(false) => return Ok(Some(findings.iter().cloned().map(Some).collect())),
+            None => return Ok(None),
+        }
     }
     Ok(Some(stays))
 }
@@ -453,7 +451,7 @@ fn assumptions<'a>(k: &'a Kernel, rels: &'a [&Relation]) -> impl Iterator<Item =
 }
 
 /// An `int` literal.
-fn int(v: i64) -> Expr {
+pub(super) fn int(v: i64) -> Expr {
     Expr::Const {
         value: BigInt::from(v),
         ty: Ty::I32,
@@ -507,7 +505,7 @@ fn convert(e: Expr, ty: Ty) -> Expr {
 
 /// `l op r`, the operands converted to their common type; of type `Bool` for a comparison,
 /// else of that type.
-fn binary(op: BinOp, l: Expr, r: Expr) -> Expr {
+pub(super) fn binary(op: BinOp, l: Expr, r: Expr) -> Expr {
     let common = common(l.ty(), r.ty());
     Expr::Binary {
         op,

@@ -233,6 +233,7 @@ pub fn encode_concrete(
         no_overflow: false,
         index_fits: None,
         benign: Benign::Off,
+        preferred: Vec::new(),
     };
     let mut e = Encoder::new(kernel, geometry, &eo);
     e.float_ieee = opts.float_ieee;

@@ -32,7 +32,7 @@ pub(crate) mod products;
 mod tests;
 
 use products::{Division, Product, Sum, division_lemmas, division_name, lemmas, nowrap_name, radix_lemmas};
-pub use products::{Probe, Refinement};
+pub use products::{Preferred, Probe, Refinement};
 pub(crate) use products::{as_mul_no_overflow, mul_no_overflow};
 
 /// The relaxed formula of a kernel: the script with symbolic products uninterpreted (and,
@@ -44,6 +44,8 @@ pub struct Relaxed {
     pub script: Script,
     pub queries: Vec<Query>,
     pub probes: Vec<Probe>,
+    /// [`Encoded::preferred`] relaxed.
+    pub preferred: Option<Preferred>,
 }
 
 /// The bits of the uniform inputs of a small launch ([`Probe::small`]).
@@ -111,6 +113,24 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
     lemmas(&[], &seen.products, &mut script_lemmas);
     radix_lemmas(&[], &seen.sums, &mut script_lemmas);
     commands.extend(script_lemmas.into_iter().map(Command::Assert));
+    // The preferred conditions like a check's assertion, but their products kept apart.
+    let preferred = encoded.preferred.as_ref().map(|p| {
+        let mut conj = vec![facts.relax_term(p, &mut seen)];
+        let products = seen.products.split_off(script_products);
+        for p in &products {
+            seen.index.remove(&format!("{} {}", p.x, p.y));
+        }
+        let sums = seen.sums.split_off(script_sums);
+        let divisions = seen.divisions.split_off(script_divisions);
+        division_lemmas(&divisions, &mut conj);
+        lemmas(&seen.products, &products, &mut conj);
+        radix_lemmas(&seen.sums, &sums, &mut conj);
+        Preferred {
+            term: Sexp::app("and", conj),
+            products,
+            divisions,
+        }
+    });
     let mut small = Vec::new();
     let mut flat = Vec::new();
     let inputs: Vec<Sexp> = encoded
@@ -198,6 +218,7 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
         },
         queries,
         probes,
+        preferred,
     })
 }
 

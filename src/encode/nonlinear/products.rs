@@ -427,9 +427,39 @@ pub enum Refinement {
     Exact(Vec<Sexp>),
 }
 
+/// [`super::Relaxed::preferred`]: the relaxed preferred conditions with the lemmas of their
+/// own products (kept out of the script, so that a query without them is the same), and
+/// those products, which a model is checked on only while the conditions are asserted
+/// ([`Probe::preferring`]).
+#[derive(Clone, Debug)]
+pub struct Preferred {
+    /// The conditions and their lemmas, one `and` term to assert.
+    pub term: Sexp,
+    pub(crate) products: Vec<Product>,
+    pub(crate) divisions: Vec<Division>,
+}
+
 impl Probe {
     /// `query` asking, when satisfiable, for the values [`Probe::refine`] reads.
     pub fn query(&self, query: &Query) -> Query {
+        Query {
+            name: query.name.clone(),
+            assertions: query.assertions.clone(),
+            get_values: self.get_values(),
+        }
+    }
+
+    /// The probe of a query that also asserts `p.term`: its products and divisions checked
+    /// too.
+    pub fn preferring(&self, p: &Preferred) -> Probe {
+        let mut out = self.clone();
+        out.products.extend(p.products.iter().cloned());
+        out.divisions.extend(p.divisions.iter().cloned());
+        out
+    }
+
+    /// The values [`Probe::refine`] reads.
+    pub fn get_values(&self) -> Vec<Sexp> {
         let mut get_values = Vec::new();
         for p in &self.products {
             get_values.extend([p.x.clone(), p.y.clone(), p.p.clone()]);
@@ -441,11 +471,7 @@ impl Probe {
             get_values.extend([d.a.clone(), d.b.clone(), d.q.clone(), d.r.clone()]);
         }
         get_values.extend(self.inputs.iter().cloned());
-        Query {
-            name: query.name.clone(),
-            assertions: query.assertions.clone(),
-            get_values,
-        }
+        get_values
     }
 
     /// Assertions that keep every uniform input (launch geometry, scalar parameters) below

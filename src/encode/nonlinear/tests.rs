@@ -66,6 +66,7 @@ fn relax_script(commands: Vec<Command>) -> Option<nonlinear::Relaxed> {
         checks: Vec::new(),
         notes: Vec::new(),
         accesses: Vec::new(),
+        preferred: None,
     })
 }
 

@@ -50,7 +50,7 @@ pub(in crate::encode) use state::TState;
 
 use super::concrete::{self, schedule};
 use super::witness::{self, AccessKind};
-use crate::ir::{ArrayId, BlockId, Kernel, Span, VarId};
+use crate::ir::{ArrayId, BlockId, Expr, Kernel, Span, VarId};
 use crate::passes::Geometry;
 use crate::solver::{Command, Query, Script, Sexp};
 use abstraction::adversarial_arrays;
@@ -166,6 +166,10 @@ pub struct Encoded {
     /// condition, byte offset and barrier count (for checks built outside, e.g. bank
     /// conflicts).
     pub accesses: Vec<Access>,
+    /// The conjunction of [`EncodeOptions::preferred`] as a term over the script's symbols
+    /// (`None` when there are none): an assertion a query may add to ask for a witness that
+    /// satisfies them.
+    pub preferred: Option<Sexp>,
 }
 
 /// How shared and global memory is modelled across the threads of the encoding.
@@ -224,6 +228,12 @@ pub struct EncodeOptions {
     /// arguments, which `clock()` or a random generator are not: in a kernel that calls one
     /// ([`Kernel::uninterpreted`]) no write-write race is benign.
     pub benign: Benign,
+    /// Conditions on the launch and the scalar parameters (uniform, over the kernel's entry
+    /// state; type `Bool`) that a witness should satisfy when it can: encoded apart as
+    /// [`Encoded::preferred`], never asserted by the script or a check, so they change no
+    /// answer. The launch contracts' vocabulary (`driver::contracts`), asked first for a
+    /// witness so that a finding whose witness satisfies it needs no re-verification.
+    pub preferred: Vec<Expr>,
 }
 
 /// Which write-write races are benign ([`EncodeOptions::benign`]).
@@ -251,6 +261,7 @@ impl EncodeOptions {
             no_overflow: false,
             index_fits: None,
             benign: Benign::Adversarial,
+            preferred: Vec::new(),
         }
     }
 }
@@ -266,10 +277,17 @@ pub fn encode_with(kernel: &Kernel, geometry: &Geometry, opts: &EncodeOptions) -
     let mut e = Encoder::new(kernel, geometry, opts);
     e.prologue();
     let mut st = e.initial_states();
+    let entry = if opts.preferred.is_empty() {
+        Vec::new()
+    } else {
+        st.clone()
+    };
     e.block(&kernel.body, &mut st);
     if e.checks && e.n == 2 {
         e.race_checks();
     }
+    // Last, so that the kernel's own names are those of an encoding without them.
+    let preferred = e.preferred(&opts.preferred, &entry);
     let mut notes = Vec::new();
     e.abstraction_notes(&mut notes);
     if e.has_opaque_float {
@@ -284,6 +302,7 @@ pub fn encode_with(kernel: &Kernel, geometry: &Geometry, opts: &EncodeOptions) -
         checks: e.check_list,
         notes,
         accesses: e.accesses,
+        preferred,
     }
 }
 
@@ -407,6 +426,28 @@ impl<'k> Encoder<'k> {
             possible,
             benign: false,
         });
+    }
+
+    /// The conjunction of the uniform entry conditions `conds` as one term (`None` when
+    /// empty), read in thread 0's entry state `st[0]`: no `--no-overflow` side condition
+    /// becomes an assumption, so nothing the script asserts changes (the definitions it may
+    /// emit are only names).
+    fn preferred(&mut self, conds: &[Expr], st: &[TState]) -> Option<Sexp> {
+        let first = st.first()?;
+        let no_overflow = std::mem::replace(&mut self.no_overflow, false);
+        let terms: Vec<Sexp> = conds
+            .iter()
+            .map(|c| {
+                let mut entry = first.clone();
+                self.expr(c, &mut entry, 0)
+            })
+            .collect();
+        self.no_overflow = no_overflow;
+        match terms.len() {
+            0 => None,
+            1 => terms.into_iter().next(),
+            _ => Some(Sexp::app("and", terms)),
+        }
     }
 
     /// An encoder of `kernel` under `geometry` with `opts`, with nothing emitted yet.
