@@ -24,6 +24,8 @@ input / usage error, 3 inconclusive):
     missed         NOT_ALL_VERIFIED & 0          (a missed race/defect: must be 0)
     false alarm    pass & 1
     unsupported    2 (when not agreed)
+    over limits    2 because line 2 asks for a launch beyond CUDA's limits (`--blockDim=2048`:
+                   GPUVerify does not check them, gpug refuses such a launch, issue 22)
     inconclusive   3
     beyond         BUGLE_ERROR/CLANG_ERROR & 0 or 1 (a verdict where GPUVerify's front end
                    gives none: neither agreed nor wrong; check it by reading the kernel)
@@ -74,7 +76,8 @@ PROCESS_TIMEOUT_S = 60
 PASSED_PREFIXES = ("--blockDim", "--gridDim", "-D", "-I")
 GEOMETRY_FLAGS = ("--blockDim", "--gridDim")
 FRONTEND_ERRORS = ("BUGLE_ERROR", "CLANG_ERROR")
-OUTCOMES = ("agreed", "missed", "false alarm", "unsupported", "inconclusive", "beyond", "other")
+OUTCOMES = ("agreed", "missed", "false alarm", "unsupported", "over limits", "inconclusive", "beyond",
+            "other")
 
 
 def parse_header(path):
@@ -117,9 +120,11 @@ def select_flags(flags, kernel_dir, forward, all_flags, symbolic=False):
     return passed, dropped
 
 
-def classify(expect, code):
+def classify(expect, code, stderr=""):
     if code is None:
         return "other"
+    if code == 2 and "CUDA's launch limits" in stderr:
+        return "over limits"
     if (expect == "pass" and code == 0) or (expect == "NOT_ALL_VERIFIED" and code == 1):
         return "agreed"
     if expect in FRONTEND_ERRORS and code == 2:
@@ -190,7 +195,7 @@ def run_kernel(path, suite, args, extra=()):
         "exit": code,
         "time_s": round(elapsed, 3),
         "cpu_s": cpu,
-        "outcome": classify(expect, code),
+        "outcome": classify(expect, code, stderr),
         "note": note,
         "flags": passed,
         "dropped_flags": dropped,
@@ -312,6 +317,7 @@ def print_totals(totals):
     print(f"missed races/defects:    {totals['missed']}   (must be 0)")
     print(f"false alarms:            {totals['false alarm']}")
     print(f"unsupported (exit 2):    {totals['unsupported']}")
+    print(f"over CUDA's limits:      {totals['over limits']}   (exit 2: the flags ask for a launch CUDA cannot make)")
     print(f"inconclusive (exit 3):   {totals['inconclusive']}")
     print(f"verdict, GPUVerify none: {totals['beyond']}   (its front end refuses the kernel)")
     print(f"others:                  {totals['other']}")
@@ -331,7 +337,7 @@ def run_label(args, extra):
 
 SIDE_COLUMNS = (
     ("agreed", "agreed", "d"), ("missed", "missed", "d"), ("false al.", "false alarm", "d"),
-    ("unsupp.", "unsupported", "d"), ("inconcl.", "inconclusive", "d"),
+    ("unsupp.", "unsupported", "d"), ("limits", "over limits", "d"), ("inconcl.", "inconclusive", "d"),
     ("beyond", "beyond", "d"), ("timeout/oth", "other", "d"),
     ("med wall", "median_time_s", "s"), ("tot wall", "total_time_s", "s"),
     ("med CPU", "median_cpu_s", "s"), ("tot CPU", "total_cpu_s", "s"),

@@ -166,6 +166,10 @@ pub struct Finding {
     /// The parameter values it needs, when a relation of the launch contracts' vocabulary
     /// excludes it (`only when n % blockDim.x != 0`); `None` when none was found or asked.
     pub condition: Option<String>,
+    /// Why the two accesses are not ordered when that is not plain (`atomicAdd_block by
+    /// blocks (0, 0, 0) and (3, 0, 0): block scope does not order threads of different
+    /// blocks`); `None` for plain accesses.
+    pub reason: Option<String>,
 }
 
 // ---------------------------------------------------------------------------------------------

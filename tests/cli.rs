@@ -623,3 +623,50 @@ fn symbolic_witness_lies_in_the_preferred_launches() {
         assert_eq!(k["suggestions"], serde_json::json!([]), "{out}");
     }
 }
+
+/// Issue 22 item 4: a fixed launch beyond CUDA's limits is a usage error naming the limit,
+/// for every command.
+#[test]
+fn launches_beyond_cuda_limits_are_refused() {
+    for (flag, limit) in [
+        (
+            "--blockDim=2048",
+            "blockDim.x = 2048 is above CUDA's limit of 1024 threads per block in x",
+        ),
+        (
+            "--blockDim=[32,32,2]",
+            "a block of 2048 threads is above CUDA's limit of 1024 threads per block",
+        ),
+        (
+            "--blockDim=[1,1,128]",
+            "blockDim.z = 128 is above CUDA's limit of 64 threads per block in z",
+        ),
+        (
+            "--gridDim=[1,70000,1]",
+            "gridDim.y = 70000 is above CUDA's limit of 65535 blocks in y",
+        ),
+        (
+            "--blockDim=[*,64,32]",
+            "a block of 2048 threads is above CUDA's limit of 1024 threads per block",
+        ),
+    ] {
+        let (code, out, err) = run(&["--solver", "z3", flag, "examples/reduce.cu"]);
+        assert_eq!(code, Some(2), "{flag}: {out}{err}");
+        assert!(err.contains(limit), "{flag}: {err}");
+    }
+    let (code, _, err) = run(&["check", "--blockDim=2048", "--gridDim=1", "examples/reduce.cu"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("above CUDA's limit"), "{err}");
+    let (code, _, err) = run(&["bank", "--blockDim=[64,64]", "examples/reduce.cu"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("a block of 4096 threads"), "{err}");
+    // At the limits, a launch is accepted.
+    let (code, out, err) = run(&[
+        "--solver",
+        "z3",
+        "--blockDim=1024",
+        "--gridDim=2147483647",
+        "examples/reduce.cu",
+    ]);
+    assert_eq!(code, Some(0), "{out}{err}");
+}

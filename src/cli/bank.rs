@@ -76,6 +76,10 @@ pub fn run(a: BankArgs) -> i32 {
         block_dim: block_dim.map(Some),
         grid_dim: a.grid_dim.map(|d| d.map(Some)).unwrap_or([None; 3]),
     };
+    if let Some(why) = geometry.outside_limits() {
+        eprintln!("error: {why} (CUDA's launch limits)");
+        return EXIT_ERROR;
+    }
     let passes = PassOptions {
         unroll: a.unroll,
         ..PassOptions::default()

@@ -98,6 +98,10 @@ pub fn run(a: CheckArgs) -> i32 {
         block_dim: a.block_dim.unwrap_or([1; 3]).map(Some),
         grid_dim: a.grid_dim.unwrap_or([1; 3]).map(Some),
     };
+    if let Some(why) = geometry.outside_limits() {
+        eprintln!("error: {why} (CUDA's launch limits)");
+        return EXIT_ERROR;
+    }
     let passes = PassOptions {
         unroll: a.unroll.unwrap_or(64),
         ..PassOptions::default()

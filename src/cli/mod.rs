@@ -383,6 +383,10 @@ fn verify(a: VerifyArgs) -> i32 {
         block_dim: a.block_dim.unwrap_or([None; 3]),
         grid_dim: a.grid_dim.unwrap_or([None; 3]),
     };
+    if let Some(why) = geometry.outside_limits() {
+        eprintln!("error: {why} (CUDA's launch limits)");
+        return EXIT_ERROR;
+    }
     let passes = PassOptions {
         unroll: a.unroll,
         loop_unwind: a.loop_unwind,

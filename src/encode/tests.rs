@@ -243,6 +243,7 @@ fn atomic_and_plain_write_race_is_never_benign() {
             st(
                 StmtKind::Atomic {
                     op: AtomicOp::Exch,
+                    scope: crate::ir::AtomicScope::Device,
                     dst: None,
                     array: ArrayId(0),
                     offset: off(Expr::int(0, Ty::U32)),
@@ -459,6 +460,7 @@ fn atomics_do_not_race_with_each_other() {
         vec![st(
             StmtKind::Atomic {
                 op: AtomicOp::Add,
+                scope: crate::ir::AtomicScope::Device,
                 dst: None,
                 array: ArrayId(0),
                 offset: Expr::int(0, Ty::I64),
@@ -471,6 +473,65 @@ fn atomics_do_not_race_with_each_other() {
     let e = encode(&k, &block64());
     assert!(e.checks.is_empty());
     assert_eq!(e.notes.len(), 1);
+}
+
+/// Issue 22: `atomicAdd_block(&a[0], 1)` by every thread. Block scope orders only the threads
+/// of one block: on a global array two blocks race (and the witness's blocks differ), within
+/// one block they do not; a `__shared__` array is one block's, so it never races; device scope
+/// never races.
+#[test]
+fn block_scope_atomics_race_across_blocks_only() {
+    use crate::ir::AtomicScope;
+    let bump = |space: Space, scope: AtomicScope| {
+        kernel(space, |_| {
+            vec![st(
+                StmtKind::Atomic {
+                    op: AtomicOp::Add,
+                    scope,
+                    dst: None,
+                    array: ArrayId(0),
+                    offset: Expr::int(0, Ty::I64),
+                    operands: vec![Expr::int(1, Ty::I32)],
+                    ty: Ty::I32,
+                },
+                3,
+            )]
+        })
+    };
+    let one_block = Geometry {
+        block_dim: [Some(64), Some(1), Some(1)],
+        grid_dim: [Some(1), Some(1), Some(1)],
+    };
+    let global = bump(Space::Global, AtomicScope::Block);
+    assert_eq!(answers(&global, &block64()), [("k.race.a.seg0.L3".to_string(), true)]);
+    assert_eq!(answers(&global, &one_block), [("k.race.a.seg0.L3".to_string(), false)]);
+    // The witness: two blocks, and the scope named.
+    let e = encode(&global, &block64());
+    let text = render(&e, &e.checks[0].query).replace("(check-sat)\n", "");
+    let model = z3_model(&text, &e.checks[0].query.get_values);
+    let f = e.checks[0].finding(&global, &model);
+    assert_ne!(f.accesses[0].block, f.accesses[1].block, "{f:?}");
+    let reason = f.reason.expect("a reason");
+    assert!(
+        reason.starts_with("atomicAdd_block by blocks")
+            && reason.ends_with("block scope does not order threads of different blocks"),
+        "{reason}"
+    );
+    assert!(
+        encode(&bump(Space::Shared, AtomicScope::Block), &block64())
+            .checks
+            .is_empty()
+    );
+    assert!(
+        encode(&bump(Space::Global, AtomicScope::Device), &block64())
+            .checks
+            .is_empty()
+    );
+    assert!(
+        encode(&bump(Space::Global, AtomicScope::System), &block64())
+            .checks
+            .is_empty()
+    );
 }
 
 /// `while (i < n) { a[i] = 0; i += 2; }` abstracted with the closed form `claimed` for `i`.
@@ -626,6 +687,23 @@ pub(super) fn z3_says(text: &str) -> String {
         .expect("write");
     let out = child.wait_with_output().expect("z3 output");
     String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// z3's model of `text` (a script without `check-sat`): the values of `terms`, in order.
+fn z3_model(text: &str, terms: &[Sexp]) -> Vec<Sexp> {
+    let asked = format!("{text}(check-sat)\n(get-value {})\n", Sexp::List(terms.to_vec()));
+    let out = z3_says(&asked);
+    let model = out.strip_prefix("sat").expect("sat");
+    match parse_sexp(model) {
+        Sexp::List(pairs) => pairs
+            .into_iter()
+            .map(|p| match p {
+                Sexp::List(mut kv) if kv.len() == 2 => kv.pop().expect("value"),
+                other => panic!("not a (term value) pair: {other}"),
+            })
+            .collect(),
+        other => panic!("not a model: {other}"),
+    }
 }
 
 pub(super) fn parse_sexp(s: &str) -> Sexp {

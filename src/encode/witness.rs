@@ -122,15 +122,18 @@ impl Check {
                     let s: String = parts.iter().map(|p| format!("[{p}]")).collect();
                     format!("{}{}", decl.name, s)
                 };
+                let (wa, wb) = (who(0, &a.span, a.kind, None), who(1, &b.span, b.kind, None));
+                let reason = scope_reason(a, b, &wa, &wb);
                 Finding {
                     kind: FindingKind::Race { write_write },
                     array: Some(decl.name.clone()),
-                    accesses: vec![who(0, &a.span, a.kind, None), who(1, &b.span, b.kind, None)],
+                    accesses: vec![wa, wb],
                     params,
                     geometry,
                     index: Some(index),
                     possible: a.abstracted || b.abstracted,
                     condition: None,
+                    reason,
                 }
             }
             Property::Divergence { span } => {
@@ -148,6 +151,7 @@ impl Check {
                     index: None,
                     possible: self.possible,
                     condition: None,
+                    reason: None,
                 }
             }
             Property::Assertion { span } | Property::Invariant { span, .. } => Finding {
@@ -162,6 +166,7 @@ impl Check {
                 index: None,
                 possible: self.possible,
                 condition: None,
+                reason: None,
             },
             Property::ClosedForm { loop_span, .. } => Finding {
                 kind: FindingKind::Invariant { base: false },
@@ -172,7 +177,26 @@ impl Check {
                 index: None,
                 possible: true,
                 condition: None,
+                reason: None,
             },
         }
     }
+}
+
+/// For a race of two atomics (only across the scope of one of them: different blocks), what
+/// names it: `atomicAdd_block by blocks (0, 0, 0) and (3, 0, 0): block scope does not order
+/// threads of different blocks`.
+fn scope_reason(a: &super::Access, b: &super::Access, wa: &WitnessAccess, wb: &WitnessAccess) -> Option<String> {
+    let (Some((op_a, scope_a)), Some((op_b, scope_b))) = (a.atomic, b.atomic) else {
+        return None;
+    };
+    let name = |op: crate::ir::AtomicOp, scope: crate::ir::AtomicScope| format!("{}{}", op.cuda_name(), scope.suffix());
+    let (na, nb) = (name(op_a, scope_a), name(op_b, scope_b));
+    let names = if na == nb { na } else { format!("{na} and {nb}") };
+    let coords = |v: [u64; 3]| format!("({}, {}, {})", v[0], v[1], v[2]);
+    Some(format!(
+        "{names} by blocks {} and {}: block scope does not order threads of different blocks",
+        coords(wa.block),
+        coords(wb.block)
+    ))
 }

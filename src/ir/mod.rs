@@ -344,6 +344,41 @@ pub enum AtomicOp {
     Xor,
 }
 
+/// The threads an atomic is atomic with respect to (CUDA C++ Programming Guide, "Atomic
+/// Functions"; PTX ISA, "Memory Consistency Model", scopes `.cta`, `.gpu`, `.sys`): two atomic
+/// accesses to one location do not race only when each thread lies in the other's scope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicScope {
+    /// The threads of the block (`atomicAdd_block`, `cuda::thread_scope_block`).
+    Block,
+    /// Every thread of the grid (`atomicAdd`, `cuda::thread_scope_device`).
+    Device,
+    /// Every thread of the system, host included (`atomicAdd_system`): for a kernel's threads
+    /// the same as [`AtomicScope::Device`].
+    System,
+}
+
+impl AtomicScope {
+    /// The suffix of CUDA's function names: `_block`, ``, `_system`.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            AtomicScope::Block => "_block",
+            AtomicScope::Device => "",
+            AtomicScope::System => "_system",
+        }
+    }
+}
+
+impl AtomicOp {
+    /// CUDA's name of the device-scope function: `atomicAdd`, `atomicCAS`.
+    pub fn cuda_name(self) -> String {
+        match self {
+            AtomicOp::Cas => "atomicCAS".into(),
+            op => format!("atomic{op:?}"),
+        }
+    }
+}
+
 /// A statement with its source span.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stmt {
@@ -401,8 +436,10 @@ pub enum StmtKind {
     },
     /// One atomic read-modify-write of `array` at `offset`; `dst` gets the old value.
     /// `operands` are the value (and for `Cas` the compare value first, then the new value).
+    /// Atomic with respect to the threads of `scope`.
     Atomic {
         op: AtomicOp,
+        scope: AtomicScope,
         dst: Option<VarId>,
         array: ArrayId,
         offset: Expr,

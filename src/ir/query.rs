@@ -302,6 +302,7 @@ mod tests {
                 cond: Expr::bool(true),
                 then: vec![st(StmtKind::Atomic {
                     op: crate::ir::AtomicOp::Add,
+                    scope: crate::ir::AtomicScope::Device,
                     dst: None,
                     array: ArrayId(2),
                     offset: zero(),

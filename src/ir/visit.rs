@@ -150,7 +150,7 @@ macro_rules! make_visitor {
                         self.visit_access($(& $mutability)? *array, offset, *ty, AccessContext::Store);
                         self.visit_expr(value);
                     }
-                    StmtKind::Atomic { op, dst, array, offset, operands, ty } => {
+                    StmtKind::Atomic { op, scope: _, dst, array, offset, operands, ty } => {
                         self.visit_access($(& $mutability)? *array, offset, *ty, AccessContext::Atomic(*op));
                         for e in operands {
                             self.visit_expr(e);

@@ -13,6 +13,48 @@ pub struct Geometry {
     pub grid_dim: [Option<u32>; 3],
 }
 
+/// CUDA's launch limits (CUDA C++ Programming Guide, "Features and Technical Specifications",
+/// compute capability 5.0 and later): threads per block in x, y, z.
+pub const MAX_BLOCK_DIM: [u32; 3] = [1024, 1024, 64];
+/// Threads per block in all.
+pub const MAX_BLOCK_THREADS: u32 = 1024;
+/// Blocks per grid in x, y, z.
+pub const MAX_GRID_DIM: [u32; 3] = [(1 << 31) - 1, 65535, 65535];
+
+impl Geometry {
+    /// The first of CUDA's launch limits ([`MAX_BLOCK_DIM`], [`MAX_BLOCK_THREADS`],
+    /// [`MAX_GRID_DIM`]) that the given dimensions break, as a sentence naming it (`None` when
+    /// every launch they allow is one CUDA can make: the symbolic ones are kept within the
+    /// limits by the encoding). The block's threads in all are checked over its given
+    /// dimensions (a symbolic one is at least 1).
+    pub fn outside_limits(&self) -> Option<String> {
+        const NAMES: [&str; 3] = ["x", "y", "z"];
+        for (i, d) in NAMES.iter().enumerate() {
+            if let Some(v) = self.block_dim[i].filter(|v| *v > MAX_BLOCK_DIM[i]) {
+                return Some(format!(
+                    "blockDim.{d} = {v} is above CUDA's limit of {} threads per block in {d}",
+                    MAX_BLOCK_DIM[i]
+                ));
+            }
+        }
+        let threads: u64 = self.block_dim.iter().map(|v| u64::from(v.unwrap_or(1))).product();
+        if threads > u64::from(MAX_BLOCK_THREADS) {
+            return Some(format!(
+                "a block of {threads} threads is above CUDA's limit of {MAX_BLOCK_THREADS} threads per block"
+            ));
+        }
+        for (i, d) in NAMES.iter().enumerate() {
+            if let Some(v) = self.grid_dim[i].filter(|v| *v > MAX_GRID_DIM[i]) {
+                return Some(format!(
+                    "gridDim.{d} = {v} is above CUDA's limit of {} blocks in {d}",
+                    MAX_GRID_DIM[i]
+                ));
+            }
+        }
+        None
+    }
+}
+
 /// Known constant values of variables at a program point; `unreachable` after a `return`.
 #[derive(Clone, Debug, Default)]
 pub struct Env {

@@ -32,7 +32,7 @@ use crate::ir::query::assigned_vars;
 use crate::ir::{BlockId, Expr, Kernel, Span, Stmt, Ty, UnOp, VarId};
 /// Constant evaluation: for the launch contracts' witnesses and the front end's tests of its
 /// built-ins.
-pub use consts::{Env, Geometry, eval};
+pub use consts::{Env, Geometry, MAX_BLOCK_DIM, MAX_BLOCK_THREADS, MAX_GRID_DIM, eval};
 pub use demote::demote_closed_form;
 use std::collections::{BTreeSet, HashMap};
 

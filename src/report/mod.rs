@@ -17,7 +17,9 @@
 //!   launches where every assumption of it holds, and `excluded` lists the findings of the
 //!   other launches (for a `defect` kernel too: findings that only launches outside the
 //!   standard assumptions have). A finding's `"condition"` (when present) says which launches
-//!   or parameter values it needs (`only when n % blockDim.x != 0`); `suggestions` are
+//!   or parameter values it needs (`only when n % blockDim.x != 0`), its `"reason"` why
+//!   its accesses are not ordered when that is not plain (atomics of block scope in
+//!   different blocks); `suggestions` are
 //!   `--assume` expressions under which gpug verified the kernel, all together, never assumed
 //!   by the verdict; `benign` lists the benign write-write races (both threads write the same
 //!   value), which are not defects.
@@ -166,6 +168,9 @@ fn finding_text(f: &Finding, sources: &mut Sources, out: &mut String) {
     if let Some(c) = &f.condition {
         let _ = writeln!(out, "    {c}");
     }
+    if let Some(r) = &f.reason {
+        let _ = writeln!(out, "    {r}");
+    }
     for a in &f.accesses {
         access_text(f.kind, a, sources, out);
     }
@@ -306,6 +311,9 @@ fn finding_json(f: &Finding) -> Value {
     if let Some(c) = &f.condition {
         v["condition"] = json!(c);
     }
+    if let Some(r) = &f.reason {
+        v["reason"] = json!(r);
+    }
     v
 }
 
@@ -348,6 +356,7 @@ mod tests {
             index: Some("s[0]".into()),
             possible: false,
             condition: None,
+            reason: None,
         };
         let k = |name: &str, verdict, findings: Vec<Finding>, inconclusive: Vec<String>| KernelResult {
             name: name.into(),

@@ -150,6 +150,7 @@ impl Encoder<'_> {
         self.accesses.push(Access {
             abstracted,
             clobber: false,
+            atomic: None,
             array,
             span: span.clone(),
             kind,

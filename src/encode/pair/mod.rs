@@ -129,6 +129,8 @@ pub struct Access {
     pub span: Span,
     /// Read, write or atomic.
     pub kind: AccessKind,
+    /// For an atomic: its operation and scope.
+    pub atomic: Option<(crate::ir::AtomicOp, crate::ir::AtomicScope)>,
     /// Bytes touched.
     pub width: u32,
     /// Top-level barrier segment: accesses of different segments are ordered for one block.

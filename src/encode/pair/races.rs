@@ -33,7 +33,7 @@ impl Encoder<'_> {
             for i in 0..accs.len() {
                 for j in i..accs.len() {
                     let (a, b) = (&accs[i], &accs[j]);
-                    if !conflicting(a.kind, b.kind) {
+                    if !conflicting(a, b, global) {
                         continue;
                     }
                     if a.per_thread[0].0 == f() || b.per_thread[1].0 == f() {
@@ -120,6 +120,12 @@ impl Encoder<'_> {
                 (true, true) if same_grid_interval == t() => or(not(atom("same_block")), same_interval),
                 (true, true) => app("ite", vec![atom("same_block"), same_interval, same_grid_interval]),
                 (true, false) => and(not(atom("same_block")), same_grid_interval),
+            };
+            // Two atomics race only across the scope of one of them: in different blocks.
+            let order = if a.kind == AccessKind::Atomic && b.kind == AccessKind::Atomic {
+                and(not(atom("same_block")), order)
+            } else {
+                order
             };
             let c = and(and(pa.clone(), pb.clone()), and(overlap, order));
             gv.push(c.clone());
@@ -250,8 +256,24 @@ fn disjunction(mut terms: Vec<Sexp>) -> Sexp {
     }
 }
 
-/// Whether two accesses of these kinds conflict (not both reads, not both atomics).
-pub(super) fn conflicting(a: AccessKind, b: AccessKind) -> bool {
+/// Whether two accesses may conflict: not both reads, and not two atomics each in the
+/// other's scope. Two atomics of a global array conflict when one has block scope (threads of
+/// different blocks then race: [`scope_race`]); a `__shared__` array is only ever shared by
+/// one block, which every scope covers.
+pub(super) fn conflicting(a: &Access, b: &Access, global: bool) -> bool {
     use AccessKind::*;
-    !matches!((a, b), (Read, Read) | (Atomic, Atomic))
+    match (a.kind, b.kind) {
+        (Read, Read) => false,
+        (Atomic, Atomic) => global && scope_race(a, b),
+        _ => true,
+    }
+}
+
+/// Whether two atomic accesses race when their threads lie in different blocks: one of them is
+/// atomic only for its own block (`atomicAdd_block`; CUDA C++ Programming Guide, "Atomic
+/// Functions").
+pub(super) fn scope_race(a: &Access, b: &Access) -> bool {
+    [a, b]
+        .iter()
+        .any(|x| matches!(x.atomic, Some((_, crate::ir::AtomicScope::Block))))
 }

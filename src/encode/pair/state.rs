@@ -83,8 +83,9 @@ impl Encoder<'_> {
     /// Geometry, the two threads, distinctness, scalar parameters.
     pub(in crate::encode) fn prologue(&mut self) {
         use crate::ir::Dim;
-        let limits_block = [1024u64, 1024, 64];
-        let limits_grid = [(1u64 << 31) - 1, 65535, 65535];
+        use crate::passes::{MAX_BLOCK_DIM, MAX_BLOCK_THREADS, MAX_GRID_DIM};
+        let limits_block = MAX_BLOCK_DIM.map(u64::from);
+        let limits_grid = MAX_GRID_DIM.map(u64::from);
         for (i, d) in Dim::ALL.iter().enumerate() {
             for (is_block, given, limit) in [
                 (true, self.g.block_dim[i], limits_block[i]),
@@ -120,7 +121,7 @@ impl Encoder<'_> {
                 .map(|d| extend(atom(Self::builtin_name(Builtin::BlockDim(*d), 0)), 32, 64, false))
                 .reduce(|a, b| app("bvmul", vec![a, b]))
                 .unwrap_or_else(|| bvn(1, 64));
-            self.assert(app("bvule", vec![p, bvn(1024, 64)]));
+            self.assert(app("bvule", vec![p, bvn(u64::from(MAX_BLOCK_THREADS), 64)]));
         }
         self.cmds.push(Command::DefineConst {
             name: "warpSize".into(),

@@ -8,7 +8,7 @@ use super::{Encoder, MemoryModel, Property, TState};
 use crate::encode::AccessKind;
 use crate::encode::concrete;
 use crate::encode::terms::{and, app, atom, bvn, f, not, or, sort_of, sym};
-use crate::ir::{ArrayId, AtomicOp, BlockId, Expr, Stmt, StmtKind, Ty, VarId};
+use crate::ir::{ArrayId, AtomicOp, AtomicScope, BlockId, Expr, Stmt, StmtKind, Ty, VarId};
 use crate::solver::Sexp;
 
 impl Encoder<'_> {
@@ -54,12 +54,13 @@ impl Encoder<'_> {
             } => self.stmt_store(s, *array, offset, value, *ty, st),
             StmtKind::Atomic {
                 op,
+                scope,
                 dst,
                 array,
                 offset,
                 operands,
                 ty,
-            } => self.stmt_atomic(s, *op, *dst, *array, offset, operands, *ty, st),
+            } => self.stmt_atomic(s, (*op, *scope), *dst, *array, offset, operands, *ty, st),
             StmtKind::If { cond, then, els } => self.if_(cond, then, els, st),
             StmtKind::Block { id, body } => self.stmt_block(*id, body, st),
             StmtKind::Exit(id) => {
@@ -207,7 +208,7 @@ impl Encoder<'_> {
     fn stmt_atomic(
         &mut self,
         s: &Stmt,
-        op: AtomicOp,
+        (op, scope): (AtomicOp, AtomicScope),
         dst: Option<VarId>,
         array: ArrayId,
         offset: &Expr,
@@ -215,6 +216,7 @@ impl Encoder<'_> {
         ty: Ty,
         st: &mut [TState],
     ) {
+        let recorded = self.accesses.len();
         self.access(s, array, offset, ty, AccessKind::Atomic, st, |e, ts, th, off| {
             let ops: Vec<Sexp> = operands
                 .iter()
@@ -253,6 +255,9 @@ impl Encoder<'_> {
             // What an atomic writes depends on the memory it reads: never benign.
             None
         });
+        for a in &mut self.accesses[recorded..] {
+            a.atomic = Some((op, scope));
+        }
     }
 
     /// The block `id`: its body, then each thread's state merged with those at its exits.

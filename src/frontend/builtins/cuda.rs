@@ -10,7 +10,7 @@ use super::{
     Check, IntFn, LogKind, LogQuery, LogWhat, Table, abs, add_noovfl, all, distinct, exclusive, implies, max, min,
     other, same_group, uniform,
 };
-use crate::ir::AtomicOp;
+use crate::ir::{AtomicOp, AtomicScope};
 
 /// CUDA's built-in functions by name.
 pub const BUILTINS: Table = Table(TABLE);
@@ -29,18 +29,41 @@ const fn log(kind: LogKind, what: LogWhat) -> Lowering {
 }
 
 const TABLE: &[(&str, Lowering)] = &[
-    // Atomics: the old value of `*p`, updated by the operation.
-    ("atomicAdd", Atomic(AtomicOp::Add)),
-    ("atomicSub", Atomic(AtomicOp::Sub)),
-    ("atomicExch", Atomic(AtomicOp::Exch)),
-    ("atomicMin", Atomic(AtomicOp::Min)),
-    ("atomicMax", Atomic(AtomicOp::Max)),
-    ("atomicInc", Atomic(AtomicOp::Inc)),
-    ("atomicDec", Atomic(AtomicOp::Dec)),
-    ("atomicCAS", Atomic(AtomicOp::Cas)),
-    ("atomicAnd", Atomic(AtomicOp::And)),
-    ("atomicOr", Atomic(AtomicOp::Or)),
-    ("atomicXor", Atomic(AtomicOp::Xor)),
+    // Atomics: the old value of `*p`, updated by the operation; device scope, `_block`
+    // (atomic for the block's threads only) and `_system`.
+    ("atomicAdd", Atomic(AtomicOp::Add, AtomicScope::Device)),
+    ("atomicSub", Atomic(AtomicOp::Sub, AtomicScope::Device)),
+    ("atomicExch", Atomic(AtomicOp::Exch, AtomicScope::Device)),
+    ("atomicMin", Atomic(AtomicOp::Min, AtomicScope::Device)),
+    ("atomicMax", Atomic(AtomicOp::Max, AtomicScope::Device)),
+    ("atomicInc", Atomic(AtomicOp::Inc, AtomicScope::Device)),
+    ("atomicDec", Atomic(AtomicOp::Dec, AtomicScope::Device)),
+    ("atomicCAS", Atomic(AtomicOp::Cas, AtomicScope::Device)),
+    ("atomicAnd", Atomic(AtomicOp::And, AtomicScope::Device)),
+    ("atomicOr", Atomic(AtomicOp::Or, AtomicScope::Device)),
+    ("atomicXor", Atomic(AtomicOp::Xor, AtomicScope::Device)),
+    ("atomicAdd_block", Atomic(AtomicOp::Add, AtomicScope::Block)),
+    ("atomicSub_block", Atomic(AtomicOp::Sub, AtomicScope::Block)),
+    ("atomicExch_block", Atomic(AtomicOp::Exch, AtomicScope::Block)),
+    ("atomicMin_block", Atomic(AtomicOp::Min, AtomicScope::Block)),
+    ("atomicMax_block", Atomic(AtomicOp::Max, AtomicScope::Block)),
+    ("atomicInc_block", Atomic(AtomicOp::Inc, AtomicScope::Block)),
+    ("atomicDec_block", Atomic(AtomicOp::Dec, AtomicScope::Block)),
+    ("atomicCAS_block", Atomic(AtomicOp::Cas, AtomicScope::Block)),
+    ("atomicAnd_block", Atomic(AtomicOp::And, AtomicScope::Block)),
+    ("atomicOr_block", Atomic(AtomicOp::Or, AtomicScope::Block)),
+    ("atomicXor_block", Atomic(AtomicOp::Xor, AtomicScope::Block)),
+    ("atomicAdd_system", Atomic(AtomicOp::Add, AtomicScope::System)),
+    ("atomicSub_system", Atomic(AtomicOp::Sub, AtomicScope::System)),
+    ("atomicExch_system", Atomic(AtomicOp::Exch, AtomicScope::System)),
+    ("atomicMin_system", Atomic(AtomicOp::Min, AtomicScope::System)),
+    ("atomicMax_system", Atomic(AtomicOp::Max, AtomicScope::System)),
+    ("atomicInc_system", Atomic(AtomicOp::Inc, AtomicScope::System)),
+    ("atomicDec_system", Atomic(AtomicOp::Dec, AtomicScope::System)),
+    ("atomicCAS_system", Atomic(AtomicOp::Cas, AtomicScope::System)),
+    ("atomicAnd_system", Atomic(AtomicOp::And, AtomicScope::System)),
+    ("atomicOr_system", Atomic(AtomicOp::Or, AtomicScope::System)),
+    ("atomicXor_system", Atomic(AtomicOp::Xor, AtomicScope::System)),
     // Synchronisation: `__syncthreads` is a barrier; fences, `__syncwarp` and `printf` are ignored.
     ("__syncthreads", Barrier),
     ("__syncwarp", Ignored),

@@ -14,15 +14,16 @@ pub mod cuda;
 pub mod int;
 
 use super::lower::to_bool;
-use crate::ir::{AtomicOp, BinOp, Builtin, Dim, Expr, Ty, UnOp};
+use crate::ir::{AtomicOp, AtomicScope, BinOp, Builtin, Dim, Expr, Ty, UnOp};
 
 /// What a call to a built-in function becomes.
 #[derive(Clone, Copy, Debug)]
 pub enum Lowering {
     /// An atomic read-modify-write on the location the first argument points to (an error
     /// without arguments); the other arguments are its operands, converted to the location's
-    /// type, and the call's value is the location's old content.
-    Atomic(AtomicOp),
+    /// type, and the call's value is the location's old content. Atomic with respect to the
+    /// threads of its scope.
+    Atomic(AtomicOp, AtomicScope),
     /// A barrier statement (`__syncthreads`); the arguments are not evaluated.
     Barrier,
     /// Nothing: no effect on what is verified (fences); the arguments are not evaluated.

@@ -26,7 +26,7 @@ impl Lower<'_, '_> {
             return Ok(None);
         };
         let v = match lowering {
-            Lowering::Atomic(op) => self.atomic(op, name, args, span, out)?,
+            Lowering::Atomic(op, scope) => self.atomic((op, scope), name, args, span, out)?,
             Lowering::Barrier => {
                 out.push(Stmt {
                     kind: StmtKind::Barrier(BarrierScope::Block),
@@ -113,7 +113,14 @@ impl Lower<'_, '_> {
 
     /// `op` on the location the first argument points to, with the others as operands; the
     /// value is the old content, in a fresh temporary.
-    fn atomic(&mut self, op: AtomicOp, name: &str, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
+    fn atomic(
+        &mut self,
+        op: (AtomicOp, AtomicScope),
+        name: &str,
+        args: &[&Node],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Val> {
         let Some((p, rest)) = args.split_first() else {
             return unsupported(span.clone(), format!("`{name}` without arguments"));
         };
@@ -140,7 +147,7 @@ impl Lower<'_, '_> {
     fn atomic_on(
         &mut self,
         pv: Val,
-        (op, name, ty, t): (AtomicOp, &str, Ty, VarId),
+        ((op, scope), name, ty, t): ((AtomicOp, AtomicScope), &str, Ty, VarId),
         operands: &[Expr],
         span: &Span,
         out: &mut Vec<Stmt>,
@@ -148,8 +155,8 @@ impl Lower<'_, '_> {
         let pv = match pv {
             Val::PtrCond(c, a, b) => {
                 let (mut sa, mut sb) = (Vec::new(), Vec::new());
-                self.atomic_on(*a, (op, name, ty, t), operands, span, &mut sa)?;
-                self.atomic_on(*b, (op, name, ty, t), operands, span, &mut sb)?;
+                self.atomic_on(*a, ((op, scope), name, ty, t), operands, span, &mut sa)?;
+                self.atomic_on(*b, ((op, scope), name, ty, t), operands, span, &mut sb)?;
                 out.push(super::branch(c, sa, sb, span.clone()));
                 return Ok(());
             }
@@ -168,6 +175,7 @@ impl Lower<'_, '_> {
         out.push(Stmt {
             kind: StmtKind::Atomic {
                 op,
+                scope,
                 dst: Some(t),
                 array: pv.array,
                 offset: pv.off,
