@@ -68,6 +68,27 @@ impl Encoder<'_> {
     }
 
     /// The report's notes on the abstraction: one per adversarial array.
+    /// The refinement of paper `000_…` §4.2 for counters ([`counter_arrays`]): for every call
+    /// of thread 1 and every call of thread 2 on a counter whose old value they keep, when
+    /// both are made at one offset they return different values (asserted in the script); for
+    /// a counter of block-scope atomics, when the threads are of one block.
+    pub(super) fn counter_values_differ(&mut self) {
+        let calls = std::mem::take(&mut self.counter_calls);
+        for (a1, _, pc1, off1, old1) in calls.iter().filter(|c| c.1 == 0) {
+            let block_only = self.counters.iter().any(|(a, b)| a == a1 && *b);
+            for (_, _, pc2, off2, old2) in calls.iter().filter(|c| c.1 == 1 && c.0 == *a1) {
+                let mut both = vec![pc1.clone(), pc2.clone(), app("=", vec![off1.clone(), off2.clone()])];
+                if block_only {
+                    both.push(atom("same_block"));
+                }
+                let both = app("and", both);
+                let differ = app("not", vec![app("=", vec![old1.clone(), old2.clone()])]);
+                self.assert(app("=>", vec![both, differ]));
+            }
+        }
+        self.counter_calls = calls;
+    }
+
     pub(super) fn abstraction_notes(&self, notes: &mut Vec<String>) {
         let clobbered = clobbered_arrays(self.k);
         for a in &self.adversarial {
@@ -80,6 +101,18 @@ impl Encoder<'_> {
                     "array `{name}` is touched by atomics: its values are abstracted (adversarial), so a race that depends on them may be a false alarm"
                 ),
             });
+        }
+        let mut used: Vec<ArrayId> = self.counter_calls.iter().map(|c| c.0).collect();
+        used.sort();
+        used.dedup();
+        for a in used {
+            let block_only = self.counters.iter().any(|(c, b)| *c == a && *b);
+            notes.push(format!(
+                "`{}` is only ever changed by atomic additions (or only by subtractions) of positive constants: the values two calls {}return from one location are taken to differ (GPUVerify's counter refinement, paper 000 section 4.2), which holds unless the counter wraps around after 2^{} steps",
+                self.k.array(a).name,
+                if block_only { "of one block (its atomics have block scope) " } else { "" },
+                self.k.array(a).elem.bits()
+            ));
         }
     }
 }
@@ -134,4 +167,68 @@ fn collect_atomic_arrays(stmts: &[Stmt], out: &mut Vec<ArrayId>) {
         }
     }
     Atomics(out).visit_block(stmts);
+}
+
+/// The counters of `k` (paper `000_…` §4.2, "repetition-free" atomics): the arrays that the
+/// kernel touches only with atomic additions of positive literals, or only with atomic
+/// subtractions of positive literals, all of one type, and nowhere else (no plain load or
+/// store, no other atomic, no call without a body). Each such call moves its location strictly
+/// one way, so the values two calls return from one location differ (as long as the counter
+/// does not wrap around, which the paper, and gpug with it, sets aside). Each with whether
+/// that holds only for two threads of one block: a global array some of whose atomics have
+/// block scope (two blocks' calls are not atomic with respect to each other).
+pub(super) fn counter_arrays(k: &Kernel) -> Vec<(ArrayId, bool)> {
+    use crate::ir::{AtomicOp, Expr, Ty};
+    use std::collections::BTreeMap;
+    /// Per array: the one (operation, type) of its atomics so far; `None` once disqualified.
+    struct Uses<'k>(BTreeMap<ArrayId, Option<(AtomicOp, Ty)>>, &'k Kernel, Vec<ArrayId>);
+    fn positive(e: &Expr) -> bool {
+        match e {
+            Expr::Const { value, ty } => !matches!(ty, Ty::Float { .. } | Ty::Bool) && *value > 0.into(),
+            Expr::Cast { arg, ty } => {
+                // A literal converted without changing its value.
+                matches!(ty, Ty::Int { .. })
+                    && positive(arg)
+                    && matches!(&**arg, Expr::Const { value, .. } if *value < (num_bigint::BigInt::from(1) << (ty.bits() - 1)))
+            }
+            _ => false,
+        }
+    }
+    impl Visitor for Uses<'_> {
+        fn visit_stmt(&mut self, s: &Stmt) {
+            if let StmtKind::Atomic {
+                op,
+                scope,
+                array,
+                operands,
+                ty,
+                ..
+            } = &s.kind
+            {
+                // A block-scope atomic is atomic for its own block only: on a global array two
+                // blocks' calls may return one value.
+                if *scope == crate::ir::AtomicScope::Block && self.1.array(*array).space != Space::Shared {
+                    self.2.push(*array);
+                }
+                let ok = matches!(op, AtomicOp::Add | AtomicOp::Sub) && operands.len() == 1 && positive(&operands[0]);
+                let entry = self.0.entry(*array).or_insert(Some((*op, *ty)));
+                if !ok || *entry != Some((*op, *ty)) {
+                    *entry = None;
+                }
+            }
+            self.super_stmt(s);
+        }
+        fn visit_array(&mut self, array: ArrayId, ctx: AccessContext) {
+            if matches!(ctx, AccessContext::Load | AccessContext::Store | AccessContext::Clobber) {
+                self.0.insert(array, None);
+            }
+        }
+    }
+    let mut uses = Uses(BTreeMap::new(), k, Vec::new());
+    uses.visit_block(&k.body);
+    uses.0
+        .into_iter()
+        .filter(|(a, u)| u.is_some() && k.array(*a).space != Space::Local)
+        .map(|(a, _)| (a, uses.2.contains(&a)))
+        .collect()
 }

@@ -285,6 +285,7 @@ pub fn encode_with(kernel: &Kernel, geometry: &Geometry, opts: &EncodeOptions) -
         st.clone()
     };
     e.block(&kernel.body, &mut st);
+    e.counter_values_differ();
     if e.checks && e.n == 2 {
         e.race_checks();
     }
@@ -351,6 +352,13 @@ pub(in crate::encode) struct Encoder<'k> {
     adversarial: Vec<ArrayId>,
     /// Arrays written by calls without a body ([`crate::ir::StmtKind::Clobber`]).
     clobbered: Vec<ArrayId>,
+    /// The adversarial arrays that are counters ([`abstraction::counter_arrays`]), and each
+    /// call on them whose old value a thread keeps: (array, thread, path condition, byte
+    /// offset, old value).
+    counters: Vec<(ArrayId, bool)>,
+    counter_calls: Vec<(ArrayId, usize, Sexp, Sexp, Sexp)>,
+    /// The variables the kernel reads (an atomic's old value matters only when read).
+    read_vars: HashSet<VarId>,
     /// Whether an opaque (uninterpreted) float operation was emitted.
     pub(in crate::encode) has_opaque_float: bool,
     /// The common witness values of every query.
@@ -473,6 +481,16 @@ impl<'k> Encoder<'k> {
             segment: 0,
             adversarial,
             clobbered: abstraction::clobbered_arrays(k).into_iter().map(|(a, _)| a).collect(),
+            counters: match opts.memory {
+                MemoryModel::EqualityAbstraction => abstraction::counter_arrays(k),
+                MemoryModel::Serialized => Vec::new(),
+            },
+            counter_calls: Vec::new(),
+            read_vars: {
+                let mut read = HashSet::new();
+                crate::ir::query::read_vars(&k.body, &mut read);
+                read
+            },
             has_opaque_float: false,
             layout: witness::Layout::default(),
             barrier_count: 0,

@@ -226,9 +226,14 @@ impl Encoder<'_> {
                 })
                 .collect();
             if e.adversarial.contains(&array) {
-                // Adversarial abstraction: the old value is arbitrary.
+                // Adversarial abstraction: the old value is arbitrary (for a counter, one that
+                // no other thread's call on the location returns).
                 if let Some(d) = dst {
                     e.havoc(d, ts, th);
+                    if e.counters.iter().any(|c| c.0 == array) && e.read_vars.contains(&d) {
+                        let old = e.read_var(d, ts, th);
+                        e.counter_calls.push((array, th, ts.pc.clone(), off.clone(), old));
+                    }
                 }
             } else {
                 // With schedule IDs the read and the write are one event (one SID).
