@@ -670,3 +670,29 @@ fn launches_beyond_cuda_limits_are_refused() {
     ]);
     assert_eq!(code, Some(0), "{out}{err}");
 }
+
+/// Issue 12: a full-mask `__syncwarp()` that some lanes of a warp skip is barrier divergence
+/// (the lanes of one warp only: threads 16 and 0), and it orders nothing for the other warp.
+#[test]
+fn syncwarp_reached_by_part_of_a_warp_is_divergence() {
+    let (code, out, err) = run(&[
+        "--solver",
+        "z3",
+        "--json",
+        "--blockDim=64",
+        "--gridDim=1",
+        "tests/kernels/syncwarp_divergence.cu",
+    ]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let findings = v["kernels"][0]["findings"].as_array().expect("findings");
+    let div = findings.iter().find(|f| f["kind"] == "divergence").expect("divergence");
+    let lanes: Vec<u64> = div["accesses"]
+        .as_array()
+        .expect("accesses")
+        .iter()
+        .map(|a| a["thread"][0].as_u64().expect("x"))
+        .collect();
+    assert!(lanes.iter().all(|t| *t < 32), "one warp: {out}");
+    assert!(lanes.iter().any(|t| *t < 16) && lanes.iter().any(|t| *t >= 16), "{out}");
+}

@@ -463,6 +463,10 @@ pub enum StmtKind {
     },
     Break,
     Continue,
+    /// `__syncwarp()` with the full mask: orders the accesses of the threads of one warp (32
+    /// consecutive linear thread ids of a block) made before it and after it; threads of
+    /// different warps stay unordered. Not a block barrier: the passes do not count it.
+    WarpBarrier,
     /// A barrier: `__syncthreads()` and a thread block's `sync()` ([`BarrierScope::Block`]), or
     /// a grid group's `sync()` ([`BarrierScope::Grid`], all threads of a cooperative launch).
     Barrier(BarrierScope),

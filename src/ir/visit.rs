@@ -170,7 +170,7 @@ macro_rules! make_visitor {
                         self.visit_block(body);
                         self.visit_block(step);
                     }
-                    StmtKind::Break | StmtKind::Continue | StmtKind::Barrier(_) | StmtKind::Return => {}
+                    StmtKind::Break | StmtKind::Continue | StmtKind::Barrier(_) | StmtKind::WarpBarrier | StmtKind::Return => {}
                     StmtKind::Assert { cond } | StmtKind::Assume { cond } | StmtKind::Invariant { cond } => {
                         self.visit_expr(cond);
                     }

@@ -547,6 +547,7 @@ fn dummy_state() -> TState {
         mem: BTreeMap::new(),
         bc: bvn(0, 32),
         gc: bvn(0, 32),
+        wc: bvn(0, 32),
         assumed: t(),
         block: 0,
     }

@@ -7,7 +7,7 @@
 //! Does not decide what shared memory looks like after a barrier (`abstraction`) nor build race
 //! queries (`races`).
 
-use super::{Encoder, Property, TState};
+use super::{Encoder, MemoryModel, Property, TState};
 use crate::encode::terms::{and, app, atom, bvn, not, or, sym, t};
 use crate::ir::{BarrierScope, Stmt};
 use crate::solver::Sexp;
@@ -38,6 +38,78 @@ impl Encoder<'_> {
         if self.depth == 0 {
             self.segment += 1;
         }
+    }
+
+    /// `__syncwarp()` with the full mask (issue 12), reached by every thread of `st` under its
+    /// path condition: in the pair model, outside abstracted loops, both threads' warp-barrier
+    /// counts go up and shared state is renewed as at a barrier (the equality abstraction: up
+    /// to the first race, threads ordered by it see one memory). Two accesses of one warp race
+    /// only at equal counts (`races`): a lane that has passed more warp barriers than another
+    /// made its access after the other lane's, since a full-mask `__syncwarp` completes only
+    /// when every lane of the warp reaches one. A lane of the warp that does not reach it is
+    /// barrier divergence (CUDA leaves it undefined; since Volta lanes may meet at different
+    /// `__syncwarp` calls, which gpug reports as divergence too: a possible false alarm, never
+    /// a missed race). Inside an abstracted loop, and in the other models, it orders nothing
+    /// (only more races are reported).
+    pub(super) fn warp_barrier(&mut self, s: &Stmt, st: &mut [TState]) {
+        if self.memory != MemoryModel::EqualityAbstraction || self.abstract_depth > 0 || self.n != 2 {
+            return;
+        }
+        self.barrier_count += 1;
+        let same_warp = self.same_warp();
+        if self.checks && !(st[0].pc == t() && st[1].pc == t()) {
+            let equal = |a: &Sexp, b: &Sexp| {
+                if a == b {
+                    t()
+                } else {
+                    app("=", vec![a.clone(), b.clone()])
+                }
+            };
+            let same_count = and(and(same_warp, equal(&st[0].bc, &st[1].bc)), equal(&st[0].wc, &st[1].wc));
+            let both_assumed = and(st[0].assumed.clone(), st[1].assumed.clone());
+            let div = and(
+                and(same_count, both_assumed),
+                not(app("=", vec![st[0].pc.clone(), st[1].pc.clone()])),
+            );
+            let property = Property::Divergence { span: s.span.clone() };
+            let name = format!("{}.divergence.L{}", sym(&self.k.name), s.span.line);
+            let own = vec![st[0].pc.clone(), st[1].pc.clone()];
+            self.push_check(property, name, div, own, self.seen_abstract);
+        }
+        let fresh = self.fresh_at_barrier();
+        for (th, ts) in st.iter_mut().enumerate() {
+            ts.wc = self.count_up(ts, &ts.wc.clone(), None, "wc", th);
+            self.renew_shared(ts, th, &fresh);
+        }
+    }
+
+    /// `same_warp`: the two threads are of one block and one warp (their linear thread ids
+    /// `x + y*blockDim.x + z*blockDim.x*blockDim.y` agree but for the last 5 bits; warps of 32
+    /// threads), defined once.
+    pub(super) fn same_warp(&mut self) -> Sexp {
+        if let Some(w) = &self.same_warp {
+            return w.clone();
+        }
+        let warp = |th: usize| {
+            let b = |d| atom(Self::builtin_name(crate::ir::Builtin::BlockDim(d), 0));
+            let tid = |d| atom(Self::builtin_name(crate::ir::Builtin::ThreadIdx(d), th));
+            use crate::ir::Dim::{X, Y, Z};
+            let lin = app(
+                "bvadd",
+                vec![
+                    tid(X),
+                    app(
+                        "bvmul",
+                        vec![b(X), app("bvadd", vec![tid(Y), app("bvmul", vec![b(Y), tid(Z)])])],
+                    ),
+                ],
+            );
+            app("bvlshr", vec![lin, bvn(5, 32)])
+        };
+        let value = and(atom("same_block"), app("=", vec![warp(0), warp(1)]));
+        let w = self.define("same_warp", atom("Bool"), value);
+        self.same_warp = Some(w.clone());
+        w
     }
 
     /// The count `count` of thread `th` after it passes a barrier under its path condition:

@@ -130,7 +130,7 @@ impl Encoder<'_> {
     }
 
     /// Records an access to a shared or global array (accesses to local and constant arrays
-    /// cannot race and are not recorded). `grid`: each thread's grid-barrier count.
+    /// cannot race and are not recorded). `grid`, `warp`: each thread's grid- and warp-barrier count.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn record(
         &mut self,
@@ -140,6 +140,7 @@ impl Encoder<'_> {
         width: u32,
         per: Vec<(Sexp, Sexp, Sexp)>,
         grid: Vec<Sexp>,
+        warp: Vec<Sexp>,
         valid: Vec<Sexp>,
     ) {
         let space = self.k.array(array).space;
@@ -158,6 +159,7 @@ impl Encoder<'_> {
             segment: self.segment,
             per_thread: per,
             grid,
+            warp,
             valid,
             written: Vec::new(),
         });

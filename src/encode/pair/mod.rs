@@ -148,6 +148,8 @@ pub struct Access {
     /// Per thread: grid-barrier count (BV64); accesses of different blocks meet only at equal
     /// counts.
     pub grid: Vec<Sexp>,
+    /// Per thread: warp-barrier count (BV64); accesses of one warp meet only at equal counts.
+    pub warp: Vec<Sexp>,
     /// Per thread: the bits a plain store writes (its `t{th}.val`, `width` bytes); empty for
     /// reads, atomics (what they write depends on the memory) and clobbers. Benign races
     /// compare them ([`Property::HarmfulRace`]).
@@ -359,6 +361,8 @@ pub(in crate::encode) struct Encoder<'k> {
     counter_calls: Vec<(ArrayId, usize, Sexp, Sexp, Sexp)>,
     /// The variables the kernel reads (an atomic's old value matters only when read).
     read_vars: HashSet<VarId>,
+    /// `same_warp` (the two threads are of one warp), defined at the first warp barrier.
+    same_warp: Option<Sexp>,
     /// Whether an opaque (uninterpreted) float operation was emitted.
     pub(in crate::encode) has_opaque_float: bool,
     /// The common witness values of every query.
@@ -486,6 +490,7 @@ impl<'k> Encoder<'k> {
                 MemoryModel::Serialized => Vec::new(),
             },
             counter_calls: Vec::new(),
+            same_warp: None,
             read_vars: {
                 let mut read = HashSet::new();
                 crate::ir::query::read_vars(&k.body, &mut read);

@@ -121,6 +121,11 @@ impl Encoder<'_> {
                 (true, true) => app("ite", vec![atom("same_block"), same_interval, same_grid_interval]),
                 (true, false) => and(not(atom("same_block")), same_grid_interval),
             };
+            // Two threads of one warp at different warp-barrier counts are ordered.
+            let order = match &self.same_warp {
+                Some(w) if a.warp[0] != b.warp[1] => and(order, or(not(w.clone()), equal(&a.warp[0], &b.warp[1]))),
+                _ => order,
+            };
             // Two atomics race only across the scope of one of them: in different blocks.
             let order = if a.kind == AccessKind::Atomic && b.kind == AccessKind::Atomic {
                 and(not(atom("same_block")), order)

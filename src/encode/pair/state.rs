@@ -31,6 +31,9 @@ pub(in crate::encode) struct TState {
     pub(in crate::encode) bc: Sexp,
     /// Grid barriers passed (BV64): threads of different blocks are ordered only by these.
     pub(in crate::encode) gc: Sexp,
+    /// Warp barriers passed (BV64, `__syncwarp()` outside abstracted loops): two threads of
+    /// one warp are also ordered when these differ.
+    pub(in crate::encode) wc: Sexp,
     /// The thread's 0-based block, which picks its `__shared__` memories in `Encoder::global`
     /// (always 0 in the pair model).
     pub(in crate::encode) block: usize,
@@ -240,6 +243,7 @@ impl Encoder<'_> {
                 mem,
                 bc: bvn(0, 64),
                 gc: bvn(0, 64),
+                wc: bvn(0, 64),
                 block: self.thread_blocks.get(th).copied().unwrap_or(0),
             });
         }
@@ -378,6 +382,10 @@ impl Encoder<'_> {
         if a.gc != b.gc {
             let v = app("ite", vec![c.clone(), a.gc.clone(), b.gc.clone()]);
             out.gc = self.define(&format!("t{}.gc", th + 1), Sexp::bv_sort(64), v);
+        }
+        if a.wc != b.wc {
+            let v = app("ite", vec![c.clone(), a.wc.clone(), b.wc.clone()]);
+            out.wc = self.define(&format!("t{}.wc", th + 1), Sexp::bv_sort(64), v);
         }
         if a.assumed != b.assumed {
             let v = app("ite", vec![c.clone(), a.assumed.clone(), b.assumed.clone()]);

@@ -77,6 +77,7 @@ impl Encoder<'_> {
                 }
             }
             StmtKind::Barrier(scope) => self.barrier(s, *scope, st),
+            StmtKind::WarpBarrier => self.warp_barrier(s, st),
             StmtKind::Assume { cond } => {
                 for (th, ts) in st.iter_mut().enumerate() {
                     let c = self.cond_term(cond, ts, th);
@@ -115,6 +116,7 @@ impl Encoder<'_> {
         let mut per = Vec::new();
         let mut valid = Vec::new();
         let mut grid = Vec::new();
+        let mut warp = Vec::new();
         let mut written = Vec::new();
         for (th, ts) in st.iter_mut().enumerate() {
             let (off, ok) = self.offset(offset, ts, th);
@@ -123,9 +125,10 @@ impl Encoder<'_> {
             let reach = self.reach(ts, th);
             per.push((reach, off, ts.bc.clone()));
             grid.push(ts.gc.clone());
+            warp.push(ts.wc.clone());
         }
         let before = self.accesses.len();
-        self.record(array, &s.span, kind, ty.bytes(), per, grid, valid);
+        self.record(array, &s.span, kind, ty.bytes(), per, grid, warp, valid);
         if let Some(a) = self.accesses.get_mut(before)
             && written.len() == self.n
         {
@@ -142,6 +145,7 @@ impl Encoder<'_> {
         let mut per = Vec::new();
         let mut valid = Vec::new();
         let mut grid = Vec::new();
+        let mut warp = Vec::new();
         for (th, ts) in st.iter_mut().enumerate() {
             let name = self.fresh_name(&format!("t{}.clobber.off", th + 1));
             let off = self.declare(&name, Sexp::bv_sort(64));
@@ -154,9 +158,10 @@ impl Encoder<'_> {
             let reach = self.reach(ts, th);
             per.push((reach, off, ts.bc.clone()));
             grid.push(ts.gc.clone());
+            warp.push(ts.wc.clone());
         }
         let before = self.accesses.len();
-        self.record(array, &s.span, AccessKind::Write, 1, per, grid, valid);
+        self.record(array, &s.span, AccessKind::Write, 1, per, grid, warp, valid);
         if let Some(a) = self.accesses.get_mut(before) {
             a.clobber = true;
         }

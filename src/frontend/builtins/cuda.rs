@@ -64,9 +64,10 @@ const TABLE: &[(&str, Lowering)] = &[
     ("atomicAnd_system", Atomic(AtomicOp::And, AtomicScope::System)),
     ("atomicOr_system", Atomic(AtomicOp::Or, AtomicScope::System)),
     ("atomicXor_system", Atomic(AtomicOp::Xor, AtomicScope::System)),
-    // Synchronisation: `__syncthreads` is a barrier; fences, `__syncwarp` and `printf` are ignored.
+    // Synchronisation: `__syncthreads` is a barrier, `__syncwarp` a warp barrier; fences and
+    // `printf` are ignored.
     ("__syncthreads", Barrier),
-    ("__syncwarp", Ignored),
+    ("__syncwarp", WarpBarrier),
     ("__threadfence", Ignored),
     ("__threadfence_block", Ignored),
     ("__threadfence_system", Ignored),

@@ -26,6 +26,9 @@ pub enum Lowering {
     Atomic(AtomicOp, AtomicScope),
     /// A barrier statement (`__syncthreads`); the arguments are not evaluated.
     Barrier,
+    /// `__syncwarp(mask)`: a warp barrier when the mask is absent or the full warp's
+    /// (`0xffffffff`); else nothing, with a note (a partial mask orders no access here).
+    WarpBarrier,
     /// Nothing: no effect on what is verified (fences); the arguments are not evaluated.
     Ignored,
     /// Output (`printf`): ignored like [`Lowering::Ignored`], and the report says so once.

@@ -103,6 +103,7 @@ fn stmt(mut s: Stmt, logs: &[AccessLog], out: &mut Vec<Stmt>) {
         | StmtKind::Havoc { .. }
         | StmtKind::Break
         | StmtKind::Continue
+        | StmtKind::WarpBarrier
         | StmtKind::Assert { .. }
         | StmtKind::Assume { .. }
         | StmtKind::Exit(_)

@@ -34,6 +34,30 @@ impl Lower<'_, '_> {
                 });
                 Val::Void
             }
+            Lowering::WarpBarrier => {
+                let full = match args.first() {
+                    // The header's default argument is the full mask.
+                    None => true,
+                    Some(a) if a.kind == "CXXDefaultArgExpr" => true,
+                    Some(a) => {
+                        let v = self.rvalue(a, out)?;
+                        matches!(self.expect_scalar(v, a)?, Expr::Const { value, .. } if value == num_bigint::BigInt::from(u32::MAX))
+                    }
+                };
+                if full {
+                    out.push(Stmt {
+                        kind: StmtKind::WarpBarrier,
+                        span: span.clone(),
+                    });
+                } else {
+                    self.note_once(
+                        name,
+                        span,
+                        "with a mask that is not a literal 0xffffffff orders nothing here: races it would prevent are reported",
+                    );
+                }
+                Val::Void
+            }
             Lowering::Ignored => Val::Void,
             Lowering::Output => {
                 self.note_once(name, span, "ignored: output has no effect on what is verified");
