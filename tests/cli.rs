@@ -696,3 +696,18 @@ fn syncwarp_reached_by_part_of_a_warp_is_divergence() {
     assert!(lanes.iter().all(|t| *t < 32), "one warp: {out}");
     assert!(lanes.iter().any(|t| *t < 16) && lanes.iter().any(|t| *t >= 16), "{out}");
 }
+
+/// Issue 12 item 1: `__syncthreads_count`, `_or` and `_and` are block barriers (with an
+/// arbitrary value, said in a note): the kernel reads neighbours' writes only across them.
+#[test]
+fn syncthreads_with_a_value_is_a_barrier() {
+    let (code, out, err) = run(&[
+        "--solver",
+        "z3",
+        "--blockDim=64",
+        "--gridDim=1",
+        "tests/kernels/syncthreads_value.cu",
+    ]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("`__syncthreads_count`") && out.contains("is a block barrier"), "{out}");
+}

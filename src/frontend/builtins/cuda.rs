@@ -67,6 +67,9 @@ const TABLE: &[(&str, Lowering)] = &[
     // Synchronisation: `__syncthreads` is a barrier, `__syncwarp` a warp barrier; fences and
     // `printf` are ignored.
     ("__syncthreads", Barrier),
+    ("__syncthreads_count", BarrierValue),
+    ("__syncthreads_and", BarrierValue),
+    ("__syncthreads_or", BarrierValue),
     ("__syncwarp", WarpBarrier),
     ("__threadfence", Ignored),
     ("__threadfence_block", Ignored),

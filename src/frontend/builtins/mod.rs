@@ -26,6 +26,11 @@ pub enum Lowering {
     Atomic(AtomicOp, AtomicScope),
     /// A barrier statement (`__syncthreads`); the arguments are not evaluated.
     Barrier,
+    /// A block barrier that also returns a value computed from every thread's predicate
+    /// (`__syncthreads_count`, `_and`, `_or`): the barrier, then an arbitrary value of the
+    /// call's type for each thread (what the block's predicates give is not modelled; an
+    /// over-approximation, so a branch on it may be a false alarm of divergence).
+    BarrierValue,
     /// `__syncwarp(mask)`: a warp barrier when the mask is absent or the full warp's
     /// (`0xffffffff`); else nothing, with a note (a partial mask orders no access here).
     WarpBarrier,

@@ -34,6 +34,26 @@ impl Lower<'_, '_> {
                 });
                 Val::Void
             }
+            Lowering::BarrierValue => {
+                // The predicate is evaluated before the barrier (its loads are the thread's).
+                self.scalar_args(args, out)?;
+                out.push(Stmt {
+                    kind: StmtKind::Barrier(BarrierScope::Block),
+                    span: span.clone(),
+                });
+                let ty = self.scalar_ty(n)?;
+                let t = self.temp(ty);
+                out.push(Stmt {
+                    kind: StmtKind::Havoc { var: t },
+                    span: span.clone(),
+                });
+                self.note_once(
+                    name,
+                    span,
+                    "is a block barrier whose value is arbitrary here (what the block's predicates give is not modelled)",
+                );
+                Val::Scalar(Expr::Var { id: t, ty })
+            }
             Lowering::WarpBarrier => {
                 let full = match args.first() {
                     // The header's default argument is the full mask.
