@@ -709,5 +709,8 @@ fn syncthreads_with_a_value_is_a_barrier() {
         "tests/kernels/syncthreads_value.cu",
     ]);
     assert_eq!(code, Some(0), "{out}{err}");
-    assert!(out.contains("`__syncthreads_count`") && out.contains("is a block barrier"), "{out}");
+    assert!(
+        out.contains("`__syncthreads_count`") && out.contains("is a block barrier"),
+        "{out}"
+    );
 }

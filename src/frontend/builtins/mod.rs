@@ -26,6 +26,12 @@ pub enum Lowering {
     Atomic(AtomicOp, AtomicScope),
     /// A barrier statement (`__syncthreads`); the arguments are not evaluated.
     Barrier,
+    /// A warp collective (`__shfl_sync` and its forms, votes, `__match_any_sync`,
+    /// `__reduce_add_sync`, `__activemask`): its scalar arguments are evaluated (default
+    /// arguments skipped), it orders nothing, and its value is arbitrary for each thread: what
+    /// another lane holds is not modelled (an over-approximation for races; a branch on it
+    /// may be a false alarm of divergence).
+    WarpValue,
     /// A block barrier that also returns a value computed from every thread's predicate
     /// (`__syncthreads_count`, `_and`, `_or`): the barrier, then an arbitrary value of the
     /// call's type for each thread (what the block's predicates give is not modelled; an

@@ -34,6 +34,22 @@ impl Lower<'_, '_> {
                 });
                 Val::Void
             }
+            Lowering::WarpValue => {
+                let given: Vec<&Node> = args.iter().copied().filter(|a| a.kind != "CXXDefaultArgExpr").collect();
+                self.scalar_args(&given, out)?;
+                let ty = self.scalar_ty(n)?;
+                let t = self.temp(ty);
+                out.push(Stmt {
+                    kind: StmtKind::Havoc { var: t },
+                    span: span.clone(),
+                });
+                self.note_once(
+                    name,
+                    span,
+                    "is a warp collective whose value is arbitrary here (what other lanes hold is not modelled)",
+                );
+                Val::Scalar(Expr::Var { id: t, ty })
+            }
             Lowering::BarrierValue => {
                 // The predicate is evaluated before the barrier (its loads are the thread's).
                 self.scalar_args(args, out)?;
