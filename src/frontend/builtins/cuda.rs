@@ -71,7 +71,8 @@ const TABLE: &[(&str, Lowering)] = &[
     ("__syncthreads_and", BarrierValue),
     ("__syncthreads_or", BarrierValue),
     ("__syncwarp", WarpBarrier),
-    // Warp collectives: values from other lanes are arbitrary here.
+    // Warp collectives: values from other lanes are arbitrary here (the legacy `__any` and
+    // `__all` are GPUVerify's two-thread annotations, below).
     ("__shfl_sync", WarpValue),
     ("__shfl_up_sync", WarpValue),
     ("__shfl_down_sync", WarpValue),
@@ -85,8 +86,6 @@ const TABLE: &[(&str, Lowering)] = &[
     ("__all_sync", WarpValue),
     ("__uni_sync", WarpValue),
     ("__ballot", WarpValue),
-    ("__any", WarpValue),
-    ("__all", WarpValue),
     ("__activemask", WarpValue),
     ("__match_any_sync", WarpValue),
     ("__match_all_sync", WarpValue),
