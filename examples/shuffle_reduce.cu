@@ -5,10 +5,10 @@
 #include <cuda.h>
 
 // A warp-shuffle reduction (issue 12): each warp sums its 32 values with __shfl_down_sync and
-// lane 0 writes the warp's sum. gpug takes the values a shuffle hands over as arbitrary (it
-// does not model what another lane holds) and says so; the addresses do not depend on them,
-// so the kernel verifies. With -DPER_BLOCK lane 0 of every warp writes the block's one slot:
-// the 8 warps of a block race on it.
+// lane 0 writes the warp's sum. gpug does not model what another lane holds, so the values a
+// shuffle hands over are unknown, and says so; the addresses do not depend on them, so the
+// kernel verifies. With -DPER_BLOCK lane 0 of every warp writes the block's one slot: the 8
+// warps of a block race on it (reported as possible, since it comes after the shuffles).
 __global__ void warp_sums(const float *in, float *out) {
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     float v = in[i];

@@ -36,39 +36,27 @@ impl Lower<'_, '_> {
             }
             Lowering::WarpValue => {
                 let given: Vec<&Node> = args.iter().copied().filter(|a| a.kind != "CXXDefaultArgExpr").collect();
-                self.scalar_args(&given, out)?;
-                let ty = self.scalar_ty(n)?;
-                let t = self.temp(ty);
-                out.push(Stmt {
-                    kind: StmtKind::Havoc { var: t },
-                    span: span.clone(),
-                });
+                let args = self.scalar_args(&given, out)?;
                 self.note_once(
                     name,
                     span,
-                    "is a warp collective whose value is arbitrary here (what other lanes hold is not modelled)",
+                    "is a warp collective whose value is not modelled: a defect after it is possible",
                 );
-                Val::Scalar(Expr::Var { id: t, ty })
+                Val::Scalar(self.arbitrary_per_thread(n, name, args)?)
             }
             Lowering::BarrierValue => {
                 // The predicate is evaluated before the barrier (its loads are the thread's).
-                self.scalar_args(args, out)?;
+                let _ = self.scalar_args(args, out)?;
                 out.push(Stmt {
                     kind: StmtKind::Barrier(BarrierScope::Block),
                     span: span.clone(),
                 });
-                let ty = self.scalar_ty(n)?;
-                let t = self.temp(ty);
-                out.push(Stmt {
-                    kind: StmtKind::Havoc { var: t },
-                    span: span.clone(),
-                });
                 self.note_once(
                     name,
                     span,
-                    "is a block barrier whose value is arbitrary here (what the block's predicates give is not modelled)",
+                    "is a block barrier whose value is not modelled: a defect after it is possible",
                 );
-                Val::Scalar(Expr::Var { id: t, ty })
+                Val::Scalar(self.arbitrary_per_thread(n, name, Vec::new())?)
             }
             Lowering::WarpBarrier => {
                 let full = match args.first() {
@@ -201,6 +189,26 @@ impl Lower<'_, '_> {
         let t = self.temp(ty);
         self.atomic_on(pv, (op, name, ty, t), &operands, span, out)?;
         Ok(Val::Scalar(Expr::Var { id: t, ty }))
+    }
+
+    /// The value of a call to `name` (of the type of `n`) that gpug does not model and that
+    /// may differ between threads: an uninterpreted function of `args` and the thread's
+    /// coordinates, listed in [`Kernel::uninterpreted`] so that what follows it is possible,
+    /// not certain (and `gpug check` inconclusive about it).
+    fn arbitrary_per_thread(&mut self, n: &Node, name: &str, mut args: Vec<Expr>) -> R<Expr> {
+        let ty = self.scalar_ty(n)?;
+        for d in Dim::ALL {
+            args.push(Expr::Builtin(Builtin::ThreadIdx(d)));
+            args.push(Expr::Builtin(Builtin::BlockIdx(d)));
+        }
+        if !self.k.uninterpreted.iter().any(|u| u == name) {
+            self.k.uninterpreted.push(name.to_string());
+        }
+        Ok(Expr::Opaque {
+            name: name.to_string(),
+            args,
+            ty,
+        })
     }
 
     /// `op` at the pointer `pv` (a case split over a [`Val::PtrCond`]), its old value in `t`.
