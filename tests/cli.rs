@@ -714,3 +714,19 @@ fn syncthreads_with_a_value_is_a_barrier() {
         "{out}"
     );
 }
+
+/// Issue 12 item 1: cooperative groups named through a namespace alias (a reference
+/// parameter's `const cg::thread_block &` is not desugared by clang), and tiles of 32: the
+/// tile's `sync()` orders its lanes, and its ranks are exact.
+#[test]
+fn cooperative_group_tiles_of_a_warp_synchronise() {
+    let (code, out, err) = run(&[
+        "--solver",
+        "z3",
+        "--blockDim=256",
+        "--gridDim=1",
+        "tests/kernels/cg_tiles.cu",
+    ]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("tiles: verified"), "{out}");
+}

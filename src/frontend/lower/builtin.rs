@@ -150,7 +150,7 @@ impl Lower<'_, '_> {
     }
 
     /// The arguments, each a scalar, evaluated in order.
-    fn scalar_args(&mut self, args: &[&Node], out: &mut Vec<Stmt>) -> R<Vec<Expr>> {
+    pub(super) fn scalar_args(&mut self, args: &[&Node], out: &mut Vec<Stmt>) -> R<Vec<Expr>> {
         let mut v = Vec::new();
         for a in args {
             let x = self.rvalue(a, out)?;
@@ -195,7 +195,7 @@ impl Lower<'_, '_> {
     /// may differ between threads: an uninterpreted function of `args` and the thread's
     /// coordinates, listed in [`Kernel::uninterpreted`] so that what follows it is possible,
     /// not certain (and `gpug check` inconclusive about it).
-    fn arbitrary_per_thread(&mut self, n: &Node, name: &str, mut args: Vec<Expr>) -> R<Expr> {
+    pub(super) fn arbitrary_per_thread(&mut self, n: &Node, name: &str, mut args: Vec<Expr>) -> R<Expr> {
         let ty = self.scalar_ty(n)?;
         for d in Dim::ALL {
             args.push(Expr::Builtin(Builtin::ThreadIdx(d)));

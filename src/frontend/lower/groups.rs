@@ -12,8 +12,11 @@
 //!   `thread_rank()` is the linear index of the thread in the grid (block-major) and
 //!   `size()`/`num_threads()` the number of threads of the grid, in 64 bits.
 //! - `multi_grid_group::sync()` (a barrier across devices) is not modelled: an error naming it.
-//! - tiles and coalesced groups: their `sync()` is a warp-level barrier, treated as
-//!   `__syncwarp` is (no effect: more interleavings are considered, so no race is hidden).
+//! - tiles (`thread_block_tile<N>`, `tiled_partition<N>(g)`): `thread_rank()` is the block
+//!   rank mod `N`, `meta_group_rank()` the block rank / `N`, `size()` is `N`; the `sync()` of
+//!   a tile of 32 is a full-mask `__syncwarp()` ([`StmtKind::WarpBarrier`]), of a smaller one
+//!   nothing (more interleavings are considered, so no race is hidden); `shfl*`, votes and
+//!   `match_*` give a value that is not modelled. Coalesced groups: likewise, with no size.
 //!
 //! Reads calls and declarations only; it emits barriers and pure expressions.
 
@@ -30,17 +33,52 @@ pub(super) enum Group {
     Grid,
     /// `multi_grid_group` (several devices).
     MultiGrid,
-    /// `thread_block_tile<N>`, `coalesced_group`, `thread_group`: warp-sized or unknown.
-    Warp,
+    /// `thread_block_tile<N>` (with `N`), `coalesced_group`, `thread_group` (`None`):
+    /// warp-sized or unknown.
+    Warp(Option<u32>),
 }
 
 /// The group a type spelling (`qualType` or `desugaredQualType`) names, if it is one.
+///
+/// A namespace alias (`namespace cg = cooperative_groups;`) shows in a spelling clang does not
+/// desugar (a reference parameter's `const cg::thread_block &`): a qualified name whose class
+/// is one of the groups' is taken as that group.
 pub(super) fn group_of(ty: &str) -> Option<Group> {
     let t = ty.trim_start_matches("const ").trim_end_matches('&').trim();
-    let rest = t.strip_prefix("cooperative_groups::")?;
-    let class = rest.rsplit("::").next().unwrap_or(rest);
-    Some(if class.starts_with("thread_block_tile") {
-        Group::Warp
+    let rest = match t.strip_prefix("cooperative_groups::") {
+        Some(rest) => rest,
+        None => {
+            let (_, class) = t.split_once("::")?;
+            const GROUPS: [&str; 6] = [
+                "thread_block",
+                "grid_group",
+                "multi_grid_group",
+                "thread_block_tile<",
+                "coalesced_group",
+                "thread_group",
+            ];
+            if !GROUPS
+                .iter()
+                .any(|g| class == *g || (g.ends_with('<') && class.starts_with(g)))
+            {
+                return None;
+            }
+            class
+        }
+    };
+    let class = match rest.find('<') {
+        // `thread_block_tile<32, cooperative_groups::thread_block>`: the last `::` before the
+        // template arguments.
+        Some(lt) => rest[..lt].rsplit("::").next().map_or(rest, |c| &rest[lt - c.len()..]),
+        None => rest.rsplit("::").next().unwrap_or(rest),
+    };
+    // A tile's methods come from its bases too (`__single_warp_thread_block_tile<32>`).
+    Some(if class.contains("_tile") {
+        let size = class
+            .split_once('<')
+            .and_then(|(_, args)| args.split([',', '>']).next())
+            .and_then(|n| n.trim().trim_end_matches('U').parse().ok());
+        Group::Warp(size)
     } else if class.starts_with("thread_block") {
         Group::Block
     } else if class.starts_with("multi_grid_group") {
@@ -48,7 +86,7 @@ pub(super) fn group_of(ty: &str) -> Option<Group> {
     } else if class.starts_with("grid_group") {
         Group::Grid
     } else {
-        Group::Warp
+        Group::Warp(None)
     })
 }
 
@@ -114,7 +152,37 @@ impl Lower<'_, '_> {
                 });
                 Val::Void
             }
-            ("sync" | "synchronize" | "barrier_sync", Group::Warp) => Val::Void,
+            // A tile of one whole warp (32 consecutive thread ranks, aligned): a warp barrier.
+            ("sync" | "synchronize" | "barrier_sync", Group::Warp(Some(32))) => {
+                out.push(Stmt {
+                    kind: StmtKind::WarpBarrier,
+                    span: span.clone(),
+                });
+                Val::Void
+            }
+            ("sync" | "synchronize" | "barrier_sync", Group::Warp(_)) => Val::Void,
+            // A tile of `n` threads (a power of two up to 32, CUDA's `tiled_partition<N>`):
+            // ranks within it and of it within the block.
+            ("thread_rank", Group::Warp(Some(n))) => Val::Scalar(bin(BinOp::Rem, block_rank(), lit(n))),
+            ("size" | "num_threads", Group::Warp(Some(n))) => Val::Scalar(lit(n)),
+            ("meta_group_rank", Group::Warp(Some(n))) => Val::Scalar(bin(BinOp::Div, block_rank(), lit(n))),
+            ("meta_group_size", Group::Warp(Some(n))) => {
+                Val::Scalar(bin(BinOp::Div, bin(BinOp::Add, block_size(), lit(n - 1)), lit(n)))
+            }
+            // Collectives on a tile: what other threads hold is not modelled.
+            (
+                "shfl" | "shfl_up" | "shfl_down" | "shfl_xor" | "any" | "all" | "ballot" | "match_any" | "match_all",
+                Group::Warp(_),
+            ) => {
+                let given: Vec<&Node> = args.iter().copied().filter(|a| a.kind != "CXXDefaultArgExpr").collect();
+                let v = self.scalar_args(&given, out)?;
+                self.note_once(
+                    name,
+                    span,
+                    "is a tile collective whose value is not modelled: a defect after it is possible",
+                );
+                Val::Scalar(self.arbitrary_per_thread(n, name, v)?)
+            }
             ("sync" | "synchronize" | "barrier_sync", Group::MultiGrid) => {
                 return unsupported(
                     span.clone(),
@@ -129,6 +197,14 @@ impl Lower<'_, '_> {
             _ => return unsupported(span.clone(), format!("cooperative groups method `{name}`")),
         };
         Ok(Some(v))
+    }
+}
+
+/// An `unsigned` literal.
+fn lit(n: u32) -> Expr {
+    Expr::Const {
+        value: n.into(),
+        ty: Ty::U32,
     }
 }
 
