@@ -119,10 +119,13 @@ impl Lower<'_, '_> {
                 None => return Ok(None),
             }
         } else {
+            // A function of the namespace (its type names a group; a user's function taking
+            // a group, `sumReduction(thread_group g, …)`, is inlined as any other).
             let in_namespace = c
                 .referenced_decl
                 .as_ref()
-                .is_some_and(|d| d.ty.qual_type.contains("cooperative_groups::"));
+                .is_some_and(|d| d.ty.qual_type.contains("cooperative_groups::"))
+                && FREE_FUNCTIONS.contains(&name);
             if !in_namespace {
                 return Ok(None);
             }
@@ -169,6 +172,30 @@ impl Lower<'_, '_> {
             ("meta_group_size", Group::Warp(Some(n))) => {
                 Val::Scalar(bin(BinOp::Div, bin(BinOp::Add, block_size(), lit(n - 1)), lit(n)))
             }
+            // A coalesced group's (or an unknown group's) ranks and size depend on which threads
+            // are active: not modelled.
+            ("thread_rank" | "size" | "num_threads" | "meta_group_rank" | "meta_group_size", Group::Warp(None)) => {
+                self.note_once(
+                    name,
+                    span,
+                    "of a coalesced group depends on which threads are active, which is not modelled: a defect after it is possible",
+                );
+                Val::Scalar(self.arbitrary_per_thread(n, name, Vec::new())?)
+            }
+            // `cg::reduce(tile, value, op)` and the scans: the value, then a result that is
+            // not modelled.
+            ("reduce" | "inclusive_scan" | "exclusive_scan", Group::Warp(_) | Group::Block) => {
+                let v = match args.get(1) {
+                    Some(a) => self.scalar_args(&[a], out)?,
+                    None => Vec::new(),
+                };
+                self.note_once(
+                    name,
+                    span,
+                    "is a group collective whose value is not modelled: a defect after it is possible",
+                );
+                Val::Scalar(self.arbitrary_per_thread(n, name, v)?)
+            }
             // Collectives on a tile: what other threads hold is not modelled.
             (
                 "shfl" | "shfl_up" | "shfl_down" | "shfl_xor" | "any" | "all" | "ballot" | "match_any" | "match_all",
@@ -199,6 +226,25 @@ impl Lower<'_, '_> {
         Ok(Some(v))
     }
 }
+
+/// The free functions of `cooperative_groups::` the front end knows (a call to another one is
+/// an error naming it; a user's function is inlined).
+const FREE_FUNCTIONS: &[&str] = &[
+    "sync",
+    "synchronize",
+    "this_thread_block",
+    "this_grid",
+    "this_multi_grid",
+    "tiled_partition",
+    "coalesced_threads",
+    "binary_partition",
+    "labeled_partition",
+    "reduce",
+    "inclusive_scan",
+    "exclusive_scan",
+    "thread_rank",
+    "group_size",
+];
 
 /// An `unsigned` literal.
 fn lit(n: u32) -> Expr {
