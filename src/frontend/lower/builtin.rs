@@ -42,7 +42,7 @@ impl Lower<'_, '_> {
                     span,
                     "is a warp collective whose value is not modelled: a defect after it is possible",
                 );
-                Val::Scalar(self.arbitrary_per_thread(n, name, args)?)
+                Val::Scalar(self.arbitrary_per_thread(n, name, args, span, out)?)
             }
             Lowering::BarrierValue => {
                 // The predicate is evaluated before the barrier (its loads are the thread's).
@@ -56,7 +56,7 @@ impl Lower<'_, '_> {
                     span,
                     "is a block barrier whose value is not modelled: a defect after it is possible",
                 );
-                Val::Scalar(self.arbitrary_per_thread(n, name, Vec::new())?)
+                Val::Scalar(self.arbitrary_per_thread(n, name, Vec::new(), span, out)?)
             }
             Lowering::WarpBarrier => {
                 let full = match args.first() {
@@ -192,15 +192,25 @@ impl Lower<'_, '_> {
     }
 
     /// The value of a call to `name` (of the type of `n`) that gpug does not model and that
-    /// may differ between threads: an uninterpreted function of `args` and the thread's
-    /// coordinates, listed in [`Kernel::uninterpreted`] so that what follows it is possible,
-    /// not certain (and `gpug check` inconclusive about it).
-    pub(super) fn arbitrary_per_thread(&mut self, n: &Node, name: &str, mut args: Vec<Expr>) -> R<Expr> {
+    /// may differ between threads and between calls with the same arguments: an uninterpreted
+    /// function of `args` and of a fresh value havocked at the call (so every call of every
+    /// thread may return anything), listed in [`Kernel::uninterpreted`] so that what follows
+    /// it is possible, not certain (and `gpug check` inconclusive about it).
+    pub(super) fn arbitrary_per_thread(
+        &mut self,
+        n: &Node,
+        name: &str,
+        mut args: Vec<Expr>,
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Expr> {
         let ty = self.scalar_ty(n)?;
-        for d in Dim::ALL {
-            args.push(Expr::Builtin(Builtin::ThreadIdx(d)));
-            args.push(Expr::Builtin(Builtin::BlockIdx(d)));
-        }
+        let fresh = self.temp(Ty::U32);
+        out.push(Stmt {
+            kind: StmtKind::Havoc { var: fresh },
+            span: span.clone(),
+        });
+        args.push(Expr::Var { id: fresh, ty: Ty::U32 });
         if !self.k.uninterpreted.iter().any(|u| u == name) {
             self.k.uninterpreted.push(name.to_string());
         }

@@ -180,7 +180,7 @@ impl Lower<'_, '_> {
                     span,
                     "of a coalesced group depends on which threads are active, which is not modelled: a defect after it is possible",
                 );
-                Val::Scalar(self.arbitrary_per_thread(n, name, Vec::new())?)
+                Val::Scalar(self.arbitrary_per_thread(n, name, Vec::new(), span, out)?)
             }
             // `cg::reduce(tile, value, op)` and the scans: the value, then a result that is
             // not modelled.
@@ -194,7 +194,7 @@ impl Lower<'_, '_> {
                     span,
                     "is a group collective whose value is not modelled: a defect after it is possible",
                 );
-                Val::Scalar(self.arbitrary_per_thread(n, name, v)?)
+                Val::Scalar(self.arbitrary_per_thread(n, name, v, span, out)?)
             }
             // Collectives on a tile: what other threads hold is not modelled.
             (
@@ -208,7 +208,7 @@ impl Lower<'_, '_> {
                     span,
                     "is a tile collective whose value is not modelled: a defect after it is possible",
                 );
-                Val::Scalar(self.arbitrary_per_thread(n, name, v)?)
+                Val::Scalar(self.arbitrary_per_thread(n, name, v, span, out)?)
             }
             ("sync" | "synchronize" | "barrier_sync", Group::MultiGrid) => {
                 return unsupported(
