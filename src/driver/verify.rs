@@ -509,6 +509,9 @@ impl Sessions {
         self.ask_with(run, i, check, true)
     }
 
+    /// Check `i` asked in three steps: the queries (the exact one, and with `prefer` the
+    /// preferred conditions asserted in both); the relaxation with its refinement loop
+    /// ([`Sessions::ask_relaxed`]); the exact query when the relaxation did not decide.
     fn ask_with(
         &mut self,
         run: &mut KernelRun,
@@ -524,142 +527,10 @@ impl Sessions {
             exact_query.assertions.extend(self.preferred.clone());
             name = format!("{name} (preferred launch)");
         }
-        let name = &name;
-        let mut why = String::new();
-        if let Some((session, relaxed)) = &mut self.relaxed {
-            let plain = &relaxed.probes[i];
-            // The probe of a query that asserts the preferred conditions.
-            let preferring = relaxed.preferred.as_ref().map(|p| plain.preferring(p));
-            let mut query = plain.query(&relaxed.queries[i]);
-            if prefer {
-                query
-                    .assertions
-                    .extend(relaxed.preferred.as_ref().map(|p| p.term.clone()));
-            }
-            // Which witness-search bounds are asserted (`Probe::small`: tier 0, a small 1-D
-            // launch; tier 1, a small launch), and which tier comes next.
-            let (mut small, mut tier) = (None::<Vec<solver::Sexp>>, 0);
-            // With preferred conditions (and not already asserted), each tier of small
-            // launches is tried with them first: a witness that satisfies them costs the
-            // launch contracts nothing.
-            let preferred = match &relaxed.preferred {
-                Some(p) if !prefer => Some(p.term.clone()),
-                _ => None,
-            };
-            let exact_preferred = self.preferred.clone();
-            let bounds_of = |tier: usize| -> Option<Vec<solver::Sexp>> {
-                match &preferred {
-                    None => plain.small(tier),
-                    Some(p) => plain.small(tier / 2).map(|mut b| {
-                        if tier.is_multiple_of(2) {
-                            b.push(p.clone());
-                        }
-                        b
-                    }),
-                }
-            };
-            // Whether the bounds asserted now (those of tier `next - 1`) include the
-            // preferred conditions.
-            let with_preferred = |next: usize, small: &Option<Vec<solver::Sexp>>| {
-                preferred.is_some() && small.is_some() && next % 2 == 1
-            };
-            let started = std::time::Instant::now();
-            for round in 0..=MAX_REFINEMENTS {
-                if round > 0 && started.elapsed() >= run.timeout().min(REFINE_BUDGET) {
-                    why = format!("the relaxation's time ran out after {round} refinements");
-                    break;
-                }
-                // The probe of the query as asked now.
-                let probe = match &preferring {
-                    Some(p) if prefer || with_preferred(tier, &small) => p,
-                    _ => plain,
-                };
-                query.get_values = probe.get_values();
-                let answer = if round == 0 && !prefer {
-                    session.check(&query)?
-                } else {
-                    session.check_undumped(&query)?
-                };
-                match answer {
-                    Answer::Unsat if small.is_some() => {
-                        // No witness within these bounds: the next tier's, or none; the
-                        // lemmas stay.
-                        let bounds = small.take().unwrap_or_default();
-                        query.assertions.truncate(query.assertions.len() - bounds.len());
-                        self.preferred_refuted |= with_preferred(tier, &Some(bounds));
-                        if let Some(next) = bounds_of(tier) {
-                            query.assertions.extend(next.iter().cloned());
-                            small = Some(next);
-                            tier += 1;
-                        }
-                    }
-                    Answer::Unsat => {
-                        if !prefer {
-                            self.exact.record(&check.query, &Answer::Unsat)?;
-                        }
-                        self.note(format!(
-                            "query {name}: unsat in the relaxation after {round} refinements"
-                        ));
-                        return Ok(Answer::Unsat);
-                    }
-                    Answer::Sat(_) if round == MAX_REFINEMENTS => {
-                        why = format!("no exact model of the relaxation after {round} refinements");
-                    }
-                    Answer::Sat(values) => {
-                        let (lemmas, pins, exact) = match probe.refine(&values) {
-                            Refinement::Lemmas(lemmas, pins) => (lemmas, pins, false),
-                            Refinement::Exact(pins) => (Vec::new(), pins, true),
-                        };
-                        // The exact query under the model's inputs (all of them for an exact
-                        // model, the uniform ones for a spurious one): its model is the witness.
-                        let mut witness = exact_query.clone();
-                        witness.name = format!("{}.witness", check.query.name);
-                        witness.assertions.extend(pins);
-                        if with_preferred(tier, &small) {
-                            witness.assertions.extend(exact_preferred.clone());
-                        }
-                        let answer = self.witness.check_undumped(&witness)?;
-                        if let Answer::Sat(_) = answer {
-                            if !prefer {
-                                self.exact.record(&check.query, &answer)?;
-                            }
-                            let how = if exact {
-                                "an exact model"
-                            } else {
-                                "the launch of a model"
-                            };
-                            self.note(format!(
-                                "query {name}: sat, {how} of the relaxation after {round} refinements"
-                            ));
-                            return Ok(answer);
-                        }
-                        if exact {
-                            why = format!("the model of the relaxation, pinned, answered {answer:?}");
-                            break;
-                        }
-                        // The bounds stay last, after the lemmas.
-                        let bounds = small.take().unwrap_or_default();
-                        query.assertions.truncate(query.assertions.len() - bounds.len());
-                        query.assertions.extend(lemmas);
-                        if bounds.is_empty() && tier == 0 {
-                            // Look for a witness among small launches first.
-                            if let Some(first) = bounds_of(0) {
-                                query.assertions.extend(first.iter().cloned());
-                                small = Some(first);
-                                tier = 1;
-                            }
-                        } else if !bounds.is_empty() {
-                            query.assertions.extend(bounds.iter().cloned());
-                            small = Some(bounds);
-                        }
-                    }
-                    other => {
-                        why = format!("the relaxation answered {other:?} after {round} refinements");
-                        break;
-                    }
-                }
-            }
-        }
+        let why = match self.ask_relaxed(run, i, check, &exact_query, &name, prefer)? {
+            Ok(answer) => return Ok(answer),
+            Err(why) => why,
+        };
         if (run.relaxed_only || prefer) && self.relaxed.is_some() {
             self.note(format!("query {name}: undecided ({why}; not asked exactly)"));
             return Ok(Answer::Unknown(format!("{why}; not asked exactly")));
@@ -677,9 +548,194 @@ impl Sessions {
         Ok(answer)
     }
 
+    /// The relaxation's answer to check `i` (`Ok`), or why it has none (`Err`; empty when
+    /// there is no relaxation). Each round asks the relaxed query under the current witness
+    /// bounds ([`Tiers`]): `unsat` without bounds settles the check, `unsat` under bounds
+    /// moves to the next tier; a model is checked against exact arithmetic
+    /// ([`Probe::refine`](encode::nonlinear::Probe::refine)), and its inputs pinned in the
+    /// exact query (`exact_query`, plus the preferred conditions while the bounds hold them)
+    /// give the witness, else its lemmas refine the relaxation.
+    fn ask_relaxed(
+        &mut self,
+        run: &KernelRun,
+        i: usize,
+        check: &encode::Check,
+        exact_query: &solver::Query,
+        name: &str,
+        prefer: bool,
+    ) -> Result<Result<Answer, String>, Error> {
+        let Some((session, relaxed)) = &mut self.relaxed else {
+            return Ok(Err(String::new()));
+        };
+        let plain = &relaxed.probes[i];
+        // The probe of a query that asserts the preferred conditions.
+        let preferring = relaxed.preferred.as_ref().map(|p| plain.preferring(p));
+        let mut query = plain.query(&relaxed.queries[i]);
+        if prefer {
+            query
+                .assertions
+                .extend(relaxed.preferred.as_ref().map(|p| p.term.clone()));
+        }
+        // With preferred conditions not already asserted, each tier of small launches is
+        // tried with them first.
+        let mut tiers = Tiers {
+            preferred: relaxed.preferred.as_ref().filter(|_| !prefer).map(|p| p.term.clone()),
+            small: None,
+            next: 0,
+        };
+        let started = std::time::Instant::now();
+        for round in 0..=MAX_REFINEMENTS {
+            if round > 0 && started.elapsed() >= run.timeout().min(REFINE_BUDGET) {
+                return Ok(Err(format!("the relaxation's time ran out after {round} refinements")));
+            }
+            // The probe of the query as asked now.
+            let probe = match &preferring {
+                Some(p) if prefer || tiers.with_preferred() => p,
+                _ => plain,
+            };
+            query.get_values = probe.get_values();
+            let answer = if round == 0 && !prefer {
+                session.check(&query)?
+            } else {
+                session.check_undumped(&query)?
+            };
+            match answer {
+                Answer::Unsat if tiers.small.is_some() => {
+                    // No witness within these bounds: the next tier's, or none; the lemmas stay.
+                    self.preferred_refuted |= tiers.with_preferred();
+                    tiers.advance(plain, &mut query);
+                }
+                Answer::Unsat => {
+                    if !prefer {
+                        self.exact.record(&check.query, &Answer::Unsat)?;
+                    }
+                    self.note(format!(
+                        "query {name}: unsat in the relaxation after {round} refinements"
+                    ));
+                    return Ok(Ok(Answer::Unsat));
+                }
+                Answer::Sat(_) if round == MAX_REFINEMENTS => {
+                    return Ok(Err(format!(
+                        "no exact model of the relaxation after {round} refinements"
+                    )));
+                }
+                Answer::Sat(values) => {
+                    let (lemmas, pins, exact) = match probe.refine(&values) {
+                        Refinement::Lemmas(lemmas, pins) => (lemmas, pins, false),
+                        Refinement::Exact(pins) => (Vec::new(), pins, true),
+                    };
+                    // The exact query under the model's inputs (all of them for an exact
+                    // model, the uniform ones for a spurious one): its model is the witness.
+                    let mut witness = exact_query.clone();
+                    witness.name = format!("{}.witness", check.query.name);
+                    witness.assertions.extend(pins);
+                    if tiers.with_preferred() {
+                        witness.assertions.extend(self.preferred.clone());
+                    }
+                    let answer = self.witness.check_undumped(&witness)?;
+                    if let Answer::Sat(_) = answer {
+                        if !prefer {
+                            self.exact.record(&check.query, &answer)?;
+                        }
+                        let how = if exact {
+                            "an exact model"
+                        } else {
+                            "the launch of a model"
+                        };
+                        self.note(format!(
+                            "query {name}: sat, {how} of the relaxation after {round} refinements"
+                        ));
+                        return Ok(Ok(answer));
+                    }
+                    if exact {
+                        return Ok(Err(format!("the model of the relaxation, pinned, answered {answer:?}")));
+                    }
+                    tiers.refine(plain, &mut query, lemmas);
+                }
+                other => {
+                    return Ok(Err(format!(
+                        "the relaxation answered {other:?} after {round} refinements"
+                    )));
+                }
+            }
+        }
+        Ok(Err(format!(
+            "no exact model of the relaxation after {MAX_REFINEMENTS} refinements"
+        )))
+    }
+
     fn note(&mut self, line: String) {
         if let Some(lines) = &mut self.explain {
             lines.push(line);
+        }
+    }
+}
+
+/// The bounds of the witness search a relaxed query asserts last
+/// ([`Probe::small`](encode::nonlinear::Probe::small): tier 0 a small 1-D launch, tier 1 a
+/// small launch); with preferred conditions each tier is tried with them first (tiers 0 and
+/// 2 assert them, 1 and 3 do not).
+struct Tiers {
+    /// The relaxed preferred conditions, when the search prefers them.
+    preferred: Option<solver::Sexp>,
+    /// The bounds asserted now, if any.
+    small: Option<Vec<solver::Sexp>>,
+    /// The tier that comes next.
+    next: usize,
+}
+
+impl Tiers {
+    /// The bounds of `tier`, `None` past the last.
+    fn bounds(&self, probe: &encode::nonlinear::Probe, tier: usize) -> Option<Vec<solver::Sexp>> {
+        match &self.preferred {
+            None => probe.small(tier),
+            Some(p) => probe.small(tier / 2).map(|mut b| {
+                if tier.is_multiple_of(2) {
+                    b.push(p.clone());
+                }
+                b
+            }),
+        }
+    }
+
+    /// Whether the bounds asserted now include the preferred conditions.
+    fn with_preferred(&self) -> bool {
+        self.preferred.is_some() && self.small.is_some() && self.next % 2 == 1
+    }
+
+    /// Removes the bounds asserted now from the end of `query`, returning them.
+    fn take(&mut self, query: &mut solver::Query) -> Vec<solver::Sexp> {
+        let bounds = self.small.take().unwrap_or_default();
+        query.assertions.truncate(query.assertions.len() - bounds.len());
+        bounds
+    }
+
+    /// Asserts the bounds of `tier` (none past the last).
+    fn assert(&mut self, probe: &encode::nonlinear::Probe, query: &mut solver::Query, tier: usize) {
+        if let Some(next) = self.bounds(probe, tier) {
+            query.assertions.extend(next.iter().cloned());
+            self.small = Some(next);
+            self.next = tier + 1;
+        }
+    }
+
+    /// After `unsat` under the bounds: the next tier's bounds instead, or none.
+    fn advance(&mut self, probe: &encode::nonlinear::Probe, query: &mut solver::Query) {
+        self.take(query);
+        self.assert(probe, query, self.next);
+    }
+
+    /// After a spurious model: its `lemmas`, then the same bounds again (the bounds stay
+    /// last), or, after the first one, the first tier's.
+    fn refine(&mut self, probe: &encode::nonlinear::Probe, query: &mut solver::Query, lemmas: Vec<solver::Sexp>) {
+        let bounds = self.take(query);
+        query.assertions.extend(lemmas);
+        if bounds.is_empty() && self.next == 0 {
+            // Look for a witness among small launches first.
+            self.assert(probe, query, 0);
+        } else if !bounds.is_empty() {
+            query.assertions.extend(bounds.iter().cloned());
+            self.small = Some(bounds);
         }
     }
 }

@@ -72,6 +72,11 @@ impl Ty {
     };
     /// `long long`, the type of byte offsets.
     pub const I64: Ty = Ty::Int { bits: 64, signed: true };
+    /// `unsigned long long`.
+    pub const U64: Ty = Ty::Int {
+        bits: 64,
+        signed: false,
+    };
 
     /// Width in bits when stored in memory (`bool` takes 8).
     pub fn bits(self) -> u32 {

@@ -251,7 +251,7 @@ impl Vocabulary {
         for d in Dim::ALL.into_iter().filter(|d| self.wrap[d.index()]) {
             let wide = |b: Builtin| Expr::Cast {
                 arg: Box::new(Expr::Builtin(b)),
-                ty: U64,
+                ty: Ty::U64,
             };
             let threads = relations::binary(
                 crate::ir::BinOp::Mul,
@@ -260,7 +260,7 @@ impl Vocabulary {
             );
             let bound = Expr::Const {
                 value: BigInt::from(1u64 << 31),
-                ty: U64,
+                ty: Ty::U64,
             };
             out.push(relations::binary(crate::ir::BinOp::Le, threads, bound));
         }
@@ -302,11 +302,6 @@ impl Vocabulary {
 }
 
 const DIMS: [&str; 3] = ["x", "y", "z"];
-
-const U64: Ty = Ty::Int {
-    bits: 64,
-    signed: false,
-};
 
 /// The standard assumptions: re-verifies `k` under them (the index bounded at 2^32, then at
 /// 2^31) unless every finding's witness already lies in their launches; turns `result` into a

@@ -520,10 +520,7 @@ mod tests {
     use super::*;
 
     const U8: Ty = Ty::Int { bits: 8, signed: false };
-    const U64: Ty = Ty::Int {
-        bits: 64,
-        signed: false,
-    };
+    const U64: Ty = Ty::U64;
 
     /// C11 6.3.1.8: promotion first, then the wider type; at equal width the unsigned one; a
     /// wider signed type holds every value of a narrower unsigned one.

@@ -70,6 +70,22 @@ struct Collected {
 const KEY_LIMIT: usize = 4096;
 
 impl Collected {
+    /// Removes what was collected after the script's `(products, sums, divisions)` (the
+    /// counts `script`), appending its lemmas (against the script's) to `out`; returns its
+    /// products and divisions.
+    fn take_fresh(&mut self, script: (usize, usize, usize), out: &mut Vec<Sexp>) -> (Vec<Product>, Vec<Division>) {
+        let products = self.products.split_off(script.0);
+        for p in &products {
+            self.index.remove(&format!("{} {}", p.x, p.y));
+        }
+        let sums = self.sums.split_off(script.1);
+        let divisions = self.divisions.split_off(script.2);
+        division_lemmas(&divisions, out);
+        lemmas(&self.products, &products, out);
+        radix_lemmas(&self.sums, &sums, out);
+        (products, divisions)
+    }
+
     /// Records `p`, or upgrades the record of the same factors with its no-wrap condition.
     fn add(&mut self, p: Product) {
         let key = format!("{} {}", p.x, p.y);
@@ -113,18 +129,11 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
     lemmas(&[], &seen.products, &mut script_lemmas);
     radix_lemmas(&[], &seen.sums, &mut script_lemmas);
     commands.extend(script_lemmas.into_iter().map(Command::Assert));
+    let script_len = (script_products, script_sums, script_divisions);
     // The preferred conditions like a check's assertion, but their products kept apart.
     let preferred = encoded.preferred.as_ref().map(|p| {
         let mut conj = vec![facts.relax_term(p, &mut seen)];
-        let products = seen.products.split_off(script_products);
-        for p in &products {
-            seen.index.remove(&format!("{} {}", p.x, p.y));
-        }
-        let sums = seen.sums.split_off(script_sums);
-        let divisions = seen.divisions.split_off(script_divisions);
-        division_lemmas(&divisions, &mut conj);
-        lemmas(&seen.products, &products, &mut conj);
-        radix_lemmas(&seen.sums, &sums, &mut conj);
+        let (products, divisions) = seen.take_fresh(script_len, &mut conj);
         Preferred {
             term: Sexp::app("and", conj),
             products,
@@ -164,15 +173,7 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
             .iter()
             .map(|a| facts.relax_term(a, &mut seen))
             .collect();
-        let fresh = seen.products.split_off(script_products);
-        for p in &fresh {
-            seen.index.remove(&format!("{} {}", p.x, p.y));
-        }
-        let fresh_sums = seen.sums.split_off(script_sums);
-        let fresh_divisions = seen.divisions.split_off(script_divisions);
-        division_lemmas(&fresh_divisions, &mut assertions);
-        lemmas(&seen.products, &fresh, &mut assertions);
-        radix_lemmas(&seen.sums, &fresh_sums, &mut assertions);
+        let (fresh, fresh_divisions) = seen.take_fresh(script_len, &mut assertions);
         queries.push(Query {
             name: format!("{}.relaxed", c.query.name),
             assertions,

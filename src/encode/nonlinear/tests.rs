@@ -1,5 +1,6 @@
-//! Tests of the relaxation's products that cannot wrap (`--no-overflow`), divisions, their
-//! lemmas (each checked valid by z3 over every 6-bit value) and the refinement of models.
+//! Tests of the mixed-radix and offset lemmas, the relaxation of symbolic products, products
+//! that cannot wrap (`--no-overflow`), divisions, their lemmas (each checked valid by z3 over
+//! every 6-bit value) and the refinement of models.
 
 use super::super::tests::{parse_sexp, script_text, z3_says};
 use crate::encode::{Encoded, nonlinear};
@@ -260,4 +261,153 @@ fn division_lemmas_are_valid() {
             assert_eq!(z3_says(&text), "unsat", "a={a} b={b} signed={signed}");
         }
     }
+}
+
+/// Two threads of an 8-bit launch: `blockDim <= 8`, `gridDim` either the literal 4 or
+/// declared `<= grid_max`, coordinates below them, and `g = blockIdx * blockDim + threadIdx`.
+fn radix_script(grid: Option<u64>, grid_max: u64) -> Vec<Command> {
+    let bv8 = Sexp::bv_sort(8);
+    let decl = |n: &str| Command::DeclareConst {
+        name: n.into(),
+        sort: bv8.clone(),
+    };
+    let mut c = vec![decl("bd")];
+    match grid {
+        Some(v) => c.push(Command::DefineConst {
+            name: "gd".into(),
+            sort: bv8.clone(),
+            value: Sexp::bv(&BigUint::from(v), 8),
+        }),
+        None => {
+            c.push(decl("gd"));
+            c.push(Command::Assert(parse_sexp(&format!("(bvule gd (_ bv{grid_max} 8))"))));
+            c.push(Command::Assert(parse_sexp("(bvule #x01 gd)")));
+        }
+    }
+    c.push(Command::Assert(parse_sexp("(bvule #x01 bd)")));
+    c.push(Command::Assert(parse_sexp("(bvule bd #x08)")));
+    for t in ["t1", "t2"] {
+        c.push(decl(&format!("{t}.tx")));
+        c.push(decl(&format!("{t}.bx")));
+        c.push(Command::Assert(parse_sexp(&format!("(bvult {t}.tx bd)"))));
+        c.push(Command::Assert(parse_sexp(&format!("(bvult {t}.bx gd)"))));
+        c.push(Command::DefineConst {
+            name: format!("{t}.g"),
+            sort: bv8.clone(),
+            value: parse_sexp(&format!("(bvadd (bvmul {t}.bx bd) {t}.tx)")),
+        });
+    }
+    c
+}
+
+#[test]
+fn radix_lemma_is_derived_only_without_wrapping_and_is_valid() {
+    let x = |t: &str| Sexp::atom(format!("{t}.g"));
+    // gridDim 4: g <= 3*8 + 7 cannot wrap 8 bits, so g1 = g2 forces equal coordinates.
+    let cmds = radix_script(Some(4), 0);
+    let mut lemmas = Vec::new();
+    nonlinear::Facts::new(&cmds).pair_lemmas(&x("t1"), &x("t2"), &mut lemmas);
+    assert_eq!(lemmas.len(), 1, "{lemmas:?}");
+    assert_eq!(
+        lemmas[0].to_string(),
+        "(=> (= t1.g t2.g) (and (= t1.tx t2.tx) (= t1.bx t2.bx)))"
+    );
+    // Valid: its negation is unsatisfiable over the exact (multiplying) script.
+    let neg = Sexp::app("not", vec![lemmas[0].clone()]);
+    assert_eq!(z3_says(&script_text(&cmds, &[neg])), "unsat");
+    // A symbolic grid of up to 100 blocks: 99*8 + 7 wraps 8 bits, and the lemma would be
+    // false (the negation is satisfiable), so none is derived.
+    let cmds = radix_script(None, 100);
+    let mut lemmas = Vec::new();
+    nonlinear::Facts::new(&cmds).pair_lemmas(&x("t1"), &x("t2"), &mut lemmas);
+    assert!(lemmas.is_empty(), "{lemmas:?}");
+    let would_be = parse_sexp("(not (=> (= t1.g t2.g) (and (= t1.tx t2.tx) (= t1.bx t2.bx))))");
+    assert_eq!(z3_says(&script_text(&cmds, &[would_be])), "sat");
+    // Up to 31 blocks: 30*8 + 7 < 256, derived again.
+    let cmds = radix_script(None, 31);
+    let mut lemmas = Vec::new();
+    nonlinear::Facts::new(&cmds).pair_lemmas(&x("t1"), &x("t2"), &mut lemmas);
+    assert_eq!(lemmas.len(), 1, "{lemmas:?}");
+}
+
+#[test]
+fn offset_lemma_needs_equal_scales_covering_the_widths() {
+    let cmds = radix_script(Some(4), 0);
+    let facts = nonlinear::Facts::new(&cmds);
+    let o = |t: &str, c: &str| parse_sexp(&format!("(bvmul ((_ zero_extend 56) {t}.g) {c})"));
+    let mut out = Vec::new();
+    facts.offset_lemmas(
+        &o("t1", "#x0000000000000004"),
+        4,
+        &o("t2", "#x0000000000000004"),
+        4,
+        &mut out,
+    );
+    // Overlap => equal indices, then the radix lemma of the indices.
+    assert_eq!(out.len(), 2, "{out:?}");
+    let valid = Sexp::app("and", out.clone());
+    assert_eq!(z3_says(&script_text(&cmds, &[Sexp::app("not", vec![valid])])), "unsat");
+    // An 8-byte access at a 4-byte scale may overlap the next element: nothing derived.
+    let mut out = Vec::new();
+    facts.offset_lemmas(
+        &o("t1", "#x0000000000000004"),
+        8,
+        &o("t2", "#x0000000000000004"),
+        4,
+        &mut out,
+    );
+    assert!(out.is_empty(), "{out:?}");
+    let mut out = Vec::new();
+    facts.offset_lemmas(
+        &o("t1", "#x0000000000000004"),
+        4,
+        &o("t2", "#x0000000000000008"),
+        4,
+        &mut out,
+    );
+    assert!(out.is_empty(), "{out:?}");
+}
+
+#[test]
+fn relaxation_uninterprets_symbolic_products_and_distributes_literal_summands() {
+    let mut cmds = radix_script(None, 31);
+    cmds.push(Command::DeclareConst {
+        name: "it".into(),
+        sort: Sexp::bv_sort(8),
+    });
+    cmds.push(Command::Assert(parse_sexp(
+        "(not (= (bvmul (bvadd it #x01) bd) (bvadd (bvmul it bd) bd)))",
+    )));
+    let encoded = Encoded {
+        script: Script {
+            logic: "QF_AUFBV".into(),
+            commands: cmds,
+        },
+        checks: Vec::new(),
+        notes: Vec::new(),
+        accesses: Vec::new(),
+        preferred: None,
+    };
+    let r = nonlinear::relax(&encoded).expect("symbolic products");
+    let text = script_text(&r.script.commands, &[]);
+    assert!(
+        text.contains("(declare-fun nl.mul8 ((_ BitVec 8) (_ BitVec 8)) (_ BitVec 8))"),
+        "{text}"
+    );
+    assert!(text.contains("(bvadd (nl.mul8 bd t1.bx) t1.tx)"), "{text}");
+    assert!(!text.contains("bvmul it bd") && !text.contains("bvmul bd it"), "{text}");
+    // `(it + 1) * bd = it*bd + bd` survives the relaxation: the assertion is refuted.
+    assert_eq!(z3_says(&text), "unsat");
+    // Products by literals are kept; a script without symbolic products has no relaxation.
+    let lit = Encoded {
+        script: Script {
+            logic: "QF_AUFBV".into(),
+            commands: radix_script(Some(4), 0)
+                .into_iter()
+                .filter(|c| !matches!(c, Command::DefineConst { name, .. } if name.ends_with(".g")))
+                .collect(),
+        },
+        ..encoded
+    };
+    assert!(nonlinear::relax(&lit).is_none());
 }

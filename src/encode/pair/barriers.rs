@@ -58,23 +58,9 @@ impl Encoder<'_> {
         self.barrier_count += 1;
         let same_warp = self.same_warp();
         if self.checks && !(st[0].pc == t() && st[1].pc == t()) {
-            let equal = |a: &Sexp, b: &Sexp| {
-                if a == b {
-                    t()
-                } else {
-                    app("=", vec![a.clone(), b.clone()])
-                }
-            };
+            // Two lanes of one warp that have passed the same barriers and warp barriers.
             let same_count = and(and(same_warp, equal(&st[0].bc, &st[1].bc)), equal(&st[0].wc, &st[1].wc));
-            let both_assumed = and(st[0].assumed.clone(), st[1].assumed.clone());
-            let div = and(
-                and(same_count, both_assumed),
-                not(app("=", vec![st[0].pc.clone(), st[1].pc.clone()])),
-            );
-            let property = Property::Divergence { span: s.span.clone() };
-            let name = format!("{}.divergence.L{}", sym(&self.k.name), s.span.line);
-            let own = vec![st[0].pc.clone(), st[1].pc.clone()];
-            self.push_check(property, name, div, own, self.seen_abstract);
+            self.divergence_query(s, same_count, st);
         }
         let fresh = self.fresh_at_barrier();
         for (th, ts) in st.iter_mut().enumerate() {
@@ -132,19 +118,18 @@ impl Encoder<'_> {
         // Threads that have passed the same number of barriers (the first divergent
         // barrier of any execution is such a point; in abstracted loops this puts both
         // threads in the same iteration).
-        let equal = |a: &Sexp, b: &Sexp| {
-            if a == b {
-                t()
-            } else {
-                app("=", vec![a.clone(), b.clone()])
-            }
-        };
         let same_count = and(atom("same_block"), equal(&st[0].bc, &st[1].bc));
         let same_count = if grid {
             or(same_count, and(not(atom("same_block")), equal(&st[0].gc, &st[1].gc)))
         } else {
             same_count
         };
+        self.divergence_query(s, same_count, st);
+    }
+
+    /// The divergence check of barrier `s` between two threads that `same_count` pairs up:
+    /// both threads' assumptions hold and one reaches `s` while the other does not.
+    fn divergence_query(&mut self, s: &Stmt, same_count: Sexp, st: &[TState]) {
         let both_assumed = and(st[0].assumed.clone(), st[1].assumed.clone());
         let div = and(
             and(same_count, both_assumed),
@@ -180,5 +165,14 @@ impl Encoder<'_> {
                     .collect::<Vec<_>>()
             })
         })
+    }
+}
+
+/// `(= a b)`, or `true` when they are the same term.
+fn equal(a: &Sexp, b: &Sexp) -> Sexp {
+    if a == b {
+        t()
+    } else {
+        app("=", vec![a.clone(), b.clone()])
     }
 }
