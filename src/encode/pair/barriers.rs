@@ -7,6 +7,7 @@
 //! Does not decide what shared memory looks like after a barrier (`abstraction`) nor build race
 //! queries (`races`).
 
+use super::races::equal;
 use super::{Encoder, MemoryModel, Property, TState};
 use crate::encode::terms::{and, app, atom, bvn, not, or, sym, t};
 use crate::ir::{BarrierScope, Stmt};
@@ -165,14 +166,5 @@ impl Encoder<'_> {
                     .collect::<Vec<_>>()
             })
         })
-    }
-}
-
-/// `(= a b)`, or `true` when they are the same term.
-fn equal(a: &Sexp, b: &Sexp) -> Sexp {
-    if a == b {
-        t()
-    } else {
-        app("=", vec![a.clone(), b.clone()])
     }
 }

@@ -244,7 +244,7 @@ fn memory_readers(cmds: &[Command]) -> HashSet<String> {
 }
 
 /// `(= x y)`, or `true` when they are the same term.
-fn equal(x: &Sexp, y: &Sexp) -> Sexp {
+pub(super) fn equal(x: &Sexp, y: &Sexp) -> Sexp {
     if x == y {
         t()
     } else {
