@@ -108,8 +108,9 @@ pub struct VerifyArgs {
     #[arg(long = "gridDim", value_name = "DIM", value_parser = parse_dim_partial)]
     pub grid_dim: Option<[Option<u32>; 3]>,
 
-    /// Wall-clock limit per solver query, in seconds; on expiry the solver is killed and the
-    /// verdict is inconclusive.
+    /// Wall-clock limit per solver query, in seconds, counting the time a restarted solver takes
+    /// to read the kernel's script; on expiry the solver is killed and the verdict is
+    /// inconclusive (a solver that cannot read a kernel's script in time is not asked again).
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub timeout: f64,
 

@@ -104,6 +104,12 @@ pub struct KernelRun<'a> {
     pub relaxed_only: bool,
     /// When optional re-verifications (the launch contracts') stop being started.
     pub deadline: Option<Instant>,
+    /// The command count of the smallest script the solver could not read within
+    /// `--timeout` ([`Session::unreadable`]): a later session of this kernel with a script
+    /// at least as large (a re-encoding after a closed form failed, a re-verification) is not
+    /// asked, so that a solver too slow to read the kernel costs one limit, not one per
+    /// session.
+    pub unreadable: Option<usize>,
 }
 
 impl<'a> KernelRun<'a> {
@@ -117,6 +123,7 @@ impl<'a> KernelRun<'a> {
             limit: None,
             relaxed_only: false,
             deadline: None,
+            unreadable: None,
         }
     }
 
@@ -152,7 +159,24 @@ impl<'a> KernelRun<'a> {
     /// A solver session for `script` whose process starts at its first query, with a per-query
     /// `limit`: for a formula that may not be asked at all.
     pub fn lazy_session(&self, script: &Script, limit: Duration) -> Session {
-        Session::lazy(&self.opts.solver, script, self.session_options(limit))
+        self.unless_unreadable(Session::lazy(&self.opts.solver, script, self.session_options(limit)))
+    }
+
+    /// `session`, marked unreadable when its script is at least as large as one the solver
+    /// could not read ([`KernelRun::unreadable`]).
+    fn unless_unreadable(&self, mut session: Session) -> Session {
+        if self.unreadable.is_some_and(|n| session.script_len() >= n) {
+            session.assume_unreadable();
+        }
+        session
+    }
+
+    /// Records that `session` could not read its script within the limit, when so.
+    pub fn note_unreadable(&mut self, session: &Session) {
+        if session.unreadable() {
+            let n = session.script_len();
+            self.unreadable = Some(self.unreadable.map_or(n, |m| m.min(n)));
+        }
     }
 
     /// [`KernelRun::lazy_session`] answered with the solver's eager tactic
@@ -162,7 +186,7 @@ impl<'a> KernelRun<'a> {
             eager: true,
             ..self.session_options(limit)
         };
-        Session::lazy(&self.opts.solver, script, opts)
+        self.unless_unreadable(Session::lazy(&self.opts.solver, script, opts))
     }
 
     /// Asks `query` on `session`: one more query, its [`Reply`].
@@ -187,6 +211,17 @@ impl<'a> KernelRun<'a> {
                     "query {name}: no answer within {} s (--timeout)",
                     self.timeout().as_secs_f64()
                 ));
+                Reply::Undecided
+            }
+            Answer::Unread => {
+                // Said once: every later query of a script as large is not asked either.
+                const UNREAD: &str = "the solver did not finish reading the kernel's SMT script within";
+                if !self.inconclusive.iter().any(|r| r.contains(UNREAD)) {
+                    self.inconclusive.push(format!(
+                        "query {name}: {UNREAD} {} s (--timeout); later queries of scripts as large were not asked (z3 4.8 can take minutes over a large script; another solver, or a newer z3, may read it at once)",
+                        self.timeout().as_secs_f64()
+                    ));
+                }
                 Reply::Undecided
             }
             Answer::Failed(line) => {

@@ -540,6 +540,7 @@ impl Sessions {
         } else {
             self.exact.check(&check.query)?
         };
+        run.note_unreadable(&self.exact);
         if why.is_empty() {
             self.note(format!("query {name}: asked exactly"));
         } else {

@@ -22,7 +22,8 @@ pub use sexp::*;
 use process::Proc;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 /// How a solver is started: a program (looked up on `PATH` unless it contains a `/`) and
@@ -200,8 +201,9 @@ fn find_program(program: &str) -> Option<PathBuf> {
 /// Options of a [`Session`].
 #[derive(Clone, Debug, Default)]
 pub struct SessionOptions {
-    /// Wall-clock limit of one [`Session::check`] (from `(push 1)` to `(pop 1)`; sending the
-    /// script is not counted). `None`: no limit.
+    /// Wall-clock limit of one [`Session::check`]: from `(push 1)` to `(pop 1)`, plus sending
+    /// the script when the check (re)starts the process (a solver can take minutes to read a
+    /// large script: z3 4.8 does). `None`: no limit.
     pub timeout: Option<Duration>,
     /// Where to write each checked query as a standalone `<query.name>.smt2` script.
     pub dump_dir: Option<PathBuf>,
@@ -222,10 +224,19 @@ const DIAGNOSE_LIMIT: Duration = Duration::from_secs(10);
 /// recursively).
 const WORKER_STACK: usize = 64 << 20;
 
+/// How a check's exchange on the worker thread failed: while a restarted process read the
+/// script (an encoding the solver refuses: an error of gpug's), or during the query (the
+/// solver died: an inconclusive answer).
+enum Failure {
+    Script(SolverError),
+    Query(SolverError),
+}
+
 /// One solver process holding one [`Script`]; answers [`Query`]s one at a time.
 pub struct Session {
     spec: SolverSpec,
-    script: Script,
+    /// Shared with the worker thread that sends it to a restarted process.
+    script: Arc<Script>,
     opts: SessionOptions,
     /// `None` after a timeout or an error: restarted (and the script re-sent) on the next
     /// check.
@@ -236,6 +247,9 @@ pub struct Session {
     dump_names: HashMap<String, u32>,
     /// Whether the solver gets the limit as its own soft timeout (z3, cvc5).
     soft_timeout: bool,
+    /// Set when a restarted process did not finish reading the script within the limit:
+    /// every later check would only time out the same way, so it is not asked.
+    unreadable: bool,
 }
 
 impl Session {
@@ -251,13 +265,31 @@ impl Session {
     pub fn lazy(spec: &SolverSpec, script: &Script, opts: SessionOptions) -> Session {
         Session {
             spec: spec.clone(),
-            script: script.clone(),
+            script: Arc::new(script.clone()),
             opts,
             proc: None,
             dump_prefix: None,
             dump_names: HashMap::new(),
             soft_timeout: process::has_soft_timeout(spec),
+            unreadable: false,
         }
+    }
+
+    /// Whether a restarted process failed to read the script within the limit; the session
+    /// then answers every check `unknown` without asking.
+    pub fn unreadable(&self) -> bool {
+        self.unreadable
+    }
+
+    /// Answers every check `unknown` without asking, as after a failed read of the script:
+    /// for a script at least as large as one the solver could not read within the limit.
+    pub fn assume_unreadable(&mut self) {
+        self.unreadable = true;
+    }
+
+    /// The number of commands of the script.
+    pub fn script_len(&self) -> usize {
+        self.script.commands.len()
     }
 
     /// With [`SessionOptions::dump_dir`], writes `query` as a standalone script with `answer`
@@ -274,7 +306,10 @@ impl Session {
     /// Starts the process and sends the script; an [`SolverError::Exited`] becomes a
     /// [`SolverError::Solver`] when a replay recovers the solver's message.
     fn start(&mut self) -> Result<Proc, SolverError> {
-        self.start_process().map_err(|e| self.explain(e, None))
+        let mut p = self.spawn()?;
+        p.send_commands(&self.script.commands)
+            .map_err(|e| self.explain(e, None))?;
+        Ok(p)
     }
 
     /// Replays the script (and `query`) to a fresh process to find the error message the
@@ -308,15 +343,14 @@ impl Session {
         self.dump_prefix.get_or_insert_with(|| dump_prefix(&self.script))
     }
 
-    fn start_process(&self) -> Result<Proc, SolverError> {
+    /// Starts the process with its options and logic, without the script.
+    fn spawn(&mut self) -> Result<Proc, SolverError> {
         let soft = self
             .opts
             .timeout
             .filter(|_| self.soft_timeout)
             .map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1));
-        let mut p = Proc::start(&self.spec, &self.script.logic, soft, self.opts.eager)?;
-        p.send_commands(&self.script.commands)?;
-        Ok(p)
+        Proc::start(&self.spec, &self.script.logic, soft, self.opts.eager).map_err(|e| self.explain(e, None))
     }
 
     /// `(push 1)`, asserts the query's assertions, `(check-sat)`, `(get-value …)` if sat,
@@ -353,11 +387,11 @@ impl Session {
     }
 
     fn check_inner(&mut self, query: &Query) -> Result<Answer, SolverError> {
-        let mut proc = match self.proc.take() {
-            Some(p) => p,
-            None => self.start()?,
-        };
         let Some(limit) = self.opts.timeout else {
+            let mut proc = match self.proc.take() {
+                Some(p) => p,
+                None => self.start()?,
+            };
             return Ok(match proc.run_query(query) {
                 Ok(answer) => {
                     self.proc = Some(proc);
@@ -366,16 +400,33 @@ impl Session {
                 Err(e) => self.failed(proc, e, query),
             });
         };
+        if self.unreadable {
+            return Ok(Answer::Unread);
+        }
+        // A fresh process gets the script on the worker thread, within the limit.
+        let (mut proc, script) = match self.proc.take() {
+            Some(p) => (p, None),
+            None => (self.spawn()?, Some(Arc::clone(&self.script))),
+        };
         let deadline = if self.soft_timeout { limit + SOFT_GRACE } else { limit };
         let pid = proc.pid;
         let (tx, rx) = mpsc::channel();
         let q = query.clone();
         let started = Instant::now();
+        let script_read = Arc::new(AtomicBool::new(script.is_none()));
+        let read = Arc::clone(&script_read);
         std::thread::Builder::new()
             .name("gpug-solver".to_string())
             .stack_size(WORKER_STACK)
             .spawn(move || {
-                let r = proc.run_query(&q);
+                let r = match script {
+                    Some(s) => proc.send_commands(&s.commands).map_err(Failure::Script),
+                    None => Ok(()),
+                }
+                .and_then(|()| {
+                    read.store(true, Ordering::Release);
+                    proc.run_query(&q).map_err(Failure::Query)
+                });
                 // If the receiver gave up, `proc` is dropped here, which kills and reaps the
                 // process.
                 let _ = tx.send((proc, r));
@@ -394,13 +445,22 @@ impl Session {
                     a => a,
                 })
             }
-            Ok((proc, Err(e))) => Ok(self.failed(proc, e, query)),
+            Ok((proc, Err(Failure::Query(e)))) => Ok(self.failed(proc, e, query)),
+            Ok((proc, Err(Failure::Script(e)))) => {
+                drop(proc);
+                Err(self.explain(e, None))
+            }
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 // The worker still owns the `Child` (or it sits in the channel), not yet
                 // waited for, so `pid` is still this process's child.
                 process::kill_pid(pid);
                 drop(rx);
-                Ok(Answer::Timeout)
+                self.unreadable = !script_read.load(Ordering::Acquire);
+                Ok(if self.unreadable {
+                    Answer::Unread
+                } else {
+                    Answer::Timeout
+                })
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => Err(SolverError::Unexpected {
                 command: "check-sat".to_string(),
@@ -494,7 +554,7 @@ fn dump_text(prefix: &str, query: &Query, answer: Option<&Answer>) -> String {
         let status = match a {
             Answer::Sat(_) => "sat",
             Answer::Unsat => "unsat",
-            Answer::Unknown(_) | Answer::Timeout | Answer::Failed(_) => "unknown",
+            Answer::Unknown(_) | Answer::Timeout | Answer::Unread | Answer::Failed(_) => "unknown",
         };
         let _ = writeln!(s, "(set-info :status {status})");
     }

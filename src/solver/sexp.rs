@@ -141,6 +141,11 @@ pub enum Answer {
     Unknown(String),
     /// The per-query wall-clock limit passed; the solver process was killed.
     Timeout,
+    /// Not answered because the solver could not read the script within the per-query limit:
+    /// a restarted process was still reading it when the limit passed (it was killed), or an
+    /// earlier check of the session (or of a script as large, see `Session::assume_unreadable`)
+    /// found so and this one was not asked.
+    Unread,
     /// The solver, started fine, failed during the query: it exited, crashed, closed its pipe,
     /// printed output that could not be parsed, or answered a command with `(error "…")`
     /// (e.g. z3's `push canceled` after a soft timeout). Holds the solver's last line: its

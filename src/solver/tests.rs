@@ -350,6 +350,44 @@ fn solver_that_dies_during_a_query_fails_it() {
     }
 }
 
+/// A restarted process gets the script within the query's limit: a solver that takes longer
+/// to read it (z3 4.8.12 can take minutes over a large script) times the query out and is
+/// killed, instead of holding gpug past `--timeout`.
+#[test]
+fn reading_the_script_counts_against_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    // Answers every command at once, except the script's `slow_to_read`: never.
+    let spec = fake_solver(dir.path(), "slow_reader", "", "echo unsat");
+    let text = std::fs::read_to_string(&spec.args[0]).unwrap();
+    let text = text.replace("*check-sat*)", "*slow_to_read*) exec sleep 30;;\n    *check-sat*)");
+    std::fs::write(&spec.args[0], text).unwrap();
+    let script = Script {
+        logic: "QF_BV".to_string(),
+        commands: vec![Command::DeclareConst {
+            name: "slow_to_read".to_string(),
+            sort: app("_", vec![a("BitVec"), a("32")]),
+        }],
+    };
+    let mut s = Session::lazy(
+        &spec,
+        &script,
+        SessionOptions {
+            timeout: Some(Duration::from_secs(1)),
+            dump_dir: None,
+            eager: false,
+        },
+    );
+    let t = Instant::now();
+    assert_eq!(s.check(&query("q", vec![], vec![])).unwrap(), Answer::Unread);
+    let took = t.elapsed();
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    assert!(s.proc.is_none());
+    // The next check would only time out the same way: not asked.
+    let t = Instant::now();
+    assert_eq!(s.check(&query("q2", vec![], vec![])).unwrap(), Answer::Unread);
+    assert!(t.elapsed() < Duration::from_millis(500));
+}
+
 /// A solver that fails at its start stays an error, which quotes its standard error.
 #[test]
 fn solver_that_fails_to_start_quotes_its_stderr() {
