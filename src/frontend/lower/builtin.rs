@@ -34,16 +34,7 @@ impl Lower<'_, '_> {
                 });
                 Val::Void
             }
-            Lowering::WarpValue => {
-                let given: Vec<&Node> = args.iter().copied().filter(|a| a.kind != "CXXDefaultArgExpr").collect();
-                let args = self.scalar_args(&given, out)?;
-                self.note_once(
-                    name,
-                    span,
-                    "is a warp collective whose value is not modelled: a defect after it is possible",
-                );
-                Val::Scalar(self.arbitrary_per_thread(n, name, args, span, out)?)
-            }
+            Lowering::WarpValue => self.unmodelled_collective(n, name, "warp", args, span, out)?,
             Lowering::BarrierValue => {
                 // The predicate is evaluated before the barrier (its loads are the thread's).
                 let _ = self.scalar_args(args, out)?;
@@ -189,6 +180,28 @@ impl Lower<'_, '_> {
         let t = self.temp(ty);
         self.atomic_on(pv, (op, name, ty, t), &operands, span, out)?;
         Ok(Val::Scalar(Expr::Var { id: t, ty }))
+    }
+
+    /// The value of the call `n` to the `what` collective `name` (warp intrinsics, tiles'
+    /// methods): its arguments as given (clang's default arguments left out) evaluated, then
+    /// [`Self::arbitrary_per_thread`] of them, with a note that a defect after it is possible.
+    pub(super) fn unmodelled_collective(
+        &mut self,
+        n: &Node,
+        name: &str,
+        what: &str,
+        args: &[&Node],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Val> {
+        let given: Vec<&Node> = args.iter().copied().filter(|a| a.kind != "CXXDefaultArgExpr").collect();
+        let args = self.scalar_args(&given, out)?;
+        self.note_once(
+            name,
+            span,
+            &format!("is a {what} collective whose value is not modelled: a defect after it is possible"),
+        );
+        Ok(Val::Scalar(self.arbitrary_per_thread(n, name, args, span, out)?))
     }
 
     /// The value of a call to `name` (of the type of `n`) that gpug does not model and that

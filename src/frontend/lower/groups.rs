@@ -200,16 +200,7 @@ impl Lower<'_, '_> {
             (
                 "shfl" | "shfl_up" | "shfl_down" | "shfl_xor" | "any" | "all" | "ballot" | "match_any" | "match_all",
                 Group::Warp(_),
-            ) => {
-                let given: Vec<&Node> = args.iter().copied().filter(|a| a.kind != "CXXDefaultArgExpr").collect();
-                let v = self.scalar_args(&given, out)?;
-                self.note_once(
-                    name,
-                    span,
-                    "is a tile collective whose value is not modelled: a defect after it is possible",
-                );
-                Val::Scalar(self.arbitrary_per_thread(n, name, v, span, out)?)
-            }
+            ) => self.unmodelled_collective(n, name, "tile", args, span, out)?,
             ("sync" | "synchronize" | "barrier_sync", Group::MultiGrid) => {
                 return unsupported(
                     span.clone(),
