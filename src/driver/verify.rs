@@ -452,6 +452,13 @@ const REFINE_BUDGET: Duration = Duration::from_secs(2);
 /// Most refinements of one relaxed query before the exact query is asked.
 const MAX_REFINEMENTS: usize = 16;
 
+/// Relaxed queries that may run into their limit while the exact query then answers, before
+/// the kernel's later checks skip the relaxation: z3's eager tactic bit-blasts the whole
+/// formula anew for every relaxed query, which on a large script (GPUVerify's `scope` under
+/// `--no-overflow`: 64 unrolled invariant checks, each a 5 s time-out in the relaxation and
+/// 0.1 s in the exact session) costs more than the products it abstracts.
+const RELAXED_TIMEOUTS: u32 = 2;
+
 /// The solver sessions of one kernel: the exact formula, and, where the formula multiplies two
 /// symbolic terms, its linear relaxation ([`encode::nonlinear`]), asked first. An
 /// unsatisfiable relaxed query settles the check. A satisfiable one is checked against exact
@@ -474,6 +481,11 @@ struct Sessions {
     preferred_refuted: bool,
     /// With `--explain`: how each query was answered.
     explain: Option<Vec<String>>,
+    /// Whether the last relaxed query ran into its limit.
+    relaxed_timed_out: bool,
+    /// Checks whose relaxed query ran into its limit and whose exact query answered; at
+    /// [`RELAXED_TIMEOUTS`] the relaxation is dropped for the kernel's later checks.
+    relaxed_timeouts: u32,
 }
 
 impl Sessions {
@@ -489,6 +501,8 @@ impl Sessions {
             preferred: encoded.preferred.clone(),
             preferred_refuted: false,
             explain: explain.then(Vec::new),
+            relaxed_timed_out: false,
+            relaxed_timeouts: 0,
         }
     }
 
@@ -521,6 +535,7 @@ impl Sessions {
     ) -> Result<Answer, Error> {
         run.queries += 1;
         self.preferred_refuted = false;
+        self.relaxed_timed_out = false;
         let mut exact_query = check.query.clone();
         let mut name = check.query.name.clone();
         if prefer {
@@ -541,6 +556,15 @@ impl Sessions {
             self.exact.check(&check.query)?
         };
         run.note_unreadable(&self.exact);
+        if std::mem::take(&mut self.relaxed_timed_out) && matches!(answer, Answer::Sat(_) | Answer::Unsat) {
+            self.relaxed_timeouts += 1;
+            if self.relaxed_timeouts == RELAXED_TIMEOUTS && self.relaxed.take().is_some() {
+                self.note(format!(
+                    "the relaxation ran into its limit on {RELAXED_TIMEOUTS} queries the exact \
+                     formula answered: the later queries are asked exactly"
+                ));
+            }
+        }
         if why.is_empty() {
             self.note(format!("query {name}: asked exactly"));
         } else {
@@ -654,6 +678,7 @@ impl Sessions {
                     tiers.refine(plain, &mut query, lemmas);
                 }
                 other => {
+                    self.relaxed_timed_out = other == Answer::Timeout;
                     return Ok(Err(format!(
                         "the relaxation answered {other:?} after {round} refinements"
                     )));

@@ -882,3 +882,68 @@ fn preferred_conditions_are_a_term_apart() {
     assert!(p.term.to_string().contains("nl.mul64"), "{}", p.term);
     assert!(rp.preferred.is_none());
 }
+
+#[test]
+fn no_overflow_conditions_of_the_program_are_asserted_where_the_thread_is() {
+    // a[tid * 3 + 2 * 3] = 0 under --no-overflow.
+    let u = Ty::U32;
+    let index = bin(
+        BinOp::Add,
+        bin(BinOp::Mul, tid(), Expr::int(3, u), u),
+        bin(BinOp::Mul, Expr::int(2, u), Expr::int(3, u), u),
+        u,
+    );
+    let k = kernel(Space::Shared, |_| {
+        vec![st(
+            StmtKind::Store {
+                array: ArrayId(0),
+                offset: off(index),
+                value: Expr::int(0, Ty::I32),
+                ty: Ty::I32,
+            },
+            3,
+        )]
+    });
+    let opts = EncodeOptions {
+        no_overflow: true,
+        ..EncodeOptions::pair()
+    };
+    let e = encode_with(&k, &block64(), &opts);
+    // No chain of assumptions: each condition is asserted, guarded by the thread's path.
+    let defined: Vec<&str> = e
+        .script
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            Command::DefineConst { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(!defined.iter().any(|n| n.contains("assumed")), "{defined:?}");
+    let guarded: Vec<String> = e
+        .script
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            Command::Assert(t) => Some(t.to_string()),
+            _ => None,
+        })
+        .filter(|t| t.contains("#x00000003") || t.contains("#x55555555"))
+        .collect();
+    for th in ["t1", "t2"] {
+        let mine: Vec<&String> = guarded
+            .iter()
+            .filter(|t| t.contains(&format!("{th}.threadIdx.x")))
+            .collect();
+        // `tid * 3` and the sum, each once (the thread is always here: no guard); the literal
+        // product folds to 6, and the byte offset of a widened index cannot wrap.
+        assert_eq!(mine.len(), 2, "{th}: {guarded:#?}");
+        assert!(mine[0].starts_with("(bvule "), "{th}: {guarded:#?}");
+    }
+    assert!(!guarded.iter().any(|t| t.contains("#x00000002")), "{guarded:#?}");
+    // The conditions only leave out wrapping threads: the disjoint writes still verify.
+    for c in &e.checks {
+        let out = z3_says(&render(&e, &c.query));
+        assert!(out.starts_with("unsat"), "{}: {out}", c.query.name);
+    }
+}

@@ -622,6 +622,14 @@ fn range(a: &BigUint, b: &Sexp, w: u32, signed: bool) -> Sexp {
     let Some((lo, hi)) = range_bounds(a, w, signed) else {
         return Sexp::atom("true");
     };
+    // A widened operand (a 32-bit index scaled to a 64-bit byte offset) whose every value is
+    // in the range: no condition.
+    if let Some((min, max)) = extended_range(b, w, signed)
+        && lo <= min
+        && max <= hi
+    {
+        return Sexp::atom("true");
+    }
     let pattern = |v: &BigInt| {
         let m = BigInt::one() << w;
         let u = ((v % &m) + &m) % &m;
@@ -637,6 +645,25 @@ fn range(a: &BigUint, b: &Sexp, w: u32, signed: bool) -> Sexp {
             Sexp::app("bvsle", vec![b.clone(), pattern(&hi)]),
         ],
     )
+}
+
+/// The values `[min, max]` that `x`, a `w`-bit term read as signed or unsigned, can take when
+/// it is `((_ zero_extend k) y)` or `((_ sign_extend k) y)`; `None` for any other term.
+fn extended_range(x: &Sexp, w: u32, signed: bool) -> Option<(BigInt, BigInt)> {
+    let (Op::Ext(k, sign_ext), [_]) = split(x)? else {
+        return None;
+    };
+    if k == 0 || k >= w {
+        return None;
+    }
+    let inner = w - k;
+    if !sign_ext {
+        // Zero-extended: [0, 2^inner - 1], the same read either way (the top bit is 0).
+        return Some((BigInt::zero(), (BigInt::one() << inner) - 1));
+    }
+    let half = BigInt::one() << (inner - 1);
+    // Sign-extended: [-2^(inner-1), 2^(inner-1) - 1] as signed; as unsigned, both ends wrap.
+    signed.then(|| (-half.clone(), half - 1))
 }
 
 /// The values `[lo, hi]` of `b` (signed or unsigned numbers) for which `a*b` fits in `w` bits,

@@ -67,7 +67,7 @@ impl Encoder<'_> {
                 if self.no_overflow
                     && let Some(ok) = value_preserved(&a, from, *ty)
                 {
-                    self.assume(st, th, ok);
+                    self.assume_no_wrap(st, th, ok);
                 }
                 self.cast(a, from, *ty)
             }
@@ -176,7 +176,7 @@ impl Encoder<'_> {
         }
         if self.no_overflow && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) {
             let ok = no_overflow(op, &a, &b, lt.bits(), signed);
-            self.assume(st, th, ok);
+            self.assume_no_wrap(st, th, ok);
         }
         self.int_binary(op, a, b, lt, signed)
     }

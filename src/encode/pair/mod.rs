@@ -373,6 +373,14 @@ pub(in crate::encode) struct Encoder<'k> {
     pub(in crate::encode) float_ieee: bool,
     /// `EncodeOptions::no_overflow`.
     no_overflow: bool,
+    /// Whether the expressions being encoded are the program's own computation on a thread's
+    /// path (an assignment, an access's offset and value, a branch condition), whose
+    /// `--no-overflow` side conditions are asserted where the thread is
+    /// ([`Encoder::assume_no_wrap`]); elsewhere (annotations, the hypothetical states of loop
+    /// abstractions) they condition the thread's later steps like an assumption.
+    pub(super) on_trace: bool,
+    /// The `--no-overflow` facts asserted so far (each is asserted once).
+    no_wrap_asserted: HashSet<Sexp>,
     /// `EncodeOptions::index_fits`.
     index_fits: Option<(u32, [bool; 3])>,
     /// `EncodeOptions::benign`.
@@ -503,6 +511,8 @@ impl<'k> Encoder<'k> {
             fp_used: false,
             fold: false,
             no_overflow: opts.no_overflow,
+            on_trace: false,
+            no_wrap_asserted: HashSet::new(),
             index_fits: opts.index_fits,
             benign: opts.benign,
             reads_memory: HashSet::new(),

@@ -334,6 +334,36 @@ impl Encoder<'_> {
         ts.assumed = self.define(&format!("t{}.assumed", th + 1), atom("Bool"), a);
     }
 
+    /// The `--no-overflow` side condition `c` of an operation of thread `th`'s computation
+    /// (PUG `003_…` §7, `+O`). On the thread's path ([`Encoder::on_trace`]) it is asserted
+    /// where the thread is, `(assert (=> (and pc assumed) c))` (once per term): every execution with a
+    /// wrap-around is left out, as PUG conjoins its non-overflow constraints with the whole
+    /// formula. (Conditioning only the steps after the operation, as an assumption, would keep
+    /// a defect that precedes a wrap; it also made each thread's assumptions one chain of
+    /// definitions per operation, which z3 4.8 reads in quadratic time: 87 s for GPUVerify's
+    /// `scope`.) Elsewhere: an assumption of the state ([`Encoder::assume`]). A condition that
+    /// folds to `true` adds nothing.
+    pub(super) fn assume_no_wrap(&mut self, ts: &mut TState, th: usize, c: Sexp) {
+        let c = fold::fold(&c);
+        if c == t() {
+            return;
+        }
+        if !self.on_trace {
+            self.assume(ts, th, c);
+            return;
+        }
+        let here = if ts.assumed == t() {
+            ts.pc.clone()
+        } else {
+            and(ts.pc.clone(), ts.assumed.clone())
+        };
+        let fact = if here == t() { c } else { app("=>", vec![here, c]) };
+        // An access's offset is encoded more than once (its range, its check): asserted once.
+        if self.no_wrap_asserted.insert(fact.clone()) {
+            self.assert(fact);
+        }
+    }
+
     /// The thread is here and every assumption made on its way holds.
     pub(super) fn reach(&mut self, ts: &TState, th: usize) -> Sexp {
         if ts.assumed == t() {

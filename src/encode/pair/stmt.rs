@@ -25,7 +25,18 @@ impl Encoder<'_> {
     /// Runs one statement for every thread of `st`.
     pub(in crate::encode) fn stmt(&mut self, s: &Stmt, st: &mut [TState]) {
         let peers = self.enter_peers(s, st);
+        // The program's own computation; an annotation's or a loop abstraction's terms are not.
+        let on_trace = matches!(
+            s.kind,
+            StmtKind::Assign { .. }
+                | StmtKind::Load { .. }
+                | StmtKind::Store { .. }
+                | StmtKind::Atomic { .. }
+                | StmtKind::If { .. }
+        );
+        let outer = std::mem::replace(&mut self.on_trace, on_trace);
         self.stmt_kind(s, st);
+        self.on_trace = outer;
         if peers {
             self.peers.clear();
         }
