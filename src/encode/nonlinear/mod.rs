@@ -819,6 +819,14 @@ impl Facts {
                     ok: Some((Sexp::atom("true"), false)),
                 });
             }
+            let step = match split(self.resolve(a)) {
+                Some((Op::Named("bvadd"), [x, y])) if !signed => match (x, y) {
+                    (Sexp::Atom(_), y) if y == b => Some(x.clone()),
+                    (x, Sexp::Atom(_)) if x == b => Some(y.clone()),
+                    _ => None,
+                },
+                _ => None,
+            };
             seen.divisions.push(Division {
                 a: a.clone(),
                 b: b.clone(),
@@ -827,6 +835,7 @@ impl Facts {
                 p,
                 w,
                 signed,
+                step,
             });
         }
         if op.ends_with("rem") { r } else { q }

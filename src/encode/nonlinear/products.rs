@@ -193,6 +193,9 @@ pub(crate) struct Division {
     pub p: Sexp,
     pub w: u32,
     pub signed: bool,
+    /// Unsigned, when the dividend is `x + b` (the divisor added to a name `x`, as a loop
+    /// adds its stride): `x`, for the step lemmas of [`division_lemmas`].
+    pub step: Option<Sexp>,
 }
 
 /// The name of the relaxed division (`rem` false) or remainder of `w`-bit values.
@@ -209,8 +212,32 @@ pub(super) fn division_name(w: u32, signed: bool, rem: bool) -> String {
 /// `INT_MIN / -1`); unsigned, `b ≠ 0 ⇒ r < b ∧ q ≤ a` and `b = 0 ⇒ q = 2^w - 1 ∧ r = a`;
 /// signed, `a ≥ 0 ∧ b > 0 ⇒ 0 ≤ r < b ∧ 0 ≤ q ≤ a` and `b = 0 ⇒ r = a ∧ q = (a < 0 ? 1 : -1)`. With the products' lemmas they prove
 /// `(i / w) * w + i % w = i`: a 2-D index rebuilt from a linear one is still injective.
+/// A dividend `x + b` (unsigned, `x` a name) where the sum does not wrap (`x ≤ ~b`) has the
+/// remainder of `x` and, for `b ≠ 0`, the quotient of `x` plus one (whole numbers:
+/// `(x + b) mod b = x mod b`; `x mod 0 = x` in SMT-LIB): what a loop's `i % blockDim.x`
+/// invariant needs to step over `i += blockDim.x`.
 pub(crate) fn division_lemmas(fresh: &[Division], out: &mut Vec<Sexp>) {
     for d in fresh {
+        if let Some(x) = &d.step {
+            let fits = Sexp::app("bvule", vec![x.clone(), Sexp::app("bvnot", vec![d.b.clone()])]);
+            let of_x = |rem: bool| Sexp::app(&division_name(d.w, false, rem), vec![x.clone(), d.b.clone()]);
+            let one = Sexp::bv(&BigUint::one(), d.w);
+            let zero = Sexp::bv(&BigUint::zero(), d.w);
+            out.push(Sexp::app(
+                "=>",
+                vec![fits.clone(), Sexp::app("=", vec![d.r.clone(), of_x(true)])],
+            ));
+            out.push(Sexp::app(
+                "=>",
+                vec![
+                    Sexp::app(
+                        "and",
+                        vec![fits, Sexp::app("not", vec![Sexp::app("=", vec![d.b.clone(), zero])])],
+                    ),
+                    Sexp::app("=", vec![d.q.clone(), Sexp::app("bvadd", vec![of_x(false), one])]),
+                ],
+            ));
+        }
         let zero = Sexp::bv(&BigUint::zero(), d.w);
         let nonzero = Sexp::app("not", vec![Sexp::app("=", vec![d.b.clone(), zero.clone()])]);
         let identity = Sexp::app(

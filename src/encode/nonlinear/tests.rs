@@ -263,6 +263,47 @@ fn division_lemmas_are_valid() {
     }
 }
 
+/// A dividend `x + b` whose sum cannot wrap (a loop's `i += blockDim.x` under its
+/// `i % blockDim.x` invariant): the relaxation proves `(x + b) % b = x % b` and
+/// `(x + b) / b = x / b + 1` from the step lemmas, which hold for SMT-LIB's unsigned division
+/// (z3 finds no 6-bit values that break one, divisor 0 included).
+#[test]
+fn a_dividend_plus_its_divisor_keeps_its_remainder() {
+    let bv6 = Sexp::bv_sort(6);
+    let mut cmds: Vec<Command> = ["x", "b"]
+        .iter()
+        .map(|n| Command::DeclareConst {
+            name: (*n).into(),
+            sort: bv6.clone(),
+        })
+        .collect();
+    cmds.push(Command::DefineConst {
+        name: "y".into(),
+        sort: bv6.clone(),
+        value: parse_sexp("(bvadd x b)"),
+    });
+    cmds.push(Command::Assert(parse_sexp("(bvule x (bvnot b))")));
+    for goal in [
+        "(not (= (bvurem y b) (bvurem x b)))",
+        "(and (not (= b #b000000)) (not (= (bvudiv y b) (bvadd (bvudiv x b) #b000001))))",
+    ] {
+        let mut c = cmds.clone();
+        c.push(Command::Assert(parse_sexp(goal)));
+        let r = relax_script(c).expect("a division by a symbolic value");
+        let text = script_text(&r.script.commands, &[]);
+        assert_eq!(z3_says(&text), "unsat", "{goal}\n{text}");
+        let lemmas = lemma_texts(&r);
+        let mut check = String::from("(set-logic QF_BV)\n");
+        check.push_str("(define-fun nl.mul6 ((x (_ BitVec 6)) (y (_ BitVec 6))) (_ BitVec 6) (bvmul x y))\n");
+        check.push_str("(define-fun nl.udiv6 ((x (_ BitVec 6)) (y (_ BitVec 6))) (_ BitVec 6) (bvudiv x y))\n");
+        check.push_str("(define-fun nl.urem6 ((x (_ BitVec 6)) (y (_ BitVec 6))) (_ BitVec 6) (bvurem x y))\n");
+        check.push_str("(declare-const x (_ BitVec 6))\n(declare-const b (_ BitVec 6))\n");
+        check.push_str("(define-fun y () (_ BitVec 6) (bvadd x b))\n");
+        check.push_str(&format!("(assert (not (and {})))\n(check-sat)\n", lemmas.join(" ")));
+        assert_eq!(z3_says(&check), "unsat", "{check}");
+    }
+}
+
 /// Two threads of an 8-bit launch: `blockDim <= 8`, `gridDim` either the literal 4 or
 /// declared `<= grid_max`, coordinates below them, and `g = blockIdx * blockDim + threadIdx`.
 fn radix_script(grid: Option<u64>, grid_max: u64) -> Vec<Command> {
