@@ -81,6 +81,50 @@ fn fake_solver(dir: &std::path::Path, name: &str, at_check: &str) -> String {
     format!("/bin/sh {}", path.display())
 }
 
+/// Whether a process whose command line (words joined by spaces) contains `text` is running
+/// (Linux: `/proc/*/cmdline`).
+fn running(text: &str) -> bool {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .any(|c| String::from_utf8_lossy(&c).replace('\0', " ").contains(text))
+}
+
+/// A program that is not an SMT-LIB solver ends the run with exit 2 and a reason naming it:
+/// one that answers otherwise than `success`, at once; one that reads its input and never
+/// answers, within the query's limit, killed with the child that holds its pipes (none is
+/// left running); and a command line with an unterminated quote (`--solver-cmd` is split by
+/// the shell's rules, so `sh -c '…'` is one program and two words).
+#[test]
+fn a_program_that_is_not_a_solver_is_reported_as_such() {
+    let launch = ["--blockDim=64", "--gridDim=1", "examples/vector_add.cu"];
+    let with = |cmd: &str, timeout: &str| {
+        let mut args = vec!["--solver-cmd", cmd, "--timeout", timeout];
+        args.extend(launch);
+        run(&args)
+    };
+    let (code, out, err) = with("cat", "5");
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(err.contains("`cat` is not an SMT-LIB 2 solver"), "{err}");
+    let marker = format!("sleep 97.{}", std::process::id());
+    let (code, out, err) = with(&format!("sh -c '{marker}'"), "1");
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(
+        err.contains("solver `sh` did not answer the SMT-LIB prologue ((set-option :print-success true)) within 1 s"),
+        "{err}"
+    );
+    assert!(!running(&marker), "`{marker}` was left running");
+    let (code, out, err) = with("sh -c 'exec z3", "5");
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(err.contains("cannot split the solver command"), "{err}");
+    assert!(err.contains("missing closing quote"), "{err}");
+    // Quoted words reach the program as one argument each.
+    let (code, out, err) = with("sh -c 'exec z3 -in'", "5");
+    assert_eq!(code, Some(0), "{out}{err}");
+}
+
 /// A solver that dies during a query (here: a line on stderr, then exit 134, or killed by a
 /// signal) makes the verdict inconclusive, exit 3, quoting its last line; it is not an error.
 #[test]

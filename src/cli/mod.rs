@@ -208,7 +208,11 @@ pub struct CommonArgs {
     #[arg(long, value_name = "NAME", conflicts_with = "solver_cmd")]
     pub solver: Option<String>,
 
-    /// Any SMT-LIB 2 solver with an interactive mode, as 'PROGRAM ARGS'.
+    /// Any SMT-LIB 2 solver with an interactive mode, as 'PROGRAM ARGS', split into words as a
+    /// shell would (quotes, backslashes) but not run by one. It must read SMT-LIB 2 on standard
+    /// input and answer `success` (`:print-success`): a program that answers otherwise is
+    /// reported as not a solver, and one that does not answer within --timeout (at most 10 s)
+    /// is killed with its children.
     #[arg(long, value_name = "CMD")]
     pub solver_cmd: Option<String>,
 

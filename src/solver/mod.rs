@@ -61,6 +61,9 @@ pub enum SolverError {
     /// `--solver-cmd` was empty.
     #[error("empty solver command")]
     EmptyCommand,
+    /// `--solver-cmd` could not be split into words (an unterminated quote).
+    #[error("cannot split the solver command `{command}` into words: {reason}")]
+    BadCommand { command: String, reason: String },
     /// The process could not be started (or its pid not read back from the start shim) or
     /// refused the first commands.
     #[error("failed to start solver `{program}`: {source}")]
@@ -76,6 +79,15 @@ pub enum SolverError {
     /// such as cvc5, the text is recovered by replaying the input to a fresh process).
     #[error("solver error on {command}: {message}")]
     Solver { command: String, message: String },
+    /// The program did not answer the SMT-LIB prologue within the query's limit, at most
+    /// 10 s (it was killed, with its descendants).
+    #[error(
+        "solver `{program}` did not answer the SMT-LIB prologue ((set-option :print-success true)) within {limit_s} s: is it an SMT-LIB 2 solver reading standard input?"
+    )]
+    Unresponsive { program: String, limit_s: f64 },
+    /// The program answered the prologue, but not as an SMT-LIB 2 solver does (`success`).
+    #[error("`{program}` is not an SMT-LIB 2 solver reading standard input: {detail}")]
+    NotASolver { program: String, detail: String },
     /// The solver answered something this module does not understand.
     #[error("unexpected solver response to {command}: {response}")]
     Unexpected { command: String, response: String },
@@ -120,12 +132,18 @@ pub fn default_solver() -> Result<SolverSpec, SolverError> {
         })
 }
 
-/// A solver given as `--solver-cmd "PROGRAM ARGS…"`: split on whitespace (no shell, no
-/// quoting); the name is the program's file name. The program must read SMT-LIB 2 from
+/// A solver given as `--solver-cmd "PROGRAM ARGS…"`: split into words by the shell's rules
+/// (quotes and backslashes; the `shell-words` crate), not run through a shell; the name is
+/// the program's file name. Errors: [`SolverError::EmptyCommand`], and
+/// [`SolverError::BadCommand`] for an unterminated quote. The program must read SMT-LIB 2 from
 /// standard input and answer `:print-success`. Not checked against `PATH` here:
 /// [`Session::new`] reports a missing program.
 pub fn from_command(cmd: &str) -> Result<SolverSpec, SolverError> {
-    let mut words = cmd.split_whitespace().map(str::to_string);
+    let words = shell_words::split(cmd).map_err(|e| SolverError::BadCommand {
+        command: cmd.to_string(),
+        reason: e.to_string(),
+    })?;
+    let mut words = words.into_iter();
     let program = words.next().ok_or(SolverError::EmptyCommand)?;
     let name = Path::new(&program)
         .file_name()
@@ -350,7 +368,8 @@ impl Session {
             .timeout
             .filter(|_| self.soft_timeout)
             .map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1));
-        Proc::start(&self.spec, &self.script.logic, soft, self.opts.eager).map_err(|e| self.explain(e, None))
+        Proc::start(&self.spec, &self.script.logic, soft, self.opts.eager, self.opts.timeout)
+            .map_err(|e| self.explain(e, None))
     }
 
     /// `(push 1)`, asserts the query's assertions, `(check-sat)`, `(get-value …)` if sat,

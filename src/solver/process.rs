@@ -14,6 +14,7 @@ use easy_smt::{Context, ContextBuilder, SExpr, SExprData};
 use std::ffi::OsString;
 use std::io;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// How many commands are written before their `success` acknowledgements are read back.
@@ -104,8 +105,7 @@ pub(crate) fn last_line(path: &std::path::Path) -> Option<String> {
 /// Spawns `program` (an executable file) with `args` through [`SHIM`] and waits for its
 /// acknowledgement of easy-smt's first commands; returns the context, the solver's pid and the
 /// file its standard error goes to. A failed start quotes the last line of that file, if any.
-fn spawn(program: PathBuf, args: &[String]) -> io::Result<(Context, u32, tempfile::TempPath)> {
-    let pid_file = PidFile::create()?;
+fn spawn(program: PathBuf, args: &[String], pid_file: &PidFile) -> io::Result<(Context, u32, tempfile::TempPath)> {
     let stderr = temp_path(".err")?;
     let mut shim_args: Vec<OsString> = vec![
         "-c".into(),
@@ -127,6 +127,87 @@ fn spawn(program: PathBuf, args: &[String]) -> io::Result<(Context, u32, tempfil
     // error `ctx` is dropped, which kills and reaps the process.
     let pid = pid_file.read()?;
     Ok((ctx, pid, stderr))
+}
+
+/// How long a solver may take over the prologue (easy-smt's `:print-success` and
+/// `:produce-models`, the soft timeout, `set-logic`): an SMT-LIB solver answers in
+/// milliseconds; a program that reads its input and never answers is killed past it.
+pub(crate) const PROLOGUE_LIMIT: Duration = Duration::from_secs(10);
+
+/// Kills the process whose pid the start shim writes to a [`PidFile`] unless disarmed within
+/// a limit: bounds the prologue, whose reads (easy-smt's, in `ContextBuilder::build`) have no
+/// deadline of their own.
+struct Watchdog {
+    state: Arc<Mutex<Dog>>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Dog {
+    Armed,
+    Disarmed,
+    Fired,
+}
+
+impl Watchdog {
+    fn arm(pid_file: PathBuf, limit: Duration) -> Watchdog {
+        let state = Arc::new(Mutex::new(Dog::Armed));
+        let shared = Arc::clone(&state);
+        std::thread::spawn(move || {
+            std::thread::sleep(limit);
+            let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
+            if *s == Dog::Armed
+                && let Ok(text) = std::fs::read_to_string(&pid_file)
+                && let Ok(pid) = text.trim().parse::<u32>()
+            {
+                // The process is not reaped while armed: the `Proc` that owns it is dropped
+                // only after `disarm` (on success) or by an error path that ends the
+                // prologue, which a kill does not outrun but at the limit itself.
+                // A wrapper (`sh -c '…'`) may hold the pipes through a child of its own.
+                for child in descendants(pid) {
+                    kill_pid(child);
+                }
+                kill_pid(pid);
+                *s = Dog::Fired;
+            }
+        });
+        Watchdog { state }
+    }
+
+    /// Disarms the watchdog; whether it had fired.
+    fn disarm(self) -> bool {
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let fired = *s == Dog::Fired;
+        *s = Dog::Disarmed;
+        fired
+    }
+}
+
+/// The processes descended from `pid` (Linux: from `/proc/*/stat`); empty elsewhere.
+fn descendants(pid: u32) -> Vec<u32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    // (pid, parent) of every process; the parent is the field after the `(comm)`.
+    let parents: Vec<(u32, u32)> = dir
+        .filter_map(|e| {
+            let e = e.ok()?;
+            let p: u32 = e.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
+            let ppid = stat[stat.rfind(')')? + 1..].split_whitespace().nth(1)?.parse().ok()?;
+            Some((p, ppid))
+        })
+        .collect();
+    let mut out = Vec::new();
+    let mut frontier = vec![pid];
+    while let Some(q) = frontier.pop() {
+        for &(p, parent) in &parents {
+            if parent == q && !out.contains(&p) {
+                out.push(p);
+                frontier.push(p);
+            }
+        }
+    }
+    out
 }
 
 /// Sends SIGKILL to `pid`. Only called while the `Child` that owns `pid` (the shim's, which
@@ -223,17 +304,65 @@ fn error_message(ctx: &Context, e: SExpr) -> Option<String> {
 impl Proc {
     /// Starts the solver with `:print-success` and `:produce-models` (easy-smt sends both),
     /// the solver's own soft timeout when it has a cheap one, and `(set-logic logic)` unless
-    /// `logic` is empty.
+    /// `logic` is empty, all within `limit` (at most [`PROLOGUE_LIMIT`]). Errors:
+    /// [`SolverError::NotFound`]; [`SolverError::Unresponsive`] past the limit (the process and
+    /// its descendants are killed); [`SolverError::NotASolver`] for a program that answers
+    /// otherwise than `success`; [`SolverError::Solver`] when it refuses the logic.
     pub(crate) fn start(
         spec: &SolverSpec,
         logic: &str,
         soft_timeout_ms: Option<u64>,
         eager: bool,
+        limit: Option<Duration>,
     ) -> Result<Proc, SolverError> {
+        let limit = limit.map_or(PROLOGUE_LIMIT, |l| l.min(PROLOGUE_LIMIT));
         let program = find_program(&spec.program).ok_or_else(|| SolverError::NotFound {
             program: spec.program.clone(),
         })?;
-        let (ctx, pid, stderr) = spawn(program, &spec.args).map_err(|source| SolverError::Start {
+        let start = |source| SolverError::Start {
+            program: spec.program.clone(),
+            source,
+        };
+        let pid_file = PidFile::create().map_err(start)?;
+        let dog = Watchdog::arm(pid_file.path.to_path_buf(), limit);
+        let r = Self::prologue(spec, program, logic, soft_timeout_ms, eager, &pid_file);
+        if dog.disarm() {
+            return Err(SolverError::Unresponsive {
+                program: spec.program.clone(),
+                limit_s: limit.as_secs_f64(),
+            });
+        }
+        // easy-smt's handshake: an answer other than `success` (a program that exits at once
+        // stays a failed start, with its standard error).
+        const HANDSHAKE: &str = "Unexpected result from solver: ";
+        r.map_err(|e| match e {
+            SolverError::Start { program, source } if source.to_string().starts_with(HANDSHAKE) => {
+                SolverError::NotASolver {
+                    program,
+                    detail: format!(
+                        "to (set-option :print-success true) it answered {}",
+                        &source.to_string()[HANDSHAKE.len()..]
+                    ),
+                }
+            }
+            SolverError::Unexpected { response, .. } => SolverError::NotASolver {
+                program: spec.program.clone(),
+                detail: format!("it answered {response}"),
+            },
+            e => e,
+        })
+    }
+
+    /// [`Proc::start`]'s exchange, bounded by its watchdog.
+    fn prologue(
+        spec: &SolverSpec,
+        program: PathBuf,
+        logic: &str,
+        soft_timeout_ms: Option<u64>,
+        eager: bool,
+        pid_file: &PidFile,
+    ) -> Result<Proc, SolverError> {
+        let (ctx, pid, stderr) = spawn(program, &spec.args, pid_file).map_err(|source| SolverError::Start {
             program: spec.program.clone(),
             source,
         })?;
