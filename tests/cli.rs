@@ -125,6 +125,46 @@ fn a_program_that_is_not_a_solver_is_reported_as_such() {
     assert_eq!(code, Some(0), "{out}{err}");
 }
 
+/// SIGINT, SIGTERM or SIGHUP while a solver is answering: gpug exits with 130 and leaves no
+/// solver process behind (the fake solver's `sleep`, a child of its shell, included).
+#[test]
+fn a_signal_leaves_no_solver_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, sig) in ["INT", "TERM", "HUP"].iter().enumerate() {
+        let marker = format!("sleep 96.{}{i}", std::process::id());
+        let cmd = fake_solver(dir.path(), &format!("slow{i}"), &marker);
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gpug"))
+            .current_dir(common::root())
+            .args([
+                "--solver-cmd",
+                &cmd,
+                "--blockDim=64",
+                "--gridDim=1",
+                "examples/vector_add.cu",
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("start gpug");
+        let t = Instant::now();
+        while !running(&marker) {
+            assert!(
+                t.elapsed() < Duration::from_secs(20),
+                "{sig}: the solver never got a query"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let killed = std::process::Command::new("kill")
+            .args([format!("-{sig}"), child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(killed.success());
+        let status = child.wait().expect("gpug ends");
+        assert_eq!(status.code(), Some(130), "{sig}");
+        assert!(!running(&marker), "{sig}: `{marker}` was left running");
+    }
+}
+
 /// A solver that dies during a query (here: a line on stderr, then exit 134, or killed by a
 /// signal) makes the verdict inconclusive, exit 3, quoting its last line; it is not an error.
 #[test]

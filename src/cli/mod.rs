@@ -352,6 +352,7 @@ pub fn strip_ignored_flags(args: Vec<String>) -> (Vec<String>, Vec<String>) {
 
 /// Runs the command line; returns the exit code.
 pub fn main() -> i32 {
+    crate::solver::kill_solvers_on_signals();
     let (args, notes) = strip_ignored_flags(std::env::args().collect());
     for n in notes {
         eprintln!("{n}");

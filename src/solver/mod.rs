@@ -132,6 +132,16 @@ pub fn default_solver() -> Result<SolverSpec, SolverError> {
         })
 }
 
+/// On SIGINT, SIGTERM and SIGHUP (the `ctrlc` crate), kills every solver process gpug
+/// started, with its descendants, and exits with 130: no solver outlives an interrupted run.
+/// A second call keeps the first handler.
+pub fn kill_solvers_on_signals() {
+    let _ = ctrlc::set_handler(|| {
+        process::kill_all();
+        std::process::exit(130);
+    });
+}
+
 /// A solver given as `--solver-cmd "PROGRAM ARGS…"`: split into words by the shell's rules
 /// (quotes and backslashes; the `shell-words` crate), not run through a shell; the name is
 /// the program's file name. Errors: [`SolverError::EmptyCommand`], and

@@ -51,6 +51,32 @@ pub(crate) struct Proc {
     tactic: Option<&'static str>,
 }
 
+/// The pids of the solver processes alive now (each [`Proc`]'s, from its start to its drop),
+/// for [`kill_all`] when gpug is interrupted.
+static LIVE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        // Before `ctx` is dropped (which kills and reaps the process): a pid in `LIVE` is
+        // never one that was reaped.
+        let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+        live.retain(|&p| p != self.pid);
+    }
+}
+
+/// Kills every live solver process and its descendants (SIGKILL): for a signal handler, when
+/// gpug stops without dropping its sessions. Holds the registry's lock, so no process is
+/// reaped meanwhile.
+pub(crate) fn kill_all() {
+    let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+    for &pid in live.iter() {
+        for child in descendants(pid) {
+            kill_pid(child);
+        }
+        kill_pid(pid);
+    }
+}
+
 /// A fresh, empty file in the temporary directory (the `tempfile` crate: exclusive creation,
 /// a unique name) for [`SHIM`] to write the solver's pid to; removed when dropped (after
 /// reading, and on every error path).
@@ -366,6 +392,7 @@ impl Proc {
             program: spec.program.clone(),
             source,
         })?;
+        LIVE.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
         let mut p = Proc {
             ctx,
             pid,
