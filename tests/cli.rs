@@ -125,6 +125,39 @@ fn a_program_that_is_not_a_solver_is_reported_as_such() {
     assert_eq!(code, Some(0), "{out}{err}");
 }
 
+/// A solver that answers `sat` and then a model it never finishes: that query is
+/// inconclusive (exit 3) with the reason, and the run's other queries are not asked, so the
+/// run costs one `--timeout`, not one per query (`reduce_nobarrier` has three).
+#[test]
+fn a_solver_that_gives_no_readable_model_is_not_asked_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("garbage.sh");
+    std::fs::write(
+        &path,
+        "while IFS= read -r line; do\n  case \"$line\" in\n    *check-sat*) echo sat;;\n    *get-value*) echo '((x #b1 garbage';;\n    *) echo success;;\n  esac\ndone\n",
+    )
+    .unwrap();
+    let cmd = format!("/bin/sh {}", path.display());
+    let t = Instant::now();
+    let (code, out, err) = run(&[
+        "--solver-cmd",
+        &cmd,
+        "--timeout",
+        "2",
+        "--blockDim=256",
+        "--gridDim=64",
+        "examples/reduce_nobarrier.cu",
+    ]);
+    let took = t.elapsed();
+    assert_eq!(code, Some(3), "{out}{err}");
+    assert!(
+        out.contains("the solver answered sat, then no readable model within 2 s"),
+        "{out}"
+    );
+    assert_eq!(out.matches("(not asked again)").count(), 2, "{out}");
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+}
+
 /// SIGINT, SIGTERM or SIGHUP while a solver is answering: gpug exits with 130 and leaves no
 /// solver process behind (the fake solver's `sleep`, a child of its shell, included).
 #[test]

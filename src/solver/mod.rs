@@ -132,6 +132,31 @@ pub fn default_solver() -> Result<SolverSpec, SolverError> {
         })
 }
 
+/// The solvers (program and arguments) that broke the protocol in this run, with why: their
+/// later checks answer [`Answer::Failed`] without asking, so a solver that answers `sat` and
+/// then no readable model costs one limit, not one per query.
+static MISBEHAVED: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
+
+fn solver_key(spec: &SolverSpec) -> String {
+    format!("{} {}", spec.program, spec.args.join(" "))
+}
+
+/// Why the solver of `spec` broke the protocol in this run, if it did.
+fn misbehaved(spec: &SolverSpec) -> Option<String> {
+    let key = solver_key(spec);
+    let all = MISBEHAVED.lock().unwrap_or_else(|e| e.into_inner());
+    all.iter().find(|(k, _)| *k == key).map(|(_, why)| why.clone())
+}
+
+/// Records that the solver of `spec` broke the protocol (the first reason is kept).
+fn note_misbehaved(spec: &SolverSpec, why: &str) {
+    let key = solver_key(spec);
+    let mut all = MISBEHAVED.lock().unwrap_or_else(|e| e.into_inner());
+    if !all.iter().any(|(k, _)| *k == key) {
+        all.push((key, why.to_string()));
+    }
+}
+
 /// On SIGINT, SIGTERM and SIGHUP (the `ctrlc` crate), kills every solver process gpug
 /// started, with its descendants, and exits with 130: no solver outlives an interrupted run.
 /// A second call keeps the first handler.
@@ -432,6 +457,9 @@ impl Session {
         if self.unreadable {
             return Ok(Answer::Unread);
         }
+        if let Some(reason) = misbehaved(&self.spec) {
+            return Ok(Answer::Failed(format!("{reason} (not asked again)")));
+        }
         // A fresh process gets the script on the worker thread, within the limit.
         let (mut proc, script) = match self.proc.take() {
             Some(p) => (p, None),
@@ -444,6 +472,8 @@ impl Session {
         let started = Instant::now();
         let script_read = Arc::new(AtomicBool::new(script.is_none()));
         let read = Arc::clone(&script_read);
+        let answered_sat = Arc::new(AtomicBool::new(false));
+        let sat = Arc::clone(&answered_sat);
         std::thread::Builder::new()
             .name("gpug-solver".to_string())
             .stack_size(WORKER_STACK)
@@ -454,7 +484,7 @@ impl Session {
                 }
                 .and_then(|()| {
                     read.store(true, Ordering::Release);
-                    proc.run_query(&q).map_err(Failure::Query)
+                    proc.run_query_noting(&q, &sat).map_err(Failure::Query)
                 });
                 // If the receiver gave up, `proc` is dropped here, which kills and reaps the
                 // process.
@@ -487,6 +517,15 @@ impl Session {
                 self.unreadable = !script_read.load(Ordering::Acquire);
                 Ok(if self.unreadable {
                     Answer::Unread
+                } else if answered_sat.load(Ordering::Acquire) {
+                    // Not a hard query: a solver that does not follow the protocol. Its
+                    // later checks, in any session, are not asked.
+                    let reason = format!(
+                        "the solver answered sat, then no readable model within {} s",
+                        limit.as_secs_f64()
+                    );
+                    note_misbehaved(&self.spec, &reason);
+                    Answer::Failed(reason)
                 } else {
                     Answer::Timeout
                 })

@@ -14,6 +14,7 @@ use easy_smt::{Context, ContextBuilder, SExpr, SExprData};
 use std::ffi::OsString;
 use std::io;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -496,6 +497,12 @@ impl Proc {
     /// `(push 1)`, the assertions, `(check-sat)`, `(get-value …)` when sat,
     /// `(get-info :reason-unknown)` when unknown, `(pop 1)`.
     pub(crate) fn run_query(&mut self, q: &Query) -> Result<Answer, SolverError> {
+        self.run_query_noting(q, &AtomicBool::new(false))
+    }
+
+    /// [`Proc::run_query`], setting `answered_sat` once the solver has answered `sat` (what
+    /// follows is its model): a limit that passes then is the model's, not the search's.
+    pub(crate) fn run_query_noting(&mut self, q: &Query, answered_sat: &AtomicBool) -> Result<Answer, SolverError> {
         let ctx = &self.ctx;
         let push = ctx.list(vec![ctx.atom("push"), ctx.atom("1")]);
         let pop = ctx.list(vec![ctx.atom("pop"), ctx.atom("1")]);
@@ -515,7 +522,10 @@ impl Proc {
         self.send(check)?;
         let resp = self.recv(check)?;
         let answer = match self.ctx.get_atom(resp) {
-            Some("sat") => Answer::Sat(self.get_values(&q.get_values)?),
+            Some("sat") => {
+                answered_sat.store(true, Ordering::Release);
+                Answer::Sat(self.get_values(&q.get_values)?)
+            }
             Some("unsat") => Answer::Unsat,
             Some("unknown") => Answer::Unknown(self.reason_unknown()?),
             _ => return Err(self.unexpected(check, resp)),
