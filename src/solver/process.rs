@@ -15,7 +15,7 @@ use std::ffi::OsString;
 use std::io;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
 /// How many commands are written before their `success` acknowledgements are read back.
@@ -166,6 +166,8 @@ pub(crate) const PROLOGUE_LIMIT: Duration = Duration::from_secs(10);
 /// deadline of their own.
 struct Watchdog {
     state: Arc<Mutex<Dog>>,
+    /// Dropped by [`Watchdog::disarm`], which wakes the thread at once.
+    wake: mpsc::Sender<()>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -179,8 +181,11 @@ impl Watchdog {
     fn arm(pid_file: PathBuf, limit: Duration) -> Watchdog {
         let state = Arc::new(Mutex::new(Dog::Armed));
         let shared = Arc::clone(&state);
+        let (wake, woken) = mpsc::channel::<()>();
         std::thread::spawn(move || {
-            std::thread::sleep(limit);
+            if woken.recv_timeout(limit) != Err(mpsc::RecvTimeoutError::Timeout) {
+                return;
+            }
             let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
             if *s == Dog::Armed
                 && let Ok(text) = std::fs::read_to_string(&pid_file)
@@ -197,7 +202,7 @@ impl Watchdog {
                 *s = Dog::Fired;
             }
         });
-        Watchdog { state }
+        Watchdog { state, wake }
     }
 
     /// Disarms the watchdog; whether it had fired.
@@ -205,6 +210,8 @@ impl Watchdog {
         let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let fired = *s == Dog::Fired;
         *s = Dog::Disarmed;
+        drop(s);
+        drop(self.wake);
         fired
     }
 }
