@@ -92,6 +92,69 @@ fn running(text: &str) -> bool {
         .any(|c| String::from_utf8_lossy(&c).replace('\0', " ").contains(text))
 }
 
+/// Hostile input ends with exit 2 and a reason on standard error, never a panic or a hang:
+/// empty, binary and non-UTF-8 files, a directory, 3,000 nested parentheses, recursion, a
+/// `__shared__` array of 2^30 ints, `--dump-smt2` onto an existing file.
+#[test]
+fn hostile_input_is_exit_2_with_a_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, bytes: &[u8]| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p.display().to_string()
+    };
+    let binary: Vec<u8> = (0..=255u8).cycle().take(2048).collect();
+    let parens = format!(
+        "__global__ void k(int *a) {{ a[0] = {}1{}; }}\n",
+        "(".repeat(3000),
+        ")".repeat(3000)
+    );
+    let directory = dir.path().join("dir.cu");
+    std::fs::create_dir(&directory).unwrap();
+    let cases = [
+        (write("empty.cu", b""), "no kernel (__global__ function) found"),
+        (write("binary.cu", &binary), "error: expected unqualified-id"),
+        (
+            write("latin1.cu", b"__global__ void k(int *a) { a[0] = \xe9; }\n"),
+            "error: source file is not valid UTF-8",
+        ),
+        (directory.display().to_string(), "error reading"),
+        (write("parens.cu", parens.as_bytes()), "bracket nesting level exceeded"),
+        (
+            write(
+                "recursion.cu",
+                b"__device__ int f(int n) { return n == 0 ? 0 : f(n - 1) + 1; }\n__global__ void k(int *a) { a[threadIdx.x] = f(threadIdx.x); }\n",
+            ),
+            "unsupported: recursive call to `f`",
+        ),
+        (
+            write(
+                "huge.cu",
+                b"__global__ void k(int *a) {\n  __shared__ int s[1 << 30];\n  s[threadIdx.x] = 1;\n  a[threadIdx.x] = s[threadIdx.x];\n}\n",
+            ),
+            "huge.cu:2:18: the kernel's __shared__ arrays take 4294967296 bytes with `s`, more than any CUDA GPU gives a block",
+        ),
+    ];
+    for (file, reason) in &cases {
+        let (code, out, err) = run(&["--solver", "z3", "--blockDim=64", "--gridDim=1", file]);
+        assert_eq!(code, Some(2), "{file}: {out}{err}");
+        assert!(err.contains(reason), "{file}: {err}");
+        assert!(!err.contains("panicked"), "{file}: {err}");
+    }
+    let existing = write("existing.smt2", b"");
+    let (code, out, err) = run(&[
+        "--solver",
+        "z3",
+        "--blockDim=64",
+        "--gridDim=1",
+        "--dump-smt2",
+        &existing,
+        "examples/vector_add.cu",
+    ]);
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(err.contains("cannot write"), "{err}");
+}
+
 /// Whether no process whose command line contains `text` runs within 2 s: gpug sends SIGKILL
 /// before it exits, and a killed process may take a moment to go.
 fn gone(text: &str) -> bool {

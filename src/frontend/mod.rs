@@ -81,6 +81,14 @@ pub enum FrontendError {
         /// What, in one line.
         what: String,
     },
+    /// The kernel breaks one of CUDA's limits that nvcc enforces (static `__shared__` memory).
+    #[error("{span}: {what}")]
+    OverLimit {
+        /// Where.
+        span: Span,
+        /// Which limit, in one line.
+        what: String,
+    },
     /// The file defines no `__global__` function.
     #[error("{file}: no kernel (__global__ function) found")]
     NoKernel {

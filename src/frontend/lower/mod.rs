@@ -336,7 +336,10 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
     for _ in 0..target::MAX_PASSES {
         let (k, grown) = lower_kernel_pass(g, f, display, seeds)?;
         match grown {
-            None => return Ok(k),
+            None => {
+                static_shared_fits(&k)?;
+                return Ok(k);
+            }
             Some(s) => seeds = s,
         }
     }
@@ -347,6 +350,37 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
             .unwrap_or_else(|| Span::point(Arc::from(""), 0, 0)),
         "pointers whose possible arrays do not settle",
     )
+}
+
+/// The most `__shared__` memory a block can have on any CUDA GPU, in bytes: 227 KiB (compute
+/// capability 9.0, CUDA C++ Programming Guide, "Features and Technical Specifications").
+/// nvcc already refuses more than 48 KiB of static `__shared__` arrays; gpug verifies kernels
+/// up to this larger size (GPUVerify's suite has a 64 KiB one) and refuses what no launch can
+/// have.
+const MAX_SHARED: u128 = 227 * 1024;
+
+/// Errors with [`FrontendError::OverLimit`] at the `__shared__` array whose size takes the
+/// kernel's static shared memory past [`MAX_SHARED`] (`extern __shared__` arrays have no size).
+fn static_shared_fits(k: &Kernel) -> R<()> {
+    let mut total: u128 = 0;
+    for a in k
+        .arrays
+        .iter()
+        .filter(|a| a.space == Space::Shared && !a.dims.is_empty())
+    {
+        let elems = a.dims.iter().fold(1u128, |n, &d| n.saturating_mul(u128::from(d)));
+        total = total.saturating_add(elems.saturating_mul(u128::from(a.elem.bytes())));
+        if total > MAX_SHARED {
+            return Err(FrontendError::OverLimit {
+                span: a.span.clone(),
+                what: format!(
+                    "the kernel's __shared__ arrays take {total} bytes with `{}`, more than any CUDA GPU gives a block ({MAX_SHARED} bytes, 227 KiB)",
+                    a.name
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// One lowering of the kernel `f` with the pointer sets `seeds`; the kernel, and the sets for
