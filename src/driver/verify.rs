@@ -136,7 +136,7 @@ pub(super) fn verify_under(
         ));
     }
     if opts.no_overflow {
-        notes.push("assumes that no integer +, -, * wraps and no integer conversion changes a value (--no-overflow): a defect that needs one is not reported".into());
+        notes.push("assumes that no integer +, -, * wraps and no integer conversion changes a value (--no-overflow): an execution in which the kernel's arithmetic wraps anywhere, even after a defect, is not checked".into());
     }
     let mut findings: Vec<Finding> = Vec::new();
     let mut benign: Vec<Finding> = Vec::new();
