@@ -136,6 +136,14 @@ pub struct ArrayDecl {
     pub span: Span,
 }
 
+impl ArrayDecl {
+    /// The number of elements (the product of `dims`, saturating), `None` when the size is
+    /// unknown.
+    pub fn elements(&self) -> Option<u128> {
+        (!self.dims.is_empty()).then(|| self.dims.iter().fold(1u128, |n, &d| n.saturating_mul(u128::from(d))))
+    }
+}
+
 /// A scalar variable (a local, a kernel scalar parameter, or a temporary made by lowering).
 #[derive(Clone, Debug, PartialEq)]
 pub struct VarDecl {

@@ -71,11 +71,17 @@ impl Drop for Proc {
 pub(crate) fn kill_all() {
     let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
     for &pid in live.iter() {
-        for child in descendants(pid) {
-            kill_pid(child);
-        }
-        kill_pid(pid);
+        kill_tree(pid);
     }
+}
+
+/// Sends SIGKILL to `pid`'s descendants, then to `pid`: a wrapper (`sh -c '…'`) may hold the
+/// solver's pipes through a child of its own.
+fn kill_tree(pid: u32) {
+    for child in descendants(pid) {
+        kill_pid(child);
+    }
+    kill_pid(pid);
 }
 
 /// A fresh, empty file in the temporary directory (the `tempfile` crate: exclusive creation,
@@ -95,14 +101,19 @@ impl PidFile {
 
     /// The pid written to the file.
     pub(crate) fn read(&self) -> io::Result<u32> {
-        let text = std::fs::read_to_string(&self.path)?;
-        text.trim().parse().map_err(|_| {
-            io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("no pid in {}: {:?}", self.path.display(), text),
-            )
-        })
+        read_pid(&self.path)
     }
+}
+
+/// The pid the start shim wrote to `path`.
+fn read_pid(path: &std::path::Path) -> io::Result<u32> {
+    let text = std::fs::read_to_string(path)?;
+    text.trim().parse().map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("no pid in {}: {:?}", path.display(), text),
+        )
+    })
 }
 
 /// A fresh, empty temporary file `gpug-solver-XXXXXX.SUFFIX` (the `tempfile` crate: exclusive
@@ -188,17 +199,12 @@ impl Watchdog {
             }
             let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
             if *s == Dog::Armed
-                && let Ok(text) = std::fs::read_to_string(&pid_file)
-                && let Ok(pid) = text.trim().parse::<u32>()
+                && let Ok(pid) = read_pid(&pid_file)
             {
                 // The process is not reaped while armed: the `Proc` that owns it is dropped
                 // only after `disarm` (on success) or by an error path that ends the
                 // prologue, which a kill does not outrun but at the limit itself.
-                // A wrapper (`sh -c '…'`) may hold the pipes through a child of its own.
-                for child in descendants(pid) {
-                    kill_pid(child);
-                }
-                kill_pid(pid);
+                kill_tree(pid);
                 *s = Dog::Fired;
             }
         });

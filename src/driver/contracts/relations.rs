@@ -92,14 +92,9 @@ pub(super) fn vocabulary(k: &Kernel, geometry: &crate::passes::Geometry) -> Vec<
     if geometry.block_dim[0].is_none() && x_block {
         out.push(power_of_two());
         let mut sizes = BTreeSet::new();
-        for a in k
-            .arrays
-            .iter()
-            .filter(|a| a.space == Space::Shared && !a.dims.is_empty())
-        {
-            let c: u64 = a.dims.iter().product();
-            if (2..=1024).contains(&c) {
-                sizes.insert(c);
+        for a in k.arrays.iter().filter(|a| a.space == Space::Shared) {
+            if let Some(c) = a.elements().filter(|c| (2..=1024).contains(c)) {
+                sizes.insert(c as u64);
             }
         }
         for c in sizes {

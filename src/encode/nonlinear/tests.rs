@@ -205,6 +205,24 @@ fn no_wrap_relaxation_proves_radix_and_refines_models() {
     }
 }
 
+/// A 6-bit `QF_BV` script prefix that gives the relaxation's `nl.mul6` and the `nl.{s,u}div6`,
+/// `nl.{s,u}rem6` of `signed` their exact meaning, to check lemmas valid.
+fn exact_division_6(signed: bool) -> String {
+    let (s, div, rem) = if signed {
+        ("s", "bvsdiv", "bvsrem")
+    } else {
+        ("u", "bvudiv", "bvurem")
+    };
+    let f = |name: &str, op: &str| {
+        format!("(define-fun {name} ((x (_ BitVec 6)) (y (_ BitVec 6))) (_ BitVec 6) ({op} x y))\n")
+    };
+    let mut text = String::from("(set-logic QF_BV)\n");
+    text.push_str(&f("nl.mul6", "bvmul"));
+    text.push_str(&f(&format!("nl.{s}div6"), div));
+    text.push_str(&f(&format!("nl.{s}rem6"), rem));
+    text
+}
+
 /// The division lemmas hold for SMT-LIB's division and remainder (by zero too): z3 finds no
 /// 6-bit values that break one, signed or unsigned; and the exact quotient and remainder the
 /// refinement compares with are SMT-LIB's.
@@ -235,14 +253,7 @@ fn division_lemmas_are_valid() {
         assert!(lemmas.len() >= 2, "{text}");
         // The relaxation proves `a = b*q + r` for `b ≠ 0` from the lemmas alone.
         assert_eq!(z3_says(&text), "unsat", "{text}");
-        let mut check = String::from("(set-logic QF_BV)\n");
-        check.push_str("(define-fun nl.mul6 ((x (_ BitVec 6)) (y (_ BitVec 6))) (_ BitVec 6) (bvmul x y))\n");
-        check.push_str(&format!(
-            "(define-fun nl.{s}div6 ((x (_ BitVec 6)) (y (_ BitVec 6))) (_ BitVec 6) ({div} x y))\n"
-        ));
-        check.push_str(&format!(
-            "(define-fun nl.{s}rem6 ((x (_ BitVec 6)) (y (_ BitVec 6))) (_ BitVec 6) ({rem} x y))\n"
-        ));
+        let mut check = exact_division_6(signed);
         check.push_str("(declare-const a (_ BitVec 6))\n(declare-const b (_ BitVec 6))\n");
         check.push_str(&format!("(assert (not (and {})))\n(check-sat)\n", lemmas.join(" ")));
         assert_eq!(z3_says(&check), "unsat", "signed={signed}\n{check}");
@@ -293,10 +304,7 @@ fn a_dividend_plus_its_divisor_keeps_its_remainder() {
         let text = script_text(&r.script.commands, &[]);
         assert_eq!(z3_says(&text), "unsat", "{goal}\n{text}");
         let lemmas = lemma_texts(&r);
-        let mut check = String::from("(set-logic QF_BV)\n");
-        check.push_str("(define-fun nl.mul6 ((x (_ BitVec 6)) (y (_ BitVec 6))) (_ BitVec 6) (bvmul x y))\n");
-        check.push_str("(define-fun nl.udiv6 ((x (_ BitVec 6)) (y (_ BitVec 6))) (_ BitVec 6) (bvudiv x y))\n");
-        check.push_str("(define-fun nl.urem6 ((x (_ BitVec 6)) (y (_ BitVec 6))) (_ BitVec 6) (bvurem x y))\n");
+        let mut check = exact_division_6(false);
         check.push_str("(declare-const x (_ BitVec 6))\n(declare-const b (_ BitVec 6))\n");
         check.push_str("(define-fun y () (_ BitVec 6) (bvadd x b))\n");
         check.push_str(&format!("(assert (not (and {})))\n(check-sat)\n", lemmas.join(" ")));

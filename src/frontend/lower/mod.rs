@@ -363,12 +363,8 @@ const MAX_SHARED: u128 = 227 * 1024;
 /// kernel's static shared memory past [`MAX_SHARED`] (`extern __shared__` arrays have no size).
 fn static_shared_fits(k: &Kernel) -> R<()> {
     let mut total: u128 = 0;
-    for a in k
-        .arrays
-        .iter()
-        .filter(|a| a.space == Space::Shared && !a.dims.is_empty())
-    {
-        let elems = a.dims.iter().fold(1u128, |n, &d| n.saturating_mul(u128::from(d)));
+    for a in k.arrays.iter().filter(|a| a.space == Space::Shared) {
+        let Some(elems) = a.elements() else { continue };
         total = total.saturating_add(elems.saturating_mul(u128::from(a.elem.bytes())));
         if total > MAX_SHARED {
             return Err(FrontendError::OverLimit {
