@@ -274,6 +274,41 @@ fn a_signal_leaves_no_solver_behind() {
     }
 }
 
+/// SIGKILL of gpug, which no handler sees, takes its solver with it: the solver is started
+/// with `PR_SET_PDEATHSIG` (through `setpriv`, where util-linux has it). The fake solver
+/// `exec`s `sleep` at its first `check-sat`, in its own process.
+#[test]
+fn sigkill_of_gpug_leaves_no_solver_behind() {
+    if !std::path::Path::new("/usr/bin/setpriv").exists() && !std::path::Path::new("/bin/setpriv").exists() {
+        eprintln!("skipped: no setpriv (util-linux) on this machine");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let marker = format!("sleep 97.{}", std::process::id());
+    let cmd = fake_solver(dir.path(), "slowkill", &format!("exec {marker}"));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gpug"))
+        .current_dir(common::root())
+        .args([
+            "--solver-cmd",
+            &cmd,
+            "--blockDim=64",
+            "--gridDim=1",
+            "examples/vector_add.cu",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start gpug");
+    let t = Instant::now();
+    while !running(&marker) {
+        assert!(t.elapsed() < Duration::from_secs(20), "the solver never got a query");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.kill().expect("SIGKILL gpug");
+    child.wait().expect("gpug ends");
+    assert!(gone(&marker), "`{marker}` was left running after SIGKILL of gpug");
+}
+
 /// A solver that dies during a query (here: a line on stderr, then exit 134, or killed by a
 /// signal) makes the verdict inconclusive, exit 3, quoting its last line; it is not an error.
 #[test]

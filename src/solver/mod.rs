@@ -203,26 +203,35 @@ pub fn available() -> Vec<(SolverSpec, Result<String, SolverError>)> {
         .collect()
 }
 
+/// How long `PROGRAM --version` may take in `gpug solvers`.
+const VERSION_LIMIT: Duration = Duration::from_secs(5);
+
+/// The first non-empty line `spec`'s program prints for `--version`, within [`VERSION_LIMIT`].
+/// Errors: [`SolverError::NotFound`], [`SolverError::Start`], and [`SolverError::Unexpected`]
+/// quoting its standard error when it prints nothing in time.
 fn version_line(spec: &SolverSpec) -> Result<String, SolverError> {
     let path = find_program(&spec.program).ok_or_else(|| SolverError::NotFound {
         program: spec.program.clone(),
     })?;
-    let out = std::process::Command::new(path)
-        .arg("--version")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|source| SolverError::Start {
-            program: spec.program.clone(),
-            source,
+    let (out, err) =
+        process::run_bounded(&path, &["--version".to_string()], String::new(), VERSION_LIMIT).map_err(|source| {
+            SolverError::Start {
+                program: spec.program.clone(),
+                source,
+            }
         })?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    text.lines()
+    out.as_deref()
+        .unwrap_or("")
+        .lines()
         .map(str::trim)
         .find(|l| !l.is_empty())
         .map(str::to_string)
         .ok_or_else(|| SolverError::Unexpected {
             command: format!("{} --version", spec.program),
-            response: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+            response: match (out, err) {
+                (None, _) => format!("no answer within {} s", VERSION_LIMIT.as_secs()),
+                (_, err) => err.unwrap_or_default().trim().to_string(),
+            },
         })
 }
 

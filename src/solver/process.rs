@@ -35,7 +35,15 @@ const SHELL: &str = "/bin/sh";
 /// (`exec "$@"`), which keeps that pid, with the solver's standard error redirected to the file
 /// named by `$1` (so that the last line of a solver that dies can be quoted). No `--` after
 /// `exec`: dash's `exec` would run a program called `--`.
-const SHIM: &str = r#"echo $$ > "$0"; e=$1; shift; exec "$@" 2>"$e""#;
+///
+/// Where util-linux's `setpriv` is installed (Linux), the solver is exec'ed through
+/// `setpriv --pdeathsig KILL`, which sets `prctl(PR_SET_PDEATHSIG, SIGKILL)` and execs it in
+/// the same process: the kernel kills the solver when gpug dies, even by SIGKILL, which no
+/// handler sees. The signal follows the death of the *thread* that started the shim, so a
+/// solver must be started on a thread that outlives it: gpug starts every solver on the
+/// thread that owns its session (the main thread), never on the query's worker thread.
+/// easy-smt builds the `Command`, so `pre_exec` is not available to do this in-process.
+const SHIM: &str = r#"echo $$ > "$0"; e=$1; shift; if command -v setpriv >/dev/null 2>&1; then exec setpriv --pdeathsig KILL "$@" 2>"$e"; fi; exec "$@" 2>"$e""#;
 
 /// At most this many bytes at the end of the solver's standard error are read for its last line.
 const STDERR_TAIL: u64 = 16 * 1024;
@@ -631,31 +639,85 @@ pub(crate) fn has_soft_timeout(spec: &SolverSpec) -> bool {
 /// `spec` for at most `limit` and returns the text of the first `(error "…")` it prints.
 /// Used to recover the message of a solver that exited on an error.
 pub(crate) fn diagnose(spec: &SolverSpec, input: String, limit: Duration) -> Option<String> {
+    let (out, _) = run_bounded(std::path::Path::new(&spec.program), &spec.args, input, limit).ok()?;
+    error_text(&out?)
+}
+
+/// Runs `program` with `args` once, `input` on its standard input, for at most `limit`;
+/// returns its standard output and standard error, each `None` if the process had not closed
+/// it by then (it is then killed, with its descendants). The process gets
+/// `PR_SET_PDEATHSIG` (Linux), so it dies with gpug. Errors: the process cannot be started.
+pub(crate) fn run_bounded(
+    program: &std::path::Path,
+    args: &[String],
+    input: String,
+    limit: Duration,
+) -> io::Result<(Option<String>, Option<String>)> {
     use std::io::{Read, Write};
     use std::process::{Command as Cmd, Stdio};
-    let mut child = Cmd::new(&spec.program)
-        .args(&spec.args)
+    let mut cmd = Cmd::new(program);
+    cmd.args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .ok()?;
-    let mut stdin = child.stdin.take()?;
-    let mut stdout = child.stdout.take()?;
+        .stderr(Stdio::piped());
+    die_with_parent(&mut cmd);
+    let mut child = cmd.spawn()?;
+    let mut stdin = child.stdin.take();
+    let outputs = [
+        child.stdout.take().map(|s| Box::new(s) as Box<dyn Read + Send>),
+        child.stderr.take().map(|s| Box::new(s) as Box<dyn Read + Send>),
+    ];
     std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
+        if let Some(stdin) = stdin.as_mut() {
+            let _ = stdin.write_all(input.as_bytes());
+        }
     });
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut out = String::new();
-        let _ = stdout.read_to_string(&mut out);
-        let _ = tx.send(out);
+    let receivers: Vec<_> = outputs
+        .into_iter()
+        .map(|stream| {
+            let (tx, rx) = mpsc::channel();
+            std::thread::spawn(move || {
+                let mut bytes = Vec::new();
+                if let Some(mut s) = stream {
+                    let _ = s.read_to_end(&mut bytes);
+                }
+                let _ = tx.send(String::from_utf8_lossy(&bytes).into_owned());
+            });
+            rx
+        })
+        .collect();
+    let deadline = std::time::Instant::now() + limit;
+    let mut texts = receivers.iter().map(|rx| {
+        rx.recv_timeout(deadline.saturating_duration_since(std::time::Instant::now()))
+            .ok()
     });
-    let out = rx.recv_timeout(limit);
-    let _ = child.kill();
+    let (out, err) = (texts.next().flatten(), texts.next().flatten());
+    kill_tree(child.id());
     let _ = child.wait();
-    error_text(&out.ok()?)
+    Ok((out, err))
 }
+
+/// Makes the process `cmd` starts receive SIGKILL when the thread that starts it dies
+/// (`prctl(PR_SET_PDEATHSIG)`, Linux); elsewhere nothing.
+#[cfg(target_os = "linux")]
+fn die_with_parent(cmd: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    unsafe extern "C" {
+        fn prctl(option: i32, ...) -> i32;
+    }
+    const PR_SET_PDEATHSIG: i32 = 1;
+    const SIGKILL: u64 = 9;
+    // SAFETY: prctl(2) is async-signal-safe and touches no memory of ours.
+    unsafe {
+        cmd.pre_exec(|| {
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_cmd: &mut std::process::Command) {}
 
 /// The string of the first `(error "…")` in a solver's output (`""` inside is a quote).
 pub(crate) fn error_text(out: &str) -> Option<String> {

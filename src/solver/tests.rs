@@ -740,3 +740,43 @@ fn pid_files_are_fresh_and_removed() {
     drop((f1, f2));
     assert!(!p1.exists() && !p2.exists());
 }
+
+/// A one-shot solver run (`--version` for `gpug solvers`, a replay for an error message) is
+/// bounded: a program that never closes its output is killed, with its children, at the
+/// limit, and both outputs are reported missing; one that answers is read whole.
+#[test]
+fn one_shot_runs_are_bounded() {
+    let marker = format!("sleep 98.{}", std::process::id());
+    let t = Instant::now();
+    let (out, err) = process::run_bounded(
+        Path::new("/bin/sh"),
+        &["-c".to_string(), format!("echo started; {marker}")],
+        String::new(),
+        Duration::from_millis(500),
+    )
+    .expect("sh starts");
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    assert_eq!((out, err), (None, None));
+    let running = || {
+        std::fs::read_dir("/proc")
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+            .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+            .any(|c| String::from_utf8_lossy(&c).replace('\0', " ").contains(&marker))
+    };
+    let killed = Instant::now();
+    while running() && killed.elapsed() < Duration::from_secs(2) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!running(), "`{marker}` was left running");
+    let (out, err) = process::run_bounded(
+        Path::new("/bin/sh"),
+        &["-c".to_string(), "cat; echo oops >&2".to_string()],
+        "(exit)\n".to_string(),
+        Duration::from_secs(5),
+    )
+    .expect("sh starts");
+    assert_eq!(out.as_deref(), Some("(exit)\n"));
+    assert_eq!(err.as_deref(), Some("oops\n"));
+}
