@@ -106,15 +106,10 @@ impl PidFile {
             path: temp_path(".pid")?,
         })
     }
-
-    /// The pid written to the file.
-    pub(crate) fn read(&self) -> io::Result<u32> {
-        read_pid(&self.path)
-    }
 }
 
 /// The pid the start shim wrote to `path`.
-fn read_pid(path: &std::path::Path) -> io::Result<u32> {
+pub(crate) fn read_pid(path: &std::path::Path) -> io::Result<u32> {
     let text = std::fs::read_to_string(path)?;
     text.trim().parse().map_err(|_| {
         io::Error::new(
@@ -151,12 +146,16 @@ pub(crate) fn last_line(path: &std::path::Path) -> Option<String> {
 /// Spawns `program` (an executable file) with `args` through [`SHIM`] and waits for its
 /// acknowledgement of easy-smt's first commands; returns the context, the solver's pid and the
 /// file its standard error goes to. A failed start quotes the last line of that file, if any.
-fn spawn(program: PathBuf, args: &[String], pid_file: &PidFile) -> io::Result<(Context, u32, tempfile::TempPath)> {
+fn spawn(
+    program: PathBuf,
+    args: &[String],
+    pid_file: &std::path::Path,
+) -> io::Result<(Context, u32, tempfile::TempPath)> {
     let stderr = temp_path(".err")?;
     let mut shim_args: Vec<OsString> = vec![
         "-c".into(),
         SHIM.into(),
-        pid_file.path.to_path_buf().into(),
+        pid_file.into(),
         stderr.to_path_buf().into(),
         program.into(),
     ];
@@ -171,8 +170,43 @@ fn spawn(program: PathBuf, args: &[String], pid_file: &PidFile) -> io::Result<(C
         })?;
     // The solver answered, so the shell wrote the file before it `exec`ed the solver. On an
     // error `ctx` is dropped, which kills and reaps the process.
-    let pid = pid_file.read()?;
+    let pid = read_pid(pid_file)?;
     Ok((ctx, pid, stderr))
+}
+
+/// Runs `f` (which starts a child process) on the one thread of gpug that starts every solver,
+/// made on first use and alive until gpug exits, and returns its result.
+///
+/// Linux sends a process's parent-death signal (`PR_SET_PDEATHSIG`, which [`SHIM`] and
+/// [`die_with_parent`] set so that a solver dies with gpug, even by SIGKILL) when the *thread*
+/// that started it exits, not the process: a solver started on a short-lived thread (a
+/// worker, a test's thread) would be killed with that thread. Starting on this thread ties
+/// every solver to gpug's lifetime. Starts are serialized; each is bounded by its
+/// [`Watchdog`]. Where the thread cannot be made, `f` runs on the caller's thread.
+fn on_starter_thread<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    type Job = Box<dyn FnOnce() + Send>;
+    static STARTER: std::sync::OnceLock<Option<mpsc::Sender<Job>>> = std::sync::OnceLock::new();
+    let starter = STARTER.get_or_init(|| {
+        let (tx, rx) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("gpug-starter".to_string())
+            .spawn(move || rx.into_iter().for_each(|job| job()))
+            .ok()
+            .map(|_| tx)
+    });
+    let (tx, rx) = mpsc::channel();
+    let job: Job = Box::new(move || {
+        let _ = tx.send(f());
+    });
+    match starter {
+        Some(starter) => {
+            if let Err(mpsc::SendError(job)) = starter.send(job) {
+                job();
+            }
+        }
+        None => job(),
+    }
+    rx.recv().expect("the starter thread runs every job it receives")
 }
 
 /// How long a solver may take over the prologue (easy-smt's `:print-success` and
@@ -410,10 +444,12 @@ impl Proc {
         eager: bool,
         pid_file: &PidFile,
     ) -> Result<Proc, SolverError> {
-        let (ctx, pid, stderr) = spawn(program, &spec.args, pid_file).map_err(|source| SolverError::Start {
-            program: spec.program.clone(),
-            source,
-        })?;
+        let (args, path) = (spec.args.clone(), pid_file.path.to_path_buf());
+        let (ctx, pid, stderr) =
+            on_starter_thread(move || spawn(program, &args, &path)).map_err(|source| SolverError::Start {
+                program: spec.program.clone(),
+                source,
+            })?;
         LIVE.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
         let mut p = Proc {
             ctx,
@@ -661,7 +697,7 @@ pub(crate) fn run_bounded(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     die_with_parent(&mut cmd);
-    let mut child = cmd.spawn()?;
+    let mut child = on_starter_thread(move || cmd.spawn())?;
     let mut stdin = child.stdin.take();
     let outputs = [
         child.stdout.take().map(|s| Box::new(s) as Box<dyn Read + Send>),

@@ -733,9 +733,12 @@ fn pid_files_are_fresh_and_removed() {
     assert_ne!(f1.path.to_path_buf(), f2.path.to_path_buf());
     assert_eq!(std::fs::read_to_string(&f1.path).unwrap(), "");
     std::fs::write(&f1.path, "1234\n").unwrap();
-    assert_eq!(f1.read().unwrap(), 1234);
+    assert_eq!(process::read_pid(&f1.path).unwrap(), 1234);
     std::fs::write(&f2.path, "garbage").unwrap();
-    assert_eq!(f2.read().unwrap_err().kind(), std::io::ErrorKind::InvalidData);
+    assert_eq!(
+        process::read_pid(&f2.path).unwrap_err().kind(),
+        std::io::ErrorKind::InvalidData
+    );
     let (p1, p2) = (f1.path.to_path_buf(), f2.path.to_path_buf());
     drop((f1, f2));
     assert!(!p1.exists() && !p2.exists());
