@@ -224,6 +224,11 @@ impl<'a> KernelRun<'a> {
                 }
                 Reply::Undecided
             }
+            Answer::InvalidModel(why) => {
+                self.inconclusive
+                    .push(format!("query {name}: solver returned an invalid model ({why})"));
+                Reply::Undecided
+            }
             Answer::Failed(line) => {
                 self.inconclusive
                     .push(format!("query {name}: the solver failed during the query: {line}"));

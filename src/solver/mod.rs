@@ -631,7 +631,9 @@ fn dump_text(prefix: &str, query: &Query, answer: Option<&Answer>) -> String {
         let status = match a {
             Answer::Sat(_) => "sat",
             Answer::Unsat => "unsat",
-            Answer::Unknown(_) | Answer::Timeout | Answer::Unread | Answer::Failed(_) => "unknown",
+            Answer::Unknown(_) | Answer::Timeout | Answer::Unread | Answer::Failed(_) | Answer::InvalidModel(_) => {
+                "unknown"
+            }
         };
         let _ = writeln!(s, "(set-info :status {status})");
     }

@@ -581,7 +581,11 @@ impl Proc {
         let answer = match self.ctx.get_atom(resp) {
             Some("sat") => {
                 answered_sat.store(true, Ordering::Release);
-                Answer::Sat(self.get_values(&q.get_values)?)
+                let values = self.get_values(&q.get_values)?;
+                match self.model_refuted(&q.get_values, &values)? {
+                    Some(detail) => Answer::InvalidModel(detail),
+                    None => Answer::Sat(values),
+                }
             }
             Some("unsat") => Answer::Unsat,
             Some("unknown") => Answer::Unknown(self.reason_unknown()?),
@@ -589,6 +593,41 @@ impl Proc {
         };
         self.ack(pop)?;
         Ok(answer)
+    }
+
+    /// Checks a `sat` answer before it becomes a defect: asserts `(= term value)` for each value
+    /// the model gave (inside the query's `push`, so the `pop` removes them) and asks again.
+    /// The query with its witness fixed must stay satisfiable; `Some(why)` when the solver now
+    /// answers `unsat` (its model does not satisfy the query), `None` when it answers `sat`,
+    /// or `unknown` (not refuted). Costs one more `check-sat` per `sat` answer, on a query whose
+    /// witness is fixed.
+    fn model_refuted(&mut self, terms: &[Sexp], values: &[Sexp]) -> Result<Option<String>, SolverError> {
+        if terms.is_empty() {
+            return Ok(None);
+        }
+        let ctx = &self.ctx;
+        let check = ctx.list(vec![ctx.atom("check-sat")]);
+        let fixed: Vec<SExpr> = terms
+            .iter()
+            .zip(values)
+            .map(|(t, v)| {
+                let eq = ctx.list(vec![ctx.atom("="), to_sexpr(ctx, t), to_sexpr(ctx, v)]);
+                ctx.list(vec![ctx.atom("assert"), eq])
+            })
+            .collect();
+        for &f in &fixed {
+            self.ack(f)?;
+        }
+        self.send(check)?;
+        let resp = self.recv(check)?;
+        Ok(match self.ctx.get_atom(resp) {
+            Some("unsat") => Some(format!(
+                "with the {} values of its model asserted, the query is unsat",
+                terms.len()
+            )),
+            Some("sat" | "unknown") => None,
+            _ => return Err(self.unexpected(check, resp)),
+        })
     }
 
     fn get_values(&mut self, terms: &[Sexp]) -> Result<Vec<Sexp>, SolverError> {

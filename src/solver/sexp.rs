@@ -153,6 +153,10 @@ pub enum Answer {
     /// error message recovered by replaying the input, else a description of how it ended. The
     /// process was discarded; the next query restarts it.
     Failed(String),
+    /// The solver answered `sat`, but its model does not satisfy the query: with the values it
+    /// gave asserted, it answered `unsat` (a solver bug, or a solver that is not one). Holds
+    /// what was found. No defect is built from such a model.
+    InvalidModel(String),
 }
 
 impl Command {

@@ -783,3 +783,37 @@ fn one_shot_runs_are_bounded() {
     assert_eq!(out.as_deref(), Some("(exit)\n"));
     assert_eq!(err.as_deref(), Some("oops\n"));
 }
+
+/// A `sat` answer is checked before a witness is built from it: the values of the model are
+/// asserted back and the query must stay satisfiable. A fake solver whose model does not
+/// satisfy the query (it answers `sat`, gives `x = 7`, then `unsat` with `x = 7` asserted)
+/// gives [`Answer::InvalidModel`], with and without a limit; a real solver's model passes.
+#[test]
+fn a_model_that_does_not_satisfy_the_query_is_invalid() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("liar.sh");
+    let text = "n=0\nwhile IFS= read -r line; do\n  case \"$line\" in\n    *check-sat*) n=$((n+1)); if [ $((n % 2)) = 1 ]; then echo sat; else echo unsat; fi;;\n    *get-value*) echo '((x #x00000007))';;\n    *) echo success;;\n  esac\ndone\n";
+    std::fs::write(&path, text).unwrap();
+    let liar = SolverSpec {
+        name: "liar".to_string(),
+        program: "/bin/sh".to_string(),
+        args: vec![path.display().to_string()],
+    };
+    let q = query("q", vec![eq(a("x"), bv(9, 32))], vec![a("x")]);
+    for timeout in [None, Some(Duration::from_secs(10))] {
+        let mut s = session(&liar, &bv32_script(), timeout);
+        assert_eq!(
+            s.check(&q).unwrap(),
+            Answer::InvalidModel("with the 1 values of its model asserted, the query is unsat".to_string()),
+            "{timeout:?}"
+        );
+    }
+    for spec in solvers() {
+        let mut s = session(&spec, &bv32_script(), Some(Duration::from_secs(10)));
+        let ans = s.check(&q).unwrap();
+        let Answer::Sat(vals) = &ans else {
+            panic!("{}: {ans:?}", spec.name)
+        };
+        assert_eq!(vals[0].as_bv(), Some(big(9)), "{}", spec.name);
+    }
+}
