@@ -3,11 +3,13 @@
 //! agree exactly (race, barrier divergence, or clean).
 //!
 //! The grammar (`Stmt`, rendered as CUDA by `render`): stores, loads and `atomicAdd`s on
-//! shared and global arrays of `int` and `char` (and a `char` view of an `int` array), at
-//! affine and modular indices over `threadIdx.x`, `blockIdx.x` and loop counters;
+//! shared and global arrays of `int` and `char` (and `char` views of `int` arrays), at
+//! affine, divided, xor-ed, reversed and modular indices over `threadIdx.x`, `blockIdx.x` and
+//! loop counters;
 //! `__syncthreads()` in uniform and non-uniform places; `if`/`else` on thread ids, block ids
 //! and a scalar parameter `n`; `return`, `break` and `continue` in a conditional; `atomicAdd` and `atomicAdd_block`;
-//! `for` loops of 1 to 3 iterations. No control flow or address
+//! `for` loops of 1 to 3 iterations and tree-reduction loops (`i = blockDim.x / 2; i > 0;
+//! i >>= 1`), whose counters appear in indices and conditions. No control flow or address
 //! depends on a value read from memory.
 //!
 //! The reference (`oracle`) is an interpreter of gpug's `ir` (what the front end lowered, before
@@ -51,6 +53,8 @@ enum Arr {
     Shared,
     /// `__shared__ char sc[16]`.
     SharedChar,
+    /// `((char *)s)`: a byte view of `s` (64 bytes).
+    SharedBytes,
     /// `int *g` (a parameter).
     Global,
     /// `((char *)g)`: a byte view of `g`.
@@ -64,12 +68,17 @@ impl Arr {
         matches!(self, Arr::Shared | Arr::Global)
     }
     fn is_shared(self) -> bool {
-        matches!(self, Arr::Shared | Arr::SharedChar)
+        matches!(self, Arr::Shared | Arr::SharedChar | Arr::SharedBytes)
+    }
+    /// The number of elements of a shared array (indices are reduced modulo it).
+    fn len(self) -> u32 {
+        if self == Arr::SharedBytes { 64 } else { 16 }
     }
     fn name(self) -> &'static str {
         match self {
             Arr::Shared => "s",
             Arr::SharedChar => "sc",
+            Arr::SharedBytes => "((char *)s)",
             Arr::Global => "g",
             Arr::GlobalBytes => "((char *)g)",
             Arr::GlobalChar => "gc",
@@ -77,10 +86,13 @@ impl Arr {
     }
 }
 
-/// `(a * threadIdx.x + b * blockIdx.x + c [+ i_d]) [% m]`, unsigned; `m` is always there for
-/// shared arrays (16 elements).
+/// `(BASE [+ i_d]) [% m]`, unsigned, where BASE is by `form`: 0 `a * threadIdx.x + b *
+/// blockIdx.x + c`, 1 `threadIdx.x / (a + 1) + c`, 2 `(threadIdx.x ^ c)`, 3 `blockDim.x - 1 -
+/// threadIdx.x`, 4 `threadIdx.x + blockIdx.x * blockDim.x`. A shared array's index is always
+/// reduced modulo its length.
 #[derive(Clone, Debug)]
 struct Idx {
+    form: u32,
     a: u32,
     b: u32,
     c: u32,
@@ -103,6 +115,8 @@ enum Cond {
     TidGeNSigned,
     /// `n == c`
     NEq(u32),
+    /// `threadIdx.x < i_d`, the innermost loop's counter (`threadIdx.x < 1` outside loops)
+    TidLtCounter,
 }
 
 #[derive(Clone, Debug)]
@@ -119,12 +133,15 @@ enum Stmt {
     Sync,
     If(Cond, Vec<Stmt>, Vec<Stmt>),
     For(u32, Vec<Stmt>),
+    /// `for (unsigned i_d = blockDim.x / 2; i_d > 0; i_d >>= 1)`: a tree reduction's loop.
+    Halving(Vec<Stmt>),
 }
 
 fn arr() -> impl Strategy<Value = Arr> {
     prop_oneof![
         Just(Arr::Shared),
         Just(Arr::SharedChar),
+        Just(Arr::SharedBytes),
         Just(Arr::Global),
         Just(Arr::GlobalBytes),
         Just(Arr::GlobalChar),
@@ -133,13 +150,21 @@ fn arr() -> impl Strategy<Value = Arr> {
 
 fn idx() -> impl Strategy<Value = Idx> {
     (
+        prop_oneof![3 => Just(0u32), 1 => 1u32..5],
         0u32..3,
         0u32..3,
         0u32..4,
         any::<bool>(),
         prop_oneof![Just(None), (2u32..17).prop_map(Some)],
     )
-        .prop_map(|(a, b, c, counter, m)| Idx { a, b, c, counter, m })
+        .prop_map(|(form, a, b, c, counter, m)| Idx {
+            form,
+            a,
+            b,
+            c,
+            counter,
+            m,
+        })
 }
 
 fn cond() -> impl Strategy<Value = Cond> {
@@ -152,6 +177,7 @@ fn cond() -> impl Strategy<Value = Cond> {
         Just(Cond::TidLtN),
         Just(Cond::TidGeNSigned),
         (0u32..4).prop_map(Cond::NEq),
+        Just(Cond::TidLtCounter),
     ]
 }
 
@@ -174,7 +200,8 @@ fn stmts() -> impl Strategy<Value = Vec<Stmt>> {
                 Stmt::If(c, t, vec![])
             }),
             1 => (cond(), any::<bool>()).prop_map(|(c, brk)| Stmt::If(c, vec![Stmt::Jump(brk)], vec![])),
-            1 => (1u32..4, prop::collection::vec(inner, 1..4)).prop_map(|(k, b)| Stmt::For(k, b)),
+            1 => (1u32..4, prop::collection::vec(inner.clone(), 1..4)).prop_map(|(k, b)| Stmt::For(k, b)),
+            1 => prop::collection::vec(inner, 1..4).prop_map(Stmt::Halving),
         ]
     });
     prop::collection::vec(stmt, 1..7)
@@ -196,19 +223,27 @@ fn render(body: &[Stmt]) -> String {
 }
 
 fn render_idx(i: &Idx, arr: Arr, depth: usize) -> String {
-    let mut e = format!("{} * threadIdx.x + {} * blockIdx.x + {}", i.a, i.b, i.c);
+    let mut e = match i.form {
+        0 => format!("{} * threadIdx.x + {} * blockIdx.x + {}", i.a, i.b, i.c),
+        1 => format!("threadIdx.x / {} + {}", i.a + 1, i.c),
+        2 => format!("(threadIdx.x ^ {})", i.c),
+        3 => "blockDim.x - 1 - threadIdx.x".to_string(),
+        _ => "threadIdx.x + blockIdx.x * blockDim.x".to_string(),
+    };
     if i.counter && depth > 0 {
         let _ = write!(e, " + i{}", depth - 1);
     }
     match (i.m, arr.is_shared()) {
         (Some(m), _) => format!("({e}) % {m}"),
-        (None, true) => format!("({e}) % 16"),
+        (None, true) => format!("({e}) % {}", arr.len()),
         (None, false) => e,
     }
 }
 
-fn render_cond(c: &Cond) -> String {
+fn render_cond(c: &Cond, depth: usize) -> String {
     match c {
+        Cond::TidLtCounter if depth > 0 => format!("threadIdx.x < i{}", depth - 1),
+        Cond::TidLtCounter => "threadIdx.x < 1".to_string(),
         Cond::TidLt(k) => format!("threadIdx.x < {k}"),
         Cond::TidMod(m, r) => format!("threadIdx.x % {m} == {r}"),
         Cond::BidEq(k) => format!("blockIdx.x == {k}"),
@@ -252,7 +287,7 @@ fn render_stmts(out: &mut String, body: &[Stmt], indent: usize, depth: usize) {
                 let _ = writeln!(out, "{pad}__syncthreads();");
             }
             Stmt::If(c, t, e) => {
-                let _ = writeln!(out, "{pad}if ({}) {{", render_cond(c));
+                let _ = writeln!(out, "{pad}if ({}) {{", render_cond(c, depth));
                 render_stmts(out, t, indent + 1, depth);
                 if e.is_empty() {
                     let _ = writeln!(out, "{pad}}}");
@@ -261,6 +296,14 @@ fn render_stmts(out: &mut String, body: &[Stmt], indent: usize, depth: usize) {
                     render_stmts(out, e, indent + 1, depth);
                     let _ = writeln!(out, "{pad}}}");
                 }
+            }
+            Stmt::Halving(b) => {
+                let _ = writeln!(
+                    out,
+                    "{pad}for (unsigned i{depth} = blockDim.x / 2; i{depth} > 0; i{depth} >>= 1) {{"
+                );
+                render_stmts(out, b, indent + 1, depth + 1);
+                let _ = writeln!(out, "{pad}}}");
             }
             Stmt::For(k, b) => {
                 let _ = writeln!(out, "{pad}for (int i{depth} = 0; i{depth} < {k}; i{depth}++) {{");
