@@ -58,6 +58,10 @@ pub(crate) struct Proc {
     stderr: tempfile::TempPath,
     /// z3's tactic for the logic, used as `(check-sat-using TACTIC)` (see [`check_tactic`]).
     tactic: Option<&'static str>,
+    /// Whether a `sat` answer's model is checked ([`Proc::model_refuted`]): not in an eager
+    /// session, whose queries are `encode::nonlinear`'s relaxations: gpug evaluates their
+    /// models on exact arithmetic itself, and a witness is only built from an exact query's.
+    check_models: bool,
 }
 
 /// The pids of the solver processes alive now (each [`Proc`]'s, from its start to its drop),
@@ -456,6 +460,7 @@ impl Proc {
             pid,
             stderr,
             tactic: check_tactic(spec, logic).filter(|_| eager),
+            check_models: !eager,
         };
         if let (Some(ms), Some(option)) = (soft_timeout_ms, soft_timeout_option(spec)) {
             // Tolerated if refused: the watchdog is what enforces the limit.
@@ -602,7 +607,7 @@ impl Proc {
     /// or `unknown` (not refuted). Costs one more `check-sat` per `sat` answer, on a query whose
     /// witness is fixed.
     fn model_refuted(&mut self, terms: &[Sexp], values: &[Sexp]) -> Result<Option<String>, SolverError> {
-        if terms.is_empty() {
+        if terms.is_empty() || !self.check_models {
             return Ok(None);
         }
         let ctx = &self.ctx;
