@@ -381,6 +381,7 @@ struct Trace {
     barriers: Vec<(u32, u32)>,
 }
 
+/// How a list of statements ended.
 enum Flow {
     Normal,
     Break,
@@ -389,8 +390,9 @@ enum Flow {
     Return,
 }
 
-struct Thread<'k> {
-    kernel: &'k Kernel,
+/// One thread of the launch being run: its ids, the launch's extents (x only; y and z are 1),
+/// its variables (indexed by `ir::VarId`) and what it did so far.
+struct Thread {
     tid: u32,
     bid: u32,
     bdim: u32,
@@ -399,7 +401,7 @@ struct Thread<'k> {
     trace: Trace,
 }
 
-impl Thread<'_> {
+impl Thread {
     fn eval(&self, e: &Expr) -> Val {
         match e {
             Expr::Const { value, ty } => {
@@ -626,7 +628,6 @@ fn verdict_for(kernel: &Kernel, bdim: u32, gdim: u32, params: &HashMap<usize, u6
                 };
             }
             let mut t = Thread {
-                kernel,
                 tid,
                 bid,
                 bdim,
@@ -634,7 +635,6 @@ fn verdict_for(kernel: &Kernel, bdim: u32, gdim: u32, params: &HashMap<usize, u6
                 vars,
                 trace: Trace::default(),
             };
-            let _ = t.kernel;
             t.run(&kernel.body);
             traces.push((bid, tid, t.trace));
         }
