@@ -234,6 +234,33 @@ fn a_solver_that_gives_no_readable_model_is_not_asked_again() {
     assert!(took < Duration::from_secs(5), "took {took:?}");
 }
 
+/// gpug on `examples/vector_add.cu` with the solver `cmd`, returned once a process whose command
+/// line contains `marker` (what the fake solver runs at `check-sat`) is running.
+fn gpug_asking(cmd: &str, marker: &str) -> std::process::Child {
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_gpug"))
+        .current_dir(common::root())
+        .args([
+            "--solver-cmd",
+            cmd,
+            "--blockDim=64",
+            "--gridDim=1",
+            "examples/vector_add.cu",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start gpug");
+    let t = Instant::now();
+    while !running(marker) {
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "`{marker}`: the solver never got a query"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child
+}
+
 /// SIGINT, SIGTERM or SIGHUP while a solver is answering: gpug exits with 130 and leaves no
 /// solver process behind (the fake solver's `sleep`, a child of its shell, included).
 #[test]
@@ -242,27 +269,7 @@ fn a_signal_leaves_no_solver_behind() {
     for (i, sig) in ["INT", "TERM", "HUP"].iter().enumerate() {
         let marker = format!("sleep 96.{}{i}", std::process::id());
         let cmd = fake_solver(dir.path(), &format!("slow{i}"), &marker);
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gpug"))
-            .current_dir(common::root())
-            .args([
-                "--solver-cmd",
-                &cmd,
-                "--blockDim=64",
-                "--gridDim=1",
-                "examples/vector_add.cu",
-            ])
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("start gpug");
-        let t = Instant::now();
-        while !running(&marker) {
-            assert!(
-                t.elapsed() < Duration::from_secs(20),
-                "{sig}: the solver never got a query"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        let mut child = gpug_asking(&cmd, &marker);
         let killed = std::process::Command::new("kill")
             .args([format!("-{sig}"), child.id().to_string()])
             .status()
@@ -286,24 +293,7 @@ fn sigkill_of_gpug_leaves_no_solver_behind() {
     let dir = tempfile::tempdir().unwrap();
     let marker = format!("sleep 97.{}", std::process::id());
     let cmd = fake_solver(dir.path(), "slowkill", &format!("exec {marker}"));
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gpug"))
-        .current_dir(common::root())
-        .args([
-            "--solver-cmd",
-            &cmd,
-            "--blockDim=64",
-            "--gridDim=1",
-            "examples/vector_add.cu",
-        ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("start gpug");
-    let t = Instant::now();
-    while !running(&marker) {
-        assert!(t.elapsed() < Duration::from_secs(20), "the solver never got a query");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let mut child = gpug_asking(&cmd, &marker);
     child.kill().expect("SIGKILL gpug");
     child.wait().expect("gpug ends");
     assert!(gone(&marker), "`{marker}` was left running after SIGKILL of gpug");
