@@ -39,9 +39,8 @@ const SHELL: &str = "/bin/sh";
 /// Where util-linux's `setpriv` is installed (Linux), the solver is exec'ed through
 /// `setpriv --pdeathsig KILL`, which sets `prctl(PR_SET_PDEATHSIG, SIGKILL)` and execs it in
 /// the same process: the kernel kills the solver when gpug dies, even by SIGKILL, which no
-/// handler sees. The signal follows the death of the *thread* that started the shim, so a
-/// solver must be started on a thread that outlives it: gpug starts every solver on the
-/// thread that owns its session (the main thread), never on the query's worker thread.
+/// handler sees. The signal follows the death of the *thread* that started the shim, so every
+/// solver is started on one thread that lives as long as gpug ([`on_starter_thread`]).
 /// easy-smt builds the `Command`, so `pre_exec` is not available to do this in-process.
 const SHIM: &str = r#"echo $$ > "$0"; e=$1; shift; if command -v setpriv >/dev/null 2>&1; then exec setpriv --pdeathsig KILL "$@" 2>"$e"; fi; exec "$@" 2>"$e""#;
 
