@@ -14,7 +14,8 @@ use super::Error;
 use super::pipeline::{Command, KernelRun, Reply, reasons};
 use crate::encode::nonlinear::Refinement;
 use crate::encode::{self, Finding};
-use crate::ir::{Kernel, Span, VarId};
+use crate::ir::query::builtins_read;
+use crate::ir::{Builtin, Dim, Kernel, Span, VarId};
 use crate::passes::{self, LoopTreatment, Prepared};
 use crate::solver::{self, Answer, Session};
 use crate::verdict::{FileResult, FindingKind, KernelResult, Verdict};
@@ -300,7 +301,7 @@ fn encode_checking_closed_forms(
 ) -> Result<(Kernel, encode::Encoded, Sessions), Error> {
     loop {
         let encoded = encode::encode_with(&kernel, &launch.geometry, &pair_options(opts, launch));
-        let mut sessions = Sessions::new(&encoded, run, opts.explain);
+        let mut sessions = Sessions::new(&kernel, &encoded, run, opts.explain);
         let mut rejected: Vec<(Span, VarId)> = Vec::new();
         for (i, check) in encoded.checks.iter().enumerate() {
             if let encode::Property::ClosedForm { loop_span, var } = &check.property
@@ -369,7 +370,7 @@ fn confirm_by_replay(
         }
         let encoded = encode::encode_with(&prepared.kernel, &geometry, &pair_options(opts, launch));
         // Exact queries only: the launch is concrete.
-        let mut sessions = Sessions::new(&encoded, run, opts.explain);
+        let mut sessions = Sessions::new(&prepared.kernel, &encoded, run, opts.explain);
         sessions.relaxed = None;
         for (j, check) in encoded.checks.iter().enumerate() {
             let same = match &check.property {
@@ -489,8 +490,16 @@ struct Sessions {
 }
 
 impl Sessions {
-    fn new(encoded: &encode::Encoded, run: &KernelRun, explain: bool) -> Sessions {
-        let relaxed = encode::nonlinear::relax(encoded).map(|r| {
+    /// The sessions of `encoded`, the encoding of `kernel`.
+    fn new(kernel: &Kernel, encoded: &encode::Encoded, run: &KernelRun, explain: bool) -> Sessions {
+        let relaxed = encode::nonlinear::relax(encoded).map(|mut r| {
+            let reads = builtins_read(&kernel.body);
+            let read = |b: Builtin| reads.contains(&b);
+            let [y, z] = [Dim::Y, Dim::Z];
+            r.keep_read_dims(
+                [read(Builtin::ThreadIdx(y)), read(Builtin::ThreadIdx(z))],
+                [read(Builtin::BlockIdx(y)), read(Builtin::BlockIdx(z))],
+            );
             let limit = run.timeout().min(RELAXED_LIMIT);
             (run.eager_session(&r.script, limit), r)
         });

@@ -437,7 +437,8 @@ pub struct Probe {
     pub(crate) inputs: Vec<Sexp>,
     /// Bounds that make the launch small: every uniform input below `2^8`.
     pub(crate) small: Vec<Sexp>,
-    /// Bounds that make it one-dimensional: `blockDim.y`, `.z`, `gridDim.y`, `.z` are 1.
+    /// Bounds that make it one-dimensional: `blockDim.y`, `.z`, `gridDim.y`, `.z` are 1
+    /// (each declared one, less those [`super::Relaxed::keep_read_dims`] removes).
     pub(crate) flat: Vec<Sexp>,
 }
 
@@ -507,7 +508,10 @@ impl Probe {
     /// Only for finding a witness: a query unsatisfiable under them says nothing.
     /// Tier 0 is a small 1-D launch (the unused dimensions 1: the witness a user reads most
     /// easily, and the launch a replay confirms), tier 1 a small launch; `None` past the last.
+    /// Without flat bounds ([`super::Relaxed::keep_read_dims`] leaves none when the kernel
+    /// reads its y and z indices) tier 0 would be tier 1 again, and is left out.
     pub fn small(&self, tier: usize) -> Option<Vec<Sexp>> {
+        let tier = tier + usize::from(self.flat.is_empty());
         match tier {
             0 => Some(self.small.iter().chain(&self.flat).cloned().collect()),
             1 => Some(self.small.clone()),

@@ -460,3 +460,45 @@ fn relaxation_uninterprets_symbolic_products_and_distributes_literal_summands() 
     };
     assert!(nonlinear::relax(&lit).is_none());
 }
+
+/// The flat witness tier pins only the y and z extents whose indices the kernel does not
+/// read, and is left out when it pins nothing (it would repeat the next tier).
+#[test]
+fn flat_tier_leaves_read_dimensions_free_and_goes_when_empty() {
+    let small = parse_sexp("(bvult blockDim.x #x00000100)");
+    let pins =
+        ["blockDim.y", "blockDim.z", "gridDim.y", "gridDim.z"].map(|n| parse_sexp(&format!("(= {n} #x00000001)")));
+    let relaxed = |read_thread: [bool; 2], read_block: [bool; 2]| {
+        let mut r = nonlinear::Relaxed {
+            script: Script {
+                logic: "QF_UFBV".into(),
+                commands: Vec::new(),
+            },
+            queries: Vec::new(),
+            probes: vec![nonlinear::Probe {
+                products: Vec::new(),
+                divisions: Vec::new(),
+                inputs: Vec::new(),
+                small: vec![small.clone()],
+                flat: pins.to_vec(),
+            }],
+            preferred: None,
+        };
+        r.keep_read_dims(read_thread, read_block);
+        r.probes.remove(0)
+    };
+    let texts = |b: Option<Vec<Sexp>>| b.map(|v| v.iter().map(Sexp::to_string).collect::<Vec<_>>());
+    // Nothing read: all four pinned in tier 0, none in tier 1.
+    let p = relaxed([false; 2], [false; 2]);
+    assert_eq!(texts(p.small(0)).map(|v| v.len()), Some(5));
+    assert_eq!(texts(p.small(1)), Some(vec![small.to_string()]));
+    assert_eq!(p.small(2), None);
+    // threadIdx.y and blockIdx.z read: blockDim.y and gridDim.z stay free.
+    let p = relaxed([true, false], [false, true]);
+    let tier0 = texts(p.small(0)).expect("tier 0");
+    assert_eq!(tier0, [small.to_string(), pins[1].to_string(), pins[2].to_string()]);
+    // Every y and z index read: no flat tier, the small launch comes first and last.
+    let p = relaxed([true; 2], [true; 2]);
+    assert_eq!(texts(p.small(0)), Some(vec![small.to_string()]));
+    assert_eq!(p.small(1), None);
+}
