@@ -31,7 +31,10 @@ pub(crate) mod products;
 #[cfg(test)]
 mod tests;
 
-use products::{Division, Product, Sum, division_lemmas, division_name, lemmas, nowrap_name, radix_lemmas};
+use products::{
+    Division, LiteralSum, Product, Sum, division_lemmas, division_name, lemmas, literal_radix_lemmas, nowrap_name,
+    radix_lemmas, width_lemmas,
+};
 pub use products::{Preferred, Probe, Refinement};
 pub(crate) use products::{as_mul_no_overflow, mul_no_overflow};
 
@@ -72,6 +75,14 @@ impl Relaxed {
     }
 }
 
+/// Whether a division by the literal `c` is relaxed (unsigned only): a literal above 1 that
+/// is not a power of two (those are shifts, which solvers take apart at once), such as the
+/// `WIDTH` of `(off / 4) % WIDTH`. Its lemmas ([`literal_radix_lemmas`]) say what bit-blasting
+/// finds only slowly: the remainder of `v*c + u` with `u < c` is `u`.
+fn radix_literal(c: &BigUint) -> bool {
+    *c > BigUint::one() && c.count_ones() > 1
+}
+
 /// The bits of the uniform inputs of a small launch ([`Probe::small`]).
 const SMALL_BITS: u32 = 8;
 
@@ -84,6 +95,10 @@ struct Collected {
     index: HashMap<String, usize>,
     sums: Vec<Sum>,
     divisions: Vec<Division>,
+    literal_sums: Vec<LiteralSum>,
+    /// Whether a division by a non-literal was relaxed (those by a literal alone make no
+    /// relaxation: the exact formula is as linear).
+    symbolic_division: bool,
     /// `(width, signed)` of the divisions.
     divs: BTreeSet<(u32, bool)>,
     /// [`Facts::order_key`] of each definition.
@@ -94,17 +109,30 @@ struct Collected {
 const KEY_LIMIT: usize = 4096;
 
 impl Collected {
-    /// Removes what was collected after the script's `(products, sums, divisions)` (the
-    /// counts `script`), appending its lemmas (against the script's) to `out`; returns its
-    /// products and divisions.
-    fn take_fresh(&mut self, script: (usize, usize, usize), out: &mut Vec<Sexp>) -> (Vec<Product>, Vec<Division>) {
-        let products = self.products.split_off(script.0);
+    /// The counts of what was collected: products, sums, divisions and literal sums.
+    fn counts(&self) -> [usize; 4] {
+        [
+            self.products.len(),
+            self.sums.len(),
+            self.divisions.len(),
+            self.literal_sums.len(),
+        ]
+    }
+
+    /// Removes what was collected after the script's (its [`Collected::counts`] `script`),
+    /// appending its lemmas (against the script's) to `out`; returns its products and
+    /// divisions.
+    fn take_fresh(&mut self, script: [usize; 4], out: &mut Vec<Sexp>) -> (Vec<Product>, Vec<Division>) {
+        let products = self.products.split_off(script[0]);
         for p in &products {
             self.index.remove(&format!("{} {}", p.x, p.y));
         }
-        let sums = self.sums.split_off(script.1);
-        let divisions = self.divisions.split_off(script.2);
+        let sums = self.sums.split_off(script[1]);
+        let divisions = self.divisions.split_off(script[2]);
+        let literal_sums = self.literal_sums.split_off(script[3]);
         division_lemmas(&divisions, out);
+        width_lemmas(&self.divisions, &divisions, out);
+        literal_radix_lemmas((&self.divisions, &divisions), (&self.literal_sums, &literal_sums), out);
         lemmas(&self.products, &products, out);
         radix_lemmas(&self.sums, &sums, out);
         (products, divisions)
@@ -128,7 +156,8 @@ impl Collected {
 }
 
 /// The relaxation of `encoded`, or `None` when its formula has no product of two non-literal
-/// terms (then the relaxation would be the formula itself).
+/// terms and no division by a non-literal (then the relaxation would be the formula itself,
+/// or differ only in its divisions by literals).
 pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
     let facts = Facts::new(&encoded.script.commands);
     let mut seen = Collected::default();
@@ -146,14 +175,14 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
             other => other.clone(),
         })
         .collect();
-    let (script_products, script_sums) = (seen.products.len(), seen.sums.len());
-    let script_divisions = seen.divisions.len();
+    let script_len = seen.counts();
     let mut script_lemmas = Vec::new();
     division_lemmas(&seen.divisions, &mut script_lemmas);
+    width_lemmas(&[], &seen.divisions, &mut script_lemmas);
+    literal_radix_lemmas((&[], &seen.divisions), (&[], &seen.literal_sums), &mut script_lemmas);
     lemmas(&[], &seen.products, &mut script_lemmas);
     radix_lemmas(&[], &seen.sums, &mut script_lemmas);
     commands.extend(script_lemmas.into_iter().map(Command::Assert));
-    let script_len = (script_products, script_sums, script_divisions);
     // The preferred conditions like a check's assertion, but their products kept apart.
     let preferred = encoded.preferred.as_ref().map(|p| {
         let mut conj = vec![facts.relax_term(p, &mut seen)];
@@ -211,7 +240,7 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
             flat: flat.clone(),
         });
     }
-    if seen.muls.is_empty() && seen.nowraps.is_empty() && seen.divs.is_empty() {
+    if seen.muls.is_empty() && seen.nowraps.is_empty() && !seen.symbolic_division {
         return None;
     }
     let decls = seen
@@ -739,8 +768,38 @@ impl Facts {
             {
                 self.relaxed_division(op, a, b, seen)
             }
+            [Sexp::Atom(op), a, b]
+                if matches!(op.as_str(), "bvudiv" | "bvurem") && self.literal(b).is_some_and(|c| radix_literal(&c)) =>
+            {
+                self.relaxed_division(op, a, b, seen)
+            }
             [Sexp::Atom(op), a, b] if op == "bvadd" => {
                 let x = Sexp::List(items.clone());
+                for (p, u) in [(a, b), (b, a)] {
+                    let Some((Op::Named("bvmul"), [f, g])) = split(p) else {
+                        continue;
+                    };
+                    let (Some(w), Some((v, c))) = (
+                        self.width(&x),
+                        match (self.literal(f), self.literal(g)) {
+                            (None, Some(c)) => Some((f, c)),
+                            (Some(c), None) => Some((g, c)),
+                            _ => None,
+                        },
+                    ) else {
+                        continue;
+                    };
+                    let sum = LiteralSum {
+                        x: x.clone(),
+                        v: v.clone(),
+                        u: u.clone(),
+                        c,
+                        w,
+                    };
+                    if radix_literal(&sum.c) && !seen.literal_sums.contains(&sum) {
+                        seen.literal_sums.push(sum);
+                    }
+                }
                 for (p, u) in [(a, b), (b, a)] {
                     let Some((Op::Named(f), [px, py])) = split(p) else {
                         continue;
@@ -818,17 +877,20 @@ impl Facts {
         }
     }
 
-    /// `a op b` for a division or remainder by a non-literal `b`: `nl.{u,s}{div,rem}W(a, b)`,
-    /// the pair recorded (with the relaxed product `b*q`) for [`division_lemmas`].
+    /// `a op b` for a division or remainder by a non-literal `b`, or unsigned by a literal
+    /// [`radix_literal`]: `nl.{u,s}{div,rem}W(a, b)`, the pair recorded (with the relaxed
+    /// product `b*q`) for [`division_lemmas`].
     fn relaxed_division(&self, op: &str, a: &Sexp, b: &Sexp, seen: &mut Collected) -> Sexp {
         let exact = || Sexp::app(op, vec![a.clone(), b.clone()]);
         let Some(w) = self.width(a) else { return exact() };
         let signed = op.starts_with("bvs");
+        let divisor = self.literal(b);
+        seen.symbolic_division |= divisor.is_none();
         let q = Sexp::app(&division_name(w, signed, false), vec![a.clone(), b.clone()]);
         let r = Sexp::app(&division_name(w, signed, true), vec![a.clone(), b.clone()]);
         if seen.divs.insert((w, signed)) || !seen.divisions.iter().any(|d| d.q == q) {
             let p = self.relaxed_product(b, &q, seen);
-            if !signed {
+            if !signed && divisor.is_none() {
                 // `b*q <= a`: an unsigned quotient's product never wraps.
                 let (x, y) = if self.order_key(b, seen) <= self.order_key(&q, seen) {
                     (b, &q)
@@ -860,6 +922,7 @@ impl Facts {
                 w,
                 signed,
                 step,
+                divisor,
             });
         }
         if op.ends_with("rem") { r } else { q }

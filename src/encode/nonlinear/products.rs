@@ -196,6 +196,133 @@ pub(crate) struct Division {
     /// Unsigned, when the dividend is `x + b` (the divisor added to a name `x`, as a loop
     /// adds its stride): `x`, for the step lemmas of [`division_lemmas`].
     pub step: Option<Sexp>,
+    /// The divisor's value when it is a literal (unsigned only: `off % 2064`), for
+    /// [`literal_radix_lemmas`] and the quotient's bound.
+    pub divisor: Option<BigUint>,
+}
+
+/// A sum `x = v*c + u` of the relaxed formula (`w` bits) whose summand is a product by a
+/// literal `c` that is not a power of two (`blockIdx.x * 2064 + i`): the dividend a
+/// remainder by the same literal undoes ([`literal_radix_lemmas`]).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct LiteralSum {
+    pub x: Sexp,
+    pub v: Sexp,
+    pub u: Sexp,
+    pub c: BigUint,
+    pub w: u32,
+}
+
+/// `t` zero-extended from `from` to `to` bits (`t` itself when they are equal).
+fn zext(t: &Sexp, from: u32, to: u32) -> Sexp {
+    if to == from {
+        t.clone()
+    } else {
+        Sexp::List(vec![
+            Sexp::List(vec![
+                Sexp::atom("_"),
+                Sexp::atom("zero_extend"),
+                Sexp::atom(&(to - from).to_string()),
+            ]),
+            t.clone(),
+        ])
+    }
+}
+
+/// The lemmas that carry unsigned divisions across widths (pairs of the fresh ones against
+/// themselves and `old`): for `d1` of `w1` bits and `d2` of `w2 > w1` bits whose divisor is
+/// `d1`'s zero-extended (or the same literal value), `b1 ≠ 0 ∧ a2 = zext(a1) ⇒ q2 = zext(q1) ∧
+/// r2 = zext(r1)`: whole-number division does not see the width. (`b = 0` is excluded: its
+/// quotient is all ones, of each width.) What a 32-bit `i % blockDim.x` invariant needs to
+/// speak of a 64-bit `(off / 4) % blockDim.x` (`size_t` arithmetic on a byte offset).
+pub(crate) fn width_lemmas(old: &[Division], fresh: &[Division], out: &mut Vec<Sexp>) {
+    for (j, f) in fresh.iter().enumerate() {
+        for o in old.iter().chain(fresh.iter().take(j)) {
+            if out.len() >= MAX_LEMMAS {
+                return;
+            }
+            let (d1, d2) = if o.w < f.w { (o, f) } else { (f, o) };
+            if d1.signed || d2.signed || d1.w == d2.w {
+                continue;
+            }
+            let same_divisor = match (&d1.divisor, &d2.divisor) {
+                (Some(c1), Some(c2)) => c1 == c2,
+                (None, None) => d2.b == zext(&d1.b, d1.w, d2.w),
+                _ => false,
+            };
+            if !same_divisor {
+                continue;
+            }
+            let zero = Sexp::bv(&BigUint::zero(), d1.w);
+            let premise = Sexp::app(
+                "and",
+                vec![
+                    Sexp::app("not", vec![Sexp::app("=", vec![d1.b.clone(), zero])]),
+                    Sexp::app("=", vec![d2.a.clone(), zext(&d1.a, d1.w, d2.w)]),
+                ],
+            );
+            let then = Sexp::app(
+                "and",
+                vec![
+                    Sexp::app("=", vec![d2.q.clone(), zext(&d1.q, d1.w, d2.w)]),
+                    Sexp::app("=", vec![d2.r.clone(), zext(&d1.r, d1.w, d2.w)]),
+                ],
+            );
+            out.push(Sexp::app("=>", vec![premise, then]));
+        }
+    }
+}
+
+/// The lemmas of a division by a literal `c` against each sum `x = v*c + u` by the same
+/// literal ([`LiteralSum`]) of at most its width, pairs with one of them fresh: when the sum
+/// is exact (`v ≤ ⌊(2^w-1)/c⌋`, `v*c ≤ 2^w-1-u`) and `u < c`, a dividend equal to
+/// `zext(x)` has quotient `zext(v)` and remainder `zext(u)` (Euclidean division is unique).
+/// Valid for every value, since each premise is part of the lemma. Bit-blasting a 64-bit
+/// remainder by 2064 to find `(blockIdx.x*2064 + i) % 2064 = i` does not finish in 30 s;
+/// stated, the query takes 0.2-1 s.
+pub(crate) fn literal_radix_lemmas(
+    divisions: (&[Division], &[Division]),
+    sums: (&[LiteralSum], &[LiteralSum]),
+    out: &mut Vec<Sexp>,
+) {
+    let pairs = divisions
+        .1
+        .iter()
+        .flat_map(|d| sums.0.iter().chain(sums.1).map(move |s| (d, s)))
+        .chain(divisions.0.iter().flat_map(|d| sums.1.iter().map(move |s| (d, s))));
+    for (d, s) in pairs {
+        if out.len() >= MAX_LEMMAS {
+            return;
+        }
+        if d.divisor.as_ref() != Some(&s.c) || s.w > d.w {
+            continue;
+        }
+        let c = Sexp::bv(&s.c, s.w);
+        let max_v = ((BigUint::one() << s.w) - 1u8) / &s.c;
+        let premise = Sexp::app(
+            "and",
+            vec![
+                Sexp::app("=", vec![d.a.clone(), zext(&s.x, s.w, d.w)]),
+                Sexp::app("bvult", vec![s.u.clone(), c.clone()]),
+                Sexp::app("bvule", vec![s.v.clone(), Sexp::bv(&max_v, s.w)]),
+                Sexp::app(
+                    "bvule",
+                    vec![
+                        Sexp::app("bvmul", vec![s.v.clone(), c]),
+                        Sexp::app("bvnot", vec![s.u.clone()]),
+                    ],
+                ),
+            ],
+        );
+        let then = Sexp::app(
+            "and",
+            vec![
+                Sexp::app("=", vec![d.q.clone(), zext(&s.v, s.w, d.w)]),
+                Sexp::app("=", vec![d.r.clone(), zext(&s.u, s.w, d.w)]),
+            ],
+        );
+        out.push(Sexp::app("=>", vec![premise, then]));
+    }
 }
 
 /// The name of the relaxed division (`rem` false) or remainder of `w`-bit values.
@@ -209,7 +336,8 @@ pub(super) fn division_name(w: u32, signed: bool, rem: bool) -> String {
 
 /// The lemmas of divisions, each valid for SMT-LIB's `bvudiv`/`bvurem`/`bvsdiv`/`bvsrem`:
 /// `b ≠ 0 ⇒ a = b*q + r` (modulo `2^w`; C's truncating division satisfies it, and so does
-/// `INT_MIN / -1`); unsigned, `b ≠ 0 ⇒ r < b ∧ q ≤ a` and `b = 0 ⇒ q = 2^w - 1 ∧ r = a`;
+/// `INT_MIN / -1`); unsigned, `b ≠ 0 ⇒ r < b ∧ q ≤ a ∧ b*q ≤ a` (so that `b*q + r` does not
+/// wrap), `b = 0 ⇒ q = 2^w - 1 ∧ r = a`, and by a literal `c`, `q ≤ ⌊(2^w-1)/c⌋`;
 /// signed, `a ≥ 0 ∧ b > 0 ⇒ 0 ≤ r < b ∧ 0 ≤ q ≤ a` and `b = 0 ⇒ r = a ∧ q = (a < 0 ? 1 : -1)`. With the products' lemmas they prove
 /// `(i / w) * w + i % w = i`: a 2-D index rebuilt from a linear one is still injective.
 /// A dividend `x + b` (unsigned, `x` a name) where the sum does not wrap (`x ≤ ~b`) has the
@@ -290,10 +418,19 @@ pub(crate) fn division_lemmas(fresh: &[Division], out: &mut Vec<Sexp>) {
                     nonzero,
                     Sexp::app(
                         "and",
-                        vec![identity, cmp("bvult", &d.r, &d.b), cmp("bvule", &d.q, &d.a)],
+                        vec![
+                            identity,
+                            cmp("bvult", &d.r, &d.b),
+                            cmp("bvule", &d.q, &d.a),
+                            cmp("bvule", &d.p, &d.a),
+                        ],
                     ),
                 ],
             ));
+            if let Some(c) = d.divisor.as_ref().filter(|c| !c.is_zero()) {
+                let max_q = ((BigUint::one() << d.w) - 1u8) / c;
+                out.push(cmp("bvule", &d.q, &Sexp::bv(&max_q, d.w)));
+            }
             let ones = Sexp::bv(&((BigUint::one() << d.w) - 1u8), d.w);
             out.push(Sexp::app(
                 "=>",

@@ -502,3 +502,73 @@ fn flat_tier_leaves_read_dimensions_free_and_goes_when_empty() {
     assert_eq!(texts(p.small(0)), Some(vec![small.to_string()]));
     assert_eq!(p.small(1), None);
 }
+
+/// A script prefix for 4- and 8-bit values that gives the relaxation's unsigned symbols their
+/// exact meaning, to check lemmas valid.
+fn exact_unsigned_4_8() -> String {
+    let mut text = String::from("(set-logic QF_BV)\n");
+    for w in [4, 8] {
+        for (name, op) in [("mul", "bvmul"), ("udiv", "bvudiv"), ("urem", "bvurem")] {
+            text.push_str(&format!(
+                "(define-fun nl.{name}{w} ((x (_ BitVec {w})) (y (_ BitVec {w}))) (_ BitVec {w}) ({op} x y))\n"
+            ));
+        }
+    }
+    text
+}
+
+/// A remainder by a literal that is not a power of two is relaxed in a formula with a
+/// symbolic division, and the lemmas prove what a blockwise loop's invariant needs: an 8-bit
+/// `zext(v*3 + u) % 3 = zext(u)` for `u < 3` (literal radix, across widths), and
+/// `zext(u) % zext(d) = zext(u % d)` (width). Every lemma holds for exact arithmetic (z3
+/// finds no values that break one); without the premise `u < 3` the relaxation proves
+/// nothing.
+#[test]
+fn literal_remainders_and_widths_are_related() {
+    let decls = "(declare-const v (_ BitVec 4))\n(declare-const u (_ BitVec 4))\n\
+                 (declare-const d (_ BitVec 4))\n(declare-const y (_ BitVec 8))\n";
+    let script = |goal: &str| {
+        let mut cmds: Vec<Command> = ["v", "u", "d"]
+            .iter()
+            .map(|n| Command::DeclareConst {
+                name: (*n).into(),
+                sort: Sexp::bv_sort(4),
+            })
+            .collect();
+        cmds.push(Command::DeclareConst {
+            name: "y".into(),
+            sort: Sexp::bv_sort(8),
+        });
+        // The symbolic division that makes a relaxation.
+        cmds.push(Command::Assert(parse_sexp("(= (bvurem u d) (bvurem u d))")));
+        cmds.push(Command::Assert(parse_sexp(goal)));
+        relax_script(cmds).expect("a division by a symbolic value")
+    };
+    let radix = "(and (= y ((_ zero_extend 4) (bvadd (bvmul v #x3) u))) (bvule v #x4) (bvult u #x3) \
+                 (not (and (= (bvurem y #x03) ((_ zero_extend 4) u)) (= (bvudiv y #x03) ((_ zero_extend 4) v)))))";
+    let width = "(and (not (= d #x0)) (not (= (bvurem ((_ zero_extend 4) u) ((_ zero_extend 4) d)) \
+                 ((_ zero_extend 4) (bvurem u d)))))";
+    for goal in [radix, width] {
+        let r = script(goal);
+        let text = script_text(&r.script.commands, &[]);
+        // The lemma that states the remainder (bit-blasting finds it too at these widths,
+        // not at 64 bits), and the one that carries the 4-bit remainder to 8 bits.
+        let stated = if goal == radix {
+            "(= (nl.urem8 y #x03) ((_ zero_extend 4) u))"
+        } else {
+            "(= (nl.urem8 ((_ zero_extend 4) u) ((_ zero_extend 4) d)) ((_ zero_extend 4) (nl.urem4 u d)))"
+        };
+        assert!(lemma_texts(&r).iter().any(|l| l.contains(stated)), "{text}");
+        assert_eq!(z3_says(&text), "unsat", "{goal}\n{text}");
+        let mut check = exact_unsigned_4_8();
+        check.push_str(decls);
+        check.push_str(&format!(
+            "(assert (not (and {})))\n(check-sat)\n",
+            lemma_texts(&r).join(" ")
+        ));
+        assert_eq!(z3_says(&check), "unsat", "{check}");
+    }
+    // Without `u < 3` the remainder is unknown: the relaxation is satisfiable.
+    let r = script(&radix.replace("(bvult u #x3)", "true"));
+    assert_eq!(z3_says(&script_text(&r.script.commands, &[])), "sat");
+}
