@@ -93,7 +93,7 @@
 (define-fun t1.pc@38 () Bool (ite t1.cond@27 t1.cond@27 t1.pc@29))
 (define-fun t2.mem.v@39 () (Array (_ BitVec 64) (_ BitVec 8)) (ite t2.cond@28 t2.mem.v@36 t2.mem.v@25))
 (define-fun t2.pc@40 () Bool (ite t2.cond@28 t2.cond@28 t2.pc@30))
-(assert (=> (not (= blockDim.x #x00000000)) (and (= param.n (bvadd (nl.mul32 (nl.udiv32 param.n blockDim.x) blockDim.x) (nl.urem32 param.n blockDim.x))) (bvult (nl.urem32 param.n blockDim.x) blockDim.x) (bvule (nl.udiv32 param.n blockDim.x) param.n))))
+(assert (=> (not (= blockDim.x #x00000000)) (and (= param.n (bvadd (nl.mul32 (nl.udiv32 param.n blockDim.x) blockDim.x) (nl.urem32 param.n blockDim.x))) (bvult (nl.urem32 param.n blockDim.x) blockDim.x) (bvule (nl.udiv32 param.n blockDim.x) param.n) (bvule (nl.mul32 (nl.udiv32 param.n blockDim.x) blockDim.x) param.n))))
 (assert (=> (= blockDim.x #x00000000) (and (= (nl.udiv32 param.n blockDim.x) #xffffffff) (= (nl.urem32 param.n blockDim.x) param.n))))
 (assert (=> (= ((_ zero_extend 32) blockDim.x) #x0000000000000000) (= (nl.mul64 ((_ zero_extend 32) blockDim.x) ((_ zero_extend 32) blockDim.y)) #x0000000000000000)))
 (assert (=> (= ((_ zero_extend 32) blockDim.x) #x0000000000000001) (= (nl.mul64 ((_ zero_extend 32) blockDim.x) ((_ zero_extend 32) blockDim.y)) ((_ zero_extend 32) blockDim.y))))
