@@ -222,7 +222,7 @@ fn zext(t: &Sexp, from: u32, to: u32) -> Sexp {
             Sexp::List(vec![
                 Sexp::atom("_"),
                 Sexp::atom("zero_extend"),
-                Sexp::atom(&(to - from).to_string()),
+                Sexp::atom((to - from).to_string()),
             ]),
             t.clone(),
         ])
