@@ -184,6 +184,9 @@ pub struct Node {
     pub tag_used: Option<String>,
     /// The declaration a `RecordType` names.
     pub decl: Option<DeclRef>,
+    /// The namespace a `NamespaceAliasDecl` names (`namespace cg = cooperative_groups;`).
+    #[serde(rename = "aliasedNamespace")]
+    pub aliased_namespace: Option<DeclRef>,
     /// Base classes of a C++ record.
     pub bases: Vec<Base>,
     /// The fixed underlying type of an enum (`enum class E : unsigned char`).

@@ -119,7 +119,7 @@ impl Lower<'_, '_> {
         let mut vals = Vec::new();
         for (a, p) in args.drain(..).zip(&params) {
             // A cooperative group handle has no storage (`groups.rs`).
-            if node_group(strip_parens(a)).is_some() {
+            if node_group(strip_parens(a), &self.g.group_aliases).is_some() {
                 vals.push(Arg::Val(Val::Void));
                 continue;
             }
@@ -197,7 +197,7 @@ impl Lower<'_, '_> {
                 let pname = p.name.clone().unwrap_or_default();
                 let pspan = self.span(p);
                 let cty = self.ctype(p);
-                if node_group(p).is_some() {
+                if node_group(p, &self.g.group_aliases).is_some() {
                     continue;
                 }
                 if let CType::Ref(to) = &cty {

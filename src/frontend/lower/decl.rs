@@ -163,7 +163,7 @@ impl Lower<'_, '_> {
         let name = d.name.clone().unwrap_or_default();
         let span = self.span(d);
         let cty = self.ctype(d);
-        if super::groups::node_group(d).is_some() {
+        if super::groups::node_group(d, &self.g.group_aliases).is_some() {
             // A cooperative group handle: no storage, its initializer (`this_thread_block()`)
             // is pure (`groups.rs`).
             return Ok(());

@@ -176,6 +176,12 @@ pub(super) struct Globals<'a> {
     /// GPUVerify's axioms: the functions the prelude's `__axiom(e)` defines at file scope, in
     /// source order.
     pub(super) axioms: Vec<&'a Node>,
+    /// The names of the translation unit's aliases of `cooperative_groups` (`cg` of
+    /// `namespace cg = cooperative_groups;`, at any depth): the qualifiers under which
+    /// [`super::groups`] takes a type spelling clang did not desugar for a group's.
+    pub(super) group_aliases: Vec<String>,
+    /// The named namespaces [`collect`] is in, outermost first.
+    namespaces: Vec<String>,
 }
 
 /// The name prefix of the functions the prelude's `__axiom(e)` macro defines.
@@ -192,9 +198,31 @@ pub(super) fn body_of(f: &Node) -> Option<&Node> {
     f.inner.iter().find(|c| c.kind == "CompoundStmt")
 }
 
+/// The names of the aliases of `cooperative_groups` declared anywhere under `n`
+/// ([`Globals::group_aliases`]).
+pub(super) fn group_aliases(n: &Node, out: &mut Vec<String>) {
+    for c in &n.inner {
+        if c.kind == "NamespaceAliasDecl" {
+            if let (Some(name), Some(ns)) = (&c.name, &c.aliased_namespace)
+                && ns.name == "cooperative_groups"
+                && !out.contains(name)
+            {
+                out.push(name.clone());
+            }
+        } else {
+            group_aliases(c, out);
+        }
+    }
+}
+
 pub(super) fn collect<'a>(n: &'a Node, g: &mut Globals<'a>, prelude: &str) {
     for c in &n.inner {
         match c.kind.as_str() {
+            "NamespaceDecl" if c.name.as_deref().is_some_and(|n| !n.is_empty()) => {
+                g.namespaces.push(c.name.clone().unwrap_or_default());
+                collect(c, g, prelude);
+                g.namespaces.pop();
+            }
             "NamespaceDecl" | "LinkageSpecDecl" | "ExternCContextDecl" => collect(c, g, prelude),
             "FunctionTemplateDecl" => {
                 for (i, f) in c.inner.iter().enumerate().filter(|(_, f)| is_function(f)) {
@@ -292,6 +320,15 @@ fn add_record<'a>(c: &'a Node, g: &mut Globals<'a>) {
     };
     if let Some(a) = align {
         g.types.aligns.entry(key.clone()).or_insert(a);
+    }
+    // Also by its qualified name (`mylib::S`, as a type qualified where it is used is
+    // spelled), which no other record shares.
+    if !g.namespaces.is_empty() {
+        let qualified = format!("{}::{key}", g.namespaces.join("::"));
+        if let Some(a) = align {
+            g.types.aligns.entry(qualified.clone()).or_insert(a);
+        }
+        g.types.records.entry(qualified).or_insert(fields.clone());
     }
     g.types.records.entry(key).or_insert(fields);
 }

@@ -41,14 +41,20 @@ pub(super) enum Group {
 /// The group a type spelling (`qualType` or `desugaredQualType`) names, if it is one.
 ///
 /// A namespace alias (`namespace cg = cooperative_groups;`) shows in a spelling clang does not
-/// desugar (a reference parameter's `const cg::thread_block &`): a qualified name whose class
-/// is one of the groups' is taken as that group.
-pub(super) fn group_of(ty: &str) -> Option<Group> {
+/// desugar (a reference parameter's `const cg::thread_block &`): a name qualified by one of
+/// `aliases` (the translation unit's aliases of `cooperative_groups`,
+/// [`super::globals::group_aliases`]) whose class is one of the groups' is taken as that group.
+/// A class of that name in another namespace (`mylib::thread_block`) is not a group: its
+/// `sync()` is no barrier.
+pub(super) fn group_of(ty: &str, aliases: &[String]) -> Option<Group> {
     let t = ty.trim_start_matches("const ").trim_end_matches('&').trim();
     let rest = match t.strip_prefix("cooperative_groups::") {
         Some(rest) => rest,
         None => {
-            let (_, class) = t.split_once("::")?;
+            let (qualifier, class) = t.split_once("::")?;
+            if !aliases.iter().any(|a| a == qualifier) {
+                return None;
+            }
             const GROUPS: [&str; 6] = [
                 "thread_block",
                 "grid_group",
@@ -90,13 +96,13 @@ pub(super) fn group_of(ty: &str) -> Option<Group> {
     })
 }
 
-/// The group a node's type names (its desugared type first).
-pub(super) fn node_group(n: &Node) -> Option<Group> {
+/// The group a node's type names (its desugared type first), `aliases` as for [`group_of`].
+pub(super) fn node_group(n: &Node, aliases: &[String]) -> Option<Group> {
     let t = n.ty.as_ref()?;
     t.desugared
         .as_deref()
-        .and_then(group_of)
-        .or_else(|| group_of(&t.qual_type))
+        .and_then(|d| group_of(d, aliases))
+        .or_else(|| group_of(&t.qual_type, aliases))
 }
 
 impl Lower<'_, '_> {
@@ -114,7 +120,11 @@ impl Lower<'_, '_> {
         // The group the call is on: the object of a method, else the first argument of a
         // free function of the namespace.
         let group = if c.kind == "MemberExpr" {
-            match c.inner.first().and_then(|o| node_group(strip_parens(o))) {
+            match c
+                .inner
+                .first()
+                .and_then(|o| node_group(strip_parens(o), &self.g.group_aliases))
+            {
                 Some(g) => g,
                 None => return Ok(None),
             }
@@ -129,11 +139,14 @@ impl Lower<'_, '_> {
             if !in_namespace {
                 return Ok(None);
             }
-            match args.first().and_then(|a| node_group(strip_parens(a))) {
+            match args
+                .first()
+                .and_then(|a| node_group(strip_parens(a), &self.g.group_aliases))
+            {
                 Some(g) => g,
                 // `this_thread_block()`, `this_grid()`, `tiled_partition(…)`: a handle, which
                 // has no storage (a local of a group type is not stored either).
-                None if node_group(n).is_some() => return Ok(Some(Val::Void)),
+                None if node_group(n, &self.g.group_aliases).is_some() => return Ok(Some(Val::Void)),
                 None => return unsupported(span.clone(), format!("cooperative groups function `{name}`")),
             }
         };

@@ -109,6 +109,7 @@ pub fn lower_program(root: &Node, file: &str, prelude: &str, only: Option<&str>)
     names::collect_names(root, &mut g);
     add_cuda_vector_types(&mut g);
     collect(root, &mut g, prelude);
+    globals::group_aliases(root, &mut g.group_aliases);
     let selected = select_kernels(&g, file, only)?;
     let mut kernels = Vec::new();
     for (display, k) in &selected {
