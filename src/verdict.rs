@@ -591,3 +591,21 @@ mod tests {
         assert_eq!(Verdict::of(false, false), Verified);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Runs over many files.
+
+/// One file of a run over many files (`gpug FILE… | DIR`): its kernels' verdicts, or why it
+/// has none, with the time it took and the solver that answered.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileRow {
+    /// The file as given or found.
+    pub file: String,
+    /// `(kernel, verdict)` in source order; `Err` the one-line reason the file has no
+    /// verdict (an input error: clang, an unsupported construct, a bad header flag).
+    pub kernels: Result<Vec<(String, Verdict)>, String>,
+    /// Wall-clock seconds for the file (front end, encoding and solver).
+    pub seconds: f64,
+    /// The solver's name (`z3`, or the program of `--solver-cmd`).
+    pub solver: String,
+}

@@ -118,7 +118,8 @@ fn hostile_input_is_exit_2_with_a_reason() {
             write("latin1.cu", b"__global__ void k(int *a) { a[0] = \xe9; }\n"),
             "error: source file is not valid UTF-8",
         ),
-        (directory.display().to_string(), "error reading"),
+        // A directory is searched for `.cu` files (a run over many files): none here.
+        (directory.display().to_string(), "no .cu file under"),
         (write("parens.cu", parens.as_bytes()), "bracket nesting level exceeded"),
         (
             write(
@@ -947,4 +948,62 @@ fn cooperative_group_tiles_of_a_warp_synchronise() {
     ]);
     assert_eq!(code, Some(0), "{out}{err}");
     assert!(out.contains("tiles: verified"), "{out}");
+}
+
+/// `gpug DIR`: every `.cu` file in name order with its header's flags, each report, then the
+/// table; the exit code is 1 when a kernel has a defect, else 2 for a file in error, else 3
+/// or 0. `--shard I/N` takes every N-th file from the I-th; `--json` prints an object a file.
+#[test]
+fn a_directory_is_verified_file_by_file_with_a_table() {
+    let dir = "tests/kernels/batch";
+    let (code, out, err) = run(&["--solver", "z3", dir]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("scale: verified"), "{out}");
+    assert!(out.contains("read-write race on a["), "{out}");
+    let table: Vec<&str> = out.lines().skip_while(|l| !l.starts_with("file ")).collect();
+    assert_eq!(table.len(), 5, "{out}");
+    let cells = |l: &str| l.split_whitespace().take(3).map(String::from).collect::<Vec<_>>();
+    assert_eq!(
+        cells(table[1]),
+        [format!("{dir}/a_verified.cu"), "scale".into(), "verified".into()]
+    );
+    assert_eq!(
+        cells(table[2]),
+        [format!("{dir}/b_race.cu"), "shift".into(), "defect".into()]
+    );
+    assert_eq!(
+        cells(table[3]),
+        [format!("{dir}/c_bad_flag.cu"), "-".into(), "error".into()]
+    );
+    assert!(table[3].contains("--frobnicate"), "{out}");
+    assert!(
+        table[4].starts_with("3 files, 2 kernels: 1 verified, 1 defect, 0 inconclusive; 1 files with an error"),
+        "{out}"
+    );
+    assert!(err.contains("c_bad_flag.cu: error: "), "{err}");
+    // Shards: the first file alone verifies; the third alone is an input error.
+    for (shard, want) in [("1/3", 0), ("2/3", 1), ("3/3", 2)] {
+        let (code, out, err) = run(&["--solver", "z3", "--shard", shard, dir]);
+        assert_eq!(code, Some(want), "{shard}: {out}{err}");
+        assert!(out.contains("1 files, "), "{shard}: {out}");
+    }
+    // The command line's flags win over the header's: without the shift there is no race.
+    let (code, out, err) = run(&["--solver", "z3", "-DSHIFT=0", "--shard", "2/3", dir]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    // JSON lines: one object a file, with its time and solver, or its error.
+    let (code, out, err) = run(&["--solver", "z3", "--json", dir]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    let objects: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(objects.len(), 3, "{out}");
+    assert_eq!(objects[0]["kernels"][0]["verdict"], "verified");
+    assert_eq!(objects[0]["solver"], "z3");
+    assert!(objects[0]["seconds"].as_f64().is_some(), "{out}");
+    assert_eq!(objects[1]["kernels"][0]["verdict"], "defect");
+    assert!(
+        objects[2]["error"].as_str().is_some_and(|e| e.contains("--frobnicate")),
+        "{out}"
+    );
 }

@@ -7,6 +7,7 @@
 //! checked). Must not: analyse anything itself, or format results (that is `report`'s job).
 
 pub mod bank;
+mod batch;
 pub mod check;
 
 use crate::driver::{self, Command, RunOptions, VerifyOptions};
@@ -92,8 +93,20 @@ pub enum Cmd {
 /// Arguments of verification (the default command).
 #[derive(clap::Args, Debug)]
 pub struct VerifyArgs {
-    /// The CUDA source file (.cu).
-    pub file: Option<PathBuf>,
+    /// The CUDA source file (.cu). Several files, or a directory (searched for `.cu` files,
+    /// recursively, in name order), verify each one: each file's report, then a table of every
+    /// kernel's verdict, time and solver (`--json`: one object per file, one per line). A
+    /// file's second line, when it is a comment of flags (GPUVerify's `//--blockDim=64
+    /// --gridDim=4 -DN=8`), gives the file's flags, under those of the command line. Exit code
+    /// of such a run: 1 if any kernel has a defect, else 2 if any file could not be verified
+    /// (an input error), else 3 if any kernel is inconclusive, else 0.
+    #[arg(value_name = "FILE|DIR")]
+    pub file: Vec<PathBuf>,
+
+    /// With several files: verify only shard I of N (`--shard 2/4`: the 2nd, 6th, 10th, … of
+    /// the files in name order), so that N machines of a CI matrix share a code base.
+    #[arg(long, value_name = "I/N", value_parser = batch::parse_shard)]
+    pub shard: Option<(usize, usize)>,
 
     #[command(flatten)]
     pub common: CommonArgs,
@@ -253,13 +266,18 @@ impl CommonArgs {
     /// `timeout` seconds; on a bad solver or limit, the error is printed and `Err` holds the
     /// exit code ([`EXIT_ERROR`]).
     pub fn run_options(&self, timeout: f64, geometry: Geometry, passes: PassOptions) -> Result<RunOptions, i32> {
-        let solver = self.solver().map_err(|e| {
+        self.try_run_options(timeout, geometry, passes).map_err(|e| {
             eprintln!("error: {e}");
             EXIT_ERROR
-        })?;
+        })
+    }
+
+    /// [`CommonArgs::run_options`], the error as its message (an unknown solver, a bad
+    /// `--timeout`).
+    pub fn try_run_options(&self, timeout: f64, geometry: Geometry, passes: PassOptions) -> Result<RunOptions, String> {
+        let solver = self.solver().map_err(|e| e.to_string())?;
         if !(timeout > 0.0 && timeout.is_finite()) {
-            eprintln!("error: --timeout must be a positive number of seconds");
-            return Err(EXIT_ERROR);
+            return Err("--timeout must be a positive number of seconds".into());
         }
         Ok(RunOptions {
             frontend: self.frontend(),
@@ -357,7 +375,7 @@ pub fn main() -> i32 {
     for n in notes {
         eprintln!("{n}");
     }
-    let cli = match Cli::try_parse_from(args) {
+    let cli = match Cli::try_parse_from(&args) {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
@@ -376,22 +394,38 @@ pub fn main() -> i32 {
         }
         Some(Cmd::Check(a)) => check::run(*a),
         Some(Cmd::Bank(args)) => bank::run(*args),
-        None => verify(cli.verify),
+        None => verify(cli.verify, &args),
     }
 }
 
-fn verify(a: VerifyArgs) -> i32 {
-    let Some(file) = a.file.clone() else {
-        eprintln!("error: no input file (see `gpug --help`)");
-        return EXIT_ERROR;
+fn verify(a: VerifyArgs, args: &[String]) -> i32 {
+    let file = match a.file.as_slice() {
+        [] => {
+            eprintln!("error: no input file (see `gpug --help`)");
+            return EXIT_ERROR;
+        }
+        [one] if !one.is_dir() && a.shard.is_none() => one.clone(),
+        _ => return batch::run(&a, args),
     };
+    let (common, opts) = match options(&a) {
+        Ok(o) => o,
+        Err(why) => {
+            eprintln!("error: {why}");
+            return EXIT_ERROR;
+        }
+    };
+    run_command(&file, &common, &opts, a.common.json, "")
+}
+
+/// The driver's options for `a`; `Err` why they are wrong (a launch outside CUDA's limits, an
+/// unknown solver, a bad `--timeout`).
+fn options(a: &VerifyArgs) -> Result<(RunOptions, VerifyOptions), String> {
     let geometry = Geometry {
         block_dim: a.block_dim.unwrap_or([None; 3]),
         grid_dim: a.grid_dim.unwrap_or([None; 3]),
     };
     if let Some(why) = geometry.outside_limits() {
-        eprintln!("error: {why} (CUDA's launch limits)");
-        return EXIT_ERROR;
+        return Err(format!("{why} (CUDA's launch limits)"));
     }
     let passes = PassOptions {
         unroll: a.unroll,
@@ -399,10 +433,7 @@ fn verify(a: VerifyArgs) -> i32 {
         no_infer: a.no_infer,
         ..PassOptions::default()
     };
-    let common = match a.common.run_options(a.timeout, geometry, passes) {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
+    let common = a.common.try_run_options(a.timeout, geometry, passes)?;
     let opts = VerifyOptions {
         only_divergence: a.only_divergence,
         explain: a.explain,
@@ -414,7 +445,7 @@ fn verify(a: VerifyArgs) -> i32 {
             (false, true) => crate::encode::Benign::Equality,
         },
     };
-    run_command(&file, &common, &opts, a.common.json, "")
+    Ok((common, opts))
 }
 
 #[cfg(test)]

@@ -27,10 +27,57 @@
 pub mod bank;
 pub mod check;
 
-use crate::verdict::{FileResult, Finding, FindingKind, KernelResult, Verdict, WitnessAccess};
+use crate::verdict::{FileResult, FileRow, Finding, FindingKind, KernelResult, Verdict, WitnessAccess};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::fmt::Write;
+
+/// The summary table of a run over many files: a row per kernel (`file`, `kernel`, `verdict`,
+/// `time`, `solver`; a file without a verdict is one row whose kernel is `-`, whose verdict is
+/// `error`, and which ends with the reason), then a line of counts.
+pub fn files_table(rows: &[FileRow]) -> String {
+    let mut lines: Vec<[String; 6]> = vec![["file", "kernel", "verdict", "time", "solver", ""].map(String::from)];
+    let (mut counts, mut errors) = ([0usize; 3], 0usize);
+    for r in rows {
+        let time = format!("{:.2}s", r.seconds);
+        match &r.kernels {
+            Ok(kernels) => {
+                for (k, v) in kernels {
+                    counts[*v as usize] += 1;
+                    let cells = [&r.file, k, v.as_str(), &time, &r.solver, ""];
+                    lines.push(cells.map(String::from));
+                }
+            }
+            Err(why) => {
+                errors += 1;
+                lines.push([&r.file, "-", "error", &time, &r.solver, why].map(String::from));
+            }
+        }
+    }
+    let width = |i: usize| lines.iter().map(|l| l[i].chars().count()).max().unwrap_or(0);
+    let (w0, w1, w2, w3, w4) = (width(0), width(1), width(2), width(3), width(4));
+    let mut out = String::new();
+    for l in &lines {
+        let line = format!(
+            "{:<w0$}  {:<w1$}  {:<w2$}  {:>w3$}  {:<w4$}  {}",
+            l[0], l[1], l[2], l[3], l[4], l[5]
+        );
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    let total: f64 = rows.iter().map(|r| r.seconds).sum();
+    let _ = writeln!(
+        out,
+        "{} files, {} kernels: {} verified, {} defect, {} inconclusive; {} files with an error; {:.2}s",
+        rows.len(),
+        counts.iter().sum::<usize>(),
+        counts[Verdict::Verified as usize],
+        counts[Verdict::Defect as usize],
+        counts[Verdict::Inconclusive as usize],
+        errors,
+        total
+    );
+    out
+}
 
 /// A command's result for one file, printable as text and as JSON.
 pub trait Render {

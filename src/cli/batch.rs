@@ -1,0 +1,286 @@
+//! Many files in one run (issue 15): `gpug FILE… | DIR`.
+//!
+//! Owns: finding the `.cu` files of the paths given (directories recursively, in name order),
+//! `--shard`, each file's flags (its GPUVerify-style header line under the command line's),
+//! the progress bar (indicatif, drawn only on a terminal), and the run's exit code. Each file
+//! is verified as `gpug FILE` would verify it, its report printed as soon as it is done; the
+//! summary table is `report`'s ([`crate::report::files_table`]). Must not: analyse or format
+//! results itself.
+
+use super::{Cli, EXIT_ERROR, VerifyArgs, options, strip_ignored_flags};
+use crate::driver::{self, Error};
+use crate::frontend::FrontendError;
+use crate::report::{Render, files_table};
+use crate::verdict::{FileRow, Verdict};
+use clap::{CommandFactory, FromArgMatches};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Parses `--shard I/N`: `1 <= I <= N`.
+pub(super) fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    let (i, n) = s
+        .split_once('/')
+        .ok_or_else(|| format!("expected I/N (`2/4`), got `{s}`"))?;
+    let (i, n): (usize, usize) = match (i.trim().parse(), n.trim().parse()) {
+        (Ok(i), Ok(n)) => (i, n),
+        _ => return Err(format!("expected I/N with whole numbers, got `{s}`")),
+    };
+    if n == 0 || i == 0 || i > n {
+        return Err(format!("I/N wants 1 <= I <= N, got `{s}`"));
+    }
+    Ok((i, n))
+}
+
+/// The `.cu` files of `paths`: a file as given (whatever its extension), a directory's `.cu`
+/// files at any depth, each directory's entries in name order. Errors: a path that does not
+/// exist or cannot be read, as a message.
+pub(super) fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+        let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read directory {}: {e}", dir.display()))?;
+        let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, out)?;
+            } else if p.extension().is_some_and(|x| x == "cu") {
+                out.push(p);
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            walk(p, &mut out)?;
+        } else if p.exists() {
+            out.push(p.clone());
+        } else {
+            return Err(format!("no such file or directory: {}", p.display()));
+        }
+    }
+    Ok(out)
+}
+
+/// The flags of `text`'s header: its second line, when it is a `//` comment whose text starts
+/// with `-` (GPUVerify's `//--blockDim=64 --gridDim=4`, or `// --blockDim=…`), split as a shell
+/// would; GPUVerify's flags that do not apply to gpug are left out. Empty when there is none.
+/// Errors: a line that cannot be split (an unterminated quote).
+pub(super) fn header_flags(text: &str) -> Result<Vec<String>, String> {
+    let Some(line) = text.lines().nth(1) else {
+        return Ok(Vec::new());
+    };
+    let Some(rest) = line.trim().strip_prefix("//").map(str::trim) else {
+        return Ok(Vec::new());
+    };
+    if !rest.starts_with('-') {
+        return Ok(Vec::new());
+    }
+    let words = shell_words::split(rest).map_err(|e| format!("cannot split the header line `{rest}`: {e}"))?;
+    Ok(strip_ignored_flags(words).0)
+}
+
+/// The verification arguments of `file`: its header's flags, then the command line's `args`
+/// (without the program name), the later occurrence of a flag winning; the file is `file`.
+fn file_args(file: &Path, args: &[String]) -> Result<VerifyArgs, String> {
+    let text = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let header = header_flags(&String::from_utf8_lossy(&text))?;
+    let argv = std::iter::once("gpug".to_string())
+        .chain(header)
+        .chain(args.iter().skip(1).cloned());
+    let matches = Cli::command()
+        .args_override_self(true)
+        .try_get_matches_from(argv)
+        .map_err(|e| first_line(&e.to_string()))?;
+    let cli = Cli::from_arg_matches(&matches).map_err(|e| first_line(&e.to_string()))?;
+    let mut a = cli.verify;
+    a.file = vec![file.to_path_buf()];
+    Ok(a)
+}
+
+/// The first non-empty line of `s`, without clap's `error: ` prefix.
+fn first_line(s: &str) -> String {
+    let line = s.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
+    line.strip_prefix("error: ").unwrap_or(line).to_string()
+}
+
+/// Verifies every file `a` names (after `--shard`), `args` being the command line (for each
+/// file's flags); prints each report, then the table (text) or nothing more (`--json`).
+/// Returns the run's exit code: 1 if a kernel has a defect, else 2 if a file could not be
+/// verified, else 3 if a kernel is inconclusive, else 0.
+pub(super) fn run(a: &VerifyArgs, args: &[String]) -> i32 {
+    let mut files = match collect(&a.file) {
+        Ok(f) => f,
+        Err(why) => {
+            eprintln!("error: {why}");
+            return EXIT_ERROR;
+        }
+    };
+    if let Some((i, n)) = a.shard {
+        files = files.into_iter().skip(i - 1).step_by(n).collect();
+    }
+    if files.is_empty() {
+        let given: Vec<String> = a.file.iter().map(|p| p.display().to_string()).collect();
+        eprintln!("error: no .cu file under {}", given.join(", "));
+        return EXIT_ERROR;
+    }
+    let json = a.common.json;
+    let bar = ProgressBar::new(files.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{pos}/{len} [{elapsed}] {wide_msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut rows = Vec::new();
+    for file in &files {
+        bar.set_message(file.display().to_string());
+        let row = verify_file(file, args, json, &bar);
+        bar.inc(1);
+        rows.push(row);
+    }
+    bar.finish_and_clear();
+    if !json {
+        print!("\n{}", files_table(&rows));
+    }
+    exit_code(&rows)
+}
+
+/// The exit code of a run over `rows` ([`run`]).
+fn exit_code(rows: &[FileRow]) -> i32 {
+    let verdicts: Vec<Verdict> = rows
+        .iter()
+        .filter_map(|r| r.kernels.as_ref().ok())
+        .flat_map(|k| k.iter().map(|(_, v)| *v))
+        .collect();
+    let worst = Verdict::worst(verdicts);
+    if worst == Verdict::Defect {
+        1
+    } else if rows.iter().any(|r| r.kernels.is_err()) {
+        EXIT_ERROR
+    } else {
+        super::exit_code(worst)
+    }
+}
+
+/// Verifies one file as `gpug FILE` would, printing its report (or its error, on stderr,
+/// after the file's name) above the progress bar; its row of the table.
+fn verify_file(file: &Path, args: &[String], json: bool, bar: &ProgressBar) -> FileRow {
+    let started = Instant::now();
+    let name = file.display().to_string();
+    let mut solver = String::new();
+    let result = file_args(file, args).and_then(|fa| {
+        let (common, opts) = options(&fa)?;
+        solver = common.solver.name.clone();
+        driver::run(file, &common, &opts).map_err(|e| match e {
+            Error::Frontend(FrontendError::ClangFailed { stderr }) => {
+                let first = stderr.lines().find(|l| l.contains("error")).unwrap_or("").trim();
+                format!("clang could not compile it: {first}")
+            }
+            e => first_line(&e.to_string()),
+        })
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    let kernels = match result {
+        Ok(r) => {
+            let out = if json {
+                with_run_fields(&r.json(), seconds, &solver)
+            } else {
+                r.text()
+            };
+            bar.suspend(|| {
+                if json {
+                    println!("{out}");
+                } else {
+                    print!("{out}");
+                }
+            });
+            Ok(r.kernels.iter().map(|k| (k.name.clone(), k.verdict)).collect())
+        }
+        Err(why) => {
+            bar.suspend(|| {
+                if json {
+                    println!(
+                        "{}",
+                        serde_json::json!({ "file": name, "error": why, "seconds": seconds })
+                    );
+                } else {
+                    eprintln!("{name}: error: {why}");
+                }
+            });
+            Err(why)
+        }
+    };
+    FileRow {
+        file: name,
+        kernels,
+        seconds,
+        solver,
+    }
+}
+
+/// A file's JSON report with the run's `"seconds"` and `"solver"` added.
+fn with_run_fields(report: &str, seconds: f64, solver: &str) -> String {
+    match serde_json::from_str::<serde_json::Value>(report) {
+        Ok(serde_json::Value::Object(mut m)) => {
+            m.insert("seconds".into(), serde_json::json!(seconds));
+            m.insert("solver".into(), serde_json::json!(solver));
+            serde_json::Value::Object(m).to_string()
+        }
+        _ => report.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards() {
+        assert_eq!(parse_shard("2/4"), Ok((2, 4)));
+        assert!(parse_shard("0/4").is_err());
+        assert!(parse_shard("5/4").is_err());
+        assert!(parse_shard("1/0").is_err());
+        assert!(parse_shard("x").is_err());
+    }
+
+    #[test]
+    fn header_lines() {
+        let gv = "//pass\n//--blockDim=64 --gridDim=4 -DWIDTH=8 --no-inline\n#include <cuda.h>\n";
+        assert_eq!(
+            header_flags(gv),
+            Ok(vec!["--blockDim=64".into(), "--gridDim=4".into(), "-DWIDTH=8".into()])
+        );
+        let ours = "// expect: race\n// --blockDim=[*,*,1] --no-overflow\n";
+        assert_eq!(
+            header_flags(ours),
+            Ok(vec!["--blockDim=[*,*,1]".into(), "--no-overflow".into()])
+        );
+        // A second line that is code or prose is no header.
+        assert_eq!(
+            header_flags("#include <cuda.h>\n__global__ void k() {}\n"),
+            Ok(Vec::new())
+        );
+        assert_eq!(header_flags("// A kernel\n// that scales a vector\n"), Ok(Vec::new()));
+        assert!(header_flags("//\n// --assume 'n > 0\n").is_err());
+    }
+
+    /// The command line's flags come after the header's: a flag given in both takes the
+    /// command line's value, and `-D`s of both are kept.
+    #[test]
+    fn command_line_flags_win_over_the_header() {
+        let dir = std::env::temp_dir().join(format!("gpug-batch-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let file = dir.join("k.cu");
+        std::fs::write(&file, "//pass\n//--blockDim=64 --gridDim=4 -DWIDTH=8\n").expect("write");
+        let args: Vec<String> = ["gpug", "--gridDim=2", "-DN=3", "ignored.cu"]
+            .map(String::from)
+            .to_vec();
+        let a = file_args(&file, &args).expect("parses");
+        assert_eq!(a.block_dim, Some([Some(64), Some(1), Some(1)]));
+        assert_eq!(a.grid_dim, Some([Some(2), Some(1), Some(1)]));
+        assert_eq!(a.common.defines, ["WIDTH=8", "N=3"]);
+        assert_eq!(a.file, std::slice::from_ref(&file));
+        std::fs::write(&file, "//pass\n//--frobnicate\n").expect("write");
+        assert!(file_args(&file, &args).unwrap_err().contains("--frobnicate"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
