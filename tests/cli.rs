@@ -92,6 +92,17 @@ fn running(text: &str) -> bool {
         .any(|c| String::from_utf8_lossy(&c).replace('\0', " ").contains(text))
 }
 
+/// How many processes have a command line containing `text` ([`running`]).
+fn count_running(text: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .filter(|c| String::from_utf8_lossy(c).replace('\0', " ").contains(text))
+        .count()
+}
+
 /// Hostile input ends with exit 2 and a reason on standard error, never a panic or a hang:
 /// empty, binary and non-UTF-8 files, a directory, 3,000 nested parentheses, recursion, a
 /// `__shared__` array of 2^30 ints, `--dump-smt2` onto an existing file.
@@ -235,18 +246,19 @@ fn a_solver_that_gives_no_readable_model_is_not_asked_again() {
     assert!(took < Duration::from_secs(5), "took {took:?}");
 }
 
-/// gpug on `examples/vector_add.cu` with the solver `cmd`, returned once a process whose command
-/// line contains `marker` (what the fake solver runs at `check-sat`) is running.
-fn gpug_asking(cmd: &str, marker: &str) -> std::process::Child {
+/// gpug on `files` (`examples/vector_add.cu` when empty) with the solver `cmd`, returned once a
+/// process whose command line contains `marker` (what the fake solver runs at `check-sat`) is
+/// running.
+fn gpug_asking(cmd: &str, marker: &str, files: &[&str]) -> std::process::Child {
+    let files = if files.is_empty() {
+        &["examples/vector_add.cu"][..]
+    } else {
+        files
+    };
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_gpug"))
         .current_dir(common::root())
-        .args([
-            "--solver-cmd",
-            cmd,
-            "--blockDim=64",
-            "--gridDim=1",
-            "examples/vector_add.cu",
-        ])
+        .args(["--solver-cmd", cmd, "--blockDim=64", "--gridDim=1"])
+        .args(files)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -270,7 +282,7 @@ fn a_signal_leaves_no_solver_behind() {
     for (i, sig) in ["INT", "TERM", "HUP"].iter().enumerate() {
         let marker = format!("sleep 96.{}{i}", std::process::id());
         let cmd = fake_solver(dir.path(), &format!("slow{i}"), &marker);
-        let mut child = gpug_asking(&cmd, &marker);
+        let mut child = gpug_asking(&cmd, &marker, &[]);
         let killed = std::process::Command::new("kill")
             .args([format!("-{sig}"), child.id().to_string()])
             .status()
@@ -280,6 +292,30 @@ fn a_signal_leaves_no_solver_behind() {
         assert_eq!(status.code(), Some(130), "{sig}");
         assert!(gone(&marker), "{sig}: `{marker}` was left running");
     }
+}
+
+/// A run over many files with two at once: SIGINT leaves neither file's solver behind.
+#[test]
+fn a_signal_during_a_parallel_run_leaves_no_solver_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = format!("sleep 97.{}", std::process::id());
+    let cmd = fake_solver(dir.path(), "slow_jobs", &marker);
+    let files = ["--jobs", "2", "examples/vector_add.cu", "examples/reduce.cu"];
+    let mut child = gpug_asking(&cmd, &marker, &files);
+    // Both workers reach their solver's check-sat.
+    let t = Instant::now();
+    while count_running(&marker) < 2 && t.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(count_running(&marker), 2, "two files at once");
+    let killed = std::process::Command::new("kill")
+        .args(["-INT".to_string(), child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let status = child.wait().expect("gpug ends");
+    assert_eq!(status.code(), Some(130));
+    assert!(gone(&marker), "`{marker}` was left running");
 }
 
 /// SIGKILL of gpug, which no handler sees, takes its solver with it: the solver is started
@@ -294,7 +330,7 @@ fn sigkill_of_gpug_leaves_no_solver_behind() {
     let dir = tempfile::tempdir().unwrap();
     let marker = format!("sleep 97.{}", std::process::id());
     let cmd = fake_solver(dir.path(), "slowkill", &format!("exec {marker}"));
-    let mut child = gpug_asking(&cmd, &marker);
+    let mut child = gpug_asking(&cmd, &marker, &[]);
     child.kill().expect("SIGKILL gpug");
     child.wait().expect("gpug ends");
     assert!(gone(&marker), "`{marker}` was left running after SIGKILL of gpug");
@@ -1006,4 +1042,33 @@ fn a_directory_is_verified_file_by_file_with_a_table() {
         objects[2]["error"].as_str().is_some_and(|e| e.contains("--frobnicate")),
         "{out}"
     );
+}
+
+/// `--jobs 2` verifies two files at once, and prints the same reports in the same order as
+/// `--jobs 1`: every example's verdicts and witnesses, and the table's verdicts.
+#[test]
+fn parallel_and_sequential_runs_report_the_same() {
+    let (code1, out1, err1) = run(&["--solver", "z3", "--jobs", "1", "examples"]);
+    let (code2, out2, err2) = run(&["--solver", "z3", "--jobs", "2", "examples"]);
+    assert_eq!(code1, Some(1), "{err1}");
+    assert_eq!(code1, code2, "{err2}");
+    let split = |out: &str| {
+        let (reports, table) = out.split_at(out.find("\nfile ").expect("a table"));
+        // The table without its times (the last line's total and each row's time).
+        let rows: Vec<Vec<String>> = table
+            .lines()
+            .map(|l| {
+                l.split_whitespace()
+                    .filter(|w| w.strip_suffix('s').is_none_or(|n| n.parse::<f64>().is_err()))
+                    .map(String::from)
+                    .collect()
+            })
+            .collect();
+        (reports.to_string(), rows)
+    };
+    let (r1, t1) = split(&out1);
+    let (r2, t2) = split(&out2);
+    assert!(r1.contains("reduce: verified"), "{r1}");
+    assert_eq!(r1, r2);
+    assert_eq!(t1, t2);
 }

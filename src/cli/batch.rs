@@ -14,7 +14,10 @@ use crate::report::{Render, files_table};
 use crate::verdict::{FileRow, Verdict};
 use clap::{CommandFactory, FromArgMatches};
 use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::Instant;
 
 /// Parses `--shard I/N`: `1 <= I <= N`.
@@ -125,23 +128,63 @@ pub(super) fn run(a: &VerifyArgs, args: &[String]) -> i32 {
         return EXIT_ERROR;
     }
     let json = a.common.json;
+    let jobs = a.jobs.unwrap_or_else(default_jobs).clamp(1, files.len());
     let bar = ProgressBar::new(files.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{pos}/{len} [{elapsed}] {wide_msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    // `jobs` workers take the files in turn; each report is printed once every file before
+    // it has been, so the output is in name order whatever order they finish in.
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<(usize, Done)>();
     let mut rows = Vec::new();
-    for file in &files {
-        bar.set_message(file.display().to_string());
-        let row = verify_file(file, args, json, &bar);
-        bar.inc(1);
-        rows.push(row);
-    }
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            let tx = tx.clone();
+            let (next, files) = (&next, &files);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(file) = files.get(i) else { break };
+                    if tx.send((i, verify_file(file, args, json))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut pending = BTreeMap::new();
+        for (i, done) in rx {
+            bar.inc(1);
+            pending.insert(i, done);
+            while let Some(done) = pending.remove(&rows.len()) {
+                bar.set_message(done.row.file.clone());
+                bar.suspend(|| {
+                    print!("{}", done.stdout);
+                    eprint!("{}", done.stderr);
+                });
+                rows.push(done.row);
+            }
+        }
+    });
     bar.finish_and_clear();
     if !json {
         print!("\n{}", files_table(&rows));
     }
     exit_code(&rows)
+}
+
+/// The default of `--jobs`: the number of processors the process may use.
+pub(super) fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A verified file: its table row and what it prints.
+struct Done {
+    row: FileRow,
+    stdout: String,
+    stderr: String,
 }
 
 /// The exit code of a run over `rows` ([`run`]).
@@ -161,9 +204,9 @@ fn exit_code(rows: &[FileRow]) -> i32 {
     }
 }
 
-/// Verifies one file as `gpug FILE` would, printing its report (or its error, on stderr,
-/// after the file's name) above the progress bar; its row of the table.
-fn verify_file(file: &Path, args: &[String], json: bool, bar: &ProgressBar) -> FileRow {
+/// Verifies one file as `gpug FILE` would: its row of the table, and its report (or its error,
+/// after the file's name) as it is to be printed.
+fn verify_file(file: &Path, args: &[String], json: bool) -> Done {
     let started = Instant::now();
     let name = file.display().to_string();
     let mut solver = String::new();
@@ -179,41 +222,35 @@ fn verify_file(file: &Path, args: &[String], json: bool, bar: &ProgressBar) -> F
         })
     });
     let seconds = started.elapsed().as_secs_f64();
+    let (mut stdout, mut stderr) = (String::new(), String::new());
     let kernels = match result {
         Ok(r) => {
-            let out = if json {
-                with_run_fields(&r.json(), seconds, &solver)
+            if json {
+                stdout = format!("{}\n", with_run_fields(&r.json(), seconds, &solver));
             } else {
-                r.text()
-            };
-            bar.suspend(|| {
-                if json {
-                    println!("{out}");
-                } else {
-                    print!("{out}");
-                }
-            });
+                stdout = r.text();
+            }
             Ok(r.kernels.iter().map(|k| (k.name.clone(), k.verdict)).collect())
         }
         Err(why) => {
-            bar.suspend(|| {
-                if json {
-                    println!(
-                        "{}",
-                        serde_json::json!({ "file": name, "error": why, "seconds": seconds })
-                    );
-                } else {
-                    eprintln!("{name}: error: {why}");
-                }
-            });
+            if json {
+                let o = serde_json::json!({ "file": name, "error": why, "seconds": seconds });
+                stdout = format!("{o}\n");
+            } else {
+                stderr = format!("{name}: error: {why}\n");
+            }
             Err(why)
         }
     };
-    FileRow {
-        file: name,
-        kernels,
-        seconds,
-        solver,
+    Done {
+        row: FileRow {
+            file: name,
+            kernels,
+            seconds,
+            solver,
+        },
+        stdout,
+        stderr,
     }
 }
 

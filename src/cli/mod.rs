@@ -108,6 +108,12 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "I/N", value_parser = batch::parse_shard)]
     pub shard: Option<(usize, usize)>,
 
+    /// With several files: verify N files at once, each with its own solver processes
+    /// (default: the number of processors). The reports still come in name order. One file's
+    /// kernels and queries are verified one after another.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(usize))]
+    pub jobs: Option<usize>,
+
     #[command(flatten)]
     pub common: CommonArgs,
 

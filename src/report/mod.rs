@@ -67,7 +67,7 @@ pub fn files_table(rows: &[FileRow]) -> String {
     let total: f64 = rows.iter().map(|r| r.seconds).sum();
     let _ = writeln!(
         out,
-        "{} files, {} kernels: {} verified, {} defect, {} inconclusive; {} files with an error; {:.2}s",
+        "{} files, {} kernels: {} verified, {} defect, {} inconclusive; {} files with an error; {:.2}s summed over the files",
         rows.len(),
         counts.iter().sum::<usize>(),
         counts[Verdict::Verified as usize],
