@@ -13,9 +13,10 @@ anything); GPUG is the gpug binary. Every `kernel.cu` below SUITE_DIR starts wit
     //--blockDim=... --gridDim=... [-DWIDTH=...] [GPUVerify-only flags]
 
 and is run as `GPUG --timeout S <flags> kernel.cu` (in the kernel's folder, with a 60 s limit
-on the whole process). Of line 2, `--blockDim`, `--gridDim`, `-D...` and `-I...` are passed on
-(`${KERNEL_DIR}` expanded); other GPUVerify flags (`--no-inline`, `--warp-sync=32`, ...) are
-dropped and listed in the table, unless named with `--forward` or `--all-flags` is given.
+on the whole process). Of line 2, `--blockDim`, `--gridDim`, `-D...`, `-I...` and
+`--warp-sync` are passed on (`${KERNEL_DIR}` expanded); other GPUVerify flags (`--no-inline`,
+`--equality-abstraction`, ...) are dropped and listed in the table, unless named with
+`--forward` or `--all-flags` is given.
 
 Outcomes, from the expectation and gpug's exit code (0 verified, 1 defect, 2 unsupported
 input / usage error, 3 inconclusive):
@@ -73,7 +74,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 PROCESS_TIMEOUT_S = 60
-PASSED_PREFIXES = ("--blockDim", "--gridDim", "-D", "-I")
+PASSED_PREFIXES = ("--blockDim", "--gridDim", "-D", "-I", "--warp-sync")
 GEOMETRY_FLAGS = ("--blockDim", "--gridDim")
 FRONTEND_ERRORS = ("BUGLE_ERROR", "CLANG_ERROR")
 OUTCOMES = ("agreed", "missed", "false alarm", "unsupported", "over limits", "inconclusive", "beyond",
@@ -414,7 +415,7 @@ def main():
                     help="kernels run at once (default 1; more skews the times)")
     ap.add_argument("--timeout", type=int, default=10, help="gpug's --timeout (default 10)")
     ap.add_argument("--forward", action="append", default=[], metavar="FLAG",
-                    help="also pass this GPUVerify flag on, e.g. --forward=--warp-sync")
+                    help="also pass this GPUVerify flag on, e.g. --forward=--equality-abstraction")
     ap.add_argument("--all-flags", action="store_true", help="pass every flag of line 2 on")
     ap.add_argument("--gpug-arg", action="append", default=[], metavar="ARG",
                     help="extra argument for gpug, e.g. --gpug-arg=--solver --gpug-arg=cvc5")

@@ -298,7 +298,7 @@ fn a_signal_leaves_no_solver_behind() {
 #[test]
 fn a_signal_during_a_parallel_run_leaves_no_solver_behind() {
     let dir = tempfile::tempdir().unwrap();
-    let marker = format!("sleep 97.{}", std::process::id());
+    let marker = format!("sleep 95.{}", std::process::id());
     let cmd = fake_solver(dir.path(), "slow_jobs", &marker);
     let files = ["--jobs", "2", "examples/vector_add.cu", "examples/reduce.cu"];
     let mut child = gpug_asking(&cmd, &marker, &files);
@@ -328,7 +328,7 @@ fn sigkill_of_gpug_leaves_no_solver_behind() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let marker = format!("sleep 97.{}", std::process::id());
+    let marker = format!("sleep 98.{}", std::process::id());
     let cmd = fake_solver(dir.path(), "slowkill", &format!("exec {marker}"));
     let mut child = gpug_asking(&cmd, &marker, &[]);
     child.kill().expect("SIGKILL gpug");

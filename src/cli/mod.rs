@@ -190,6 +190,24 @@ pub struct VerifyArgs {
     /// equality abstraction either way.
     #[arg(long = "equality-abstraction")]
     pub equality_abstraction: bool,
+
+    /// The lock-step warp model of kernels written before CUDA 9 (GPUVerify's --warp-sync,
+    /// paper 000 section 3): the N consecutive threads of a warp (N a power of two, at most
+    /// 1024) execute each statement together, reads before writes, so two threads of one warp
+    /// race only when both write at one statement; threads of different warps as without it.
+    /// Every array's values are then abstracted (adversarial). Without it, as on GPUs since
+    /// Volta, a warp has no implicit synchrony: only `__syncwarp` and barriers order its
+    /// threads.
+    #[arg(long = "warp-sync", value_name = "N", value_parser = parse_warp_size)]
+    pub warp_sync: Option<u32>,
+}
+
+/// Parses `--warp-sync N`: a power of two from 1 to 1024.
+fn parse_warp_size(s: &str) -> Result<u32, String> {
+    match s.trim().parse::<u32>() {
+        Ok(n) if n.is_power_of_two() && n <= 1024 => Ok(n),
+        _ => Err(format!("a warp size is a power of two from 1 to 1024, got `{s}`")),
+    }
 }
 
 /// Arguments every command shares: which kernel, clang's input, the solver, the output form.
@@ -351,7 +369,6 @@ pub fn parse_dim_partial(s: &str) -> Result<[Option<u32>; 3], String> {
 const IGNORED_FLAGS: &[&str] = &[
     "--no-inline",
     "--boogie-file",
-    "--warp-sync",
     "--adversarial-abstraction",
     "--only-intra-group",
     "--time",
@@ -450,6 +467,7 @@ fn options(a: &VerifyArgs) -> Result<(RunOptions, VerifyOptions), String> {
             (false, false) => crate::encode::Benign::Adversarial,
             (false, true) => crate::encode::Benign::Equality,
         },
+        warp_sync: a.warp_sync,
     };
     Ok((common, opts))
 }

@@ -92,6 +92,7 @@ impl Encodings<'_> {
                     index_fits: None,
                     benign: encode::Benign::Off,
                     preferred: Vec::new(),
+                    lockstep: None,
                 },
             );
             let session = run.session(&run.options().solver, &eb::bank_script(&enc))?;

@@ -37,6 +37,8 @@ pub struct VerifyOptions {
     /// ([`encode::EncodeOptions::benign`]). [`encode::Benign::Off`] with `--no-benign` and
     /// `--strict`, [`encode::Benign::Equality`] with `--equality-abstraction`.
     pub benign: encode::Benign,
+    /// `--warp-sync=N`: the lock-step warp model ([`encode::EncodeOptions::lockstep`]).
+    pub warp_sync: Option<u32>,
 }
 
 impl Command for VerifyOptions {
@@ -429,6 +431,7 @@ fn pair_options(opts: &VerifyOptions, launch: &Launch) -> encode::EncodeOptions 
         index_fits: launch.index_fits,
         benign: opts.benign,
         preferred: launch.prefer.clone(),
+        lockstep: opts.warp_sync,
         ..encode::EncodeOptions::pair()
     }
 }

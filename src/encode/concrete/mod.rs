@@ -234,6 +234,7 @@ pub fn encode_concrete(
         index_fits: None,
         benign: Benign::Off,
         preferred: Vec::new(),
+        lockstep: None,
     };
     let mut e = Encoder::new(kernel, geometry, &eo);
     e.float_ieee = opts.float_ieee;

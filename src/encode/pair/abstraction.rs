@@ -67,7 +67,6 @@ impl Encoder<'_> {
         app("ite", vec![atom("same_block"), m, other])
     }
 
-    /// The report's notes on the abstraction: one per adversarial array.
     /// The refinement of paper `000_…` §4.2 for counters ([`counter_arrays`]): for every call
     /// of thread 1 and every call of thread 2 on a counter whose old value they keep, when
     /// both are made at one offset they return different values (asserted in the script); for
@@ -89,9 +88,16 @@ impl Encoder<'_> {
         self.counter_calls = calls;
     }
 
+    /// The report's notes on the abstraction: one per adversarial array (one for all under
+    /// the lock-step warp model).
     pub(super) fn abstraction_notes(&self, notes: &mut Vec<String>) {
         let clobbered = clobbered_arrays(self.k);
-        for a in &self.adversarial {
+        if let Some(n) = self.lockstep {
+            notes.push(format!(
+                "lock-step warps of {n} threads (--warp-sync={n}, paper 000 section 3): threads of one warp execute each statement together, reads before writes, so only two writes of one statement race between them; every array's values are abstracted (adversarial)"
+            ));
+        }
+        for a in self.adversarial.iter().filter(|_| self.lockstep.is_none()) {
             let name = &self.k.array(*a).name;
             notes.push(match clobbered.iter().find(|(c, _)| c == a) {
                 Some((_, call)) => format!(
@@ -118,12 +124,16 @@ impl Encoder<'_> {
 }
 
 /// The arrays whose values are adversarial under `memory` (sorted, once each): under the
-/// equality abstraction, those an atomic of `k` touches; in every model, those a call without a
-/// body may write ([`clobbered_arrays`]).
-pub(super) fn adversarial_arrays(k: &Kernel, memory: MemoryModel) -> Vec<ArrayId> {
+/// equality abstraction, those an atomic of `k` touches, or every array under the lock-step
+/// warp model (`lockstep`, [`super::EncodeOptions::lockstep`]); in every model, those a call
+/// without a body may write ([`clobbered_arrays`]).
+pub(super) fn adversarial_arrays(k: &Kernel, memory: MemoryModel, lockstep: bool) -> Vec<ArrayId> {
     let mut adversarial = Vec::new();
     if memory == MemoryModel::EqualityAbstraction {
         collect_atomic_arrays(&k.body, &mut adversarial);
+        if lockstep {
+            adversarial.extend((0..k.arrays.len()).map(ArrayId));
+        }
     }
     adversarial.extend(clobbered_arrays(k).into_iter().map(|(a, _)| a));
     adversarial.sort();

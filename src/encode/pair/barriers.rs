@@ -77,6 +77,25 @@ impl Encoder<'_> {
         if let Some(w) = &self.same_warp {
             return w.clone();
         }
+        let w = self.one_warp("same_warp", 5);
+        self.same_warp = Some(w.clone());
+        w
+    }
+
+    /// `lockstep_warp`: the two threads are of one block and one warp of `n` threads (`n` a
+    /// power of two: the lock-step model's, [`super::EncodeOptions::lockstep`]), defined once.
+    pub(super) fn lockstep_warp(&mut self, n: u32) -> Sexp {
+        if let Some(w) = &self.lockstep_warp {
+            return w.clone();
+        }
+        let w = self.one_warp("lockstep_warp", n.trailing_zeros());
+        self.lockstep_warp = Some(w.clone());
+        w
+    }
+
+    /// Defines `name`: the two threads are of one block and their linear thread ids agree but
+    /// for the last `bits` bits.
+    fn one_warp(&mut self, name: &str, bits: u32) -> Sexp {
         let warp = |th: usize| {
             let b = |d| atom(Self::builtin_name(crate::ir::Builtin::BlockDim(d), 0));
             let tid = |d| atom(Self::builtin_name(crate::ir::Builtin::ThreadIdx(d), th));
@@ -91,12 +110,10 @@ impl Encoder<'_> {
                     ),
                 ],
             );
-            app("bvlshr", vec![lin, bvn(5, 32)])
+            app("bvlshr", vec![lin, bvn(u64::from(bits), 32)])
         };
         let value = and(atom("same_block"), app("=", vec![warp(0), warp(1)]));
-        let w = self.define("same_warp", atom("Bool"), value);
-        self.same_warp = Some(w.clone());
-        w
+        self.define(name, atom("Bool"), value)
     }
 
     /// The count `count` of thread `th` after it passes a barrier under its path condition:

@@ -232,6 +232,17 @@ pub struct EncodeOptions {
     /// arguments, which `clock()` or a random generator are not: in a kernel that calls one
     /// ([`Kernel::uninterpreted`]) no write-write race is benign.
     pub benign: Benign,
+    /// `--warp-sync=N`: the lock-step warp model of paper `000_…` §3 for code written before
+    /// CUDA 9. The `N` consecutive linear thread ids of a warp (`N` a power of two) execute
+    /// each statement together, all its reads before its writes; divergent branches one after
+    /// the other. So two accesses of threads of one warp are ordered unless they are one
+    /// statement (one IR access: the same source span, taken conservatively as the same
+    /// statement), and at one statement only two writes race. The paper's two passes (warps
+    /// in lock-step, then threads of different warps as without it) are one disjunction per
+    /// access pair here. Values communicated inside a warp without a barrier are not what the
+    /// equality abstraction's serialization gives, so every array is adversarial under it
+    /// (GPUVerify's default): a read gives any value.
+    pub lockstep: Option<u32>,
     /// Conditions on the launch and the scalar parameters (uniform, over the kernel's entry
     /// state; type `Bool`) that a witness should satisfy when it can: encoded apart as
     /// [`Encoded::preferred`], never asserted by the script or a check, so they change no
@@ -266,6 +277,7 @@ impl EncodeOptions {
             index_fits: None,
             benign: Benign::Adversarial,
             preferred: Vec::new(),
+            lockstep: None,
         }
     }
 }
@@ -363,6 +375,10 @@ pub(in crate::encode) struct Encoder<'k> {
     read_vars: HashSet<VarId>,
     /// `same_warp` (the two threads are of one warp), defined at the first warp barrier.
     same_warp: Option<Sexp>,
+    /// [`EncodeOptions::lockstep`], and `lockstep_warp` (the two threads are of one warp of
+    /// that size) once defined.
+    lockstep: Option<u32>,
+    lockstep_warp: Option<Sexp>,
     /// Whether an opaque (uninterpreted) float operation was emitted.
     pub(in crate::encode) has_opaque_float: bool,
     /// The common witness values of every query.
@@ -474,7 +490,7 @@ impl<'k> Encoder<'k> {
 
     /// An encoder of `kernel` under `geometry` with `opts`, with nothing emitted yet.
     pub(super) fn new(k: &'k Kernel, g: &'k Geometry, opts: &EncodeOptions) -> Self {
-        let adversarial = adversarial_arrays(k, opts.memory);
+        let adversarial = adversarial_arrays(k, opts.memory, opts.lockstep.is_some());
         Encoder {
             k,
             g,
@@ -499,6 +515,8 @@ impl<'k> Encoder<'k> {
             },
             counter_calls: Vec::new(),
             same_warp: None,
+            lockstep: opts.lockstep,
+            lockstep_warp: None,
             read_vars: {
                 let mut read = HashSet::new();
                 crate::ir::query::read_vars(&k.body, &mut read);

@@ -126,6 +126,19 @@ impl Encoder<'_> {
                 Some(w) if a.warp[0] != b.warp[1] => and(order, or(not(w.clone()), equal(&a.warp[0], &b.warp[1]))),
                 _ => order,
             };
+            // Lock-step warps: two threads of one warp race only at one statement, both writing.
+            let order = match self.lockstep {
+                Some(n) => {
+                    let one_warp = self.lockstep_warp(n);
+                    let same_statement = a.span == b.span && a.kind != AccessKind::Read && b.kind != AccessKind::Read;
+                    if same_statement {
+                        order
+                    } else {
+                        and(order, not(one_warp))
+                    }
+                }
+                None => order,
+            };
             // Two atomics race only across the scope of one of them: in different blocks.
             let order = if a.kind == AccessKind::Atomic && b.kind == AccessKind::Atomic {
                 and(not(atom("same_block")), order)

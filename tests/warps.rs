@@ -1,0 +1,12 @@
+//! The lock-step warp model (`--warp-sync=N`, paper 000 section 3): what it orders inside a
+//! warp (statements, branches) and what it does not (two writes of one statement, threads of
+//! different warps), each with z3, cvc5 and yices.
+
+mod common;
+
+use common::check_kernel_dir;
+
+#[test]
+fn lockstep_warps() {
+    check_kernel_dir("tests/kernels/warps", 4);
+}
