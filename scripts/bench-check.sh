@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Times `gpug check` (canonical serialization, after the race check) for bitonic sort, tree
-# reduction and scalar product at 2, 4 and 8 threads, with each solver on PATH, as PUG's
+# reduction and scalar product at 2, 4 and 8 threads (THREADS="8 16 32" for others), with each
+# solver on PATH, as PUG's
 # assertion-checking table did (PUG paper, §7; PUG timed out, > 300 s, at 8 threads for three of
 # them). Not a test: run it by hand.
 #
@@ -15,7 +16,7 @@ SOLVERS=${*:-z3 cvc5 yices}
 TIMEOUT=${TIMEOUT:-300}
 printf '%-16s %7s  %-6s %-12s %8s\n' kernel threads solver verdict seconds
 for ex in bitonic reduce scalar_product; do
-  for n in 2 4 8; do
+  for n in ${THREADS:-2 4 8}; do
     for s in $SOLVERS; do
       start=$(date +%s.%N)
       "$GPUG" check "examples/check/$ex.cu" --blockDim=$n --gridDim=1 -DN=$n --solver "$s" \

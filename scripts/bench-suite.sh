@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Times runs over many files (issue 15): for each directory, one `gpug DIR` run with --jobs 1
+# and one with --jobs 2 (each the median of N runs of the whole process), printing the total
+# wall-clock seconds, the median of the files' own seconds (from --json), the verdict counts,
+# and the ratio of each total to the --jobs 1 total. The portfolio (--solver portfolio) is not
+# built yet, so it has no row. A benchmark, not a test: a slow run never fails it; it exits 1 if
+# a run's verdict counts differ between --jobs 1 and --jobs 2.
+#
+#   scripts/bench-suite.sh [-n N] [DIR ...]
+#
+#   -n N   runs per measurement, default 3
+#   DIR    directories of kernels; default examples/ (add GPUVerify's testsuite/CUDA by path)
+#   environment: GPUG=/path/to/gpug skips the build; SOLVER=z3 (default); TIMEOUT=60
+# `gpug check` on bitonic sort, tree reduction and scalar product at 8, 16 and 32 threads:
+#   THREADS="8 16 32" scripts/bench-check.sh
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+runs=3
+while getopts "n:h" opt; do
+    case $opt in
+        n) runs=$OPTARG ;;
+        h) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+if ! [[ $runs =~ ^[1-9][0-9]*$ ]]; then echo "bench-suite: -n wants a positive integer, got '$runs'" >&2; exit 2; fi
+dirs=("$@")
+[[ ${#dirs[@]} -eq 0 ]] && dirs=(examples)
+solver=${SOLVER:-z3}
+timeout=${TIMEOUT:-60}
+if [[ -n "${GPUG:-}" ]]; then gpug="$GPUG"; else cargo build --release --quiet || exit 2; gpug="${CARGO_TARGET_DIR:-$root/target}/release/gpug"; fi
+
+# One run: prints "WALL MEDIAN_FILE COUNTS" (counts: verified/defect/inconclusive/error).
+one_run() {
+    local dir=$1 jobs=$2 out start end
+    out=$(mktemp)
+    start=$(date +%s.%N)
+    "$gpug" "$dir" --json --jobs "$jobs" --solver "$solver" --timeout "$timeout" >"$out" 2>/dev/null
+    end=$(date +%s.%N)
+    python3 - "$out" "$start" "$end" <<'PY'
+import json, statistics, sys
+path, start, end = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+secs, counts = [], {"verified": 0, "defect": 0, "inconclusive": 0, "error": 0}
+for line in open(path):
+    o = json.loads(line)
+    secs.append(o.get("seconds", 0.0))
+    if "error" in o:
+        counts["error"] += 1
+    for k in o.get("kernels", []):
+        counts[k["verdict"]] += 1
+med = statistics.median(secs) if secs else 0.0
+print(f"{end - start:.3f} {med:.3f} {counts['verified']}/{counts['defect']}/{counts['inconclusive']}/{counts['error']}")
+PY
+    rm -f "$out"
+}
+
+median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+
+status=0
+printf '%-40s %-8s %10s %12s %8s  %s\n' directory jobs "total s" "median file" ratio "verified/defect/inconclusive/error"
+for dir in "${dirs[@]}"; do
+    base=""
+    first_counts=""
+    for jobs in 1 2; do
+        walls=() meds=() counts=""
+        for ((r = 0; r < runs; r++)); do
+            read -r wall med c < <(one_run "$dir" "$jobs")
+            walls+=("$wall"); meds+=("$med"); counts=$c
+        done
+        wall=$(printf '%s\n' "${walls[@]}" | median)
+        med=$(printf '%s\n' "${meds[@]}" | median)
+        [[ -z $base ]] && base=$wall
+        [[ -z $first_counts ]] && first_counts=$counts
+        [[ $counts != "$first_counts" ]] && status=1
+        ratio=$(awk -v a="$wall" -v b="$base" 'BEGIN {printf "%.3f", a / b}')
+        printf '%-40s %-8s %10.3f %12.3f %8s  %s\n' "$dir" "$jobs" "$wall" "$med" "$ratio" "$counts"
+    done
+done
+exit $status
