@@ -218,14 +218,21 @@ fn zext(t: &Sexp, from: u32, to: u32) -> Sexp {
     if to == from {
         t.clone()
     } else {
-        Sexp::List(vec![
-            Sexp::List(vec![
-                Sexp::atom("_"),
-                Sexp::atom("zero_extend"),
-                Sexp::atom((to - from).to_string()),
-            ]),
-            t.clone(),
-        ])
+        ext(t.clone(), to - from, false)
+    }
+}
+
+impl Division {
+    /// `q = zext(q1) ∧ r = zext(r1)` for `q1`, `r1` of `from` bits: the conclusion of the
+    /// lemmas that give this division's quotient and remainder from narrower values.
+    fn is(&self, q1: &Sexp, r1: &Sexp, from: u32) -> Sexp {
+        Sexp::app(
+            "and",
+            vec![
+                Sexp::app("=", vec![self.q.clone(), zext(q1, from, self.w)]),
+                Sexp::app("=", vec![self.r.clone(), zext(r1, from, self.w)]),
+            ],
+        )
     }
 }
 
@@ -261,14 +268,7 @@ pub(crate) fn width_lemmas(old: &[Division], fresh: &[Division], out: &mut Vec<S
                     Sexp::app("=", vec![d2.a.clone(), zext(&d1.a, d1.w, d2.w)]),
                 ],
             );
-            let then = Sexp::app(
-                "and",
-                vec![
-                    Sexp::app("=", vec![d2.q.clone(), zext(&d1.q, d1.w, d2.w)]),
-                    Sexp::app("=", vec![d2.r.clone(), zext(&d1.r, d1.w, d2.w)]),
-                ],
-            );
-            out.push(Sexp::app("=>", vec![premise, then]));
+            out.push(Sexp::app("=>", vec![premise, d2.is(&d1.q, &d1.r, d1.w)]));
         }
     }
 }
@@ -314,14 +314,7 @@ pub(crate) fn literal_radix_lemmas(
                 ),
             ],
         );
-        let then = Sexp::app(
-            "and",
-            vec![
-                Sexp::app("=", vec![d.q.clone(), zext(&s.v, s.w, d.w)]),
-                Sexp::app("=", vec![d.r.clone(), zext(&s.u, s.w, d.w)]),
-            ],
-        );
-        out.push(Sexp::app("=>", vec![premise, then]));
+        out.push(Sexp::app("=>", vec![premise, d.is(&s.v, &s.u, s.w)]));
     }
 }
 

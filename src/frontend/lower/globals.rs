@@ -180,8 +180,6 @@ pub(super) struct Globals<'a> {
     /// `namespace cg = cooperative_groups;`, at any depth): the qualifiers under which
     /// [`super::groups`] takes a type spelling clang did not desugar for a group's.
     pub(super) group_aliases: Vec<String>,
-    /// The named namespaces [`collect`] is in, outermost first.
-    namespaces: Vec<String>,
 }
 
 /// The name prefix of the functions the prelude's `__axiom(e)` macro defines.
@@ -216,14 +214,19 @@ pub(super) fn group_aliases(n: &Node, out: &mut Vec<String>) {
 }
 
 pub(super) fn collect<'a>(n: &'a Node, g: &mut Globals<'a>, prelude: &str) {
+    collect_in(n, g, prelude, &mut Vec::new());
+}
+
+/// [`collect`] under the named namespaces `ns` (outermost first).
+fn collect_in<'a>(n: &'a Node, g: &mut Globals<'a>, prelude: &str, ns: &mut Vec<String>) {
     for c in &n.inner {
         match c.kind.as_str() {
             "NamespaceDecl" if c.name.as_deref().is_some_and(|n| !n.is_empty()) => {
-                g.namespaces.push(c.name.clone().unwrap_or_default());
-                collect(c, g, prelude);
-                g.namespaces.pop();
+                ns.push(c.name.clone().unwrap_or_default());
+                collect_in(c, g, prelude, ns);
+                ns.pop();
             }
-            "NamespaceDecl" | "LinkageSpecDecl" | "ExternCContextDecl" => collect(c, g, prelude),
+            "NamespaceDecl" | "LinkageSpecDecl" | "ExternCContextDecl" => collect_in(c, g, prelude, ns),
             "FunctionTemplateDecl" => {
                 for (i, f) in c.inner.iter().enumerate().filter(|(_, f)| is_function(f)) {
                     let spec = f.inner.iter().any(|a| a.kind == "TemplateArgument");
@@ -233,7 +236,7 @@ pub(super) fn collect<'a>(n: &'a Node, g: &mut Globals<'a>, prelude: &str) {
                 }
             }
             "CXXRecordDecl" | "RecordDecl" | "ClassTemplateSpecializationDecl" => {
-                add_record(c, g);
+                add_record(c, g, ns);
                 for m in &c.inner {
                     if is_function(m) {
                         add_function(m, g, prelude, false);
@@ -246,7 +249,7 @@ pub(super) fn collect<'a>(n: &'a Node, g: &mut Globals<'a>, prelude: &str) {
             }
             "ClassTemplateDecl" => {
                 for s in c.inner.iter().filter(|s| s.kind == "ClassTemplateSpecializationDecl") {
-                    add_record(s, g);
+                    add_record(s, g, ns);
                     for m in s.inner.iter().filter(|m| is_function(m)) {
                         add_function(m, g, prelude, false);
                     }
@@ -263,7 +266,8 @@ pub(super) fn collect<'a>(n: &'a Node, g: &mut Globals<'a>, prelude: &str) {
     }
 }
 
-fn add_record<'a>(c: &'a Node, g: &mut Globals<'a>) {
+/// Registers the record `c`, declared in the namespaces `ns`.
+fn add_record<'a>(c: &'a Node, g: &mut Globals<'a>, ns: &[String]) {
     if c.tag_used.as_deref() == Some("union") {
         if let Some(name) = &c.name {
             g.types.unions.insert(name.clone());
@@ -288,7 +292,7 @@ fn add_record<'a>(c: &'a Node, g: &mut Globals<'a>) {
             "CXXRecordDecl" | "RecordDecl" if f.complete_definition => {
                 // Nested records: register them (named ones by name, anonymous ones by the
                 // spelling of the field that uses them, below).
-                add_record(f, g);
+                add_record(f, g, ns);
                 if f.name.as_deref().unwrap_or("").is_empty() {
                     anon = Some(record_fields(f, g));
                 }
@@ -323,8 +327,8 @@ fn add_record<'a>(c: &'a Node, g: &mut Globals<'a>) {
     }
     // Also by its qualified name (`mylib::S`, as a type qualified where it is used is
     // spelled), which no other record shares.
-    if !g.namespaces.is_empty() {
-        let qualified = format!("{}::{key}", g.namespaces.join("::"));
+    if !ns.is_empty() {
+        let qualified = format!("{}::{key}", ns.join("::"));
         if let Some(a) = align {
             g.types.aligns.entry(qualified.clone()).or_insert(a);
         }
