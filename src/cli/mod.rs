@@ -195,7 +195,8 @@ pub struct VerifyArgs {
     /// paper 000 section 3): the N consecutive threads of a warp (N a power of two, at most
     /// 1024) execute each statement together, reads before writes, so two threads of one warp
     /// race only when both write at one statement; threads of different warps as without it.
-    /// Every array's values are then abstracted (adversarial). Without it, as on GPUs since
+    /// An array's values are forgotten after each statement that writes it (the warp's other
+    /// lanes wrote it too; paper 000 section 3). Without it, as on GPUs since
     /// Volta, a warp has no implicit synchrony: only `__syncwarp` and barriers order its
     /// threads.
     #[arg(long = "warp-sync", value_name = "N", value_parser = parse_warp_size)]

@@ -67,6 +67,28 @@ impl Encoder<'_> {
         app("ite", vec![atom("same_block"), m, other])
     }
 
+    /// Paper `000_…` §3's equality abstraction for lock-step warps: after a statement that
+    /// writes `array` (a shared or global one: a thread's local arrays are its own), the warp's other threads, which the pair model does not follow, have
+    /// written it too, so both threads see a fresh memory of it from there on (an equal view:
+    /// one memory, or one per block for a `__shared__` array, [`Self::block_view`]). Done
+    /// whether or not the two threads themselves executed the write: other lanes may have.
+    /// Reads between two such writes agree, which is what the abstraction keeps; a write by a
+    /// thread of another warp in between is a race with the read, which the race checks ask.
+    pub(super) fn warp_havoc(&mut self, array: ArrayId, st: &mut [TState]) {
+        let name = self.fresh_name(&format!("mem.{}.warp", sym(&self.k.array(array).name)));
+        let m = self.declare(&name, mem_sort());
+        for (th, ts) in st.iter_mut().enumerate() {
+            let v = self.block_view(array, m.clone(), th, "warp");
+            let key = self.mem_key(ts, array);
+            match self.global.get_mut(&key) {
+                Some(g) => *g = v,
+                None => {
+                    ts.mem.insert(array, v);
+                }
+            }
+        }
+    }
+
     /// The refinement of paper `000_…` §4.2 for counters ([`counter_arrays`]): for every call
     /// of thread 1 and every call of thread 2 on a counter whose old value they keep, when
     /// both are made at one offset they return different values (asserted in the script); for
@@ -88,16 +110,16 @@ impl Encoder<'_> {
         self.counter_calls = calls;
     }
 
-    /// The report's notes on the abstraction: one per adversarial array (one for all under
-    /// the lock-step warp model).
+    /// The report's notes on the abstraction: one for the lock-step warp model, one per
+    /// adversarial array.
     pub(super) fn abstraction_notes(&self, notes: &mut Vec<String>) {
         let clobbered = clobbered_arrays(self.k);
         if let Some(n) = self.lockstep {
             notes.push(format!(
-                "lock-step warps of {n} threads (--warp-sync={n}, paper 000 section 3): threads of one warp execute each statement together, reads before writes, so only two writes of one statement race between them; every array's values are abstracted (adversarial)"
+                "lock-step warps of {n} threads (--warp-sync={n}, paper 000 section 3): threads of one warp execute each statement together, reads before writes, so only two writes of one statement race between them; an array's values are forgotten after every statement that writes it (the other threads of the warp write it too), so a defect that depends on them may be a false alarm"
             ));
         }
-        for a in self.adversarial.iter().filter(|_| self.lockstep.is_none()) {
+        for a in &self.adversarial {
             let name = &self.k.array(*a).name;
             notes.push(match clobbered.iter().find(|(c, _)| c == a) {
                 Some((_, call)) => format!(
@@ -124,16 +146,13 @@ impl Encoder<'_> {
 }
 
 /// The arrays whose values are adversarial under `memory` (sorted, once each): under the
-/// equality abstraction, those an atomic of `k` touches, or every array under the lock-step
-/// warp model (`lockstep`, [`super::EncodeOptions::lockstep`]); in every model, those a call
-/// without a body may write ([`clobbered_arrays`]).
-pub(super) fn adversarial_arrays(k: &Kernel, memory: MemoryModel, lockstep: bool) -> Vec<ArrayId> {
+/// equality abstraction, those an atomic of `k` touches; in every model, those a call without
+/// a body may write ([`clobbered_arrays`]). (Under the lock-step warp model the others are
+/// forgotten after each write instead, [`Encoder::warp_havoc`].)
+pub(super) fn adversarial_arrays(k: &Kernel, memory: MemoryModel) -> Vec<ArrayId> {
     let mut adversarial = Vec::new();
     if memory == MemoryModel::EqualityAbstraction {
         collect_atomic_arrays(&k.body, &mut adversarial);
-        if lockstep {
-            adversarial.extend((0..k.arrays.len()).map(ArrayId));
-        }
     }
     adversarial.extend(clobbered_arrays(k).into_iter().map(|(a, _)| a));
     adversarial.sort();

@@ -240,8 +240,10 @@ pub struct EncodeOptions {
     /// statement), and at one statement only two writes race. The paper's two passes (warps
     /// in lock-step, then threads of different warps as without it) are one disjunction per
     /// access pair here. Values communicated inside a warp without a barrier are not what the
-    /// equality abstraction's serialization gives, so every array is adversarial under it
-    /// (GPUVerify's default): a read gives any value.
+    /// equality abstraction's serialization gives, so, as the paper refines that abstraction
+    /// for warps, an array is forgotten after every statement that writes it: both threads
+    /// then see one fresh memory of it ([`Encoder::warp_havoc`]); arrays touched by atomics
+    /// stay adversarial.
     pub lockstep: Option<u32>,
     /// Conditions on the launch and the scalar parameters (uniform, over the kernel's entry
     /// state; type `Bool`) that a witness should satisfy when it can: encoded apart as
@@ -490,7 +492,7 @@ impl<'k> Encoder<'k> {
 
     /// An encoder of `kernel` under `geometry` with `opts`, with nothing emitted yet.
     pub(super) fn new(k: &'k Kernel, g: &'k Geometry, opts: &EncodeOptions) -> Self {
-        let adversarial = adversarial_arrays(k, opts.memory, opts.lockstep.is_some());
+        let adversarial = adversarial_arrays(k, opts.memory);
         Encoder {
             k,
             g,

@@ -8,7 +8,7 @@ use super::{Encoder, MemoryModel, Property, TState};
 use crate::encode::AccessKind;
 use crate::encode::concrete;
 use crate::encode::terms::{and, app, atom, bvn, f, not, or, sort_of, sym};
-use crate::ir::{ArrayId, AtomicOp, AtomicScope, BlockId, Expr, Stmt, StmtKind, Ty, VarId};
+use crate::ir::{ArrayId, AtomicOp, AtomicScope, BlockId, Expr, Space, Stmt, StmtKind, Ty, VarId};
 use crate::solver::Sexp;
 
 impl Encoder<'_> {
@@ -217,6 +217,13 @@ impl Encoder<'_> {
             }
             Some(bits)
         });
+        if self.lockstep.is_some()
+            && self.memory == MemoryModel::EqualityAbstraction
+            && !self.adversarial.contains(&array)
+            && matches!(self.k.array(array).space, Space::Shared | Space::Global)
+        {
+            self.warp_havoc(array, st);
+        }
     }
 
     /// `dst = atomicOp(&array[offset], operands…)` (as `ty`) for every thread.
