@@ -41,6 +41,8 @@ const CASES: &[(&str, &str, Expect, &[&str])] = &[
     ("float_scale.cu", "--blockDim=4", Expect::Inconclusive, ALL),
     ("float_scale.cu", "--blockDim=4 --float ieee", Expect::Holds, FP),
     ("float_sum.cu", "--blockDim=4 --float ieee", Expect::Fails, FP),
+    ("shuffle_sum.cu", "--blockDim=32", Expect::Holds, ALL),
+    ("shuffle_sum.cu", "--blockDim=32 -DBUG", Expect::Fails, ALL),
 ];
 
 fn run_check(file: &str, flags: &str, solver: &str) -> (Option<i32>, Value, String) {

@@ -1,7 +1,9 @@
 //! The lock-step warp model (`--warp-sync=N`, paper 000 section 3): what it orders inside a
 //! warp (statements, branches), what it does not (two writes of one statement, threads of
 //! different warps), and what values it keeps (reads with no write between them agree; a write
-//! by the warp forgets the array), each with z3, cvc5 and yices.
+//! by the warp forgets the array); warp barriers of part of a warp (`__syncwarp(mask)`, tiles of
+//! 16) and what they order; shuffles' values (the other thread's when it is the source lane)
+//! and masks naming lanes that do not call them; each with z3, cvc5 and yices.
 
 mod common;
 
@@ -9,5 +11,5 @@ use common::check_kernel_dir;
 
 #[test]
 fn lockstep_warps() {
-    check_kernel_dir("tests/kernels/warps", 6);
+    check_kernel_dir("tests/kernels/warps", 14);
 }

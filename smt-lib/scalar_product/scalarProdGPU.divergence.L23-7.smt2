@@ -968,7 +968,7 @@
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.it.L13@2 t2.exit.L13@746)) (= t1.vec@3 t2.vec@747)))
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.exit.L13@725 t2.it.L13@22)) (= t1.vec@726 t2.vec@23)))
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.exit.L13@725 t2.exit.L13@746)) (= t1.vec@726 t2.vec@747)))
-(assert (and (and (and same_block (= t1.bc@531 t2.bc@536)) (and t1.assumed@593 t2.assumed@600)) (not (= t1.pc@42 t2.pc@43))))
+(assert (and (and (and same_block (= t1.bc@531 t2.bc@536)) (not (= t1.pc@42 t2.pc@43))) (and t1.assumed@593 t2.assumed@600)))
 (set-info :status unsat)
 (check-sat)
 (exit)

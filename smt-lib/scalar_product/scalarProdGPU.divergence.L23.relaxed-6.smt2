@@ -977,7 +977,7 @@
 (assert (=> (= t2.vec@23 #x00000001) (= (nl.mul32 t2.vec@23 param.eN) param.eN)))
 (assert (=> (= param.eN #x00000000) (= (nl.mul32 t2.vec@23 param.eN) #x00000000)))
 (assert (=> (= param.eN #x00000001) (= (nl.mul32 t2.vec@23 param.eN) t2.vec@23)))
-(assert (and (and (and same_block (= t1.bc@455 t2.bc@460)) (and t1.assumed@517 t2.assumed@524)) (not (= t1.pc@42 t2.pc@43))))
+(assert (and (and (and same_block (= t1.bc@455 t2.bc@460)) (not (= t1.pc@42 t2.pc@43))) (and t1.assumed@517 t2.assumed@524)))
 (set-info :status unsat)
 (check-sat)
 (exit)

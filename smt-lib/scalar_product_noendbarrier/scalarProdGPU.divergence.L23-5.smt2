@@ -953,7 +953,7 @@
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.it.L13@2 t2.exit.L13@731)) (= t1.vec@3 t2.vec@732)))
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.exit.L13@710 t2.it.L13@22)) (= t1.vec@711 t2.vec@23)))
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.exit.L13@710 t2.exit.L13@731)) (= t1.vec@711 t2.vec@732)))
-(assert (and (and (and same_block (= t1.bc@379 t2.bc@384)) (and t1.assumed@441 t2.assumed@448)) (not (= t1.pc@42 t2.pc@43))))
+(assert (and (and (and same_block (= t1.bc@379 t2.bc@384)) (not (= t1.pc@42 t2.pc@43))) (and t1.assumed@441 t2.assumed@448)))
 (set-info :status unsat)
 (check-sat)
 (exit)

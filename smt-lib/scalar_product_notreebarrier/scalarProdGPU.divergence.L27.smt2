@@ -863,7 +863,7 @@
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.it.L12@2 t2.exit.L12@641)) (= t1.vec@3 t2.vec@642)))
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.exit.L12@620 t2.it.L12@22)) (= t1.vec@621 t2.vec@23)))
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.exit.L12@620 t2.exit.L12@641)) (= t1.vec@621 t2.vec@642)))
-(assert (and (and (and same_block (= t1.bc@20 t2.bc@40)) (and t1.assumed@564 t2.assumed@571)) (not (= t1.pc@42 t2.pc@43))))
+(assert (and (and (and same_block (= t1.bc@20 t2.bc@40)) (not (= t1.pc@42 t2.pc@43))) (and t1.assumed@564 t2.assumed@571)))
 (set-info :status unsat)
 (check-sat)
 (exit)

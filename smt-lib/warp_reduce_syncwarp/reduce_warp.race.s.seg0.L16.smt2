@@ -200,7 +200,7 @@
 (define-fun t2.off@122 () (_ BitVec 64) (bvmul ((_ zero_extend 32) t2.threadIdx.x) #x0000000000000004))
 (define-fun t2.valid@123 () Bool (and (bvsge (bvmul ((_ sign_extend 64) ((_ zero_extend 32) t2.threadIdx.x)) ((_ sign_extend 64) #x0000000000000004)) #xffffffffffffffffffff800000000000) (bvslt (bvmul ((_ sign_extend 64) ((_ zero_extend 32) t2.threadIdx.x)) ((_ sign_extend 64) #x0000000000000004)) #x00000000000000000000800000000000)))
 (define-fun t2.mem.s@124 () (Array (_ BitVec 64) (_ BitVec 8)) (ite t2.cond@102 (store (store (store (store t2.mem@98 t2.off@122 ((_ extract 7 0) t2.v@118)) (bvadd t2.off@122 #x0000000000000001) ((_ extract 15 8) t2.v@118)) (bvadd t2.off@122 #x0000000000000002) ((_ extract 23 16) t2.v@118)) (bvadd t2.off@122 #x0000000000000003) ((_ extract 31 24) t2.v@118)) t2.mem@98))
-(define-fun same_warp@125 () Bool (and same_block (= (bvlshr (bvadd t1.threadIdx.x (bvmul blockDim.x (bvadd t1.threadIdx.y (bvmul blockDim.y t1.threadIdx.z)))) #x00000005) (bvlshr (bvadd t2.threadIdx.x (bvmul blockDim.x (bvadd t2.threadIdx.y (bvmul blockDim.y t2.threadIdx.z)))) #x00000005))))
+(define-fun warp.g0@125 () Bool (and same_block (= (bvlshr (bvadd t1.threadIdx.x (bvmul blockDim.x (bvadd t1.threadIdx.y (bvmul blockDim.y t1.threadIdx.z)))) #x00000005) (bvlshr (bvadd t2.threadIdx.x (bvmul blockDim.x (bvadd t2.threadIdx.y (bvmul blockDim.y t2.threadIdx.z)))) #x00000005))))
 (define-fun t1.wc@129 () (_ BitVec 64) (ite t1.cond@101 (bvadd #x0000000000000000 #x0000000000000001) #x0000000000000000))
 (define-fun t1.mem@130 () (Array (_ BitVec 64) (_ BitVec 8)) (ite t1.cond@101 mem.in.bar4@126 mem.in.bar3@92))
 (define-fun t1.mem@131 () (Array (_ BitVec 64) (_ BitVec 8)) (ite t1.cond@101 mem.out.bar4@127 mem.out.bar3@93))

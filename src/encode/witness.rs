@@ -136,7 +136,7 @@ impl Check {
                     reason,
                 }
             }
-            Property::Divergence { span } => {
+            Property::Divergence { span, reason } => {
                 let r1 = rest.first().and_then(Sexp::as_bool);
                 let r2 = rest.get(1).and_then(Sexp::as_bool);
                 Finding {
@@ -151,7 +151,7 @@ impl Check {
                     index: None,
                     possible: self.possible,
                     condition: None,
-                    reason: None,
+                    reason: reason.map(str::to_string),
                 }
             }
             Property::Assertion { span } | Property::Invariant { span, .. } => Finding {

@@ -410,8 +410,6 @@ impl Stmt {
     }
 }
 
-/// Statement kinds. Offsets are byte offsets from the array's start, of type `long long`
-/// (`Ty::I64`); an access touches `ty.bytes()` bytes from there.
 /// The threads a [`StmtKind::Barrier`] waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BarrierScope {
@@ -422,6 +420,36 @@ pub enum BarrierScope {
     Grid,
 }
 
+/// The threads a warp barrier ([`StmtKind::WarpBarrier`]) synchronises, as groups of a block's
+/// linear thread ids (`x + y*blockDim.x + z*blockDim.x*blockDim.y`; a lane is that id mod 32).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum WarpLanes {
+    /// Each aligned run of `n` consecutive linear ids (`n` a power of two, 2 to 32) is a
+    /// group: `Tile(32)` is `__syncwarp()` with the full mask (a whole warp), `Tile(n)` the
+    /// `sync()` of a `tiled_partition<n>` tile.
+    Tile(u32),
+    /// The lanes of one warp whose bit is set in the mask (not every bit): `__syncwarp(mask)`
+    /// with a literal mask. A thread outside the mask that calls it is a finding (CUDA: the
+    /// caller's own bit must be set).
+    Mask(u32),
+}
+
+/// Which lane a shuffle ([`StmtKind::Shuffle`]) reads, as CUDA's `__shfl*_sync` forms define
+/// it for a caller of lane `l` (its linear thread id mod 32) in a segment of `width` lanes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShuffleMode {
+    /// `__shfl_sync`: lane `lane mod width` of the caller's segment.
+    Idx,
+    /// `__shfl_up_sync`: `l - delta`, or `l` itself when that leaves the segment.
+    Up,
+    /// `__shfl_down_sync`: `l + delta`, or `l` itself when that leaves the segment.
+    Down,
+    /// `__shfl_xor_sync`: `l ^ mask`, or `l` itself when that lies in a later segment.
+    Xor,
+}
+
+/// Statement kinds. Offsets are byte offsets from the array's start, of type `long long`
+/// (`Ty::I64`); an access touches `ty.bytes()` bytes from there.
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
     /// `var = value`.
@@ -476,10 +504,23 @@ pub enum StmtKind {
     },
     Break,
     Continue,
-    /// `__syncwarp()` with the full mask: orders the accesses of the threads of one warp (32
-    /// consecutive linear thread ids of a block) made before it and after it; threads of
-    /// different warps stay unordered. Not a block barrier: the passes do not count it.
-    WarpBarrier,
+    /// A warp barrier: `__syncwarp(mask)` with a literal mask, or a tile's `sync()`. Orders the
+    /// accesses that the threads of one of its groups ([`WarpLanes`]) make before it and after
+    /// it; threads of different groups stay unordered. Not a block barrier: the passes do not
+    /// count it.
+    WarpBarrier(WarpLanes),
+    /// `dst = __shfl*_sync(mask, value, lane, width)`: the `value` that the source lane (from
+    /// `mode`, `lane` and `width`, all `U32` but `value`) computes at this call; undefined
+    /// (any value) when that lane does not call it. `mask` (`U32`) names the lanes that must
+    /// call it; `None` for the legacy forms without `_sync`, which name none.
+    Shuffle {
+        dst: VarId,
+        mode: ShuffleMode,
+        mask: Option<Expr>,
+        value: Expr,
+        lane: Expr,
+        width: Expr,
+    },
     /// A barrier: `__syncthreads()` and a thread block's `sync()` ([`BarrierScope::Block`]), or
     /// a grid group's `sync()` ([`BarrierScope::Grid`], all threads of a cooperative launch).
     Barrier(BarrierScope),

@@ -31,17 +31,19 @@ pub enum VarContext {
     Load,
     /// Given the old value by [`StmtKind::Atomic`].
     Atomic,
+    /// Given the value of another lane (or its own) by [`StmtKind::Shuffle`].
+    Shuffle,
     /// Named by an [`AbstractLoop`]'s summary (`closed` or `havocked`): set at the loop head.
     LoopHead,
 }
 
 impl VarContext {
     /// Whether a statement gives the variable a value here (`Assign`, `Havoc`, `Load`,
-    /// `Atomic`); a read or a loop summary does not.
+    /// `Atomic`, `Shuffle`); a read or a loop summary does not.
     pub fn is_def(self) -> bool {
         matches!(
             self,
-            VarContext::Assign | VarContext::Havoc | VarContext::Load | VarContext::Atomic
+            VarContext::Assign | VarContext::Havoc | VarContext::Load | VarContext::Atomic | VarContext::Shuffle
         )
     }
 }
@@ -159,6 +161,15 @@ macro_rules! make_visitor {
                             self.visit_var($(& $mutability)? *d, VarContext::Atomic);
                         }
                     }
+                    StmtKind::Shuffle { dst, mode: _, mask, value, lane, width } => {
+                        if let Some(m) = mask {
+                            self.visit_expr(m);
+                        }
+                        self.visit_expr(value);
+                        self.visit_expr(lane);
+                        self.visit_expr(width);
+                        self.visit_var($(& $mutability)? *dst, VarContext::Shuffle);
+                    }
                     StmtKind::If { cond, then, els } => {
                         self.visit_expr(cond);
                         self.visit_block(then);
@@ -170,7 +181,7 @@ macro_rules! make_visitor {
                         self.visit_block(body);
                         self.visit_block(step);
                     }
-                    StmtKind::Break | StmtKind::Continue | StmtKind::Barrier(_) | StmtKind::WarpBarrier | StmtKind::Return => {}
+                    StmtKind::Break | StmtKind::Continue | StmtKind::Barrier(_) | StmtKind::WarpBarrier(_) | StmtKind::Return => {}
                     StmtKind::Assert { cond } | StmtKind::Assume { cond } | StmtKind::Invariant { cond } => {
                         self.visit_expr(cond);
                     }

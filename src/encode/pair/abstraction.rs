@@ -110,10 +110,15 @@ impl Encoder<'_> {
         self.counter_calls = calls;
     }
 
-    /// The report's notes on the abstraction: one for the lock-step warp model, one per
-    /// adversarial array.
+    /// The report's notes on the abstraction: one for the lock-step warp model, one for
+    /// compare-and-swap (a lock built from it is not modelled), one per adversarial array.
     pub(super) fn abstraction_notes(&self, notes: &mut Vec<String>) {
         let clobbered = clobbered_arrays(self.k);
+        if has_compare_and_swap(self.k) {
+            notes.push(
+                "`atomicCAS` is one atomic read-modify-write here: a lock built from it (a spin loop on `atomicCAS`, then `atomicExch`) is not modelled as mutual exclusion, so the accesses it protects are reported as races (possible false alarms, never a missed race)".to_string(),
+            );
+        }
         if let Some(n) = self.lockstep {
             notes.push(format!(
                 "lock-step warps of {n} threads (--warp-sync={n}, paper 000 section 3): threads of one warp execute each statement together, reads before writes, so only two writes of one statement race between them; an array's values are forgotten after every statement that writes it (the other threads of the warp write it too), so a defect that depends on them may be a false alarm"
@@ -175,6 +180,19 @@ pub(super) fn clobbered_arrays(k: &Kernel) -> Vec<(ArrayId, String)> {
         }
     }
     let mut c = Calls(Vec::new());
+    c.visit_block(&k.body);
+    c.0
+}
+
+/// Whether an `atomicCAS` appears anywhere in `k` (in loops too).
+fn has_compare_and_swap(k: &Kernel) -> bool {
+    struct Cas(bool);
+    impl Visitor for Cas {
+        fn visit_array(&mut self, _array: ArrayId, ctx: AccessContext) {
+            self.0 |= ctx == AccessContext::Atomic(crate::ir::AtomicOp::Cas);
+        }
+    }
+    let mut c = Cas(false);
     c.visit_block(&k.body);
     c.0
 }

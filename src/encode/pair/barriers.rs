@@ -9,8 +9,8 @@
 
 use super::races::equal;
 use super::{Encoder, MemoryModel, Property, TState};
-use crate::encode::terms::{and, app, atom, bvn, not, or, sym, t};
-use crate::ir::{BarrierScope, Stmt};
+use crate::encode::terms::{and, app, atom, bvn, f, not, or, sym, t};
+use crate::ir::{BarrierScope, Stmt, WarpLanes};
 use crate::solver::Sexp;
 
 impl Encoder<'_> {
@@ -41,45 +41,87 @@ impl Encoder<'_> {
         }
     }
 
-    /// `__syncwarp()` with the full mask (issue 12), reached by every thread of `st` under its
-    /// path condition: in the pair model, outside abstracted loops, both threads' warp-barrier
-    /// counts go up and shared state is renewed as at a barrier (the equality abstraction: up
-    /// to the first race, threads ordered by it see one memory). Two accesses of one warp race
-    /// only at equal counts (`races`): a lane that has passed more warp barriers than another
-    /// made its access after the other lane's, since a full-mask `__syncwarp` completes only
-    /// when every lane of the warp reaches one. A lane of the warp that does not reach it is
+    /// A warp barrier of `lanes` (issue 12: `__syncwarp(mask)`, a tile's `sync()`), reached by
+    /// every thread of `st` under its path condition: in the pair model, outside abstracted
+    /// loops, both threads' counts for this grouping of warp barriers go up and shared state is
+    /// renewed as at a barrier (the equality abstraction: up to the first race, threads
+    /// ordered by it see one memory). Two accesses of threads of one group race only at equal
+    /// counts (`races`): a thread that has passed more of these barriers than another of its
+    /// group made its access after the other's, since such a barrier completes only when every
+    /// thread of the group reaches one. A thread of the group that does not reach it is
     /// barrier divergence (CUDA leaves it undefined; since Volta lanes may meet at different
     /// `__syncwarp` calls, which gpug reports as divergence too: a possible false alarm, never
-    /// a missed race). Inside an abstracted loop, and in the other models, it orders nothing
-    /// (only more races are reported).
-    pub(super) fn warp_barrier(&mut self, s: &Stmt, st: &mut [TState]) {
+    /// a missed race), and so is a thread that calls `__syncwarp(mask)` with its own lane
+    /// outside the mask. Inside an abstracted loop, in the other models, and for groupings
+    /// past the [`MAX_WARP_GROUPINGS`]th, it orders nothing (only more races are reported).
+    pub(super) fn warp_barrier(&mut self, s: &Stmt, lanes: WarpLanes, st: &mut [TState]) {
         if self.memory != MemoryModel::EqualityAbstraction || self.abstract_depth > 0 || self.n != 2 {
             return;
         }
+        let Some(k) = self.warp_grouping(lanes) else {
+            return;
+        };
         self.barrier_count += 1;
-        let same_warp = self.same_warp();
-        if self.checks && !(st[0].pc == t() && st[1].pc == t()) {
-            // Two lanes of one warp that have passed the same barriers and warp barriers.
-            let same_count = and(and(same_warp, equal(&st[0].bc, &st[1].bc)), equal(&st[0].wc, &st[1].wc));
-            self.divergence_query(s, same_count, st);
+        let group = self.warp_groups[k].1.clone();
+        let outside: Vec<Sexp> = match lanes {
+            WarpLanes::Mask(m) => (0..2)
+                .map(|th| and(st[th].pc.clone(), not(Self::in_mask(m, th))))
+                .collect(),
+            WarpLanes::Tile(_) => vec![],
+        };
+        if self.checks && !(st[0].pc == t() && st[1].pc == t() && outside.is_empty()) {
+            // Two threads of one group that have passed the same barriers and warp barriers
+            // of this grouping, one reaching it and the other not; or a caller outside its mask.
+            let same_count = and(
+                and(group, equal(&st[0].bc, &st[1].bc)),
+                equal(&warp_count(&st[0].wc, k), &warp_count(&st[1].wc, k)),
+            );
+            let diverge = and(same_count, not(app("=", vec![st[0].pc.clone(), st[1].pc.clone()])));
+            self.divergence_query(s, diverge, None, st);
+            if !outside.is_empty() {
+                self.divergence_query(s, outside.into_iter().fold(f(), or), Some(OUTSIDE_MASK), st);
+            }
         }
         let fresh = self.fresh_at_barrier();
+        let step = bvn(1 << (16 * k), 64);
         for (th, ts) in st.iter_mut().enumerate() {
-            ts.wc = self.count_up(ts, &ts.wc.clone(), None, "wc", th);
+            let inc = app("bvadd", vec![ts.wc.clone(), step.clone()]);
+            ts.wc = self.count_up(ts, &ts.wc.clone(), Some(inc), "wc", th);
             self.renew_shared(ts, th, &fresh);
         }
     }
 
-    /// `same_warp`: the two threads are of one block and one warp (their linear thread ids
-    /// `x + y*blockDim.x + z*blockDim.x*blockDim.y` agree but for the last 5 bits; warps of 32
-    /// threads), defined once.
-    pub(super) fn same_warp(&mut self) -> Sexp {
-        if let Some(w) = &self.same_warp {
-            return w.clone();
+    /// The index of `lanes`' grouping in `warp_groups`, added (with its `warp.g<k>`) at its
+    /// first barrier; `None` past [`MAX_WARP_GROUPINGS`] groupings.
+    fn warp_grouping(&mut self, lanes: WarpLanes) -> Option<usize> {
+        if let Some(k) = self.warp_groups.iter().position(|(l, _)| *l == lanes) {
+            return Some(k);
         }
-        let w = self.one_warp("same_warp", 5);
-        self.same_warp = Some(w.clone());
-        w
+        if self.warp_groups.len() >= MAX_WARP_GROUPINGS {
+            return None;
+        }
+        let k = self.warp_groups.len();
+        let name = format!("warp.g{k}");
+        let group = match lanes {
+            WarpLanes::Tile(n) => self.one_warp(&name, n.trailing_zeros()),
+            WarpLanes::Mask(m) => {
+                let warp = self.one_warp(&format!("{name}.warp"), 5);
+                let both = and(warp, and(Self::in_mask(m, 0), Self::in_mask(m, 1)));
+                self.define(&name, atom("Bool"), both)
+            }
+        };
+        self.warp_groups.push((lanes, group));
+        Some(k)
+    }
+
+    /// Thread `th`'s lane (its linear thread id mod 32) has its bit set in `mask`.
+    fn in_mask(mask: u32, th: usize) -> Sexp {
+        let lane = app("bvand", vec![Self::linear_tid(th), bvn(31, 32)]);
+        let bit = app(
+            "bvand",
+            vec![app("bvlshr", vec![bvn(u64::from(mask), 32), lane]), bvn(1, 32)],
+        );
+        app("=", vec![bit, bvn(1, 32)])
     }
 
     /// `lockstep_warp`: the two threads are of one block and one warp of `n` threads (`n` a
@@ -95,25 +137,27 @@ impl Encoder<'_> {
 
     /// Defines `name`: the two threads are of one block and their linear thread ids agree but
     /// for the last `bits` bits.
-    fn one_warp(&mut self, name: &str, bits: u32) -> Sexp {
-        let warp = |th: usize| {
-            let b = |d| atom(Self::builtin_name(crate::ir::Builtin::BlockDim(d), 0));
-            let tid = |d| atom(Self::builtin_name(crate::ir::Builtin::ThreadIdx(d), th));
-            use crate::ir::Dim::{X, Y, Z};
-            let lin = app(
-                "bvadd",
-                vec![
-                    tid(X),
-                    app(
-                        "bvmul",
-                        vec![b(X), app("bvadd", vec![tid(Y), app("bvmul", vec![b(Y), tid(Z)])])],
-                    ),
-                ],
-            );
-            app("bvlshr", vec![lin, bvn(u64::from(bits), 32)])
-        };
+    pub(super) fn one_warp(&mut self, name: &str, bits: u32) -> Sexp {
+        let warp = |th: usize| app("bvlshr", vec![Self::linear_tid(th), bvn(u64::from(bits), 32)]);
         let value = and(atom("same_block"), app("=", vec![warp(0), warp(1)]));
         self.define(name, atom("Bool"), value)
+    }
+
+    /// Thread `th`'s linear thread id in its block, `x + blockDim.x*(y + blockDim.y*z)` (BV32).
+    pub(super) fn linear_tid(th: usize) -> Sexp {
+        let b = |d| atom(Self::builtin_name(crate::ir::Builtin::BlockDim(d), 0));
+        let tid = |d| atom(Self::builtin_name(crate::ir::Builtin::ThreadIdx(d), th));
+        use crate::ir::Dim::{X, Y, Z};
+        app(
+            "bvadd",
+            vec![
+                tid(X),
+                app(
+                    "bvmul",
+                    vec![b(X), app("bvadd", vec![tid(Y), app("bvmul", vec![b(Y), tid(Z)])])],
+                ),
+            ],
+        )
     }
 
     /// The count `count` of thread `th` after it passes a barrier under its path condition:
@@ -142,19 +186,22 @@ impl Encoder<'_> {
         } else {
             same_count
         };
-        self.divergence_query(s, same_count, st);
+        let diverge = and(same_count, not(app("=", vec![st[0].pc.clone(), st[1].pc.clone()])));
+        self.divergence_query(s, diverge, None, st);
     }
 
-    /// The divergence check of barrier `s` between two threads that `same_count` pairs up:
-    /// both threads' assumptions hold and one reaches `s` while the other does not.
-    fn divergence_query(&mut self, s: &Stmt, same_count: Sexp, st: &[TState]) {
+    /// The divergence check of barrier `s`: both threads' assumptions hold and `cond` (the
+    /// divergence: two threads that should meet at `s`, one reaching it and the other not;
+    /// with `reason`, a thread calling `__syncwarp(mask)` from outside its mask).
+    fn divergence_query(&mut self, s: &Stmt, cond: Sexp, reason: Option<&'static str>, st: &[TState]) {
         let both_assumed = and(st[0].assumed.clone(), st[1].assumed.clone());
-        let div = and(
-            and(same_count, both_assumed),
-            not(app("=", vec![st[0].pc.clone(), st[1].pc.clone()])),
-        );
-        let property = Property::Divergence { span: s.span.clone() };
-        let name = format!("{}.divergence.L{}", sym(&self.k.name), s.span.line);
+        let div = and(cond, both_assumed);
+        let property = Property::Divergence {
+            span: s.span.clone(),
+            reason,
+        };
+        let what = if reason.is_some() { "outside_mask" } else { "divergence" };
+        let name = format!("{}.{what}.L{}", sym(&self.k.name), s.span.line);
         let own = vec![st[0].pc.clone(), st[1].pc.clone()];
         self.push_check(property, name, div, own, self.seen_abstract);
     }
@@ -185,3 +232,25 @@ impl Encoder<'_> {
         })
     }
 }
+
+/// Most groupings of warp barriers (distinct masks and tile sizes) a kernel's counts keep
+/// apart; the barriers of any further grouping order nothing.
+pub(super) const MAX_WARP_GROUPINGS: usize = 4;
+
+/// The count of warp barriers of grouping `k` in a thread's warp-barrier counts `wc` (BV16):
+/// bits `16k..16k+16`. A count that wraps past 2^16 compares equal to a smaller one, which
+/// only makes two accesses look unordered (more races reported, none hidden).
+pub(super) fn warp_count(wc: &Sexp, k: usize) -> Sexp {
+    let lo = 16 * k;
+    Sexp::list(vec![
+        app(
+            "_",
+            vec![atom("extract"), atom((lo + 15).to_string()), atom(lo.to_string())],
+        ),
+        wc.clone(),
+    ])
+}
+
+/// Why a `__syncwarp(mask)` called from outside its mask is a finding.
+const OUTSIDE_MASK: &str =
+    "a thread calls `__syncwarp(mask)` with its own lane outside the mask (CUDA requires the caller's bit to be set)";

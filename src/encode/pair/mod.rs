@@ -28,8 +28,8 @@
 //! invariants),
 //! `memory` (byte maps, offsets, loads, stores, atomics, access records), `abstraction` (the
 //! equality abstraction at barriers, adversarial arrays of atomics), `loops` (abstracted loops,
-//! closed forms, step checks, invariants), `barriers` (barrier counts, divergence), `races`
-//! (race queries), `stmt` (the statement interpreter).
+//! closed forms, step checks, invariants), `barriers` (barrier counts, divergence), `shuffle` (warp
+//! shuffles' values), `races` (race queries), `stmt` (the statement interpreter).
 //!
 //! Does not run a solver nor read its answers (`super::witness` does that).
 //!
@@ -43,6 +43,7 @@ mod loops;
 mod memory;
 mod races;
 mod relational;
+mod shuffle;
 mod state;
 mod stmt;
 
@@ -50,7 +51,7 @@ pub(in crate::encode) use state::TState;
 
 use super::concrete::{self, schedule};
 use super::witness::{self, AccessKind};
-use crate::ir::{ArrayId, BlockId, Expr, Kernel, Span, VarId};
+use crate::ir::{ArrayId, BlockId, Expr, Kernel, Span, VarId, WarpLanes};
 use crate::passes::Geometry;
 use crate::solver::{Command, Query, Script, Sexp};
 use abstraction::adversarial_arrays;
@@ -71,8 +72,11 @@ pub enum Property {
     /// model whose racing pairs are all benign ([`Check::only_benign`]). Sound: see
     /// [`EncodeOptions::benign`].
     HarmfulRace { array: ArrayId },
-    /// Barrier divergence at the barrier (block or grid) at `span`.
-    Divergence { span: Span },
+    /// Barrier divergence at the barrier (block, grid or warp) at `span`, or a warp
+    /// collective there whose threads do not meet as CUDA requires: `reason` says how when it
+    /// is not a barrier reached by one thread and not by another (a `__syncwarp(mask)` called
+    /// from outside its mask, a shuffle whose mask names a lane that does not call it).
+    Divergence { span: Span, reason: Option<&'static str> },
     /// `assert` at `span` failing for thread 1 (pair model: shared values abstracted).
     Assertion { span: Span },
     /// A user loop invariant that may not hold on entry (`base`) or not be preserved.
@@ -148,7 +152,8 @@ pub struct Access {
     /// Per thread: grid-barrier count (BV64); accesses of different blocks meet only at equal
     /// counts.
     pub grid: Vec<Sexp>,
-    /// Per thread: warp-barrier count (BV64); accesses of one warp meet only at equal counts.
+    /// Per thread: warp-barrier counts (BV64, 16 bits per grouping of warp barriers); accesses
+    /// of one group meet only at equal counts for its grouping.
     pub warp: Vec<Sexp>,
     /// Per thread: the bits a plain store writes (its `t{th}.val`, `width` bytes); empty for
     /// reads, atomics (what they write depends on the memory) and clobbers. Benign races
@@ -375,8 +380,17 @@ pub(in crate::encode) struct Encoder<'k> {
     counter_calls: Vec<(ArrayId, usize, Sexp, Sexp, Sexp)>,
     /// The variables the kernel reads (an atomic's old value matters only when read).
     read_vars: HashSet<VarId>,
-    /// `same_warp` (the two threads are of one warp), defined at the first warp barrier.
+    /// The groupings of the warp barriers met so far (at most [`barriers::MAX_WARP_GROUPINGS`]), each
+    /// with its `warp.g<k>` (the two threads are of one group of it, both members), defined
+    /// at its first barrier. Grouping `k` counts in bits `16k..16k+16` of each thread's `wc`.
+    warp_groups: Vec<(WarpLanes, Sexp)>,
+    /// `same_warp` (the two threads are of one block and one warp of 32), defined at the
+    /// first shuffle that needs it.
     same_warp: Option<Sexp>,
+    /// Per thread: it has executed a `return` (outside abstracted loops), and whether a
+    /// `return` was met inside one (shuffles' inactive-lane check).
+    returned: Vec<Sexp>,
+    returned_in_loop: bool,
     /// [`EncodeOptions::lockstep`], and `lockstep_warp` (the two threads are of one warp of
     /// that size) once defined.
     lockstep: Option<u32>,
@@ -516,7 +530,10 @@ impl<'k> Encoder<'k> {
                 MemoryModel::Serialized => Vec::new(),
             },
             counter_calls: Vec::new(),
+            warp_groups: Vec::new(),
             same_warp: None,
+            returned: vec![crate::encode::terms::f(); opts.threads],
+            returned_in_loop: false,
             lockstep: opts.lockstep,
             lockstep_warp: None,
             read_vars: {

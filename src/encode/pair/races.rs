@@ -6,6 +6,7 @@
 //!
 //! Does not record accesses (`memory`) nor read witnesses (`super::super::witness`).
 
+use super::barriers::warp_count;
 use super::{Access, Benign, Check, Encoder, Property};
 use crate::encode::AccessKind;
 use crate::encode::nonlinear;
@@ -121,10 +122,18 @@ impl Encoder<'_> {
                 (true, true) => app("ite", vec![atom("same_block"), same_interval, same_grid_interval]),
                 (true, false) => and(not(atom("same_block")), same_grid_interval),
             };
-            // Two threads of one warp at different warp-barrier counts are ordered.
-            let order = match &self.same_warp {
-                Some(w) if a.warp[0] != b.warp[1] => and(order, or(not(w.clone()), equal(&a.warp[0], &b.warp[1]))),
-                _ => order,
+            // Two threads of one group of a warp barrier at different counts of its barriers
+            // are ordered.
+            let order = match a.warp[0] != b.warp[1] {
+                true => self
+                    .warp_groups
+                    .iter()
+                    .enumerate()
+                    .fold(order, |order, (k, (_, group))| {
+                        let same = equal(&warp_count(&a.warp[0], k), &warp_count(&b.warp[1], k));
+                        and(order, or(not(group.clone()), same))
+                    }),
+                false => order,
             };
             // Lock-step warps: two threads of one warp race only at one statement, both writing.
             let order = match self.lockstep {

@@ -31,8 +31,9 @@ pub(in crate::encode) struct TState {
     pub(in crate::encode) bc: Sexp,
     /// Grid barriers passed (BV64): threads of different blocks are ordered only by these.
     pub(in crate::encode) gc: Sexp,
-    /// Warp barriers passed (BV64, `__syncwarp()` outside abstracted loops): two threads of
-    /// one warp are also ordered when these differ.
+    /// Warp barriers passed (BV64, outside abstracted loops): 16 bits for each grouping of
+    /// warp barriers (`Encoder::warp_groups`); two threads of one group are also ordered
+    /// when their counts for it differ.
     pub(in crate::encode) wc: Sexp,
     /// The thread's 0-based block, which picks its `__shared__` memories in `Encoder::global`
     /// (always 0 in the pair model).

@@ -83,12 +83,21 @@ impl Encoder<'_> {
                 }
             }
             StmtKind::Return => {
+                self.note_return(st);
                 for ts in st.iter_mut() {
                     ts.pc = f();
                 }
             }
             StmtKind::Barrier(scope) => self.barrier(s, *scope, st),
-            StmtKind::WarpBarrier => self.warp_barrier(s, st),
+            StmtKind::WarpBarrier(lanes) => self.warp_barrier(s, *lanes, st),
+            StmtKind::Shuffle {
+                dst,
+                mode,
+                mask,
+                value,
+                lane,
+                width,
+            } => self.shuffle(s, *dst, *mode, mask.as_ref(), (value, lane, width), st),
             StmtKind::Assume { cond } => {
                 for (th, ts) in st.iter_mut().enumerate() {
                     let c = self.cond_term(cond, ts, th);

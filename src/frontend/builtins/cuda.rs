@@ -10,7 +10,7 @@ use super::{
     Check, IntFn, LogKind, LogQuery, LogWhat, Table, abs, add_noovfl, all, distinct, exclusive, implies, max, min,
     other, same_group, uniform,
 };
-use crate::ir::{AtomicOp, AtomicScope};
+use crate::ir::{AtomicOp, AtomicScope, ShuffleMode};
 
 /// CUDA's built-in functions by name.
 pub const BUILTINS: Table = Table(TABLE);
@@ -71,16 +71,17 @@ const TABLE: &[(&str, Lowering)] = &[
     ("__syncthreads_and", BarrierValue),
     ("__syncthreads_or", BarrierValue),
     ("__syncwarp", WarpBarrier),
-    // Warp collectives: values from other lanes are arbitrary here (the legacy `__any` and
-    // `__all` are GPUVerify's two-thread annotations, below).
-    ("__shfl_sync", WarpValue),
-    ("__shfl_up_sync", WarpValue),
-    ("__shfl_down_sync", WarpValue),
-    ("__shfl_xor_sync", WarpValue),
-    ("__shfl", WarpValue),
-    ("__shfl_up", WarpValue),
-    ("__shfl_down", WarpValue),
-    ("__shfl_xor", WarpValue),
+    // Warp collectives: a shuffle gives its source lane's value; the values of the others
+    // (votes, matches, reductions) are arbitrary here (the legacy `__any` and `__all` are
+    // GPUVerify's two-thread annotations, below).
+    ("__shfl_sync", Shuffle(ShuffleMode::Idx, true)),
+    ("__shfl_up_sync", Shuffle(ShuffleMode::Up, true)),
+    ("__shfl_down_sync", Shuffle(ShuffleMode::Down, true)),
+    ("__shfl_xor_sync", Shuffle(ShuffleMode::Xor, true)),
+    ("__shfl", Shuffle(ShuffleMode::Idx, false)),
+    ("__shfl_up", Shuffle(ShuffleMode::Up, false)),
+    ("__shfl_down", Shuffle(ShuffleMode::Down, false)),
+    ("__shfl_xor", Shuffle(ShuffleMode::Xor, false)),
     ("__ballot_sync", WarpValue),
     ("__any_sync", WarpValue),
     ("__all_sync", WarpValue),

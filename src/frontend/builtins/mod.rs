@@ -32,13 +32,18 @@ pub enum Lowering {
     /// another lane holds is not modelled (an over-approximation for races; a branch on it
     /// may be a false alarm of divergence).
     WarpValue,
+    /// A shuffle (`__shfl_sync` and its `_up`, `_down`, `_xor` forms; without a mask argument
+    /// for the legacy forms when the flag is false): the source lane's value
+    /// ([`crate::ir::StmtKind::Shuffle`]); `width` defaults to 32.
+    Shuffle(crate::ir::ShuffleMode, bool),
     /// A block barrier that also returns a value computed from every thread's predicate
     /// (`__syncthreads_count`, `_and`, `_or`): the barrier, then an arbitrary value of the
     /// call's type for each thread (what the block's predicates give is not modelled; an
     /// over-approximation, so a branch on it may be a false alarm of divergence).
     BarrierValue,
-    /// `__syncwarp(mask)`: a warp barrier when the mask is absent or the full warp's
-    /// (`0xffffffff`); else nothing, with a note (a partial mask orders no access here).
+    /// `__syncwarp(mask)`: a warp barrier of the lanes a literal mask names (all of them when
+    /// the mask is absent); with a mask that is not a nonzero literal, nothing, with a note
+    /// (such a call orders no access here).
     WarpBarrier,
     /// Nothing: no effect on what is verified (fences); the arguments are not evaluated.
     Ignored,

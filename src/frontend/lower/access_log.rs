@@ -103,7 +103,8 @@ fn stmt(mut s: Stmt, logs: &[AccessLog], out: &mut Vec<Stmt>) {
         | StmtKind::Havoc { .. }
         | StmtKind::Break
         | StmtKind::Continue
-        | StmtKind::WarpBarrier
+        | StmtKind::WarpBarrier(_)
+        | StmtKind::Shuffle { .. }
         | StmtKind::Assert { .. }
         | StmtKind::Assume { .. }
         | StmtKind::Exit(_)

@@ -35,6 +35,7 @@ impl Lower<'_, '_> {
                 Val::Void
             }
             Lowering::WarpValue => self.unmodelled_collective(n, name, "warp", args, span, out)?,
+            Lowering::Shuffle(mode, sync) => self.shuffle(n, name, (mode, sync), args, span, out)?,
             Lowering::BarrierValue => {
                 // The predicate is evaluated before the barrier (its loads are the thread's).
                 let _ = self.scalar_args(args, out)?;
@@ -50,26 +51,32 @@ impl Lower<'_, '_> {
                 Val::Scalar(self.arbitrary_per_thread(n, name, Vec::new(), span, out)?)
             }
             Lowering::WarpBarrier => {
-                let full = match args.first() {
+                let mask = match args.first() {
                     // The header's default argument is the full mask.
-                    None => true,
-                    Some(a) if a.kind == "CXXDefaultArgExpr" => true,
+                    None => Some(u32::MAX),
+                    Some(a) if a.kind == "CXXDefaultArgExpr" => Some(u32::MAX),
                     Some(a) => {
                         let v = self.rvalue(a, out)?;
-                        matches!(self.expect_scalar(v, a)?, Expr::Const { value, .. } if value == num_bigint::BigInt::from(u32::MAX))
+                        match self.expect_scalar(v, a)? {
+                            Expr::Const { value, .. } => u32::try_from(value).ok().filter(|m| *m != 0),
+                            _ => None,
+                        }
                     }
                 };
-                if full {
-                    out.push(Stmt {
-                        kind: StmtKind::WarpBarrier,
+                match mask {
+                    Some(m) => out.push(Stmt {
+                        kind: StmtKind::WarpBarrier(if m == u32::MAX {
+                            WarpLanes::Tile(32)
+                        } else {
+                            WarpLanes::Mask(m)
+                        }),
                         span: span.clone(),
-                    });
-                } else {
-                    self.note_once(
+                    }),
+                    None => self.note_once(
                         name,
                         span,
-                        "with a mask that is not a literal 0xffffffff orders nothing here: races it would prevent are reported",
-                    );
+                        "with a mask that is not a nonzero literal orders nothing here: races it would prevent are reported",
+                    ),
                 }
                 Val::Void
             }
@@ -202,6 +209,63 @@ impl Lower<'_, '_> {
             &format!("is a {what} collective whose value is not modelled: a defect after it is possible"),
         );
         Ok(Val::Scalar(self.arbitrary_per_thread(n, name, args, span, out)?))
+    }
+
+    /// A shuffle `n` (`name`, of `mode`; `sync`: its first argument is the mask): its value
+    /// in a fresh temporary set by a [`StmtKind::Shuffle`]. The value argument is converted to
+    /// the call's type; the lane (or delta, or lane mask) and the width to `unsigned`, the
+    /// width 32 when the header's default argument stands.
+    fn shuffle(
+        &mut self,
+        n: &Node,
+        name: &str,
+        (mode, sync): (ShuffleMode, bool),
+        args: &[&Node],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Val> {
+        let given: Vec<&Node> = args.iter().copied().filter(|a| a.kind != "CXXDefaultArgExpr").collect();
+        let (mask, rest) = match (sync, given.split_first()) {
+            (true, Some((m, rest))) => (Some(*m), rest),
+            (true, None) => return unsupported(span.clone(), format!("`{name}` without arguments")),
+            (false, _) => (None, &given[..]),
+        };
+        let (value, lane, width) = match rest {
+            [v, l] => (*v, *l, None),
+            [v, l, w] => (*v, *l, Some(*w)),
+            _ => return unsupported(span.clone(), format!("`{name}` with {} arguments", given.len())),
+        };
+        let ty = self.scalar_ty(n)?;
+        let mut scalar = |this: &mut Self, a: &Node, ty: Ty| -> R<Expr> {
+            let v = this.rvalue(a, out)?;
+            Ok(cast(this.expect_scalar(v, a)?, ty))
+        };
+        let mask = match mask {
+            Some(m) => Some(scalar(self, m, Ty::U32)?),
+            None => None,
+        };
+        let value = scalar(self, value, ty)?;
+        let lane = scalar(self, lane, Ty::U32)?;
+        let width = match width {
+            Some(w) => scalar(self, w, Ty::U32)?,
+            None => Expr::Const {
+                value: 32.into(),
+                ty: Ty::U32,
+            },
+        };
+        let dst = self.temp(ty);
+        out.push(Stmt {
+            kind: StmtKind::Shuffle {
+                dst,
+                mode,
+                mask,
+                value,
+                lane,
+                width,
+            },
+            span: span.clone(),
+        });
+        Ok(Val::Scalar(Expr::Var { id: dst, ty }))
     }
 
     /// The value of a call to `name` (of the type of `n`) that gpug does not model and that

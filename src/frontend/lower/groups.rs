@@ -14,8 +14,8 @@
 //! - `multi_grid_group::sync()` (a barrier across devices) is not modelled: an error naming it.
 //! - tiles (`thread_block_tile<N>`, `tiled_partition<N>(g)`): `thread_rank()` is the block
 //!   rank mod `N`, `meta_group_rank()` the block rank / `N`, `size()` is `N`; the `sync()` of
-//!   a tile of 32 is a full-mask `__syncwarp()` ([`StmtKind::WarpBarrier`]), of a smaller one
-//!   nothing (more interleavings are considered, so no race is hidden); `shfl*`, votes and
+//!   a tile is a warp barrier of its `N` threads ([`StmtKind::WarpBarrier`] of
+//!   [`WarpLanes::Tile`]; for 32 a full-mask `__syncwarp()`); `shfl*`, votes and
 //!   `match_*` give a value that is not modelled. Coalesced groups: likewise, with no size.
 //!
 //! Reads calls and declarations only; it emits barriers and pure expressions.
@@ -168,10 +168,13 @@ impl Lower<'_, '_> {
                 });
                 Val::Void
             }
-            // A tile of one whole warp (32 consecutive thread ranks, aligned): a warp barrier.
-            ("sync" | "synchronize" | "barrier_sync", Group::Warp(Some(32))) => {
+            // A tile of `n` consecutive thread ranks, aligned (a whole warp for 32): a warp
+            // barrier of its tile.
+            ("sync" | "synchronize" | "barrier_sync", Group::Warp(Some(n)))
+                if (2..=32).contains(&n) && n.is_power_of_two() =>
+            {
                 out.push(Stmt {
-                    kind: StmtKind::WarpBarrier,
+                    kind: StmtKind::WarpBarrier(WarpLanes::Tile(n)),
                     span: span.clone(),
                 });
                 Val::Void

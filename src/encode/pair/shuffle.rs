@@ -1,0 +1,231 @@
+//! Shuffles (`__shfl*_sync`, issue 12): the value a lane receives is its source lane's value
+//! at the same call, when the encoder follows that lane, and otherwise any value.
+//!
+//! - Concrete model ([`MemoryModel::Serialized`], every thread explicit, loops unrolled): exact.
+//!   The source lane is one of the threads of the caller's warp (known from the pinned
+//!   coordinates); a source lane outside the launch, or one that does not make the call,
+//!   gives any value (CUDA leaves it undefined).
+//! - Pair model, outside abstracted loops: the caller's own value when the source is its own
+//!   lane, the other thread's when the source is the other thread's lane (same warp, and that
+//!   thread makes the call: each thread executes a statement outside a loop at most once, so
+//!   both are at the same call), else a fresh value: the lanes the pair model does not follow
+//!   may hold anything, so what follows is "possible". Inside an abstracted loop the two
+//!   threads may be at different iterations: only the own-lane case is kept.
+//! - A literal `mask` naming a lane of the caller's warp that has not exited and does not make
+//!   the call is a finding (CUDA: every non-exited thread named in the mask must execute the
+//!   same intrinsic), asked in the pair model outside abstracted loops, as a divergence.
+//!
+//! Source lanes follow the CUDA C++ Programming Guide ("Warp Shuffle Functions") for a caller
+//! of lane `l` in segments of `width` lanes ([`ShuffleMode`]).
+//!
+//! Does not model votes, matches or warp reductions (the front end makes them arbitrary).
+
+use super::{Encoder, MemoryModel, Property, TState};
+use crate::encode::terms::{and, app, bvn, f, not, or, sort_of, sym, t};
+use crate::ir::{Expr, ShuffleMode, Stmt, Ty, VarId};
+use crate::solver::Sexp;
+
+/// One thread's operands of a shuffle: its value (as the result's type), its source lane and
+/// its own lane (BV32).
+struct Operands {
+    value: Sexp,
+    source: Sexp,
+    lane: Sexp,
+}
+
+impl Encoder<'_> {
+    /// `dst = shuffle(mask, value, lane, width)` of `mode` for every thread of `st`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn shuffle(
+        &mut self,
+        s: &Stmt,
+        dst: VarId,
+        mode: ShuffleMode,
+        mask: Option<&Expr>,
+        (value, lane, width): (&Expr, &Expr, &Expr),
+        st: &mut [TState],
+    ) {
+        let ty = self.k.var(dst).ty;
+        // Every thread's operands before any result: `dst` may be one of them.
+        let mut ops = Vec::new();
+        for (th, ts) in st.iter_mut().enumerate() {
+            let v = self.expr(value, ts, th);
+            let v = self.coerce(v, value.ty(), ty);
+            let l = self.expr(lane, ts, th);
+            let l = self.coerce(l, lane.ty(), Ty::U32);
+            let w = self.expr(width, ts, th);
+            let w = self.coerce(w, width.ty(), Ty::U32);
+            let own = self.lane_of(th);
+            let source = source_lane(mode, &own, &l, &w);
+            ops.push(Operands {
+                value: self.define(&format!("t{}.shfl.val", th + 1), sort_of(ty), v),
+                source: self.define(&format!("t{}.shfl.src", th + 1), Sexp::bv_sort(32), source),
+                lane: own,
+            });
+        }
+        if let Some(Expr::Const { value: m, .. }) = mask
+            && let Ok(m) = u32::try_from(m)
+        {
+            self.inactive_lane_check(s, m, &ops, st);
+        }
+        if self.memory != MemoryModel::Serialized {
+            // Lanes the model does not follow may be the source.
+            self.seen_abstract = true;
+        }
+        for th in 0..st.len() {
+            let name = self.fresh_name(&format!("t{}.shfl.other", th + 1));
+            let mut v = self.declare(&name, sort_of(ty));
+            for (o, same_warp) in self.shuffle_sources(th, st.len()) {
+                let from_o = and(
+                    and(same_warp, app("=", vec![ops[th].source.clone(), ops[o].lane.clone()])),
+                    st[o].pc.clone(),
+                );
+                v = app("ite", vec![from_o, ops[o].value.clone(), v]);
+            }
+            let own = app("=", vec![ops[th].source.clone(), ops[th].lane.clone()]);
+            let v = app("ite", vec![own, ops[th].value.clone(), v]);
+            self.assign(dst, v, &mut st[th], th);
+        }
+    }
+
+    /// Thread `th`'s lane: its linear thread id mod 32 (BV32); a literal in the concrete model.
+    fn lane_of(&self, th: usize) -> Sexp {
+        match self.concrete_linear_id(th) {
+            Some(lin) => bvn(lin % 32, 32),
+            None => app("bvand", vec![Self::linear_tid(th), bvn(31, 32)]),
+        }
+    }
+
+    /// Thread `th`'s linear thread id in its block, when the model pins it (concrete model).
+    fn concrete_linear_id(&self, th: usize) -> Option<u64> {
+        let (_, tid) = self.pinned.get(th)?;
+        let bx = u64::from(self.g.block_dim[0]?);
+        let by = u64::from(self.g.block_dim[1]?);
+        Some(tid[0] + bx * (tid[1] + by * tid[2]))
+    }
+
+    /// The other threads that may be thread `th`'s source lane, each with the condition that
+    /// it is of `th`'s warp: in the concrete model the other threads of its warp (condition
+    /// true), in the pair model outside abstracted loops the other thread, else none.
+    fn shuffle_sources(&mut self, th: usize, n: usize) -> Vec<(usize, Sexp)> {
+        if self.memory == MemoryModel::Serialized && !self.pinned.is_empty() {
+            let warp = |i: usize| {
+                let lin = self.concrete_linear_id(i)?;
+                Some((self.pinned[i].0, lin / 32))
+            };
+            let mine = warp(th);
+            return (0..n)
+                .filter(|o| *o != th && mine.is_some() && warp(*o) == mine)
+                .map(|o| (o, t()))
+                .collect();
+        }
+        if n == 2 && self.memory == MemoryModel::EqualityAbstraction && self.abstract_depth == 0 {
+            return vec![(1 - th, self.same_warp())];
+        }
+        Vec::new()
+    }
+
+    /// The check that a literal `mask` names no lane of the caller's warp that has not exited
+    /// and does not make the call (pair model, outside abstracted loops, with checks): thread
+    /// `th` makes it, the other is of its warp, named by the mask, not making it and not
+    /// exited. Skipped after a `return` inside an abstracted loop (which thread exited there
+    /// is not tracked): a finding missed, never a false one.
+    fn inactive_lane_check(&mut self, s: &Stmt, mask: u32, ops: &[Operands], st: &[TState]) {
+        if !self.checks
+            || self.n != 2
+            || self.memory != MemoryModel::EqualityAbstraction
+            || self.abstract_depth > 0
+            || self.returned_in_loop
+        {
+            return;
+        }
+        let same_warp = self.same_warp();
+        let named = |o: usize| {
+            let bit = app(
+                "bvand",
+                vec![
+                    app("bvlshr", vec![bvn(u64::from(mask), 32), ops[o].lane.clone()]),
+                    bvn(1, 32),
+                ],
+            );
+            app("=", vec![bit, bvn(1, 32)])
+        };
+        let cond = (0..2).fold(f(), |acc, th| {
+            let o = 1 - th;
+            let missing = and(and(named(o), not(st[o].pc.clone())), not(self.returned[o].clone()));
+            or(acc, and(and(st[th].pc.clone(), same_warp.clone()), missing))
+        });
+        let both_assumed = and(st[0].assumed.clone(), st[1].assumed.clone());
+        let property = Property::Divergence {
+            span: s.span.clone(),
+            reason: Some(
+                "the call's mask names a lane of the warp that has not exited and does not make the call (CUDA leaves the result undefined)",
+            ),
+        };
+        let name = format!("{}.inactive_lane.L{}", sym(&self.k.name), s.span.line);
+        let own = vec![st[0].pc.clone(), st[1].pc.clone()];
+        self.push_check(property, name, and(cond, both_assumed), own, self.seen_abstract);
+    }
+
+    /// `same_warp`: the two threads are of one block and one warp of 32, defined once.
+    pub(super) fn same_warp(&mut self) -> Sexp {
+        if let Some(w) = &self.same_warp {
+            return w.clone();
+        }
+        let w = self.one_warp("same_warp", 5);
+        self.same_warp = Some(w.clone());
+        w
+    }
+
+    /// A `return` by the threads of `st` under their path conditions: remembered per thread
+    /// (outside abstracted loops; inside one, only that some thread may have returned there).
+    pub(super) fn note_return(&mut self, st: &[TState]) {
+        if self.abstract_depth > 0 {
+            self.returned_in_loop = true;
+            return;
+        }
+        for (th, ts) in st.iter().enumerate() {
+            if let Some(r) = self.returned.get_mut(th) {
+                *r = or(r.clone(), ts.pc.clone());
+            }
+        }
+    }
+}
+
+/// The source lane of a caller of lane `own` (BV32) for `mode`, with lane argument `l` (the
+/// source lane, delta or lane mask) and segment `width` `w` (BV32; CUDA asks a power of two
+/// up to 32): `Idx` lane `l mod w` of the caller's segment; `Up` `own - l` unless that leaves
+/// the segment (then `own`); `Down` `own + l` likewise; `Xor` `own ^ l` unless it lies past
+/// the segment's last lane (then `own`).
+fn source_lane(mode: ShuffleMode, own: &Sexp, l: &Sexp, w: &Sexp) -> Sexp {
+    let base = app("bvand", vec![own.clone(), app("bvneg", vec![w.clone()])]);
+    let pos = app("bvsub", vec![own.clone(), base.clone()]);
+    let one = bvn(1, 32);
+    match mode {
+        ShuffleMode::Idx => app(
+            "bvadd",
+            vec![base, app("bvand", vec![l.clone(), app("bvsub", vec![w.clone(), one])])],
+        ),
+        ShuffleMode::Up => app(
+            "ite",
+            vec![
+                app("bvuge", vec![pos, l.clone()]),
+                app("bvsub", vec![own.clone(), l.clone()]),
+                own.clone(),
+            ],
+        ),
+        ShuffleMode::Down => app(
+            "ite",
+            vec![
+                app("bvult", vec![l.clone(), app("bvsub", vec![w.clone(), pos])]),
+                app("bvadd", vec![own.clone(), l.clone()]),
+                own.clone(),
+            ],
+        ),
+        ShuffleMode::Xor => {
+            let j = app("bvxor", vec![own.clone(), l.clone()]);
+            let last = app("bvor", vec![base, app("bvsub", vec![w.clone(), one])]);
+            app("ite", vec![app("bvule", vec![j.clone(), last]), j, own.clone()])
+        }
+    }
+}
