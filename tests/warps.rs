@@ -11,5 +11,5 @@ use common::check_kernel_dir;
 
 #[test]
 fn lockstep_warps() {
-    check_kernel_dir("tests/kernels/warps", 14);
+    check_kernel_dir("tests/kernels/warps", 15);
 }

@@ -3,8 +3,8 @@
 //!
 //! - Concrete model ([`MemoryModel::Serialized`], every thread explicit, loops unrolled): exact.
 //!   The source lane is one of the threads of the caller's warp (known from the pinned
-//!   coordinates); a source lane outside the launch, or one that does not make the call,
-//!   gives any value (CUDA leaves it undefined).
+//!   coordinates); a source lane outside the launch, one that does not make the call, or one
+//!   the caller's mask leaves out gives any value (CUDA leaves it undefined).
 //! - Pair model, outside abstracted loops: the caller's own value when the source is its own
 //!   lane, the other thread's when the source is the other thread's lane (same warp, and that
 //!   thread makes the call: each thread executes a statement outside a loop at most once, so
@@ -25,12 +25,13 @@ use crate::encode::terms::{and, app, bvn, f, not, or, sort_of, sym, t};
 use crate::ir::{Expr, ShuffleMode, Stmt, Ty, VarId};
 use crate::solver::Sexp;
 
-/// One thread's operands of a shuffle: its value (as the result's type), its source lane and
-/// its own lane (BV32).
+/// One thread's operands of a shuffle: its value (as the result's type), its source lane, its
+/// own lane and its mask (BV32; the mask `None` for the legacy forms).
 struct Operands {
     value: Sexp,
     source: Sexp,
     lane: Sexp,
+    mask: Option<Sexp>,
 }
 
 impl Encoder<'_> {
@@ -57,10 +58,15 @@ impl Encoder<'_> {
             let w = self.coerce(w, width.ty(), Ty::U32);
             let own = self.lane_of(th);
             let source = source_lane(mode, &own, &l, &w);
+            let m = mask.map(|m| {
+                let v = self.expr(m, ts, th);
+                self.coerce(v, m.ty(), Ty::U32)
+            });
             ops.push(Operands {
                 value: self.define(&format!("t{}.shfl.val", th + 1), sort_of(ty), v),
                 source: self.define(&format!("t{}.shfl.src", th + 1), Sexp::bv_sort(32), source),
                 lane: own,
+                mask: m,
             });
         }
         if let Some(Expr::Const { value: m, .. }) = mask
@@ -76,10 +82,15 @@ impl Encoder<'_> {
             let name = self.fresh_name(&format!("t{}.shfl.other", th + 1));
             let mut v = self.declare(&name, sort_of(ty));
             for (o, same_warp) in self.shuffle_sources(th, st.len()) {
-                let from_o = and(
+                // Lane `o` is the source, makes the call, and the caller's mask names it (from
+                // a lane outside the mask the value is undefined).
+                let mut from_o = and(
                     and(same_warp, app("=", vec![ops[th].source.clone(), ops[o].lane.clone()])),
                     st[o].pc.clone(),
                 );
+                if let Some(m) = &ops[th].mask {
+                    from_o = and(from_o, names(m, &ops[o].lane));
+                }
                 v = app("ite", vec![from_o, ops[o].value.clone(), v]);
             }
             let own = app("=", vec![ops[th].source.clone(), ops[th].lane.clone()]);
@@ -140,16 +151,7 @@ impl Encoder<'_> {
             return;
         }
         let same_warp = self.same_warp();
-        let named = |o: usize| {
-            let bit = app(
-                "bvand",
-                vec![
-                    app("bvlshr", vec![bvn(u64::from(mask), 32), ops[o].lane.clone()]),
-                    bvn(1, 32),
-                ],
-            );
-            app("=", vec![bit, bvn(1, 32)])
-        };
+        let named = |o: usize| names(&bvn(u64::from(mask), 32), &ops[o].lane);
         let cond = (0..2).fold(f(), |acc, th| {
             let o = 1 - th;
             let missing = and(and(named(o), not(st[o].pc.clone())), not(self.returned[o].clone()));
@@ -190,6 +192,15 @@ impl Encoder<'_> {
             }
         }
     }
+}
+
+/// `mask` (BV32) has the bit of `lane` (BV32) set.
+fn names(mask: &Sexp, lane: &Sexp) -> Sexp {
+    let bit = app(
+        "bvand",
+        vec![app("bvlshr", vec![mask.clone(), lane.clone()]), bvn(1, 32)],
+    );
+    app("=", vec![bit, bvn(1, 32)])
 }
 
 /// The source lane of a caller of lane `own` (BV32) for `mode`, with lane argument `l` (the
