@@ -302,3 +302,32 @@ fn shared_memory_is_per_block() {
     assert_eq!(outcome(code, &json), Some(Expect::Fails), "{text}");
     assert!(text.contains("__ensures"), "{text}");
 }
+
+#[test]
+fn votes_are_exact_over_the_warp_and_the_block() {
+    for solver in ALL {
+        for (extra, expected) in [(None, Expect::Holds), (Some("-DBUG"), Expect::Fails)] {
+            let mut args: Vec<String> = [
+                "check",
+                "tests/kernels/check_votes.cu",
+                "--blockDim=8",
+                "--gridDim=1",
+                "--solver",
+                solver,
+                "--json",
+            ]
+            .map(String::from)
+            .to_vec();
+            args.extend(extra.map(String::from));
+            let out = gpug(&args);
+            let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+            let json = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+            let text = format!("{stdout}{}", String::from_utf8_lossy(&out.stderr));
+            assert_eq!(
+                outcome(out.status.code(), &json),
+                Some(expected),
+                "{solver} {extra:?}: {text}"
+            );
+        }
+    }
+}

@@ -952,8 +952,9 @@ fn syncwarp_reached_by_part_of_a_warp_is_divergence() {
     assert!(lanes.iter().any(|t| *t < 16) && lanes.iter().any(|t| *t >= 16), "{out}");
 }
 
-/// Issue 12 item 1: `__syncthreads_count`, `_or` and `_and` are block barriers (with an
-/// arbitrary value, said in a note): the kernel reads neighbours' writes only across them.
+/// Issue 12 item 1: `__syncthreads_count`, `_or` and `_and` are block barriers (with a value
+/// the pair model does not model, said in a note; `gpug check` computes it): the kernel reads
+/// neighbours' writes only across them.
 #[test]
 fn syncthreads_with_a_value_is_a_barrier() {
     let (code, out, err) = run(&[

@@ -158,7 +158,7 @@ fn concrete_model_runs_the_grid_barrier_as_a_barrier() {
     for s in SOLVERS {
         let (code, out, err) = check(s, "exchange_assert.cu", &[]);
         assert_eq!(code, Some(0), "{s}: {out}{err}");
-        assert!(out.contains("exchange: race-free"), "{s}: {out}");
+        assert!(out.contains("exchange: all assertions hold"), "{s}: {out}");
         let (code, out, err) = check(s, "exchange_assert_fails.cu", &[]);
         assert_eq!(code, Some(1), "{s}: {out}{err}");
         assert!(

@@ -224,6 +224,23 @@ fn race_check(kernel: &Kernel, run: &mut KernelRun, result: &mut KernelCheck) ->
 
 /// Every `assert` and `__ensures` as queries of the concrete model, one failing thread per
 /// assertion.
+/// How many `assert`s (distinct source spans) `kernel` has, anywhere.
+fn assertion_count(kernel: &Kernel) -> usize {
+    use crate::ir::visit::Visitor;
+    struct Count(Vec<Span>);
+    impl Visitor for Count {
+        fn visit_stmt(&mut self, s: &crate::ir::Stmt) {
+            if matches!(s.kind, crate::ir::StmtKind::Assert { .. }) && !self.0.contains(&s.span) {
+                self.0.push(s.span.clone());
+            }
+            self.super_stmt(s);
+        }
+    }
+    let mut c = Count(Vec::new());
+    c.visit_block(&kernel.body);
+    c.0.len()
+}
+
 fn check_assertions(
     kernel: &Kernel,
     concrete: &ConcreteOptions,
@@ -242,7 +259,14 @@ fn check_assertions(
     spans.dedup();
     result.assertions = spans.len();
     if enc.checks.is_empty() {
-        result.notes.push("the kernel has no assertions".to_string());
+        let written = assertion_count(kernel);
+        result.assertions = written;
+        result.notes.push(match written {
+            0 => "the kernel has no assertions".to_string(),
+            n => format!(
+                "{n} assertion(s), each true for every thread when evaluated with the launch's values (or never reached): no query was needed"
+            ),
+        });
         return Ok(());
     }
     let mut session = run.session(&spec, &enc.script)?;

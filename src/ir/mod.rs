@@ -448,6 +448,45 @@ pub enum ShuffleMode {
     Xor,
 }
 
+/// What a vote ([`StmtKind::Vote`]) computes over its participants: the lanes of the caller's
+/// warp that make the call and that its mask names (every lane that makes it for the legacy
+/// `__ballot` and for `__activemask`), or for the block forms every thread of the block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VoteOp {
+    /// `__ballot_sync`: bit `l` set for each participant of lane `l` whose argument is nonzero.
+    Ballot,
+    /// `__any_sync`: 1 when some participant's argument is nonzero, else 0.
+    Any,
+    /// `__all_sync`: 1 when every participant's argument is nonzero, else 0.
+    All,
+    /// `__uni_sync`: 1 when the participants' arguments are all zero or all nonzero, else 0.
+    Uni,
+    /// `__activemask`: bit `l` set for each lane `l` of the warp that makes the call.
+    ActiveMask,
+    /// `__match_any_sync`: the lanes of the participants whose argument equals the caller's.
+    MatchAny,
+    /// `__reduce_{add,min,max,and,or,xor}_sync`: the participants' arguments combined by the
+    /// operator (`Min` and `Max` by the argument's signedness).
+    Reduce(ReduceOp),
+    /// `__syncthreads_count`: how many threads of the block have a nonzero argument.
+    BlockCount,
+    /// `__syncthreads_and`: 1 when every thread of the block has a nonzero argument, else 0.
+    BlockAnd,
+    /// `__syncthreads_or`: 1 when some thread of the block has a nonzero argument, else 0.
+    BlockOr,
+}
+
+/// The operator of a warp reduction ([`VoteOp::Reduce`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduceOp {
+    Add,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+}
+
 /// Statement kinds. Offsets are byte offsets from the array's start, of type `long long`
 /// (`Ty::I64`); an access touches `ty.bytes()` bytes from there.
 #[derive(Clone, Debug, PartialEq)]
@@ -520,6 +559,15 @@ pub enum StmtKind {
         value: Expr,
         lane: Expr,
         width: Expr,
+    },
+    /// `dst = vote(mask, arg)`: the [`VoteOp`] of the participants' `arg`s at this call
+    /// (`mask`, `U32`, names the lanes that must call it; `None` for `__activemask`, the
+    /// legacy `__ballot` and the block forms, which come just before their barrier).
+    Vote {
+        dst: VarId,
+        op: VoteOp,
+        mask: Option<Expr>,
+        arg: Expr,
     },
     /// A barrier: `__syncthreads()` and a thread block's `sync()` ([`BarrierScope::Block`]), or
     /// a grid group's `sync()` ([`BarrierScope::Grid`], all threads of a cooperative launch).

@@ -31,7 +31,8 @@ pub enum VarContext {
     Load,
     /// Given the old value by [`StmtKind::Atomic`].
     Atomic,
-    /// Given the value of another lane (or its own) by [`StmtKind::Shuffle`].
+    /// Given the value of another lane (or its own) by [`StmtKind::Shuffle`], or of a vote
+    /// by [`StmtKind::Vote`].
     Shuffle,
     /// Named by an [`AbstractLoop`]'s summary (`closed` or `havocked`): set at the loop head.
     LoopHead,
@@ -168,6 +169,13 @@ macro_rules! make_visitor {
                         self.visit_expr(value);
                         self.visit_expr(lane);
                         self.visit_expr(width);
+                        self.visit_var($(& $mutability)? *dst, VarContext::Shuffle);
+                    }
+                    StmtKind::Vote { dst, op: _, mask, arg } => {
+                        if let Some(m) = mask {
+                            self.visit_expr(m);
+                        }
+                        self.visit_expr(arg);
                         self.visit_var($(& $mutability)? *dst, VarContext::Shuffle);
                     }
                     StmtKind::If { cond, then, els } => {

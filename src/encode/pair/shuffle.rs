@@ -1,5 +1,6 @@
-//! Shuffles (`__shfl*_sync`, issue 12): the value a lane receives is its source lane's value
-//! at the same call, when the encoder follows that lane, and otherwise any value.
+//! Warp collectives (issue 12). Shuffles (`__shfl*_sync`): the value a lane receives is its
+//! source lane's value at the same call, when the encoder follows that lane, and otherwise any
+//! value.
 //!
 //! - Concrete model ([`MemoryModel::Serialized`], every thread explicit, loops unrolled): exact.
 //!   The source lane is one of the threads of the caller's warp (known from the pinned
@@ -18,12 +19,16 @@
 //! Source lanes follow the CUDA C++ Programming Guide ("Warp Shuffle Functions") for a caller
 //! of lane `l` in segments of `width` lanes ([`ShuffleMode`]).
 //!
-//! Does not model votes, matches or warp reductions (the front end makes them arbitrary).
+//! Votes (`__ballot_sync`, `__any_sync`, `__all_sync`, `__uni_sync`, `__activemask`,
+//! `__match_any_sync`, `__reduce_*_sync`, and the block's `__syncthreads_count/_and/_or`) are
+//! exact in the concrete model, over the threads of the warp (block) that take part, and any
+//! value in the pair model, which follows two threads only.
 
 use super::{Encoder, MemoryModel, Property, TState};
 use crate::encode::terms::{and, app, bvn, f, not, or, sort_of, sym, t};
-use crate::ir::{Expr, ShuffleMode, Stmt, Ty, VarId};
+use crate::ir::{Expr, ReduceOp, ShuffleMode, Stmt, Ty, VarId, VoteOp};
 use crate::solver::Sexp;
+use num_bigint::BigUint;
 
 /// One thread's operands of a shuffle: its value (as the result's type), its source lane, its
 /// own lane and its mask (BV32; the mask `None` for the legacy forms).
@@ -239,4 +244,182 @@ fn source_lane(mode: ShuffleMode, own: &Sexp, l: &Sexp, w: &Sexp) -> Sexp {
             app("ite", vec![app("bvule", vec![j.clone(), last]), j, own.clone()])
         }
     }
+}
+
+impl Encoder<'_> {
+    /// `dst = vote(mask, arg)` of `op` for every thread of `st`: exact in the concrete model
+    /// (every participant is a modelled thread; when the mask names a lane of the warp that
+    /// has not exited and does not make the call, any value, as CUDA leaves it undefined),
+    /// any value elsewhere (the pair model does not follow the other lanes: what follows is
+    /// "possible"). A literal mask is checked as for shuffles.
+    pub(super) fn vote(
+        &mut self,
+        s: &Stmt,
+        dst: VarId,
+        op: VoteOp,
+        mask: Option<&Expr>,
+        arg: &Expr,
+        st: &mut [TState],
+    ) {
+        let ty = self.k.var(dst).ty;
+        let mut ops = Vec::new();
+        for (th, ts) in st.iter_mut().enumerate() {
+            let v = self.expr(arg, ts, th);
+            let v = self.define(&format!("t{}.vote.arg", th + 1), sort_of(arg.ty()), v);
+            let m = mask.map(|m| {
+                let v = self.expr(m, ts, th);
+                self.coerce(v, m.ty(), Ty::U32)
+            });
+            let lane = self.lane_of(th);
+            ops.push(Operands {
+                value: v,
+                source: lane.clone(),
+                lane,
+                mask: m,
+            });
+        }
+        if let Some(Expr::Const { value: m, .. }) = mask
+            && let Ok(m) = u32::try_from(m)
+        {
+            self.inactive_lane_check(s, m, &ops, st);
+        }
+        let exact = self.memory == MemoryModel::Serialized && !self.pinned.is_empty();
+        if !exact {
+            self.seen_abstract = true;
+        }
+        for th in 0..st.len() {
+            let name = self.fresh_name(&format!("t{}.vote.any", th + 1));
+            let fresh = self.declare(&name, sort_of(ty));
+            let v = match exact {
+                true => self
+                    .vote_value(th, op, arg.ty(), ty, &ops, st)
+                    .map_or(fresh.clone(), |v| match self.undefined_vote(th, op, &ops, st) {
+                        Some(undefined) => app("ite", vec![undefined, fresh, v]),
+                        None => v,
+                    }),
+                false => fresh,
+            };
+            self.assign(dst, v, &mut st[th], th);
+        }
+    }
+
+    /// The participants of thread `th`'s vote `op` (concrete model): itself and the other
+    /// threads of its warp (of its block for the block forms), each with whether it takes part
+    /// (makes the call and, with a mask, is named by `th`'s).
+    fn participants(&self, th: usize, op: VoteOp, ops: &[Operands], st: &[TState]) -> Vec<(usize, Sexp)> {
+        let block_wide = matches!(op, VoteOp::BlockCount | VoteOp::BlockAnd | VoteOp::BlockOr);
+        let warp = |i: usize| Some((self.pinned[i].0, self.concrete_linear_id(i)? / 32));
+        (0..st.len())
+            .filter(|o| match block_wide {
+                true => self.pinned[*o].0 == self.pinned[th].0,
+                false => warp(*o).is_some() && warp(*o) == warp(th),
+            })
+            .map(|o| {
+                let named = match (&ops[th].mask, op) {
+                    (Some(m), _) => names(m, &ops[o].lane),
+                    (None, _) => t(),
+                };
+                (o, and(st[o].pc.clone(), named))
+            })
+            .collect()
+    }
+
+    /// When thread `th`'s vote is undefined (concrete model, a mask): a lane of its warp that
+    /// the mask names has not exited and does not make the call.
+    fn undefined_vote(&self, th: usize, op: VoteOp, ops: &[Operands], st: &[TState]) -> Option<Sexp> {
+        let m = ops[th].mask.as_ref()?;
+        let missing = self
+            .participants(th, op, ops, st)
+            .into_iter()
+            .map(|(o, _)| {
+                and(
+                    names(m, &ops[o].lane),
+                    and(not(st[o].pc.clone()), not(self.returned[o].clone())),
+                )
+            })
+            .fold(f(), or);
+        Some(missing)
+    }
+
+    /// Thread `th`'s exact vote `op` over its participants (concrete model), of type `ty`
+    /// from arguments of type `arg_ty`; `None` for a reduction of a type that is not an
+    /// integer.
+    fn vote_value(
+        &mut self,
+        th: usize,
+        op: VoteOp,
+        arg_ty: Ty,
+        ty: Ty,
+        ops: &[Operands],
+        st: &[TState],
+    ) -> Option<Sexp> {
+        let parts = self.participants(th, op, ops, st);
+        let nonzero = |v: &Sexp| match arg_ty {
+            Ty::Bool => v.clone(),
+            _ => not(app("=", vec![v.clone(), zero(arg_ty)])),
+        };
+        let bit = |lane: &Sexp| app("bvshl", vec![bvn(1, 32), lane.clone()]);
+        let lanes = |cond: &dyn Fn(usize) -> Sexp| {
+            parts.iter().fold(bvn(0, 32), |acc, (o, takes)| {
+                let set = and(takes.clone(), cond(*o));
+                app("bvor", vec![acc, app("ite", vec![set, bit(&ops[*o].lane), bvn(0, 32)])])
+            })
+        };
+        let flag = |b: Sexp| app("ite", vec![b, bvn(1, 32), bvn(0, 32)]);
+        let v32 = match op {
+            VoteOp::Ballot => lanes(&|o| nonzero(&ops[o].value)),
+            VoteOp::ActiveMask => lanes(&|_| t()),
+            VoteOp::MatchAny => lanes(&|o| app("=", vec![ops[o].value.clone(), ops[th].value.clone()])),
+            VoteOp::Any | VoteOp::BlockOr => flag(parts.iter().fold(f(), |acc, (o, takes)| {
+                or(acc, and(takes.clone(), nonzero(&ops[*o].value)))
+            })),
+            VoteOp::All | VoteOp::BlockAnd => flag(parts.iter().fold(t(), |acc, (o, takes)| {
+                and(acc, or(not(takes.clone()), nonzero(&ops[*o].value)))
+            })),
+            VoteOp::Uni => flag(parts.iter().fold(t(), |acc, (o, takes)| {
+                let same = app("=", vec![nonzero(&ops[*o].value), nonzero(&ops[th].value)]);
+                and(acc, or(not(takes.clone()), same))
+            })),
+            VoteOp::BlockCount => parts.iter().fold(bvn(0, 32), |acc, (o, takes)| {
+                let one = app(
+                    "ite",
+                    vec![and(takes.clone(), nonzero(&ops[*o].value)), bvn(1, 32), bvn(0, 32)],
+                );
+                app("bvadd", vec![acc, one])
+            }),
+            VoteOp::Reduce(r) => {
+                let Ty::Int { bits, signed } = ty else {
+                    return None;
+                };
+                let identity = match (r, signed) {
+                    (ReduceOp::Add | ReduceOp::Or | ReduceOp::Xor, _) | (ReduceOp::Max, false) => BigUint::from(0u8),
+                    (ReduceOp::And, _) | (ReduceOp::Min, false) => (BigUint::from(1u8) << bits) - 1u8,
+                    (ReduceOp::Min, true) => (BigUint::from(1u8) << (bits - 1)) - 1u8,
+                    (ReduceOp::Max, true) => BigUint::from(1u8) << (bits - 1),
+                };
+                let start = Sexp::bv(&identity, bits);
+                let reduced = parts.iter().fold(start, |acc, (o, takes)| {
+                    let v = ops[*o].value.clone();
+                    let less =
+                        |a: &Sexp, b: &Sexp| app(if signed { "bvslt" } else { "bvult" }, vec![a.clone(), b.clone()]);
+                    let next = match r {
+                        ReduceOp::Add => app("bvadd", vec![acc.clone(), v]),
+                        ReduceOp::And => app("bvand", vec![acc.clone(), v]),
+                        ReduceOp::Or => app("bvor", vec![acc.clone(), v]),
+                        ReduceOp::Xor => app("bvxor", vec![acc.clone(), v]),
+                        ReduceOp::Min => app("ite", vec![less(&v, &acc), v.clone(), acc.clone()]),
+                        ReduceOp::Max => app("ite", vec![less(&acc, &v), v.clone(), acc.clone()]),
+                    };
+                    app("ite", vec![takes.clone(), next, acc])
+                });
+                return Some(reduced);
+            }
+        };
+        Some(self.coerce(v32, Ty::U32, ty))
+    }
+}
+
+/// The zero of an integer or float type's sort (a float's bits are compared as zero).
+fn zero(ty: Ty) -> Sexp {
+    bvn(0, ty.bits())
 }

@@ -98,6 +98,7 @@ impl Encoder<'_> {
                 lane,
                 width,
             } => self.shuffle(s, *dst, *mode, mask.as_ref(), (value, lane, width), st),
+            StmtKind::Vote { dst, op, mask, arg } => self.vote(s, *dst, *op, mask.as_ref(), arg, st),
             StmtKind::Assume { cond } => {
                 for (th, ts) in st.iter_mut().enumerate() {
                     let c = self.cond_term(cond, ts, th);

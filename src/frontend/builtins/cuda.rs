@@ -10,7 +10,7 @@ use super::{
     Check, IntFn, LogKind, LogQuery, LogWhat, Table, abs, add_noovfl, all, distinct, exclusive, implies, max, min,
     other, same_group, uniform,
 };
-use crate::ir::{AtomicOp, AtomicScope, ShuffleMode};
+use crate::ir::{AtomicOp, AtomicScope, ReduceOp, ShuffleMode, VoteOp};
 
 /// CUDA's built-in functions by name.
 pub const BUILTINS: Table = Table(TABLE);
@@ -67,13 +67,14 @@ const TABLE: &[(&str, Lowering)] = &[
     // Synchronisation: `__syncthreads` is a barrier, `__syncwarp` a warp barrier; fences and
     // `printf` are ignored.
     ("__syncthreads", Barrier),
-    ("__syncthreads_count", BarrierValue),
-    ("__syncthreads_and", BarrierValue),
-    ("__syncthreads_or", BarrierValue),
+    ("__syncthreads_count", BarrierValue(VoteOp::BlockCount)),
+    ("__syncthreads_and", BarrierValue(VoteOp::BlockAnd)),
+    ("__syncthreads_or", BarrierValue(VoteOp::BlockOr)),
     ("__syncwarp", WarpBarrier),
-    // Warp collectives: a shuffle gives its source lane's value; the values of the others
-    // (votes, matches, reductions) are arbitrary here (the legacy `__any` and `__all` are
-    // GPUVerify's two-thread annotations, below).
+    // Warp collectives: a shuffle gives its source lane's value, a vote (ballots, matches,
+    // reductions) its participants' (the legacy `__any` and `__all` are GPUVerify's two-thread
+    // annotations, below); `__match_all_sync`, which also writes through a pointer, is
+    // arbitrary.
     ("__shfl_sync", Shuffle(ShuffleMode::Idx, true)),
     ("__shfl_up_sync", Shuffle(ShuffleMode::Up, true)),
     ("__shfl_down_sync", Shuffle(ShuffleMode::Down, true)),
@@ -82,20 +83,20 @@ const TABLE: &[(&str, Lowering)] = &[
     ("__shfl_up", Shuffle(ShuffleMode::Up, false)),
     ("__shfl_down", Shuffle(ShuffleMode::Down, false)),
     ("__shfl_xor", Shuffle(ShuffleMode::Xor, false)),
-    ("__ballot_sync", WarpValue),
-    ("__any_sync", WarpValue),
-    ("__all_sync", WarpValue),
-    ("__uni_sync", WarpValue),
-    ("__ballot", WarpValue),
-    ("__activemask", WarpValue),
-    ("__match_any_sync", WarpValue),
+    ("__ballot_sync", Vote(VoteOp::Ballot, true)),
+    ("__any_sync", Vote(VoteOp::Any, true)),
+    ("__all_sync", Vote(VoteOp::All, true)),
+    ("__uni_sync", Vote(VoteOp::Uni, true)),
+    ("__ballot", Vote(VoteOp::Ballot, false)),
+    ("__activemask", Vote(VoteOp::ActiveMask, false)),
+    ("__match_any_sync", Vote(VoteOp::MatchAny, true)),
     ("__match_all_sync", WarpValue),
-    ("__reduce_add_sync", WarpValue),
-    ("__reduce_min_sync", WarpValue),
-    ("__reduce_max_sync", WarpValue),
-    ("__reduce_and_sync", WarpValue),
-    ("__reduce_or_sync", WarpValue),
-    ("__reduce_xor_sync", WarpValue),
+    ("__reduce_add_sync", Vote(VoteOp::Reduce(ReduceOp::Add), true)),
+    ("__reduce_min_sync", Vote(VoteOp::Reduce(ReduceOp::Min), true)),
+    ("__reduce_max_sync", Vote(VoteOp::Reduce(ReduceOp::Max), true)),
+    ("__reduce_and_sync", Vote(VoteOp::Reduce(ReduceOp::And), true)),
+    ("__reduce_or_sync", Vote(VoteOp::Reduce(ReduceOp::Or), true)),
+    ("__reduce_xor_sync", Vote(VoteOp::Reduce(ReduceOp::Xor), true)),
     ("__threadfence", Ignored),
     ("__threadfence_block", Ignored),
     ("__threadfence_system", Ignored),

@@ -36,11 +36,14 @@ pub enum Lowering {
     /// for the legacy forms when the flag is false): the source lane's value
     /// ([`crate::ir::StmtKind::Shuffle`]); `width` defaults to 32.
     Shuffle(crate::ir::ShuffleMode, bool),
+    /// A vote (`__ballot_sync`, `__any_sync`, …, `__reduce_*_sync`; `__activemask` and the
+    /// legacy `__ballot` without a mask argument when the flag is false): the
+    /// [`crate::ir::StmtKind::Vote`] of the lanes that make the call.
+    Vote(crate::ir::VoteOp, bool),
     /// A block barrier that also returns a value computed from every thread's predicate
-    /// (`__syncthreads_count`, `_and`, `_or`): the barrier, then an arbitrary value of the
-    /// call's type for each thread (what the block's predicates give is not modelled; an
-    /// over-approximation, so a branch on it may be a false alarm of divergence).
-    BarrierValue,
+    /// (`__syncthreads_count`, `_and`, `_or`): the block's vote ([`crate::ir::StmtKind::Vote`]
+    /// of the op), then the barrier.
+    BarrierValue(crate::ir::VoteOp),
     /// `__syncwarp(mask)`: a warp barrier of the lanes a literal mask names (all of them when
     /// the mask is absent); with a mask that is not a nonzero literal, nothing, with a note
     /// (such a call orders no access here).

@@ -105,6 +105,7 @@ fn stmt(mut s: Stmt, logs: &[AccessLog], out: &mut Vec<Stmt>) {
         | StmtKind::Continue
         | StmtKind::WarpBarrier(_)
         | StmtKind::Shuffle { .. }
+        | StmtKind::Vote { .. }
         | StmtKind::Assert { .. }
         | StmtKind::Assume { .. }
         | StmtKind::Exit(_)

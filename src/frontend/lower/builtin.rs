@@ -36,19 +36,16 @@ impl Lower<'_, '_> {
             }
             Lowering::WarpValue => self.unmodelled_collective(n, name, "warp", args, span, out)?,
             Lowering::Shuffle(mode, sync) => self.shuffle(n, name, (mode, sync), args, span, out)?,
-            Lowering::BarrierValue => {
-                // The predicate is evaluated before the barrier (its loads are the thread's).
-                let _ = self.scalar_args(args, out)?;
+            Lowering::Vote(op, sync) => self.vote(n, name, (op, sync), args, span, out)?,
+            Lowering::BarrierValue(op) => {
+                // The block's vote on the predicates (evaluated before the barrier: their
+                // loads are the thread's), then the barrier.
+                let v = self.vote(n, name, (op, false), args, span, out)?;
                 out.push(Stmt {
                     kind: StmtKind::Barrier(BarrierScope::Block),
                     span: span.clone(),
                 });
-                self.note_once(
-                    name,
-                    span,
-                    "is a block barrier whose value is not modelled: a defect after it is possible",
-                );
-                Val::Scalar(self.arbitrary_per_thread(n, name, Vec::new(), span, out)?)
+                v
             }
             Lowering::WarpBarrier => {
                 let mask = match args.first() {
@@ -263,6 +260,52 @@ impl Lower<'_, '_> {
                 lane,
                 width,
             },
+            span: span.clone(),
+        });
+        Ok(Val::Scalar(Expr::Var { id: dst, ty }))
+    }
+
+    /// A vote `n` (`name`, of `op`; `sync`: its first argument is the mask): its value in a
+    /// fresh temporary set by a [`StmtKind::Vote`]. A reduction's argument is converted to the
+    /// call's type; `__activemask` has none (a literal 1 stands for it).
+    fn vote(
+        &mut self,
+        n: &Node,
+        name: &str,
+        (op, sync): (VoteOp, bool),
+        args: &[&Node],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Val> {
+        let given: Vec<&Node> = args.iter().copied().filter(|a| a.kind != "CXXDefaultArgExpr").collect();
+        let ty = self.scalar_ty(n)?;
+        let mut args = self.scalar_args(&given, out)?;
+        let mask = match sync {
+            true if !args.is_empty() => Some(cast(args.remove(0), Ty::U32)),
+            true => return unsupported(span.clone(), format!("`{name}` without arguments")),
+            false => None,
+        };
+        let arg = match (args.len(), op) {
+            (0, VoteOp::ActiveMask) => Expr::Const {
+                value: 1.into(),
+                ty: Ty::U32,
+            },
+            (1, VoteOp::Reduce(_)) => cast(args.remove(0), ty),
+            (1, _) => args.remove(0),
+            _ => return unsupported(span.clone(), format!("`{name}` with {} arguments", given.len())),
+        };
+        let what = match op {
+            VoteOp::BlockCount | VoteOp::BlockAnd | VoteOp::BlockOr => {
+                "is a block barrier whose value, a vote over the block's threads, is exact in `gpug check` and not modelled in the pair model (a defect after it is possible)"
+            }
+            _ => {
+                "is a vote over other threads' values: exact in `gpug check`, not modelled in the pair model (a defect after it is possible)"
+            }
+        };
+        self.note_once(name, span, what);
+        let dst = self.temp(ty);
+        out.push(Stmt {
+            kind: StmtKind::Vote { dst, op, mask, arg },
             span: span.clone(),
         });
         Ok(Val::Scalar(Expr::Var { id: dst, ty }))
