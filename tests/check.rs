@@ -305,29 +305,39 @@ fn shared_memory_is_per_block() {
 
 #[test]
 fn votes_are_exact_over_the_warp_and_the_block() {
-    for solver in ALL {
-        for (extra, expected) in [(None, Expect::Holds), (Some("-DBUG"), Expect::Fails)] {
-            let mut args: Vec<String> = [
-                "check",
-                "tests/kernels/check_votes.cu",
-                "--blockDim=8",
-                "--gridDim=1",
-                "--solver",
-                solver,
-                "--json",
-            ]
-            .map(String::from)
-            .to_vec();
-            args.extend(extra.map(String::from));
-            let out = gpug(&args);
-            let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-            let json = serde_json::from_str(&stdout).unwrap_or(Value::Null);
-            let text = format!("{stdout}{}", String::from_utf8_lossy(&out.stderr));
-            assert_eq!(
-                outcome(out.status.code(), &json),
-                Some(expected),
-                "{solver} {extra:?}: {text}"
-            );
+    // (kernel, threads, flags): the warp reductions need `--gpu-arch sm_80` (CUDA's headers
+    // declare them from compute capability 8.0).
+    let kernels = [
+        ("tests/kernels/check_votes.cu", "--blockDim=8", vec![]),
+        (
+            "tests/kernels/check_reduce.cu",
+            "--blockDim=4",
+            vec!["--gpu-arch", "sm_80"],
+        ),
+    ];
+    for (file, threads, flags) in &kernels {
+        for solver in ALL {
+            for (extra, expected) in [(None, Expect::Holds), (Some("-DBUG"), Expect::Fails)] {
+                let mut args: Vec<String> = ["check", file, threads, "--gridDim=1", "--solver", solver, "--json"]
+                    .map(String::from)
+                    .to_vec();
+                args.extend(flags.iter().map(|f| f.to_string()));
+                args.extend(extra.map(String::from));
+                let out = gpug(&args);
+                let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+                let json = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+                let text = format!("{stdout}{}", String::from_utf8_lossy(&out.stderr));
+                assert_eq!(
+                    outcome(out.status.code(), &json),
+                    Some(expected),
+                    "{file} {solver} {extra:?}: {text}"
+                );
+            }
         }
     }
+    // Without it the headers do not declare them: an input error naming the call.
+    let out = gpug(&["check", "tests/kernels/check_reduce.cu", "--blockDim=4", "--gridDim=1"].map(String::from));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("__reduce_add_sync"), "{err}");
 }

@@ -203,6 +203,14 @@ pub struct VerifyArgs {
     pub warp_sync: Option<u32>,
 }
 
+/// Parses `--gpu-arch`: `sm_` and a compute capability of two or three digits (`sm_80`).
+fn parse_gpu_arch(s: &str) -> Result<String, String> {
+    match s.strip_prefix("sm_") {
+        Some(cc) if (2..=3).contains(&cc.len()) && cc.bytes().all(|b| b.is_ascii_digit()) => Ok(s.to_string()),
+        _ => Err(format!("`{s}` is not a GPU architecture such as sm_70 or sm_80")),
+    }
+}
+
 /// Parses `--warp-sync N`: a power of two from 1 to 1024.
 fn parse_warp_size(s: &str) -> Result<u32, String> {
     match s.trim().parse::<u32>() {
@@ -241,6 +249,13 @@ pub struct CommonArgs {
     /// cooperative groups or cuRAND); the default when NVIDIA's are not found.
     #[arg(long)]
     pub stub_headers: bool,
+
+    /// The GPU architecture to compile for, as nvcc's `-arch` (default sm_70). It decides
+    /// which intrinsics CUDA's headers declare: `__reduce_add_sync` and the other warp
+    /// reductions need sm_80. It does not change gpug's semantics (no implicit warp synchrony
+    /// on any; see --warp-sync).
+    #[arg(long, value_name = "sm_NN", value_parser = parse_gpu_arch)]
+    pub gpu_arch: Option<String>,
 
     /// The solver: z3, cvc5 or yices (yices-smt2). Default: the first of these on PATH.
     #[arg(long, value_name = "NAME", conflicts_with = "solver_cmd")]
@@ -284,6 +299,7 @@ impl CommonArgs {
                 (Some(dir), false) => Headers::At(dir.clone()),
                 (None, false) => Headers::Auto,
             },
+            gpu_arch: self.gpu_arch.clone(),
         }
     }
 

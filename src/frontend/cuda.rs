@@ -161,16 +161,12 @@ pub fn support_files() -> Result<(PathBuf, PathBuf), FrontendError> {
     Ok((prelude, inc))
 }
 
-/// clang's flags for device-side CUDA over the CUDA folder `cuda` (`None`: gpug's stubs).
-fn cuda_command(clang: &Path, cuda: Option<&Path>) -> Command {
+/// clang's flags for device-side CUDA for the GPU architecture `arch` (`sm_70`) over the CUDA
+/// folder `cuda` (`None`: gpug's stubs).
+fn cuda_command(clang: &Path, cuda: Option<&Path>, arch: &str) -> Command {
     let mut cmd = Command::new(clang);
-    cmd.args([
-        "-x",
-        "cuda",
-        "--cuda-device-only",
-        "-nocudalib",
-        "--cuda-gpu-arch=sm_70",
-    ]);
+    cmd.args(["-x", "cuda", "--cuda-device-only", "-nocudalib"])
+        .arg(format!("--cuda-gpu-arch={arch}"));
     match cuda {
         Some(dir) => {
             cmd.arg(format!("--cuda-path={}", dir.display()))
@@ -242,7 +238,7 @@ pub fn libraries_for(file: &Path) -> Libraries {
 ///
 /// Errors: clang fails on the headers ([`FrontendError::ClangFailed`]), or the cache cannot be
 /// written.
-pub fn nvidia_pch(clang: &Path, cuda: &Path, libs: Libraries) -> Result<(PathBuf, PathBuf), FrontendError> {
+pub fn nvidia_pch(clang: &Path, cuda: &Path, libs: Libraries, arch: &str) -> Result<(PathBuf, PathBuf), FrontendError> {
     let stamp = |p: &Path| std::fs::metadata(p).ok().map(|m| (m.len(), m.modified().ok()));
     let api = cuda.join("include/cuda_runtime_api.h");
     let dir = cache_dir((
@@ -254,6 +250,7 @@ pub fn nvidia_pch(clang: &Path, cuda: &Path, libs: Libraries) -> Result<(PathBuf
         NVIDIA_PRELUDE,
         ANNOTATIONS,
         SDK_VERSION_FLAG,
+        arch,
     ))?;
     let prelude = dir.join("gpug_nvidia_prelude.h");
     write_if_changed(&dir.join("gpug_annotations.h"), ANNOTATIONS)?;
@@ -274,7 +271,7 @@ pub fn nvidia_pch(clang: &Path, cuda: &Path, libs: Libraries) -> Result<(PathBuf
         source,
     };
     let tmp = tempfile::NamedTempFile::new_in(&dir).map_err(io)?;
-    let out = cuda_command(clang, Some(cuda))
+    let out = cuda_command(clang, Some(cuda), arch)
         .args(["-S", "-Xclang", "-emit-pch", "-o"])
         .arg(tmp.path())
         .arg(&top)
@@ -305,11 +302,12 @@ pub fn nvidia_pch(clang: &Path, cuda: &Path, libs: Libraries) -> Result<(PathBuf
 /// the file is parsed over gpug's stub prelude and headers.
 pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<(ast::Node, PathBuf), FrontendError> {
     let clang = find_clang(opts.clang.as_deref())?;
+    let arch = opts.gpu_arch.as_deref().unwrap_or(super::DEFAULT_GPU_ARCH);
     match resolve_headers(&opts.headers)? {
         Some(cuda) => {
             let over = |libs| -> Result<(ast::Node, PathBuf), FrontendError> {
-                let (pch, prelude) = nvidia_pch(&clang, &cuda, libs)?;
-                let mut cmd = cuda_command(&clang, Some(&cuda));
+                let (pch, prelude) = nvidia_pch(&clang, &cuda, libs, arch)?;
+                let mut cmd = cuda_command(&clang, Some(&cuda), arch);
                 cmd.args(["-fsyntax-only", "-Xclang", "-include-pch", "-Xclang"])
                     .arg(&pch);
                 Ok((dump_ast(cmd, &clang, path, opts)?, prelude))
@@ -324,7 +322,7 @@ pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<(ast::Node, PathBuf)
         }
         None => {
             let (prelude, inc) = support_files()?;
-            let mut cmd = cuda_command(&clang, None);
+            let mut cmd = cuda_command(&clang, None, arch);
             cmd.arg("-fsyntax-only")
                 .arg("-include")
                 .arg(&prelude)

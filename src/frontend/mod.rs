@@ -48,7 +48,14 @@ pub struct FrontendOptions {
     pub assumptions: Vec<String>,
     /// Where CUDA's headers come from: NVIDIA's (found, or `--cuda-path`) or gpug's stubs.
     pub headers: Headers,
+    /// The GPU architecture clang compiles for (`sm_80`; `None`: [`DEFAULT_GPU_ARCH`]), which
+    /// decides the intrinsics the headers declare (`__reduce_add_sync` needs `sm_80`).
+    pub gpu_arch: Option<String>,
 }
+
+/// The GPU architecture of [`FrontendOptions::gpu_arch`] when none is given (Volta: the first
+/// with independent thread scheduling, gpug's default warp semantics).
+pub const DEFAULT_GPU_ARCH: &str = "sm_70";
 
 /// Why the front end failed.
 #[derive(Debug, thiserror::Error)]

@@ -397,8 +397,8 @@ impl Encoder<'_> {
                     (ReduceOp::Min, true) => (BigUint::from(1u8) << (bits - 1)) - 1u8,
                     (ReduceOp::Max, true) => BigUint::from(1u8) << (bits - 1),
                 };
-                let start = Sexp::bv(&identity, bits);
-                let reduced = parts.iter().fold(start, |acc, (o, takes)| {
+                let mut acc = Sexp::bv(&identity, bits);
+                for (o, takes) in &parts {
                     let v = ops[*o].value.clone();
                     let less =
                         |a: &Sexp, b: &Sexp| app(if signed { "bvslt" } else { "bvult" }, vec![a.clone(), b.clone()]);
@@ -410,9 +410,11 @@ impl Encoder<'_> {
                         ReduceOp::Min => app("ite", vec![less(&v, &acc), v.clone(), acc.clone()]),
                         ReduceOp::Max => app("ite", vec![less(&acc, &v), v.clone(), acc.clone()]),
                     };
-                    app("ite", vec![takes.clone(), next, acc])
-                });
-                return Some(reduced);
+                    // Named at each step: the accumulator occurs more than once in the next.
+                    let step = app("ite", vec![takes.clone(), next, acc]);
+                    acc = self.define(&format!("t{}.vote.acc", th + 1), Sexp::bv_sort(bits), step);
+                }
+                return Some(acc);
             }
         };
         Some(self.coerce(v32, Ty::U32, ty))

@@ -9,6 +9,12 @@
 #define __GPUG__ 1
 
 #include <cuda_runtime.h>
+/* The warp reductions of compute capability 8.0 (`__reduce_add_sync`, ...): nvcc's
+ * crt/sm_80_rt.h, which clang 14's wrapper does not include. Only its declarations: gpug
+ * models the calls by name (src/frontend/builtins). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && __has_include(<crt/sm_80_rt.h>)
+#include <crt/sm_80_rt.h>
+#endif
 /* Cooperative groups and cuRAND cost ~0.1 s of CPU per kernel even unused, so they are in a
  * second PCH (`__GPUG_LIBRARIES`, defined by gpug_nvidia_libraries.h), used for kernels that
  * name them (src/frontend/cuda.rs). */
