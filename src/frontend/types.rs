@@ -157,6 +157,13 @@ impl TypeEnv {
         {
             return self.parse_depth(target, depth + 1);
         }
+        // The C library's integer typedefs, which the AST of the kernel's file does not
+        // declare (they come from the precompiled headers); the file's own typedefs win.
+        if !self.typedefs.contains_key(&joined)
+            && let Some(target) = c_library_typedef(&joined)
+        {
+            return self.parse_depth(target, depth + 1);
+        }
         if is_union || self.unions.contains(&joined) {
             return CType::Other(joined);
         }
@@ -275,6 +282,26 @@ pub fn strip_tag(s: &str) -> &str {
             return s;
         }
     }
+}
+
+/// What the C library's integer typedefs stand for on the targets gpug reads (Linux LP64 and
+/// NVPTX64, which share them: glibc's `<stdint.h>`, `<time.h>`, `<sys/types.h>`), for names the
+/// kernel's file does not define itself.
+fn c_library_typedef(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "int8_t" | "int_least8_t" | "int_fast8_t" => "signed char",
+        "uint8_t" | "uint_least8_t" | "uint_fast8_t" | "u_char" => "unsigned char",
+        "int16_t" | "int_least16_t" => "short",
+        "uint16_t" | "uint_least16_t" | "ushort" | "u_short" => "unsigned short",
+        "int32_t" | "int_least32_t" => "int",
+        "uint32_t" | "uint_least32_t" | "uint" | "u_int" => "unsigned int",
+        "int_least64_t" | "int_fast16_t" | "int_fast32_t" | "int_fast64_t" | "intmax_t" | "clock_t" | "time_t"
+        | "ssize_t" | "off_t" => "long",
+        "uint_least64_t" | "uint_fast16_t" | "uint_fast32_t" | "uint_fast64_t" | "uintmax_t" | "ulong" | "u_long" => {
+            "unsigned long"
+        }
+        _ => return None,
+    })
 }
 
 /// Builtin scalar type names.

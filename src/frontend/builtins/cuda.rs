@@ -97,6 +97,10 @@ const TABLE: &[(&str, Lowering)] = &[
     ("__reduce_and_sync", Vote(VoteOp::Reduce(ReduceOp::And), true)),
     ("__reduce_or_sync", Vote(VoteOp::Reduce(ReduceOp::Or), true)),
     ("__reduce_xor_sync", Vote(VoteOp::Reduce(ReduceOp::Xor), true)),
+    // Clocks: a fresh value at each call (never equal by construction); sleeping does nothing.
+    ("clock", Timer),
+    ("clock64", Timer),
+    ("__nanosleep", Ignored),
     ("__threadfence", Ignored),
     ("__threadfence_block", Ignored),
     ("__threadfence_system", Ignored),

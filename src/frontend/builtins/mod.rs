@@ -84,6 +84,8 @@ pub enum Lowering {
     ReturnValue,
     /// An annotation that is not modelled: a call is an error naming it.
     Unmodelled,
+    /// A clock reading (`clock()`, `clock64()`): any value at each call of each thread.
+    Timer,
     /// A vector constructor (`make_float4(x, y, z, w)`): the struct value of the call's result
     /// type (a record of scalar fields), each field the argument in its position converted to
     /// the field's type, when there is one scalar argument per field; any other call (an

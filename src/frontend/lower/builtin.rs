@@ -126,6 +126,10 @@ impl Lower<'_, '_> {
             Lowering::PtrOffset => self.ptr_offset(n, name, args, span, out)?,
             Lowering::ReturnValue => self.return_value(n, name, span)?,
             Lowering::Unmodelled => return unsupported(span.clone(), format!("annotation `{name}`")),
+            Lowering::Timer => {
+                self.note_once(name, span, "reads a clock: any value at each call");
+                Val::Scalar(self.arbitrary_per_thread(n, name, Vec::new(), span, out)?)
+            }
             Lowering::Vector => match self.make_vector(n, args, out)? {
                 Some(v) => v,
                 // Another overload (helper_math.h's `make_float4(float3, float)`): its body.
