@@ -10,5 +10,5 @@ use common::check_kernel_dir;
 
 #[test]
 fn cxx_constructs() {
-    check_kernel_dir("tests/kernels/cxx", 11);
+    check_kernel_dir("tests/kernels/cxx", 12);
 }

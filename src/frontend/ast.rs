@@ -280,7 +280,10 @@ impl Tracker {
     }
 }
 
-/// Fill [`Node::pos`], [`Node::begin`] and [`Node::end`] for the whole tree, in print order.
+/// Fill [`Node::pos`], [`Node::begin`] and [`Node::end`] for the whole tree, in print order;
+/// then drop documentation comments (`FullComment`, which clang attaches to the declaration a
+/// `///` or `/** */` comment precedes, a local's too), which carry nothing to verify. They are
+/// dropped after the walk: their locations advance the print-order position like any node's.
 pub fn resolve_locations(root: &mut Node) {
     let mut t = Tracker {
         file: Arc::from(""),
@@ -334,4 +337,5 @@ fn walk(n: &mut Node, t: &mut Tracker) {
     for c in n.inner.iter_mut() {
         walk(c, t);
     }
+    n.inner.retain(|c| c.kind != "FullComment");
 }
