@@ -79,13 +79,7 @@ impl Encoder<'_> {
         let m = self.declare(&name, mem_sort());
         for (th, ts) in st.iter_mut().enumerate() {
             let v = self.block_view(array, m.clone(), th, "warp");
-            let key = self.mem_key(ts, array);
-            match self.global.get_mut(&key) {
-                Some(g) => *g = v,
-                None => {
-                    ts.mem.insert(array, v);
-                }
-            }
+            self.mem_set(ts, array, v);
         }
     }
 

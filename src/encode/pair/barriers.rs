@@ -117,11 +117,7 @@ impl Encoder<'_> {
     /// Thread `th`'s lane (its linear thread id mod 32) has its bit set in `mask`.
     fn in_mask(mask: u32, th: usize) -> Sexp {
         let lane = app("bvand", vec![Self::linear_tid(th), bvn(31, 32)]);
-        let bit = app(
-            "bvand",
-            vec![app("bvlshr", vec![bvn(u64::from(mask), 32), lane]), bvn(1, 32)],
-        );
-        app("=", vec![bit, bvn(1, 32)])
+        super::shuffle::names(&bvn(u64::from(mask), 32), &lane)
     }
 
     /// `lockstep_warp`: the two threads are of one block and one warp of `n` threads (`n` a

@@ -298,13 +298,7 @@ impl Encoder<'_> {
         for a in fresh_arrays {
             let name = self.fresh_name(&format!("t{}.mem.{}.L{line}", th + 1, sym(&self.k.array(a).name)));
             let m = self.declare(&name, mem_sort());
-            let key = self.mem_key(ts, a);
-            match self.global.get_mut(&key) {
-                Some(g) => *g = m,
-                None => {
-                    ts.mem.insert(a, m);
-                }
-            }
+            self.mem_set(ts, a, m);
         }
         ts.bc = match l.barriers {
             Some(0) => ts.bc.clone(),

@@ -182,6 +182,18 @@ impl Encoder<'_> {
         }
     }
 
+    /// Makes `m` the current memory of `array` as thread `ts` sees it (its serialized memory
+    /// when it has one, [`Self::mem_get`]).
+    pub(super) fn mem_set(&mut self, ts: &mut TState, array: ArrayId, m: Sexp) {
+        let key = self.mem_key(ts, array);
+        match self.global.get_mut(&key) {
+            Some(g) => *g = m,
+            None => {
+                ts.mem.insert(array, m);
+            }
+        }
+    }
+
     /// Writes `bits` (`width` bytes) at `off` into `array` under the thread's path condition.
     pub(super) fn store(&mut self, ts: &mut TState, th: usize, array: ArrayId, off: &Sexp, bits: &Sexp, width: u32) {
         if self.overlay_store(ts, array, off, bits, width) {
@@ -196,13 +208,7 @@ impl Encoder<'_> {
         };
         let name = format!("t{}.mem.{}", th + 1, sym(&self.k.array(array).name));
         let m = self.define(&name, mem_sort(), guarded);
-        let key = self.mem_key(ts, array);
-        match self.global.get_mut(&key) {
-            Some(g) => *g = m,
-            None => {
-                ts.mem.insert(array, m);
-            }
-        }
+        self.mem_set(ts, array, m);
     }
 
     /// The value an atomic writes, from the old value and its operands (CUDA semantics).

@@ -63,10 +63,7 @@ impl Encoder<'_> {
             let w = self.coerce(w, width.ty(), Ty::U32);
             let own = self.lane_of(th);
             let source = source_lane(mode, &own, &l, &w);
-            let m = mask.map(|m| {
-                let v = self.expr(m, ts, th);
-                self.coerce(v, m.ty(), Ty::U32)
-            });
+            let m = mask.map(|m| self.expr(m, ts, th));
             ops.push(Operands {
                 value: self.define(&format!("t{}.shfl.val", th + 1), sort_of(ty), v),
                 source: self.define(&format!("t{}.shfl.src", th + 1), Sexp::bv_sort(32), source),
@@ -74,11 +71,7 @@ impl Encoder<'_> {
                 mask: m,
             });
         }
-        if let Some(Expr::Const { value: m, .. }) = mask
-            && let Ok(m) = u32::try_from(m)
-        {
-            self.inactive_lane_check(s, m, &ops, st);
-        }
+        self.inactive_lane_check(s, mask, &ops, st);
         if self.memory != MemoryModel::Serialized {
             // Lanes the model does not follow may be the source.
             self.seen_abstract = true;
@@ -112,6 +105,12 @@ impl Encoder<'_> {
         }
     }
 
+    /// Thread `th`'s block and warp (its linear thread id / 32), when the model pins it
+    /// (concrete model).
+    fn concrete_warp(&self, th: usize) -> Option<([u64; 3], u64)> {
+        Some((self.pinned.get(th)?.0, self.concrete_linear_id(th)? / 32))
+    }
+
     /// Thread `th`'s linear thread id in its block, when the model pins it (concrete model).
     fn concrete_linear_id(&self, th: usize) -> Option<u64> {
         let (_, tid) = self.pinned.get(th)?;
@@ -125,13 +124,9 @@ impl Encoder<'_> {
     /// true), in the pair model outside abstracted loops the other thread, else none.
     fn shuffle_sources(&mut self, th: usize, n: usize) -> Vec<(usize, Sexp)> {
         if self.memory == MemoryModel::Serialized && !self.pinned.is_empty() {
-            let warp = |i: usize| {
-                let lin = self.concrete_linear_id(i)?;
-                Some((self.pinned[i].0, lin / 32))
-            };
-            let mine = warp(th);
+            let mine = self.concrete_warp(th);
             return (0..n)
-                .filter(|o| *o != th && mine.is_some() && warp(*o) == mine)
+                .filter(|o| *o != th && mine.is_some() && self.concrete_warp(*o) == mine)
                 .map(|o| (o, t()))
                 .collect();
         }
@@ -141,12 +136,18 @@ impl Encoder<'_> {
         Vec::new()
     }
 
-    /// The check that a literal `mask` names no lane of the caller's warp that has not exited
-    /// and does not make the call (pair model, outside abstracted loops, with checks): thread
-    /// `th` makes it, the other is of its warp, named by the mask, not making it and not
-    /// exited. Skipped after a `return` inside an abstracted loop (which thread exited there
-    /// is not tracked): a finding missed, never a false one.
-    fn inactive_lane_check(&mut self, s: &Stmt, mask: u32, ops: &[Operands], st: &[TState]) {
+    /// The check that a `mask` that is a literal names no lane of the caller's warp that has
+    /// not exited and does not make the call (pair model, outside abstracted loops, with
+    /// checks): thread `th` makes it, the other is of its warp, named by the mask, not making
+    /// it and not exited. Skipped after a `return` inside an abstracted loop (which thread
+    /// exited there is not tracked): a finding missed, never a false one.
+    fn inactive_lane_check(&mut self, s: &Stmt, mask: Option<&Expr>, ops: &[Operands], st: &[TState]) {
+        let Some(Expr::Const { value: mask, .. }) = mask else {
+            return;
+        };
+        let Ok(mask) = u32::try_from(mask) else {
+            return;
+        };
         if !self.checks
             || self.n != 2
             || self.memory != MemoryModel::EqualityAbstraction
@@ -200,7 +201,7 @@ impl Encoder<'_> {
 }
 
 /// `mask` (BV32) has the bit of `lane` (BV32) set.
-fn names(mask: &Sexp, lane: &Sexp) -> Sexp {
+pub(super) fn names(mask: &Sexp, lane: &Sexp) -> Sexp {
     let bit = app(
         "bvand",
         vec![app("bvlshr", vec![mask.clone(), lane.clone()]), bvn(1, 32)],
@@ -266,10 +267,7 @@ impl Encoder<'_> {
         for (th, ts) in st.iter_mut().enumerate() {
             let v = self.expr(arg, ts, th);
             let v = self.define(&format!("t{}.vote.arg", th + 1), sort_of(arg.ty()), v);
-            let m = mask.map(|m| {
-                let v = self.expr(m, ts, th);
-                self.coerce(v, m.ty(), Ty::U32)
-            });
+            let m = mask.map(|m| self.expr(m, ts, th));
             let lane = self.lane_of(th);
             ops.push(Operands {
                 value: v,
@@ -278,11 +276,7 @@ impl Encoder<'_> {
                 mask: m,
             });
         }
-        if let Some(Expr::Const { value: m, .. }) = mask
-            && let Ok(m) = u32::try_from(m)
-        {
-            self.inactive_lane_check(s, m, &ops, st);
-        }
+        self.inactive_lane_check(s, mask, &ops, st);
         let exact = self.memory == MemoryModel::Serialized && !self.pinned.is_empty();
         if !exact {
             self.seen_abstract = true;
@@ -308,17 +302,13 @@ impl Encoder<'_> {
     /// (makes the call and, with a mask, is named by `th`'s).
     fn participants(&self, th: usize, op: VoteOp, ops: &[Operands], st: &[TState]) -> Vec<(usize, Sexp)> {
         let block_wide = matches!(op, VoteOp::BlockCount | VoteOp::BlockAnd | VoteOp::BlockOr);
-        let warp = |i: usize| Some((self.pinned[i].0, self.concrete_linear_id(i)? / 32));
         (0..st.len())
             .filter(|o| match block_wide {
                 true => self.pinned[*o].0 == self.pinned[th].0,
-                false => warp(*o).is_some() && warp(*o) == warp(th),
+                false => self.concrete_warp(*o).is_some() && self.concrete_warp(*o) == self.concrete_warp(th),
             })
             .map(|o| {
-                let named = match (&ops[th].mask, op) {
-                    (Some(m), _) => names(m, &ops[o].lane),
-                    (None, _) => t(),
-                };
+                let named = ops[th].mask.as_ref().map_or(t(), |m| names(m, &ops[o].lane));
                 (o, and(st[o].pc.clone(), named))
             })
             .collect()

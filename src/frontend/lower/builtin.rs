@@ -202,8 +202,7 @@ impl Lower<'_, '_> {
         span: &Span,
         out: &mut Vec<Stmt>,
     ) -> R<Val> {
-        let given: Vec<&Node> = args.iter().copied().filter(|a| a.kind != "CXXDefaultArgExpr").collect();
-        let args = self.scalar_args(&given, out)?;
+        let (_, args) = self.collective_args(name, false, args, span, out)?;
         self.note_once(
             name,
             span,
@@ -225,34 +224,21 @@ impl Lower<'_, '_> {
         span: &Span,
         out: &mut Vec<Stmt>,
     ) -> R<Val> {
-        let given: Vec<&Node> = args.iter().copied().filter(|a| a.kind != "CXXDefaultArgExpr").collect();
-        let (mask, rest) = match (sync, given.split_first()) {
-            (true, Some((m, rest))) => (Some(*m), rest),
-            (true, None) => return unsupported(span.clone(), format!("`{name}` without arguments")),
-            (false, _) => (None, &given[..]),
-        };
-        let (value, lane, width) = match rest {
-            [v, l] => (*v, *l, None),
-            [v, l, w] => (*v, *l, Some(*w)),
-            _ => return unsupported(span.clone(), format!("`{name}` with {} arguments", given.len())),
-        };
         let ty = self.scalar_ty(n)?;
-        let mut scalar = |this: &mut Self, a: &Node, ty: Ty| -> R<Expr> {
-            let v = this.rvalue(a, out)?;
-            Ok(cast(this.expect_scalar(v, a)?, ty))
-        };
-        let mask = match mask {
-            Some(m) => Some(scalar(self, m, Ty::U32)?),
-            None => None,
-        };
-        let value = scalar(self, value, ty)?;
-        let lane = scalar(self, lane, Ty::U32)?;
-        let width = match width {
-            Some(w) => scalar(self, w, Ty::U32)?,
-            None => Expr::Const {
-                value: 32.into(),
-                ty: Ty::U32,
-            },
+        let (mask, rest) = self.collective_args(name, sync, args, span, out)?;
+        let given = rest.len() + usize::from(sync);
+        let u32 = |e: &Expr| cast(e.clone(), Ty::U32);
+        let (value, lane, width) = match rest.as_slice() {
+            [v, l] => (
+                cast(v.clone(), ty),
+                u32(l),
+                Expr::Const {
+                    value: 32.into(),
+                    ty: Ty::U32,
+                },
+            ),
+            [v, l, w] => (cast(v.clone(), ty), u32(l), u32(w)),
+            _ => return unsupported(span.clone(), format!("`{name}` with {given} arguments")),
         };
         let dst = self.temp(ty);
         out.push(Stmt {
@@ -269,6 +255,26 @@ impl Lower<'_, '_> {
         Ok(Val::Scalar(Expr::Var { id: dst, ty }))
     }
 
+    /// A warp collective's arguments as scalars, in order (the header's default arguments left
+    /// out), the first split off as its mask (`unsigned`) when `sync`; a `sync` call without
+    /// arguments is an error.
+    fn collective_args(
+        &mut self,
+        name: &str,
+        sync: bool,
+        args: &[&Node],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<(Option<Expr>, Vec<Expr>)> {
+        let given: Vec<&Node> = args.iter().copied().filter(|a| a.kind != "CXXDefaultArgExpr").collect();
+        let mut args = self.scalar_args(&given, out)?;
+        match sync {
+            true if args.is_empty() => unsupported(span.clone(), format!("`{name}` without arguments")),
+            true => Ok((Some(cast(args.remove(0), Ty::U32)), args)),
+            false => Ok((None, args)),
+        }
+    }
+
     /// A vote `n` (`name`, of `op`; `sync`: its first argument is the mask): its value in a
     /// fresh temporary set by a [`StmtKind::Vote`]. A reduction's argument is converted to the
     /// call's type; `__activemask` has none (a literal 1 stands for it).
@@ -281,14 +287,9 @@ impl Lower<'_, '_> {
         span: &Span,
         out: &mut Vec<Stmt>,
     ) -> R<Val> {
-        let given: Vec<&Node> = args.iter().copied().filter(|a| a.kind != "CXXDefaultArgExpr").collect();
         let ty = self.scalar_ty(n)?;
-        let mut args = self.scalar_args(&given, out)?;
-        let mask = match sync {
-            true if !args.is_empty() => Some(cast(args.remove(0), Ty::U32)),
-            true => return unsupported(span.clone(), format!("`{name}` without arguments")),
-            false => None,
-        };
+        let (mask, mut args) = self.collective_args(name, sync, args, span, out)?;
+        let given = args.len() + usize::from(sync);
         let arg = match (args.len(), op) {
             (0, VoteOp::ActiveMask) => Expr::Const {
                 value: 1.into(),
@@ -296,7 +297,7 @@ impl Lower<'_, '_> {
             },
             (1, VoteOp::Reduce(_)) => cast(args.remove(0), ty),
             (1, _) => args.remove(0),
-            _ => return unsupported(span.clone(), format!("`{name}` with {} arguments", given.len())),
+            _ => return unsupported(span.clone(), format!("`{name}` with {given} arguments")),
         };
         let what = match op {
             VoteOp::BlockCount | VoteOp::BlockAnd | VoteOp::BlockOr => {
