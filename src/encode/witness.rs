@@ -123,7 +123,11 @@ impl Check {
                     format!("{}{}", decl.name, s)
                 };
                 let (wa, wb) = (who(0, &a.span, a.kind, None), who(1, &b.span, b.kind, None));
-                let reason = scope_reason(a, b, &wa, &wb);
+                let hint = self.hints.get(hit).and_then(|h| match wa.block == wb.block {
+                    true => h.same_block.clone(),
+                    false => h.cross_block.clone(),
+                });
+                let reason = scope_reason(a, b, &wa, &wb).or(hint);
                 Finding {
                     kind: FindingKind::Race { write_write },
                     array: Some(decl.name.clone()),
@@ -167,6 +171,19 @@ impl Check {
                 possible: self.possible,
                 condition: None,
                 reason: None,
+            },
+            // Not a defect (the driver makes the verdict inconclusive): the array's
+            // declaration stands for where.
+            Property::FlagWriters { array } => Finding {
+                kind: FindingKind::Race { write_write: true },
+                array: Some(kernel.array(*array).name.clone()),
+                accesses: vec![who(0, &kernel.array(*array).span, AccessKind::Atomic, None)],
+                params,
+                geometry,
+                index: None,
+                possible: true,
+                condition: None,
+                reason: Some("two writes may store to one word of a flag".into()),
             },
             Property::ClosedForm { loop_span, .. } => Finding {
                 kind: FindingKind::Invariant { base: false },

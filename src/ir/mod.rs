@@ -487,6 +487,31 @@ pub enum ReduceOp {
     Xor,
 }
 
+/// What a [`StmtKind::Sync`] marks. Made by `passes::sync`, which checks the idiom's shape
+/// (see there); the offsets are byte offsets (`Ty::I64`) of the lock or flag word.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SyncEvent {
+    /// Just after a spin lock's acquire loop (`while (atomicCAS(&l, c, n) != c);` or
+    /// `while (atomicExch(&l, n) != c);`): from here until the matching
+    /// [`SyncEvent::Unlock`] the thread holds the lock word `array[offset]`. `scope` is the
+    /// narrowest scope of the lock's atomics.
+    Lock {
+        array: ArrayId,
+        offset: Expr,
+        scope: AtomicScope,
+    },
+    /// Just before the release (`atomicExch(&l, c)`) of the innermost [`SyncEvent::Lock`].
+    Unlock,
+    /// Just after a spin-wait loop on an atomic read of the flag word `array[offset]`
+    /// (`while (atomicAdd(&f, 0) == 0);`) whose exit means that the value read was not 0;
+    /// `scope` is the read's.
+    Observed {
+        array: ArrayId,
+        offset: Expr,
+        scope: AtomicScope,
+    },
+}
+
 /// Statement kinds. Offsets are byte offsets from the array's start, of type `long long`
 /// (`Ty::I64`); an access touches `ty.bytes()` bytes from there.
 #[derive(Clone, Debug, PartialEq)]
@@ -569,6 +594,16 @@ pub enum StmtKind {
         mask: Option<Expr>,
         arg: Expr,
     },
+    /// A memory fence: `__threadfence_block()` ([`AtomicScope::Block`]), `__threadfence()`
+    /// (`Device`), `__threadfence_system()` (`System`); PTX's `fence.cta`, `.gpu`, `.sys`
+    /// (PTX ISA, "Memory Consistency Model"). On its own it orders nothing; between an access
+    /// and a release, or between an acquire and an access, it makes them a release or acquire
+    /// pattern for the threads of its scope ([`StmtKind::Sync`]).
+    Fence(AtomicScope),
+    /// A synchronisation idiom that `passes::sync` recognised around a spin loop: a lock's
+    /// acquisition and release, or a flag observed. Only the pair model reads it (the release
+    /// and acquire patterns of DESIGN.md "Fences, flags and locks"); elsewhere it is nothing.
+    Sync(SyncEvent),
     /// A barrier: `__syncthreads()` and a thread block's `sync()` ([`BarrierScope::Block`]), or
     /// a grid group's `sync()` ([`BarrierScope::Grid`], all threads of a cooperative launch).
     Barrier(BarrierScope),

@@ -9,7 +9,8 @@
 //! of an [`super::AbstractLoop`]'s summaries (the `LoopHead` contexts).
 
 use super::visit::{AccessContext, LabelContext, VarContext, Visitor};
-use super::{ArrayId, BarrierScope, BlockId, Expr, Stmt, StmtKind, VarId};
+use super::{ArrayId, AtomicOp, BarrierScope, BlockId, Expr, Stmt, StmtKind, Ty, VarId};
+use num_bigint::BigInt;
 use std::collections::BTreeSet;
 
 /// What the shared walk reports.
@@ -229,6 +230,46 @@ pub fn builtins_read(stmts: &[Stmt]) -> Vec<super::Builtin> {
     let mut r = Reads(Vec::new());
     r.visit_block(stmts);
     r.0
+}
+
+/// Whether an atomic leaves the word as it was (an atomic read): `+ 0`, `- 0`, `| 0`, `^ 0`,
+/// `& ~0`, a compare-and-swap that writes back the value it compares with.
+pub fn atomic_read_only(op: AtomicOp, operands: &[Expr]) -> bool {
+    let lits: Vec<Option<BigInt>> = operands.iter().map(literal).collect();
+    match (op, lits.as_slice()) {
+        (AtomicOp::Add | AtomicOp::Sub | AtomicOp::Or | AtomicOp::Xor, [Some(v)]) => *v == BigInt::from(0),
+        (AtomicOp::And, [Some(v)]) => *v == BigInt::from(-1) || all_ones(v, operands[0].ty()),
+        (AtomicOp::Cas, [Some(c), Some(n)]) => c == n,
+        _ => false,
+    }
+}
+
+fn all_ones(v: &BigInt, ty: Ty) -> bool {
+    *v == (BigInt::from(1) << ty.bits()) - 1
+}
+
+/// The value of an integer literal, through integer casts (each wrapping it to its type).
+pub fn literal(e: &Expr) -> Option<BigInt> {
+    match e {
+        Expr::Const {
+            value,
+            ty: Ty::Int { .. },
+        } => Some(value.clone()),
+        Expr::Cast {
+            arg,
+            ty: Ty::Int { bits, signed },
+        } => {
+            let v = literal(arg)?;
+            let m = BigInt::from(1) << *bits;
+            let w = ((v % &m) + &m) % &m;
+            Some(if *signed && w >= (BigInt::from(1) << (*bits - 1)) {
+                w - m
+            } else {
+                w
+            })
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -16,7 +16,9 @@
 //!
 //! This module walks; it decides nothing. Queries built on it live in [`super::query`].
 
-use super::{AbstractLoop, ArrayId, AtomicOp, BlockId, Builtin, ClosedForm, Expr, Stmt, StmtKind, Ty, VarId};
+use super::{
+    AbstractLoop, ArrayId, AtomicOp, BlockId, Builtin, ClosedForm, Expr, Stmt, StmtKind, SyncEvent, Ty, VarId,
+};
 
 /// How a variable is used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -189,7 +191,16 @@ macro_rules! make_visitor {
                         self.visit_block(body);
                         self.visit_block(step);
                     }
-                    StmtKind::Break | StmtKind::Continue | StmtKind::Barrier(_) | StmtKind::WarpBarrier(_) | StmtKind::Return => {}
+                    StmtKind::Break
+                    | StmtKind::Continue
+                    | StmtKind::Barrier(_)
+                    | StmtKind::WarpBarrier(_)
+                    | StmtKind::Fence(_)
+                    | StmtKind::Sync(SyncEvent::Unlock)
+                    | StmtKind::Return => {}
+                    StmtKind::Sync(SyncEvent::Lock { offset, .. } | SyncEvent::Observed { offset, .. }) => {
+                        self.visit_expr(offset);
+                    }
                     StmtKind::Assert { cond } | StmtKind::Assume { cond } | StmtKind::Invariant { cond } => {
                         self.visit_expr(cond);
                     }

@@ -25,6 +25,7 @@ mod closed_form;
 mod consts;
 mod demote;
 mod propagate;
+mod sync;
 mod unroll;
 mod unwind;
 
@@ -102,6 +103,7 @@ pub struct Prepared {
 /// [`Prepared::inconclusive`] (then the encoder must not be asked for a conclusive verdict).
 pub fn prepare(kernel: &Kernel, geometry: &Geometry, opts: &PassOptions) -> Prepared {
     let mut k = kernel.clone();
+    sync::mark(&mut k);
     let body = std::mem::take(&mut k.body);
     let mut u = Preparer {
         kernel: &mut k,

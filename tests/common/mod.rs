@@ -57,8 +57,8 @@ fn findings(json: &Value) -> Vec<(String, String)> {
 /// Runs every `.cu` kernel of `dir` (at least `min` of them) with z3, cvc5 and yices against
 /// the expectation on its first line, with the flags of its second:
 ///
-/// `// expect: verified | race | race on NAME | assertion | divergence | unsupported |
-/// unsupported at L:C`. `verified` is exit 0; `race` is exit 1 with a race finding (`race on
+/// `// expect: verified | race | race on NAME | assertion | divergence | inconclusive |
+/// unsupported | unsupported at L:C`. `verified` is exit 0; `inconclusive` is exit 3; `race` is exit 1 with a race finding (`race on
 /// NAME`: and every race is on the array `NAME`); `assertion` is exit 1 with an assertion
 /// finding and no race; `divergence` is exit 1 with a barrier divergence finding;
 /// `unsupported` is exit 2 with an `unsupported:` message (`at L:C`: naming the file at line
@@ -102,6 +102,7 @@ pub fn check_kernel_dir(dir: &str, min: usize) {
                     code == Some(1) && k.iter().any(|x| *x == "assertion") && !k.iter().any(|x| *x == "race")
                 }
                 "divergence" => code == Some(1) && k.iter().any(|x| *x == "divergence"),
+                "inconclusive" => code == Some(3),
                 "unsupported" => code == Some(2) && String::from_utf8_lossy(&out.stderr).contains("unsupported: "),
                 e if e.starts_with("unsupported at ") => {
                     let at = format!("{file}:{}: unsupported: ", &e["unsupported at ".len()..]);

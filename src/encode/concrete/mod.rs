@@ -549,6 +549,7 @@ fn dummy_state() -> TState {
         bc: bvn(0, 32),
         gc: bvn(0, 32),
         wc: bvn(0, 32),
+        fence: (bvn(0, 32), bvn(0, 32)),
         assumed: t(),
         block: 0,
     }

@@ -105,12 +105,12 @@ impl Encoder<'_> {
     }
 
     /// The report's notes on the abstraction: one for the lock-step warp model, one for
-    /// compare-and-swap (a lock built from it is not modelled), one per adversarial array.
+    /// compare-and-swap outside recognised locks (`passes::sync`), one per adversarial array.
     pub(super) fn abstraction_notes(&self, notes: &mut Vec<String>) {
         let clobbered = clobbered_arrays(self.k);
         if has_compare_and_swap(self.k) {
             notes.push(
-                "`atomicCAS` is one atomic read-modify-write here: a lock built from it (a spin loop on `atomicCAS`, then `atomicExch`) is not modelled as mutual exclusion, so the accesses it protects are reported as races (possible false alarms, never a missed race)".to_string(),
+                "`atomicCAS` is one atomic read-modify-write here, outside any spin lock gpug recognises (`while (atomicCAS(&l, c, n) != c);`, a fence, the section, a fence, `atomicExch(&l, c)`, nothing else writing `l`): what it protects is reported as racing (possible false alarms, never a missed race)".to_string(),
             );
         }
         if let Some(n) = self.lockstep {
@@ -180,15 +180,25 @@ pub(super) fn clobbered_arrays(k: &Kernel) -> Vec<(ArrayId, String)> {
 
 /// Whether an `atomicCAS` appears anywhere in `k` (in loops too).
 fn has_compare_and_swap(k: &Kernel) -> bool {
-    struct Cas(bool);
+    /// The arrays of compare-and-swaps, and those of recognised locks.
+    #[derive(Default)]
+    struct Cas(Vec<ArrayId>, Vec<ArrayId>);
     impl Visitor for Cas {
-        fn visit_array(&mut self, _array: ArrayId, ctx: AccessContext) {
-            self.0 |= ctx == AccessContext::Atomic(crate::ir::AtomicOp::Cas);
+        fn visit_stmt(&mut self, s: &Stmt) {
+            if let StmtKind::Sync(crate::ir::SyncEvent::Lock { array, .. }) = &s.kind {
+                self.1.push(*array);
+            }
+            self.super_stmt(s);
+        }
+        fn visit_array(&mut self, array: ArrayId, ctx: AccessContext) {
+            if ctx == AccessContext::Atomic(crate::ir::AtomicOp::Cas) {
+                self.0.push(array);
+            }
         }
     }
-    let mut c = Cas(false);
+    let mut c = Cas::default();
     c.visit_block(&k.body);
-    c.0
+    c.0.iter().any(|a| !c.1.contains(a))
 }
 
 /// The arrays that an atomic of `stmts` touches (with repetitions), appended to `out`. Not

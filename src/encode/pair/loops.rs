@@ -82,6 +82,7 @@ impl Encoder<'_> {
             }
         }
         let entry: Vec<TState> = st.to_vec();
+        let loop_pos = self.loop_position();
         // The user's invariants hold on entry (base case).
         for (inv, span) in &l.invariants {
             self.invariant_check(inv, span, &entry, "base", true);
@@ -93,6 +94,7 @@ impl Encoder<'_> {
         let mut its = Vec::new();
         for (th, ts) in head.iter_mut().enumerate() {
             let it = self.iteration_state(l, line, "it", ts, th);
+            self.loop_fences(l, loop_pos, line, ts, th);
             its.push(it);
         }
         // Each thread's states at a count of this loop (the iteration, then the exit).
@@ -181,6 +183,7 @@ impl Encoder<'_> {
         let mut post = entry.clone();
         for (th, ts) in post.iter_mut().enumerate() {
             let count = self.iteration_state(l, line, "exit", ts, th);
+            self.loop_fences(l, loop_pos, line, ts, th);
             instances[th].push((count, ts.clone()));
             if leaves {
                 // Some iteration may have returned: whether this thread did is unknown.
@@ -254,6 +257,7 @@ impl Encoder<'_> {
                 layout: self.layout.clone(),
                 possible: false,
                 benign: false,
+                hints: Vec::new(),
             });
         }
     }

@@ -162,6 +162,7 @@ impl Encoder<'_> {
             warp,
             valid,
             written: Vec::new(),
+            sync: Default::default(),
         });
     }
 

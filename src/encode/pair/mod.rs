@@ -46,6 +46,7 @@ mod relational;
 mod shuffle;
 mod state;
 mod stmt;
+mod sync;
 
 pub(in crate::encode) use state::TState;
 
@@ -81,6 +82,11 @@ pub enum Property {
     Assertion { span: Span },
     /// A user loop invariant that may not hold on entry (`base`) or not be preserved.
     Invariant { span: Span, base: bool },
+    /// The premise of message passing through the flag array `array` (`sync`): two writes
+    /// (of two threads, or two sites of one) may store to one word. Never a defect of the
+    /// kernel: `sat` makes the verdict inconclusive, since the races that the flag was taken
+    /// to order are then not decided.
+    FlagWriters { array: ArrayId },
     /// The step check of a derived closed form of `var` in the loop at `loop_span`: when
     /// satisfiable the derivation was wrong and must not be used (the driver then havocs
     /// `var` instead). Never a defect of the kernel.
@@ -108,6 +114,10 @@ pub struct Check {
     /// `query.get_values` end, after each pair's three values, with one `Bool` per pair: the
     /// pair races and is not benign ([`Check::only_benign`] reads them).
     pub benign: bool,
+    /// For races, per pair: why the lock or flag around it does not order it, for a witness
+    /// whose threads are of one block and for one whose threads are of different blocks
+    /// (`sync::SyncHint`); empty for other checks.
+    pub hints: Vec<SyncHint>,
 }
 
 impl Check {
@@ -155,10 +165,37 @@ pub struct Access {
     /// Per thread: warp-barrier counts (BV64, 16 bits per grouping of warp barriers); accesses
     /// of one group meet only at equal counts for its grouping.
     pub warp: Vec<Sexp>,
+    /// Where the access lies among fences, locks and flags (`sync`).
+    pub sync: SyncPoint,
     /// Per thread: the bits a plain store writes (its `t{th}.val`, `width` bytes); empty for
     /// reads, atomics (what they write depends on the memory) and clobbers. Benign races
     /// compare them ([`Property::HarmfulRace`]).
     pub written: Vec<Sexp>,
+}
+
+/// Why a lock or a flag does not order a racing pair, by where the witness's threads are: of
+/// one block, of different blocks (`None`: nothing to say).
+#[derive(Clone, Debug, Default)]
+pub struct SyncHint {
+    pub same_block: Option<String>,
+    pub cross_block: Option<String>,
+}
+
+/// Where an access lies among its thread's fences, held locks and observed flags
+/// (DESIGN.md "Fences, flags and locks"; `sync`).
+#[derive(Clone, Debug, Default)]
+pub struct SyncPoint {
+    /// Its program-order position among the accesses, fences and markers (the same for both
+    /// threads, which the encoder runs in lock step).
+    pub pos: u32,
+    /// Per thread: the positions of its last fence of any scope and of device scope before
+    /// the access (BV32; see `TState::fence`).
+    pub fences: Vec<(Sexp, Sexp)>,
+    /// The lock instances held here (`sync::SyncState::locks`), outermost first.
+    pub locks: Vec<usize>,
+    /// An atomic that writes a new value (not an atomic read such as `atomicAdd(p, 0)`): on
+    /// a flag's array, a release write's candidate.
+    pub writes: bool,
 }
 
 /// The result of [`encode`].
@@ -457,6 +494,8 @@ pub(in crate::encode) struct Encoder<'k> {
     pub(in crate::encode) other_thread: Option<usize>,
     /// While the other thread's side of an `Expr::Other` is encoded: its path condition.
     peer_guard: Option<Sexp>,
+    /// Program-order positions, locks held and flags observed (`sync`).
+    sync: sync::SyncState,
 }
 
 impl<'k> Encoder<'k> {
@@ -479,6 +518,7 @@ impl<'k> Encoder<'k> {
             layout,
             possible,
             benign: false,
+            hints: Vec::new(),
         });
     }
 
@@ -567,6 +607,7 @@ impl<'k> Encoder<'k> {
             peers: Vec::new(),
             other_thread: None,
             peer_guard: None,
+            sync: sync::SyncState::default(),
         }
     }
 }

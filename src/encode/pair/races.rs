@@ -7,7 +7,7 @@
 //! Does not record accesses (`memory`) nor read witnesses (`super::super::witness`).
 
 use super::barriers::warp_count;
-use super::{Access, Benign, Check, Encoder, Property};
+use super::{Access, Benign, Check, Encoder, Property, SyncHint};
 use crate::encode::AccessKind;
 use crate::encode::nonlinear;
 use crate::encode::terms::{and, app, atom, bvn, f, not, or, sym, t};
@@ -19,6 +19,7 @@ impl Encoder<'_> {
     /// One query per (array, segment) for accesses in one segment, and one per global array
     /// for accesses of different segments (different blocks only).
     pub(super) fn race_checks(&mut self) {
+        self.flag_checks();
         let facts = nonlinear::Facts::new(&[self.decls.clone(), self.cmds.clone()].concat());
         if self.benign == Benign::Adversarial && self.accesses.iter().any(|a| !a.written.is_empty()) {
             self.reads_memory = memory_readers(&self.cmds);
@@ -154,6 +155,11 @@ impl Encoder<'_> {
             } else {
                 order
             };
+            // A lock or a message passed through a flag (`sync`).
+            let order = match self.sync_order(a, b, global) {
+                o if o == f() => order,
+                o => and(order, not(o)),
+            };
             let c = and(and(pa.clone(), pb.clone()), and(overlap, order));
             gv.push(c.clone());
             gv.push(oa.clone());
@@ -170,6 +176,7 @@ impl Encoder<'_> {
         let line = pairs.first().map(|(a, _)| a.span.line).unwrap_or(0);
         let name = format!("{name}.L{line}");
         let benign = any_benign && self.benign != Benign::Off;
+        let hints: Vec<SyncHint> = pairs.iter().map(|(a, b)| self.sync_hint(a, b)).collect();
         let harmful_check = benign.then(|| {
             // The same layout: each pair's (harmful) condition and both offsets.
             let mut hv = layout.common();
@@ -189,6 +196,7 @@ impl Encoder<'_> {
                 layout: layout.clone(),
                 possible: false,
                 benign: false,
+                hints: hints.clone(),
             }
         });
         if benign {
@@ -205,6 +213,7 @@ impl Encoder<'_> {
             layout,
             possible: false,
             benign,
+            hints,
         });
         self.check_list.extend(harmful_check);
     }

@@ -35,6 +35,10 @@ pub(in crate::encode) struct TState {
     /// warp barriers (`Encoder::warp_groups`); two threads of one group are also ordered
     /// when their counts for it differ.
     pub(in crate::encode) wc: Sexp,
+    /// The program-order positions (BV32, `sync::SyncState`) of the thread's last fence of any
+    /// scope and of its last fence of device or system scope; 0: none yet. A fence lies
+    /// between a point at position `p` and a later one when the later one's is above `p`.
+    pub(in crate::encode) fence: (Sexp, Sexp),
     /// The thread's 0-based block, which picks its `__shared__` memories in `Encoder::global`
     /// (always 0 in the pair model).
     pub(in crate::encode) block: usize,
@@ -245,6 +249,7 @@ impl Encoder<'_> {
                 bc: bvn(0, 64),
                 gc: bvn(0, 64),
                 wc: bvn(0, 64),
+                fence: (bvn(0, 32), bvn(0, 32)),
                 block: self.thread_blocks.get(th).copied().unwrap_or(0),
             });
         }
@@ -417,6 +422,14 @@ impl Encoder<'_> {
         if a.wc != b.wc {
             let v = app("ite", vec![c.clone(), a.wc.clone(), b.wc.clone()]);
             out.wc = self.define(&format!("t{}.wc", th + 1), Sexp::bv_sort(64), v);
+        }
+        if a.fence.0 != b.fence.0 {
+            let v = app("ite", vec![c.clone(), a.fence.0.clone(), b.fence.0.clone()]);
+            out.fence.0 = self.define(&format!("t{}.fence", th + 1), Sexp::bv_sort(32), v);
+        }
+        if a.fence.1 != b.fence.1 {
+            let v = app("ite", vec![c.clone(), a.fence.1.clone(), b.fence.1.clone()]);
+            out.fence.1 = self.define(&format!("t{}.fence.dev", th + 1), Sexp::bv_sort(32), v);
         }
         if a.assumed != b.assumed {
             let v = app("ite", vec![c.clone(), a.assumed.clone(), b.assumed.clone()]);

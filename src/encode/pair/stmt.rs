@@ -112,6 +112,11 @@ impl Encoder<'_> {
             // statement (`concrete`); the pair model ignores them.
             StmtKind::Ensures { .. } => {}
             StmtKind::Clobber { array, .. } => self.stmt_clobber(s, *array, st),
+            // Fences and the idioms they make order accesses between threads of the pair model;
+            // the concrete model runs one serialization, which no fence changes.
+            StmtKind::Fence(scope) if self.memory == MemoryModel::EqualityAbstraction => self.fence(s, *scope, st),
+            StmtKind::Sync(ev) if self.memory == MemoryModel::EqualityAbstraction => self.sync_event(s, ev, st),
+            StmtKind::Fence(_) | StmtKind::Sync(_) => {}
             StmtKind::Loop { .. } | StmtKind::Break | StmtKind::Continue => {
                 // `passes::prepare` removes these or marks the kernel inconclusive, in which
                 // case the driver does not encode it.
@@ -134,6 +139,7 @@ impl Encoder<'_> {
         st: &mut [TState],
         mut body: impl FnMut(&mut Self, &mut TState, usize, &Sexp) -> Option<Sexp>,
     ) {
+        let point = self.sync_point(st);
         let mut per = Vec::new();
         let mut valid = Vec::new();
         let mut grid = Vec::new();
@@ -150,10 +156,11 @@ impl Encoder<'_> {
         }
         let before = self.accesses.len();
         self.record(array, &s.span, kind, ty.bytes(), per, grid, warp, valid);
-        if let Some(a) = self.accesses.get_mut(before)
-            && written.len() == self.n
-        {
-            a.written = written;
+        if let Some(a) = self.accesses.get_mut(before) {
+            a.sync = point;
+            if written.len() == self.n {
+                a.written = written;
+            }
         }
     }
 
@@ -163,6 +170,7 @@ impl Encoder<'_> {
     /// call gpug does not know, so a defect found from here on is possible, not certain.
     fn stmt_clobber(&mut self, s: &Stmt, array: ArrayId, st: &mut [TState]) {
         self.seen_abstract = true;
+        let point = self.sync_point(st);
         let mut per = Vec::new();
         let mut valid = Vec::new();
         let mut grid = Vec::new();
@@ -185,6 +193,7 @@ impl Encoder<'_> {
         self.record(array, &s.span, AccessKind::Write, 1, per, grid, warp, valid);
         if let Some(a) = self.accesses.get_mut(before) {
             a.clobber = true;
+            a.sync = point;
         }
     }
 
@@ -293,8 +302,10 @@ impl Encoder<'_> {
             // What an atomic writes depends on the memory it reads: never benign.
             None
         });
+        let writes = !crate::ir::query::atomic_read_only(op, operands);
         for a in &mut self.accesses[recorded..] {
             a.atomic = Some((op, scope));
+            a.sync.writes = writes;
         }
     }
 

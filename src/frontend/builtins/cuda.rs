@@ -101,9 +101,9 @@ const TABLE: &[(&str, Lowering)] = &[
     ("clock", Timer),
     ("clock64", Timer),
     ("__nanosleep", Ignored),
-    ("__threadfence", Ignored),
-    ("__threadfence_block", Ignored),
-    ("__threadfence_system", Ignored),
+    ("__threadfence", Fence(AtomicScope::Device)),
+    ("__threadfence_block", Fence(AtomicScope::Block)),
+    ("__threadfence_system", Fence(AtomicScope::System)),
     ("printf", Output),
     // `assert(e)` of the system headers calls these when `e` is false.
     ("__assert_fail", Fail),

@@ -48,7 +48,11 @@ pub enum Lowering {
     /// the mask is absent); with a mask that is not a nonzero literal, nothing, with a note
     /// (such a call orders no access here).
     WarpBarrier,
-    /// Nothing: no effect on what is verified (fences); the arguments are not evaluated.
+    /// A memory fence of the scope ([`crate::ir::StmtKind::Fence`]): `__threadfence_block`,
+    /// `__threadfence`, `__threadfence_system`.
+    Fence(crate::ir::AtomicScope),
+    /// Nothing: no effect on what is verified (`__nanosleep`); the arguments are not
+    /// evaluated.
     Ignored,
     /// Output (`printf`): ignored like [`Lowering::Ignored`], and the report says so once.
     Output,

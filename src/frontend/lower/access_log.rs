@@ -104,6 +104,8 @@ fn stmt(mut s: Stmt, logs: &[AccessLog], out: &mut Vec<Stmt>) {
         | StmtKind::Break
         | StmtKind::Continue
         | StmtKind::WarpBarrier(_)
+        | StmtKind::Fence(_)
+        | StmtKind::Sync(_)
         | StmtKind::Shuffle { .. }
         | StmtKind::Vote { .. }
         | StmtKind::Assert { .. }

@@ -77,6 +77,13 @@ impl Lower<'_, '_> {
                 }
                 Val::Void
             }
+            Lowering::Fence(scope) => {
+                out.push(Stmt {
+                    kind: StmtKind::Fence(scope),
+                    span: span.clone(),
+                });
+                Val::Void
+            }
             Lowering::Ignored => Val::Void,
             Lowering::Output => {
                 self.note_once(name, span, "ignored: output has no effect on what is verified");
