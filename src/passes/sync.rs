@@ -280,6 +280,10 @@ fn spin(s: &Stmt) -> Option<Spin<'_>> {
     else {
         return None;
     };
+    // The marker after the loop reads the offset again: it must not depend on the result.
+    if crate::ir::query::mentions(offset, &BTreeSet::from([*t])) {
+        return None;
+    }
     let (equal, value) = exit_fact(cond, *t)?;
     Some(Spin {
         op: *op,
