@@ -194,6 +194,9 @@ pub struct KernelResult {
     /// With `--explain`: how each query of the pair model was answered (its linear relaxation
     /// and how many refinements it took, or the exact query).
     pub answers: Vec<String>,
+    /// How many queries each solver answered (`sat` or `unsat`), by name; a portfolio's
+    /// `unsat` confirmed by a second solver counts under both names joined by `+`.
+    pub answered_by: std::collections::BTreeMap<String, u32>,
     /// Queries asked.
     pub queries: usize,
     /// Wall-clock time spent on the kernel.
@@ -237,6 +240,7 @@ impl KernelResult {
             notes: Vec::new(),
             loops: Vec::new(),
             answers: Vec::new(),
+            answered_by: Default::default(),
             queries: 0,
             time,
             contract: Vec::new(),

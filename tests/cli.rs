@@ -1073,3 +1073,132 @@ fn parallel_and_sequential_runs_report_the_same() {
     assert_eq!(r1, r2);
     assert_eq!(t1, t2);
 }
+
+/// One file's queries on two solver processes (`--jobs 2`) give the same report as on one
+/// (`--jobs 1`): every example's verdicts, witnesses and notes (a witness is the model of a
+/// fresh process, whatever the session answered before).
+#[test]
+fn a_kernels_queries_on_several_processes_report_the_same() {
+    let mut examples: Vec<std::path::PathBuf> = std::fs::read_dir(common::root().join("examples"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cu"))
+        .collect();
+    examples.sort();
+    assert!(examples.len() >= 40);
+    for path in examples {
+        let file = format!("examples/{}", path.file_name().unwrap().to_string_lossy());
+        let mut args: Vec<String> = common::example_flags(&path);
+        args.extend(["--solver".into(), "z3".into(), file.clone()]);
+        let with = |jobs: &str| {
+            let mut a = args.clone();
+            a.extend(["--jobs".into(), jobs.into()]);
+            let out = gpug(&a);
+            (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+        };
+        let (c1, o1) = with("1");
+        let (c2, o2) = with("2");
+        assert_eq!((c1, &o1), (c2, &o2), "{file}");
+    }
+}
+
+/// A portfolio with a solver that answers `unsat` to everything (a liar) and an honest one:
+/// on a racy kernel the two disagree, so the verdict is inconclusive (exit 3), naming both,
+/// with the query written as a script; the liar alone would have called the kernel verified.
+#[test]
+fn a_lying_solver_in_a_portfolio_makes_a_race_inconclusive() {
+    let dir = tempfile::tempdir().unwrap();
+    let liar = fake_solver(dir.path(), "liar", "echo unsat");
+    let dump = dir.path().join("dump");
+    let racy = ["--blockDim=64", "--gridDim=1", "examples/write_write_race.cu"];
+    let (code, out, err) = run(&[&["--solver-cmd", &liar][..], &racy].concat());
+    assert_eq!(code, Some(0), "the liar alone verifies a racy kernel: {out}{err}");
+    let dump_arg = dump.display().to_string();
+    let args = [
+        &["--solver", "z3", "--solver-cmd", &liar, "--dump-smt2", &dump_arg][..],
+        &racy,
+    ]
+    .concat();
+    let (code, out, err) = run(&args);
+    assert_eq!(code, Some(3), "{out}{err}");
+    assert!(
+        out.contains("the solvers disagree (z3 answered sat, liar.sh unsat)"),
+        "{out}"
+    );
+    let written: Vec<String> = std::fs::read_dir(&dump)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(written.iter().any(|f| f.ends_with(".disagreement.smt2")), "{written:?}");
+}
+
+/// A portfolio of z3 and a solver that never answers: a race z3 finds decides its query at
+/// once, and z3's `unsat` stands when no second opinion comes within the confirmation window
+/// (a second), so the run ends long before the other solver's 94 s or the 60 s limit: a
+/// defect on a racy kernel, verified on a race-free one. No process of the slow solver
+/// outlives gpug.
+#[test]
+fn a_portfolio_kills_the_solvers_it_no_longer_needs() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = format!("sleep 94.{}", std::process::id());
+    let slow = fake_solver(dir.path(), "slow_portfolio", &marker);
+    let start = Instant::now();
+    let (code, out, err) = run(&[
+        "--solver",
+        "z3",
+        "--solver-cmd",
+        &slow,
+        "--blockDim=64",
+        "--gridDim=1",
+        "examples/write_write_race.cu",
+    ]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("write-write race"), "{out}");
+    assert!(start.elapsed() < Duration::from_secs(30), "{:?}", start.elapsed());
+    assert!(gone(&marker), "`{marker}` was left running");
+    let start = Instant::now();
+    let (code, out, err) = run(&[
+        "--solver",
+        "z3",
+        "--solver-cmd",
+        &slow,
+        "--blockDim=64",
+        "--gridDim=1",
+        "examples/vector_add.cu",
+    ]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(start.elapsed() < Duration::from_secs(30), "{:?}", start.elapsed());
+    assert!(gone(&marker), "`{marker}` was left running");
+}
+
+/// `--solver z3,cvc5,yices` races the three: the verdicts are those of one solver, and the
+/// report and JSON say which solvers answered.
+#[test]
+fn a_portfolio_names_the_solvers_that_answered() {
+    let (code, out, err) = run(&[
+        "--solver",
+        "z3,cvc5,yices",
+        "--blockDim=64",
+        "--gridDim=1",
+        "examples/write_write_race.cu",
+    ]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("answered by: "), "{out}");
+    let (code, out, err) = run(&[
+        "--solver",
+        "z3,cvc5,yices",
+        "--json",
+        "--blockDim=256",
+        "--gridDim=64",
+        "examples/reduce.cu",
+    ]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let by = v["kernels"][0]["answered_by"].as_object().expect("answered_by");
+    assert!(!by.is_empty(), "{out}");
+    assert!(
+        by.keys()
+            .all(|k| k.split('+').all(|s| ["z3", "cvc5", "yices"].contains(&s))),
+        "{out}"
+    );
+}

@@ -128,7 +128,7 @@ pub(super) fn run(a: &VerifyArgs, args: &[String]) -> i32 {
         return EXIT_ERROR;
     }
     let json = a.common.json;
-    let jobs = a.jobs.unwrap_or_else(default_jobs).clamp(1, files.len());
+    let jobs = a.common.jobs.unwrap_or_else(default_jobs).clamp(1, files.len());
     let bar = ProgressBar::new(files.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{pos}/{len} [{elapsed}] {wide_msg}")
@@ -147,7 +147,7 @@ pub(super) fn run(a: &VerifyArgs, args: &[String]) -> i32 {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(file) = files.get(i) else { break };
-                    if tx.send((i, verify_file(file, args, json))).is_err() {
+                    if tx.send((i, verify_file(file, args, json, jobs > 1))).is_err() {
                         break;
                     }
                 }
@@ -206,13 +206,18 @@ fn exit_code(rows: &[FileRow]) -> i32 {
 
 /// Verifies one file as `gpug FILE` would: its row of the table, and its report (or its error,
 /// after the file's name) as it is to be printed.
-fn verify_file(file: &Path, args: &[String], json: bool) -> Done {
+/// With `files_at_once`, the file's queries are asked one after another (the run's processes
+/// go to the files).
+fn verify_file(file: &Path, args: &[String], json: bool, files_at_once: bool) -> Done {
     let started = Instant::now();
     let name = file.display().to_string();
     let mut solver = String::new();
     let result = file_args(file, args).and_then(|fa| {
-        let (common, opts) = options(&fa)?;
-        solver = common.solver.name.clone();
+        let (mut common, opts) = options(&fa)?;
+        if files_at_once {
+            common.jobs = 1;
+        }
+        solver = common.solver_label();
         driver::run(file, &common, &opts).map_err(|e| match e {
             Error::Frontend(FrontendError::ClangFailed { stderr }) => {
                 let first = stderr.lines().find(|l| l.contains("error")).unwrap_or("").trim();

@@ -108,12 +108,6 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "I/N", value_parser = batch::parse_shard)]
     pub shard: Option<(usize, usize)>,
 
-    /// With several files: verify N files at once, each with its own solver processes
-    /// (default: the number of processors). The reports still come in name order. One file's
-    /// kernels and queries are verified one after another.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(usize))]
-    pub jobs: Option<usize>,
-
     #[command(flatten)]
     pub common: CommonArgs,
 
@@ -257,17 +251,32 @@ pub struct CommonArgs {
     #[arg(long, value_name = "sm_NN", value_parser = parse_gpu_arch)]
     pub gpu_arch: Option<String>,
 
-    /// The solver: z3, cvc5 or yices (yices-smt2). Default: the first of these on PATH.
-    #[arg(long, value_name = "NAME", conflicts_with = "solver_cmd")]
+    /// The solver: z3, cvc5, yices (yices-smt2) or bitwuzla. Default: the first of z3, cvc5,
+    /// yices on PATH. Several, comma-separated (`z3,yices`), or `portfolio` (every one of the
+    /// four that is installed), make a portfolio: each query is raced by all of them; `sat`
+    /// (with a model that gpug checks) decides at once, `unsat` once a second solver agrees
+    /// (or every other one gave up); a solver answering sat and another unsat is a
+    /// disagreement: neither is trusted, the query is written as a .smt2 file and the verdict
+    /// is inconclusive (exit 3). The report names the solvers that answered
+    #[arg(long, value_name = "NAME[,NAME…]")]
     pub solver: Option<String>,
 
     /// Any SMT-LIB 2 solver with an interactive mode, as 'PROGRAM ARGS', split into words as a
     /// shell would (quotes, backslashes) but not run by one. It must read SMT-LIB 2 on standard
     /// input and answer `success` (`:print-success`): a program that answers otherwise is
     /// reported as not a solver, and one that does not answer within --timeout (at most 10 s)
-    /// is killed with its children.
+    /// is killed with its children. May be repeated, and given with --solver: all of them
+    /// then make a portfolio
     #[arg(long, value_name = "CMD")]
-    pub solver_cmd: Option<String>,
+    pub solver_cmd: Vec<String>,
+
+    /// Solver processes at once (default: the number of processors). With several files, N
+    /// files are verified at once, each asking its queries one after another; with one file,
+    /// its kernel's queries are shared among N solver processes, each holding the kernel's
+    /// formula once (`--jobs 1`: one process, queries one after another). Reports and
+    /// witnesses come in source order whatever order the answers arrive in
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(usize))]
+    pub jobs: Option<usize>,
 
     /// Write every query as a standalone .smt2 script into DIR.
     #[arg(long = "dump-smt2", value_name = "DIR")]
@@ -316,7 +325,12 @@ impl CommonArgs {
     /// [`CommonArgs::run_options`], the error as its message (an unknown solver, a bad
     /// `--timeout`).
     pub fn try_run_options(&self, timeout: f64, geometry: Geometry, passes: PassOptions) -> Result<RunOptions, String> {
-        let solver = self.solver().map_err(|e| e.to_string())?;
+        let mut solvers = self.solvers().map_err(|e| e.to_string())?;
+        let solver = solvers.remove(0);
+        let portfolio = match solvers.is_empty() {
+            true => Vec::new(),
+            false => [vec![solver.clone()], solvers].concat(),
+        };
         if !(timeout > 0.0 && timeout.is_finite()) {
             return Err("--timeout must be a positive number of seconds".into());
         }
@@ -325,20 +339,39 @@ impl CommonArgs {
             geometry,
             passes,
             solver,
+            portfolio,
+            jobs: self.jobs.unwrap_or_else(batch::default_jobs).max(1),
             timeout: Duration::from_secs_f64(timeout),
             dump_dir: self.dump_smt2.clone(),
         })
     }
 
-    /// The solver named by `--solver` or `--solver-cmd`, else the first one installed.
+    /// The solvers named by `--solver` (comma-separated; `portfolio`: every registry solver
+    /// installed) and `--solver-cmd`, in that order, else the first one installed; at least
+    /// one, each once.
     ///
-    /// Errors: the named solver is unknown or not on PATH, or no solver is installed.
-    pub fn solver(&self) -> Result<solver::SolverSpec, solver::SolverError> {
-        match (&self.solver, &self.solver_cmd) {
-            (Some(n), _) => solver::by_name(n),
-            (None, Some(c)) => solver::from_command(c),
-            (None, None) => solver::default_solver(),
+    /// Errors: a named solver is unknown or not on PATH, a command cannot be split, or no
+    /// solver is installed.
+    pub fn solvers(&self) -> Result<Vec<solver::SolverSpec>, solver::SolverError> {
+        let mut out: Vec<solver::SolverSpec> = Vec::new();
+        for name in self.solver.iter().flat_map(|s| s.split(',')).map(str::trim) {
+            let specs = match name {
+                "portfolio" => solver::installed(),
+                n => vec![solver::by_name(n)?],
+            };
+            for spec in specs {
+                if !out.contains(&spec) {
+                    out.push(spec);
+                }
+            }
         }
+        for c in &self.solver_cmd {
+            out.push(solver::from_command(c)?);
+        }
+        if out.is_empty() {
+            out.push(solver::default_solver()?);
+        }
+        Ok(out)
     }
 }
 

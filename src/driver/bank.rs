@@ -95,7 +95,7 @@ impl Encodings<'_> {
                     lockstep: None,
                 },
             );
-            let session = run.session(&run.options().solver, &eb::bank_script(&enc))?;
+            let session = run.session(&run.options().solvers(), &eb::bank_script(&enc))?;
             self.by_k.insert(k, (enc, session));
         }
         Ok(self.by_k.get_mut(&k).expect("inserted above"))

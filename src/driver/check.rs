@@ -21,6 +21,7 @@ use crate::ir::query::accessed_arrays;
 use crate::ir::visit::AccessContext;
 use crate::ir::{Kernel, Space, Span, Stmt};
 use crate::passes::{self, LoopTreatment, PassOptions, Prepared};
+use crate::solver;
 use crate::verdict::{AssertionFailure, CheckResult, KernelCheck, Ordering, Verdict};
 use std::time::Duration;
 
@@ -192,7 +193,7 @@ fn race_check(kernel: &Kernel, run: &mut KernelRun, result: &mut KernelCheck) ->
         ..encode::EncodeOptions::pair()
     };
     let pair = encode::encode_with(kernel, &c.geometry, &strict);
-    let mut session = run.session(&c.solver, &pair.script)?;
+    let mut session = run.session(&c.solvers(), &pair.script)?;
     for check in &pair.checks {
         if matches!(check.property, Property::Assertion { .. }) {
             continue;
@@ -250,8 +251,8 @@ fn check_assertions(
     let enc = encode_concrete(kernel, &run.options().geometry, concrete)?;
     // z3 answers queries after `(push 1)` with its incremental core, which is slow on these
     // bit-vector formulas; past one second it falls back to its bit-blasting solver.
-    let mut spec = run.options().solver.clone();
-    if spec.name == "z3" {
+    let mut specs = run.options().solvers();
+    for spec in specs.iter_mut().filter(|s| s.name == "z3") {
         spec.args.push("combined_solver.solver2_timeout=1000".to_string());
     }
     result.notes.extend(enc.notes.iter().cloned());
@@ -269,14 +270,39 @@ fn check_assertions(
         });
         return Ok(());
     }
-    let mut session = run.session(&spec, &enc.script)?;
+    // With --jobs, every query is asked at once on several processes (answers kept in order);
+    // else one after another on one, skipping an assertion's other threads once one fails.
+    let parallel = run.options().jobs > 1 && run.options().dump_dir.is_none() && enc.checks.len() > 1;
+    let mut answers = match parallel {
+        true => {
+            let queries: Vec<&solver::Query> = enc.checks.iter().map(|c| &c.query).collect();
+            run.ask_parallel(&specs, &enc.script, &queries)?
+                .0
+                .into_iter()
+                .map(Some)
+                .collect()
+        }
+        false => Vec::new(),
+    };
+    let mut session = match parallel {
+        true => None,
+        false => Some(run.session(&specs, &enc.script)?),
+    };
     let mut done: Vec<&Span> = Vec::new();
-    for c in &enc.checks {
+    for (k, c) in enc.checks.iter().enumerate() {
         // One failing thread per assertion is enough.
         if done.contains(&&c.span) {
             continue;
         }
-        match run.ask(&mut session, &c.query)? {
+        let reply = match (answers.get_mut(k).and_then(Option::take), session.as_mut()) {
+            (Some(answer), _) => {
+                run.queries += 1;
+                run.reply(&c.query.name, answer)
+            }
+            (None, Some(session)) => run.ask(session, &c.query)?,
+            (None, None) => continue,
+        };
+        match reply {
             Reply::Sat(_) if c.float_dependent => {
                 done.push(&c.span);
                 run.inconclusive.push(format!(

@@ -12,8 +12,11 @@ use super::Error;
 use crate::frontend::{self, FrontendOptions};
 use crate::ir::{Kernel, Span};
 use crate::passes::{Geometry, PassOptions};
-use crate::solver::{Answer, Query, Script, Session, SessionOptions, Sexp, SolverSpec};
+use crate::solver::{Answer, Query, Script, Session, SessionOptions, Sexp, SolverError, SolverSpec};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// What every command needs: the front end, the launch, the passes and the solver.
@@ -25,12 +28,36 @@ pub struct RunOptions {
     pub geometry: Geometry,
     /// Unrolling bounds.
     pub passes: PassOptions,
-    /// The solver program.
+    /// The solver program (the first of a portfolio).
     pub solver: SolverSpec,
+    /// A portfolio's solvers, `solver` first ([`Session::portfolio`]); empty for one solver.
+    pub portfolio: Vec<SolverSpec>,
+    /// How many solver sessions may answer one kernel's queries at once (`--jobs`; at least
+    /// 1): [`KernelRun::ask_parallel`].
+    pub jobs: usize,
     /// Wall-clock limit per query.
     pub timeout: Duration,
     /// Where to write each query as a standalone `.smt2` script.
     pub dump_dir: Option<PathBuf>,
+}
+
+impl RunOptions {
+    /// The solvers every query is asked of: the portfolio, else the one solver.
+    pub fn solvers(&self) -> Vec<SolverSpec> {
+        match self.portfolio.is_empty() {
+            true => vec![self.solver.clone()],
+            false => self.portfolio.clone(),
+        }
+    }
+
+    /// The solvers' names, `+`-joined (`z3+yices`).
+    pub fn solver_label(&self) -> String {
+        self.solvers()
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect::<Vec<_>>()
+            .join("+")
+    }
 }
 
 /// One command of gpug (`gpug`, `gpug check`, `gpug bank`) with the options only it has: what
@@ -151,15 +178,24 @@ impl<'a> KernelRun<'a> {
         }
     }
 
-    /// A solver process for `script` under `spec`, started now, with the `--timeout` limit.
-    pub fn session(&self, spec: &SolverSpec, script: &Script) -> Result<Session, Error> {
-        Ok(Session::new(spec, script, self.session_options(self.timeout()))?)
+    /// A solver process for `script` under `specs` (one solver, started now; or a portfolio,
+    /// started at its first query), with the `--timeout` limit.
+    pub fn session(&self, specs: &[SolverSpec], script: &Script) -> Result<Session, Error> {
+        let opts = self.session_options(self.timeout());
+        Ok(match specs {
+            [one] => Session::new(one, script, opts)?,
+            many => Session::portfolio(many, script, opts),
+        })
     }
 
     /// A solver session for `script` whose process starts at its first query, with a per-query
     /// `limit`: for a formula that may not be asked at all.
     pub fn lazy_session(&self, script: &Script, limit: Duration) -> Session {
-        self.unless_unreadable(Session::lazy(&self.opts.solver, script, self.session_options(limit)))
+        self.unless_unreadable(Session::portfolio(
+            &self.opts.solvers(),
+            script,
+            self.session_options(limit),
+        ))
     }
 
     /// `session`, marked unreadable when its script is at least as large as one the solver
@@ -186,7 +222,65 @@ impl<'a> KernelRun<'a> {
             eager: true,
             ..self.session_options(limit)
         };
-        self.unless_unreadable(Session::lazy(&self.opts.solver, script, opts))
+        self.unless_unreadable(Session::portfolio(&self.opts.solvers(), script, opts))
+    }
+
+    /// The answers to `queries`, in their order, from up to [`RunOptions::jobs`] solver
+    /// sessions of `script` at once (each `specs`, one solver or a portfolio, started at its
+    /// first query, with the `--timeout` limit): workers on the standard library's threads take
+    /// the queries in turn, each session holding the script once and asking its queries with
+    /// push and pop. Also how many queries each solver answered. Not counted in
+    /// [`KernelRun::queries`] (the caller counts what it uses).
+    ///
+    /// Errors: a solver cannot be started or refuses the script (the first such error).
+    pub fn ask_parallel(
+        &mut self,
+        specs: &[SolverSpec],
+        script: &Script,
+        queries: &[&Query],
+    ) -> Result<(Vec<Answer>, BTreeMap<String, u32>), Error> {
+        let jobs = self.opts.jobs.clamp(1, queries.len().max(1));
+        let opts = self.session_options(self.timeout());
+        let next = AtomicUsize::new(0);
+        let answers: Mutex<Vec<Option<Result<Answer, SolverError>>>> =
+            Mutex::new(queries.iter().map(|_| None).collect());
+        let sessions: Mutex<Vec<Session>> = Mutex::new(Vec::new());
+        std::thread::scope(|scope| {
+            for _ in 0..jobs {
+                let mut session = self.unless_unreadable(Session::portfolio(specs, script, opts.clone()));
+                let (next, answers, sessions) = (&next, &answers, &sessions);
+                scope.spawn(move || {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(q) = queries.get(i) else { break };
+                        let a = session.check(q);
+                        let failed = a.is_err();
+                        answers.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(a);
+                        if failed {
+                            break;
+                        }
+                    }
+                    sessions.lock().unwrap_or_else(|e| e.into_inner()).push(session);
+                });
+            }
+        });
+        let mut by = BTreeMap::new();
+        for s in sessions.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            self.note_unreadable(&s);
+            for (name, n) in s.answered_by() {
+                *by.entry(name.clone()).or_insert(0) += n;
+            }
+        }
+        let mut out = Vec::with_capacity(queries.len());
+        for a in answers.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            match a {
+                Some(Ok(a)) => out.push(a),
+                Some(Err(e)) => return Err(e.into()),
+                // A worker stopped at an error: that error is returned above.
+                None => out.push(Answer::Failed("not asked: another query's solver failed".into())),
+            }
+        }
+        Ok((out, by))
     }
 
     /// Asks `query` on `session`: one more query, its [`Reply`].
@@ -227,6 +321,13 @@ impl<'a> KernelRun<'a> {
             Answer::InvalidModel(why) => {
                 self.inconclusive
                     .push(format!("query {name}: solver returned an invalid model ({why})"));
+                Reply::Undecided
+            }
+            Answer::Disagreement { sat, unsat, file } => {
+                self.inconclusive.push(format!(
+                    "query {name}: the solvers disagree ({sat} answered sat, {unsat} unsat), so neither answer is trusted{}",
+                    file.map(|f| format!("; the query is in {}", f.display())).unwrap_or_default()
+                ));
                 Reply::Undecided
             }
             Answer::Failed(line) => {

@@ -146,18 +146,18 @@ pub(super) fn verify_under(
     }
     let mut findings: Vec<Finding> = Vec::new();
     let mut benign: Vec<Finding> = Vec::new();
-    for (i, check) in encoded.checks.iter().enumerate() {
-        // A harmful-race check is asked through the race check before it.
-        if matches!(
+    // The checks asked, in order: a harmful-race check is asked through the race check before
+    // it.
+    let asked = |check: &encode::Check| {
+        !matches!(
             check.property,
             encode::Property::ClosedForm { .. } | encode::Property::HarmfulRace { .. }
-        ) {
-            continue;
-        }
-        if opts.only_divergence && !matches!(check.property, encode::Property::Divergence { .. }) {
-            continue;
-        }
-        if !launch.asks(&kernel, &check.property) {
+        ) && (!opts.only_divergence || matches!(check.property, encode::Property::Divergence { .. }))
+            && launch.asks(&kernel, &check.property)
+    };
+    prefetch(&encoded, run, &mut sessions, &asked)?;
+    for (i, check) in encoded.checks.iter().enumerate() {
+        if !asked(check) {
             continue;
         }
         if run.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
@@ -213,6 +213,7 @@ pub(super) fn verify_under(
         inconclusive: std::mem::take(&mut run.inconclusive),
         notes,
         loops,
+        answered_by: sessions.answered_by(),
         answers: sessions.explain.take().unwrap_or_default(),
         queries: run.queries,
         time: run.elapsed(),
@@ -221,6 +222,37 @@ pub(super) fn verify_under(
         suggestions: Vec::new(),
         benign,
     })
+}
+
+/// With `--jobs` above 1, asks every check that `asked` accepts at once on several solver
+/// processes ([`KernelRun::ask_parallel`]) and keeps the answers for [`Sessions::ask`], which
+/// then returns them in source order. Only where the queries are asked exactly and nothing
+/// depends on their order: a kernel without a linear relaxation (whose refinement rounds are
+/// sequential), no `--dump-smt2` (whose file names follow the order of asking), no deadline
+/// (an optional re-verification stops between queries). Errors: a solver cannot start.
+fn prefetch(
+    encoded: &encode::Encoded,
+    run: &mut KernelRun,
+    sessions: &mut Sessions,
+    asked: &dyn Fn(&encode::Check) -> bool,
+) -> Result<(), Error> {
+    let o = run.options();
+    if o.jobs < 2 || o.dump_dir.is_some() || sessions.relaxed.is_some() || run.deadline.is_some() {
+        return Ok(());
+    }
+    let ids: Vec<usize> = (0..encoded.checks.len())
+        .filter(|&i| asked(&encoded.checks[i]))
+        .collect();
+    if ids.len() < 2 {
+        return Ok(());
+    }
+    let queries: Vec<&solver::Query> = ids.iter().map(|&i| &encoded.checks[i].query).collect();
+    let (answers, by) = run.ask_parallel(&o.solvers(), &encoded.script, &queries)?;
+    sessions.prefetched = ids.into_iter().zip(answers).collect();
+    for (name, n) in by {
+        *sessions.prefetched_by.entry(name).or_insert(0) += n;
+    }
+    Ok(())
 }
 
 /// Replaces `f`, the finding of check `i`, by a witness in the launches of [`Launch::prefer`] when its own launch or
@@ -500,6 +532,12 @@ struct Sessions {
     /// Checks whose relaxed query ran into its limit and whose exact query answered; at
     /// [`RELAXED_TIMEOUTS`] the relaxation is dropped for the kernel's later checks.
     relaxed_timeouts: u32,
+    /// Answers asked in advance on several processes ([`prefetch`]), by check index, and
+    /// how many each solver gave.
+    prefetched: std::collections::HashMap<usize, Answer>,
+    /// The exact formula, for [`Sessions::fresh_model`].
+    script: solver::Script,
+    prefetched_by: std::collections::BTreeMap<String, u32>,
 }
 
 impl Sessions {
@@ -525,6 +563,9 @@ impl Sessions {
             explain: explain.then(Vec::new),
             relaxed_timed_out: false,
             relaxed_timeouts: 0,
+            prefetched: Default::default(),
+            script: encoded.script.clone(),
+            prefetched_by: Default::default(),
         }
     }
 
@@ -558,6 +599,13 @@ impl Sessions {
         run.queries += 1;
         self.preferred_refuted = false;
         self.relaxed_timed_out = false;
+        if !prefer && let Some(answer) = self.prefetched.remove(&i) {
+            self.note(format!(
+                "query {}: asked exactly (on one of several processes)",
+                check.query.name
+            ));
+            return self.fresh_model(run, &check.query, answer);
+        }
         let mut exact_query = check.query.clone();
         let mut name = check.query.name.clone();
         if prefer {
@@ -575,7 +623,8 @@ impl Sessions {
         let answer = if prefer {
             self.witness.check_undumped(&exact_query)?
         } else {
-            self.exact.check(&check.query)?
+            let answer = self.exact.check(&check.query)?;
+            self.fresh_model(run, &check.query, answer)?
         };
         run.note_unreadable(&self.exact);
         if std::mem::take(&mut self.relaxed_timed_out) && matches!(answer, Answer::Sat(_) | Answer::Unsat) {
@@ -587,10 +636,14 @@ impl Sessions {
                 ));
             }
         }
+        let by = match (self.exact.is_portfolio(), self.exact.last_answered_by()) {
+            (true, Some(by)) => format!(", answered by {by}"),
+            _ => String::new(),
+        };
         if why.is_empty() {
-            self.note(format!("query {name}: asked exactly"));
+            self.note(format!("query {name}: asked exactly{by}"));
         } else {
-            self.note(format!("query {name}: asked exactly ({why})"));
+            self.note(format!("query {name}: asked exactly ({why}){by}"));
         }
         Ok(answer)
     }
@@ -710,6 +763,42 @@ impl Sessions {
         Ok(Err(format!(
             "no exact model of the relaxation after {MAX_REFINEMENTS} refinements"
         )))
+    }
+
+    /// For a `sat` answer of the exact formula, the model of `query` asked again of a fresh
+    /// solver process that holds the script and nothing else, which does not depend on the
+    /// queries a session answered before: so the witness is the same whether the queries were
+    /// asked one after another or on several processes (`--jobs`). The answer itself when it
+    /// is not `sat` or the fresh process gives no model in time. Errors: the solver cannot start.
+    fn fresh_model(&mut self, run: &KernelRun, query: &solver::Query, answer: Answer) -> Result<Answer, Error> {
+        if !matches!(answer, Answer::Sat(_)) {
+            return Ok(answer);
+        }
+        let opts = solver::SessionOptions {
+            dump_dir: None,
+            ..run.session_options(run.timeout().min(RELAXED_LIMIT))
+        };
+        let mut fresh = Session::portfolio(&run.options().solvers(), &self.script, opts);
+        Ok(match fresh.check_undumped(query)? {
+            model @ Answer::Sat(_) => model,
+            _ => answer,
+        })
+    }
+
+    /// How many queries each solver answered, over the sessions.
+    fn answered_by(&self) -> std::collections::BTreeMap<String, u32> {
+        let mut all = self.prefetched_by.clone();
+        let sessions = [
+            Some(&self.exact),
+            Some(&self.witness),
+            self.relaxed.as_ref().map(|(s, _)| s),
+        ];
+        for s in sessions.into_iter().flatten() {
+            for (name, n) in s.answered_by() {
+                *all.entry(name.clone()).or_insert(0) += n;
+            }
+        }
+        all
     }
 
     fn note(&mut self, line: String) {

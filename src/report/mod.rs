@@ -106,6 +106,7 @@ impl Render for FileResult {
                     "notes": k.notes,
                     "loops": k.loops,
                     "answers": k.answers,
+                    "answered_by": k.answered_by,
                     "contract": k.contract,
                     "suggestions": k.suggestions,
                     "excluded": k.excluded.iter().map(|e| {
@@ -187,6 +188,11 @@ fn kernel_text(k: &KernelResult, sources: &mut Sources, out: &mut String) {
     }
     for l in &k.loops {
         let _ = writeln!(out, "  loop: {l}");
+    }
+    // A portfolio's answers, by solver (one solver's need no saying).
+    if k.answered_by.len() > 1 || k.answered_by.keys().any(|s| s.contains('+')) {
+        let by: Vec<String> = k.answered_by.iter().map(|(s, n)| format!("{s} {n}")).collect();
+        let _ = writeln!(out, "  answered by: {}", by.join(", "));
     }
     for a in &k.answers {
         let _ = writeln!(out, "  {a}");
@@ -413,6 +419,7 @@ mod tests {
             notes: vec![],
             loops: vec![],
             answers: vec![],
+            answered_by: Default::default(),
             queries: 1,
             time: Duration::ZERO,
             contract: vec![],

@@ -12,6 +12,7 @@
 //! whatever other threads start at the same time, and a timed-out check kills exactly that
 //! process with `kill(2)` (see `process`).
 
+mod portfolio;
 mod process;
 pub mod sexp;
 #[cfg(test)]
@@ -22,7 +23,7 @@ pub use sexp::*;
 use process::Proc;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
@@ -121,6 +122,15 @@ pub fn by_name(name: &str) -> Result<SolverSpec, SolverError> {
     Ok(spec)
 }
 
+/// Every registry solver whose program is on `PATH`, in registry order (a portfolio's
+/// members; empty when none is).
+pub fn installed() -> Vec<SolverSpec> {
+    registry()
+        .into_iter()
+        .filter(|s| find_program(&s.program).is_some())
+        .collect()
+}
+
 /// The first of z3, cvc5 and yices-smt2 found on `PATH`.
 pub fn default_solver() -> Result<SolverSpec, SolverError> {
     registry()
@@ -171,24 +181,32 @@ pub fn kill_solvers_on_signals() {
 /// (quotes and backslashes; the `shell-words` crate), not run through a shell; the name is
 /// the program's file name. Errors: [`SolverError::EmptyCommand`], and
 /// [`SolverError::BadCommand`] for an unterminated quote. The program must read SMT-LIB 2 from
-/// standard input and answer `:print-success`. Not checked against `PATH` here:
+/// standard input and answer `:print-success`. An interpreter's command (`sh liar.sh`) is named
+/// after the script it runs. Not checked against `PATH` here:
 /// [`Session::new`] reports a missing program.
 pub fn from_command(cmd: &str) -> Result<SolverSpec, SolverError> {
     let words = shell_words::split(cmd).map_err(|e| SolverError::BadCommand {
         command: cmd.to_string(),
         reason: e.to_string(),
     })?;
+    let file_name = |w: &str| {
+        Path::new(w)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| w.to_string())
+    };
     let mut words = words.into_iter();
     let program = words.next().ok_or(SolverError::EmptyCommand)?;
-    let name = Path::new(&program)
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| program.clone());
-    Ok(SolverSpec {
-        name,
-        program,
-        args: words.collect(),
-    })
+    let args: Vec<String> = words.collect();
+    // An interpreter running a script is known by the script (`sh liar.sh`: `liar.sh`).
+    const INTERPRETERS: &[&str] = &["sh", "bash", "dash", "zsh", "python", "python3", "perl", "env"];
+    let name = match args.first() {
+        Some(script) if INTERPRETERS.contains(&file_name(&program).as_str()) && !script.starts_with('-') => {
+            file_name(script)
+        }
+        _ => file_name(&program),
+    };
+    Ok(SolverSpec { name, program, args })
 }
 
 /// Each registry entry with the first line its program prints for `--version`, or why that
@@ -312,6 +330,19 @@ pub struct Session {
     /// Set when a restarted process did not finish reading the script within the limit:
     /// every later check would only time out the same way, so it is not asked.
     unreadable: bool,
+    /// The pid of the process while a check runs (0 otherwise): a portfolio kills a member
+    /// whose answer is no longer needed.
+    running: Arc<AtomicU32>,
+    /// Set by a portfolio that killed this member's process: the check's failure is that,
+    /// not the solver's, so it is not diagnosed.
+    cancelled: Arc<AtomicBool>,
+    /// A portfolio ([`Session::portfolio`]): one session per solver, raced on each check;
+    /// empty for a single solver.
+    members: Vec<Session>,
+    /// How many checks each solver answered definitively (`sat` or `unsat`), by name.
+    answered_by: std::collections::BTreeMap<String, u32>,
+    /// Who answered the last check definitively (`None`: no solver did).
+    last_by: Option<String>,
 }
 
 impl Session {
@@ -334,19 +365,78 @@ impl Session {
             dump_names: HashMap::new(),
             soft_timeout: process::has_soft_timeout(spec),
             unreadable: false,
+            running: Arc::new(AtomicU32::new(0)),
+            cancelled: Arc::new(AtomicBool::new(false)),
+            members: Vec::new(),
+            answered_by: Default::default(),
+            last_by: None,
+        }
+    }
+
+    /// A portfolio of `specs` (at least one) over `script`, each solver's process started at
+    /// its first check: each check is raced by all of them ([`portfolio`]). One spec gives a
+    /// plain [`Session::lazy`].
+    pub fn portfolio(specs: &[SolverSpec], script: &Script, opts: SessionOptions) -> Session {
+        let Some(first) = specs.first() else {
+            return Session::lazy(&SolverSpec::new("none", "none", &[]), script, opts);
+        };
+        let mut s = Session::lazy(first, script, opts.clone());
+        if specs.len() > 1 {
+            let member_opts = SessionOptions { dump_dir: None, ..opts };
+            s.members = specs
+                .iter()
+                .map(|spec| Session::lazy(spec, script, member_opts.clone()))
+                .collect();
+        }
+        s
+    }
+
+    /// How many checks each solver answered with `sat` or `unsat`, by name (one entry for a
+    /// single solver).
+    pub fn answered_by(&self) -> &std::collections::BTreeMap<String, u32> {
+        &self.answered_by
+    }
+
+    /// Who answered the last check with `sat` or `unsat`: a solver's name, two `+`-joined
+    /// when a portfolio's `unsat` was confirmed by a second one; `None` when none did.
+    pub fn last_answered_by(&self) -> Option<&str> {
+        self.last_by.as_deref()
+    }
+
+    /// Whether this is a portfolio of several solvers.
+    pub fn is_portfolio(&self) -> bool {
+        !self.members.is_empty()
+    }
+
+    /// The solvers' names, `+`-joined for a portfolio (`z3+yices`).
+    pub fn solver_name(&self) -> String {
+        match self.members.is_empty() {
+            true => self.spec.name.clone(),
+            false => self
+                .members
+                .iter()
+                .map(|m| m.spec.name.as_str())
+                .collect::<Vec<_>>()
+                .join("+"),
         }
     }
 
     /// Whether a restarted process failed to read the script within the limit; the session
     /// then answers every check `unknown` without asking.
     pub fn unreadable(&self) -> bool {
-        self.unreadable
+        match self.members.is_empty() {
+            true => self.unreadable,
+            false => self.members.iter().all(|m| m.unreadable),
+        }
     }
 
     /// Answers every check `unknown` without asking, as after a failed read of the script:
     /// for a script at least as large as one the solver could not read within the limit.
     pub fn assume_unreadable(&mut self) {
         self.unreadable = true;
+        for m in &mut self.members {
+            m.unreadable = true;
+        }
     }
 
     /// The number of commands of the script.
@@ -450,11 +540,54 @@ impl Session {
     }
 
     fn check_inner(&mut self, query: &Query) -> Result<Answer, SolverError> {
+        let answer = match self.members.is_empty() {
+            true => self.check_one(query)?,
+            false => {
+                let (answer, by) = portfolio::race(&mut self.members, query);
+                let answer = match answer {
+                    Answer::Disagreement { sat, unsat, .. } => {
+                        let file = self.disagreement_file(query);
+                        Answer::Disagreement { sat, unsat, file }
+                    }
+                    a => a,
+                };
+                if let Some(by) = &by {
+                    *self.answered_by.entry(by.clone()).or_insert(0) += 1;
+                }
+                self.last_by = by;
+                return Ok(answer);
+            }
+        };
+        self.last_by = None;
+        if matches!(answer, Answer::Sat(_) | Answer::Unsat) {
+            *self.answered_by.entry(self.spec.name.clone()).or_insert(0) += 1;
+            self.last_by = Some(self.spec.name.clone());
+        }
+        Ok(answer)
+    }
+
+    /// Writes `query`, on which a portfolio's solvers disagreed, as a standalone script: into
+    /// the dump directory when there is one, else into `gpug-disagreements/` of the
+    /// temporary directory. `None` when it cannot be written.
+    fn disagreement_file(&mut self, query: &Query) -> Option<PathBuf> {
+        let dir = match &self.opts.dump_dir {
+            Some(d) => d.clone(),
+            None => std::env::temp_dir().join("gpug-disagreements"),
+        };
+        let path = self.dump_path(&dir, &format!("{}.disagreement", query.name));
+        self.write_dump(&path, query, None).ok().map(|()| path)
+    }
+
+    /// [`Session::check_inner`] of one solver.
+    fn check_one(&mut self, query: &Query) -> Result<Answer, SolverError> {
+        self.cancelled.store(false, Ordering::Release);
         let Some(limit) = self.opts.timeout else {
             let mut proc = match self.proc.take() {
                 Some(p) => p,
                 None => self.start()?,
             };
+            self.running.store(proc.pid, Ordering::Release);
+            let _running = ClearOnDrop(Arc::clone(&self.running));
             return Ok(match proc.run_query(query) {
                 Ok(answer) => {
                     self.proc = Some(proc);
@@ -476,6 +609,8 @@ impl Session {
         };
         let deadline = if self.soft_timeout { limit + SOFT_GRACE } else { limit };
         let pid = proc.pid;
+        self.running.store(pid, Ordering::Release);
+        let _running = ClearOnDrop(Arc::clone(&self.running));
         let (tx, rx) = mpsc::channel();
         let q = query.clone();
         let started = Instant::now();
@@ -514,6 +649,10 @@ impl Session {
                 })
             }
             Ok((proc, Err(Failure::Query(e)))) => Ok(self.failed(proc, e, query)),
+            Ok((proc, Err(Failure::Script(_)))) if self.cancelled.load(Ordering::Acquire) => {
+                drop(proc);
+                Ok(Answer::Failed(CANCELLED.to_string()))
+            }
             Ok((proc, Err(Failure::Script(e)))) => {
                 drop(proc);
                 Err(self.explain(e, None))
@@ -553,6 +692,9 @@ impl Session {
     fn failed(&mut self, proc: Proc, e: SolverError, query: &Query) -> Answer {
         let stderr = proc.last_stderr_line();
         drop(proc);
+        if self.cancelled.load(Ordering::Acquire) {
+            return Answer::Failed(CANCELLED.to_string());
+        }
         let line = match (e, stderr) {
             (SolverError::Solver { message, .. }, _) => solver_error_line(&message),
             (_, Some(line)) => line,
@@ -589,6 +731,18 @@ impl Session {
             std::fs::create_dir_all(dir).map_err(err)?;
         }
         std::fs::write(path, text).map_err(err)
+    }
+}
+
+/// Why a portfolio member's check ended: the portfolio killed it once another solver answered.
+const CANCELLED: &str = "cancelled: another solver of the portfolio answered";
+
+/// Sets the pid it holds to 0 when dropped: the end of a check, however it ends.
+struct ClearOnDrop(Arc<AtomicU32>);
+
+impl Drop for ClearOnDrop {
+    fn drop(&mut self) {
+        self.0.store(0, Ordering::Release);
     }
 }
 
@@ -631,9 +785,12 @@ fn dump_text(prefix: &str, query: &Query, answer: Option<&Answer>) -> String {
         let status = match a {
             Answer::Sat(_) => "sat",
             Answer::Unsat => "unsat",
-            Answer::Unknown(_) | Answer::Timeout | Answer::Unread | Answer::Failed(_) | Answer::InvalidModel(_) => {
-                "unknown"
-            }
+            Answer::Unknown(_)
+            | Answer::Timeout
+            | Answer::Unread
+            | Answer::Failed(_)
+            | Answer::InvalidModel(_)
+            | Answer::Disagreement { .. } => "unknown",
         };
         let _ = writeln!(s, "(set-info :status {status})");
     }

@@ -88,7 +88,7 @@ pub(crate) fn kill_all() {
 
 /// Sends SIGKILL to `pid`'s descendants, then to `pid`: a wrapper (`sh -c '…'`) may hold the
 /// solver's pipes through a child of its own.
-fn kill_tree(pid: u32) {
+pub(crate) fn kill_tree(pid: u32) {
     for child in descendants(pid) {
         kill_pid(child);
     }

@@ -157,6 +157,14 @@ pub enum Answer {
     /// gave asserted, it answered `unsat` (a solver bug, or a solver that is not one). Holds
     /// what was found. No defect is built from such a model.
     InvalidModel(String),
+    /// Two solvers of a portfolio answered the query differently: `sat` names the one that
+    /// answered sat, `unsat` the one that answered unsat; the query was written to `file` as a
+    /// standalone script. Neither answer is trusted.
+    Disagreement {
+        sat: String,
+        unsat: String,
+        file: Option<std::path::PathBuf>,
+    },
 }
 
 impl Command {
