@@ -7,24 +7,28 @@
 #
 #   scripts/bench-check.sh [path/to/gpug] [solvers...]
 #
-# Prints one line per (kernel, threads, solver): the verdict and the wall-clock seconds.
+# A solver may be a portfolio (`portfolio`, `z3,yices`). JOBS="1 2" (default: 1 and 2) gives
+# the --jobs values: a kernel's queries on that many solver processes at once.
+# Prints one line per (kernel, threads, solver, jobs): the verdict and the wall-clock seconds.
 set -u
 cd "$(dirname "$0")/.."
 GPUG=${1:-target/release/gpug}
 shift || true
 SOLVERS=${*:-z3 cvc5 yices}
 TIMEOUT=${TIMEOUT:-300}
-printf '%-16s %7s  %-6s %-12s %8s\n' kernel threads solver verdict seconds
+printf '%-16s %7s  %-16s %4s %-12s %8s\n' kernel threads solver jobs verdict seconds
 for ex in bitonic reduce scalar_product; do
   for n in ${THREADS:-2 4 8}; do
     for s in $SOLVERS; do
-      start=$(date +%s.%N)
-      "$GPUG" check "examples/check/$ex.cu" --blockDim=$n --gridDim=1 -DN=$n --solver "$s" \
-        --timeout "$TIMEOUT" >/dev/null 2>&1
-      rc=$?
-      end=$(date +%s.%N)
-      case $rc in 0) v=holds ;; 1) v=fails ;; 3) v=inconclusive ;; *) v="error($rc)" ;; esac
-      printf '%-16s %7s  %-6s %-12s %8.2f\n' "$ex" "$n" "$s" "$v" "$(echo "$end - $start" | bc)"
+      for j in ${JOBS:-1 2}; do
+        start=$(date +%s.%N)
+        "$GPUG" check "examples/check/$ex.cu" --blockDim=$n --gridDim=1 -DN=$n --solver "$s" \
+          --jobs "$j" --timeout "$TIMEOUT" >/dev/null 2>&1
+        rc=$?
+        end=$(date +%s.%N)
+        case $rc in 0) v=holds ;; 1) v=fails ;; 3) v=inconclusive ;; *) v="error($rc)" ;; esac
+        printf '%-16s %7s  %-16s %4s %-12s %8.2f\n' "$ex" "$n" "$s" "$j" "$v" "$(echo "$end - $start" | bc)"
+      done
     done
   done
 done

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Times runs over many files (issue 15): for each directory, one `gpug DIR` run with --jobs 1
-# and one with --jobs 2 (each the median of N runs of the whole process), printing the total
-# wall-clock seconds, the median of the files' own seconds (from --json), the verdict counts,
-# and the ratio of each total to the --jobs 1 total. The portfolio (--solver portfolio) is not
-# built yet, so it has no row. A benchmark, not a test: a slow run never fails it; it exits 1 if
-# a run's verdict counts differ between --jobs 1 and --jobs 2.
+# Times runs over many files (issue 15): for each directory, `gpug DIR` with --jobs 1 and
+# --jobs 2 (files at once) with $SOLVER, and with --jobs 1 --solver portfolio (every solver
+# installed, racing each query), each the median of N runs of the whole process, printing the
+# total wall-clock seconds, the median of the files' own seconds (from --json), the verdict
+# counts, and the ratio of each total to the first row's. A benchmark, not a test: a slow run
+# never fails it; it exits 1 if a run's verdict counts differ from the first row's.
 #
 #   scripts/bench-suite.sh [-n N] [DIR ...]
 #
@@ -34,10 +34,10 @@ if [[ -n "${GPUG:-}" ]]; then gpug="$GPUG"; else cargo build --release --quiet |
 
 # One run: prints "WALL MEDIAN_FILE COUNTS" (counts: verified/defect/inconclusive/error).
 one_run() {
-    local dir=$1 jobs=$2 out start end
+    local dir=$1 jobs=$2 with=$3 out start end
     out=$(mktemp)
     start=$(date +%s.%N)
-    "$gpug" "$dir" --json --jobs "$jobs" --solver "$solver" --timeout "$timeout" >"$out" 2>/dev/null
+    "$gpug" "$dir" --json --jobs "$jobs" --solver "$with" --timeout "$timeout" >"$out" 2>/dev/null
     end=$(date +%s.%N)
     python3 - "$out" "$start" "$end" <<'PY'
 import json, statistics, sys
@@ -59,14 +59,15 @@ PY
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
 status=0
-printf '%-40s %-8s %10s %12s %8s  %s\n' directory jobs "total s" "median file" ratio "verified/defect/inconclusive/error"
+printf '%-40s %-22s %10s %12s %8s  %s\n' directory "jobs, solver" "total s" "median file" ratio "verified/defect/inconclusive/error"
 for dir in "${dirs[@]}"; do
     base=""
     first_counts=""
-    for jobs in 1 2; do
+    for config in "1 $solver" "2 $solver" "1 portfolio"; do
+        read -r jobs with <<<"$config"
         walls=() meds=() counts=""
         for ((r = 0; r < runs; r++)); do
-            read -r wall med c < <(one_run "$dir" "$jobs")
+            read -r wall med c < <(one_run "$dir" "$jobs" "$with")
             walls+=("$wall"); meds+=("$med"); counts=$c
         done
         wall=$(printf '%s\n' "${walls[@]}" | median)
@@ -75,7 +76,7 @@ for dir in "${dirs[@]}"; do
         [[ -z $first_counts ]] && first_counts=$counts
         [[ $counts != "$first_counts" ]] && status=1
         ratio=$(awk -v a="$wall" -v b="$base" 'BEGIN {printf "%.3f", a / b}')
-        printf '%-40s %-8s %10.3f %12.3f %8s  %s\n' "$dir" "$jobs" "$wall" "$med" "$ratio" "$counts"
+        printf '%-40s %-22s %10.3f %12.3f %8s  %s\n' "$dir" "$jobs, $with" "$wall" "$med" "$ratio" "$counts"
     done
 done
 exit $status

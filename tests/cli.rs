@@ -215,7 +215,8 @@ fn a_program_that_is_not_a_solver_is_reported_as_such() {
 
 /// A solver that answers `sat` and then a model it never finishes: that query is
 /// inconclusive (exit 3) with the reason, and the run's other queries are not asked, so the
-/// run costs one `--timeout`, not one per query (`reduce_nobarrier` has three).
+/// run costs one `--timeout`, not one per query (`reduce_nobarrier` has three; `--jobs 1`: one
+/// process asks them in turn).
 #[test]
 fn a_solver_that_gives_no_readable_model_is_not_asked_again() {
     let dir = tempfile::tempdir().unwrap();
@@ -232,6 +233,8 @@ fn a_solver_that_gives_no_readable_model_is_not_asked_again() {
         &cmd,
         "--timeout",
         "2",
+        "--jobs",
+        "1",
         "--blockDim=256",
         "--gridDim=64",
         "examples/reduce_nobarrier.cu",
