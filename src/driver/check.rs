@@ -279,7 +279,7 @@ fn check_assertions(
             run.ask_parallel(&specs, &enc.script, &queries)?
                 .0
                 .into_iter()
-                .map(Some)
+                .map(|(a, _)| Some(a))
                 .collect()
         }
         false => Vec::new(),

@@ -229,8 +229,9 @@ impl<'a> KernelRun<'a> {
     /// sessions of `script` at once (each `specs`, one solver or a portfolio, started at its
     /// first query, with the `--timeout` limit): workers on the standard library's threads take
     /// the queries in turn, each session holding the script once and asking its queries with
-    /// push and pop. Also how many queries each solver answered. Not counted in
-    /// [`KernelRun::queries`] (the caller counts what it uses).
+    /// push and pop. Each answer comes with whether it was its session's first (answered from
+    /// the script alone, [`Session::last_was_first`]). Also how many queries each solver
+    /// answered. Not counted in [`KernelRun::queries`] (the caller counts what it uses).
     ///
     /// Errors: a solver cannot be started or refuses the script (the first such error).
     pub fn ask_parallel(
@@ -238,11 +239,11 @@ impl<'a> KernelRun<'a> {
         specs: &[SolverSpec],
         script: &Script,
         queries: &[&Query],
-    ) -> Result<(Vec<Answer>, BTreeMap<String, u32>), Error> {
+    ) -> Result<(Vec<(Answer, bool)>, BTreeMap<String, u32>), Error> {
         let jobs = self.opts.jobs.clamp(1, queries.len().max(1));
         let opts = self.session_options(self.timeout());
         let next = AtomicUsize::new(0);
-        let answers: Mutex<Vec<Option<Result<Answer, SolverError>>>> =
+        let answers: Mutex<Vec<Option<Result<(Answer, bool), SolverError>>>> =
             Mutex::new(queries.iter().map(|_| None).collect());
         let sessions: Mutex<Vec<Session>> = Mutex::new(Vec::new());
         std::thread::scope(|scope| {
@@ -253,7 +254,7 @@ impl<'a> KernelRun<'a> {
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(q) = queries.get(i) else { break };
-                        let a = session.check(q);
+                        let a = session.check(q).map(|a| (a, session.last_was_first()));
                         let failed = a.is_err();
                         answers.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(a);
                         if failed {
@@ -277,7 +278,7 @@ impl<'a> KernelRun<'a> {
                 Some(Ok(a)) => out.push(a),
                 Some(Err(e)) => return Err(e.into()),
                 // A worker stopped at an error: that error is returned above.
-                None => out.push(Answer::Failed("not asked: another query's solver failed".into())),
+                None => out.push((Answer::Failed("not asked: another query's solver failed".into()), false)),
             }
         }
         Ok((out, by))

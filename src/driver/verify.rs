@@ -534,7 +534,7 @@ struct Sessions {
     relaxed_timeouts: u32,
     /// Answers asked in advance on several processes ([`prefetch`]), by check index, and
     /// how many each solver gave.
-    prefetched: std::collections::HashMap<usize, Answer>,
+    prefetched: std::collections::HashMap<usize, (Answer, bool)>,
     /// The exact formula, for [`Sessions::fresh_model`].
     script: solver::Script,
     prefetched_by: std::collections::BTreeMap<String, u32>,
@@ -599,12 +599,12 @@ impl Sessions {
         run.queries += 1;
         self.preferred_refuted = false;
         self.relaxed_timed_out = false;
-        if !prefer && let Some(answer) = self.prefetched.remove(&i) {
+        if !prefer && let Some((answer, first)) = self.prefetched.remove(&i) {
             self.note(format!(
                 "query {}: asked exactly (on one of several processes)",
                 check.query.name
             ));
-            return self.fresh_model(run, &check.query, answer);
+            return self.fresh_model(run, &check.query, answer, first);
         }
         let mut exact_query = check.query.clone();
         let mut name = check.query.name.clone();
@@ -624,7 +624,8 @@ impl Sessions {
             self.witness.check_undumped(&exact_query)?
         } else {
             let answer = self.exact.check(&check.query)?;
-            self.fresh_model(run, &check.query, answer)?
+            let first = self.exact.last_was_first();
+            self.fresh_model(run, &check.query, answer, first)?
         };
         run.note_unreadable(&self.exact);
         if std::mem::take(&mut self.relaxed_timed_out) && matches!(answer, Answer::Sat(_) | Answer::Unsat) {
@@ -769,14 +770,24 @@ impl Sessions {
     /// solver process that holds the script and nothing else, which does not depend on the
     /// queries a session answered before: so the witness is the same whether the queries were
     /// asked one after another or on several processes (`--jobs`). The answer itself when it
-    /// is not `sat` or the fresh process gives no model in time. Errors: the solver cannot start.
-    fn fresh_model(&mut self, run: &KernelRun, query: &solver::Query, answer: Answer) -> Result<Answer, Error> {
-        if !matches!(answer, Answer::Sat(_)) {
+    /// is not `sat`, when it was its session's `first` (a fresh process would be sent the same
+    /// commands), or when the fresh process gives no model in time. Errors: the solver cannot
+    /// start.
+    fn fresh_model(
+        &mut self,
+        run: &KernelRun,
+        query: &solver::Query,
+        answer: Answer,
+        first: bool,
+    ) -> Result<Answer, Error> {
+        if first || !matches!(answer, Answer::Sat(_)) {
             return Ok(answer);
         }
+        // The exact session's options (its limit is also the solver's own soft timeout), so
+        // that the commands are those of a first query.
         let opts = solver::SessionOptions {
             dump_dir: None,
-            ..run.session_options(run.timeout().min(RELAXED_LIMIT))
+            ..run.session_options(run.timeout())
         };
         let mut fresh = Session::portfolio(&run.options().solvers(), &self.script, opts);
         Ok(match fresh.check_undumped(query)? {

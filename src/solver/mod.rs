@@ -343,6 +343,8 @@ pub struct Session {
     answered_by: std::collections::BTreeMap<String, u32>,
     /// Who answered the last check definitively (`None`: no solver did).
     last_by: Option<String>,
+    /// How many checks the session has been asked.
+    asked: u32,
 }
 
 impl Session {
@@ -370,6 +372,7 @@ impl Session {
             members: Vec::new(),
             answered_by: Default::default(),
             last_by: None,
+            asked: 0,
         }
     }
 
@@ -401,6 +404,12 @@ impl Session {
     /// when a portfolio's `unsat` was confirmed by a second one; `None` when none did.
     pub fn last_answered_by(&self) -> Option<&str> {
         self.last_by.as_deref()
+    }
+
+    /// Whether the last check was the session's first: its solver then answered from the script
+    /// alone, as a fresh process would (the same commands, in the same order).
+    pub fn last_was_first(&self) -> bool {
+        self.asked == 1
     }
 
     /// Whether this is a portfolio of several solvers.
@@ -540,6 +549,7 @@ impl Session {
     }
 
     fn check_inner(&mut self, query: &Query) -> Result<Answer, SolverError> {
+        self.asked += 1;
         let answer = match self.members.is_empty() {
             true => self.check_one(query)?,
             false => {
