@@ -277,9 +277,9 @@ fn check_assertions(
         true => {
             let queries: Vec<&solver::Query> = enc.checks.iter().map(|c| &c.query).collect();
             run.ask_parallel(&specs, &enc.script, &queries)?
-                .0
+                .answers
                 .into_iter()
-                .map(|(a, _)| Some(a))
+                .map(|a| Some(a.answer))
                 .collect()
         }
         false => Vec::new(),

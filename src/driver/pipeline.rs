@@ -41,6 +41,20 @@ pub struct RunOptions {
     pub dump_dir: Option<PathBuf>,
 }
 
+/// One answer of [`KernelRun::ask_parallel`], and whether it was its session's first query
+/// ([`Session::last_was_first`]).
+pub struct Asked {
+    pub answer: Answer,
+    pub first: bool,
+}
+
+/// What [`KernelRun::ask_parallel`] returns: the answers in the queries' order, and how many
+/// each solver gave.
+pub struct AskedAll {
+    pub answers: Vec<Asked>,
+    pub answered_by: BTreeMap<String, u32>,
+}
+
 impl RunOptions {
     /// The solvers every query is asked of: the portfolio, else the one solver.
     pub fn solvers(&self) -> Vec<SolverSpec> {
@@ -239,11 +253,11 @@ impl<'a> KernelRun<'a> {
         specs: &[SolverSpec],
         script: &Script,
         queries: &[&Query],
-    ) -> Result<(Vec<(Answer, bool)>, BTreeMap<String, u32>), Error> {
+    ) -> Result<AskedAll, Error> {
         let jobs = self.opts.jobs.clamp(1, queries.len().max(1));
         let opts = self.session_options(self.timeout());
         let next = AtomicUsize::new(0);
-        let answers: Mutex<Vec<Option<Result<(Answer, bool), SolverError>>>> =
+        let answers: Mutex<Vec<Option<Result<Asked, SolverError>>>> =
             Mutex::new(queries.iter().map(|_| None).collect());
         let sessions: Mutex<Vec<Session>> = Mutex::new(Vec::new());
         std::thread::scope(|scope| {
@@ -254,7 +268,10 @@ impl<'a> KernelRun<'a> {
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(q) = queries.get(i) else { break };
-                        let a = session.check(q).map(|a| (a, session.last_was_first()));
+                        let a = session.check(q).map(|answer| Asked {
+                            answer,
+                            first: session.last_was_first(),
+                        });
                         let failed = a.is_err();
                         answers.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(a);
                         if failed {
@@ -278,10 +295,16 @@ impl<'a> KernelRun<'a> {
                 Some(Ok(a)) => out.push(a),
                 Some(Err(e)) => return Err(e.into()),
                 // A worker stopped at an error: that error is returned above.
-                None => out.push((Answer::Failed("not asked: another query's solver failed".into()), false)),
+                None => out.push(Asked {
+                    answer: Answer::Failed("not asked: another query's solver failed".into()),
+                    first: false,
+                }),
             }
         }
-        Ok((out, by))
+        Ok(AskedAll {
+            answers: out,
+            answered_by: by,
+        })
     }
 
     /// Asks `query` on `session`: one more query, its [`Reply`].

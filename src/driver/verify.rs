@@ -247,9 +247,13 @@ fn prefetch(
         return Ok(());
     }
     let queries: Vec<&solver::Query> = ids.iter().map(|&i| &encoded.checks[i].query).collect();
-    let (answers, by) = run.ask_parallel(&o.solvers(), &encoded.script, &queries)?;
-    sessions.prefetched = ids.into_iter().zip(answers).collect();
-    for (name, n) in by {
+    let asked = run.ask_parallel(&o.solvers(), &encoded.script, &queries)?;
+    sessions.prefetched = ids
+        .into_iter()
+        .zip(asked.answers)
+        .map(|(i, a)| (i, (a.answer, a.first)))
+        .collect();
+    for (name, n) in asked.answered_by {
         *sessions.prefetched_by.entry(name).or_insert(0) += n;
     }
     Ok(())
