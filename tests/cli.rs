@@ -1205,3 +1205,38 @@ fn a_portfolio_names_the_solvers_that_answered() {
         "{out}"
     );
 }
+
+/// SIGINT while a portfolio's solvers are all answering: gpug exits with 130 and leaves no
+/// member behind.
+#[test]
+fn a_signal_leaves_no_portfolio_member_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let markers = [0, 1].map(|i| format!("sleep 92.{}{i}", std::process::id()));
+    let cmds: Vec<String> = markers
+        .iter()
+        .enumerate()
+        .map(|(i, m)| fake_solver(dir.path(), &format!("member{i}"), m))
+        .collect();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gpug"))
+        .current_dir(common::root())
+        .args(["--solver-cmd", &cmds[0], "--solver-cmd", &cmds[1]])
+        .args(["--blockDim=64", "--gridDim=1", "examples/vector_add.cu"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start gpug");
+    let t = Instant::now();
+    while !markers.iter().all(|m| running(m)) {
+        assert!(t.elapsed() < Duration::from_secs(20), "the members never got a query");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let killed = std::process::Command::new("kill")
+        .args(["-INT".to_string(), child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    assert_eq!(child.wait().expect("gpug ends").code(), Some(130));
+    for m in &markers {
+        assert!(gone(m), "`{m}` was left running");
+    }
+}
