@@ -235,7 +235,7 @@ pub fn builtins_read(stmts: &[Stmt]) -> Vec<super::Builtin> {
 /// Whether an atomic leaves the word as it was (an atomic read): `+ 0`, `- 0`, `| 0`, `^ 0`,
 /// `& ~0`, a compare-and-swap that writes back the value it compares with.
 pub fn atomic_read_only(op: AtomicOp, operands: &[Expr]) -> bool {
-    let lits: Vec<Option<BigInt>> = operands.iter().map(literal).collect();
+    let lits: Vec<Option<BigInt>> = operands.iter().map(int_constant).collect();
     match (op, lits.as_slice()) {
         (AtomicOp::Add | AtomicOp::Sub | AtomicOp::Or | AtomicOp::Xor, [Some(v)]) => *v == BigInt::from(0),
         (AtomicOp::And, [Some(v)]) => *v == BigInt::from(-1) || all_ones(v, operands[0].ty()),
@@ -248,8 +248,10 @@ fn all_ones(v: &BigInt, ty: Ty) -> bool {
     *v == (BigInt::from(1) << ty.bits()) - 1
 }
 
-/// The value of an integer literal, through integer casts (each wrapping it to its type).
-pub fn literal(e: &Expr) -> Option<BigInt> {
+/// The value of `e` when it is an integer constant expression (`sizeof(int) + 1` converted to
+/// `size_t`, `(unsigned)-1`): constants, integer conversions, `+`, `-` and `*`, wrapped to
+/// each type.
+pub fn int_constant(e: &Expr) -> Option<BigInt> {
     match e {
         Expr::Const {
             value,
@@ -258,18 +260,34 @@ pub fn literal(e: &Expr) -> Option<BigInt> {
         Expr::Cast {
             arg,
             ty: Ty::Int { bits, signed },
+        } if matches!(arg.ty(), Ty::Int { .. }) => Some(wrap(int_constant(arg)?, *bits, *signed)),
+        Expr::Binary {
+            op,
+            lhs,
+            rhs,
+            ty: Ty::Int { bits, signed },
         } => {
-            let v = literal(arg)?;
-            let m = BigInt::from(1) << *bits;
-            let w = ((v % &m) + &m) % &m;
-            Some(if *signed && w >= (BigInt::from(1) << (*bits - 1)) {
-                w - m
-            } else {
-                w
-            })
+            let (a, b) = (int_constant(lhs)?, int_constant(rhs)?);
+            let v = match op {
+                super::BinOp::Add => a + b,
+                super::BinOp::Sub => a - b,
+                super::BinOp::Mul => a * b,
+                _ => return None,
+            };
+            Some(wrap(v, *bits, *signed))
         }
         _ => None,
     }
+}
+
+/// `v` reduced into the range of an integer of `bits` bits (two's complement when `signed`).
+pub fn wrap(v: BigInt, bits: u32, signed: bool) -> BigInt {
+    let m = BigInt::from(1) << bits;
+    let mut r = ((v % &m) + &m) % &m;
+    if signed && r >= (&m >> 1) {
+        r -= &m;
+    }
+    r
 }
 
 #[cfg(test)]

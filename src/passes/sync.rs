@@ -19,7 +19,7 @@
 //! unordered (a possible race, never a silent "verified"), and a note says why when an array
 //! looked like one.
 
-use crate::ir::query::{atomic_read_only, literal};
+use crate::ir::query::{atomic_read_only, int_constant};
 use crate::ir::visit::Visitor;
 use crate::ir::{
     ArrayId, AtomicOp, AtomicScope, BarrierScope, BinOp, Expr, Kernel, Space, Stmt, StmtKind, SyncEvent, Ty, UnOp,
@@ -215,7 +215,7 @@ fn exit_fact(cond: &Expr, v: VarId) -> Option<(bool, BigInt)> {
             rhs,
             ..
         } => {
-            let (x, k) = match (literal(lhs), literal(rhs)) {
+            let (x, k) = match (int_constant(lhs), int_constant(rhs)) {
                 (None, Some(k)) => (lhs, k),
                 (Some(k), None) => (rhs, k),
                 _ => return None,
@@ -332,7 +332,7 @@ fn mark_block(stmts: &mut Vec<Stmt>, found: &mut Found) {
             i += 1;
             continue;
         };
-        let lits: Vec<Option<BigInt>> = operands.iter().map(literal).collect();
+        let lits: Vec<Option<BigInt>> = operands.iter().map(int_constant).collect();
         // Acquire: the loop leaves when the old value was `c`, having written `n != c`.
         let acquired = match (op, lits.as_slice()) {
             (AtomicOp::Cas, [Some(c), Some(n)]) if equal && *c == k && c != n => Some(c.clone()),
@@ -406,7 +406,7 @@ fn release(stmts: &[Stmt], from: usize, array: ArrayId, offset: &Expr, c: &BigIn
             && *a == array
             && o == offset
             && operands.len() == 1
-            && literal(&operands[0]).as_ref() == Some(c)
+            && int_constant(&operands[0]).as_ref() == Some(c)
         {
             return Some(j);
         }

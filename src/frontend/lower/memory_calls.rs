@@ -18,8 +18,9 @@
 //! Errors: a destination in `__constant__` memory, the address of a pointer variable as an
 //! argument, a call without three arguments.
 
-use super::{Lower, R, Val, add_off, branch, cast, set, unsupported, wrap};
+use super::{Lower, R, Val, add_off, branch, cast, set, unsupported};
 use crate::frontend::ast::{Node, strip_parens};
+use crate::ir::query::int_constant;
 use crate::ir::*;
 use num_bigint::BigInt;
 
@@ -88,7 +89,7 @@ impl Lower<'_, '_> {
 
     /// A null pointer given as `which` argument of `name`: an assertion that the length is 0.
     fn null_argument(&mut self, name: &str, which: &str, n: &Expr, span: &Span, out: &mut Vec<Stmt>) {
-        let cond = match fold(n) {
+        let cond = match int_constant(n) {
             Some(value) => Expr::bool(value == BigInt::from(0)),
             None => Expr::Binary {
                 op: BinOp::Eq,
@@ -151,7 +152,7 @@ impl Lower<'_, '_> {
             );
         }
         let t = self.temp(U8);
-        let constant = fold(n)
+        let constant = int_constant(n)
             .and_then(|v| u64::try_from(v).ok())
             .filter(|v| *v <= UNROLL_BYTES);
         if let Some(len) = constant {
@@ -219,37 +220,6 @@ fn byte(src: &Source, (array, off): (ArrayId, &Expr), at: &Expr, t: VarId, span:
         },
         span: span.clone(),
     });
-}
-
-/// The value of `e` when it is an integer constant expression (`sizeof(int) + 1` converted to
-/// `size_t`): constants, integer conversions, `+`, `-` and `*`, wrapped to each type.
-fn fold(e: &Expr) -> Option<BigInt> {
-    match e {
-        Expr::Const {
-            value,
-            ty: Ty::Int { .. },
-        } => Some(value.clone()),
-        Expr::Cast {
-            arg,
-            ty: Ty::Int { bits, signed },
-        } if matches!(arg.ty(), Ty::Int { .. }) => Some(wrap(fold(arg)?, *bits, *signed)),
-        Expr::Binary {
-            op,
-            lhs,
-            rhs,
-            ty: Ty::Int { bits, signed },
-        } => {
-            let (a, b) = (fold(lhs)?, fold(rhs)?);
-            let v = match op {
-                BinOp::Add => a + b,
-                BinOp::Sub => a - b,
-                BinOp::Mul => a * b,
-                _ => return None,
-            };
-            Some(wrap(v, *bits, *signed))
-        }
-        _ => None,
-    }
 }
 
 /// Whether `n` is a null pointer constant: `0`, `NULL`, `nullptr` or `(void *)0`, through

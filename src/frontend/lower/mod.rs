@@ -35,6 +35,7 @@
 use super::FrontendError;
 use super::ast::{Node, Pos};
 use super::types::CType;
+use crate::ir::query::wrap;
 use crate::ir::*;
 use globals::{Globals, body_of, collect, select_kernels};
 use num_bigint::BigInt;
@@ -554,16 +555,6 @@ fn cast(e: Expr, ty: Ty) -> Expr {
         return Expr::int(wrap(value.clone(), bits, signed), ty);
     }
     Expr::Cast { arg: Box::new(e), ty }
-}
-
-/// Reduce `v` into the range of an integer of `bits` bits.
-fn wrap(v: BigInt, bits: u32, signed: bool) -> BigInt {
-    let m = BigInt::from(1) << bits;
-    let mut r = ((v % &m) + &m) % &m;
-    if signed && r >= (&m >> 1) {
-        r -= &m;
-    }
-    r
 }
 
 /// The statement `var = value`.
