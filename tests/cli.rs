@@ -1137,7 +1137,7 @@ fn a_lying_solver_in_a_portfolio_makes_a_race_inconclusive() {
 
 /// A portfolio of z3 and a solver that never answers: a race z3 finds decides its query at
 /// once, and z3's `unsat` stands when no second opinion comes within the confirmation window
-/// (a second), so the run ends long before the other solver's 94 s or the 60 s limit: a
+/// (5 s), so the run ends long before the other solver's 94 s or the 60 s limit: a
 /// defect on a racy kernel, verified on a race-free one. No process of the slow solver
 /// outlives gpug.
 #[test]

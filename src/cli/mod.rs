@@ -253,9 +253,10 @@ pub struct CommonArgs {
 
     /// The solver: z3, cvc5, yices (yices-smt2) or bitwuzla. Default: the first of z3, cvc5,
     /// yices on PATH. Several, comma-separated (`z3,yices`), or `portfolio` (every one of the
-    /// four that is installed), make a portfolio: each query is raced by all of them; `sat`
-    /// (with a model that gpug checks) decides at once, `unsat` once a second solver agrees
-    /// (or every other one gave up); a solver answering sat and another unsat is a
+    /// four that is installed), make a portfolio: each query is raced by all of them; an
+    /// answer (`sat`, its model checked, or `unsat`) stands once a second solver gives the
+    /// same, or when no other answers within three times its time (at least 5 s); a solver
+    /// answering sat and another unsat is a
     /// disagreement: neither is trusted, the query is written as a .smt2 file and the verdict
     /// is inconclusive (exit 3). The report names the solvers that answered
     #[arg(long, value_name = "NAME[,NAME…]")]

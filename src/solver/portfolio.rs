@@ -1,21 +1,20 @@
 //! A portfolio of solvers (issue 15): each check is raced by one session per solver, on
 //! threads of the standard library, and decided as soon as the answers allow.
 //!
-//! - `sat` (with a model the session read and checked, see [`Answer::InvalidModel`]) decides
-//!   at once: a witness is checked against the query, and a wrong one can only be a false
-//!   alarm, never hide a defect.
-//! - `unsat` decides when a second solver also answers `unsat`, when every other solver has
-//!   finished without a definitive answer, or when no other solver has answered within the
-//!   confirmation window ([`confirmation_window`]: three times what the first took, at least
-//!   one second) after it (a single solver is trusted, as it is without a portfolio). Waiting
-//!   for a second answer is what lets a portfolio catch a solver that answers `unsat` wrongly
-//!   while an honest one is not much slower: racing for the first answer alone would trust the
-//!   fastest liar; waiting for every solver would make each `unsat` as slow as the slowest.
+//! - A definitive answer (`sat` with a model the session read and checked, see
+//!   [`Answer::InvalidModel`], or `unsat`) stands when a second solver gives the same one,
+//!   when every other solver has finished without a definitive answer, or when no other
+//!   solver has answered within the confirmation window ([`confirmation_window`]: three times
+//!   what the first took, at least [`MIN_CONFIRMATION`]) after it: a single solver is then
+//!   trusted, as it is without a portfolio. Waiting for a second answer is what lets a
+//!   portfolio catch a solver that answers wrongly while an honest one is not much slower:
+//!   racing for the first answer alone would trust the fastest liar; waiting for every solver
+//!   would make each answer as slow as the slowest solver.
 //! - `sat` from one solver and `unsat` from another is a [`Answer::Disagreement`]: neither is
 //!   trusted, and the verdict becomes inconclusive.
 //!
-//! The members still running when the check is decided are killed (their sessions restart them
-//! at the next check), so no process outlives the decision.
+//! The members still running when the check is decided are killed with their children (their
+//! sessions restart them at the next check), so no process outlives the decision.
 
 use super::{Answer, Query, Session, process};
 use std::sync::atomic::Ordering;
@@ -44,7 +43,7 @@ pub(super) fn race(members: &mut [Session], query: &Query) -> (Answer, Option<St
         let mut answers: Vec<Option<Answer>> = vec![None; n];
         let mut decided: Option<(Answer, Option<String>)> = None;
         let started = Instant::now();
-        // Until when a lone `unsat` waits for a second opinion.
+        // Until when a lone definitive answer waits for a second opinion.
         let mut confirm_by: Option<Instant> = None;
         let mut cancelled_all = false;
         loop {
@@ -54,7 +53,7 @@ pub(super) fn race(members: &mut [Session], query: &Query) -> (Answer, Option<St
             };
             match received {
                 Ok((i, answer)) => {
-                    if confirm_by.is_none() && matches!(answer, Answer::Unsat) {
+                    if confirm_by.is_none() && matches!(answer, Answer::Sat(_) | Answer::Unsat) {
                         confirm_by = Some(Instant::now() + confirmation_window(started.elapsed()));
                     }
                     answers[i] = Some(answer);
@@ -63,9 +62,8 @@ pub(super) fn race(members: &mut [Session], query: &Query) -> (Answer, Option<St
                     }
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {
-                    // No second opinion in time: the lone `unsat` stands.
-                    let u = answers.iter().position(|a| matches!(a, Some(Answer::Unsat)));
-                    decided = u.map(|u| (Answer::Unsat, Some(names[u].clone())));
+                    // No second opinion in time: the lone answer stands.
+                    decided = lone(&answers, &names);
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
@@ -87,37 +85,53 @@ pub(super) fn race(members: &mut [Session], query: &Query) -> (Answer, Option<St
     })
 }
 
-/// How long a lone `unsat`, answered `first` after the query was sent, waits for a second
-/// solver's answer: three times `first`, at least one second.
+/// The least time a lone definitive answer waits for a second opinion: a solver that answers at once
+/// (or lies at once) must not beat an honest one that is still starting and reading the
+/// script, also on a loaded machine.
+const MIN_CONFIRMATION: Duration = Duration::from_secs(5);
+
+/// How long a lone definitive answer, given `first` after the query was sent, waits for a second
+/// solver's answer: three times `first`, at least [`MIN_CONFIRMATION`].
 fn confirmation_window(first: Duration) -> Duration {
-    (first * 3).max(Duration::from_secs(1))
+    (first * 3).max(MIN_CONFIRMATION)
 }
 
 /// The decision the answers so far allow, if any (module documentation).
 fn decide(answers: &[Option<Answer>], names: &[String]) -> Option<(Answer, Option<String>)> {
-    let sat = answers.iter().position(|a| matches!(a, Some(Answer::Sat(_))));
-    let unsat: Vec<usize> = (0..answers.len())
-        .filter(|&i| matches!(answers[i], Some(Answer::Unsat)))
-        .collect();
-    if let (Some(s), Some(&u)) = (sat, unsat.first()) {
-        return Some((
-            Answer::Disagreement {
-                sat: names[s].clone(),
-                unsat: names[u].clone(),
-                file: None,
-            },
-            None,
-        ));
-    }
-    if let Some(s) = sat {
-        return answers[s].clone().map(|a| (a, Some(names[s].clone())));
+    let of = |sat: bool| -> Vec<usize> {
+        (0..answers.len())
+            .filter(|&i| match &answers[i] {
+                Some(Answer::Sat(_)) => sat,
+                Some(Answer::Unsat) => !sat,
+                _ => false,
+            })
+            .collect()
+    };
+    let (sat, unsat) = (of(true), of(false));
+    if let (Some(&s), Some(&u)) = (sat.first(), unsat.first()) {
+        let disagreement = Answer::Disagreement {
+            sat: names[s].clone(),
+            unsat: names[u].clone(),
+            file: None,
+        };
+        return Some((disagreement, None));
     }
     let finished = answers.iter().all(Option::is_some);
-    match unsat.as_slice() {
-        [first, second, ..] => Some((Answer::Unsat, Some(format!("{}+{}", names[*first], names[*second])))),
-        [only] if finished => Some((Answer::Unsat, Some(names[*only].clone()))),
+    let agreed = match (sat.as_slice(), unsat.as_slice()) {
+        ([a, b, ..], _) | (_, [a, b, ..]) => Some(format!("{}+{}", names[*a], names[*b])),
+        ([a], _) | (_, [a]) if finished => Some(names[*a].clone()),
         _ => None,
-    }
+    }?;
+    let first = sat.first().or(unsat.first())?;
+    answers[*first].clone().map(|a| (a, Some(agreed)))
+}
+
+/// The lone definitive answer when its confirmation window passed (module documentation).
+fn lone(answers: &[Option<Answer>], names: &[String]) -> Option<(Answer, Option<String>)> {
+    let i = answers
+        .iter()
+        .position(|a| matches!(a, Some(Answer::Sat(_) | Answer::Unsat)))?;
+    answers[i].clone().map(|a| (a, Some(names[i].clone())))
 }
 
 /// The answer of a check no solver decided: a timeout if one ran out of time, else the first
