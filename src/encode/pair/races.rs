@@ -100,19 +100,9 @@ impl Encoder<'_> {
             let (pa, oa, ba) = &a.per_thread[0];
             let (pb, ob, bb) = &b.per_thread[1];
             facts.offset_lemmas(oa, a.width, ob, b.width, &mut lemmas);
-            // Signed comparisons: within that range `o + width` cannot wrap.
             let overlap = and(
                 and(a.valid[0].clone(), b.valid[1].clone()),
-                and(
-                    app(
-                        "bvslt",
-                        vec![oa.clone(), app("bvadd", vec![ob.clone(), bvn(b.width as u64, 64)])],
-                    ),
-                    app(
-                        "bvslt",
-                        vec![ob.clone(), app("bvadd", vec![oa.clone(), bvn(a.width as u64, 64)])],
-                    ),
-                ),
+                bytes_overlap((oa, a.width), (ob, b.width)),
             );
             let same_interval = equal(ba, bb);
             let same_grid_interval = equal(&a.grid[0], &b.grid[1]);
@@ -272,6 +262,22 @@ fn memory_readers(cmds: &[Command]) -> HashSet<String> {
         }
     }
     readers
+}
+
+/// Whether `width_a` bytes from the byte offset `oa` (BV64) and `width_b` bytes from `ob`
+/// share a byte. Signed comparisons: within the ±2^47 of a real address (`Encoder::offset`)
+/// `o + width` cannot wrap.
+pub(super) fn bytes_overlap((oa, width_a): (&Sexp, u32), (ob, width_b): (&Sexp, u32)) -> Sexp {
+    and(
+        app(
+            "bvslt",
+            vec![oa.clone(), app("bvadd", vec![ob.clone(), bvn(u64::from(width_b), 64)])],
+        ),
+        app(
+            "bvslt",
+            vec![ob.clone(), app("bvadd", vec![oa.clone(), bvn(u64::from(width_a), 64)])],
+        ),
+    )
 }
 
 /// `(= x y)`, or `true` when they are the same term.

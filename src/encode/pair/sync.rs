@@ -35,7 +35,7 @@
 //! Anything else orders nothing: a fence without a flag or a lock, a spin-wait on a flag of
 //! another shape, a lock whose array is also written otherwise.
 
-use super::races::equal;
+use super::races::{bytes_overlap, equal};
 use super::{Access, Check, Encoder, Property, SyncHint, SyncPoint, TState};
 use crate::encode::AccessKind;
 use crate::encode::terms::{and, app, atom, bvn, f, or, sym};
@@ -391,17 +391,7 @@ impl Encoder<'_> {
                 .filter(|w| w.array == array && (w.sync.writes || w.kind == AccessKind::Write))
                 .collect();
             let overlap = |x: &Access, tx: usize, y: &Access, ty: usize| {
-                let (ox, oy) = (&x.per_thread[tx].1, &y.per_thread[ty].1);
-                and(
-                    app(
-                        "bvslt",
-                        vec![ox.clone(), app("bvadd", vec![oy.clone(), bvn(u64::from(y.width), 64)])],
-                    ),
-                    app(
-                        "bvslt",
-                        vec![oy.clone(), app("bvadd", vec![ox.clone(), bvn(u64::from(x.width), 64)])],
-                    ),
-                )
+                bytes_overlap((&x.per_thread[tx].1, x.width), (&y.per_thread[ty].1, y.width))
             };
             let mut disj = Vec::new();
             for (i, x) in writes.iter().enumerate() {
