@@ -1,27 +1,30 @@
 #!/usr/bin/env python3
-"""Run gpug over GPUVerify's CUDA test suite and compare with the suite's expectations.
+"""Run gpug over GPUVerify's CUDA or OpenCL test suite and compare with the suite's expectations.
 
 Usage:
     scripts/gpuverify-suite.py SUITE_DIR GPUG [--json OUT] [-j N] [--timeout S]
                                [--forward FLAG]... [--all-flags] [--gpug-arg ARG]...
                                [--filter REGEX] [--symbolic] [--compare ARG]... [--conditions]
 
-SUITE_DIR is a checked-out GPUVerify `testsuite/CUDA` directory (this script never downloads
-anything); GPUG is the gpug binary. Every `kernel.cu` below SUITE_DIR starts with
+SUITE_DIR is a checked-out GPUVerify `testsuite/CUDA` or `testsuite/OpenCL` directory (this
+script never downloads anything); GPUG is the gpug binary. Every `kernel.cu` or `kernel.cl`
+below SUITE_DIR starts with
 
     //pass                       or  //xfail:NOT_ALL_VERIFIED  (or //xfail:BUGLE_ERROR, ...)
     //--blockDim=... --gridDim=... [-DWIDTH=...] [GPUVerify-only flags]
+    (OpenCL: --local_size=... --num_groups=... or --global_size=..., --global_offset=...)
 
 and is run as `GPUG --timeout S <flags> kernel.cu` (in the kernel's folder, with a 60 s limit
-on the whole process). Of line 2, `--blockDim`, `--gridDim`, `-D...`, `-I...` and
-`--warp-sync` are passed on (`${KERNEL_DIR}` expanded); other GPUVerify flags (`--no-inline`,
+on the whole process). Of line 2, `--blockDim`, `--gridDim`, OpenCL's `--local_size`,
+`--num_groups`, `--global_size` and `--global_offset`, `-D...`, `-I...` and `--warp-sync` are
+passed on (`${KERNEL_DIR}` expanded); other GPUVerify flags (`--no-inline`,
 `--equality-abstraction`, ...) are dropped and listed in the table, unless named with
 `--forward` or `--all-flags` is given.
 
 Outcomes, from the expectation and gpug's exit code (0 verified, 1 defect, 2 unsupported
 input / usage error, 3 inconclusive):
 
-    agreed         pass & 0, NOT_ALL_VERIFIED & 1, BUGLE_ERROR/CLANG_ERROR & 2
+    agreed         pass & 0, NOT_ALL_VERIFIED & 1, BUGLE_ERROR/CLANG_ERROR/COMMAND_LINE_ERROR & 2
     missed         NOT_ALL_VERIFIED & 0          (a missed race/defect: must be 0)
     false alarm    pass & 1
     unsupported    2 (when not agreed)
@@ -74,9 +77,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 PROCESS_TIMEOUT_S = 60
-PASSED_PREFIXES = ("--blockDim", "--gridDim", "-D", "-I", "--warp-sync")
-GEOMETRY_FLAGS = ("--blockDim", "--gridDim")
-FRONTEND_ERRORS = ("BUGLE_ERROR", "CLANG_ERROR")
+PASSED_PREFIXES = ("--blockDim", "--gridDim", "--local_size", "--num_groups", "--global_size",
+                   "--global_offset", "-D", "-I", "--warp-sync")
+GEOMETRY_FLAGS = ("--blockDim", "--gridDim", "--local_size", "--num_groups", "--global_size")
+FRONTEND_ERRORS = ("BUGLE_ERROR", "CLANG_ERROR", "COMMAND_LINE_ERROR")
 OUTCOMES = ("agreed", "missed", "false alarm", "unsupported", "over limits", "inconclusive", "beyond",
             "other")
 
@@ -242,12 +246,14 @@ def print_conditions(rows, label=""):
 
 
 def find_kernels(suite, filter_rx):
-    """Every `kernel.cu` below `suite`, sorted, keeping those whose folder matches `filter_rx`."""
+    """Every `kernel.cu` or `kernel.cl` below `suite`, sorted, keeping those whose folder matches
+    `filter_rx`."""
     kernels = []
     for dirpath, dirnames, filenames in os.walk(suite):
         dirnames.sort()
-        if "kernel.cu" in filenames:
-            kernels.append(os.path.join(dirpath, "kernel.cu"))
+        for name in ("kernel.cu", "kernel.cl"):
+            if name in filenames:
+                kernels.append(os.path.join(dirpath, name))
     kernels.sort()
     if filter_rx:
         rx = re.compile(filter_rx)
@@ -439,7 +445,7 @@ def main():
         sys.exit(f"gpuverify-suite: {args.gpug} is not an executable file")
     kernels = find_kernels(suite, args.filter)
     if not kernels:
-        sys.exit(f"gpuverify-suite: no kernel.cu under {suite}")
+        sys.exit(f"gpuverify-suite: no kernel.cu or kernel.cl under {suite}")
 
     def run_both(k):
         row = run_kernel(k, suite, args)

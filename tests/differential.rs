@@ -597,7 +597,7 @@ impl Thread {
                 }
                 StmtKind::Break => return Flow::Break,
                 StmtKind::Continue => return Flow::Continue,
-                StmtKind::Barrier(_) => self.trace.barriers.push((line, s.span.col)),
+                StmtKind::Barrier(..) => self.trace.barriers.push((line, s.span.col)),
                 StmtKind::Block { id, body } => match self.run(body) {
                     Flow::Exit(b) if b == *id => {}
                     Flow::Normal => {}

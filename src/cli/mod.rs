@@ -114,12 +114,19 @@ pub struct VerifyArgs {
     /// Threads per block: `64`, `[16,16]` or `[8,8,4]`. Dimensions not given are 1, and a `*`
     /// makes one symbolic (`[*,1,1]`: any number of threads in x); without the flag all three
     /// are symbolic (positive, within CUDA's limits).
-    #[arg(long = "blockDim", value_name = "DIM", value_parser = parse_dim_partial)]
+    /// OpenCL's --local_size (work-items per work-group) is the same flag.
+    #[arg(long = "blockDim", visible_alias = "local_size", value_name = "DIM", value_parser = parse_dim_partial)]
     pub block_dim: Option<[Option<u32>; 3]>,
 
-    /// Blocks per grid, as for --blockDim.
-    #[arg(long = "gridDim", value_name = "DIM", value_parser = parse_dim_partial)]
+    /// Blocks per grid, as for --blockDim; OpenCL's --num_groups (work-groups) is the same flag.
+    #[arg(long = "gridDim", visible_alias = "num_groups", value_name = "DIM", value_parser = parse_dim_partial)]
     pub grid_dim: Option<[Option<u32>; 3]>,
+
+    /// OpenCL's global size (work-items in all, per dimension), as for --blockDim: the
+    /// work-groups are then the global size divided by --local_size, which must divide it.
+    /// Not with --num_groups.
+    #[arg(long = "global_size", value_name = "DIM", value_parser = parse_dim_partial, conflicts_with = "grid_dim")]
+    pub global_size: Option<[Option<u32>; 3]>,
 
     /// Wall-clock limit per solver query, in seconds, counting the time a restarted solver takes
     /// to read the kernel's script; on expiry the solver is killed and the verdict is
@@ -173,7 +180,7 @@ pub struct VerifyArgs {
     /// is benign when both threads store the same value at the same place whenever they race
     /// (every thread setting `flag[0] = 1`): by default, as in GPUVerify, it is listed as a
     /// note and the kernel can still be verified.
-    #[arg(long = "no-benign")]
+    #[arg(long = "no-benign", alias = "no-benign-tolerance")]
     pub no_benign: bool,
 
     /// Judge a write-write race benign also when the values written come from memory
@@ -251,6 +258,25 @@ pub struct CommonArgs {
     #[arg(long, value_name = "sm_NN", value_parser = parse_gpu_arch)]
     pub gpu_arch: Option<String>,
 
+    /// The source language: `cuda` or `cl` (OpenCL C). Default: by the file's extension, `.cl`
+    /// for OpenCL C, any other for CUDA.
+    #[arg(short = 'x', value_name = "LANG", value_parser = ["cuda", "cu", "cl"])]
+    pub language: Option<String>,
+
+    /// Read the file as OpenCL C, whatever its extension (as `-x cl`).
+    #[arg(long)]
+    pub opencl: bool,
+
+    /// OpenCL C's version, as clang's -cl-std (default CL1.2).
+    #[arg(long = "cl-std", value_name = "CLX.Y", value_parser = crate::frontend::CL_STDS.to_vec())]
+    pub cl_std: Option<String>,
+
+    /// OpenCL's global offset per dimension (`get_global_offset(d)`, added to every
+    /// `get_global_id(d)`): `64` or `[0,16]`. Default 0 in every dimension, as in GPUVerify and
+    /// for a NULL offset of clEnqueueNDRangeKernel.
+    #[arg(long = "global_offset", value_name = "DIM", value_parser = parse_offset)]
+    pub global_offset: Option<[u64; 3]>,
+
     /// The solver: z3, cvc5, yices (yices-smt2) or bitwuzla. Default: the first of z3, cvc5,
     /// yices on PATH. Several, comma-separated (`z3,yices`), or `portfolio` (every one of the
     /// four that is installed), make a portfolio: each query is raced by all of them; an
@@ -310,7 +336,20 @@ impl CommonArgs {
                 (None, false) => Headers::Auto,
             },
             gpu_arch: self.gpu_arch.clone(),
+            language: match (self.opencl, self.language.as_deref()) {
+                (true, _) | (_, Some("cl")) => Some(crate::ir::Language::OpenCl),
+                (false, Some(_)) => Some(crate::ir::Language::Cuda),
+                (false, None) => None,
+            },
+            cl_std: self.cl_std.clone(),
+            global_offset: self.global_offset.unwrap_or([0; 3]),
+            work_dim: None,
         }
+    }
+
+    /// Whether `file` is read as OpenCL C under these arguments.
+    pub fn is_opencl(&self, file: &Path) -> bool {
+        crate::frontend::language_of(file, &self.frontend()) == crate::ir::Language::OpenCl
     }
 
     /// The options every command shares, for `geometry`, `passes` and a per-query limit of
@@ -402,6 +441,21 @@ pub fn parse_dim(s: &str) -> Result<[u32; 3], String> {
     Ok(out)
 }
 
+/// Parses `--global_offset`: `N`, `[X,Y]` or `[X,Y,Z]` (commas without brackets too), 0 where
+/// not given.
+fn parse_offset(s: &str) -> Result<[u64; 3], String> {
+    let inner = s.trim().trim_start_matches('[').trim_end_matches(']');
+    let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+    if parts.len() > 3 {
+        return Err(format!("expected N, [X,Y] or [X,Y,Z], got `{s}`"));
+    }
+    let mut out = [0u64; 3];
+    for (i, p) in parts.iter().enumerate() {
+        out[i] = p.parse().map_err(|_| format!("`{p}` is not a non-negative integer"))?;
+    }
+    Ok(out)
+}
+
 /// Parses a dimension like [`parse_dim`], where a component `*` is symbolic (`None`).
 pub fn parse_dim_partial(s: &str) -> Result<[Option<u32>; 3], String> {
     let inner = s.trim().trim_start_matches('[').trim_end_matches(']');
@@ -417,12 +471,25 @@ pub fn parse_dim_partial(s: &str) -> Result<[Option<u32>; 3], String> {
 }
 
 /// GPUVerify flags that do not apply to gpug: accepted, ignored with a note.
+/// Each either changes only how GPUVerify runs (its logs, its solver's and clang's options, its
+/// invariant inference) or narrows what it checks (`--only-intra-group`,
+/// `--no-barrier-access-checks`): ignoring one can only add findings, never hide one.
 const IGNORED_FLAGS: &[&str] = &[
     "--no-inline",
     "--boogie-file",
     "--adversarial-abstraction",
     "--only-intra-group",
     "--time",
+    "--debug",
+    "--vcgen-op",
+    "--vcgen-opt",
+    "--infer-info",
+    "--cruncher-opt",
+    "--clang-opt",
+    "--only-log",
+    "--invariants-as-candidates",
+    "--k-induction-depth",
+    "--no-barrier-access-checks",
 ];
 
 /// Removes GPUVerify's inapplicable flags from `args`, returning the notes to print.
@@ -494,11 +561,15 @@ fn verify(a: VerifyArgs, args: &[String]) -> i32 {
 /// The driver's options for `a`; `Err` why they are wrong (a launch outside CUDA's limits, an
 /// unknown solver, a bad `--timeout`).
 fn options(a: &VerifyArgs) -> Result<(RunOptions, VerifyOptions), String> {
-    let geometry = Geometry {
-        block_dim: a.block_dim.unwrap_or([None; 3]),
-        grid_dim: a.grid_dim.unwrap_or([None; 3]),
+    let block_dim = a.block_dim.unwrap_or([None; 3]);
+    let grid_dim = match a.global_size {
+        Some(global) => groups_of(global, block_dim)?,
+        None => a.grid_dim.unwrap_or([None; 3]),
     };
-    if let Some(why) = geometry.outside_limits() {
+    let geometry = Geometry { block_dim, grid_dim };
+    // OpenCL leaves the limits to the device (CL_DEVICE_MAX_WORK_GROUP_SIZE).
+    let opencl = !a.file.is_empty() && a.file.iter().all(|f| a.common.is_opencl(f));
+    if let Some(why) = geometry.outside_limits().filter(|_| !opencl) {
         return Err(format!("{why} (CUDA's launch limits)"));
     }
     let passes = PassOptions {
@@ -507,7 +578,9 @@ fn options(a: &VerifyArgs) -> Result<(RunOptions, VerifyOptions), String> {
         no_infer: a.no_infer,
         ..PassOptions::default()
     };
-    let common = a.common.try_run_options(a.timeout, geometry, passes)?;
+    let dims = work_dim(&geometry);
+    let mut common = a.common.try_run_options(a.timeout, geometry, passes)?;
+    common.frontend.work_dim = dims;
     let opts = VerifyOptions {
         only_divergence: a.only_divergence,
         explain: a.explain,
@@ -521,6 +594,43 @@ fn options(a: &VerifyArgs) -> Result<(RunOptions, VerifyOptions), String> {
         warp_sync: a.warp_sync,
     };
     Ok((common, opts))
+}
+
+/// OpenCL's work-groups per dimension for `--global_size` `global` and `--local_size` `local`:
+/// `global / local`, symbolic where either is.
+///
+/// # Errors
+/// A dimension of `global` that `local` does not divide (GPUVerify's command-line error).
+fn groups_of(global: [Option<u32>; 3], local: [Option<u32>; 3]) -> Result<[Option<u32>; 3], String> {
+    let mut out = [None; 3];
+    for d in 0..3 {
+        out[d] = match (global[d], local[d]) {
+            (Some(g), Some(l)) if g % l != 0 => {
+                return Err(format!(
+                    "dimension {d} of --global_size ({g}) is not a multiple of dimension {d} of --local_size ({l})"
+                ));
+            }
+            (Some(g), Some(l)) => Some(g / l),
+            _ => None,
+        };
+    }
+    Ok(out)
+}
+
+/// OpenCL's `get_work_dim()` for a launch: 1 + the last dimension whose work-item or
+/// work-group count is not 1 (`--local_size=[64,64]`: 2); `None` when a count is symbolic.
+/// (A dimension of extent 1 on both counts is told from no dimension only by `get_work_dim()`,
+/// which then says fewer.)
+fn work_dim(g: &Geometry) -> Option<u32> {
+    let mut dims = 1;
+    for d in 0..3 {
+        match (g.block_dim[d], g.grid_dim[d]) {
+            (Some(1), Some(1)) => {}
+            (Some(_), Some(_)) => dims = d as u32 + 1,
+            _ => return None,
+        }
+    }
+    Some(dims)
 }
 
 #[cfg(test)]

@@ -132,7 +132,7 @@ pub fn resolve_headers(headers: &Headers) -> Result<Option<PathBuf>, FrontendErr
 
 /// A folder in the temporary directory named after the hash of `key` (gpug's version in
 /// front), created if missing.
-fn cache_dir(key: impl Hash) -> Result<PathBuf, FrontendError> {
+pub(super) fn cache_dir(key: impl Hash) -> Result<PathBuf, FrontendError> {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     key.hash(&mut h);
     let dir = std::env::temp_dir().join(format!("gpug-{}-{:016x}", env!("CARGO_PKG_VERSION"), h.finish()));

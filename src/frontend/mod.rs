@@ -21,15 +21,17 @@ mod builtins;
 mod clang;
 mod cuda;
 pub mod lower;
+mod opencl;
 pub mod types;
 
 pub use clang::find_clang;
 pub use cuda::{
-    ANNOTATIONS, CUDA_PATH_ENV, DEFAULT_CUDA_PATHS, Headers, NVIDIA_PRELUDE, PRELUDE, STUB_HEADERS, nvidia_pch, parse,
+    ANNOTATIONS, CUDA_PATH_ENV, DEFAULT_CUDA_PATHS, Headers, NVIDIA_PRELUDE, PRELUDE, STUB_HEADERS, nvidia_pch,
     resolve_headers, support_files,
 };
+pub use opencl::{CL_STDS, DEFAULT_CL_STD, OPENCL_PRELUDE};
 
-use crate::ir::{Program, Span};
+use crate::ir::{Language, Program, Span};
 use std::path::{Path, PathBuf};
 
 /// Options for [`load`].
@@ -51,6 +53,39 @@ pub struct FrontendOptions {
     /// The GPU architecture clang compiles for (`sm_80`; `None`: [`DEFAULT_GPU_ARCH`]), which
     /// decides the intrinsics the headers declare (`__reduce_add_sync` needs `sm_80`).
     pub gpu_arch: Option<String>,
+    /// The source language: `None` picks it by the file's extension ([`language_of`]: `.cl` is
+    /// OpenCL C, anything else CUDA).
+    pub language: Option<Language>,
+    /// OpenCL C's version, as clang's `-cl-std` (`CL2.0`; `None`: [`DEFAULT_CL_STD`]).
+    pub cl_std: Option<String>,
+    /// OpenCL's global offset per dimension (`--global_offset`): the value of
+    /// `get_global_offset(d)`, added to every `get_global_id(d)`; 0 where not given, as in
+    /// GPUVerify.
+    pub global_offset: [u64; 3],
+    /// The number of dimensions of the launch (`get_work_dim()`), when the command line gives
+    /// it (the values of `--local_size`); `None`: unknown (a uniform value).
+    pub work_dim: Option<u32>,
+}
+
+/// The language of the file `path` under `opts`: [`FrontendOptions::language`] when given, else
+/// OpenCL C for a `.cl` file and CUDA for any other.
+pub fn language_of(path: &Path, opts: &FrontendOptions) -> Language {
+    opts.language.unwrap_or_else(|| match path.extension().and_then(|e| e.to_str()) {
+        Some("cl") => Language::OpenCl,
+        _ => Language::Cuda,
+    })
+}
+
+/// Runs clang on `path` in the mode of its language ([`language_of`]) and returns the AST with
+/// the path of the prelude gpug force-included (whose declarations are not the file's).
+///
+/// # Errors
+/// Clang's diagnostics ([`FrontendError::ClangFailed`]), a missing clang or CUDA headers.
+pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<(ast::Node, PathBuf), FrontendError> {
+    match language_of(path, opts) {
+        Language::Cuda => cuda::parse(path, opts),
+        Language::OpenCl => opencl::parse(path, opts),
+    }
 }
 
 /// The GPU architecture of [`FrontendOptions::gpu_arch`] when none is given (Volta: the first
@@ -140,6 +175,11 @@ pub enum FrontendError {
 /// (`lower::template_instantiation`), so the file need not be edited; a clang error about it
 /// says what was appended.
 pub fn load(path: &Path, opts: &FrontendOptions) -> Result<Program, FrontendError> {
+    let language = language_of(path, opts);
+    let opts = &FrontendOptions {
+        language: Some(language),
+        ..opts.clone()
+    };
     let (mut root, mut prelude) = parse(path, opts)?;
     let file = path.display().to_string();
     let io = |context: String| move |source| FrontendError::Io { context, source };
@@ -158,7 +198,7 @@ pub fn load(path: &Path, opts: &FrontendOptions) -> Result<Program, FrontendErro
     }
     let prelude_s = prelude.to_string_lossy();
     if opts.assumptions.is_empty() {
-        return lower::lower_program(&root, &file, &prelude_s, opts.kernel.as_deref());
+        return lower::lower_program(&root, &file, &prelude_s, opts.kernel.as_deref(), opts);
     }
     let offsets = lower::kernel_body_offsets(&root, &file, &prelude_s, opts.kernel.as_deref())?;
     let text = std::fs::read(path).map_err(io(format!("reading {file}")))?;
@@ -185,7 +225,7 @@ pub fn load(path: &Path, opts: &FrontendOptions) -> Result<Program, FrontendErro
     out.extend_from_slice(&text[last..]);
     out.extend_from_slice(appended.as_bytes());
     let (root, prelude) = reparse(path, opts, &out, "")?;
-    lower::lower_program(&root, &file, &prelude.to_string_lossy(), opts.kernel.as_deref())
+    lower::lower_program(&root, &file, &prelude.to_string_lossy(), opts.kernel.as_deref(), opts)
 }
 
 /// Run clang on `text`, an edited copy of the file `path`, written to a temporary directory

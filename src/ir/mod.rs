@@ -420,6 +420,39 @@ pub enum BarrierScope {
     Grid,
 }
 
+/// The memory whose accesses a [`StmtKind::Barrier`] orders between the threads it waits for
+/// (OpenCL's fence flags, `barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)`, OpenCL 1.2
+/// section 6.12.8). Every barrier synchronises (divergence is checked whatever its flags); an
+/// access to memory a barrier does not fence is not ordered by it, as in GPUVerify, whose
+/// barrier resets the access logs of local memory only under `CLK_LOCAL_MEM_FENCE` and of
+/// global memory only under `CLK_GLOBAL_MEM_FENCE` (its test suite,
+/// `testsuite/OpenCL/inter_group_and_barrier_flag_tests`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Fences {
+    /// Orders accesses to [`Space::Shared`] memory (OpenCL's `__local`; `CLK_LOCAL_MEM_FENCE`).
+    pub local: bool,
+    /// Orders accesses to [`Space::Global`] memory (`CLK_GLOBAL_MEM_FENCE`).
+    pub global: bool,
+}
+
+impl Fences {
+    /// Both: CUDA's barriers, and OpenCL's with both flags.
+    pub const ALL: Fences = Fences {
+        local: true,
+        global: true,
+    };
+
+    /// Whether accesses to memory of `space` are ordered (private and constant memory never
+    /// race, so they count as ordered).
+    pub fn orders(self, space: Space) -> bool {
+        match space {
+            Space::Shared => self.local,
+            Space::Global => self.global,
+            Space::Local | Space::Constant => true,
+        }
+    }
+}
+
 /// The threads a warp barrier ([`StmtKind::WarpBarrier`]) synchronises, as groups of a block's
 /// linear thread ids (`x + y*blockDim.x + z*blockDim.x*blockDim.y`; a lane is that id mod 32).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -605,8 +638,10 @@ pub enum StmtKind {
     /// and acquire patterns of DESIGN.md "Fences, flags and locks"); elsewhere it is nothing.
     Sync(SyncEvent),
     /// A barrier: `__syncthreads()` and a thread block's `sync()` ([`BarrierScope::Block`]), or
-    /// a grid group's `sync()` ([`BarrierScope::Grid`], all threads of a cooperative launch).
-    Barrier(BarrierScope),
+    /// a grid group's `sync()` ([`BarrierScope::Grid`], all threads of a cooperative launch),
+    /// ordering the accesses to the memory its [`Fences`] name (CUDA's: all of it; OpenCL's
+    /// `barrier(flags)`: what its flags name).
+    Barrier(BarrierScope, Fences),
     /// `assert(cond)` / `__assert(cond)`.
     Assert {
         cond: Expr,
@@ -715,6 +750,20 @@ pub struct Kernel {
     /// What the front end assumed or left out, for the report (a call treated as
     /// uninterpreted, an ignored `printf`), each once.
     pub notes: Vec<String>,
+    /// The language the kernel was written in: only the report's words depend on it
+    /// (work-item and `get_local_id(0)` for OpenCL, thread and `threadIdx.x` for CUDA), and
+    /// which launch limits apply (CUDA's; OpenCL leaves them to the device).
+    pub language: Language,
+}
+
+/// The source language of a [`Kernel`] (issue 13: OpenCL C next to CUDA).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Language {
+    /// CUDA C++ (`.cu`).
+    #[default]
+    Cuda,
+    /// OpenCL C (`.cl`).
+    OpenCl,
 }
 
 impl Kernel {

@@ -9,7 +9,7 @@
 //! of an [`super::AbstractLoop`]'s summaries (the `LoopHead` contexts).
 
 use super::visit::{AccessContext, LabelContext, VarContext, Visitor};
-use super::{ArrayId, AtomicOp, BarrierScope, BlockId, Expr, Stmt, StmtKind, Ty, VarId};
+use super::{ArrayId, AtomicOp, BarrierScope, BlockId, Expr, Space, Stmt, StmtKind, Ty, VarId};
 use num_bigint::BigInt;
 use std::collections::BTreeSet;
 
@@ -158,7 +158,16 @@ pub fn leaves(stmts: &[Stmt]) -> bool {
 pub fn contains_barrier(stmts: &[Stmt]) -> bool {
     any_event(
         stmts,
-        |e| matches!(e, Event::Stmt(s) if matches!(s.kind, StmtKind::Barrier(_))),
+        |e| matches!(e, Event::Stmt(s) if matches!(s.kind, StmtKind::Barrier(..))),
+    )
+}
+
+/// Whether every barrier of `stmts` orders the accesses to memory of `space` ([`Fences::orders`]):
+/// always for CUDA; for OpenCL, unless some `barrier(flags)` leaves that memory out.
+pub fn barriers_order(stmts: &[Stmt], space: Space) -> bool {
+    !any_event(
+        stmts,
+        |e| matches!(e, Event::Stmt(s) if matches!(s.kind, StmtKind::Barrier(_, f) if !f.orders(space))),
     )
 }
 
@@ -167,7 +176,7 @@ pub fn contains_barrier(stmts: &[Stmt]) -> bool {
 pub fn grid_barriers(stmts: &[Stmt]) -> u32 {
     let mut n = 0;
     any_event(stmts, |e| {
-        if matches!(e, Event::Stmt(s) if s.kind == StmtKind::Barrier(BarrierScope::Grid)) {
+        if matches!(e, Event::Stmt(s) if matches!(s.kind, StmtKind::Barrier(BarrierScope::Grid, _))) {
             n += 1;
         }
         false
@@ -319,7 +328,7 @@ mod tests {
                 body: vec![
                     havoc(2),
                     st(StmtKind::Return),
-                    st(StmtKind::Barrier(BarrierScope::Block)),
+                    st(StmtKind::Barrier(BarrierScope::Block, Fences::ALL)),
                 ],
                 cond: Expr::Var {
                     id: VarId(2),

@@ -193,7 +193,7 @@ macro_rules! make_visitor {
                     }
                     StmtKind::Break
                     | StmtKind::Continue
-                    | StmtKind::Barrier(_)
+                    | StmtKind::Barrier(..)
                     | StmtKind::WarpBarrier(_)
                     | StmtKind::Fence(_)
                     | StmtKind::Sync(SyncEvent::Unlock)

@@ -141,7 +141,7 @@ fn barrier_count(stmts: &[Stmt]) -> Option<u32> {
     let mut n = 0;
     for s in stmts {
         match &s.kind {
-            StmtKind::Barrier(_) => n += 1,
+            StmtKind::Barrier(..) => n += 1,
             StmtKind::Block { body, .. } if has_exit(body) && contains_barrier(body) => return None,
             StmtKind::Block { body, .. } => n += barrier_count(body)?,
             _ if contains_barrier(std::slice::from_ref(s)) => return None,

@@ -107,7 +107,7 @@ fn initialised_before_barrier(body: &[Stmt], array: ArrayId) -> usize {
     };
     let Some(barrier) = body[..first]
         .iter()
-        .rposition(|s| matches!(s.kind, StmtKind::Barrier(BarrierScope::Block)))
+        .rposition(|s| matches!(s.kind, StmtKind::Barrier(BarrierScope::Block, _)))
     else {
         return 0;
     };

@@ -43,6 +43,7 @@ fn kernel() -> (Kernel, VarId) {
         body: vec![],
         next_block: 0,
         unchecked: Vec::new(),
+        language: Default::default(),
         uninterpreted: Vec::new(),
         notes: Vec::new(),
     };
@@ -74,7 +75,7 @@ fn halving_loop(k: &mut Kernel, s: VarId) {
             },
             4,
         ),
-        st(StmtKind::Barrier(BarrierScope::Block), 5),
+        st(StmtKind::Barrier(BarrierScope::Block, Fences::ALL), 5),
     ];
     let step = vec![st(
         StmtKind::Assign {
@@ -118,7 +119,7 @@ fn halving_loop_unrolls_for_concrete_block() {
     let p = prepare(&k, &g, &PassOptions::default());
     assert!(p.inconclusive.is_empty());
     assert_eq!(p.loops, vec![(sp(3), LoopTreatment::Unrolled(8))]);
-    assert_eq!(count(&p.kernel.body, &|k| matches!(k, StmtKind::Barrier(_))), 8);
+    assert_eq!(count(&p.kernel.body, &|k| matches!(k, StmtKind::Barrier(..))), 8);
     assert_eq!(count(&p.kernel.body, &|k| matches!(k, StmtKind::Loop { .. })), 0);
 }
 
@@ -291,7 +292,7 @@ fn conditional_barrier_has_no_fixed_count() {
         st(
             StmtKind::If {
                 cond: bin(BinOp::Lt, tid, Expr::int(4, Ty::U32), Ty::Bool),
-                then: vec![st(StmtKind::Barrier(BarrierScope::Block), 6)],
+                then: vec![st(StmtKind::Barrier(BarrierScope::Block, Fences::ALL), 6)],
                 els: vec![],
             },
             6,
@@ -365,7 +366,7 @@ fn constant_branch_is_folded() {
     k.body = vec![st(
         StmtKind::If {
             cond,
-            then: vec![st(StmtKind::Barrier(BarrierScope::Block), 2)],
+            then: vec![st(StmtKind::Barrier(BarrierScope::Block, Fences::ALL), 2)],
             els: vec![st(StmtKind::Havoc { var: s }, 3)],
         },
         2,

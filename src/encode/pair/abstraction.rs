@@ -86,11 +86,15 @@ impl Encoder<'_> {
     /// The refinement of paper `000_…` §4.2 for counters ([`counter_arrays`]): for every call
     /// of thread 1 and every call of thread 2 on a counter whose old value they keep, when
     /// both are made at one offset they return different values (asserted in the script); for
-    /// a counter of block-scope atomics, when the threads are of one block.
+    /// a counter of block-scope atomics or in `__shared__` memory, when the threads are of one
+    /// block.
     pub(super) fn counter_values_differ(&mut self) {
         let calls = std::mem::take(&mut self.counter_calls);
         for (a1, _, pc1, off1, old1) in calls.iter().filter(|c| c.1 == 0) {
-            let block_only = self.counters.iter().any(|(a, b)| a == a1 && *b);
+            // One block's copy of a `__shared__` counter is not another block's: two threads
+            // of different blocks may get the same value from theirs.
+            let block_only = self.counters.iter().any(|(a, b)| a == a1 && *b)
+                || self.k.array(*a1).space == crate::ir::Space::Shared;
             for (_, _, pc2, off2, old2) in calls.iter().filter(|c| c.1 == 1 && c.0 == *a1) {
                 let mut both = vec![pc1.clone(), pc2.clone(), app("=", vec![off1.clone(), off2.clone()])];
                 if block_only {

@@ -30,6 +30,10 @@ impl Encoder<'_> {
         }
         for (array, accs) in by_array {
             let global = self.k.array(array).space == Space::Global;
+            // Some barrier leaves this memory out (OpenCL's fence flags): no barrier orders
+            // its accesses, so every pair is one query, at any barrier counts (sound: only
+            // more pairs race; a barrier that fences it is then not used to order them).
+            let ordered = crate::ir::query::barriers_order(&self.k.body, self.k.array(array).space);
             let mut groups: BTreeMap<u32, Vec<(Access, Access)>> = BTreeMap::new();
             let mut cross: Vec<(Access, Access)> = Vec::new();
             for i in 0..accs.len() {
@@ -41,7 +45,9 @@ impl Encoder<'_> {
                     if a.per_thread[0].0 == f() || b.per_thread[1].0 == f() {
                         continue;
                     }
-                    if a.segment == b.segment {
+                    if !ordered {
+                        groups.entry(0).or_default().push((a.clone(), b.clone()));
+                    } else if a.segment == b.segment {
                         groups.entry(a.segment).or_default().push((a.clone(), b.clone()));
                     } else if global {
                         cross.push((a.clone(), b.clone()));
@@ -91,6 +97,7 @@ impl Encoder<'_> {
         let mut disj = Vec::new();
         let mut lemmas = Vec::new();
         let layout = self.layout.clone();
+        let ordered = crate::ir::query::barriers_order(&self.k.body, self.k.array(array).space);
         let mut gv = layout.common();
         // Per pair: its condition when it is not benign (the condition itself when it cannot
         // be), and whether it can be.
@@ -104,7 +111,10 @@ impl Encoder<'_> {
                 and(a.valid[0].clone(), b.valid[1].clone()),
                 bytes_overlap((oa, a.width), (ob, b.width)),
             );
-            let same_interval = equal(ba, bb);
+            let same_interval = match ordered {
+                true => equal(ba, bb),
+                false => t(),
+            };
             let same_grid_interval = equal(&a.grid[0], &b.grid[1]);
             let order = match (global, same_segment) {
                 (false, _) => and(atom("same_block"), same_interval),

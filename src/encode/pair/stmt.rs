@@ -88,7 +88,7 @@ impl Encoder<'_> {
                     ts.pc = f();
                 }
             }
-            StmtKind::Barrier(scope) => self.barrier(s, *scope, st),
+            StmtKind::Barrier(scope, _) => self.barrier(s, *scope, st),
             StmtKind::WarpBarrier(lanes) => self.warp_barrier(s, *lanes, st),
             StmtKind::Shuffle {
                 dst,

@@ -7,8 +7,8 @@
 use super::Lowering::{self, *};
 use super::int::{brev, clz, ffs, hadd, mul24, mulhi, popc, rhadd, sad, umul24};
 use super::{
-    Check, IntFn, LogKind, LogQuery, LogWhat, Table, abs, add_noovfl, all, distinct, exclusive, implies, max, min,
-    other, same_group, uniform,
+    Check, IntFn, LogKind, LogQuery, LogWhat, Table, abs, add_noovfl, all, distinct, exclusive, implies, ite, max, min,
+    mod_pow2, other, same_group, uniform,
 };
 use crate::ir::{AtomicOp, AtomicScope, ReduceOp, ShuffleMode, VoteOp};
 
@@ -355,6 +355,14 @@ const TABLE: &[(&str, Lowering)] = &[
     ("__enabled", Enabled),
     ("__requires_fresh_array", True),
     ("__function_wide_invariant", Ignored),
+    // Candidate invariants, which GPUVerify's inference drops when they do not hold: never
+    // assumed (sound), so ignored.
+    ("__candidate_invariant", Ignored),
+    ("__candidate_global_invariant", Ignored),
+    ("__function_wide_candidate_invariant", Ignored),
+    // GPUVerify's pure helpers.
+    ("__ite", int(ite)),
+    ("__mod_pow2", int(mod_pow2)),
     // GPUVerify's access logs: what this thread read, wrote or updated atomically in the
     // current barrier interval.
     ("__read", log(LogKind::Read, LogWhat::Occurred)),
@@ -385,6 +393,8 @@ const TABLE: &[(&str, Lowering)] = &[
             float: None,
         }),
     ),
+    ("__add_noovfl_int", int(add_noovfl)),
+    ("__add_noovfl_unsigned_int", int(add_noovfl)),
     // cuRAND's device API: reads and writes of the state, fresh results (`lower/curand.rs`).
     ("curand_init", Curand),
     ("curand", Curand),

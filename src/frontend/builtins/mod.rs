@@ -12,6 +12,7 @@
 
 pub mod cuda;
 pub mod int;
+pub mod opencl;
 
 use super::lower::to_bool;
 use crate::ir::{AtomicOp, AtomicScope, BinOp, Builtin, Dim, Expr, Ty, UnOp};
@@ -116,6 +117,51 @@ pub enum Lowering {
     Curand,
     /// A built-in gpug does not model: a call is an error naming it, with the reason.
     Unsupported(&'static str),
+    /// An OpenCL work-item function (`get_local_id(d)`, …): the launch geometry's value for
+    /// the constant dimension `d` (a dimension that is not an integer constant is an error
+    /// naming the call).
+    WorkItemFn(WorkItem),
+    /// OpenCL's `barrier(flags)` and `work_group_barrier(flags)`: a barrier of the work-group
+    /// that orders the accesses to the memory its fence flags name
+    /// ([`crate::ir::StmtKind::Barrier`] with [`crate::ir::Fences`]); flags that are not an
+    /// integer constant order no memory (the barrier still synchronises, and divergence is
+    /// checked).
+    FencedBarrier,
+    /// An atomic with the implicit operand 1 (OpenCL's `atomic_inc` as `Add`, `atomic_dec` as
+    /// `Sub`), device scope; otherwise as [`Lowering::Atomic`].
+    AtomicStep(AtomicOp),
+}
+
+/// The OpenCL work-item functions of [`Lowering::WorkItemFn`] (OpenCL 1.2 section 6.12.1), in
+/// CUDA's terms: work-item = thread, work-group = block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorkItem {
+    /// `get_local_id(d)`: `threadIdx.d`.
+    LocalId,
+    /// `get_group_id(d)`: `blockIdx.d`.
+    GroupId,
+    /// `get_global_id(d)`: `blockIdx.d * blockDim.d + threadIdx.d + offset(d)`.
+    GlobalId,
+    /// `get_local_size(d)`: `blockDim.d`.
+    LocalSize,
+    /// `get_num_groups(d)`: `gridDim.d`.
+    NumGroups,
+    /// `get_global_size(d)`: `gridDim.d * blockDim.d`.
+    GlobalSize,
+    /// `get_global_offset(d)`: `--global_offset`'s value, 0 when it is not given (as GPUVerify).
+    GlobalOffset,
+    /// `get_work_dim()`: the dimensions `--local_size` gives, else unknown (uniform).
+    WorkDim,
+}
+
+/// The lowering of the built-in function `name` of `language`, if it is one: OpenCL's table
+/// first for OpenCL, then CUDA's (which holds what both share: GPUVerify's annotations, `min`,
+/// `max`, float math, `printf`).
+pub fn lookup(language: crate::ir::Language, name: &str) -> Option<Lowering> {
+    match language {
+        crate::ir::Language::Cuda => cuda::BUILTINS.get(name),
+        crate::ir::Language::OpenCl => opencl::BUILTINS.get(name).or_else(|| cuda::BUILTINS.get(name)),
+    }
 }
 
 /// Which accesses an access log records: a thread's reads, writes or atomics of one array
@@ -205,7 +251,7 @@ pub fn max(args: &[Expr], ty: Ty) -> Option<Expr> {
 }
 
 /// `e` converted to `ty` (itself when it has that type).
-fn to(e: &Expr, ty: Ty) -> Expr {
+pub(super) fn to(e: &Expr, ty: Ty) -> Expr {
     if e.ty() == ty {
         return e.clone();
     }
@@ -213,6 +259,29 @@ fn to(e: &Expr, ty: Ty) -> Expr {
         arg: Box::new(e.clone()),
         ty,
     }
+}
+
+/// GPUVerify's `__ite(c, a, b)`: `c ? a : b` (pure arms).
+pub fn ite(args: &[Expr], ty: Ty) -> Option<Expr> {
+    let [c, a, b] = args else { return None };
+    Some(Expr::Select {
+        cond: Box::new(super::lower::to_bool(c.clone())),
+        then: Box::new(to(a, ty)),
+        els: Box::new(to(b, ty)),
+        ty,
+    })
+}
+
+/// GPUVerify's `__mod_pow2(x, y)`: `x % y` for `y` a power of two, as `x & (y - 1)`.
+pub fn mod_pow2(args: &[Expr], ty: Ty) -> Option<Expr> {
+    let [x, y] = args else { return None };
+    let bin = |op, l: Expr, r: Expr| Expr::Binary {
+        op,
+        lhs: Box::new(l),
+        rhs: Box::new(r),
+        ty,
+    };
+    Some(bin(BinOp::BitAnd, to(x, ty), bin(BinOp::Sub, to(y, ty), Expr::int(1, ty))))
 }
 
 /// `a op b ? a : b`.

@@ -92,7 +92,7 @@ fn stmt(mut s: Stmt, logs: &[AccessLog], out: &mut Vec<Stmt>) {
             l.body = take(&mut l.body);
             l.step = take(&mut l.step);
         }
-        StmtKind::Barrier(_) => {
+        StmtKind::Barrier(..) => {
             let reset = empty(logs, &s);
             out.push(s);
             out.extend(reset);

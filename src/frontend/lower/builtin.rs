@@ -8,7 +8,7 @@
 use super::{Lower, R, Val, cast, unsupported};
 use crate::frontend::FrontendError;
 use crate::frontend::ast::Node;
-use crate::frontend::builtins::{Check, IntFn, Lowering, cuda};
+use crate::frontend::builtins::{self, Check, IntFn, Lowering, WorkItem};
 use crate::frontend::types::CType;
 use crate::ir::*;
 
@@ -22,14 +22,24 @@ impl Lower<'_, '_> {
         span: &Span,
         out: &mut Vec<Stmt>,
     ) -> R<Option<Val>> {
-        let Some(lowering) = cuda::BUILTINS.get(name) else {
+        let Some(lowering) = builtins::lookup(self.g.language, name) else {
             return Ok(None);
         };
         let v = match lowering {
-            Lowering::Atomic(op, scope) => self.atomic((op, scope), name, args, span, out)?,
+            Lowering::Atomic(op, scope) => self.atomic((op, scope), name, args, false, span, out)?,
+            Lowering::AtomicStep(op) => self.atomic((op, AtomicScope::Device), name, args, true, span, out)?,
+            Lowering::WorkItemFn(f) => self.work_item(n, f, name, args, span)?,
+            Lowering::FencedBarrier => {
+                let fences = self.fence_flags(name, args, span);
+                out.push(Stmt {
+                    kind: StmtKind::Barrier(BarrierScope::Block, fences),
+                    span: span.clone(),
+                });
+                Val::Void
+            }
             Lowering::Barrier => {
                 out.push(Stmt {
-                    kind: StmtKind::Barrier(BarrierScope::Block),
+                    kind: StmtKind::Barrier(BarrierScope::Block, Fences::ALL),
                     span: span.clone(),
                 });
                 Val::Void
@@ -42,7 +52,7 @@ impl Lower<'_, '_> {
                 // loads are the thread's), then the barrier.
                 let v = self.vote(n, name, (op, false), args, span, out)?;
                 out.push(Stmt {
-                    kind: StmtKind::Barrier(BarrierScope::Block),
+                    kind: StmtKind::Barrier(BarrierScope::Block, Fences::ALL),
                     span: span.clone(),
                 });
                 v
@@ -172,6 +182,7 @@ impl Lower<'_, '_> {
         op: (AtomicOp, AtomicScope),
         name: &str,
         args: &[&Node],
+        step: bool,
         span: &Span,
         out: &mut Vec<Stmt>,
     ) -> R<Val> {
@@ -192,9 +203,110 @@ impl Lower<'_, '_> {
             let v = self.rvalue(a, out)?;
             operands.push(cast(self.expect_scalar(v, a)?, ty));
         }
+        if step {
+            operands.push(Expr::int(1, ty));
+        }
         let t = self.temp(ty);
         self.atomic_on(pv, (op, name, ty, t), &operands, span, out)?;
         Ok(Val::Scalar(Expr::Var { id: t, ty }))
+    }
+
+    /// An OpenCL work-item function `f` (the call `n` to `name`) as the launch geometry's
+    /// value, converted to the call's type (`size_t`). Identifiers and sizes are computed in 32
+    /// bits, as CUDA's `blockIdx.x * blockDim.x + threadIdx.x` (a global size of 2^32 or more
+    /// work-items wraps, which only merges identifiers: more races, none hidden).
+    ///
+    /// # Errors
+    /// A dimension that is not an integer constant from 0 to 2, named with the call.
+    fn work_item(&mut self, n: &Node, f: WorkItem, name: &str, args: &[&Node], span: &Span) -> R<Val> {
+        let ty = self.scalar_ty(n)?;
+        let u32v = |e: Expr| cast(e, Ty::U32);
+        if f == WorkItem::WorkDim {
+            let e = match self.g.work_dim {
+                Some(d) => Expr::int(i64::from(d), Ty::U32),
+                None => {
+                    if !self.k.uninterpreted.iter().any(|u| u == name) {
+                        self.k.uninterpreted.push(name.to_string());
+                    }
+                    Expr::Opaque {
+                        name: name.to_string(),
+                        args: Vec::new(),
+                        ty: Ty::U32,
+                    }
+                }
+            };
+            return Ok(Val::Scalar(cast(e, ty)));
+        }
+        let d = match args.first().and_then(|a| super::globals::const_value(a)) {
+            Some(v) if v >= 0.into() && v <= 2.into() => Dim::ALL[usize::try_from(v).unwrap_or(0)],
+            Some(v) => {
+                // OpenCL 1.2 section 6.12.1: outside `0..get_work_dim()`, ids are 0 and sizes 1.
+                let none = matches!(f, WorkItem::LocalId | WorkItem::GroupId | WorkItem::GlobalId | WorkItem::GlobalOffset);
+                let _ = v;
+                return Ok(Val::Scalar(Expr::int(if none { 0 } else { 1 }, ty)));
+            }
+            None => {
+                return unsupported(
+                    span.clone(),
+                    format!("`{name}` of a dimension that is not an integer constant (0, 1 or 2)"),
+                );
+            }
+        };
+        let b = |x: Builtin| Expr::Builtin(x);
+        let mul = |a: Expr, c: Expr| Expr::Binary {
+            op: BinOp::Mul,
+            lhs: Box::new(a),
+            rhs: Box::new(c),
+            ty: Ty::U32,
+        };
+        let add = |a: Expr, c: Expr| Expr::Binary {
+            op: BinOp::Add,
+            lhs: Box::new(a),
+            rhs: Box::new(c),
+            ty: Ty::U32,
+        };
+        let offset = self.g.global_offset[d.index()];
+        let e = match f {
+            WorkItem::LocalId => b(Builtin::ThreadIdx(d)),
+            WorkItem::GroupId => b(Builtin::BlockIdx(d)),
+            WorkItem::LocalSize => b(Builtin::BlockDim(d)),
+            WorkItem::NumGroups => b(Builtin::GridDim(d)),
+            WorkItem::GlobalSize => mul(b(Builtin::GridDim(d)), b(Builtin::BlockDim(d))),
+            WorkItem::GlobalOffset => Expr::int(offset as i64, Ty::U32),
+            WorkItem::GlobalId => {
+                let id = add(mul(b(Builtin::BlockIdx(d)), b(Builtin::BlockDim(d))), b(Builtin::ThreadIdx(d)));
+                if offset == 0 { id } else { add(id, Expr::int(offset as i64, Ty::U32)) }
+            }
+            WorkItem::WorkDim => unreachable!("handled above"),
+        };
+        Ok(Val::Scalar(cast(u32v(e), ty)))
+    }
+
+    /// The memory an OpenCL `barrier(flags)` call orders: its first argument's
+    /// `CLK_LOCAL_MEM_FENCE` (1) and `CLK_GLOBAL_MEM_FENCE` (2) bits when it is an integer
+    /// constant; none (with a note) when it is not: such a barrier still synchronises, but no
+    /// access is ordered by it (more races, none hidden).
+    fn fence_flags(&mut self, name: &str, args: &[&Node], span: &Span) -> Fences {
+        match args.first().and_then(|a| super::globals::const_value(a)) {
+            Some(v) => {
+                let bits = u64::try_from(v).unwrap_or(0);
+                Fences {
+                    local: bits & 1 != 0,
+                    global: bits & 2 != 0,
+                }
+            }
+            None => {
+                self.note_once(
+                    name,
+                    span,
+                    "has fence flags that are not a constant: gpug takes it to order no memory",
+                );
+                Fences {
+                    local: false,
+                    global: false,
+                }
+            }
+        }
     }
 
     /// The value of the call `n` to the `what` collective `name` (warp intrinsics, tiles'

@@ -12,7 +12,6 @@ use super::globals::body_of;
 use super::groups::node_group;
 use super::{Binding, Frame, LVal, Lower, PtrBind, PtrOff, R, Val, scan, unsupported};
 use crate::frontend::ast::{Node, strip_parens};
-use crate::frontend::builtins::cuda::BUILTINS;
 use crate::frontend::cuda::is_builtin_struct;
 use crate::frontend::types::{CType, TypeEnv};
 use crate::ir::*;
@@ -56,7 +55,7 @@ impl Lower<'_, '_> {
                     return self.builtin_vector(var, &span);
                 }
                 if let Some(b) = c.inner.first() {
-                    if BUILTINS.get(name.as_str()).is_some() || !self.g.funcs_by_id.contains_key(&id) {
+                    if crate::frontend::builtins::lookup(self.g.language, &name).is_some() || !self.g.funcs_by_id.contains_key(&id) {
                         if b.kind != "MaterializeTemporaryExpr" && b.kind != "CXXTemporaryObjectExpr" && !b.is_glvalue()
                         {
                             self.effect(b, out)?;

@@ -244,7 +244,7 @@ impl Lower<'_, '_> {
         let words = self.curand_read(array, &off, 4, span, out);
         self.curand_write(array, &off, &words, span, out);
         out.push(Stmt {
-            kind: StmtKind::Barrier(BarrierScope::Block),
+            kind: StmtKind::Barrier(BarrierScope::Block, Fences::ALL),
             span: span.clone(),
         });
     }

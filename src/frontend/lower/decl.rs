@@ -20,7 +20,16 @@ impl Lower<'_, '_> {
         let name = p.name.clone().unwrap_or_else(|| format!("$arg{}", self.k.params.len()));
         let cty = self.ctype(p);
         let span = p.pos.as_ref().map(pos_span).unwrap_or_else(|| self.kspan.clone());
-        let b = self.param_binding(&name, &cty, &p.id, &span, out)?;
+        // OpenCL's `__local T *` and `__constant T *` parameters (`opencl.rs` marks them):
+        // a work-group array, and a read-only one, each of symbolic size.
+        let space = if p.has_attr("CUDASharedAttr") {
+            Space::Shared
+        } else if p.has_attr("CUDAConstantAttr") {
+            Space::Constant
+        } else {
+            Space::Global
+        };
+        let b = self.param_binding(&name, &cty, (&p.id, space), &span, out)?;
         self.frame_mut().env.insert(p.id.clone(), b);
         Ok(())
     }
@@ -29,7 +38,7 @@ impl Lower<'_, '_> {
         &mut self,
         name: &str,
         cty: &CType,
-        id: &str,
+        (id, space): (&str, Space),
         span: &Span,
         out: &mut Vec<Stmt>,
     ) -> R<Binding> {
@@ -60,7 +69,7 @@ impl Lower<'_, '_> {
                 }
                 let mut bs = Vec::new();
                 for i in 0..*n {
-                    let b = self.param_binding(&format!("{name}[{i}]"), elem, "", span, out)?;
+                    let b = self.param_binding(&format!("{name}[{i}]"), elem, ("", Space::Global), span, out)?;
                     bs.push((format!("[{i}]"), b));
                 }
                 Ok(Binding::Struct(bs))
@@ -73,7 +82,7 @@ impl Lower<'_, '_> {
             }
             CType::Ptr(pointee) => {
                 let arr_ty = CType::Array(pointee.clone(), None);
-                let a = self.new_array(name, Space::Global, &arr_ty, span.clone())?;
+                let a = self.new_array(name, space, &arr_ty, span.clone())?;
                 self.k.params.push(Param {
                     name: name.to_string(),
                     kind: ParamKind::Array(a),
@@ -96,7 +105,7 @@ impl Lower<'_, '_> {
                 let fields = self.g.types.records.get(r).cloned().unwrap_or_default();
                 let mut bs = Vec::new();
                 for (f, ft) in fields {
-                    let b = self.param_binding(&format!("{name}.{f}"), &ft, "", span, out)?;
+                    let b = self.param_binding(&format!("{name}.{f}"), &ft, ("", Space::Global), span, out)?;
                     bs.push((f, b));
                 }
                 Ok(Binding::Struct(bs))

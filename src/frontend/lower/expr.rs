@@ -170,8 +170,9 @@ impl Lower<'_, '_> {
             | "CXXFunctionalCastExpr"
             | "CXXConstCastExpr"
             | "CXXReinterpretCastExpr" => self.cast_expr(n, out),
-            "UnaryOperator" => self.unary(n, out),
-            "BinaryOperator" => self.binary(n, out),
+            // In C (OpenCL C), comparisons, `!`, `&&` and `||` are `int`s (C++'s are `bool`s).
+            "UnaryOperator" => self.unary(n, out).and_then(|v| self.c_truth_value(n, v)),
+            "BinaryOperator" => self.binary(n, out).and_then(|v| self.c_truth_value(n, v)),
             "CompoundAssignOperator" => {
                 let lv = self.compound_assign(n, out)?;
                 self.read(lv, n, out)
@@ -414,10 +415,11 @@ impl Lower<'_, '_> {
                     }
                     return unsupported(span, format!("float operator `{op}`"));
                 }
-                let (uop, e) = match op.as_str() {
-                    "-" => (UnOp::Neg, e),
-                    "~" => (UnOp::BitNot, e),
-                    _ => (UnOp::Not, to_bool(e)),
+                let (uop, e, ty) = match op.as_str() {
+                    "-" => (UnOp::Neg, e, ty),
+                    "~" => (UnOp::BitNot, e, ty),
+                    // A `Bool` (an `int` in C: `c_truth_value` converts).
+                    _ => (UnOp::Not, to_bool(e), Ty::Bool),
                 };
                 Ok(Val::Scalar(Expr::Unary {
                     op: uop,
@@ -427,6 +429,18 @@ impl Lower<'_, '_> {
             }
             "__real" | "__imag" => unsupported(span, "complex numbers"),
             other => unsupported(span, format!("unary operator `{other}`")),
+        }
+    }
+
+    /// `v`, the value of the operator `n`, converted to `n`'s type when it is a `Bool` and `n`'s
+    /// type is an integer (C's comparisons and logical operators give `int` 0 or 1).
+    fn c_truth_value(&self, n: &Node, v: Val) -> R<Val> {
+        match v {
+            Val::Scalar(e) if e.ty() == Ty::Bool => match self.ctype(n) {
+                CType::Scalar(ty) if ty != Ty::Bool => Ok(Val::Scalar(cast(e, ty))),
+                _ => Ok(Val::Scalar(e)),
+            },
+            v => Ok(v),
         }
     }
 
@@ -509,7 +523,11 @@ impl Lower<'_, '_> {
                         format!("pointer operator `{op}` (pointer comparison or arithmetic)"),
                     ),
                     (Val::Scalar(l), Val::Scalar(r)) => {
-                        let ty = self.scalar_ty(n)?;
+                        // A comparison is a `Bool` (an `int` in C: `c_truth_value` converts).
+                        let ty = match op.as_str() {
+                            "<" | ">" | "<=" | ">=" | "==" | "!=" => Ty::Bool,
+                            _ => self.scalar_ty(n)?,
+                        };
                         Ok(Val::Scalar(self.binop(&op, l, r, ty, &span)?))
                     }
                     _ => unsupported(span, format!("operator `{op}` on non-scalars")),

@@ -180,6 +180,12 @@ pub(super) struct Globals<'a> {
     /// `namespace cg = cooperative_groups;`, at any depth): the qualifiers under which
     /// [`super::groups`] takes a type spelling clang did not desugar for a group's.
     pub(super) group_aliases: Vec<String>,
+    /// The source language: which table of built-in functions calls are looked up in.
+    pub(super) language: crate::ir::Language,
+    /// OpenCL's global offset per dimension ([`crate::frontend::FrontendOptions::global_offset`]).
+    pub(super) global_offset: [u64; 3],
+    /// OpenCL's `get_work_dim()` when known ([`crate::frontend::FrontendOptions::work_dim`]).
+    pub(super) work_dim: Option<u32>,
 }
 
 /// The name prefix of the functions the prelude's `__axiom(e)` macro defines.

@@ -163,7 +163,7 @@ impl Lower<'_, '_> {
                     BarrierScope::Block
                 };
                 out.push(Stmt {
-                    kind: StmtKind::Barrier(scope),
+                    kind: StmtKind::Barrier(scope, Fences::ALL),
                     span: span.clone(),
                 });
                 Val::Void

@@ -105,8 +105,19 @@ pub fn template_instantiation(root: &Node, file: &str, prelude: &str, want: &str
 }
 
 /// Lower every kernel of the translation unit `root` defined outside the prelude.
-pub fn lower_program(root: &Node, file: &str, prelude: &str, only: Option<&str>) -> R<Program> {
-    let mut g = Globals::default();
+pub fn lower_program(
+    root: &Node,
+    file: &str,
+    prelude: &str,
+    only: Option<&str>,
+    opts: &super::FrontendOptions,
+) -> R<Program> {
+    let mut g = Globals {
+        language: opts.language.unwrap_or_default(),
+        global_offset: opts.global_offset,
+        work_dim: opts.work_dim,
+        ..Globals::default()
+    };
     names::collect_names(root, &mut g);
     add_cuda_vector_types(&mut g);
     collect(root, &mut g, prelude);
@@ -399,6 +410,7 @@ fn lower_kernel_pass(g: &Globals, f: &Node, display: &str, seeds: target::Seeds)
             unchecked: Vec::new(),
             uninterpreted: Vec::new(),
             notes: Vec::new(),
+            language: g.language,
         },
         frames: Vec::new(),
         ptrs: Vec::new(),
