@@ -65,6 +65,8 @@ pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<(ast::Node, PathBuf)
         .arg(&prelude);
     let mut root = dump_ast(cmd, &clang, path, opts)?;
     normalize(&mut root);
+    let mut files = std::collections::HashMap::new();
+    name_vector_accessors(&mut root, &mut files);
     Ok((root, prelude))
 }
 
@@ -136,6 +138,31 @@ fn attr(kind: &str) -> Node {
 pub fn normalize(root: &mut Node) {
     mark(root, false);
     strip(root);
+}
+
+/// Gives every `ExtVectorElementExpr` (`v.x`, `v.s01`, `v.hi`) its accessor as its `name`,
+/// read from the source at the end of its range (clang's JSON AST leaves it out); left `None`
+/// where the text there is not an identifier (the lowering then refuses the access by name).
+/// `files` caches the text of each file read.
+fn name_vector_accessors(n: &mut Node, files: &mut std::collections::HashMap<String, Option<Vec<String>>>) {
+    if n.kind == "ExtVectorElementExpr"
+        && let Some(end) = &n.end
+    {
+        let lines = files.entry(end.file.to_string()).or_insert_with(|| {
+            std::fs::read(&*end.file)
+                .ok()
+                .map(|b| String::from_utf8_lossy(&b).lines().map(str::to_string).collect())
+        });
+        let token = lines.as_ref().and_then(|ls| {
+            let line = ls.get(end.line.checked_sub(1)? as usize)?;
+            let start = end.col.checked_sub(1)? as usize;
+            line.get(start..start + end.tok_len as usize).map(str::to_string)
+        });
+        n.name = token.filter(|t| t.chars().all(|c| c.is_ascii_alphanumeric()) && !t.is_empty());
+    }
+    for c in n.inner.iter_mut() {
+        name_vector_accessors(c, files);
+    }
 }
 
 /// Adds the attributes of [`normalize`]; `kernel`: `n`'s children are a kernel's parameters.

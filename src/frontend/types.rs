@@ -100,6 +100,22 @@ impl TypeEnv {
         if self.records.contains_key(key) {
             return CType::Record(key.to_string());
         }
+        // OpenCL's vectors (clang's `T __attribute__((ext_vector_type(N)))`): records of
+        // components `s0`, `s1`, … (`opencl_vector_records`).
+        if let Some(i) = s.find(EXT_VECTOR) {
+            let n = s[i + EXT_VECTOR.len()..]
+                .split(')')
+                .next()
+                .and_then(|n| n.trim().parse::<usize>().ok());
+            let name = match (self.parse_depth(&s[..i], depth), n) {
+                (CType::Scalar(ty), Some(n)) => ext_vector_name(ty, n),
+                _ => s.to_string(),
+            };
+            return match self.records.contains_key(&name) {
+                true => CType::Record(name),
+                false => CType::Other(s.to_string()),
+            };
+        }
         // Reference.
         if let Some(rest) = s.strip_suffix('&') {
             let rest = rest.trim_end_matches('&');
@@ -417,6 +433,57 @@ pub fn cuda_vector_records() -> Vec<(String, Fields, u64)> {
         .map(|f| (f.to_string(), int(32, false)))
         .collect();
     out.push(("dim3".into(), dim3, 4));
+    out
+}
+
+/// How clang spells an OpenCL vector type after its component type.
+const EXT_VECTOR: &str = "__attribute__((ext_vector_type(";
+
+/// The component counts of OpenCL's vector types (OpenCL 1.2 section 6.1.2).
+pub const EXT_VECTOR_LENGTHS: [usize; 5] = [2, 3, 4, 8, 16];
+
+/// The record name gpug gives OpenCL's vector of `n` components of `ty` (`int4`:
+/// `vector4 of i32`).
+pub fn ext_vector_name(ty: Ty, n: usize) -> String {
+    let t = match ty {
+        Ty::Bool => "bool".to_string(),
+        Ty::Int { bits, signed } => format!("{}{bits}", if signed { "i" } else { "u" }),
+        Ty::Float { bits } => format!("f{bits}"),
+    };
+    format!("vector{n} of {t}")
+}
+
+/// The component type and count of a record named by [`ext_vector_name`].
+pub fn ext_vector_of(name: &str) -> Option<(Ty, usize)> {
+    let rest = name.strip_prefix("vector")?;
+    let (n, t) = rest.split_once(" of ")?;
+    let n = n.parse().ok()?;
+    let ty = match (t.as_bytes().first()?, t[1..].parse::<u32>().ok()) {
+        (b'i', Some(bits)) => Ty::Int { bits, signed: true },
+        (b'u', Some(bits)) => Ty::Int { bits, signed: false },
+        (b'f', Some(bits)) => Ty::Float { bits },
+        _ => return None,
+    };
+    Some((ty, n))
+}
+
+/// OpenCL's vector types (`char2` … `double16`, OpenCL 1.2 section 6.1.2) as records of scalar
+/// components `s0`, `s1`, … named by [`ext_vector_name`], each aligned to its size, a
+/// 3-component vector sized and aligned as a 4-component one (section 6.1.5). Returns (name,
+/// fields, alignment in bytes).
+pub fn opencl_vector_records() -> Vec<(String, Fields, u64)> {
+    let mut out = Vec::new();
+    let tys = [8, 16, 32, 64]
+        .into_iter()
+        .flat_map(|bits| [Ty::Int { bits, signed: true }, Ty::Int { bits, signed: false }])
+        .chain([16, 32, 64].map(|bits| Ty::Float { bits }));
+    for ty in tys {
+        for n in EXT_VECTOR_LENGTHS {
+            let fields = (0..n).map(|i| (format!("s{i}"), CType::Scalar(ty))).collect();
+            let size = ty.bytes() as u64 * if n == 3 { 4 } else { n as u64 };
+            out.push((ext_vector_name(ty, n), fields, size));
+        }
+    }
     out
 }
 

@@ -125,6 +125,15 @@ impl Lower<'_, '_> {
                 })?;
                 Val::Scalar(f(a, b))
             }
+            Lowering::Uninterpreted if self.vector_type(&self.ctype(n)).is_some() => {
+                self.componentwise(n, name, args, span, out, &mut |_, v, ty| {
+                    Some(Expr::Opaque {
+                        name: name.to_string(),
+                        args: v.to_vec(),
+                        ty,
+                    })
+                })?
+            }
             Lowering::Uninterpreted => {
                 if !matches!(self.ctype(n), CType::Scalar(_)) {
                     return Ok(None);
@@ -166,6 +175,63 @@ impl Lower<'_, '_> {
     }
 
     /// The arguments, each a scalar, evaluated in order.
+    /// A built-in `name` whose call `n` has an OpenCL vector type, component by component
+    /// (OpenCL 1.2 section 6.12: `min(int4, int4)`, `clamp(v, lo, hi)`, `sqrt(float4)`): for
+    /// each component, `f` of the arguments' components (a scalar argument is the same in
+    /// every component) and the component type; `select(a, b, c)` on vectors picks by the most
+    /// significant bit of each component of `c` (section 6.12.6).
+    ///
+    /// # Errors
+    /// An argument that is neither a scalar nor a vector of the call's length; `f` giving
+    /// `None`.
+    #[allow(clippy::type_complexity)]
+    fn componentwise(
+        &mut self,
+        n: &Node,
+        name: &str,
+        args: &[&Node],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+        f: &mut dyn FnMut(&mut Self, &[Expr], Ty) -> Option<Expr>,
+    ) -> R<Val> {
+        let Some((ty, count)) = self.vector_type(&self.ctype(n)) else {
+            return unsupported(span.clone(), format!("`{name}` on non-vectors"));
+        };
+        let mut vals = Vec::new();
+        for a in args {
+            vals.push(match self.rvalue(a, out)? {
+                Val::Scalar(e) => vec![e; count],
+                Val::Struct(fs) if fs.len() == count => fs
+                    .into_iter()
+                    .map(|(_, v)| self.expect_scalar(v, a))
+                    .collect::<R<Vec<_>>>()?,
+                _ => return unsupported(span.clone(), format!("`{name}` with these arguments")),
+            });
+        }
+        let mut comps = Vec::new();
+        for i in 0..count {
+            let mut v: Vec<Expr> = vals.iter().map(|c| c[i].clone()).collect();
+            if name == "select"
+                && let Some(c) = v.get(2).cloned()
+            {
+                // The most significant bit of the component: negative as a signed number.
+                let bits = c.ty().bits();
+                let signed = Ty::Int { bits, signed: true };
+                v[2] = Expr::Binary {
+                    op: BinOp::Lt,
+                    lhs: Box::new(cast(c, signed)),
+                    rhs: Box::new(Expr::int(0, signed)),
+                    ty: Ty::Bool,
+                };
+            }
+            match f(self, &v, ty) {
+                Some(e) => comps.push((format!("s{i}"), Val::Scalar(e))),
+                None => return unsupported(span.clone(), format!("`{name}` with these arguments")),
+            }
+        }
+        Ok(Val::Struct(comps))
+    }
+
     pub(super) fn scalar_args(&mut self, args: &[&Node], out: &mut Vec<Stmt>) -> R<Vec<Expr>> {
         let mut v = Vec::new();
         for a in args {
@@ -579,6 +645,19 @@ impl Lower<'_, '_> {
     /// A pure built-in: its value from the scalar arguments, or an uninterpreted function when
     /// the call's result is a float.
     fn int_fn(&mut self, f: IntFn, n: &Node, name: &str, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
+        if self.vector_type(&self.ctype(n)).is_some() {
+            return self.componentwise(n, name, args, span, out, &mut |l, v, ty| {
+                if let Ty::Float { .. } = ty {
+                    return Some(Expr::Opaque {
+                        name: f.float.unwrap_or(name).into(),
+                        args: v.to_vec(),
+                        ty,
+                    });
+                }
+                let _ = l;
+                (f.build)(v, ty)
+            });
+        }
         let v = self.scalar_args(args, out)?;
         let ty = self.scalar_ty(n)?;
         if let Ty::Float { .. } = ty {

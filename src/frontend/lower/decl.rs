@@ -276,6 +276,11 @@ impl Lower<'_, '_> {
             lv => lv,
         };
         match e.kind.as_str() {
+            // An OpenCL vector literal, whose items may be vectors (`{v.xy, 0, 1}`).
+            "InitListExpr" if self.vector_type(cty).is_some() => {
+                let v = self.vector_literal(e, out)?;
+                self.assign(&lv, v, e, span, out)
+            }
             "InitListExpr" => {
                 let items: Vec<&Node> = e.code_children().collect();
                 match cty {

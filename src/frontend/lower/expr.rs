@@ -197,7 +197,13 @@ impl Lower<'_, '_> {
                 let b = self.lookup(n)?;
                 self.read_binding(&b, n, out)
             }
+            "InitListExpr" if self.vector_type(&self.ctype(n)).is_some() => self.vector_literal(n, out),
             "InitListExpr" => unsupported(span, "initializer list in an expression"),
+            "ExtVectorElementExpr" => self.vector_element_value(n, out),
+            "CompoundLiteralExpr" if self.vector_type(&self.ctype(n)).is_some() => match n.code_children().next() {
+                Some(init) => self.rvalue(init, out),
+                None => unsupported(span, "empty vector literal"),
+            },
             "LambdaExpr" => unsupported(span, "lambda"),
             "CXXThisExpr" => self.this_value(n),
             "CXXNewExpr" | "CXXDeleteExpr" => unsupported(span, "new/delete"),
@@ -227,6 +233,13 @@ impl Lower<'_, '_> {
             "LValueToRValue" => {
                 if let Some(b) = find_builtin_lv(c) {
                     return Ok(Val::Scalar(Expr::Builtin(b)));
+                }
+                // OpenCL vectors: a swizzle read, a vector literal (an lvalue in C).
+                let inner = crate::frontend::ast::strip_parens(c);
+                if inner.kind == "ExtVectorElementExpr"
+                    || (inner.kind == "CompoundLiteralExpr" && self.vector_type(&self.ctype(inner)).is_some())
+                {
+                    return self.rvalue(inner, out);
                 }
                 let lv = self.lvalue(c, out)?;
                 self.read(lv, c, out)
@@ -315,6 +328,7 @@ impl Lower<'_, '_> {
                 }
                 Ok(Val::Scalar(cast(e, ty)))
             }
+            "VectorSplat" => self.splat(n, c, out),
             "FunctionToPointerDecay" => Ok(Val::Scalar(self.fn_value(c, out)?)),
             "BuiltinFnToFnPtr" => unsupported(span, "pointer to a compiler built-in function"),
             "NullToPointer" if self.g.types.is_fn_ptr(n.type_str()) => Ok(Val::Scalar(Expr::int(0, FN_PTR))),
@@ -401,6 +415,21 @@ impl Lower<'_, '_> {
                 self.read(lv, n, out)
             }
             "+" | "__extension__" => self.rvalue(c, out),
+            "-" | "~" if self.vector_type(&self.ctype(n)).is_some() => {
+                // Component by component: `0 - v`, `v ^ -1`.
+                let Val::Struct(fs) = self.rvalue(c, out)? else {
+                    return unsupported(span, format!("operator `{op}` on a vector of non-scalars"));
+                };
+                let other = fs
+                    .iter()
+                    .map(|(f, v)| match v {
+                        Val::Scalar(e) => Ok((f.clone(), Val::Scalar(Expr::int(if op == "-" { 0 } else { -1 }, e.ty())))),
+                        _ => unsupported(span.clone(), "vector of non-scalars"),
+                    })
+                    .collect::<R<Vec<_>>>()?;
+                let bop = if op == "-" { "-" } else { "^" };
+                self.vector_binop(n, bop, other, fs)
+            }
             "-" | "~" | "!" => {
                 let v = self.rvalue(c, out)?;
                 let e = self.expect_scalar(v, c)?;
@@ -518,6 +547,7 @@ impl Lower<'_, '_> {
                         };
                         Ok(Val::Scalar(cast(d, ty)))
                     }
+                    (Val::Struct(x), Val::Struct(y)) => self.vector_binop(n, &op, x, y),
                     (Val::Ptr(_), _) | (_, Val::Ptr(_)) => unsupported(
                         span,
                         format!("pointer operator `{op}` (pointer comparison or arithmetic)"),

@@ -50,6 +50,7 @@ mod curand;
 mod cxx;
 mod decl;
 mod expr;
+mod ext_vector;
 mod fnptr;
 mod globals;
 mod goto;
@@ -73,7 +74,7 @@ type R<T> = Result<T, FrontendError>;
 pub fn kernel_body_offsets(root: &Node, file: &str, prelude: &str, only: Option<&str>) -> R<Vec<u64>> {
     let mut g = Globals::default();
     names::collect_names(root, &mut g);
-    add_cuda_vector_types(&mut g);
+    add_vector_types(&mut g);
     collect(root, &mut g, prelude);
     let mut out = Vec::new();
     for (_, k) in select_kernels(&g, file, only)? {
@@ -119,7 +120,7 @@ pub fn lower_program(
         ..Globals::default()
     };
     names::collect_names(root, &mut g);
-    add_cuda_vector_types(&mut g);
+    add_vector_types(&mut g);
     collect(root, &mut g, prelude);
     globals::group_aliases(root, &mut g.group_aliases);
     let selected = select_kernels(&g, file, only)?;
@@ -131,6 +132,20 @@ pub fn lower_program(
         file: file.to_string(),
         kernels,
     })
+}
+
+/// The language's vector types: CUDA's ([`add_cuda_vector_types`]) or OpenCL's
+/// ([`crate::frontend::types::opencl_vector_records`]).
+fn add_vector_types(g: &mut Globals) {
+    match g.language {
+        Language::Cuda => add_cuda_vector_types(g),
+        Language::OpenCl => {
+            for (name, fields, align) in crate::frontend::types::opencl_vector_records() {
+                g.types.records.insert(name.clone(), fields);
+                g.types.aligns.insert(name, align);
+            }
+        }
+    }
 }
 
 /// CUDA's vector types and cuRAND's state records (with NVIDIA's

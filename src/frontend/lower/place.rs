@@ -357,6 +357,7 @@ impl Lower<'_, '_> {
                 },
                 other => unsupported(span, format!("operator `{}` as an lvalue", other.unwrap_or("?"))),
             },
+            "ExtVectorElementExpr" => self.vector_element_place(n, out),
             "MemberExpr" => {
                 let Some(b) = n.inner.first() else {
                     return unsupported(span, "malformed member access");
@@ -378,6 +379,9 @@ impl Lower<'_, '_> {
                         return unsupported(span, "malformed assignment");
                     };
                     let v = self.rvalue(b, out)?;
+                    if a.kind == "ExtVectorElementExpr" {
+                        return self.assign_components(a, v, out);
+                    }
                     let lv = self.lvalue(a, out)?;
                     self.assign(&lv, v, a, &span, out)?;
                     Ok(lv)
@@ -520,6 +524,14 @@ impl Lower<'_, '_> {
                 let l = cast(old, lhs_ty);
                 let e = self.binop(bop, l, r, res_ty, &span)?;
                 Val::Scalar(cast(e, target))
+            }
+            // OpenCL vectors, component by component (`v += w`, `v *= 2` with the scalar
+            // splatted by clang).
+            Val::Struct(old) if self.vector_type(&self.ctype(a)).is_some() => {
+                let Val::Struct(r) = rv else {
+                    return unsupported(span, "compound assignment of a scalar to a vector");
+                };
+                self.vector_binop(a, bop, old, r)?
             }
             _ => return unsupported(span, "compound assignment to a non-scalar"),
         };

@@ -1,0 +1,242 @@
+//! OpenCL's vector types (clang's `ext_vector_type`: `int4`, `float2`, `uchar16`, …; OpenCL 1.2
+//! sections 6.1.2, 6.1.6, 6.1.7) as values: component access and swizzles (`v.x`, `v.s3`,
+//! `v.hi`, `v.zyx`), vector literals (`(int4)(1, 2, 3, 4)`, `(float4)(v.xy, 0, 1)`, `(int4)(7)`),
+//! a scalar converted to a vector (splat), and the operators, component by component.
+//!
+//! A vector is a record of scalar components `s0`, `s1`, … ([`crate::frontend::types::
+//! opencl_vector_records`]): loads, stores and copies are those of any struct (`place.rs`),
+//! byte-accurate through its layout (a 3-component vector takes 4 components' room).
+
+use super::{LVal, Lower, R, Val, cast, unsupported};
+use crate::frontend::ast::Node;
+use crate::frontend::types::{CType, ext_vector_of};
+use crate::ir::*;
+
+/// The components an accessor names on a vector of `n` components, in order: `x`, `y`, `z`,
+/// `w` (and `r`, `g`, `b`, `a`); `s` (or `S`) and hexadecimal digits; `lo`, `hi`, `even`, `odd`
+/// (halves of a 3-component vector as of a 4-component one). `None` for anything else, or a
+/// component past the vector's.
+pub(super) fn components(acc: &str, n: usize) -> Option<Vec<usize>> {
+    let m = if n == 3 { 4 } else { n };
+    let idx: Vec<usize> = match acc {
+        "lo" => (0..m / 2).collect(),
+        "hi" => (m / 2..m).collect(),
+        "even" => (0..m).step_by(2).collect(),
+        "odd" => (1..m).step_by(2).collect(),
+        _ if acc.len() > 1 && (acc.starts_with('s') || acc.starts_with('S')) => acc[1..]
+            .chars()
+            .map(|c| c.to_digit(16).map(|d| d as usize))
+            .collect::<Option<_>>()?,
+        _ => acc
+            .chars()
+            .map(|c| "xyzw".find(c).or_else(|| "rgba".find(c)))
+            .collect::<Option<_>>()?,
+    };
+    (!idx.is_empty() && idx.iter().all(|&i| i < n)).then_some(idx)
+}
+
+/// The component name of index `i`.
+fn comp(i: usize) -> String {
+    format!("s{i}")
+}
+
+impl Lower<'_, '_> {
+    /// The component type and count of `cty` when it is an OpenCL vector.
+    pub(super) fn vector_type(&self, cty: &CType) -> Option<(Ty, usize)> {
+        match cty {
+            CType::Record(r) => ext_vector_of(r),
+            _ => None,
+        }
+    }
+
+    /// The base of the access `n` (`v` of `v.xy`), its component count, and the components `n`
+    /// names.
+    fn accessed<'n>(&self, n: &'n Node) -> R<(&'n Node, Vec<usize>)> {
+        let span = self.span(n);
+        let Some(base) = n.inner.first() else {
+            return unsupported(span, "malformed vector component access");
+        };
+        let count = self.vector_type(&self.ctype(base)).map(|(_, c)| c);
+        let acc = n.name.as_deref().unwrap_or("");
+        match count.and_then(|c| components(acc, c)) {
+            Some(idx) => Ok((base, idx)),
+            None => unsupported(span, format!("vector component access `.{acc}`")),
+        }
+    }
+
+    /// The place of a one-component access `n` (`v.x = 1`, `p[i].s2 += 3`). Several
+    /// components as a place (`v.xy = w`) are refused.
+    pub(super) fn vector_element_place(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
+        let span = self.span(n);
+        let (base, idx) = self.accessed(n)?;
+        let [i] = idx[..] else {
+            return unsupported(span, "assignment to several vector components at once");
+        };
+        let lv = self.lvalue(base, out)?;
+        self.member_of(lv, &comp(i), &span)
+    }
+
+    /// `n = v` for a component access `n` (`v.x = 1`, `v.xy = w.yx`): each component named
+    /// gets its part of `v`, in order; the place of the base vector is the result (an
+    /// assignment to several components is not itself used as a value in OpenCL code).
+    pub(super) fn assign_components(&mut self, n: &Node, v: Val, out: &mut Vec<Stmt>) -> R<LVal> {
+        let span = self.span(n);
+        let (base, idx) = self.accessed(n)?;
+        let lv = self.lvalue(base, out)?;
+        let parts = match (v, idx.len()) {
+            (v @ Val::Scalar(_), 1) => vec![v],
+            (Val::Struct(fs), k) if fs.len() == k => fs.into_iter().map(|(_, v)| v).collect(),
+            _ => return unsupported(span, "assignment to vector components of a value of another length"),
+        };
+        for (i, part) in idx.into_iter().zip(parts) {
+            let place = self.member_of(lv.clone(), &comp(i), &span)?;
+            self.assign(&place, part, n, &span, out)?;
+        }
+        match n.inner.first() {
+            Some(_) if self.vector_type(&self.ctype(n)).is_none() => {
+                // One component: its own place.
+                self.vector_element_place(n, out)
+            }
+            _ => Ok(lv),
+        }
+    }
+
+    /// The value of a component access `n`: a scalar for one component, a vector of the
+    /// components in order for several.
+    pub(super) fn vector_element_value(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+        let span = self.span(n);
+        let (base, idx) = self.accessed(n)?;
+        if let [i] = idx[..]
+            && base.is_glvalue()
+        {
+            let lv = self.lvalue(base, out)?;
+            let lv = self.member_of(lv, &comp(i), &span)?;
+            return self.read(lv, n, out);
+        }
+        let Val::Struct(fields) = self.rvalue(base, out)? else {
+            return unsupported(span, "vector component access on a non-vector value");
+        };
+        let pick = |i: usize| fields.get(i).map(|(_, v)| v.clone());
+        match idx[..] {
+            [i] => pick(i).ok_or_else(|| super::FrontendError::Unsupported {
+                span: span.clone(),
+                what: "vector component out of range".into(),
+            }),
+            _ => {
+                let mut vs = Vec::new();
+                for (k, i) in idx.into_iter().enumerate() {
+                    match pick(i) {
+                        Some(v) => vs.push((comp(k), v)),
+                        None => return unsupported(span, "vector component out of range"),
+                    }
+                }
+                Ok(Val::Struct(vs))
+            }
+        }
+    }
+
+    /// A scalar converted to the vector type of the cast `n` (`VectorSplat`): every component
+    /// the scalar, converted to the component type.
+    pub(super) fn splat(&mut self, n: &Node, c: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+        let span = self.span(n);
+        let Some((ty, count)) = self.vector_type(&self.ctype(n)) else {
+            return unsupported(span, "scalar converted to a non-vector type");
+        };
+        let v = self.rvalue(c, out)?;
+        let e = cast(self.expect_scalar(v, c)?, ty);
+        Ok(Val::Struct((0..count).map(|i| (comp(i), Val::Scalar(e.clone()))).collect()))
+    }
+
+    /// A vector literal: the initializer list `n` of a vector type, its items scalars (one
+    /// component each) or vectors (all their components, in order); one scalar alone fills
+    /// every component (`(int4)(7)`).
+    pub(super) fn vector_literal(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+        let span = self.span(n);
+        let Some((ty, count)) = self.vector_type(&self.ctype(n)) else {
+            return unsupported(span, "initializer list of a non-vector type in an expression");
+        };
+        let mut comps = Vec::new();
+        let items: Vec<&Node> = n.code_children().collect();
+        for it in &items {
+            match self.rvalue(it, out)? {
+                Val::Scalar(e) => comps.push(cast(e, ty)),
+                Val::Struct(fs) => {
+                    for (_, v) in fs {
+                        comps.push(cast(self.expect_scalar(v, it)?, ty));
+                    }
+                }
+                _ => return unsupported(span, "vector literal item that is neither a scalar nor a vector"),
+            }
+        }
+        if comps.len() == 1 && count > 1 {
+            comps = vec![comps[0].clone(); count];
+        }
+        if comps.len() != count {
+            return unsupported(
+                span,
+                format!("vector literal of {} components for a vector of {count}", comps.len()),
+            );
+        }
+        Ok(Val::Struct(
+            comps.into_iter().enumerate().map(|(i, e)| (comp(i), Val::Scalar(e))).collect(),
+        ))
+    }
+
+    /// `a op b` on two vectors of the operator `n`'s type, component by component (OpenCL 1.2
+    /// section 6.3): a comparison gives -1 (all bits set) for true and 0 for false in each
+    /// component of its integer vector.
+    pub(super) fn vector_binop(&mut self, n: &Node, op: &str, a: Vec<(String, Val)>, b: Vec<(String, Val)>) -> R<Val> {
+        let span = self.span(n);
+        let Some((ty, count)) = self.vector_type(&self.ctype(n)) else {
+            return unsupported(span, format!("operator `{op}` on non-scalars"));
+        };
+        if a.len() != count || b.len() != count {
+            return unsupported(span, format!("operator `{op}` on vectors of different lengths"));
+        }
+        let cmp = matches!(op, "<" | ">" | "<=" | ">=" | "==" | "!=");
+        let mut out = Vec::new();
+        for (i, ((_, x), (_, y))) in a.into_iter().zip(b).enumerate() {
+            let (Val::Scalar(x), Val::Scalar(y)) = (x, y) else {
+                return unsupported(span, format!("operator `{op}` on vectors of non-scalars"));
+            };
+            let e = if cmp {
+                let c = self.binop(op, x, y, Ty::Bool, &span)?;
+                Expr::Select {
+                    cond: Box::new(c),
+                    then: Box::new(Expr::int(-1, ty)),
+                    els: Box::new(Expr::int(0, ty)),
+                    ty,
+                }
+            } else {
+                let xt = if x.ty() == ty { x } else { cast(x, ty) };
+                let yt = match op {
+                    // A shift's count keeps its own type.
+                    "<<" | ">>" => y,
+                    _ => cast(y, ty),
+                };
+                self.binop(op, xt, yt, ty, &span)?
+            };
+            out.push((comp(i), Val::Scalar(e)));
+        }
+        Ok(Val::Struct(out))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::components;
+
+    #[test]
+    fn accessors_name_components() {
+        assert_eq!(components("x", 4), Some(vec![0]));
+        assert_eq!(components("zyx", 4), Some(vec![2, 1, 0]));
+        assert_eq!(components("s01", 4), Some(vec![0, 1]));
+        assert_eq!(components("sF", 16), Some(vec![15]));
+        assert_eq!(components("hi", 8), Some(vec![4, 5, 6, 7]));
+        assert_eq!(components("lo", 3), Some(vec![0, 1]));
+        assert_eq!(components("odd", 4), Some(vec![1, 3]));
+        assert_eq!(components("w", 2), None);
+        assert_eq!(components("hi", 3), None);
+        assert_eq!(components("q", 4), None);
+    }
+}
