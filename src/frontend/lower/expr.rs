@@ -480,6 +480,21 @@ impl Lower<'_, '_> {
         };
         let op = n.opcode.clone().unwrap_or_default();
         match op.as_str() {
+            // C's assignment is a prvalue: the value stored (converted to the left side's
+            // type), not a load of the place after the store.
+            "=" if !n.is_glvalue() => {
+                let v = self.rvalue(b, out)?;
+                if a.kind == "ExtVectorElementExpr" {
+                    self.assign_components(a, v.clone(), out)?;
+                } else {
+                    let lv = self.lvalue(a, out)?;
+                    self.assign(&lv, v.clone(), a, &span, out)?;
+                }
+                Ok(match (v, self.ctype(a)) {
+                    (Val::Scalar(e), CType::Scalar(ty)) => Val::Scalar(cast(e, ty)),
+                    (v, _) => v,
+                })
+            }
             "=" => {
                 let lv = self.lvalue(n, out)?;
                 self.read(lv, n, out)

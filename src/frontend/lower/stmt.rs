@@ -341,6 +341,10 @@ impl Lower<'_, '_> {
                 // Prefix form needs no temporary for the old value.
                 self.incdec(n, false, out).map(|_| ())
             }
+            // An assignment is a prvalue in C (OpenCL C), a glvalue in C++: either way, as a
+            // statement, only its store.
+            "BinaryOperator" if n.opcode.as_deref() == Some("=") => self.lvalue(n, out).map(|_| ()),
+            "CompoundAssignOperator" => self.lvalue(n, out).map(|_| ()),
             _ if n.is_glvalue() => self.lvalue(n, out).map(|_| ()),
             _ => self.rvalue(n, out).map(|_| ()),
         }
