@@ -566,6 +566,16 @@ fn options(a: &VerifyArgs) -> Result<(RunOptions, VerifyOptions), String> {
         Some(global) => groups_of(global, block_dim)?,
         None => a.grid_dim.unwrap_or([None; 3]),
     };
+    // A global size over a symbolic local size: the product of the two counts is known.
+    let global_products: Vec<String> = match a.global_size {
+        Some(global) => (0..3)
+            .filter_map(|d| match (global[d], block_dim[d]) {
+                (Some(g), None) => Some(format!("get_local_size({d}) * get_num_groups({d}) == {g}")),
+                _ => None,
+            })
+            .collect(),
+        None => Vec::new(),
+    };
     let geometry = Geometry { block_dim, grid_dim };
     // OpenCL leaves the limits to the device (CL_DEVICE_MAX_WORK_GROUP_SIZE).
     let opencl = !a.file.is_empty() && a.file.iter().all(|f| a.common.is_opencl(f));
@@ -581,6 +591,7 @@ fn options(a: &VerifyArgs) -> Result<(RunOptions, VerifyOptions), String> {
     let dims = work_dim(&geometry);
     let mut common = a.common.try_run_options(a.timeout, geometry, passes)?;
     common.frontend.work_dim = dims;
+    common.frontend.assumptions.extend(global_products);
     let opts = VerifyOptions {
         only_divergence: a.only_divergence,
         explain: a.explain,

@@ -457,6 +457,9 @@ pub(in crate::encode) struct Encoder<'k> {
     /// Under [`Benign::Adversarial`], while the race checks are made: the defined names whose
     /// value reads memory (a `select`), directly or through the names it uses.
     reads_memory: HashSet<String>,
+    /// The names of global arrays the kernel never writes: a `select` of one's memory reads
+    /// the same value in both threads, so a store of it may be benign (`races::is_stable`).
+    stable_memory: HashSet<String>,
     /// Whether a FloatingPoint term was emitted.
     pub(in crate::encode) fp_used: bool,
     /// Concrete model: fold constant terms, pin builtins to `pinned`, keep memory as an overlay
@@ -593,6 +596,7 @@ impl<'k> Encoder<'k> {
             index_fits: opts.index_fits,
             benign: opts.benign,
             reads_memory: HashSet::new(),
+            stable_memory: HashSet::new(),
             pinned: Vec::new(),
             overlay: BTreeMap::new(),
             thread_blocks: Vec::new(),

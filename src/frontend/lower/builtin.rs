@@ -278,9 +278,9 @@ impl Lower<'_, '_> {
     }
 
     /// An OpenCL work-item function `f` (the call `n` to `name`) as the launch geometry's
-    /// value, converted to the call's type (`size_t`). Identifiers and sizes are computed in 32
-    /// bits, as CUDA's `blockIdx.x * blockDim.x + threadIdx.x` (a global size of 2^32 or more
-    /// work-items wraps, which only merges identifiers: more races, none hidden).
+    /// value, converted to the call's type (`size_t`). Global identifiers and sizes are
+    /// computed in 64 bits from the 32-bit geometry, so they are exact (`get_num_groups(0) *
+    /// get_local_size(0) == get_global_size(0)` holds for every launch).
     ///
     /// # Errors
     /// A dimension that is not an integer constant from 0 to 2, named with the call.
@@ -318,34 +318,38 @@ impl Lower<'_, '_> {
                 );
             }
         };
-        let b = |x: Builtin| Expr::Builtin(x);
+        const U64: Ty = Ty::Int {
+            bits: 64,
+            signed: false,
+        };
+        let b = |x: Builtin| cast(Expr::Builtin(x), U64);
         let mul = |a: Expr, c: Expr| Expr::Binary {
             op: BinOp::Mul,
             lhs: Box::new(a),
             rhs: Box::new(c),
-            ty: Ty::U32,
+            ty: U64,
         };
         let add = |a: Expr, c: Expr| Expr::Binary {
             op: BinOp::Add,
             lhs: Box::new(a),
             rhs: Box::new(c),
-            ty: Ty::U32,
+            ty: U64,
         };
         let offset = self.g.global_offset[d.index()];
         let e = match f {
-            WorkItem::LocalId => b(Builtin::ThreadIdx(d)),
-            WorkItem::GroupId => b(Builtin::BlockIdx(d)),
-            WorkItem::LocalSize => b(Builtin::BlockDim(d)),
-            WorkItem::NumGroups => b(Builtin::GridDim(d)),
+            WorkItem::LocalId => u32v(Expr::Builtin(Builtin::ThreadIdx(d))),
+            WorkItem::GroupId => u32v(Expr::Builtin(Builtin::BlockIdx(d))),
+            WorkItem::LocalSize => u32v(Expr::Builtin(Builtin::BlockDim(d))),
+            WorkItem::NumGroups => u32v(Expr::Builtin(Builtin::GridDim(d))),
             WorkItem::GlobalSize => mul(b(Builtin::GridDim(d)), b(Builtin::BlockDim(d))),
-            WorkItem::GlobalOffset => Expr::int(offset as i64, Ty::U32),
+            WorkItem::GlobalOffset => Expr::int(offset as i64, U64),
             WorkItem::GlobalId => {
                 let id = add(mul(b(Builtin::BlockIdx(d)), b(Builtin::BlockDim(d))), b(Builtin::ThreadIdx(d)));
-                if offset == 0 { id } else { add(id, Expr::int(offset as i64, Ty::U32)) }
+                if offset == 0 { id } else { add(id, Expr::int(offset as i64, U64)) }
             }
             WorkItem::WorkDim => unreachable!("handled above"),
         };
-        Ok(Val::Scalar(cast(u32v(e), ty)))
+        Ok(Val::Scalar(cast(e, ty)))
     }
 
     /// The memory an OpenCL `barrier(flags)` call orders: its first argument's
