@@ -106,6 +106,7 @@ fn prepare(k: &Kernel, opts: &CheckOptions, c: &RunOptions) -> (Prepared, Option
 }
 
 fn check_kernel(k: &Kernel, opts: &CheckOptions, run: &mut KernelRun) -> Result<KernelCheck, Error> {
+    partial_fences(k)?;
     let c = run.options();
     let g = &c.geometry;
     let dims = |d: [Option<u32>; 3]| d.iter().map(|x| x.unwrap_or(1) as usize).product::<usize>();
@@ -326,6 +327,21 @@ fn check_assertions(
                 })
             }
             Reply::Unsat | Reply::Undecided => {}
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a kernel with an OpenCL barrier that leaves memory the kernel accesses unordered
+/// (`barrier(CLK_LOCAL_MEM_FENCE)` and a global array): the concrete model's schedule IDs order
+/// every access at every barrier, which would hide the races such a barrier allows.
+fn partial_fences(k: &Kernel) -> Result<(), Error> {
+    for (space, words) in [(Space::Shared, "local"), (Space::Global, "global")] {
+        if !k.arrays.iter().any(|a| a.space == space) {
+            continue;
+        }
+        if let Some(span) = crate::ir::query::unfenced_barrier(&k.body, space) {
+            return Err(ConcreteError::PartialFence(span, words).into());
         }
     }
     Ok(())

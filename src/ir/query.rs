@@ -9,7 +9,7 @@
 //! of an [`super::AbstractLoop`]'s summaries (the `LoopHead` contexts).
 
 use super::visit::{AccessContext, LabelContext, VarContext, Visitor};
-use super::{ArrayId, AtomicOp, BarrierScope, BlockId, Expr, Space, Stmt, StmtKind, Ty, VarId};
+use super::{ArrayId, AtomicOp, BarrierScope, BlockId, Expr, Space, Span, Stmt, StmtKind, Ty, VarId};
 use num_bigint::BigInt;
 use std::collections::BTreeSet;
 
@@ -165,10 +165,24 @@ pub fn contains_barrier(stmts: &[Stmt]) -> bool {
 /// Whether every barrier of `stmts` orders the accesses to memory of `space` ([`Fences::orders`]):
 /// always for CUDA; for OpenCL, unless some `barrier(flags)` leaves that memory out.
 pub fn barriers_order(stmts: &[Stmt], space: Space) -> bool {
-    !any_event(
-        stmts,
-        |e| matches!(e, Event::Stmt(s) if matches!(s.kind, StmtKind::Barrier(_, f) if !f.orders(space))),
-    )
+    unfenced_barrier(stmts, space).is_none()
+}
+
+/// Where the first barrier of `stmts` (in program order, at any depth) that leaves memory of
+/// `space` unordered is ([`Fences::orders`]); `None` when every one orders it.
+pub fn unfenced_barrier(stmts: &[Stmt], space: Space) -> Option<Span> {
+    let mut at = None;
+    any_event(stmts, |e| {
+        if let Event::Stmt(s) = e
+            && let StmtKind::Barrier(_, f) = s.kind
+            && !f.orders(space)
+        {
+            at = Some(s.span.clone());
+            return true;
+        }
+        false
+    });
+    at
 }
 
 /// How many grid barriers ([`BarrierScope::Grid`]) `stmts` hold, at any depth (each counted once

@@ -365,7 +365,10 @@ fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
         let (k, grown) = lower_kernel_pass(g, f, display, seeds)?;
         match grown {
             None => {
-                static_shared_fits(&k)?;
+                // OpenCL leaves the size of local memory to the device (CL_DEVICE_LOCAL_MEM_SIZE).
+                if g.language == Language::Cuda {
+                    static_shared_fits(&k)?;
+                }
                 return Ok(k);
             }
             Some(s) => seeds = s,
