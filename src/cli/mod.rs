@@ -150,6 +150,13 @@ pub struct VerifyArgs {
     #[arg(long = "no-infer")]
     pub no_infer: bool,
 
+    /// Check that every access to an array of known size (a declared `__shared__`, `__local`
+    /// or private array) stays within it, as an assertion at the access (GPUVerify's
+    /// --check-array-bounds). Arrays behind pointer parameters have the host's size and are not
+    /// checked.
+    #[arg(long = "check-array-bounds")]
+    pub check_array_bounds: bool,
+
     /// Check barrier divergence only (GPUVerify's --only-divergence).
     #[arg(long = "only-divergence")]
     pub only_divergence: bool,
@@ -586,6 +593,7 @@ fn options(a: &VerifyArgs) -> Result<(RunOptions, VerifyOptions), String> {
         unroll: a.unroll,
         loop_unwind: a.loop_unwind,
         no_infer: a.no_infer,
+        check_array_bounds: a.check_array_bounds,
         ..PassOptions::default()
     };
     let dims = work_dim(&geometry);

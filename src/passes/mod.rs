@@ -21,6 +21,7 @@
 //! (which holds the invariants of its head), and any other invariant is an `Assert`.
 
 mod abstraction;
+mod bounds;
 mod closed_form;
 mod consts;
 mod demote;
@@ -52,6 +53,9 @@ pub struct PassOptions {
     /// source gives (`__invariant`); no closed forms are derived for its loop-carried
     /// variables (PUG §6's syntactic invariants), which are all havocked.
     pub no_infer: bool,
+    /// `--check-array-bounds` (GPUVerify's spelling): every access to an array of known size
+    /// is asserted to stay within it (`bounds`).
+    pub check_array_bounds: bool,
 }
 
 impl Default for PassOptions {
@@ -61,6 +65,7 @@ impl Default for PassOptions {
             max_statements: 200_000,
             loop_unwind: None,
             no_infer: false,
+            check_array_bounds: false,
         }
     }
 }
@@ -103,6 +108,9 @@ pub struct Prepared {
 /// [`Prepared::inconclusive`] (then the encoder must not be asked for a conclusive verdict).
 pub fn prepare(kernel: &Kernel, geometry: &Geometry, opts: &PassOptions) -> Prepared {
     let mut k = kernel.clone();
+    if opts.check_array_bounds {
+        bounds::insert_checks(&mut k);
+    }
     sync::mark(&mut k);
     let body = std::mem::take(&mut k.body);
     let mut u = Preparer {
