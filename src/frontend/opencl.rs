@@ -119,8 +119,11 @@ pub(super) fn strip_spaces(t: &str) -> String {
             s.replace_range(i..end, "");
         }
     }
-    let s = s.trim_end().to_string();
-    s.replace("* ", "*").replace("*)", "*)")
+    // An event (`async_work_group_copy`'s) is an integer handle (`lower/group_copy.rs`).
+    while let Some(i) = find_word(&s, "event_t", 0) {
+        s.replace_range(i..i + "event_t".len(), "unsigned int");
+    }
+    s.trim_end().replace("* ", "*")
 }
 
 /// An attribute node gpug adds (`implicit`, so a user-written one is told apart).

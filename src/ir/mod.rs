@@ -543,6 +543,20 @@ pub enum SyncEvent {
         offset: Expr,
         scope: AtomicScope,
     },
+    /// Just before the accesses of an OpenCL `async_work_group_copy` (a load of the source and a
+    /// store to `dst` at one arbitrary index below the count, OpenCL 1.2 section 6.12.10), up
+    /// to [`SyncEvent::CopyEnd`]: they are the work-group's copy `site`, whose event is
+    /// `event` (`U32`). In the pair model the copy's accesses lie anywhere from here to the
+    /// [`SyncEvent::CopyWait`] that waits for its event (to the end of the kernel without one),
+    /// two threads of one group share it (no race between their instances), and `dst` is
+    /// renewed after it. Elsewhere it is nothing: every thread then copies an element of its
+    /// own, which may only add races.
+    CopyStart { site: u32, event: Expr, dst: ArrayId },
+    /// The end of the accesses of the [`SyncEvent::CopyStart`] before it.
+    CopyEnd,
+    /// `wait_group_events(n, list)`: the copies whose event is one of `events` (`U32`) are
+    /// complete.
+    CopyWait { events: Vec<Expr> },
 }
 
 /// Statement kinds. Offsets are byte offsets from the array's start, of type `long long`

@@ -295,6 +295,9 @@ pub fn int_constant(e: &Expr) -> Option<BigInt> {
                 super::BinOp::Add => a + b,
                 super::BinOp::Sub => a - b,
                 super::BinOp::Mul => a * b,
+                super::BinOp::BitOr => a | b,
+                super::BinOp::BitAnd => a & b,
+                super::BinOp::BitXor => a ^ b,
                 _ => return None,
             };
             Some(wrap(v, *bits, *signed))

@@ -196,8 +196,14 @@ macro_rules! make_visitor {
                     | StmtKind::Barrier(..)
                     | StmtKind::WarpBarrier(_)
                     | StmtKind::Fence(_)
-                    | StmtKind::Sync(SyncEvent::Unlock)
+                    | StmtKind::Sync(SyncEvent::Unlock | SyncEvent::CopyEnd)
                     | StmtKind::Return => {}
+                    StmtKind::Sync(SyncEvent::CopyStart { event, .. }) => self.visit_expr(event),
+                    StmtKind::Sync(SyncEvent::CopyWait { events }) => {
+                        for e in events {
+                            self.visit_expr(e);
+                        }
+                    }
                     StmtKind::Sync(SyncEvent::Lock { offset, .. } | SyncEvent::Observed { offset, .. }) => {
                         self.visit_expr(offset);
                     }

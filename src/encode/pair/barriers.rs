@@ -172,7 +172,7 @@ impl Encoder<'_> {
     /// same number of barriers, one reaching `s` and the other not; for a grid barrier
     /// (`grid`), also two threads of different blocks that have passed the same number of grid
     /// barriers.
-    fn divergence_check(&mut self, s: &Stmt, grid: bool, st: &[TState]) {
+    pub(super) fn divergence_check(&mut self, s: &Stmt, grid: bool, st: &[TState]) {
         // Threads that have passed the same number of barriers (the first divergent
         // barrier of any execution is such a point; in abstracted loops this puts both
         // threads in the same iteration).
@@ -189,7 +189,7 @@ impl Encoder<'_> {
     /// The divergence check of barrier `s`: both threads' assumptions hold and `cond` (the
     /// divergence: two threads that should meet at `s`, one reaching it and the other not;
     /// with `reason`, a thread calling `__syncwarp(mask)` from outside its mask).
-    fn divergence_query(&mut self, s: &Stmt, cond: Sexp, reason: Option<&'static str>, st: &[TState]) {
+    pub(super) fn divergence_query(&mut self, s: &Stmt, cond: Sexp, reason: Option<&'static str>, st: &[TState]) {
         let both_assumed = and(st[0].assumed.clone(), st[1].assumed.clone());
         let div = and(cond, both_assumed);
         let property = Property::Divergence {

@@ -163,6 +163,7 @@ impl Encoder<'_> {
             valid,
             written: Vec::new(),
             sync: Default::default(),
+            copy: self.copies.open.as_ref().map(|(site, _)| *site),
         });
     }
 

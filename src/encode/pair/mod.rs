@@ -38,6 +38,7 @@
 
 mod abstraction;
 mod barriers;
+mod copies;
 mod expr;
 mod loops;
 mod memory;
@@ -167,6 +168,9 @@ pub struct Access {
     pub warp: Vec<Sexp>,
     /// Where the access lies among fences, locks and flags (`sync`).
     pub sync: SyncPoint,
+    /// The OpenCL work-group copy this access is part of (its site): two threads of one group
+    /// do not race on one copy's accesses (`copies`).
+    pub copy: Option<u32>,
     /// Per thread: the bits a plain store writes (its `t{th}.val`, `width` bytes); empty for
     /// reads, atomics (what they write depends on the memory) and clobbers. Benign races
     /// compare them ([`Property::HarmfulRace`]).
@@ -499,6 +503,8 @@ pub(in crate::encode) struct Encoder<'k> {
     peer_guard: Option<Sexp>,
     /// Program-order positions, locks held and flags observed (`sync`).
     sync: sync::SyncState,
+    /// OpenCL's work-group copies (`copies`).
+    copies: copies::CopyState,
 }
 
 impl<'k> Encoder<'k> {
@@ -612,6 +618,7 @@ impl<'k> Encoder<'k> {
             other_thread: None,
             peer_guard: None,
             sync: sync::SyncState::default(),
+            copies: copies::CopyState::default(),
         }
     }
 }

@@ -47,6 +47,9 @@ impl Encoder<'_> {
             // its accesses, so every pair is one query, at any barrier counts (sound: only
             // more pairs race; a barrier that fences it is then not used to order them).
             let ordered = crate::ir::query::barriers_order(&self.k.body, self.k.array(array).space);
+            // A work-group copy's accesses lie in any interval up to its wait (`copies`): the
+            // top-level segments do not order them.
+            let by_segment = ordered && accs.iter().all(|a| a.copy.is_none());
             let mut groups: BTreeMap<u32, Vec<(Access, Access)>> = BTreeMap::new();
             let mut cross: Vec<(Access, Access)> = Vec::new();
             for i in 0..accs.len() {
@@ -58,7 +61,7 @@ impl Encoder<'_> {
                     if a.per_thread[0].0 == f() || b.per_thread[1].0 == f() {
                         continue;
                     }
-                    if !ordered {
+                    if !by_segment {
                         groups.entry(0).or_default().push((a.clone(), b.clone()));
                     } else if a.segment == b.segment {
                         groups.entry(a.segment).or_default().push((a.clone(), b.clone()));
@@ -161,6 +164,11 @@ impl Encoder<'_> {
                     }
                 }
                 None => order,
+            };
+            // One work-group copy made by two threads of one group is one copy.
+            let order = match (a.copy, b.copy) {
+                (Some(x), Some(y)) if x == y => and(not(atom("same_block")), order),
+                _ => order,
             };
             // Two atomics race only across the scope of one of them: in different blocks.
             let order = if a.kind == AccessKind::Atomic && b.kind == AccessKind::Atomic {

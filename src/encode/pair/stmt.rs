@@ -150,7 +150,12 @@ impl Encoder<'_> {
             valid.push(ok);
             written.extend(body(self, ts, th, &off));
             let reach = self.reach(ts, th);
-            per.push((reach, off, ts.bc.clone()));
+            // An access of a work-group copy has a barrier count of its own (`copies`).
+            let bc = match &self.copies.open {
+                Some((_, counts)) => counts[th].clone(),
+                None => ts.bc.clone(),
+            };
+            per.push((reach, off, bc));
             grid.push(ts.gc.clone());
             warp.push(ts.wc.clone());
         }

@@ -130,6 +130,13 @@ pub enum Lowering {
     /// An atomic with the implicit operand 1 (OpenCL's `atomic_inc` as `Add`, `atomic_dec` as
     /// `Sub`), device scope; otherwise as [`Lowering::Atomic`].
     AtomicStep(AtomicOp),
+    /// OpenCL's `async_work_group_copy(dst, src, n, event)` (`false`) and
+    /// `async_work_group_strided_copy(dst, src, n, stride, event)` (`true`): a copy by the
+    /// whole work-group (`lower/group_copy.rs`); the value is the copy's event.
+    GroupCopy(bool),
+    /// OpenCL's `wait_group_events(n, list)`: the copies of the `n` events of `list` are
+    /// complete (`n` an integer constant).
+    WaitEvents,
 }
 
 /// The OpenCL work-item functions of [`Lowering::WorkItemFn`] (OpenCL 1.2 section 6.12.1), in

@@ -22,9 +22,6 @@ const fn int(build: fn(&[Expr], Ty) -> Option<Expr>) -> Lowering {
     Int(IntFn { build, float: None })
 }
 
-/// Why `async_work_group_copy` is refused.
-const ASYNC_COPY: &str = "work-group copy (`async_work_group_copy`, a copy made by the whole work-group, is not modelled)";
-
 /// Why image access is refused.
 const IMAGE: &str = "image access (image memory objects are not modelled)";
 
@@ -154,10 +151,11 @@ const TABLE: &[(&str, Lowering)] = &[
     ("distance", Uninterpreted),
     ("normalize", Uninterpreted),
     ("cross", Uninterpreted),
-    // Copies by the whole work-group and images: refused by name.
-    ("async_work_group_copy", Unsupported(ASYNC_COPY)),
-    ("async_work_group_strided_copy", Unsupported(ASYNC_COPY)),
-    ("wait_group_events", Unsupported(ASYNC_COPY)),
+    // Copies by the whole work-group, ordered by waiting for their events (section 6.12.10).
+    ("async_work_group_copy", GroupCopy(false)),
+    ("async_work_group_strided_copy", GroupCopy(true)),
+    ("wait_group_events", WaitEvents),
+    // Images: refused by name.
     ("prefetch", Ignored),
     ("read_imagef", Unsupported(IMAGE)),
     ("read_imagei", Unsupported(IMAGE)),

@@ -29,8 +29,10 @@ impl Lower<'_, '_> {
             Lowering::Atomic(op, scope) => self.atomic((op, scope), name, args, false, span, out)?,
             Lowering::AtomicStep(op) => self.atomic((op, AtomicScope::Device), name, args, true, span, out)?,
             Lowering::WorkItemFn(f) => self.work_item(n, f, name, args, span)?,
+            Lowering::GroupCopy(strided) => self.group_copy(n, name, args, strided, span, out)?,
+            Lowering::WaitEvents => self.wait_events(name, args, span, out)?,
             Lowering::FencedBarrier => {
-                let fences = self.fence_flags(name, args, span);
+                let fences = self.fence_flags(name, args, span, out)?;
                 out.push(Stmt {
                     kind: StmtKind::Barrier(BarrierScope::Block, fences),
                     span: span.clone(),
@@ -303,7 +305,14 @@ impl Lower<'_, '_> {
             };
             return Ok(Val::Scalar(cast(e, ty)));
         }
-        let d = match args.first().and_then(|a| super::globals::const_value(a)) {
+        let dim = match args.first() {
+            Some(a) => {
+                let v = self.rvalue(a, &mut Vec::new())?;
+                crate::ir::query::int_constant(&self.expect_scalar(v, a)?)
+            }
+            None => None,
+        };
+        let d = match dim {
             Some(v) if v >= 0.into() && v <= 2.into() => Dim::ALL[usize::try_from(v).unwrap_or(0)],
             Some(v) => {
                 // OpenCL 1.2 section 6.12.1: outside `0..get_work_dim()`, ids are 0 and sizes 1.
@@ -356,8 +365,15 @@ impl Lower<'_, '_> {
     /// `CLK_LOCAL_MEM_FENCE` (1) and `CLK_GLOBAL_MEM_FENCE` (2) bits when it is an integer
     /// constant; none (with a note) when it is not: such a barrier still synchronises, but no
     /// access is ordered by it (more races, none hidden).
-    fn fence_flags(&mut self, name: &str, args: &[&Node], span: &Span) -> Fences {
-        match args.first().and_then(|a| super::globals::const_value(a)) {
+    fn fence_flags(&mut self, name: &str, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<Fences> {
+        let flags = match args.first() {
+            Some(a) => {
+                let v = self.rvalue(a, out)?;
+                crate::ir::query::int_constant(&self.expect_scalar(v, a)?)
+            }
+            None => None,
+        };
+        Ok(match flags {
             Some(v) => {
                 let bits = u64::try_from(v).unwrap_or(0);
                 Fences {
@@ -376,7 +392,7 @@ impl Lower<'_, '_> {
                     global: false,
                 }
             }
-        }
+        })
     }
 
     /// The value of the call `n` to the `what` collective `name` (warp intrinsics, tiles'

@@ -51,6 +51,7 @@ mod cxx;
 mod decl;
 mod expr;
 mod ext_vector;
+mod group_copy;
 mod fnptr;
 mod globals;
 mod goto;
@@ -307,6 +308,8 @@ struct Lower<'a, 'g> {
     prologue: Vec<Stmt>,
     /// Arrays holding string literals, by node id.
     literals: HashMap<String, ArrayId>,
+    /// OpenCL work-group copies lowered so far (`async_work_group_copy`): the next one's site.
+    copies: u32,
     /// Functions with a function-pointer code, by identity (`fnptr.rs`): code `i` is the
     /// `i`-th.
     fn_codes: Vec<String>,
@@ -438,6 +441,7 @@ fn lower_kernel_pass(g: &Globals, f: &Node, display: &str, seeds: target::Seeds)
         last_ret_ref: None,
         prologue: Vec::new(),
         literals: HashMap::new(),
+        copies: 0,
         fn_codes: Vec::new(),
         fn_taken: None,
         logs: Vec::new(),

@@ -1,0 +1,124 @@
+//! OpenCL's copies by a whole work-group (`async_work_group_copy`, OpenCL 1.2 section 6.12.10;
+//! issue 13) in the pair model. The front end lowers a copy to a load of the source and a store
+//! to the destination at one arbitrary index below the count, between
+//! [`SyncEvent::CopyStart`] and [`SyncEvent::CopyEnd`]; `wait_group_events` is
+//! [`SyncEvent::CopyWait`].
+//!
+//! - The copy happens at some time from its call to the wait for its event: each thread's
+//!   instance of its accesses gets a barrier count of its own, `t<th>.copy<site>.bc`, at least
+//!   the thread's count at the call and, once a wait whose events include the copy's is
+//!   reached, at most the thread's count there (no wait: no bound). A race query asks for equal
+//!   counts as for any access, so an access in any barrier interval between the call and the
+//!   wait races with the copy (GPUVerify's `testsuite/OpenCL/async_work_group_copy`: a barrier
+//!   between the copy and its wait does not order them).
+//! - Two threads of one work-group make one copy: their instances of one copy do not race
+//!   with each other (`races`); of two groups, they do (their copies are two).
+//! - The destination is renewed after the copy (both threads see one fresh memory): what the
+//!   copy wrote is not modelled, only that it may have changed anything there.
+//! - In an abstracted loop the copy is left unbounded (never waited for): only more races.
+//! - A copy and a wait are collective: one reached by some threads of a group and not by
+//!   others is barrier divergence, and so is a copy given different events.
+//!
+//! Sound: every interval an access of the copy may fall in is one its count may take.
+
+use super::races::equal;
+use super::{Encoder, TState};
+use crate::encode::terms::{and, app, atom, mem_sort, not, or, sym, t};
+use crate::ir::{Stmt, SyncEvent};
+use crate::solver::Sexp;
+
+/// The copies met so far by the encoder.
+#[derive(Default)]
+pub(super) struct CopyState {
+    /// The copy whose accesses are being encoded: its site and, per thread, its barrier
+    /// count.
+    pub(super) open: Option<(u32, Vec<Sexp>)>,
+    /// The copies not inside an abstracted loop: per thread, the copy's barrier count and
+    /// event (BV32).
+    pending: Vec<(Vec<Sexp>, Vec<Sexp>)>,
+    /// Per thread: the event of the open copy (moved to `pending` at its end).
+    event: Vec<Sexp>,
+    /// The destination array of the open copy.
+    dst: Option<crate::ir::ArrayId>,
+}
+
+/// Why work-items of one group that give a copy different events is a finding.
+const EVENT_DIFFERS: &str =
+    "the work-items of a work-group give `async_work_group_copy` different events (OpenCL requires the same arguments)";
+
+impl Encoder<'_> {
+    /// A copy or a wait is made by the whole work-group (OpenCL 1.2 section 6.12.10: "must be
+    /// encountered by all work-items in a work-group"): two threads of one group at equal
+    /// barrier counts, one reaching it and the other not, is barrier divergence.
+    fn collective_check(&mut self, s: &Stmt, st: &[TState]) {
+        if self.checks && self.n == 2 && !(st[0].pc == t() && st[1].pc == t()) {
+            self.divergence_check(s, false, st);
+        }
+    }
+
+    /// [`SyncEvent::CopyStart`], [`SyncEvent::CopyEnd`] and [`SyncEvent::CopyWait`] for every
+    /// thread of `st` (see the module docs).
+    pub(super) fn copy_event(&mut self, s: &Stmt, ev: &SyncEvent, st: &mut [TState]) {
+        match ev {
+            SyncEvent::CopyStart { site, event, dst } => {
+                self.collective_check(s, st);
+                let mut counts = Vec::new();
+                let mut events = Vec::new();
+                for (th, ts) in st.iter_mut().enumerate() {
+                    let name = self.fresh_name(&format!("t{}.copy{site}.bc", th + 1));
+                    let bc = self.declare(&name, Sexp::bv_sort(64));
+                    self.assert(app("bvuge", vec![bc.clone(), ts.bc.clone()]));
+                    counts.push(bc);
+                    events.push(self.expr(event, ts, th));
+                }
+                // One copy of the group: every work-item gives it the same event.
+                if self.checks && self.n == 2 {
+                    let differ = and(
+                        and(atom("same_block"), equal(&st[0].bc, &st[1].bc)),
+                        and(
+                            and(st[0].pc.clone(), st[1].pc.clone()),
+                            not(app("=", vec![events[0].clone(), events[1].clone()])),
+                        ),
+                    );
+                    self.divergence_query(s, differ, Some(EVENT_DIFFERS), st);
+                }
+                self.copies.open = Some((*site, counts));
+                self.copies.event = events;
+                self.copies.dst = Some(*dst);
+            }
+            SyncEvent::CopyEnd => {
+                if let Some((_, counts)) = self.copies.open.take() {
+                    let events = std::mem::take(&mut self.copies.event);
+                    if self.abstract_depth == 0 {
+                        self.copies.pending.push((counts, events));
+                    }
+                }
+                if let Some(dst) = self.copies.dst.take()
+                    && self.memory == super::MemoryModel::EqualityAbstraction
+                {
+                    let name = self.fresh_name(&format!("mem.{}.copy", sym(&self.k.array(dst).name)));
+                    let fresh = vec![(dst, self.declare(&name, mem_sort()))];
+                    for (th, ts) in st.iter_mut().enumerate() {
+                        self.renew_shared(ts, th, &fresh);
+                    }
+                }
+                let _ = s;
+            }
+            SyncEvent::CopyWait { events } => {
+                self.collective_check(s, st);
+                for (th, ts) in st.iter_mut().enumerate() {
+                    let waited: Vec<Sexp> = events.iter().map(|e| self.expr(e, ts, th)).collect();
+                    for (counts, evs) in self.copies.pending.clone() {
+                        let hit = waited
+                            .iter()
+                            .fold(crate::encode::terms::f(), |acc, w| or(acc, app("=", vec![evs[th].clone(), w.clone()])));
+                        let done = and(self.reach(ts, th), hit);
+                        let bound = app("bvule", vec![counts[th].clone(), ts.bc.clone()]);
+                        self.assert(app("=>", vec![done, bound]));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
