@@ -222,6 +222,11 @@ impl Lower<'_, '_> {
             && !self.frame().modified.contains(&d.id)
         {
             let v = self.rvalue(e, out)?;
+            // A null pointer constant (OpenCL: a pointer into `NULL`, `null.rs`).
+            let v = match v {
+                v @ Val::Scalar(_) => Val::Ptr(self.expect_ptr(v, e)?),
+                v => v,
+            };
             // Not when an earlier pass found it pointing into several arrays (`target.rs`).
             if let Val::Ptr(pv) = &v
                 && matches!(pv.off, Expr::Const { .. })

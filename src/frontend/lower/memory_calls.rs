@@ -28,7 +28,7 @@ use num_bigint::BigInt;
 pub(super) const UNROLL_BYTES: u64 = 64;
 
 /// `unsigned char`: the type of each access.
-const U8: Ty = Ty::Int { bits: 8, signed: false };
+pub(super) const U8: Ty = Ty::Int { bits: 8, signed: false };
 /// `size_t`: the type of lengths and of the byte counter.
 const U64: Ty = Ty::Int {
     bits: 64,

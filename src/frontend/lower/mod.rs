@@ -38,6 +38,7 @@ use super::types::CType;
 use crate::ir::query::wrap;
 use crate::ir::*;
 use globals::{Globals, body_of, collect, select_kernels};
+use memory_calls::U8;
 use num_bigint::BigInt;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -58,6 +59,7 @@ mod goto;
 mod groups;
 mod memory_calls;
 mod names;
+mod null;
 mod opaque;
 mod place;
 mod stmt;
@@ -310,6 +312,9 @@ struct Lower<'a, 'g> {
     literals: HashMap<String, ArrayId>,
     /// OpenCL work-group copies lowered so far (`async_work_group_copy`): the next one's site.
     copies: u32,
+    /// OpenCL: the array a null pointer points into (`null.rs`); `None` for CUDA, where a null
+    /// pointer used as a pointer is refused.
+    null: Option<ArrayId>,
     /// Functions with a function-pointer code, by identity (`fnptr.rs`): code `i` is the
     /// `i`-th.
     fn_codes: Vec<String>,
@@ -442,6 +447,7 @@ fn lower_kernel_pass(g: &Globals, f: &Node, display: &str, seeds: target::Seeds)
         prologue: Vec::new(),
         literals: HashMap::new(),
         copies: 0,
+        null: None,
         fn_codes: Vec::new(),
         fn_taken: None,
         logs: Vec::new(),
@@ -468,6 +474,10 @@ fn lower_kernel_pass(g: &Globals, f: &Node, display: &str, seeds: target::Seeds)
     };
     scan(body, &mut frame.addr_taken, &mut frame.modified);
     l.frames.push(frame);
+    if g.language == Language::OpenCl {
+        let bytes = CType::Array(Box::new(CType::Scalar(U8)), None);
+        l.null = Some(l.new_array(null::NULL, Space::Local, &bytes, l.kspan.clone())?);
+    }
     let mut out = Vec::new();
     for p in f.inner.iter().filter(|c| c.kind == "ParmVarDecl") {
         l.kernel_param(p, &mut out)?;
@@ -477,6 +487,9 @@ fn lower_kernel_pass(g: &Globals, f: &Node, display: &str, seeds: target::Seeds)
     let mut all = std::mem::take(&mut l.prologue);
     all.extend(out);
     l.k.body = access_log::instrument(all, &l.logs);
+    if let Some(null) = l.null {
+        null::check_accesses(&mut l.k, null);
+    }
     let again = l.grown.then(|| l.seeds_found());
     Ok((l.k, again))
 }
@@ -733,9 +746,14 @@ impl<'a, 'g> Lower<'a, 'g> {
     fn expect_ptr(&self, v: Val, n: &Node) -> R<PtrVal> {
         match v {
             Val::Ptr(p) => Ok(p),
-            Val::Scalar(Expr::Const { value, .. }) if value == BigInt::from(0) => {
-                unsupported(self.span(n), "null pointer")
-            }
+            Val::Scalar(Expr::Const { value, .. }) if value == BigInt::from(0) => match self.null {
+                Some(array) => Ok(PtrVal {
+                    array,
+                    off: Expr::int(0, Ty::I64),
+                    pointee: CType::Scalar(U8),
+                }),
+                None => unsupported(self.span(n), "null pointer"),
+            },
             Val::PtrCond(..) => unsupported(
                 self.span(n),
                 "pointer that may point to two arrays (chosen by a conditional) used as a value",

@@ -124,8 +124,18 @@ impl Lower<'_, '_> {
                     self.ptrs[*i].name
                 ),
             ),
-            (LVal::Bound(Binding::Ptr(_)), Val::Scalar(Expr::Const { value, .. })) if value == 0.into() => {
-                unsupported(span.clone(), "null pointer")
+            (LVal::Bound(Binding::Ptr(i)), Val::Scalar(Expr::Const { value, .. })) if value == 0.into() => {
+                match self.null {
+                    Some(array) => {
+                        let null = Val::Ptr(PtrVal {
+                            array,
+                            off: Expr::int(0, Ty::I64),
+                            pointee: self.ptrs[*i].pointee.clone(),
+                        });
+                        self.point_to(*i, &null, span, out)
+                    }
+                    None => unsupported(span.clone(), "null pointer"),
+                }
             }
             (LVal::Bound(Binding::Scalar(var, ty)), Val::Scalar(e)) => {
                 out.push(set(*var, cast(e, *ty), span.clone()));
