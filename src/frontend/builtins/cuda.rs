@@ -393,8 +393,7 @@ const TABLE: &[(&str, Lowering)] = &[
             float: None,
         }),
     ),
-    ("__add_noovfl_int", int(add_noovfl)),
-    ("__add_noovfl_unsigned_int", int(add_noovfl)),
+
     // cuRAND's device API: reads and writes of the state, fresh results (`lower/curand.rs`).
     ("curand_init", Curand),
     ("curand", Curand),

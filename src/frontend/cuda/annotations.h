@@ -50,8 +50,6 @@ __device__ void __candidate_global_invariant(bool b);
 __device__ void __function_wide_candidate_invariant(bool b);
 __device__ int __ite(bool c, int a, int b);
 __device__ int __mod_pow2(int x, int y);
-__device__ bool __add_noovfl_int(int a, int b);
-__device__ bool __add_noovfl_unsigned_int(unsigned int a, unsigned int b);
 #define __return_val_funptr(T) ((T)__return_val_ptr())
 /* `__axiom(e);` at file scope (GPUVerify's spelling) becomes a function returning `e`, which
    gpug assumes on entry to every kernel (src/frontend/lower/annotation.rs). */

@@ -165,6 +165,7 @@ impl Lower<'_, '_> {
         let mut stmts = Vec::new();
         match self.annotation_cond(a, &mut stmts) {
             Ok(cond) => {
+                let cond = global_cond(name, cond);
                 out.extend(stmts);
                 for kind in [StmtKind::Assert { cond: cond.clone() }, StmtKind::Assume { cond }] {
                     out.push(Stmt {
@@ -235,5 +236,22 @@ fn ensures_calls<'n>(n: &'n Node, out: &mut Vec<&'n Node>) {
     }
     for c in &n.inner {
         ensures_calls(c, out);
+    }
+}
+
+/// The condition of the annotation `name`: for GPUVerify's `__global_requires`,
+/// `__global_ensures` and `__global_assert`, which hold for every thread, not only the ones
+/// that reach them (GPUVerify's "global" contracts, which its predicated execution evaluates in
+/// disabled threads too), `cond` in both threads of the pair (`cond && __other(cond)`, the other
+/// thread's state at the same point); `cond` otherwise.
+pub(super) fn global_cond(name: &str, cond: Expr) -> Expr {
+    match name {
+        "__global_requires" | "__global_ensures" | "__global_assert" => Expr::Binary {
+            op: BinOp::LAnd,
+            lhs: Box::new(cond.clone()),
+            rhs: Box::new(Expr::Other(Box::new(cond))),
+            ty: Ty::Bool,
+        },
+        _ => cond,
     }
 }

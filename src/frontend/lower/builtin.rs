@@ -606,7 +606,7 @@ impl Lower<'_, '_> {
         };
         match check {
             Check::Assert | Check::Assume | Check::Precondition => {
-                let cond = self.annotation_cond(a, out)?;
+                let cond = super::annotation::global_cond(name, self.annotation_cond(a, out)?);
                 // A device function's precondition is checked at its call (this inlined copy).
                 let in_callee = self.frames.len() > 1;
                 if check == Check::Assert || (check == Check::Precondition && in_callee) {
@@ -646,7 +646,13 @@ impl Lower<'_, '_> {
             Check::Ensures => {
                 let mut body = Vec::new();
                 match self.annotation_cond(a, &mut body) {
-                    Ok(cond) => push(out, StmtKind::Ensures { body, cond }),
+                    Ok(cond) => push(
+                        out,
+                        StmtKind::Ensures {
+                            body,
+                            cond: super::annotation::global_cond(name, cond),
+                        },
+                    ),
                     Err(FrontendError::Unsupported { what, .. }) => self.not_checked(name, what, span),
                     Err(e) => return Err(e),
                 }

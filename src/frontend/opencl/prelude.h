@@ -41,8 +41,6 @@ void __candidate_global_invariant(bool b);
 void __function_wide_candidate_invariant(bool b);
 int __ite(bool c, int a, int b);
 int __mod_pow2(int x, int y);
-bool __add_noovfl_int(int a, int b);
-bool __add_noovfl_unsigned_int(unsigned int a, unsigned int b);
 
 /* The annotations over a pointer, once per address space. */
 #define __GPUG_PTR_ANNOTATIONS(AS) \
