@@ -218,6 +218,9 @@ pub struct KernelResult {
     /// there, in every execution where they race. Not defects, so the verdict ignores them;
     /// `--no-benign` and `--strict` report them as races, in `findings`.
     pub benign: Vec<Finding>,
+    /// The kernel's source language: the report's words follow it (work-item, work-group and
+    /// `get_local_id(0)` for OpenCL).
+    pub language: crate::ir::Language,
 }
 
 /// A finding that only launches outside the standard assumptions have
@@ -247,6 +250,7 @@ impl KernelResult {
             excluded: Vec::new(),
             suggestions: Vec::new(),
             benign: Vec::new(),
+            language: Default::default(),
         }
     }
 }

@@ -46,7 +46,9 @@ impl Command for VerifyOptions {
     type File = FileResult;
 
     fn kernel(&self, k: &Kernel, run: &mut KernelRun) -> Result<KernelResult, Error> {
-        verify_kernel(k, self, run)
+        let mut r = verify_kernel(k, self, run)?;
+        r.language = k.language;
+        Ok(r)
     }
 
     fn file(&self, file: String, kernels: Vec<KernelResult>) -> FileResult {
@@ -221,6 +223,7 @@ pub(super) fn verify_under(
         excluded: Vec::new(),
         suggestions: Vec::new(),
         benign,
+        language: k.language,
     })
 }
 

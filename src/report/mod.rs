@@ -27,6 +27,7 @@
 pub mod bank;
 pub mod check;
 
+use crate::ir::Language;
 use crate::verdict::{FileResult, FileRow, Finding, FindingKind, KernelResult, Verdict, WitnessAccess};
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -117,6 +118,15 @@ impl Render for FileResult {
                     "benign": k.benign.iter().map(finding_json).collect::<Vec<_>>(),
                 })
             })
+            .zip(&self.kernels)
+            .map(|(v, k)| match k.language {
+                Language::OpenCl => {
+                    let mut v = opencl_json(v);
+                    v["language"] = json!("opencl");
+                    v
+                }
+                Language::Cuda => v,
+            })
             .collect();
         json!({ "file": self.file, "kernels": kernels }).to_string()
     }
@@ -134,6 +144,70 @@ fn kernels_text<K>(kernels: &[K], kernel: impl Fn(&K, &mut Sources, &mut String)
 }
 
 fn kernel_text(k: &KernelResult, sources: &mut Sources, out: &mut String) {
+    if k.language == Language::OpenCl {
+        let mut text = String::new();
+        cuda_kernel_text(k, sources, &mut text);
+        out.push_str(&opencl_words(&text));
+        return;
+    }
+    cuda_kernel_text(k, sources, out);
+}
+
+/// CUDA's terms and OpenCL's (OpenCL 1.2 sections 3.2, 6.12.1): the built-in variables as the
+/// work-item functions, then the words.
+const OPENCL_WORDS: &[(&str, &str)] = &[
+    ("threadIdx.x", "get_local_id(0)"),
+    ("threadIdx.y", "get_local_id(1)"),
+    ("threadIdx.z", "get_local_id(2)"),
+    ("blockIdx.x", "get_group_id(0)"),
+    ("blockIdx.y", "get_group_id(1)"),
+    ("blockIdx.z", "get_group_id(2)"),
+    ("blockDim.x", "get_local_size(0)"),
+    ("blockDim.y", "get_local_size(1)"),
+    ("blockDim.z", "get_local_size(2)"),
+    ("gridDim.x", "get_num_groups(0)"),
+    ("gridDim.y", "get_num_groups(1)"),
+    ("gridDim.z", "get_num_groups(2)"),
+    ("__shared__", "__local"),
+    ("__syncthreads()", "barrier()"),
+    (" by thread ", " by work-item "),
+    ("threads (", "work-items ("),
+    ("thread (", "work-item ("),
+    (" of block (", " of work-group ("),
+    ("the threads", "the work-items"),
+    ("two threads", "two work-items"),
+    ("blocks", "work-groups"),
+];
+
+/// `text`, a CUDA kernel's report, in OpenCL's words ([`OPENCL_WORDS`]).
+fn opencl_words(text: &str) -> String {
+    OPENCL_WORDS.iter().fold(text.to_string(), |t, (cuda, cl)| t.replace(cuda, cl))
+}
+
+/// A kernel's JSON object in OpenCL's words (the caller adds `"language": "opencl"`): each
+/// access's `thread` and `block` as `local_id` and `group_id`; geometry names and the other
+/// strings in OpenCL's words ([`opencl_words`]); the names of the kernel, arrays and
+/// parameters as the source spells them.
+fn opencl_json(v: Value) -> Value {
+    match v {
+        Value::String(s) => Value::String(opencl_words(&s)),
+        Value::Array(items) => Value::Array(items.into_iter().map(opencl_json).collect()),
+        Value::Object(m) => Value::Object(
+            m.into_iter()
+                .map(|(k, v)| match k.as_str() {
+                    "thread" => ("local_id".to_string(), v),
+                    "block" => ("group_id".to_string(), v),
+                    // Names from the source stay as written.
+                    "name" | "array" | "index" | "params" => (k, v),
+                    _ => (opencl_words(&k), opencl_json(v)),
+                })
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+fn cuda_kernel_text(k: &KernelResult, sources: &mut Sources, out: &mut String) {
     match k.verdict {
         Verdict::Verified if !k.contract.is_empty() => {
             let _ = writeln!(out, "{}: verified for launches where {}", k.name, k.contract.join(", "));
