@@ -14,14 +14,24 @@ use crate::solver::Sexp;
 
 impl Encoder<'_> {
     /// Under the equality abstraction, a fresh memory (declared here) for each shared and
-    /// global array at the barrier being encoded; none under other memory models.
+    /// global array the kernel writes, at the barrier being encoded; none under other memory
+    /// models.
     pub(super) fn fresh_at_barrier(&mut self) -> Vec<(ArrayId, Sexp)> {
+        if self.written.is_none() {
+            let mut w = std::collections::BTreeSet::new();
+            crate::ir::query::written_arrays(&self.k.body, &mut w);
+            self.written = Some(w);
+        }
+        let written = self.written.clone().unwrap_or_default();
         self.k
             .arrays
             .iter()
             .enumerate()
-            .filter(|(_, a)| {
-                self.memory == MemoryModel::EqualityAbstraction && matches!(a.space, Space::Shared | Space::Global)
+            // An array no thread writes keeps its memory: nothing can have changed it.
+            .filter(|(i, a)| {
+                self.memory == MemoryModel::EqualityAbstraction
+                    && matches!(a.space, Space::Shared | Space::Global)
+                    && written.contains(&ArrayId(*i))
             })
             .map(|(i, a)| (ArrayId(i), a.name.clone()))
             .collect::<Vec<_>>()

@@ -464,6 +464,9 @@ pub(in crate::encode) struct Encoder<'k> {
     /// The names of global arrays the kernel never writes: a `select` of one's memory reads
     /// the same value in both threads, so a store of it may be benign (`races::is_stable`).
     stable_memory: HashSet<String>,
+    /// The arrays the kernel writes anywhere (stores, atomics, clobbers), computed at the
+    /// first barrier: the others keep their memory across barriers (`abstraction`).
+    written: Option<std::collections::BTreeSet<ArrayId>>,
     /// Whether a FloatingPoint term was emitted.
     pub(in crate::encode) fp_used: bool,
     /// Concrete model: fold constant terms, pin builtins to `pinned`, keep memory as an overlay
@@ -603,6 +606,7 @@ impl<'k> Encoder<'k> {
             benign: opts.benign,
             reads_memory: HashSet::new(),
             stable_memory: HashSet::new(),
+            written: None,
             pinned: Vec::new(),
             overlay: BTreeMap::new(),
             thread_blocks: Vec::new(),

@@ -41,10 +41,8 @@ impl Lower<'_, '_> {
         if args.len() != want {
             return unsupported(span.clone(), format!("`{name}` with {} arguments", args.len()));
         }
-        let dv = self.rvalue(args[0], out)?;
-        let dst = self.expect_ptr(dv, args[0])?;
-        let sv = self.rvalue(args[1], out)?;
-        let src = self.expect_ptr(sv, args[1])?;
+        let dst = self.rvalue(args[0], out)?;
+        let src = self.rvalue(args[1], out)?;
         let count = self.rvalue(args[2], out)?;
         let count = cast(self.expect_scalar(count, args[2])?, U64);
         let stride = match strided {
@@ -63,6 +61,63 @@ impl Lower<'_, '_> {
             Some(v) if v == 0.into() => Expr::int(i64::from(site) + 1, Ty::U32),
             _ => ev,
         };
+        let copy = Copy {
+            site,
+            event: event.clone(),
+            count,
+            stride,
+        };
+        self.copy_element(&copy, dst, src, (args[0], args[1]), span, out)?;
+        let ty = self.scalar_ty(n).unwrap_or(Ty::U32);
+        Ok(Val::Scalar(cast(event, ty)))
+    }
+
+    /// The accesses of one element of `copy` from `src` to `dst`; a pointer into one of two
+    /// arrays (`c ? p : q`, `target.rs`) makes a branch with the copy on each (only the
+    /// branch a thread takes is its copy; threads of one group taking different ones is
+    /// divergence, `encode/pair/copies.rs`).
+    fn copy_element(
+        &mut self,
+        copy: &Copy,
+        dst: Val,
+        src: Val,
+        nodes: (&Node, &Node),
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        let split = |l: &mut Self, c: Expr, a: (Val, Val), b: (Val, Val), out: &mut Vec<Stmt>| -> R<()> {
+            let (mut sa, mut sb) = (Vec::new(), Vec::new());
+            l.copy_element(copy, a.0, a.1, nodes, span, &mut sa)?;
+            l.copy_element(copy, b.0, b.1, nodes, span, &mut sb)?;
+            out.push(Stmt {
+                kind: StmtKind::If {
+                    cond: c,
+                    then: sa,
+                    els: sb,
+                },
+                span: span.clone(),
+            });
+            Ok(())
+        };
+        match (dst, src) {
+            (Val::PtrCond(c, a, b), src) => return split(self, c, (*a, src.clone()), (*b, src), out),
+            (dst, Val::PtrCond(c, a, b)) => return split(self, c, (dst.clone(), *a), (dst, *b), out),
+            (dst, src) => {
+                let dst = self.expect_ptr(dst, nodes.0)?;
+                let src = self.expect_ptr(src, nodes.1)?;
+                self.copy_arrays(copy, dst, src, span, out)
+            }
+        }
+    }
+
+    /// [`Self::copy_element`] between two resolved pointers.
+    fn copy_arrays(&mut self, copy: &Copy, dst: super::PtrVal, src: super::PtrVal, span: &Span, out: &mut Vec<Stmt>) -> R<()> {
+        let Copy {
+            site,
+            ref event,
+            ref count,
+            ref stride,
+        } = *copy;
         let size = self.size_of(&dst.pointee, span)?;
         // The element: `j < n`, each thread's own (each stands for the group at some index).
         let j = self.temp(U64);
@@ -73,7 +128,7 @@ impl Lower<'_, '_> {
         let jv = Expr::Var { id: j, ty: U64 };
         // The element's accesses happen when `j < n` (a branch, not an assumption: a thread
         // whose `j` is out of range still reaches what follows, the wait included).
-        let in_range = bin(BinOp::Lt, jv.clone(), count, Ty::Bool);
+        let in_range = bin(BinOp::Lt, jv.clone(), count.clone(), Ty::Bool);
         // The strided side is the global one (the other is local memory).
         let local_dst = self.k.array(dst.array).space == Space::Shared;
         let index = |strided_side: bool| match (&stride, strided_side) {
@@ -134,8 +189,7 @@ impl Lower<'_, '_> {
             kind: StmtKind::Sync(SyncEvent::CopyEnd),
             span: span.clone(),
         });
-        let ty = self.scalar_ty(n).unwrap_or(Ty::U32);
-        Ok(Val::Scalar(cast(event, ty)))
+        Ok(())
     }
 
     /// `wait_group_events(num, list)`: the copies whose events are among the `num` (an integer
@@ -173,6 +227,14 @@ impl Lower<'_, '_> {
         }
         unsupported(span.clone(), format!("`{name}` of a list that is not of events"))
     }
+}
+
+/// One work-group copy's site, event, element count and stride (strided copies).
+struct Copy {
+    site: u32,
+    event: Expr,
+    count: Expr,
+    stride: Option<Expr>,
 }
 
 fn bin(op: BinOp, l: Expr, r: Expr, ty: Ty) -> Expr {
