@@ -1,7 +1,7 @@
 //! End-to-end check of every kernel in `examples/` against its expected verdict, with each of the
 //! three SMT solvers.
 //!
-//! Each `examples/*.cu` starts with two comment lines:
+//! Each `examples/*.cu` and `examples/opencl/*.cl` starts with two comment lines:
 //!
 //! ```text
 //! // expect: verified | race | divergence
@@ -59,12 +59,23 @@ fn examples_dir() -> PathBuf {
 /// Reads the `.cu` files of `examples/` and their two header lines.
 fn load_examples() -> Vec<Example> {
     let dir = examples_dir();
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|entry| entry.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|ext| ext == "cu"))
+    // CUDA's examples, then OpenCL's (issue 13: `examples/opencl/*.cl`).
+    let mut paths: Vec<PathBuf> = [(dir.clone(), "cu"), (dir.join("opencl"), "cl")]
+        .into_iter()
+        .flat_map(|(d, ext)| {
+            std::fs::read_dir(&d)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", d.display()))
+                .map(|entry| entry.expect("directory entry").path())
+                .filter(move |p| p.extension().is_some_and(|e| e == ext))
+                .collect::<Vec<_>>()
+        })
         .collect();
     paths.sort();
+    assert!(
+        paths.iter().filter(|p| p.extension().is_some_and(|e| e == "cl")).count() >= 6,
+        "expected the OpenCL examples in {}/opencl",
+        dir.display()
+    );
     assert!(
         paths.len() >= 14,
         "expected at least 14 examples in {}, found {}",

@@ -37,12 +37,12 @@ pub struct BankArgs {
 
     /// Threads per block: `64`, `[32,32]` or `[8,8,4]` (missing dimensions are 1). Required:
     /// which threads share a warp depends on it.
-    #[arg(long = "blockDim", value_name = "DIM", value_parser = parse_dim)]
+    #[arg(long = "blockDim", visible_alias = "local_size", value_name = "DIM", value_parser = parse_dim)]
     pub block_dim: Option<[u32; 3]>,
 
     /// Blocks per grid, as for --blockDim. Optional: without it the grid stays symbolic
     /// (any size within CUDA's limits), and the results hold for every grid.
-    #[arg(long = "gridDim", value_name = "DIM", value_parser = parse_dim)]
+    #[arg(long = "gridDim", visible_alias = "num_groups", value_name = "DIM", value_parser = parse_dim)]
     pub grid_dim: Option<[u32; 3]>,
 
     /// Number of shared-memory banks (32 on current GPUs, 16 on compute capability 1.x).
@@ -76,7 +76,7 @@ pub fn run(a: BankArgs) -> i32 {
         block_dim: block_dim.map(Some),
         grid_dim: a.grid_dim.map(|d| d.map(Some)).unwrap_or([None; 3]),
     };
-    if let Some(why) = geometry.outside_limits() {
+    if let Some(why) = geometry.outside_limits().filter(|_| !a.common.is_opencl(&a.file)) {
         eprintln!("error: {why} (CUDA's launch limits)");
         return EXIT_ERROR;
     }

@@ -71,10 +71,10 @@ pub enum ConcreteError {
         "{0} threads: an annotation that reads another thread (`__other_int`, `__uniform_int`, …) is checked for every pair of threads, which the concrete model does for at most {MAX_PAIR_THREADS} threads (`gpug FILE` checks it in the pair model)"
     )]
     TooManyPairs(usize),
-    /// An OpenCL barrier whose fence flags leave some memory the kernel accesses unordered:
-    /// the schedule IDs of the concrete model order every access at a barrier.
+    /// An OpenCL barrier whose fence flags leave some memory the kernel accesses unordered,
+    /// under schedule IDs, which order every access at a barrier.
     #[error(
-        "{0}: a barrier whose fence flags leave {1} memory unordered, which the concrete model does not represent (`gpug FILE` checks it in the pair model)"
+        "{0}: a barrier whose fence flags leave {1} memory unordered, which schedule IDs (--all-schedules, or atomics) do not represent (`gpug FILE` checks its races in the pair model)"
     )]
     PartialFence(crate::ir::Span, &'static str),
 }
