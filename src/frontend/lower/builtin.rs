@@ -257,7 +257,17 @@ impl Lower<'_, '_> {
         let Some((p, rest)) = args.split_first() else {
             return unsupported(span.clone(), format!("`{name}` without arguments"));
         };
-        let pv = self.rvalue(p, out)?;
+        let pv = match self.rvalue(p, out)? {
+            // A null pointer constant (OpenCL, `null.rs`), of the argument's pointer type.
+            v @ Val::Scalar(_) => {
+                let mut null = self.expect_ptr(v, p)?;
+                if let CType::Ptr(t) = self.ctype(p) {
+                    null.pointee = *t;
+                }
+                Val::Ptr(null)
+            }
+            v => v,
+        };
         // A pointer into one of several arrays (`target.rs`): the atomic on each, by case.
         let pointee = match &pv {
             Val::PtrCond(..) => Self::pointee_of(&pv),

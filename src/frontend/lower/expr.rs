@@ -200,6 +200,25 @@ impl Lower<'_, '_> {
             "InitListExpr" if self.vector_type(&self.ctype(n)).is_some() => self.vector_literal(n, out),
             "InitListExpr" => unsupported(span, "initializer list in an expression"),
             "ExtVectorElementExpr" => self.vector_element_value(n, out),
+            // OpenCL's `as_float(x)` and friends: the same bits as another type.
+            "AsTypeExpr" => {
+                let Some(c) = n.code_children().next() else {
+                    return unsupported(span, "empty `as_type`");
+                };
+                let v = self.rvalue(c, out)?;
+                match (v, self.ctype(n)) {
+                    (Val::Scalar(e), CType::Scalar(t)) if e.ty() == t => Ok(Val::Scalar(e)),
+                    (Val::Scalar(e), CType::Scalar(t)) if e.ty().bits() == t.bits() => match (e.ty(), t) {
+                        (Ty::Int { .. }, Ty::Int { .. }) => Ok(Val::Scalar(cast(e, t))),
+                        _ => Ok(Val::Scalar(Expr::Opaque {
+                            name: format!("bitcast{}", t.bits()),
+                            args: vec![e],
+                            ty: t,
+                        })),
+                    },
+                    _ => unsupported(span, "`as_type` between vectors or of another size"),
+                }
+            }
             "CompoundLiteralExpr" if self.vector_type(&self.ctype(n)).is_some() => match n.code_children().next() {
                 Some(init) => self.rvalue(init, out),
                 None => unsupported(span, "empty vector literal"),
@@ -475,6 +494,74 @@ impl Lower<'_, '_> {
         }
     }
 
+    /// A comparison `op` of two pointers, or of a pointer and a null pointer constant, as a
+    /// `Bool`: pointers into different arrays are unequal (and a null pointer, into `NULL`,
+    /// `null.rs`, is below every other), pointers into one array compare by offset, and a
+    /// pointer into one of two arrays (`c ? p : q`) by case. `None` for anything else (and
+    /// when a null pointer has no array: CUDA).
+    fn ptr_compare(&self, op: &str, a: &Val, b: &Val) -> Option<Expr> {
+        let rank = |array: ArrayId| if Some(array) == self.null { 0 } else { 1 };
+        let as_ptr = |v: &Val| -> Option<Val> {
+            match v {
+                Val::Scalar(Expr::Const { value, .. }) if *value == BigInt::from(0) => Some(Val::Ptr(PtrVal {
+                    array: self.null?,
+                    off: Expr::int(0, Ty::I64),
+                    pointee: CType::Void,
+                })),
+                Val::Ptr(_) | Val::PtrCond(..) => Some(v.clone()),
+                _ => None,
+            }
+        };
+        let (a, b) = (as_ptr(a)?, as_ptr(b)?);
+        if !matches!(a, Val::Ptr(_) | Val::PtrCond(..)) || !matches!(b, Val::Ptr(_) | Val::PtrCond(..)) {
+            return None;
+        }
+        fn cmp(l: &Lower<'_, '_>, op: &str, a: &Val, b: &Val, rank: &dyn Fn(ArrayId) -> u8) -> Option<Expr> {
+            match (a, b) {
+                (Val::PtrCond(c, x, y), b) => Some(Expr::Select {
+                    cond: Box::new(c.clone()),
+                    then: Box::new(cmp(l, op, x, b, rank)?),
+                    els: Box::new(cmp(l, op, y, b, rank)?),
+                    ty: Ty::Bool,
+                }),
+                (a, Val::PtrCond(c, x, y)) => Some(Expr::Select {
+                    cond: Box::new(c.clone()),
+                    then: Box::new(cmp(l, op, a, x, rank)?),
+                    els: Box::new(cmp(l, op, a, y, rank)?),
+                    ty: Ty::Bool,
+                }),
+                (Val::Ptr(p), Val::Ptr(q)) if p.array == q.array => Some(Expr::Binary {
+                    op: match op {
+                        "==" => BinOp::Eq,
+                        "!=" => BinOp::Ne,
+                        "<" => BinOp::Lt,
+                        ">" => BinOp::Gt,
+                        "<=" => BinOp::Le,
+                        _ => BinOp::Ge,
+                    },
+                    lhs: Box::new(p.off.clone()),
+                    rhs: Box::new(q.off.clone()),
+                    ty: Ty::Bool,
+                }),
+                (Val::Ptr(p), Val::Ptr(q)) => {
+                    let (x, y) = (rank(p.array), rank(q.array));
+                    let v = match op {
+                        "==" => false,
+                        "!=" => true,
+                        // Only the order against a null pointer is known.
+                        _ if x == y => return None,
+                        "<" | "<=" => x < y,
+                        _ => x > y,
+                    };
+                    let _ = l;
+                    Some(Expr::bool(v))
+                }
+                _ => None,
+            }
+        }
+        cmp(self, op, &a, &b, &rank)
+    }
+
     pub(super) fn binary(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         let span = self.span(n);
         let (Some(a), Some(b)) = (n.inner.first(), n.inner.get(1)) else {
@@ -565,6 +652,12 @@ impl Lower<'_, '_> {
                         Ok(Val::Scalar(cast(d, ty)))
                     }
                     (Val::Struct(x), Val::Struct(y)) => self.vector_binop(n, &op, x, y),
+                    (x, y)
+                        if matches!(op.as_str(), "==" | "!=" | "<" | ">" | "<=" | ">=")
+                            && let Some(c) = self.ptr_compare(&op, &x, &y) =>
+                    {
+                        Ok(Val::Scalar(c))
+                    }
                     (Val::Ptr(_), _) | (_, Val::Ptr(_)) => unsupported(
                         span,
                         format!("pointer operator `{op}` (pointer comparison or arithmetic)"),

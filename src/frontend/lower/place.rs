@@ -491,6 +491,14 @@ impl Lower<'_, '_> {
         let op = n.opcode.clone().unwrap_or_default();
         let bop = op.trim_end_matches('=');
         let rv = self.rvalue(b, out)?;
+        // OpenCL vector components (`v.xy += w`): read, combine, write back component-wise.
+        if a.kind == "ExtVectorElementExpr" && self.vector_type(&self.ctype(a)).is_some() {
+            let (Val::Struct(old), Val::Struct(r)) = (self.vector_element_value(a, out)?, rv) else {
+                return unsupported(span, "compound assignment of a scalar to vector components");
+            };
+            let new = self.vector_binop(a, bop, old, r)?;
+            return self.assign_components(a, new, out);
+        }
         let lv = self.lvalue(a, out)?;
         let old = self.read(lv.clone(), a, out)?;
         let new = match old {
