@@ -72,7 +72,11 @@ fn load_examples() -> Vec<Example> {
         .collect();
     paths.sort();
     assert!(
-        paths.iter().filter(|p| p.extension().is_some_and(|e| e == "cl")).count() >= 6,
+        paths
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "cl"))
+            .count()
+            >= 6,
         "expected the OpenCL examples in {}/opencl",
         dir.display()
     );

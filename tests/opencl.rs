@@ -150,17 +150,9 @@ fn bank_reads_opencl() {
 
 #[test]
 fn a_shared_counter_is_per_block() {
-    let (code, out, _) = run(&[
-        "--blockDim=64",
-        "--gridDim=4",
-        "tests/kernels/opencl/shared_counter.cu",
-    ]);
+    let (code, out, _) = run(&["--blockDim=64", "--gridDim=4", "tests/kernels/opencl/shared_counter.cu"]);
     assert_eq!(code, Some(1), "{out}");
     assert!(out.contains("write-write race on out["), "{out}");
-    let (code, out, _) = run(&[
-        "--blockDim=64",
-        "--gridDim=1",
-        "tests/kernels/opencl/shared_counter.cu",
-    ]);
+    let (code, out, _) = run(&["--blockDim=64", "--gridDim=1", "tests/kernels/opencl/shared_counter.cu"]);
     assert_eq!(code, Some(0), "{out}");
 }

@@ -286,7 +286,7 @@ fn neighbour_read_races_without_barrier_and_not_with_it() {
                 3,
             )];
             if with_barrier {
-                b.push(st(StmtKind::Barrier(BarrierScope::Block, Fences::ALL), 4));
+                b.push(st(StmtKind::Barrier(BarrierScope::Block, crate::ir::Fences::ALL), 4));
             }
             let next = bin(BinOp::Add, tid(), Expr::int(1, Ty::U32), Ty::U32);
             b.push(st(
@@ -321,7 +321,7 @@ fn global_array_races_across_blocks_despite_barrier() {
                 },
                 3,
             ),
-            st(StmtKind::Barrier(BarrierScope::Block, Fences::ALL), 4),
+            st(StmtKind::Barrier(BarrierScope::Block, crate::ir::Fences::ALL), 4),
             st(
                 StmtKind::Load {
                     dst: v,
@@ -361,7 +361,7 @@ fn barrier_under_thread_dependent_condition_diverges() {
             vec![st(
                 StmtKind::If {
                     cond,
-                    then: vec![st(StmtKind::Barrier(BarrierScope::Block, Fences::ALL), 4)],
+                    then: vec![st(StmtKind::Barrier(BarrierScope::Block, crate::ir::Fences::ALL), 4)],
                     els: vec![],
                 },
                 3,

@@ -70,10 +70,11 @@ pub struct FrontendOptions {
 /// The language of the file `path` under `opts`: [`FrontendOptions::language`] when given, else
 /// OpenCL C for a `.cl` file and CUDA for any other.
 pub fn language_of(path: &Path, opts: &FrontendOptions) -> Language {
-    opts.language.unwrap_or_else(|| match path.extension().and_then(|e| e.to_str()) {
-        Some("cl") => Language::OpenCl,
-        _ => Language::Cuda,
-    })
+    opts.language
+        .unwrap_or_else(|| match path.extension().and_then(|e| e.to_str()) {
+            Some("cl") => Language::OpenCl,
+            _ => Language::Cuda,
+        })
 }
 
 /// Runs clang on `path` in the mode of its language ([`language_of`]) and returns the AST with

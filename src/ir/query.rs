@@ -345,7 +345,7 @@ mod tests {
                 body: vec![
                     havoc(2),
                     st(StmtKind::Return),
-                    st(StmtKind::Barrier(BarrierScope::Block, Fences::ALL)),
+                    st(StmtKind::Barrier(BarrierScope::Block, crate::ir::Fences::ALL)),
                 ],
                 cond: Expr::Var {
                     id: VarId(2),

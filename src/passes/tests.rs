@@ -75,7 +75,7 @@ fn halving_loop(k: &mut Kernel, s: VarId) {
             },
             4,
         ),
-        st(StmtKind::Barrier(BarrierScope::Block, Fences::ALL), 5),
+        st(StmtKind::Barrier(BarrierScope::Block, crate::ir::Fences::ALL), 5),
     ];
     let step = vec![st(
         StmtKind::Assign {
@@ -292,7 +292,7 @@ fn conditional_barrier_has_no_fixed_count() {
         st(
             StmtKind::If {
                 cond: bin(BinOp::Lt, tid, Expr::int(4, Ty::U32), Ty::Bool),
-                then: vec![st(StmtKind::Barrier(BarrierScope::Block, Fences::ALL), 6)],
+                then: vec![st(StmtKind::Barrier(BarrierScope::Block, crate::ir::Fences::ALL), 6)],
                 els: vec![],
             },
             6,
@@ -366,7 +366,7 @@ fn constant_branch_is_folded() {
     k.body = vec![st(
         StmtKind::If {
             cond,
-            then: vec![st(StmtKind::Barrier(BarrierScope::Block, Fences::ALL), 2)],
+            then: vec![st(StmtKind::Barrier(BarrierScope::Block, crate::ir::Fences::ALL), 2)],
             els: vec![st(StmtKind::Havoc { var: s }, 3)],
         },
         2,

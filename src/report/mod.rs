@@ -181,7 +181,9 @@ const OPENCL_WORDS: &[(&str, &str)] = &[
 
 /// `text`, a CUDA kernel's report, in OpenCL's words ([`OPENCL_WORDS`]).
 fn opencl_words(text: &str) -> String {
-    OPENCL_WORDS.iter().fold(text.to_string(), |t, (cuda, cl)| t.replace(cuda, cl))
+    OPENCL_WORDS
+        .iter()
+        .fold(text.to_string(), |t, (cuda, cl)| t.replace(cuda, cl))
 }
 
 /// A kernel's JSON object in OpenCL's words (the caller adds `"language": "opencl"`): each
@@ -500,6 +502,7 @@ mod tests {
             excluded: vec![],
             suggestions: vec![],
             benign: vec![],
+            language: Default::default(),
         };
         FileResult {
             file: "no/such/file.cu".into(),

@@ -103,8 +103,8 @@ impl Encoder<'_> {
         for (a1, _, pc1, off1, old1) in calls.iter().filter(|c| c.1 == 0) {
             // One block's copy of a `__shared__` counter is not another block's: two threads
             // of different blocks may get the same value from theirs.
-            let block_only = self.counters.iter().any(|(a, b)| a == a1 && *b)
-                || self.k.array(*a1).space == crate::ir::Space::Shared;
+            let block_only =
+                self.counters.iter().any(|(a, b)| a == a1 && *b) || self.k.array(*a1).space == crate::ir::Space::Shared;
             for (_, _, pc2, off2, old2) in calls.iter().filter(|c| c.1 == 1 && c.0 == *a1) {
                 let mut both = vec![pc1.clone(), pc2.clone(), app("=", vec![off1.clone(), off2.clone()])];
                 if block_only {

@@ -109,9 +109,9 @@ impl Encoder<'_> {
                 for (th, ts) in st.iter_mut().enumerate() {
                     let waited: Vec<Sexp> = events.iter().map(|e| self.expr(e, ts, th)).collect();
                     for (counts, evs) in self.copies.pending.clone() {
-                        let hit = waited
-                            .iter()
-                            .fold(crate::encode::terms::f(), |acc, w| or(acc, app("=", vec![evs[th].clone(), w.clone()])));
+                        let hit = waited.iter().fold(crate::encode::terms::f(), |acc, w| {
+                            or(acc, app("=", vec![evs[th].clone(), w.clone()]))
+                        });
                         let done = and(self.reach(ts, th), hit);
                         let bound = app("bvule", vec![counts[th].clone(), ts.bc.clone()]);
                         self.assert(app("=>", vec![done, bound]));

@@ -307,16 +307,18 @@ fn is_stable(m: &str, stable: &HashSet<String>) -> bool {
         return false;
     };
     stable.iter().any(|a| {
-        rest.strip_prefix(a.as_str()).and_then(|r| r.strip_prefix('.')).is_some_and(|r| {
-            let digits = |x: &str| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit());
-            match r.strip_suffix(".init") {
-                Some(id) => digits(id),
-                None => r
-                    .strip_prefix("bar")
-                    .and_then(|b| b.split_once('@'))
-                    .is_some_and(|(n, k)| digits(n) && digits(k)),
-            }
-        })
+        rest.strip_prefix(a.as_str())
+            .and_then(|r| r.strip_prefix('.'))
+            .is_some_and(|r| {
+                let digits = |x: &str| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit());
+                match r.strip_suffix(".init") {
+                    Some(id) => digits(id),
+                    None => r
+                        .strip_prefix("bar")
+                        .and_then(|b| b.split_once('@'))
+                        .is_some_and(|(n, k)| digits(n) && digits(k)),
+                }
+            })
     })
 }
 

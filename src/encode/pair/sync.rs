@@ -123,9 +123,7 @@ impl Encoder<'_> {
     pub(super) fn sync_event(&mut self, s: &Stmt, ev: &SyncEvent, st: &mut [TState]) {
         let line = s.span.line;
         match ev {
-            SyncEvent::CopyStart { .. } | SyncEvent::CopyEnd | SyncEvent::CopyWait { .. } => {
-                self.copy_event(s, ev, st)
-            }
+            SyncEvent::CopyStart { .. } | SyncEvent::CopyEnd | SyncEvent::CopyWait { .. } => self.copy_event(s, ev, st),
             SyncEvent::Lock { array, offset, scope } => {
                 let pos = self.next_pos();
                 let offset = st

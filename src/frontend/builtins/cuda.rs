@@ -393,7 +393,6 @@ const TABLE: &[(&str, Lowering)] = &[
             float: None,
         }),
     ),
-
     // cuRAND's device API: reads and writes of the state, fresh results (`lower/curand.rs`).
     ("curand_init", Curand),
     ("curand", Curand),

@@ -288,7 +288,11 @@ pub fn mod_pow2(args: &[Expr], ty: Ty) -> Option<Expr> {
         rhs: Box::new(r),
         ty,
     };
-    Some(bin(BinOp::BitAnd, to(x, ty), bin(BinOp::Sub, to(y, ty), Expr::int(1, ty))))
+    Some(bin(
+        BinOp::BitAnd,
+        to(x, ty),
+        bin(BinOp::Sub, to(y, ty), Expr::int(1, ty)),
+    ))
 }
 
 /// `a op b ? a : b`.

@@ -168,7 +168,11 @@ const TABLE: &[(&str, Lowering)] = &[
 /// `mul24(a, b)`: the product of the low 24 bits of `a` and `b` (signed for `int`, unsigned for
 /// `uint`; OpenCL leaves arguments outside 24 bits undefined, gpug takes PTX's `mul24.lo`).
 fn mul24_cl(args: &[Expr], ty: Ty) -> Option<Expr> {
-    if ty.is_signed() { mul24(args, ty) } else { umul24(args, ty) }
+    if ty.is_signed() {
+        mul24(args, ty)
+    } else {
+        umul24(args, ty)
+    }
 }
 
 /// `mad24(a, b, c)`: `mul24(a, b) + c`.

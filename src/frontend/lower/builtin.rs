@@ -326,7 +326,10 @@ impl Lower<'_, '_> {
             Some(v) if v >= 0.into() && v <= 2.into() => Dim::ALL[usize::try_from(v).unwrap_or(0)],
             Some(v) => {
                 // OpenCL 1.2 section 6.12.1: outside `0..get_work_dim()`, ids are 0 and sizes 1.
-                let none = matches!(f, WorkItem::LocalId | WorkItem::GroupId | WorkItem::GlobalId | WorkItem::GlobalOffset);
+                let none = matches!(
+                    f,
+                    WorkItem::LocalId | WorkItem::GroupId | WorkItem::GlobalId | WorkItem::GlobalOffset
+                );
                 let _ = v;
                 return Ok(Val::Scalar(Expr::int(if none { 0 } else { 1 }, ty)));
             }
@@ -363,8 +366,15 @@ impl Lower<'_, '_> {
             WorkItem::GlobalSize => mul(b(Builtin::GridDim(d)), b(Builtin::BlockDim(d))),
             WorkItem::GlobalOffset => Expr::int(offset as i64, U64),
             WorkItem::GlobalId => {
-                let id = add(mul(b(Builtin::BlockIdx(d)), b(Builtin::BlockDim(d))), b(Builtin::ThreadIdx(d)));
-                if offset == 0 { id } else { add(id, Expr::int(offset as i64, U64)) }
+                let id = add(
+                    mul(b(Builtin::BlockIdx(d)), b(Builtin::BlockDim(d))),
+                    b(Builtin::ThreadIdx(d)),
+                );
+                if offset == 0 {
+                    id
+                } else {
+                    add(id, Expr::int(offset as i64, U64))
+                }
             }
             WorkItem::WorkDim => unreachable!("handled above"),
         };

@@ -55,7 +55,9 @@ impl Lower<'_, '_> {
                     return self.builtin_vector(var, &span);
                 }
                 if let Some(b) = c.inner.first() {
-                    if crate::frontend::builtins::lookup(self.g.language, &name).is_some() || !self.g.funcs_by_id.contains_key(&id) {
+                    if crate::frontend::builtins::lookup(self.g.language, &name).is_some()
+                        || !self.g.funcs_by_id.contains_key(&id)
+                    {
                         if b.kind != "MaterializeTemporaryExpr" && b.kind != "CXXTemporaryObjectExpr" && !b.is_glvalue()
                         {
                             self.effect(b, out)?;

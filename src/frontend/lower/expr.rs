@@ -444,7 +444,10 @@ impl Lower<'_, '_> {
                 let other = fs
                     .iter()
                     .map(|(f, v)| match v {
-                        Val::Scalar(e) => Ok((f.clone(), Val::Scalar(Expr::int(if op == "-" { 0 } else { -1 }, e.ty())))),
+                        Val::Scalar(e) => Ok((
+                            f.clone(),
+                            Val::Scalar(Expr::int(if op == "-" { 0 } else { -1 }, e.ty())),
+                        )),
                         _ => unsupported(span.clone(), "vector of non-scalars"),
                     })
                     .collect::<R<Vec<_>>>()?;

@@ -144,7 +144,9 @@ impl Lower<'_, '_> {
         };
         let v = self.rvalue(c, out)?;
         let e = cast(self.expect_scalar(v, c)?, ty);
-        Ok(Val::Struct((0..count).map(|i| (comp(i), Val::Scalar(e.clone()))).collect()))
+        Ok(Val::Struct(
+            (0..count).map(|i| (comp(i), Val::Scalar(e.clone()))).collect(),
+        ))
     }
 
     /// A vector literal: the initializer list `n` of a vector type, its items scalars (one
@@ -178,7 +180,11 @@ impl Lower<'_, '_> {
             );
         }
         Ok(Val::Struct(
-            comps.into_iter().enumerate().map(|(i, e)| (comp(i), Val::Scalar(e))).collect(),
+            comps
+                .into_iter()
+                .enumerate()
+                .map(|(i, e)| (comp(i), Val::Scalar(e)))
+                .collect(),
         ))
     }
 

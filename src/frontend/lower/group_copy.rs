@@ -100,8 +100,8 @@ impl Lower<'_, '_> {
             Ok(())
         };
         match (dst, src) {
-            (Val::PtrCond(c, a, b), src) => return split(self, c, (*a, src.clone()), (*b, src), out),
-            (dst, Val::PtrCond(c, a, b)) => return split(self, c, (dst.clone(), *a), (dst, *b), out),
+            (Val::PtrCond(c, a, b), src) => split(self, c, (*a, src.clone()), (*b, src), out),
+            (dst, Val::PtrCond(c, a, b)) => split(self, c, (dst.clone(), *a), (dst, *b), out),
             (dst, src) => {
                 let dst = self.expect_ptr(dst, nodes.0)?;
                 let src = self.expect_ptr(src, nodes.1)?;
@@ -111,7 +111,14 @@ impl Lower<'_, '_> {
     }
 
     /// [`Self::copy_element`] between two resolved pointers.
-    fn copy_arrays(&mut self, copy: &Copy, dst: super::PtrVal, src: super::PtrVal, span: &Span, out: &mut Vec<Stmt>) -> R<()> {
+    fn copy_arrays(
+        &mut self,
+        copy: &Copy,
+        dst: super::PtrVal,
+        src: super::PtrVal,
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
         let Copy {
             site,
             ref event,
@@ -203,7 +210,10 @@ impl Lower<'_, '_> {
         };
         let nv = self.rvalue(num, out)?;
         let Some(k) = int_constant(&self.expect_scalar(nv, num)?).and_then(|k| u32::try_from(k).ok()) else {
-            return unsupported(span.clone(), format!("`{name}` of a number of events that is not a constant"));
+            return unsupported(
+                span.clone(),
+                format!("`{name}` of a number of events that is not a constant"),
+            );
         };
         let lv = self.rvalue(list, out)?;
         let p = self.expect_ptr(lv, list)?;

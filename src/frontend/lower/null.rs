@@ -39,7 +39,9 @@ fn block(stmts: &mut Vec<Stmt>, null: ArrayId) -> Vec<u32> {
             {
                 lines.push(s.span.line);
                 out.push(Stmt {
-                    kind: StmtKind::Assert { cond: Expr::bool(false) },
+                    kind: StmtKind::Assert {
+                        cond: Expr::bool(false),
+                    },
                     span: s.span.clone(),
                 });
             }
