@@ -103,6 +103,12 @@ fn st(k: &Kernel, body: &[Stmt], depth: usize) -> String {
             StmtKind::Exit(b) => format!("exit {}", b.0),
             StmtKind::Assert { cond } => format!("assert {}", ex(k, cond)),
             StmtKind::Assume { cond } => format!("assume {}", ex(k, cond)),
+            StmtKind::Barrier(scope, f) => match (f.local, f.global) {
+                (true, true) => format!("Barrier({scope:?})"),
+                (true, false) => format!("Barrier({scope:?}, local)"),
+                (false, true) => format!("Barrier({scope:?}, global)"),
+                (false, false) => format!("Barrier({scope:?}, none)"),
+            },
             other => format!("{other:?}"),
         };
         s.push_str(&pad);
@@ -525,3 +531,63 @@ fn file_scope_axioms_are_assumed_on_entry() {
 
 mod memory;
 mod vector;
+
+/// An OpenCL kernel (`k.cl`) lowered as the only kernel of its file.
+fn one_cl(src: &str) -> Kernel {
+    match lower_src("k.cl", src) {
+        Ok(mut p) => {
+            assert_eq!(p.kernels.len(), 1, "{:#?}", p.kernels);
+            p.kernels.remove(0)
+        }
+        Err(e) => panic!("lowering failed: {e}"),
+    }
+}
+
+#[test]
+fn opencl_memory_spaces_and_barrier_flags() {
+    let k = one_cl(
+        "__kernel void k(__global int *g, __local int *l, __constant int *c) {\n\
+         __local int t[8];\n\
+         t[get_local_id(0)] = c[0];\n\
+         barrier(CLK_LOCAL_MEM_FENCE);\n\
+         l[get_local_id(0)] = t[0];\n\
+         barrier(CLK_GLOBAL_MEM_FENCE);\n\
+         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n\
+         g[get_group_id(1)] = 1;\n}\n",
+    );
+    assert_eq!(k.language, Language::OpenCl);
+    let space = |name: &str| k.arrays.iter().find(|a| a.name == name).map(|a| a.space);
+    assert_eq!(space("g"), Some(Space::Global));
+    assert_eq!(space("l"), Some(Space::Shared), "a __local pointer parameter is work-group memory");
+    assert_eq!(space("c"), Some(Space::Constant));
+    assert_eq!(space("t"), Some(Space::Shared));
+    let b = body(&k);
+    let barriers: Vec<&str> = b.lines().filter(|l| l.starts_with("Barrier")).collect();
+    assert_eq!(barriers, ["Barrier(Block, local)", "Barrier(Block, global)", "Barrier(Block)"], "{b}");
+    assert!(b.contains("BlockIdx(Y)"), "{b}");
+}
+
+#[test]
+fn opencl_work_item_dimension_must_be_a_constant() {
+    let e = lower_src(
+        "k.cl",
+        "__kernel void k(__global int *g, uint d) {\n  g[get_local_id(d)] = 1;\n}\n",
+    )
+    .expect_err("a dimension that is not a constant");
+    let msg = e.to_string();
+    assert!(msg.contains("k.cl:2:5") && msg.contains("`get_local_id` of a dimension"), "{msg}");
+}
+
+#[test]
+fn opencl_vectors_are_records_of_components() {
+    let k = one_cl(
+        "__kernel void k(__global float4 *p) {\n\
+         float4 v = p[get_global_id(0)];\n\
+         v.xy = v.zw;\n\
+         p[get_global_id(0)] = v * 2.0f + (float4)(1.0f, v.s1, 3.0f, 4.0f);\n}\n",
+    );
+    let b = body(&k);
+    // One load and one store per component of the float4 (16 bytes, 4 at a time).
+    assert_eq!(b.matches("store p[").count(), 4, "{b}");
+    assert_eq!(b.lines().filter(|l| l.contains("= load p[") || l.contains("load p[")).count(), 4, "{b}");
+}
