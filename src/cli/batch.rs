@@ -1,6 +1,6 @@
 //! Many files in one run (issue 15): `gpug FILE… | DIR`.
 //!
-//! Owns: finding the `.cu` files of the paths given (directories recursively, in name order),
+//! Owns: finding the `.cu` and `.cl` files of the paths given (directories recursively, in name order),
 //! `--shard`, each file's flags (its GPUVerify-style header line under the command line's),
 //! the progress bar (indicatif, drawn only on a terminal), and the run's exit code. Each file
 //! is verified as `gpug FILE` would verify it, its report printed as soon as it is done; the
@@ -35,7 +35,7 @@ pub(super) fn parse_shard(s: &str) -> Result<(usize, usize), String> {
     Ok((i, n))
 }
 
-/// The `.cu` files of `paths`: a file as given (whatever its extension), a directory's `.cu`
+/// The `.cu` and `.cl` files of `paths`: a file as given (whatever its extension), a directory's `.cu` and `.cl`
 /// files at any depth, each directory's entries in name order. Errors: a path that does not
 /// exist or cannot be read, as a message.
 pub(super) fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
@@ -46,7 +46,7 @@ pub(super) fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
         for p in entries {
             if p.is_dir() {
                 walk(&p, out)?;
-            } else if p.extension().is_some_and(|x| x == "cu") {
+            } else if p.extension().is_some_and(|x| x == "cu" || x == "cl") {
                 out.push(p);
             }
         }
@@ -124,7 +124,7 @@ pub(super) fn run(a: &VerifyArgs, args: &[String]) -> i32 {
     }
     if files.is_empty() {
         let given: Vec<String> = a.file.iter().map(|p| p.display().to_string()).collect();
-        eprintln!("error: no .cu file under {}", given.join(", "));
+        eprintln!("error: no .cu or .cl file under {}", given.join(", "));
         return EXIT_ERROR;
     }
     let json = a.common.json;

@@ -59,9 +59,10 @@ where
     }
 }
 
-/// gpug: verifies CUDA kernels for data races and barrier divergence.
+/// gpug: verifies CUDA and OpenCL kernels for data races and barrier divergence.
 ///
-/// Every `__global__` kernel of FILE is lowered through clang, converted to SSA and encoded as
+/// Every `__global__` kernel of FILE (every `__kernel` of an OpenCL `.cl` file) is lowered
+/// through clang, converted to SSA and encoded as
 /// SMT-LIB2 bit-vector formulas over two symbolic threads (the pair model), split by barrier
 /// intervals, and each property is asked of an SMT solver. A defect is printed with a witness
 /// from the solver's model: both accesses with their source lines, both threads' blockIdx and
@@ -93,8 +94,8 @@ pub enum Cmd {
 /// Arguments of verification (the default command).
 #[derive(clap::Args, Debug)]
 pub struct VerifyArgs {
-    /// The CUDA source file (.cu). Several files, or a directory (searched for `.cu` files,
-    /// recursively, in name order), verify each one: each file's report, then a table of every
+    /// The CUDA source file (.cu) or OpenCL C one (.cl). Several files, or a directory (searched
+    /// for `.cu` and `.cl` files, recursively, in name order), verify each one: each file's report, then a table of every
     /// kernel's verdict, time and solver (`--json`: one object per file, one per line). A
     /// file's second line, when it is a comment of flags (GPUVerify's `//--blockDim=64
     /// --gridDim=4 -DN=8`), gives the file's flags, under those of the command line. Exit code

@@ -461,9 +461,6 @@ pub(in crate::encode) struct Encoder<'k> {
     /// Under [`Benign::Adversarial`], while the race checks are made: the defined names whose
     /// value reads memory (a `select`), directly or through the names it uses.
     reads_memory: HashSet<String>,
-    /// The names of global arrays the kernel never writes: a `select` of one's memory reads
-    /// the same value in both threads, so a store of it may be benign (`races::is_stable`).
-    stable_memory: HashSet<String>,
     /// The arrays the kernel writes anywhere (stores, atomics, clobbers), computed at the
     /// first barrier: the others keep their memory across barriers (`abstraction`).
     written: Option<std::collections::BTreeSet<ArrayId>>,
@@ -605,7 +602,6 @@ impl<'k> Encoder<'k> {
             index_fits: opts.index_fits,
             benign: opts.benign,
             reads_memory: HashSet::new(),
-            stable_memory: HashSet::new(),
             written: None,
             pinned: Vec::new(),
             overlay: BTreeMap::new(),

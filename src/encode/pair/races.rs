@@ -22,20 +22,7 @@ impl Encoder<'_> {
         self.flag_checks();
         let facts = nonlinear::Facts::new(&[self.decls.clone(), self.cmds.clone()].concat());
         if self.benign == Benign::Adversarial && self.accesses.iter().any(|a| !a.written.is_empty()) {
-            // The initial memory of a global array the kernel never writes reads the same for
-            // both threads: a value loaded from it is no adversarial value.
-            let stable: HashSet<String> = (0..self.k.arrays.len())
-                .filter(|&i| {
-                    self.k.arrays[i].space == Space::Global
-                        && !self
-                            .accesses
-                            .iter()
-                            .any(|a| a.array == ArrayId(i) && a.kind != AccessKind::Read)
-                })
-                .map(|i| sym(&self.k.arrays[i].name))
-                .collect();
-            self.reads_memory = memory_readers(&self.cmds, &stable);
-            self.stable_memory = stable;
+            self.reads_memory = memory_readers(&self.cmds);
         }
         let mut by_array: BTreeMap<ArrayId, Vec<Access>> = BTreeMap::new();
         for a in &self.accesses {
@@ -267,59 +254,32 @@ impl Encoder<'_> {
     /// Whether `term` reads memory (a `select`), directly or through a name of
     /// `self.reads_memory`.
     fn reads_memory(&self, term: &Sexp) -> bool {
-        reads(term, &self.reads_memory, &self.stable_memory)
+        reads(term, &self.reads_memory)
     }
 }
 
 /// Whether `term` has a `select` or an atom of `readers`.
-fn reads(term: &Sexp, readers: &HashSet<String>, stable: &HashSet<String>) -> bool {
+fn reads(term: &Sexp, readers: &HashSet<String>) -> bool {
     match term {
         Sexp::Atom(a) => readers.contains(a.as_str()),
-        Sexp::List(items) => match items.as_slice() {
-            [Sexp::Atom(h), Sexp::Atom(m), rest @ ..] if h == "select" && is_stable(m, stable) => {
-                rest.iter().any(|x| reads(x, readers, stable))
-            }
-            [Sexp::Atom(h), ..] if h == "select" => true,
-            _ => items.iter().any(|x| reads(x, readers, stable)),
-        },
+        Sexp::List(items) => {
+            matches!(items.first(), Some(Sexp::Atom(h)) if h == "select") || items.iter().any(|x| reads(x, readers))
+        }
     }
 }
 
 /// The names defined in `cmds` whose value reads memory, directly (a `select`) or through a
 /// name defined before it (definitions come in program order, each after what it uses).
-fn memory_readers(cmds: &[Command], stable: &HashSet<String>) -> HashSet<String> {
+fn memory_readers(cmds: &[Command]) -> HashSet<String> {
     let mut readers = HashSet::new();
     for c in cmds {
         if let Command::DefineConst { name, value, .. } = c
-            && reads(value, &readers, stable)
+            && reads(value, &readers)
         {
             readers.insert(name.clone());
         }
     }
     readers
-}
-
-/// Whether the memory term `m` is one both threads read alike of an array of `stable` (names
-/// of global arrays the kernel never writes): its initial memory `mem.A.<id>.init` or its
-/// memory renewed at a barrier, `mem.A.bar<n>@<k>` (one for both threads).
-fn is_stable(m: &str, stable: &HashSet<String>) -> bool {
-    let Some(rest) = m.strip_prefix("mem.") else {
-        return false;
-    };
-    stable.iter().any(|a| {
-        rest.strip_prefix(a.as_str())
-            .and_then(|r| r.strip_prefix('.'))
-            .is_some_and(|r| {
-                let digits = |x: &str| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit());
-                match r.strip_suffix(".init") {
-                    Some(id) => digits(id),
-                    None => r
-                        .strip_prefix("bar")
-                        .and_then(|b| b.split_once('@'))
-                        .is_some_and(|(n, k)| digits(n) && digits(k)),
-                }
-            })
-    })
 }
 
 /// Whether `width_a` bytes from the byte offset `oa` (BV64) and `width_b` bytes from `ob`
