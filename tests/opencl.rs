@@ -156,3 +156,20 @@ fn a_shared_counter_is_per_block() {
     let (code, out, _) = run(&["--blockDim=64", "--gridDim=1", "tests/kernels/opencl/shared_counter.cu"]);
     assert_eq!(code, Some(0), "{out}");
 }
+
+#[test]
+fn a_constant_table_has_its_initializers_values() {
+    let (code, out, err) = run(&[
+        "--local_size=64",
+        "--num_groups=1",
+        "tests/kernels/opencl/constant_table.cl",
+    ]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    // A table that is not a permutation: two work-items write one slot.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("table.cl");
+    let text = std::fs::read_to_string(common::root().join("tests/kernels/opencl/constant_table.cl")).expect("read");
+    std::fs::write(&f, text.replace("{3, 2, 1, 0}", "{3, 2, 1, 1}")).expect("write");
+    let (code, out, _) = run(&["--local_size=64", "--num_groups=1", &f.to_string_lossy()]);
+    assert_eq!(code, Some(1), "{out}");
+}

@@ -14,7 +14,12 @@ fn lower_src(name: &str, src: &str) -> Result<Program, FrontendError> {
 }
 
 fn one(src: &str) -> Kernel {
-    match lower_src("k.cu", src) {
+    one_in("k.cu", src)
+}
+
+/// The only kernel of `src`, written to a file `name` (its extension picks the language).
+fn one_in(name: &str, src: &str) -> Kernel {
+    match lower_src(name, src) {
         Ok(mut p) => {
             assert_eq!(p.kernels.len(), 1, "{:#?}", p.kernels);
             p.kernels.remove(0)
@@ -534,13 +539,7 @@ mod vector;
 
 /// An OpenCL kernel (`k.cl`) lowered as the only kernel of its file.
 fn one_cl(src: &str) -> Kernel {
-    match lower_src("k.cl", src) {
-        Ok(mut p) => {
-            assert_eq!(p.kernels.len(), 1, "{:#?}", p.kernels);
-            p.kernels.remove(0)
-        }
-        Err(e) => panic!("lowering failed: {e}"),
-    }
+    one_in("k.cl", src)
 }
 
 #[test]
@@ -558,12 +557,20 @@ fn opencl_memory_spaces_and_barrier_flags() {
     assert_eq!(k.language, Language::OpenCl);
     let space = |name: &str| k.arrays.iter().find(|a| a.name == name).map(|a| a.space);
     assert_eq!(space("g"), Some(Space::Global));
-    assert_eq!(space("l"), Some(Space::Shared), "a __local pointer parameter is work-group memory");
+    assert_eq!(
+        space("l"),
+        Some(Space::Shared),
+        "a __local pointer parameter is work-group memory"
+    );
     assert_eq!(space("c"), Some(Space::Constant));
     assert_eq!(space("t"), Some(Space::Shared));
     let b = body(&k);
     let barriers: Vec<&str> = b.lines().filter(|l| l.starts_with("Barrier")).collect();
-    assert_eq!(barriers, ["Barrier(Block, local)", "Barrier(Block, global)", "Barrier(Block)"], "{b}");
+    assert_eq!(
+        barriers,
+        ["Barrier(Block, local)", "Barrier(Block, global)", "Barrier(Block)"],
+        "{b}"
+    );
     assert!(b.contains("BlockIdx(Y)"), "{b}");
 }
 
@@ -575,7 +582,10 @@ fn opencl_work_item_dimension_must_be_a_constant() {
     )
     .expect_err("a dimension that is not a constant");
     let msg = e.to_string();
-    assert!(msg.contains("k.cl:2:5") && msg.contains("`get_local_id` of a dimension"), "{msg}");
+    assert!(
+        msg.contains("k.cl:2:5") && msg.contains("`get_local_id` of a dimension"),
+        "{msg}"
+    );
 }
 
 #[test]
@@ -589,5 +599,11 @@ fn opencl_vectors_are_records_of_components() {
     let b = body(&k);
     // One load and one store per component of the float4 (16 bytes, 4 at a time).
     assert_eq!(b.matches("store p[").count(), 4, "{b}");
-    assert_eq!(b.lines().filter(|l| l.contains("= load p[") || l.contains("load p[")).count(), 4, "{b}");
+    assert_eq!(
+        b.lines()
+            .filter(|l| l.contains("= load p[") || l.contains("load p["))
+            .count(),
+        4,
+        "{b}"
+    );
 }

@@ -10,10 +10,15 @@ use super::{Binding, LVal, Lower, PtrBind, PtrOff, R, Val, add_off, pos_span, se
 use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::types::{CType, FN_PTR};
 use crate::ir::*;
+use num_bigint::BigInt;
 
 /// The largest array of pointers in a by-value struct parameter that is modelled, one pointer
 /// parameter per element.
 const MAX_POINTER_MEMBERS: u64 = 64;
+
+/// Most values of an OpenCL `__constant` variable's initializer assumed (`static_binding`);
+/// the rest of a larger table stays unknown.
+const MAX_CONSTANT_VALUES: usize = 1024;
 
 impl Lower<'_, '_> {
     pub(super) fn kernel_param(&mut self, p: &Node, out: &mut Vec<Stmt>) -> R<()> {
@@ -383,6 +388,66 @@ impl Lower<'_, '_> {
         Ok(b)
     }
 
+    /// The integer values the initializer `init` of an object of type `cty` at byte offset
+    /// `base` gives, as (byte offset, type, value); elements an initializer list leaves out
+    /// are 0, and a value that is not an integer constant is left out (nothing is assumed of
+    /// it).
+    fn constant_values(&self, cty: &CType, init: &Node, base: u64, out: &mut Vec<(u64, Ty, BigInt)>) {
+        let items: Vec<&Node> = match init.kind.as_str() {
+            "InitListExpr" => init.code_children().collect(),
+            _ => vec![init],
+        };
+        match cty {
+            CType::Scalar(ty @ Ty::Int { .. }) => {
+                if let Some(v) = items.first().and_then(|i| super::globals::const_value(i)) {
+                    out.push((base, *ty, v));
+                }
+            }
+            CType::Array(elem, Some(n)) => {
+                let Some((size, _)) = self.g.types.layout(elem) else {
+                    return;
+                };
+                for i in 0..*n {
+                    let at = base + i * size;
+                    match items.get(i as usize) {
+                        Some(it) if it.kind != "ImplicitValueInitExpr" => self.constant_values(elem, it, at, out),
+                        _ => self.zero_values(elem, at, out),
+                    }
+                }
+            }
+            CType::Record(r) => {
+                let Some(fields) = self.g.types.fields(r) else { return };
+                for (k, (_, off, ft)) in fields.iter().enumerate() {
+                    match items.get(k) {
+                        Some(it) if it.kind != "ImplicitValueInitExpr" => self.constant_values(ft, it, base + off, out),
+                        _ => self.zero_values(ft, base + off, out),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The zeros of an object of type `cty` at byte offset `base` ([`Self::constant_values`]).
+    fn zero_values(&self, cty: &CType, base: u64, out: &mut Vec<(u64, Ty, BigInt)>) {
+        match cty {
+            CType::Scalar(ty @ Ty::Int { .. }) => out.push((base, *ty, BigInt::from(0))),
+            CType::Array(elem, Some(n)) => {
+                if let Some((size, _)) = self.g.types.layout(elem) {
+                    for i in 0..*n {
+                        self.zero_values(elem, base + i * size, out);
+                    }
+                }
+            }
+            CType::Record(r) => {
+                for (_, off, ft) in self.g.types.fields(r).unwrap_or_default() {
+                    self.zero_values(&ft, base + off, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Binding of a `__shared__`/file-scope declaration (one array per declaration per kernel).
     pub(super) fn static_binding(&mut self, d: &Node) -> R<Binding> {
         if let Some(b) = self.static_arrays.get(&d.id) {
@@ -428,6 +493,38 @@ impl Lower<'_, '_> {
             }
         };
         self.static_arrays.insert(d.id.clone(), b.clone());
+        // OpenCL's program-scope `__constant` variables take their initializer's values (the
+        // host cannot change them, unlike CUDA's `__constant__`, set by cudaMemcpyToSymbol).
+        if self.g.language == Language::OpenCl
+            && space == Space::Constant
+            && let Binding::Mem(array, _) = &b
+            && let Some(init) = d.code_children().last().filter(|_| d.init.is_some())
+        {
+            let mut values = Vec::new();
+            self.constant_values(&cty, init, 0, &mut values);
+            let span = self.span(d);
+            for (off, ty, v) in values.into_iter().take(MAX_CONSTANT_VALUES) {
+                let t = self.temp(ty);
+                let load = StmtKind::Load {
+                    dst: t,
+                    array: *array,
+                    offset: Expr::int(off as i64, Ty::I64),
+                    ty,
+                };
+                let cond = Expr::Binary {
+                    op: BinOp::Eq,
+                    lhs: Box::new(Expr::Var { id: t, ty }),
+                    rhs: Box::new(Expr::Const { value: v, ty }),
+                    ty: Ty::Bool,
+                };
+                for kind in [load, StmtKind::Assume { cond }] {
+                    self.prologue.push(Stmt {
+                        kind,
+                        span: span.clone(),
+                    });
+                }
+            }
+        }
         Ok(b)
     }
 
