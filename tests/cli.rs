@@ -129,8 +129,8 @@ fn hostile_input_is_exit_2_with_a_reason() {
             write("latin1.cu", b"__global__ void k(int *a) { a[0] = \xe9; }\n"),
             "error: source file is not valid UTF-8",
         ),
-        // A directory is searched for `.cu` files (a run over many files): none here.
-        (directory.display().to_string(), "no .cu file under"),
+        // A directory is searched for `.cu` and `.cl` files (a run over many files): none here.
+        (directory.display().to_string(), "no .cu or .cl file under"),
         (write("parens.cu", parens.as_bytes()), "bracket nesting level exceeded"),
         (
             write(
