@@ -173,3 +173,13 @@ fn a_constant_table_has_its_initializers_values() {
     let (code, out, _) = run(&["--local_size=64", "--num_groups=1", &f.to_string_lossy()]);
     assert_eq!(code, Some(1), "{out}");
 }
+
+#[test]
+fn vload_and_vstore_touch_packed_elements() {
+    let f = "tests/kernels/opencl/vload_store.cl";
+    let (code, out, err) = run(&["--local_size=64", "--num_groups=4", f]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let (code, out, _) = run(&["--local_size=64", "--num_groups=4", "-DOVERLAP", "--json", f]);
+    assert_eq!(code, Some(1), "{out}");
+    assert_eq!(json(&out)["kernels"][0]["findings"][0]["array"], "out", "{out}");
+}

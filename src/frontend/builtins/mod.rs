@@ -137,6 +137,12 @@ pub enum Lowering {
     /// OpenCL's `wait_group_events(n, list)`: the copies of the `n` events of `list` are
     /// complete (`n` an integer constant).
     WaitEvents,
+    /// OpenCL's `vloadN(offset, p)` (section 6.12.7): the vector of the `N` scalars
+    /// `p[offset * N + i]` (packed: `vload3` reads 3).
+    VLoad(u8),
+    /// OpenCL's `vstoreN(data, offset, p)`: the components of `data` stored to
+    /// `p[offset * N + i]`.
+    VStore(u8),
 }
 
 /// The OpenCL work-item functions of [`Lowering::WorkItemFn`] (OpenCL 1.2 section 6.12.1), in

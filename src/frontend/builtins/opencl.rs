@@ -155,6 +155,17 @@ const TABLE: &[(&str, Lowering)] = &[
     ("async_work_group_copy", GroupCopy(false)),
     ("async_work_group_strided_copy", GroupCopy(true)),
     ("wait_group_events", WaitEvents),
+    // Vector loads and stores from and to arrays of scalars (section 6.12.7).
+    ("vload2", VLoad(2)),
+    ("vload3", VLoad(3)),
+    ("vload4", VLoad(4)),
+    ("vload8", VLoad(8)),
+    ("vload16", VLoad(16)),
+    ("vstore2", VStore(2)),
+    ("vstore3", VStore(3)),
+    ("vstore4", VStore(4)),
+    ("vstore8", VStore(8)),
+    ("vstore16", VStore(16)),
     // Images: refused by name.
     ("prefetch", Ignored),
     ("read_imagef", Unsupported(IMAGE)),

@@ -31,6 +31,8 @@ impl Lower<'_, '_> {
             Lowering::WorkItemFn(f) => self.work_item(n, f, name, args, span)?,
             Lowering::GroupCopy(strided) => self.group_copy(n, name, args, strided, span, out)?,
             Lowering::WaitEvents => self.wait_events(name, args, span, out)?,
+            Lowering::VLoad(k) => self.vload(n, name, usize::from(k), args, span, out)?,
+            Lowering::VStore(k) => self.vstore(name, usize::from(k), args, span, out)?,
             Lowering::FencedBarrier => {
                 let fences = self.fence_flags(name, args, span, out)?;
                 out.push(Stmt {

@@ -188,6 +188,80 @@ impl Lower<'_, '_> {
         ))
     }
 
+    /// The element `offset * k + i` of the array `p` points to, as a place (`vload`, `vstore`).
+    fn packed_element(&mut self, p: &Val, offset: &Expr, k: usize, i: usize, at: &Node) -> R<LVal> {
+        let idx = Expr::Binary {
+            op: BinOp::Add,
+            lhs: Box::new(Expr::Binary {
+                op: BinOp::Mul,
+                lhs: Box::new(cast(offset.clone(), Ty::I64)),
+                rhs: Box::new(Expr::int(k as i64, Ty::I64)),
+                ty: Ty::I64,
+            }),
+            rhs: Box::new(Expr::int(i as i64, Ty::I64)),
+            ty: Ty::I64,
+        };
+        self.index(p.clone(), Some(idx), at)
+    }
+
+    /// `vloadK(offset, p)`, the call `n` to `name`: the vector of `p[offset * K + i]`.
+    ///
+    /// # Errors
+    /// Arguments that are not an offset and a pointer; a call whose type is not a vector of `K`.
+    pub(super) fn vload(
+        &mut self,
+        n: &Node,
+        name: &str,
+        k: usize,
+        args: &[&Node],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Val> {
+        let ([off, p], Some((ty, count))) = (args, self.vector_type(&self.ctype(n))) else {
+            return unsupported(span.clone(), format!("`{name}` with these arguments"));
+        };
+        if count != k {
+            return unsupported(span.clone(), format!("`{name}` of a vector of {count} components"));
+        }
+        let ov = self.rvalue(off, out)?;
+        let offset = self.expect_scalar(ov, off)?;
+        let pv = self.rvalue(p, out)?;
+        let mut comps = Vec::new();
+        for i in 0..k {
+            let place = self.packed_element(&pv, &offset, k, i, p)?;
+            let v = self.read(place, p, out)?;
+            comps.push((comp(i), Val::Scalar(cast(self.expect_scalar(v, p)?, ty))));
+        }
+        Ok(Val::Struct(comps))
+    }
+
+    /// `vstoreK(data, offset, p)`: `p[offset * K + i]` gets component `i` of `data`.
+    ///
+    /// # Errors
+    /// Arguments that are not a vector of `K`, an offset and a pointer.
+    pub(super) fn vstore(&mut self, name: &str, k: usize, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
+        let [data, off, p] = args else {
+            return unsupported(span.clone(), format!("`{name}` with these arguments"));
+        };
+        let Val::Struct(fields) = self.rvalue(data, out)? else {
+            return unsupported(span.clone(), format!("`{name}` of a value that is not a vector"));
+        };
+        if fields.len() != k {
+            return unsupported(
+                span.clone(),
+                format!("`{name}` of a vector of {} components", fields.len()),
+            );
+        }
+        let ov = self.rvalue(off, out)?;
+        let offset = self.expect_scalar(ov, off)?;
+        let pv = self.rvalue(p, out)?;
+        for (i, (_, v)) in fields.into_iter().enumerate() {
+            let place = self.packed_element(&pv, &offset, k, i, p)?;
+            self.assign(&place, v, p, span, out)?;
+        }
+        Ok(Val::Void)
+    }
+
     /// `a op b` on two vectors of the operator `n`'s type, component by component (OpenCL 1.2
     /// section 6.3): a comparison gives -1 (all bits set) for true and 0 for false in each
     /// component of its integer vector.
