@@ -92,7 +92,13 @@ impl Encoder<'_> {
     pub(in crate::encode) fn prologue(&mut self) {
         use crate::ir::Dim;
         use crate::passes::{MAX_BLOCK_DIM, MAX_BLOCK_THREADS, MAX_GRID_DIM};
-        let limits_block = MAX_BLOCK_DIM.map(u64::from);
+        // OpenCL leaves the work-group size to the device (a CPU's can pass 1024): a symbolic
+        // one is only bounded by 2^31 - 1 per dimension there; CUDA's limits otherwise.
+        let opencl = self.k.language == crate::ir::Language::OpenCl;
+        let limits_block = match opencl {
+            true => [(1u64 << 31) - 1; 3],
+            false => MAX_BLOCK_DIM.map(u64::from),
+        };
         let limits_grid = MAX_GRID_DIM.map(u64::from);
         for (i, d) in Dim::ALL.iter().enumerate() {
             for (is_block, given, limit) in [
@@ -122,7 +128,7 @@ impl Encoder<'_> {
                 }
             }
         }
-        if self.g.block_dim.iter().any(Option::is_none) {
+        if self.g.block_dim.iter().any(Option::is_none) && !opencl {
             // At most 1024 threads per block.
             let p = Dim::ALL
                 .iter()
