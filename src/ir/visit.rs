@@ -321,6 +321,40 @@ make_visitor!(
     mut
 );
 
+/// Inserts, before every load, store and atomic of `stmts` (nested statement lists included:
+/// branches, loops, blocks), the statement `before` gives for it, if any; returns how many were
+/// inserted. A rewrite shared by the passes that guard accesses with assertions
+/// (`passes::bounds`, the front end's null pointers).
+pub fn insert_before_accesses(stmts: &mut Vec<Stmt>, before: &mut dyn FnMut(&Stmt) -> Option<Stmt>) -> usize {
+    let mut n = 0;
+    let mut out = Vec::with_capacity(stmts.len());
+    for mut s in std::mem::take(stmts) {
+        match &mut s.kind {
+            StmtKind::Load { .. } | StmtKind::Store { .. } | StmtKind::Atomic { .. } => {
+                if let Some(guard) = before(&s) {
+                    out.push(guard);
+                    n += 1;
+                }
+            }
+            StmtKind::If { then, els, .. } => {
+                n += insert_before_accesses(then, before) + insert_before_accesses(els, before)
+            }
+            StmtKind::Loop {
+                cond_stmts, body, step, ..
+            } => {
+                n += insert_before_accesses(cond_stmts, before)
+                    + insert_before_accesses(body, before)
+                    + insert_before_accesses(step, before)
+            }
+            StmtKind::Block { body, .. } => n += insert_before_accesses(body, before),
+            _ => {}
+        }
+        out.push(s);
+    }
+    *stmts = out;
+    n
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,6 +8,7 @@
 //! Runs first in [`super::prepare`], on the lowered kernel, so every copy of an access that
 //! unrolling makes keeps its check.
 
+use crate::ir::visit::insert_before_accesses;
 use crate::ir::{ArrayId, BinOp, Expr, Kernel, Span, Stmt, StmtKind, Ty};
 
 /// Inserts the bounds assertions into `k` (see the module docs); a note says the kernel is
@@ -18,45 +19,17 @@ pub(super) fn insert_checks(k: &mut Kernel) -> usize {
         .iter()
         .map(|a| a.elements().map(|n| n.saturating_mul(u128::from(a.elem.bytes()))))
         .collect();
-    let mut body = std::mem::take(&mut k.body);
-    let n = block(&mut body, &sizes);
-    k.body = body;
+    let n = insert_before_accesses(&mut k.body, &mut |s| match &s.kind {
+        StmtKind::Load { array, offset, ty, .. }
+        | StmtKind::Store { array, offset, ty, .. }
+        | StmtKind::Atomic { array, offset, ty, .. } => check(*array, offset, *ty, &s.span, &sizes),
+        _ => None,
+    });
     if n > 0 {
         k.notes.push(format!(
             "--check-array-bounds: {n} accesses to arrays of known size are checked to stay within them (a failing check is reported as an assertion at the access)"
         ));
     }
-    n
-}
-
-/// [`insert_checks`] over one statement list, nested ones included.
-fn block(stmts: &mut Vec<Stmt>, sizes: &[Option<u128>]) -> usize {
-    let mut n = 0;
-    let mut out = Vec::with_capacity(stmts.len());
-    for mut s in std::mem::take(stmts) {
-        match &mut s.kind {
-            StmtKind::Load { array, offset, ty, .. } | StmtKind::Store { array, offset, ty, .. } => {
-                if let Some(check) = check(*array, offset, *ty, &s.span, sizes) {
-                    out.push(check);
-                    n += 1;
-                }
-            }
-            StmtKind::Atomic { array, offset, ty, .. } => {
-                if let Some(check) = check(*array, offset, *ty, &s.span, sizes) {
-                    out.push(check);
-                    n += 1;
-                }
-            }
-            StmtKind::If { then, els, .. } => n += block(then, sizes) + block(els, sizes),
-            StmtKind::Loop {
-                cond_stmts, body, step, ..
-            } => n += block(cond_stmts, sizes) + block(body, sizes) + block(step, sizes),
-            StmtKind::Block { body, .. } => n += block(body, sizes),
-            _ => {}
-        }
-        out.push(s);
-    }
-    *stmts = out;
     n
 }
 

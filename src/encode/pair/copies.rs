@@ -102,7 +102,6 @@ impl Encoder<'_> {
                         self.renew_shared(ts, th, &fresh);
                     }
                 }
-                let _ = s;
             }
             SyncEvent::CopyWait { events } => {
                 self.collective_check(s, st);

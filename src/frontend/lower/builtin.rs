@@ -28,19 +28,12 @@ impl Lower<'_, '_> {
         let v = match lowering {
             Lowering::Atomic(op, scope) => self.atomic((op, scope), name, args, false, span, out)?,
             Lowering::AtomicStep(op) => self.atomic((op, AtomicScope::Device), name, args, true, span, out)?,
-            Lowering::WorkItemFn(f) => self.work_item(n, f, name, args, span)?,
+            Lowering::WorkItemFn(f) => self.work_item(n, f, name, args, span, out)?,
             Lowering::GroupCopy(strided) => self.group_copy(n, name, args, strided, span, out)?,
             Lowering::WaitEvents => self.wait_events(name, args, span, out)?,
             Lowering::VLoad(k) => self.vload(n, name, usize::from(k), args, span, out)?,
             Lowering::VStore(k) => self.vstore(name, usize::from(k), args, span, out)?,
-            Lowering::FencedBarrier => {
-                let fences = self.fence_flags(name, args, span, out)?;
-                out.push(Stmt {
-                    kind: StmtKind::Barrier(BarrierScope::Block, fences),
-                    span: span.clone(),
-                });
-                Val::Void
-            }
+            Lowering::FencedBarrier => self.fenced_barrier(name, args, span, out)?,
             Lowering::Barrier => {
                 out.push(Stmt {
                     kind: StmtKind::Barrier(BarrierScope::Block, Fences::ALL),
@@ -129,27 +122,10 @@ impl Lower<'_, '_> {
                 })?;
                 Val::Scalar(f(a, b))
             }
-            Lowering::Uninterpreted if self.vector_type(&self.ctype(n)).is_some() => {
-                self.componentwise(n, name, args, span, out, &mut |_, v, ty| {
-                    Some(Expr::Opaque {
-                        name: name.to_string(),
-                        args: v.to_vec(),
-                        ty,
-                    })
-                })?
-            }
-            Lowering::Uninterpreted => {
-                if !matches!(self.ctype(n), CType::Scalar(_)) {
-                    return Ok(None);
-                }
-                let v = self.scalar_args(args, out)?;
-                let ty = self.scalar_ty(n)?;
-                Val::Scalar(Expr::Opaque {
-                    name: name.to_string(),
-                    args: v,
-                    ty,
-                })
-            }
+            Lowering::Uninterpreted => match self.uninterpreted(n, name, args, span, out)? {
+                Some(v) => v,
+                None => return Ok(None),
+            },
             Lowering::TwoThread(f) => self.two_thread(f, name, args, span, out)?,
             Lowering::Enabled => Val::Scalar(Expr::Enabled),
             Lowering::AccessLog(q) => self.access_log(q, n, name, args, span, out)?,
@@ -188,7 +164,6 @@ impl Lower<'_, '_> {
     /// # Errors
     /// An argument that is neither a scalar nor a vector of the call's length; `f` giving
     /// `None`.
-    #[allow(clippy::type_complexity)]
     fn componentwise(
         &mut self,
         n: &Node,
@@ -196,7 +171,7 @@ impl Lower<'_, '_> {
         args: &[&Node],
         span: &Span,
         out: &mut Vec<Stmt>,
-        f: &mut dyn FnMut(&mut Self, &[Expr], Ty) -> Option<Expr>,
+        f: &mut dyn FnMut(&[Expr], Ty) -> Option<Expr>,
     ) -> R<Val> {
         let Some((ty, count)) = self.vector_type(&self.ctype(n)) else {
             return unsupported(span.clone(), format!("`{name}` on non-vectors"));
@@ -228,7 +203,7 @@ impl Lower<'_, '_> {
                     ty: Ty::Bool,
                 };
             }
-            match f(self, &v, ty) {
+            match f(&v, ty) {
                 Some(e) => comps.push((format!("s{i}"), Val::Scalar(e))),
                 None => return unsupported(span.clone(), format!("`{name}` with these arguments")),
             }
@@ -298,7 +273,15 @@ impl Lower<'_, '_> {
     ///
     /// # Errors
     /// A dimension that is not an integer constant from 0 to 2, named with the call.
-    fn work_item(&mut self, n: &Node, f: WorkItem, name: &str, args: &[&Node], span: &Span) -> R<Val> {
+    fn work_item(
+        &mut self,
+        n: &Node,
+        f: WorkItem,
+        name: &str,
+        args: &[&Node],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Val> {
         let ty = self.scalar_ty(n)?;
         let u32v = |e: Expr| cast(e, Ty::U32);
         if f == WorkItem::WorkDim {
@@ -318,21 +301,17 @@ impl Lower<'_, '_> {
             return Ok(Val::Scalar(cast(e, ty)));
         }
         let dim = match args.first() {
-            Some(a) => {
-                let v = self.rvalue(a, &mut Vec::new())?;
-                crate::ir::query::int_constant(&self.expect_scalar(v, a)?)
-            }
+            Some(a) => self.const_arg(a, out)?,
             None => None,
         };
         let d = match dim {
             Some(v) if v >= 0.into() && v <= 2.into() => Dim::ALL[usize::try_from(v).unwrap_or(0)],
-            Some(v) => {
+            Some(_) => {
                 // OpenCL 1.2 section 6.12.1: outside `0..get_work_dim()`, ids are 0 and sizes 1.
                 let none = matches!(
                     f,
                     WorkItem::LocalId | WorkItem::GroupId | WorkItem::GlobalId | WorkItem::GlobalOffset
                 );
-                let _ = v;
                 return Ok(Val::Scalar(Expr::int(if none { 0 } else { 1 }, ty)));
             }
             None => {
@@ -383,19 +362,16 @@ impl Lower<'_, '_> {
         Ok(Val::Scalar(cast(e, ty)))
     }
 
-    /// The memory an OpenCL `barrier(flags)` call orders: its first argument's
-    /// `CLK_LOCAL_MEM_FENCE` (1) and `CLK_GLOBAL_MEM_FENCE` (2) bits when it is an integer
-    /// constant; none (with a note) when it is not: such a barrier still synchronises, but no
-    /// access is ordered by it (more races, none hidden).
-    fn fence_flags(&mut self, name: &str, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<Fences> {
+    /// An OpenCL `barrier(flags)`: a barrier of the work-group ordering the memory the flags
+    /// name, `CLK_LOCAL_MEM_FENCE` (1) and `CLK_GLOBAL_MEM_FENCE` (2), when they are an integer
+    /// constant; none (with a note) when they are not: such a barrier still synchronises, but
+    /// no access is ordered by it (more races, none hidden).
+    fn fenced_barrier(&mut self, name: &str, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
         let flags = match args.first() {
-            Some(a) => {
-                let v = self.rvalue(a, out)?;
-                crate::ir::query::int_constant(&self.expect_scalar(v, a)?)
-            }
+            Some(a) => self.const_arg(a, out)?,
             None => None,
         };
-        Ok(match flags {
+        let fences = match flags {
             Some(v) => {
                 let bits = u64::try_from(v).unwrap_or(0);
                 Fences {
@@ -414,7 +390,49 @@ impl Lower<'_, '_> {
                     global: false,
                 }
             }
-        })
+        };
+        out.push(Stmt {
+            kind: StmtKind::Barrier(BarrierScope::Block, fences),
+            span: span.clone(),
+        });
+        Ok(Val::Void)
+    }
+
+    /// The value of the argument `a` when it folds to an integer constant (`CLK_LOCAL_MEM_FENCE
+    /// | CLK_GLOBAL_MEM_FENCE`, a dimension, a count); its statements go to `out`.
+    pub(super) fn const_arg(&mut self, a: &Node, out: &mut Vec<Stmt>) -> R<Option<num_bigint::BigInt>> {
+        let v = self.rvalue(a, out)?;
+        Ok(crate::ir::query::int_constant(&self.expect_scalar(v, a)?))
+    }
+
+    /// An uninterpreted built-in (float math): an uninterpreted function of the scalar
+    /// arguments under the built-in's name, component by component for an OpenCL vector;
+    /// `None` when the call's result is neither a scalar nor a vector (then it is not taken as
+    /// a built-in).
+    fn uninterpreted(
+        &mut self,
+        n: &Node,
+        name: &str,
+        args: &[&Node],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Option<Val>> {
+        let opaque = |v: &[Expr], ty| Expr::Opaque {
+            name: name.to_string(),
+            args: v.to_vec(),
+            ty,
+        };
+        if self.vector_type(&self.ctype(n)).is_some() {
+            return self
+                .componentwise(n, name, args, span, out, &mut |v, ty| Some(opaque(v, ty)))
+                .map(Some);
+        }
+        if !matches!(self.ctype(n), CType::Scalar(_)) {
+            return Ok(None);
+        }
+        let v = self.scalar_args(args, out)?;
+        let ty = self.scalar_ty(n)?;
+        Ok(Some(Val::Scalar(opaque(&v, ty))))
     }
 
     /// The value of the call `n` to the `what` collective `name` (warp intrinsics, tiles'
@@ -694,7 +712,7 @@ impl Lower<'_, '_> {
     /// the call's result is a float.
     fn int_fn(&mut self, f: IntFn, n: &Node, name: &str, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
         if self.vector_type(&self.ctype(n)).is_some() {
-            return self.componentwise(n, name, args, span, out, &mut |l, v, ty| {
+            return self.componentwise(n, name, args, span, out, &mut |v, ty| {
                 if let Ty::Float { .. } = ty {
                     return Some(Expr::Opaque {
                         name: f.float.unwrap_or(name).into(),
@@ -702,7 +720,6 @@ impl Lower<'_, '_> {
                         ty,
                     });
                 }
-                let _ = l;
                 (f.build)(v, ty)
             });
         }

@@ -200,25 +200,7 @@ impl Lower<'_, '_> {
             "InitListExpr" if self.vector_type(&self.ctype(n)).is_some() => self.vector_literal(n, out),
             "InitListExpr" => unsupported(span, "initializer list in an expression"),
             "ExtVectorElementExpr" => self.vector_element_value(n, out),
-            // OpenCL's `as_float(x)` and friends: the same bits as another type.
-            "AsTypeExpr" => {
-                let Some(c) = n.code_children().next() else {
-                    return unsupported(span, "empty `as_type`");
-                };
-                let v = self.rvalue(c, out)?;
-                match (v, self.ctype(n)) {
-                    (Val::Scalar(e), CType::Scalar(t)) if e.ty() == t => Ok(Val::Scalar(e)),
-                    (Val::Scalar(e), CType::Scalar(t)) if e.ty().bits() == t.bits() => match (e.ty(), t) {
-                        (Ty::Int { .. }, Ty::Int { .. }) => Ok(Val::Scalar(cast(e, t))),
-                        _ => Ok(Val::Scalar(Expr::Opaque {
-                            name: format!("bitcast{}", t.bits()),
-                            args: vec![e],
-                            ty: t,
-                        })),
-                    },
-                    _ => unsupported(span, "`as_type` between vectors or of another size"),
-                }
-            }
+            "AsTypeExpr" => self.as_type(n, out),
             "CompoundLiteralExpr" if self.vector_type(&self.ctype(n)).is_some() => match n.code_children().next() {
                 Some(init) => self.rvalue(init, out),
                 None => unsupported(span, "empty vector literal"),
@@ -519,18 +501,18 @@ impl Lower<'_, '_> {
         if !matches!(a, Val::Ptr(_) | Val::PtrCond(..)) || !matches!(b, Val::Ptr(_) | Val::PtrCond(..)) {
             return None;
         }
-        fn cmp(l: &Lower<'_, '_>, op: &str, a: &Val, b: &Val, rank: &dyn Fn(ArrayId) -> u8) -> Option<Expr> {
+        fn cmp(op: &str, a: &Val, b: &Val, rank: &dyn Fn(ArrayId) -> u8) -> Option<Expr> {
             match (a, b) {
                 (Val::PtrCond(c, x, y), b) => Some(Expr::Select {
                     cond: Box::new(c.clone()),
-                    then: Box::new(cmp(l, op, x, b, rank)?),
-                    els: Box::new(cmp(l, op, y, b, rank)?),
+                    then: Box::new(cmp(op, x, b, rank)?),
+                    els: Box::new(cmp(op, y, b, rank)?),
                     ty: Ty::Bool,
                 }),
                 (a, Val::PtrCond(c, x, y)) => Some(Expr::Select {
                     cond: Box::new(c.clone()),
-                    then: Box::new(cmp(l, op, a, x, rank)?),
-                    els: Box::new(cmp(l, op, a, y, rank)?),
+                    then: Box::new(cmp(op, a, x, rank)?),
+                    els: Box::new(cmp(op, a, y, rank)?),
                     ty: Ty::Bool,
                 }),
                 (Val::Ptr(p), Val::Ptr(q)) if p.array == q.array => Some(Expr::Binary {
@@ -556,13 +538,12 @@ impl Lower<'_, '_> {
                         "<" | "<=" => x < y,
                         _ => x > y,
                     };
-                    let _ = l;
                     Some(Expr::bool(v))
                 }
                 _ => None,
             }
         }
-        cmp(self, op, &a, &b, &rank)
+        cmp(op, &a, &b, &rank)
     }
 
     pub(super) fn binary(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {

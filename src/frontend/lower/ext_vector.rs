@@ -262,6 +262,32 @@ impl Lower<'_, '_> {
         Ok(Val::Void)
     }
 
+    /// OpenCL's `as_float(x)` and friends (`AsTypeExpr` `n`, OpenCL 1.2 section 6.2.4.2): the
+    /// same bits as another scalar type of the same size (between floats and integers an
+    /// uninterpreted bit cast, as clang's `BitCast`).
+    ///
+    /// # Errors
+    /// Between vectors or types of different sizes.
+    pub(super) fn as_type(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+        let span = self.span(n);
+        let Some(c) = n.code_children().next() else {
+            return unsupported(span, "empty `as_type`");
+        };
+        let v = self.rvalue(c, out)?;
+        match (v, self.ctype(n)) {
+            (Val::Scalar(e), CType::Scalar(t)) if e.ty() == t => Ok(Val::Scalar(e)),
+            (Val::Scalar(e), CType::Scalar(t)) if e.ty().bits() == t.bits() => match (e.ty(), t) {
+                (Ty::Int { .. }, Ty::Int { .. }) => Ok(Val::Scalar(cast(e, t))),
+                _ => Ok(Val::Scalar(Expr::Opaque {
+                    name: format!("bitcast{}", t.bits()),
+                    args: vec![e],
+                    ty: t,
+                })),
+            },
+            _ => unsupported(span, "`as_type` between vectors or of another size"),
+        }
+    }
+
     /// `a op b` on two vectors of the operator `n`'s type, component by component (OpenCL 1.2
     /// section 6.3): a comparison gives -1 (all bits set) for true and 0 for false in each
     /// component of its integer vector.

@@ -208,8 +208,7 @@ impl Lower<'_, '_> {
         let [num, list] = args else {
             return unsupported(span.clone(), format!("`{name}` with {} arguments", args.len()));
         };
-        let nv = self.rvalue(num, out)?;
-        let Some(k) = int_constant(&self.expect_scalar(nv, num)?).and_then(|k| u32::try_from(k).ok()) else {
+        let Some(k) = self.const_arg(num, out)?.and_then(|k| u32::try_from(k).ok()) else {
             return unsupported(
                 span.clone(),
                 format!("`{name}` of a number of events that is not a constant"),

@@ -7,6 +7,7 @@
 //!
 //! CUDA kernels keep refusing a null pointer used as a pointer (`None` in `Lower::null`).
 
+use crate::ir::visit::insert_before_accesses;
 use crate::ir::{ArrayId, Expr, Kernel, Stmt, StmtKind};
 
 /// The name of the array null pointers point into.
@@ -15,9 +16,22 @@ pub(super) const NULL: &str = "NULL";
 /// Inserts `assert(false)` before every access of `k` to `null`, with a note naming the
 /// accesses; does nothing when there is none.
 pub(super) fn check_accesses(k: &mut Kernel, null: ArrayId) {
-    let mut body = std::mem::take(&mut k.body);
-    let lines = block(&mut body, null);
-    k.body = body;
+    let mut lines = Vec::new();
+    insert_before_accesses(&mut k.body, &mut |s| match &s.kind {
+        StmtKind::Load { array, .. } | StmtKind::Store { array, .. } | StmtKind::Atomic { array, .. }
+            if *array == null =>
+        {
+            lines.push(s.span.line);
+            Some(Stmt {
+                kind: StmtKind::Assert {
+                    cond: Expr::bool(false),
+                },
+                span: s.span.clone(),
+            })
+        }
+        _ => None,
+    });
+    lines.dedup();
     if !lines.is_empty() {
         let at: Vec<String> = lines.iter().map(|l| format!("line {l}")).collect();
         k.notes.push(format!(
@@ -25,43 +39,4 @@ pub(super) fn check_accesses(k: &mut Kernel, null: ArrayId) {
             at.join(", ")
         ));
     }
-}
-
-/// [`check_accesses`] over one statement list and the lists nested in it; the lines of the
-/// accesses found.
-fn block(stmts: &mut Vec<Stmt>, null: ArrayId) -> Vec<u32> {
-    let mut lines = Vec::new();
-    let mut out = Vec::with_capacity(stmts.len());
-    for mut s in std::mem::take(stmts) {
-        match &mut s.kind {
-            StmtKind::Load { array, .. } | StmtKind::Store { array, .. } | StmtKind::Atomic { array, .. }
-                if *array == null =>
-            {
-                lines.push(s.span.line);
-                out.push(Stmt {
-                    kind: StmtKind::Assert {
-                        cond: Expr::bool(false),
-                    },
-                    span: s.span.clone(),
-                });
-            }
-            StmtKind::If { then, els, .. } => {
-                lines.extend(block(then, null));
-                lines.extend(block(els, null));
-            }
-            StmtKind::Loop {
-                cond_stmts, body, step, ..
-            } => {
-                lines.extend(block(cond_stmts, null));
-                lines.extend(block(body, null));
-                lines.extend(block(step, null));
-            }
-            StmtKind::Block { body, .. } => lines.extend(block(body, null)),
-            _ => {}
-        }
-        out.push(s);
-    }
-    *stmts = out;
-    lines.dedup();
-    lines
 }
