@@ -286,7 +286,14 @@ impl Lower<'_, '_> {
         let u32v = |e: Expr| cast(e, Ty::U32);
         if f == WorkItem::WorkDim {
             let e = match self.g.work_dim {
-                Some(d) => Expr::int(i64::from(d), Ty::U32),
+                Some(d) => {
+                    self.note_once(
+                        name,
+                        span,
+                        &format!("is {d}: the dimensions of the launch up to the last whose work-item or work-group count is not 1"),
+                    );
+                    Expr::int(i64::from(d), Ty::U32)
+                }
                 None => {
                     if !self.k.uninterpreted.iter().any(|u| u == name) {
                         self.k.uninterpreted.push(name.to_string());
@@ -339,6 +346,17 @@ impl Lower<'_, '_> {
             ty: U64,
         };
         let offset = self.g.global_offset[d.index()];
+        if matches!(f, WorkItem::GlobalId | WorkItem::GlobalOffset) {
+            let o = self.g.global_offset;
+            self.note_once(
+                "get_global_offset",
+                span,
+                &format!(
+                    "is taken as ({}, {}, {}): --global_offset (0 unless given, as GPUVerify and a NULL offset)",
+                    o[0], o[1], o[2]
+                ),
+            );
+        }
         let e = match f {
             WorkItem::LocalId => u32v(Expr::Builtin(Builtin::ThreadIdx(d))),
             WorkItem::GroupId => u32v(Expr::Builtin(Builtin::BlockIdx(d))),
@@ -374,10 +392,27 @@ impl Lower<'_, '_> {
         let fences = match flags {
             Some(v) => {
                 let bits = u64::try_from(v).unwrap_or(0);
-                Fences {
+                let f = Fences {
                     local: bits & 1 != 0,
                     global: bits & 2 != 0,
+                };
+                // The over-approximation of `encode/pair/races.rs`, said where it starts.
+                let (flags, left) = match (f.local, f.global) {
+                    (true, false) => ("CLK_LOCAL_MEM_FENCE", "__global"),
+                    (false, true) => ("CLK_GLOBAL_MEM_FENCE", "__local"),
+                    (false, false) => ("0", "__local or __global"),
+                    (true, true) => ("", ""),
+                };
+                if !left.is_empty() {
+                    self.note_once(
+                        &format!("{name}({flags})"),
+                        span,
+                        &format!(
+                            "orders no {left} access: then no barrier orders the kernel's {left} accesses, not even one with that fence flag (an over-approximation: a race across such a barrier may be a false alarm)"
+                        ),
+                    );
                 }
+                f
             }
             None => {
                 self.note_once(

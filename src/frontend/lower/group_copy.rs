@@ -57,6 +57,11 @@ impl Lower<'_, '_> {
         let ev = cast(self.expect_scalar(ev, ev_node)?, Ty::U32);
         let site = self.copies;
         self.copies += 1;
+        self.note_once(
+            name,
+            span,
+            "is modelled as the accesses of one element at any index, in flight until its wait; the values it copies are not (the destination may hold anything after it)",
+        );
         let event = match int_constant(&ev) {
             Some(v) if v == 0.into() => Expr::int(i64::from(site) + 1, Ty::U32),
             _ => ev,
