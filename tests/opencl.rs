@@ -183,3 +183,19 @@ fn vload_and_vstore_touch_packed_elements() {
     assert_eq!(code, Some(1), "{out}");
     assert_eq!(json(&out)["kernels"][0]["findings"][0]["array"], "out", "{out}");
 }
+
+#[test]
+fn quoted_source_keeps_its_names() {
+    // Only gpug's words change: an identifier containing a CUDA word stays as written.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("blocks.cl");
+    std::fs::write(
+        &f,
+        "__kernel void k(__global int *out, int num_blocks) {\n  out[get_local_id(0) + num_blocks] = get_group_id(0);\n}\n",
+    )
+    .expect("write");
+    let (code, out, _) = run(&["--local_size=64", "--num_groups=4", &f.to_string_lossy()]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("get_local_id(0) + num_blocks]"), "{out}");
+    assert!(out.contains("num_blocks = "), "{out}");
+}

@@ -179,11 +179,44 @@ const OPENCL_WORDS: &[(&str, &str)] = &[
     ("blocks", "work-groups"),
 ];
 
-/// `text`, a CUDA kernel's report, in OpenCL's words ([`OPENCL_WORDS`]).
+/// `text`, a CUDA kernel's report, in OpenCL's words ([`OPENCL_WORDS`], whole words only): the
+/// source lines it quotes (`  12 |   code`, their carets) and the parameters' values, which
+/// hold the source's names, stay as written.
 fn opencl_words(text: &str) -> String {
-    OPENCL_WORDS
-        .iter()
-        .fold(text.to_string(), |t, (cuda, cl)| t.replace(cuda, cl))
+    text.split_inclusive('\n')
+        .map(|line| {
+            let t = line.trim_start();
+            let source = t.starts_with('|')
+                || t.starts_with("params:")
+                || t.split_once(" | ")
+                    .is_some_and(|(n, _)| n.bytes().all(|b| b.is_ascii_digit()));
+            match source {
+                true => line.to_string(),
+                false => OPENCL_WORDS
+                    .iter()
+                    .fold(line.to_string(), |l, (cuda, cl)| replace_words(&l, cuda, cl)),
+            }
+        })
+        .collect()
+}
+
+/// `s` with each occurrence of `from` that is not part of a longer identifier replaced by `to`.
+fn replace_words(s: &str, from: &str, to: &str) -> String {
+    let ident = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+    let starts_ident = ident(from.chars().next());
+    let ends_ident = ident(from.chars().next_back());
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find(from) {
+        let before = rest[..i].chars().next_back();
+        let after = rest[i + from.len()..].chars().next();
+        let whole = !(starts_ident && ident(before) || ends_ident && ident(after));
+        out.push_str(&rest[..i]);
+        out.push_str(if whole { to } else { from });
+        rest = &rest[i + from.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A kernel's JSON object in OpenCL's words (the caller adds `"language": "opencl"`): each
