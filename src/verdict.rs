@@ -128,6 +128,24 @@ pub enum FindingKind {
         /// It may not hold on entry (else: may not be preserved by an iteration).
         base: bool,
     },
+    /// A barrier invariant (paper `001_…` §3) that fails at its barrier as `failure` says.
+    BarrierInvariant {
+        /// How it fails.
+        failure: BarrierInvariantFailure,
+    },
+}
+
+/// How a barrier invariant fails ([`FindingKind::BarrierInvariant`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarrierInvariantFailure {
+    /// It may be false when the barrier is reached.
+    Holds,
+    /// It may read a location that neither thread of the pair accessed since the last
+    /// barrier (an unknown location, whose value a third thread may have changed).
+    Access,
+    /// It reads a variable that may differ between two threads of one block (named in the
+    /// finding's reason), so it cannot be instantiated at other threads.
+    Uniform,
 }
 
 /// One thread's part of a witness.

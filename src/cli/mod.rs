@@ -162,6 +162,14 @@ pub struct VerifyArgs {
     #[arg(long = "only-divergence")]
     pub only_divergence: bool,
 
+    /// Do not check that a barrier invariant reads only locations that one of the two threads
+    /// accessed since the last barrier (GPUVerify's --no-barrier-access-checks). Without the
+    /// check, an invariant that reads a location some third thread writes in that interval
+    /// may be assumed although it does not hold: only for kernels whose invariants were
+    /// checked with it (paper 001, section 3.2).
+    #[arg(long = "no-barrier-access-checks")]
+    pub no_barrier_access_checks: bool,
+
     /// List every loop with its treatment: unrolled, or abstracted with the closed forms
     /// derived, the variables havocked and the invariants given.
     #[arg(long)]
@@ -480,8 +488,8 @@ pub fn parse_dim_partial(s: &str) -> Result<[Option<u32>; 3], String> {
 
 /// GPUVerify flags that do not apply to gpug: accepted, ignored with a note.
 /// Each either changes only how GPUVerify runs (its logs, its solver's and clang's options, its
-/// invariant inference) or narrows what it checks (`--only-intra-group`,
-/// `--no-barrier-access-checks`): ignoring one can only add findings, never hide one.
+/// invariant inference) or narrows what it checks (`--only-intra-group`): ignoring one can only
+/// add findings, never hide one.
 const IGNORED_FLAGS: &[&str] = &[
     "--no-inline",
     "--boogie-file",
@@ -497,7 +505,6 @@ const IGNORED_FLAGS: &[&str] = &[
     "--only-log",
     "--invariants-as-candidates",
     "--k-induction-depth",
-    "--no-barrier-access-checks",
 ];
 
 /// Removes GPUVerify's inapplicable flags from `args`, returning the notes to print.
@@ -603,6 +610,7 @@ fn options(a: &VerifyArgs) -> Result<(RunOptions, VerifyOptions), String> {
     common.frontend.assumptions.extend(global_products);
     let opts = VerifyOptions {
         only_divergence: a.only_divergence,
+        no_barrier_access_checks: a.no_barrier_access_checks,
         explain: a.explain,
         no_overflow: a.no_overflow,
         strict: a.strict,

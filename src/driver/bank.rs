@@ -92,6 +92,7 @@ impl Encodings<'_> {
                     index_fits: None,
                     benign: encode::Benign::Off,
                     preferred: Vec::new(),
+                    barrier_access_checks: true,
                     lockstep: None,
                 },
             );

@@ -26,6 +26,9 @@ use std::time::Duration;
 pub struct VerifyOptions {
     /// Check only barrier divergence.
     pub only_divergence: bool,
+    /// Leave out the barrier invariants' access checks
+    /// ([`encode::EncodeOptions::barrier_access_checks`]).
+    pub no_barrier_access_checks: bool,
     /// List every loop with its treatment in [`KernelResult::loops`].
     pub explain: bool,
     /// PUG's `+O`: assume no integer overflow in `+`, `-`, `*`.
@@ -107,6 +110,7 @@ impl Launch {
             }
             encode::Property::Divergence { .. } => f.kind == FindingKind::Divergence,
             encode::Property::Assertion { .. } => f.kind == FindingKind::Assertion,
+            encode::Property::BarrierInvariant { .. } => matches!(f.kind, FindingKind::BarrierInvariant { .. }),
             encode::Property::Invariant { .. } | encode::Property::ClosedForm { .. } => {
                 matches!(f.kind, FindingKind::Invariant { .. })
             }
@@ -480,6 +484,7 @@ fn pair_options(opts: &VerifyOptions, launch: &Launch) -> encode::EncodeOptions 
         index_fits: launch.index_fits,
         benign: opts.benign,
         preferred: launch.prefer.clone(),
+        barrier_access_checks: !opts.no_barrier_access_checks,
         lockstep: opts.warp_sync,
         ..encode::EncodeOptions::pair()
     }

@@ -839,6 +839,7 @@ fn preferred_conditions_are_a_term_apart() {
     let plain = encode(&k, &symbolic);
     let opts = EncodeOptions {
         preferred: vec![pow2, fits],
+        barrier_access_checks: true,
         ..EncodeOptions::pair()
     };
     let with = encode_with(&k, &symbolic, &opts);

@@ -172,6 +172,34 @@ impl Check {
                 condition: None,
                 reason: None,
             },
+            Property::BarrierInvariant { span, check } => {
+                use super::pair::InvariantCheck;
+                use crate::verdict::BarrierInvariantFailure as F;
+                let (failure, reason) = match check {
+                    InvariantCheck::Holds => (F::Holds, None),
+                    InvariantCheck::Access => (
+                        F::Access,
+                        Some("it reads a location that neither thread accessed since the last barrier, whose value another thread may have changed (add `__read_permission`, or --no-barrier-access-checks)".to_string()),
+                    ),
+                    InvariantCheck::Uniform(var) => (
+                        F::Uniform,
+                        Some(format!(
+                            "it reads `{var}`, which may differ between threads of one block, so it cannot be instantiated at other threads (use the thread's coordinates, such as `get_local_id(0)` or `threadIdx.x`, directly)"
+                        )),
+                    ),
+                };
+                Finding {
+                    kind: FindingKind::BarrierInvariant { failure },
+                    array: None,
+                    accesses: vec![who(0, span, AccessKind::Assert, None)],
+                    params,
+                    geometry,
+                    index: None,
+                    possible: self.possible,
+                    condition: None,
+                    reason,
+                }
+            }
             // Not a defect (the driver makes the verdict inconclusive): the array's
             // declaration stands for where.
             Property::FlagWriters { array } => Finding {

@@ -559,6 +559,28 @@ pub enum SyncEvent {
     CopyWait { events: Vec<Expr> },
 }
 
+/// A barrier invariant (paper `001_…` §3; GPUVerify's `__barrier_invariant_N` and
+/// `__barrier_invariant_binary_N`, whose spelling and instantiation semantics §3.3 and
+/// GPUVerify's `UnaryBarrierInvariantDescriptor`/`BinaryBarrierInvariantDescriptor` give).
+///
+/// `body` computes the values `cond` reads (loads of shared or global memory into temporaries,
+/// assignments, branches for `&&`, `__implies` and `__ite` whose operands read memory); it
+/// stores nothing. `cond` is `Bool`; in a binary invariant `Expr::Other` is the second thread
+/// of the pair. Each instance is one instantiation (`I64`): `[e]` for a unary invariant (the
+/// invariant with `get_local_id(0)`/`threadIdx.x` replaced by `e`), `[e1, e2]` for a binary one
+/// (`threadIdx.x` by `e1`, and the other thread's by `e2`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BarrierInvariant {
+    /// A binary invariant (instances are pairs).
+    pub binary: bool,
+    /// The statements computing `cond`'s values.
+    pub body: Vec<Stmt>,
+    /// The invariant.
+    pub cond: Expr,
+    /// The instantiation expressions, one `Vec` per instance (1 or 2 expressions, `I64`).
+    pub instances: Vec<Vec<Expr>>,
+}
+
 /// Statement kinds. Offsets are byte offsets from the array's start, of type `long long`
 /// (`Ty::I64`); an access touches `ty.bytes()` bytes from there.
 #[derive(Clone, Debug, PartialEq)]
@@ -673,6 +695,11 @@ pub enum StmtKind {
         body: Vec<Stmt>,
         cond: Expr,
     },
+    /// GPUVerify's `__barrier_invariant_N(e, i1, …)` / `__barrier_invariant_binary_N(e, i1,
+    /// j1, …)` just before a barrier ("Barrier Invariants", paper `001_…` §3): checked when the
+    /// next barrier is reached, assumed over the fresh shared state after it (see
+    /// [`BarrierInvariant`]). Only the pair model reads it.
+    BarrierInvariant(Box<BarrierInvariant>),
     /// A region that [`StmtKind::Exit`] with its id leaves (an inlined function body).
     Block {
         id: BlockId,

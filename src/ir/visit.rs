@@ -214,6 +214,15 @@ macro_rules! make_visitor {
                         self.visit_block(body);
                         self.visit_expr(cond);
                     }
+                    StmtKind::BarrierInvariant(bi) => {
+                        self.visit_block(& $($mutability)? bi.body);
+                        self.visit_expr(& $($mutability)? bi.cond);
+                        for inst in & $($mutability)? bi.instances {
+                            for e in inst {
+                                self.visit_expr(e);
+                            }
+                        }
+                    }
                     StmtKind::Block { id, body } => {
                         self.visit_label($(& $mutability)? *id, LabelContext::Block);
                         self.visit_block(body);

@@ -28,7 +28,9 @@ pub mod bank;
 pub mod check;
 
 use crate::ir::Language;
-use crate::verdict::{FileResult, FileRow, Finding, FindingKind, KernelResult, Verdict, WitnessAccess};
+use crate::verdict::{
+    BarrierInvariantFailure, FileResult, FileRow, Finding, FindingKind, KernelResult, Verdict, WitnessAccess,
+};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -324,6 +326,12 @@ fn finding_text(f: &Finding, sources: &mut Sources, out: &mut String) {
         FindingKind::Assertion => "assertion may fail".to_string(),
         FindingKind::Invariant { base: true } => "loop invariant may not hold on entry".to_string(),
         FindingKind::Invariant { base: false } => "loop invariant may not be preserved by an iteration".to_string(),
+        FindingKind::BarrierInvariant { failure } => match failure {
+            BarrierInvariantFailure::Holds => "barrier invariant may not hold at its barrier",
+            BarrierInvariantFailure::Access => "barrier invariant may read a location its threads did not access",
+            BarrierInvariantFailure::Uniform => "barrier invariant cannot be instantiated at other threads",
+        }
+        .to_string(),
     };
     let possible = if f.possible { "possible " } else { "" };
     let _ = writeln!(out, "  {possible}{title}");
@@ -377,7 +385,9 @@ fn access_text(kind: FindingKind, a: &WitnessAccess, sources: &mut Sources, out:
     let what = match (kind, a.access, a.reaches) {
         (FindingKind::Divergence, _, Some(true)) => "barrier reached".to_string(),
         (FindingKind::Divergence, _, _) => "barrier not reached".to_string(),
-        (FindingKind::Assertion | FindingKind::Invariant { .. }, _, _) => "fails".to_string(),
+        (FindingKind::Assertion | FindingKind::Invariant { .. } | FindingKind::BarrierInvariant { .. }, _, _) => {
+            "fails".to_string()
+        }
         (_, k, _) => k.as_str().to_string(),
     };
     let _ = writeln!(
@@ -438,6 +448,7 @@ fn finding_json(f: &Finding) -> Value {
         FindingKind::Divergence => "divergence",
         FindingKind::Assertion => "assertion",
         FindingKind::Invariant { .. } => "invariant",
+        FindingKind::BarrierInvariant { .. } => "barrier_invariant",
     };
     let accesses: Vec<Value> = f
         .accesses

@@ -240,6 +240,7 @@ pub fn encode_concrete(
         index_fits: None,
         benign: Benign::Off,
         preferred: Vec::new(),
+        barrier_access_checks: true,
         lockstep: None,
     };
     let mut e = Encoder::new(kernel, geometry, &eo);

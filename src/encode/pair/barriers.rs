@@ -24,6 +24,9 @@ impl Encoder<'_> {
         if self.checks && self.n == 2 && !(st[0].pc == t() && st[1].pc == t()) {
             self.divergence_check(s, grid, st);
         }
+        if !grid {
+            self.check_barrier_invariants(st);
+        }
         let fresh = self.fresh_at_barrier();
         // The last barrier of an iteration of an abstracted loop jumps to the next iteration.
         let jump = self.iteration_jump(false);
@@ -36,6 +39,7 @@ impl Encoder<'_> {
             }
             self.renew_shared(ts, th, &fresh);
         }
+        self.assume_barrier_invariants(st);
         if self.depth == 0 {
             self.segment += 1;
         }
@@ -89,6 +93,7 @@ impl Encoder<'_> {
             ts.wc = self.count_up(ts, &ts.wc.clone(), Some(inc), "wc", th);
             self.renew_shared(ts, th, &fresh);
         }
+        self.forget_known();
     }
 
     /// The index of `lanes`' grouping in `warp_groups`, added (with its `warp.g<k>`) at its

@@ -30,6 +30,9 @@ impl Encoder<'_> {
                 let v = self.read_var(*id, st, th);
                 self.guard_peer_value(v, *ty)
             }
+            Expr::Builtin(b) if self.invariant_builtin(*b, th).is_some() => self
+                .invariant_builtin(*b, th)
+                .unwrap_or_else(|| atom(Self::builtin_name(*b, th))),
             Expr::Builtin(b) => match (self.pinned.get(th), b) {
                 (Some((blk, _)), Builtin::BlockIdx(d)) => bvn(blk[d.index()], 32),
                 (Some((_, thr)), Builtin::ThreadIdx(d)) => bvn(thr[d.index()], 32),

@@ -90,6 +90,8 @@ impl Encoder<'_> {
         self.depth += 1;
         self.abstract_depth += 1;
         self.seen_abstract = true;
+        // An arbitrary iteration: what the pair accessed before it is not known there.
+        self.forget_known();
         let mut head = entry.clone();
         let mut its = Vec::new();
         for (th, ts) in head.iter_mut().enumerate() {
@@ -177,6 +179,7 @@ impl Encoder<'_> {
             self.relational_invariants(s, l, &states);
         }
         self.exits.remove(&l.brk);
+        self.forget_known();
         // After the loop: a fresh exit count.
         let has_break = exits_to(&l.body, l.brk) || exits_to(&l.cond_stmts, l.brk);
         let leaves = leaves_loop(&l.body, l.brk, l.cont);

@@ -40,6 +40,7 @@ mod abstraction;
 mod barriers;
 mod copies;
 mod expr;
+mod invariants;
 mod loops;
 mod memory;
 mod races;
@@ -49,6 +50,7 @@ mod state;
 mod stmt;
 mod sync;
 
+pub use invariants::InvariantCheck;
 pub(in crate::encode) use state::TState;
 
 use super::concrete::{self, schedule};
@@ -88,6 +90,9 @@ pub enum Property {
     /// kernel: `sat` makes the verdict inconclusive, since the races that the flag was taken
     /// to order are then not decided.
     FlagWriters { array: ArrayId },
+    /// A barrier invariant (paper `001_…` §3) at `span` failing as `check` says, at the
+    /// barrier after it.
+    BarrierInvariant { span: Span, check: InvariantCheck },
     /// The step check of a derived closed form of `var` in the loop at `loop_span`: when
     /// satisfiable the derivation was wrong and must not be used (the driver then havocs
     /// `var` instead). Never a defect of the kernel.
@@ -297,6 +302,10 @@ pub struct EncodeOptions {
     /// answer. The launch contracts' vocabulary (`driver::contracts`), asked first for a
     /// witness so that a finding whose witness satisfies it needs no re-verification.
     pub preferred: Vec<Expr>,
+    /// Check that a barrier invariant reads only locations one of the two threads accessed
+    /// since the last barrier (paper `001_…` §3.2's known locations; GPUVerify's default,
+    /// which `--no-barrier-access-checks` turns off). See `invariants`.
+    pub barrier_access_checks: bool,
 }
 
 /// Which write-write races are benign ([`EncodeOptions::benign`]).
@@ -326,6 +335,7 @@ impl EncodeOptions {
             benign: Benign::Adversarial,
             preferred: Vec::new(),
             lockstep: None,
+            barrier_access_checks: true,
         }
     }
 }
@@ -505,6 +515,10 @@ pub(in crate::encode) struct Encoder<'k> {
     sync: sync::SyncState,
     /// OpenCL's work-group copies (`copies`).
     copies: copies::CopyState,
+    /// Barrier invariants pending and the accesses of the interval (`invariants`).
+    invariants: invariants::InvariantState,
+    /// `EncodeOptions::barrier_access_checks`.
+    barrier_access_checks: bool,
 }
 
 impl<'k> Encoder<'k> {
@@ -619,6 +633,8 @@ impl<'k> Encoder<'k> {
             peer_guard: None,
             sync: sync::SyncState::default(),
             copies: copies::CopyState::default(),
+            invariants: invariants::InvariantState::default(),
+            barrier_access_checks: opts.barrier_access_checks,
         }
     }
 }

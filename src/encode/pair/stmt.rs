@@ -111,6 +111,7 @@ impl Encoder<'_> {
             // Postconditions are checked by the concrete model after every thread's last
             // statement (`concrete`); the pair model ignores them.
             StmtKind::Ensures { .. } => {}
+            StmtKind::BarrierInvariant(bi) => self.stmt_barrier_invariant(s, bi),
             StmtKind::Clobber { array, .. } => self.stmt_clobber(s, *array, st),
             // Fences and the idioms they make order accesses between threads of the pair model;
             // the concrete model runs one serialization, which no fence changes.
@@ -160,6 +161,7 @@ impl Encoder<'_> {
             warp.push(ts.wc.clone());
         }
         let before = self.accesses.len();
+        self.note_interval_access(array, &per, ty.bytes(), kind != AccessKind::Read);
         self.record(array, &s.span, kind, ty.bytes(), per, grid, warp, valid);
         if let Some(a) = self.accesses.get_mut(before) {
             a.sync = point;

@@ -386,6 +386,7 @@ const TABLE: &[(&str, Lowering)] = &[
     ("__exclusive", TwoThread(exclusive)),
     ("__same_group", TwoThread(same_group)),
     ("__same_block", TwoThread(same_group)),
+    ("__gpug_same_group", TwoThread(same_group)),
     (
         "__add_noovfl",
         Int(IntFn {
@@ -426,4 +427,7 @@ const TABLE: &[(&str, Lowering)] = &[
     ("__return_val_bool", ReturnValue),
     ("__return_val_ptr", ReturnValue),
     ("__old_int", Unmodelled),
+    ("__array_snapshot", Unmodelled),
+    // `__read_permission(T, x)`: a read of `x`.
+    ("__gpug_read_permission", Evaluate),
 ];

@@ -117,6 +117,13 @@ pub enum Lowering {
     Curand,
     /// A built-in gpug does not model: a call is an error naming it, with the reason.
     Unsupported(&'static str),
+    /// GPUVerify's `__barrier_invariant_N(e, i1, …)` (`false`) and
+    /// `__barrier_invariant_binary_N(e, i1, j1, …)` (`true`): a
+    /// [`crate::ir::StmtKind::BarrierInvariant`] of the condition `e` and the instances.
+    BarrierInvariant(bool),
+    /// The arguments are evaluated (their loads are the thread's reads) and nothing else:
+    /// `__read_permission(T, x)` (a prelude macro over `__gpug_read_permission(x)`).
+    Evaluate,
     /// An OpenCL work-item function (`get_local_id(d)`, …): the launch geometry's value for
     /// the constant dimension `d` (a dimension that is not an integer constant is an error
     /// naming the call).
@@ -171,6 +178,13 @@ pub enum WorkItem {
 /// first for OpenCL, then CUDA's (which holds what both share: GPUVerify's annotations, `min`,
 /// `max`, float math, `printf`).
 pub fn lookup(language: crate::ir::Language, name: &str) -> Option<Lowering> {
+    // GPUVerify's barrier invariants, one declaration per arity (`__barrier_invariant_3`).
+    if let Some(n) = name.strip_prefix("__barrier_invariant_binary_") {
+        return n.parse::<u32>().is_ok().then_some(Lowering::BarrierInvariant(true));
+    }
+    if let Some(n) = name.strip_prefix("__barrier_invariant_") {
+        return n.parse::<u32>().is_ok().then_some(Lowering::BarrierInvariant(false));
+    }
     match language {
         crate::ir::Language::Cuda => cuda::BUILTINS.get(name),
         crate::ir::Language::OpenCl => opencl::BUILTINS.get(name).or_else(|| cuda::BUILTINS.get(name)),

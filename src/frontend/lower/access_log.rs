@@ -98,7 +98,9 @@ fn stmt(mut s: Stmt, logs: &[AccessLog], out: &mut Vec<Stmt>) {
             out.extend(reset);
             return;
         }
+        // An invariant's reads are the check's, not the thread's: not logged.
         StmtKind::Ensures { .. }
+        | StmtKind::BarrierInvariant(_)
         | StmtKind::Assign { .. }
         | StmtKind::Havoc { .. }
         | StmtKind::Break

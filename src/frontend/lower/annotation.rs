@@ -255,3 +255,133 @@ pub(super) fn global_cond(name: &str, cond: Expr) -> Expr {
         _ => cond,
     }
 }
+
+impl Lower<'_, '_> {
+    /// GPUVerify's `__barrier_invariant_N(e, i1, …)` (`binary` false) or
+    /// `__barrier_invariant_binary_N(e, i1, j1, …)` (paper `001_…` §3.3): a
+    /// [`StmtKind::BarrierInvariant`] of `e`, whose loads stay with it (they are read at the
+    /// barrier, not now), and of the instantiation expressions as `long`.
+    ///
+    /// # Errors
+    /// No instantiation (or an odd number of expressions for a binary invariant); an
+    /// instantiation expression that reads memory; `__other_int` in a unary invariant (it has
+    /// one thread).
+    pub(super) fn barrier_invariant(
+        &mut self,
+        binary: bool,
+        name: &str,
+        args: &[&Node],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Val> {
+        let per = if binary { 2 } else { 1 };
+        let Some((e, insts)) = args.split_first() else {
+            return unsupported(span.clone(), format!("`{name}` without a condition"));
+        };
+        if insts.is_empty() || insts.len() % per != 0 {
+            return unsupported(
+                span.clone(),
+                format!(
+                    "`{name}` needs {} after its condition",
+                    if binary {
+                        "pairs of instantiation expressions"
+                    } else {
+                        "instantiation expressions"
+                    }
+                ),
+            );
+        }
+        let mut body = Vec::new();
+        let cond = self.annotation_cond(e, &mut body)?;
+        if !binary && (crate::ir::query::reads_other_thread(&cond) || crate::ir::query::stmts_read_other_thread(&body))
+        {
+            return unsupported(
+                span.clone(),
+                format!(
+                    "`__other_int` in the unary barrier invariant `{name}` (a binary one, `__barrier_invariant_binary_N`, relates two threads)"
+                ),
+            );
+        }
+        let mut instances = Vec::new();
+        for chunk in insts.chunks(per) {
+            let mut inst = Vec::new();
+            for a in chunk {
+                let mut stmts = Vec::new();
+                self.annotation_depth += 1;
+                let x = self.rvalue(a, &mut stmts);
+                self.annotation_depth -= 1;
+                let x = self.expect_scalar(x?, a)?;
+                if !stmts.is_empty() {
+                    return unsupported(
+                        self.span(a),
+                        format!("an instantiation expression of `{name}` that reads memory"),
+                    );
+                }
+                inst.push(cast(x, Ty::I64));
+            }
+            instances.push(inst);
+        }
+        out.push(Stmt {
+            kind: StmtKind::BarrierInvariant(Box::new(BarrierInvariant {
+                binary,
+                body,
+                cond,
+                instances,
+            })),
+            span: span.clone(),
+        });
+        Ok(Val::Void)
+    }
+
+    /// `__implies(a, b)` and `__ite(c, x, y)` (the call `n`) inside an annotation, when an
+    /// operand after the first reads memory: that operand's reads are made only where it is
+    /// taken (a branch, as for `&&`), so that a barrier invariant's access check asks about
+    /// them only there (GPUVerify collects the path conditions of `==>` and `if then else` in
+    /// a barrier invariant's reads). `None` when no later operand reads memory: the built-in's
+    /// table entry applies.
+    pub(super) fn guarded_annotation(
+        &mut self,
+        n: &Node,
+        name: &str,
+        args: &[&Node],
+        out: &mut Vec<Stmt>,
+    ) -> R<Option<Val>> {
+        if self.annotation_depth == 0 || !matches!((name, args.len()), ("__implies", 2) | ("__ite", 3)) {
+            return Ok(None);
+        }
+        let span = self.span(n);
+        let mut first = Vec::new();
+        let c = self.cond(args[0], &mut first)?;
+        let mut arms = Vec::new();
+        for a in &args[1..] {
+            let mut stmts = Vec::new();
+            let v = self.rvalue(a, &mut stmts)?;
+            arms.push((self.expect_scalar(v, a)?, stmts));
+        }
+        if arms.iter().all(|(_, s)| s.is_empty()) {
+            // Evaluated again by the table's entry: no statements, nothing repeated.
+            return Ok(None);
+        }
+        out.extend(first);
+        let ty = if name == "__implies" {
+            Ty::Bool
+        } else {
+            self.scalar_ty(n)?
+        };
+        let t = self.temp(ty);
+        let tv = Expr::Var { id: t, ty };
+        let mut arms = arms.into_iter().map(|(e, mut stmts)| {
+            let e = if ty == Ty::Bool { super::to_bool(e) } else { cast(e, ty) };
+            stmts.push(super::set(t, e, span.clone()));
+            stmts
+        });
+        let then = arms.next().unwrap_or_default();
+        let els = match arms.next() {
+            Some(e) => e,
+            // `__implies(a, b)`: true where `a` is false.
+            None => vec![super::set(t, Expr::bool(true), span.clone())],
+        };
+        out.push(super::branch(c, then, els, span));
+        Ok(Some(Val::Scalar(tv)))
+    }
+}

@@ -113,6 +113,11 @@ impl Lower<'_, '_> {
                 self.condition(check, name, a, span, out)?;
                 Val::Void
             }
+            Lowering::Int(_) | Lowering::Connective(_)
+                if let Some(v) = self.guarded_annotation(n, name, args, out)? =>
+            {
+                v
+            }
             Lowering::Int(f) => self.int_fn(f, n, name, args, span, out)?,
             Lowering::Connective(f) => {
                 let v = self.scalar_args(args, out)?;
@@ -150,6 +155,11 @@ impl Lower<'_, '_> {
                 None => return Ok(None),
             },
             Lowering::Unsupported(why) => return unsupported(span.clone(), format!("`{name}`: {why}")),
+            Lowering::BarrierInvariant(binary) => self.barrier_invariant(binary, name, args, span, out)?,
+            Lowering::Evaluate => {
+                self.scalar_args(args, out)?;
+                Val::Void
+            }
         };
         Ok(Some(v))
     }

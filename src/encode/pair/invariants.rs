@@ -1,0 +1,454 @@
+//! Barrier invariants in the pair model ("Barrier Invariants", paper `001_…`): a
+//! [`StmtKind::BarrierInvariant`] waits for the next block barrier, where it is *checked*
+//! (rule A-BAR-ERR of §3.2, as GPUVerify's `KernelDualiser` asserts it) and then *assumed*
+//! over the fresh shared state after the barrier, once per instantiation and thread (rule
+//! A-BAR-INV with §3.3's instantiation expressions).
+//!
+//! The check evaluates the invariant for thread 1 (thread 2 by symmetry; a binary one only
+//! when both threads are of one block and at the barrier) over the memory both threads wrote
+//! since the last barrier: thread 1's view, with the bytes thread 2 of the same block wrote
+//! taken from thread 2's (up to a race, which the race checks report, the value of the
+//! canonical serialization of paper `003_…` §5). Three queries per invariant:
+//!
+//! - *holds*: the invariant may be false there (a finding, exit 1);
+//! - *access*: a location it reads may be one neither thread accessed since the last barrier
+//!   (§3.2's *unknown* locations, whose value a third thread may have changed without any
+//!   race of the pair; GPUVerify's `barrier_invariant_access_check`, which §3.3's `u_i`
+//!   variables encode; `--no-barrier-access-checks` drops it as GPUVerify's flag does). A
+//!   read under `__implies`/`__ite`/`&&` is asked only where its branch is taken;
+//! - *uniform*: a variable it reads (other than the built-in thread coordinates) may differ
+//!   between two threads of one block. Instantiating the invariant at another thread keeps this
+//!   thread's variables (§3.3; GPUVerify refuses any variable it cannot prove uniform), so this
+//!   must be unsatisfiable for the assumption to be sound.
+//!
+//! The assumption, for each instance `[e]` (unary) or `[e1, e2]` (binary) and each thread
+//! whose path reaches the barrier: where `0 <= e < blockDim.x` (and `e1 != e2`), the invariant
+//! with `threadIdx.x` replaced by `e` (by `e1`, and the other thread's by `e2`), read from the
+//! thread's memory after the barrier (GPUVerify's `UnaryBarrierInvariantDescriptor`,
+//! `BinaryBarrierInvariantDescriptor`).
+//!
+//! The locations known in an interval are those of the accesses encoded since the last barrier
+//! outside abstracted loops (the list is emptied at every barrier and at the entry and exit of
+//! an abstracted loop): fewer known locations only add access-check failures, never hide one.
+//!
+//! Only the pair model under the equality abstraction reads barrier invariants; the concrete
+//! model, whose memory is exact, ignores them.
+
+use super::{Encoder, MemoryModel, Property, TState};
+use crate::encode::terms::{and, app, atom, bvn, extend, f, not, or, t};
+use crate::ir::visit::{VarContext, Visitor};
+use crate::ir::{ArrayId, BarrierInvariant, Builtin, Dim, Space, Span, Stmt, StmtKind, VarId};
+use crate::solver::Sexp;
+use std::collections::BTreeSet;
+
+/// What one barrier-invariant query asks ([`Property::BarrierInvariant`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InvariantCheck {
+    /// The invariant may not hold when the barrier is reached.
+    Holds,
+    /// The invariant may read a location neither thread of the pair accessed since the last
+    /// barrier (an unknown location, paper `001_…` §3.2).
+    Access,
+    /// The invariant reads this variable, which may differ between two threads of one block:
+    /// it cannot be instantiated at other threads.
+    Uniform(String),
+}
+
+/// One access of the current barrier interval: array, thread, reached (`pc ∧ assumed`), byte
+/// offset, width in bytes, whether it writes.
+#[derive(Clone, Debug)]
+pub(super) struct Seen {
+    array: ArrayId,
+    th: usize,
+    reach: Sexp,
+    off: Sexp,
+    width: u32,
+    write: bool,
+}
+
+/// How the invariant's loads read memory.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// At the check: the evaluating thread's view, with the bytes the other thread of its
+    /// block wrote in this interval taken from that thread's view.
+    Both,
+    /// After the barrier: the thread's own view.
+    Own,
+}
+
+/// The pair model's barrier-invariant state.
+#[derive(Clone, Debug, Default)]
+pub(super) struct InvariantState {
+    /// The invariants met since the last barrier, with their spans.
+    pending: Vec<(Span, BarrierInvariant)>,
+    /// The accesses of the current barrier interval.
+    pub(super) seen: Vec<Seen>,
+    /// While an invariant is evaluated: per evaluating position, the thread whose built-ins it
+    /// reads and the value that replaces its `threadIdx.x` (`BV32`), if any.
+    view: Option<[(usize, Option<Sexp>); 2]>,
+    /// While an invariant is checked: the threads' states at the barrier (whose memories the
+    /// other thread's writes are read from).
+    states: Vec<TState>,
+    /// While an invariant is checked: the loads made (reached, array, byte offset, width,
+    /// position).
+    loads: Vec<(Sexp, ArrayId, Sexp, u32, usize)>,
+}
+
+impl Encoder<'_> {
+    /// Whether barrier invariants are read in this model.
+    fn invariants_on(&self) -> bool {
+        self.memory == MemoryModel::EqualityAbstraction && self.n == 2
+    }
+
+    /// A [`StmtKind::BarrierInvariant`]: kept for the next barrier.
+    pub(super) fn stmt_barrier_invariant(&mut self, s: &Stmt, bi: &BarrierInvariant) {
+        if self.invariants_on() {
+            self.invariants.pending.push((s.span.clone(), bi.clone()));
+        }
+    }
+
+    /// Records the accesses of a statement for the access checks (shared and global arrays).
+    pub(super) fn note_interval_access(&mut self, array: ArrayId, per: &[(Sexp, Sexp, Sexp)], width: u32, write: bool) {
+        if !self.invariants_on() || !matches!(self.k.array(array).space, Space::Shared | Space::Global) {
+            return;
+        }
+        for (th, (reach, off, _)) in per.iter().enumerate() {
+            self.invariants.seen.push(Seen {
+                array,
+                th,
+                reach: reach.clone(),
+                off: off.clone(),
+                width,
+                write,
+            });
+        }
+    }
+
+    /// The value of built-in `b` for position `th` while an invariant is evaluated at another
+    /// thread (`None`: not evaluating one, or no replacement).
+    pub(super) fn invariant_builtin(&self, b: Builtin, th: usize) -> Option<Sexp> {
+        let view = self.invariants.view.as_ref()?;
+        let (thread, lid) = view.get(th)?;
+        if let (Builtin::ThreadIdx(Dim::X), Some(l)) = (b, lid) {
+            return Some(l.clone());
+        }
+        Some(atom(Self::builtin_name(b, *thread)))
+    }
+
+    /// At a block barrier, before the threads pass it: the checks of the pending invariants.
+    pub(super) fn check_barrier_invariants(&mut self, st: &mut [TState]) {
+        if !self.invariants_on() || self.invariants.pending.is_empty() || !self.checks {
+            return;
+        }
+        let pending = self.invariants.pending.clone();
+        self.invariants.states = st.to_vec();
+        for (span, bi) in &pending {
+            // Both threads evaluate the body (the other thread's values are `Expr::Other`'s).
+            let mut ev = st.to_vec();
+            self.invariants.loads.clear();
+            // The body's own `Expr::Other`s read the other thread as it is at the barrier.
+            let saved = std::mem::replace(&mut self.peers, st.to_vec());
+            for (th, ts) in ev.iter_mut().enumerate() {
+                self.invariant_body(&bi.body, ts, th, Reading::Both);
+            }
+            self.peers = saved;
+            let loads = std::mem::take(&mut self.invariants.loads);
+            let saved = std::mem::replace(&mut self.peers, ev.clone());
+            let c = self.cond_term(&bi.cond, &mut ev[0], 0);
+            self.peers = saved;
+            let mut premise = vec![self.reach(&st[0], 0)];
+            if bi.binary {
+                premise.push(atom("same_block"));
+                premise.push(self.reach(&st[1], 1));
+            }
+            let premise = premise.into_iter().reduce(and).unwrap_or_else(t);
+            let name = format!(
+                "{}.barrier_invariant.L{}",
+                crate::encode::terms::sym(&self.k.name),
+                span.line
+            );
+            let fail = and(premise.clone(), not(c));
+            self.push_check(
+                Property::BarrierInvariant {
+                    span: span.clone(),
+                    check: InvariantCheck::Holds,
+                },
+                name.clone(),
+                fail,
+                vec![],
+                self.seen_abstract,
+            );
+            if self.barrier_access_checks {
+                let unknown = loads
+                    .iter()
+                    .map(|(reach, array, off, width, pos)| {
+                        let known = self.known(*array, off, *width, *pos);
+                        and(reach.clone(), not(known))
+                    })
+                    .reduce(or)
+                    .unwrap_or_else(f);
+                if unknown != f() {
+                    self.push_check(
+                        Property::BarrierInvariant {
+                            span: span.clone(),
+                            check: InvariantCheck::Access,
+                        },
+                        format!("{name}.access"),
+                        and(premise.clone(), unknown),
+                        vec![],
+                        self.seen_abstract,
+                    );
+                }
+            }
+            if !bi.instances.is_empty() {
+                for v in free_vars(bi) {
+                    let x1 = self.read_var(v, &mut st[0], 0);
+                    let x2 = self.read_var(v, &mut st[1], 1);
+                    let r1 = self.reach(&st[0], 0);
+                    let r2 = self.reach(&st[1], 1);
+                    let differ = and(and(atom("same_block"), and(r1, r2)), not(app("=", vec![x1, x2])));
+                    self.push_check(
+                        Property::BarrierInvariant {
+                            span: span.clone(),
+                            check: InvariantCheck::Uniform(self.k.var(v).name.clone()),
+                        },
+                        format!("{name}.uniform"),
+                        differ,
+                        vec![],
+                        self.seen_abstract,
+                    );
+                }
+            }
+        }
+        self.invariants.states.clear();
+    }
+
+    /// After a block barrier, once the threads of `st` see the fresh memories: the pending
+    /// invariants assumed at each instance, for each thread; then none is pending and no
+    /// location is known.
+    pub(super) fn assume_barrier_invariants(&mut self, st: &mut [TState]) {
+        let pending = std::mem::take(&mut self.invariants.pending);
+        self.invariants.seen.clear();
+        if !self.invariants_on() {
+            return;
+        }
+        for (_, bi) in &pending {
+            for inst in &bi.instances {
+                for th in 0..st.len() {
+                    if st[th].pc == f() {
+                        continue;
+                    }
+                    // The instantiation expressions, in the thread's own state (where
+                    // `__other_int` is the other thread of the pair).
+                    let saved = std::mem::replace(&mut self.peers, st.to_vec());
+                    let es: Vec<Sexp> = inst
+                        .iter()
+                        .map(|e| {
+                            let v = self.expr(e, &mut st[th], th);
+                            extend(v, e.ty().bits(), 64, e.ty().is_signed())
+                        })
+                        .collect();
+                    self.peers = saved;
+                    let size = extend(atom(Self::builtin_name(Builtin::BlockDim(Dim::X), th)), 32, 64, false);
+                    let mut bounds: Vec<Sexp> = es
+                        .iter()
+                        .map(|e| {
+                            and(
+                                app("bvsge", vec![e.clone(), bvn(0, 64)]),
+                                app("bvslt", vec![e.clone(), size.clone()]),
+                            )
+                        })
+                        .collect();
+                    if let [a, b] = es.as_slice() {
+                        bounds.push(not(app("=", vec![a.clone(), b.clone()])));
+                    }
+                    let lid = |e: &Sexp| app("(_ extract 31 0)", vec![e.clone()]);
+                    let lids: Vec<Sexp> = es.iter().map(lid).collect();
+                    self.invariants.view = Some([(th, lids.first().cloned()), (th, lids.get(1).cloned())]);
+                    let mut ev = vec![st[th].clone(), st[th].clone()];
+                    let positions = if bi.binary { 2 } else { 1 };
+                    let saved = std::mem::replace(&mut self.peers, ev.clone());
+                    for (pos, ts) in ev.iter_mut().enumerate().take(positions) {
+                        self.invariant_body(&bi.body, ts, pos, Reading::Own);
+                    }
+                    self.peers = saved;
+                    let saved = std::mem::replace(&mut self.peers, ev.clone());
+                    let c = self.cond_term(&bi.cond, &mut ev[0], 0);
+                    self.peers = saved;
+                    self.invariants.view = None;
+                    self.invariants.loads.clear();
+                    let premise = bounds.into_iter().reduce(and).unwrap_or_else(t);
+                    self.assume(&mut st[th], th, app("=>", vec![premise, c]));
+                }
+            }
+        }
+    }
+
+    /// Forgets the locations known in this interval (at the entry and exit of an abstracted
+    /// loop).
+    pub(super) fn forget_known(&mut self) {
+        self.invariants.seen.clear();
+    }
+
+    /// Whether the `width` bytes at `off` of `array`, read at position `pos`, were all accessed
+    /// by one access of that thread, or of the other thread of its block, since the last
+    /// barrier.
+    fn known(&self, array: ArrayId, off: &Sexp, width: u32, pos: usize) -> Sexp {
+        let end = app("bvadd", vec![off.clone(), bvn(u64::from(width), 64)]);
+        self.invariants
+            .seen
+            .iter()
+            .filter(|s| s.array == array)
+            .map(|s| {
+                let s_end = app("bvadd", vec![s.off.clone(), bvn(u64::from(s.width), 64)]);
+                let covers = and(
+                    app("bvule", vec![s.off.clone(), off.clone()]),
+                    app("bvule", vec![end.clone(), s_end]),
+                );
+                let mut c = and(s.reach.clone(), covers);
+                if s.th != pos {
+                    c = and(atom("same_block"), c);
+                }
+                c
+            })
+            .reduce(or)
+            .unwrap_or_else(f)
+    }
+
+    /// Runs an invariant's `body` for position `th` (loads into its temporaries, assignments,
+    /// branches), reading memory as `reading` says; nothing is recorded as an access.
+    fn invariant_body(&mut self, body: &[Stmt], ts: &mut TState, th: usize, reading: Reading) {
+        for s in body {
+            match &s.kind {
+                StmtKind::Assign { var, value } => {
+                    let v = self.expr(value, ts, th);
+                    self.assign(*var, v, ts, th);
+                }
+                StmtKind::Havoc { var } => self.havoc(*var, ts, th),
+                StmtKind::Load { dst, array, offset, ty } => {
+                    let (off, _) = self.offset(offset, ts, th);
+                    if self.adversarial.contains(array) {
+                        self.havoc(*dst, ts, th);
+                        continue;
+                    }
+                    let width = ty.bytes();
+                    let raw = match reading {
+                        Reading::Both => self.load_both(*array, &off, width, ts, th),
+                        Reading::Own => Self::load_bytes(&self.mem_get(ts, *array), &off, width),
+                    };
+                    if reading == Reading::Both && matches!(self.k.array(*array).space, Space::Shared | Space::Global) {
+                        let reach = self.reach(ts, th);
+                        self.invariants.loads.push((reach, *array, off.clone(), width, th));
+                    }
+                    let v = Self::decode_loaded(raw, *ty);
+                    let v = self.coerce(v, *ty, self.k.var(*dst).ty);
+                    self.assign(*dst, v, ts, th);
+                }
+                StmtKind::If { cond, then, els } => {
+                    let c = self.expr(cond, ts, th);
+                    let c = self.define(&format!("t{}.cond", th + 1), atom("Bool"), c);
+                    let mut a = ts.clone();
+                    let mut b = ts.clone();
+                    a.pc = and(ts.pc.clone(), c.clone());
+                    b.pc = and(ts.pc.clone(), not(c.clone()));
+                    self.invariant_body(then, &mut a, th, reading);
+                    self.invariant_body(els, &mut b, th, reading);
+                    let pc = ts.pc.clone();
+                    *ts = self.merge2(&c, &a, &b, th);
+                    ts.pc = pc;
+                }
+                StmtKind::Block { body, .. } => self.invariant_body(body, ts, th, reading),
+                // Bounds and null-pointer guards the passes put before accesses: the
+                // invariant's reads are not the thread's accesses.
+                _ => {}
+            }
+        }
+    }
+
+    /// At the check: the `width` bytes of `array` at `off` as position `th` reads them, each
+    /// from the other thread's view where that thread (of the same block) wrote it in this
+    /// interval, from its own otherwise.
+    fn load_both(&mut self, array: ArrayId, off: &Sexp, width: u32, ts: &TState, th: usize) -> Sexp {
+        let mine = self.mem_get(ts, array);
+        let other = 1 - th;
+        let Some(theirs) = self.peer_memory(array, other) else {
+            return Self::load_bytes(&mine, off, width);
+        };
+        let writes: Vec<Seen> = self
+            .invariants
+            .seen
+            .iter()
+            .filter(|s| s.array == array && s.th == other && s.write)
+            .cloned()
+            .collect();
+        if writes.is_empty() {
+            return Self::load_bytes(&mine, off, width);
+        }
+        let bytes: Vec<Sexp> = (0..width)
+            .rev()
+            .map(|i| {
+                let addr = if i == 0 {
+                    off.clone()
+                } else {
+                    app("bvadd", vec![off.clone(), bvn(u64::from(i), 64)])
+                };
+                let wrote = writes
+                    .iter()
+                    .map(|s| {
+                        let s_end = app("bvadd", vec![s.off.clone(), bvn(u64::from(s.width), 64)]);
+                        and(
+                            s.reach.clone(),
+                            and(
+                                app("bvule", vec![s.off.clone(), addr.clone()]),
+                                app("bvult", vec![addr.clone(), s_end]),
+                            ),
+                        )
+                    })
+                    .reduce(or)
+                    .unwrap_or_else(f);
+                app(
+                    "ite",
+                    vec![
+                        and(atom("same_block"), wrote),
+                        app("select", vec![theirs.clone(), addr.clone()]),
+                        app("select", vec![mine.clone(), addr]),
+                    ],
+                )
+            })
+            .collect();
+        bytes
+            .into_iter()
+            .reduce(|hi, lo| app("concat", vec![hi, lo]))
+            .unwrap_or_else(|| bvn(0, 8))
+    }
+
+    /// The memory of `array` as thread `th` of the pair sees it now (while checking: the
+    /// state the check started from).
+    fn peer_memory(&self, array: ArrayId, th: usize) -> Option<Sexp> {
+        let ts = self.invariants.states.get(th)?;
+        Some(self.mem_get(ts, array))
+    }
+}
+
+/// The variables `bi` reads that its body does not compute (the thread's own variables, which
+/// an instantiation at another thread keeps).
+fn free_vars(bi: &BarrierInvariant) -> BTreeSet<VarId> {
+    #[derive(Default)]
+    struct Uses {
+        read: BTreeSet<VarId>,
+        defined: BTreeSet<VarId>,
+    }
+    impl Visitor for Uses {
+        fn visit_var(&mut self, var: VarId, ctx: VarContext) {
+            if ctx.is_def() {
+                self.defined.insert(var);
+            } else {
+                self.read.insert(var);
+            }
+        }
+    }
+    let mut u = Uses::default();
+    u.visit_block(&bi.body);
+    u.visit_expr(&bi.cond);
+    u.read.difference(&u.defined).copied().collect()
+}
