@@ -1,0 +1,93 @@
+//! Barrier invariants (issue 14, paper `001_…` §3): checked at their barrier (a failing one is a
+//! finding), assumed after it at each instantiation; the access check of unknown locations and
+//! `--no-barrier-access-checks`; variables that cannot be instantiated; CUDA's and OpenCL's
+//! spellings, unary and binary.
+
+mod common;
+
+use common::gpug;
+use serde_json::Value;
+
+fn run(args: &[&str]) -> (Option<i32>, String) {
+    let out = gpug(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code(), text)
+}
+
+fn kinds(args: &[&str]) -> Vec<String> {
+    let mut a = args.to_vec();
+    a.push("--json");
+    let out = gpug(&a.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    v["kernels"][0]["findings"]
+        .as_array()
+        .map(|fs| fs.iter().map(|f| f["kind"].as_str().unwrap_or("").to_string()).collect())
+        .unwrap_or_default()
+}
+
+const DIR: &str = "tests/kernels/barrier_invariants";
+
+#[test]
+fn an_invariant_carries_a_permutation_across_the_barrier() {
+    let f = format!("{DIR}/permutation.cu");
+    let (code, out) = run(&["--blockDim=64", "--gridDim=4", &f]);
+    assert_eq!(code, Some(0), "{out}");
+    // Without it the shared array is forgotten at the barrier: `B[A[t]]` may race.
+    let (code, out) = run(&["--blockDim=64", "--gridDim=4", "-DNO_INVARIANT", &f]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("race on B"), "{out}");
+}
+
+#[test]
+fn an_invariant_that_does_not_hold_is_a_finding() {
+    let f = format!("{DIR}/fails.cu");
+    let (code, out) = run(&["--blockDim=128", &f]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("barrier invariant may not hold at its barrier"), "{out}");
+    assert!(out.contains("fails.cu:5:3"), "{out}");
+    assert_eq!(kinds(&["--blockDim=128", &f]), ["barrier_invariant"]);
+}
+
+#[test]
+fn reading_a_location_no_thread_of_the_pair_accessed_needs_permission() {
+    let f = format!("{DIR}/unknown.cl");
+    let (code, out) = run(&["--local_size=128", "--num_groups=4", &f]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("did not access"), "{out}");
+    let (code, out) = run(&["--local_size=128", "--num_groups=4", "-DPERMISSION", &f]);
+    assert_eq!(code, Some(0), "{out}");
+    let (code, out) = run(&["--local_size=128", "--num_groups=4", "--no-barrier-access-checks", &f]);
+    assert_eq!(code, Some(0), "{out}");
+}
+
+#[test]
+fn a_thread_variable_cannot_be_instantiated_at_other_threads() {
+    let f = format!("{DIR}/not_uniform.cu");
+    let (code, out) = run(&["--blockDim=128", &f]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("it reads `t`, which may differ between threads"), "{out}");
+}
+
+#[test]
+fn a_binary_invariant_relates_the_two_threads() {
+    let f = format!("{DIR}/all_different.cl");
+    let (code, out) = run(&["--local_size=128", "--num_groups=8", &f]);
+    assert_eq!(code, Some(0), "{out}");
+    // Without the invariants the final assertion is not provable.
+    let src = std::fs::read_to_string(common::root().join(&f)).expect("read");
+    let stripped: String = src
+        .lines()
+        .filter(|l| !l.contains("__barrier_invariant_binary_1") && !l.trim_start().starts_with("get_local_id(0), __other"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let g = dir.path().join("k.cl");
+    std::fs::write(&g, stripped).expect("write");
+    let (code, out) = run(&["--local_size=128", "--num_groups=8", &g.to_string_lossy()]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("assertion may fail"), "{out}");
+}
