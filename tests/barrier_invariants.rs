@@ -25,7 +25,11 @@ fn kinds(args: &[&str]) -> Vec<String> {
     let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     v["kernels"][0]["findings"]
         .as_array()
-        .map(|fs| fs.iter().map(|f| f["kind"].as_str().unwrap_or("").to_string()).collect())
+        .map(|fs| {
+            fs.iter()
+                .map(|f| f["kind"].as_str().unwrap_or("").to_string())
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -81,7 +85,9 @@ fn a_binary_invariant_relates_the_two_threads() {
     let src = std::fs::read_to_string(common::root().join(&f)).expect("read");
     let stripped: String = src
         .lines()
-        .filter(|l| !l.contains("__barrier_invariant_binary_1") && !l.trim_start().starts_with("get_local_id(0), __other"))
+        .filter(|l| {
+            !l.contains("__barrier_invariant_binary_1") && !l.trim_start().starts_with("get_local_id(0), __other")
+        })
         .map(|l| format!("{l}\n"))
         .collect();
     let dir = tempfile::tempdir().expect("tempdir");

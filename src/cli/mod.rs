@@ -170,6 +170,11 @@ pub struct VerifyArgs {
     #[arg(long = "no-barrier-access-checks")]
     pub no_barrier_access_checks: bool,
 
+    /// Check only races between threads of one block (work-group), as GPUVerify's
+    /// --only-intra-group: races between blocks are not looked for, and the report says so.
+    #[arg(long = "only-intra-group")]
+    pub only_intra_group: bool,
+
     /// List every loop with its treatment: unrolled, or abstracted with the closed forms
     /// derived, the variables havocked and the invariants given.
     #[arg(long)]
@@ -335,6 +340,13 @@ pub struct CommonArgs {
     /// entry, as `__requires(e)` as the kernel's first statement would be.
     #[arg(long = "assume", value_name = "EXPR")]
     pub assume: Vec<String>,
+
+    /// The values of a kernel's scalar parameters, in order, as GPUVerify's --kernel-args:
+    /// `--kernel-args=foo,0x3,*,12` assumes foo's first scalar parameter is 3 and its third 12
+    /// (`*` leaves one unconstrained); decimal or 0x-hexadecimal, taken modulo the parameter's
+    /// width. May be repeated for several kernels.
+    #[arg(long = "kernel-args", value_name = "KERNEL,V1,V2,…", value_parser = parse_kernel_args)]
+    pub kernel_args: Vec<(String, Vec<Option<num_bigint::BigInt>>)>,
 }
 
 impl CommonArgs {
@@ -346,6 +358,7 @@ impl CommonArgs {
             include_dirs: self.include_dirs.clone(),
             kernel: self.kernel.clone(),
             assumptions: self.assume.clone(),
+            kernel_args: self.kernel_args.clone(),
             headers: match (&self.cuda_path, self.stub_headers) {
                 (_, true) => Headers::Stubs,
                 (Some(dir), false) => Headers::At(dir.clone()),
@@ -486,15 +499,42 @@ pub fn parse_dim_partial(s: &str) -> Result<[Option<u32>; 3], String> {
     Ok(out)
 }
 
+/// `KERNEL,V1,V2,…` of `--kernel-args`: the kernel's name and its scalar parameters' values
+/// (`None` for `*`).
+///
+/// # Errors
+/// No kernel name, or a value that is neither `*` nor a decimal or `0x` hexadecimal integer.
+fn parse_kernel_args(a: &str) -> Result<(String, Vec<Option<num_bigint::BigInt>>), String> {
+    let mut parts = a.split(',').map(str::trim);
+    let name = parts
+        .next()
+        .filter(|n| !n.is_empty())
+        .ok_or_else(|| format!("--kernel-args `{a}`: no kernel name"))?;
+    let values = parts
+        .map(|v| {
+            if v == "*" {
+                return Ok(None);
+            }
+            let (digits, radix) = match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+                Some(h) => (h, 16),
+                None => (v, 10),
+            };
+            num_bigint::BigInt::parse_bytes(digits.as_bytes(), radix)
+                .map(Some)
+                .ok_or_else(|| format!("--kernel-args `{a}`: `{v}` is not an integer (decimal, 0x-hexadecimal or `*`)"))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok((name.to_string(), values))
+}
+
 /// GPUVerify flags that do not apply to gpug: accepted, ignored with a note.
 /// Each either changes only how GPUVerify runs (its logs, its solver's and clang's options, its
-/// invariant inference) or narrows what it checks (`--only-intra-group`): ignoring one can only
-/// add findings, never hide one.
+/// invariant inference) or narrows what it checks: ignoring one can only add findings, never
+/// hide one.
 const IGNORED_FLAGS: &[&str] = &[
     "--no-inline",
     "--boogie-file",
     "--adversarial-abstraction",
-    "--only-intra-group",
     "--time",
     "--debug",
     "--vcgen-op",
@@ -611,6 +651,7 @@ fn options(a: &VerifyArgs) -> Result<(RunOptions, VerifyOptions), String> {
     let opts = VerifyOptions {
         only_divergence: a.only_divergence,
         no_barrier_access_checks: a.no_barrier_access_checks,
+        only_intra_group: a.only_intra_group,
         explain: a.explain,
         no_overflow: a.no_overflow,
         strict: a.strict,

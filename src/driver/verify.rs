@@ -29,6 +29,8 @@ pub struct VerifyOptions {
     /// Leave out the barrier invariants' access checks
     /// ([`encode::EncodeOptions::barrier_access_checks`]).
     pub no_barrier_access_checks: bool,
+    /// Only races between threads of one block (GPUVerify's `--only-intra-group`).
+    pub only_intra_group: bool,
     /// List every loop with its treatment in [`KernelResult::loops`].
     pub explain: bool,
     /// PUG's `+O`: assume no integer overflow in `+`, `-`, `*`.
@@ -132,6 +134,11 @@ pub(super) fn verify_under(
     let prepared = passes::prepare(k, &launch.geometry, &c.passes);
     // The front end's notes, and those of the passes (locks and flags taken or refused).
     let mut notes: Vec<String> = prepared.kernel.notes.clone();
+    if opts.only_intra_group {
+        notes.push(
+            "--only-intra-group: only races between threads of one block are checked; races between blocks are not looked for".to_string(),
+        );
+    }
     let loops = loop_treatments(&prepared, opts.explain, &mut notes);
     if !prepared.inconclusive.is_empty() {
         return Ok(KernelResult {
@@ -485,6 +492,7 @@ fn pair_options(opts: &VerifyOptions, launch: &Launch) -> encode::EncodeOptions 
         benign: opts.benign,
         preferred: launch.prefer.clone(),
         barrier_access_checks: !opts.no_barrier_access_checks,
+        only_intra_group: opts.only_intra_group,
         lockstep: opts.warp_sync,
         ..encode::EncodeOptions::pair()
     }

@@ -840,6 +840,7 @@ fn preferred_conditions_are_a_term_apart() {
     let opts = EncodeOptions {
         preferred: vec![pow2, fits],
         barrier_access_checks: true,
+        only_intra_group: false,
         ..EncodeOptions::pair()
     };
     let with = encode_with(&k, &symbolic, &opts);

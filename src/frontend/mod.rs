@@ -48,6 +48,9 @@ pub struct FrontendOptions {
     /// `--assume` (PUG's `+C`): C expressions over the kernel's parameters and the launch
     /// geometry, assumed at the start of every selected kernel as `__requires(e)` would be.
     pub assumptions: Vec<String>,
+    /// `--kernel-args`: per kernel name, the values of its scalar parameters in order (`None`:
+    /// unconstrained), assumed on entry.
+    pub kernel_args: Vec<(String, Vec<Option<num_bigint::BigInt>>)>,
     /// Where CUDA's headers come from: NVIDIA's (found, or `--cuda-path`) or gpug's stubs.
     pub headers: Headers,
     /// The GPU architecture clang compiles for (`sm_80`; `None`: [`DEFAULT_GPU_ARCH`]), which
@@ -176,6 +179,53 @@ pub enum FrontendError {
 /// (`lower::template_instantiation`), so the file need not be edited; a clang error about it
 /// says what was appended.
 pub fn load(path: &Path, opts: &FrontendOptions) -> Result<Program, FrontendError> {
+    let mut program = load_kernels(path, opts)?;
+    for k in &mut program.kernels {
+        let name = k.name.clone();
+        for (_, values) in opts.kernel_args.iter().filter(|(n, _)| *n == name) {
+            assume_kernel_args(k, values);
+        }
+    }
+    Ok(program)
+}
+
+/// `--kernel-args`: each given value of `k`'s scalar parameters (in order) assumed on entry,
+/// taken modulo the parameter's width.
+fn assume_kernel_args(k: &mut crate::ir::Kernel, values: &[Option<num_bigint::BigInt>]) {
+    use crate::ir::{BinOp, Expr, ParamKind, Stmt, StmtKind, Ty};
+    let scalars: Vec<_> = k
+        .params
+        .iter()
+        .filter_map(|p| match p.kind {
+            ParamKind::Scalar(v) => Some(v),
+            ParamKind::Array(_) => None,
+        })
+        .collect();
+    let mut assumed = Vec::new();
+    for (v, value) in scalars.into_iter().zip(values) {
+        let Some(value) = value else { continue };
+        let ty = k.var(v).ty;
+        let value = match ty {
+            Ty::Int { bits, signed } => crate::ir::query::wrap(value.clone(), bits, signed),
+            _ => value.clone(),
+        };
+        assumed.push(Stmt {
+            kind: StmtKind::Assume {
+                cond: Expr::Binary {
+                    op: BinOp::Eq,
+                    lhs: Box::new(Expr::Var { id: v, ty }),
+                    rhs: Box::new(Expr::int(value, ty)),
+                    ty: Ty::Bool,
+                },
+            },
+            span: k.span.clone(),
+        });
+    }
+    k.body.splice(0..0, assumed);
+}
+
+/// [`load`] before `--kernel-args`.
+fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, FrontendError> {
     let language = language_of(path, opts);
     let opts = &FrontendOptions {
         language: Some(language),

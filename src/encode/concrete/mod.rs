@@ -241,6 +241,7 @@ pub fn encode_concrete(
         benign: Benign::Off,
         preferred: Vec::new(),
         barrier_access_checks: true,
+        only_intra_group: false,
         lockstep: None,
     };
     let mut e = Encoder::new(kernel, geometry, &eo);

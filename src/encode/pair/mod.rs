@@ -306,6 +306,9 @@ pub struct EncodeOptions {
     /// since the last barrier (paper `001_…` §3.2's known locations; GPUVerify's default,
     /// which `--no-barrier-access-checks` turns off). See `invariants`.
     pub barrier_access_checks: bool,
+    /// Only two threads of one block form a pair (GPUVerify's `--only-intra-group`): races
+    /// between blocks are not asked about, and the report says so.
+    pub only_intra_group: bool,
 }
 
 /// Which write-write races are benign ([`EncodeOptions::benign`]).
@@ -336,6 +339,7 @@ impl EncodeOptions {
             preferred: Vec::new(),
             lockstep: None,
             barrier_access_checks: true,
+            only_intra_group: false,
         }
     }
 }
@@ -519,6 +523,8 @@ pub(in crate::encode) struct Encoder<'k> {
     invariants: invariants::InvariantState,
     /// `EncodeOptions::barrier_access_checks`.
     barrier_access_checks: bool,
+    /// `EncodeOptions::only_intra_group`.
+    only_intra_group: bool,
 }
 
 impl<'k> Encoder<'k> {
@@ -635,6 +641,7 @@ impl<'k> Encoder<'k> {
             copies: copies::CopyState::default(),
             invariants: invariants::InvariantState::default(),
             barrier_access_checks: opts.barrier_access_checks,
+            only_intra_group: opts.only_intra_group && opts.memory == MemoryModel::EqualityAbstraction,
         }
     }
 }

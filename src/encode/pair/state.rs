@@ -177,6 +177,10 @@ impl Encoder<'_> {
                 sort: atom("Bool"),
                 value: same(Builtin::BlockIdx, 0, 1),
             });
+            // `--only-intra-group`: only pairs of one block are asked about.
+            if self.only_intra_group {
+                self.assert(atom("same_block"));
+            }
         }
         for i in 0..self.n {
             for j in i + 1..self.n {

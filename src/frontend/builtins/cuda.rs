@@ -430,4 +430,6 @@ const TABLE: &[(&str, Lowering)] = &[
     ("__array_snapshot", Unmodelled),
     // `__read_permission(T, x)`: a read of `x`.
     ("__gpug_read_permission", Evaluate),
+    ("__add_noovfl_int", AddNoOverflow),
+    ("__add_noovfl_unsigned_int", AddNoOverflow),
 ];

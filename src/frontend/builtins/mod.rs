@@ -121,6 +121,10 @@ pub enum Lowering {
     /// `__barrier_invariant_binary_N(e, i1, j1, …)` (`true`): a
     /// [`crate::ir::StmtKind::BarrierInvariant`] of the condition `e` and the instances.
     BarrierInvariant(bool),
+    /// GPUVerify's `__add_noovfl_int(a, b)`, `__add_noovfl_unsigned_int(a, b)` (paper `001_…`
+    /// §5's non-overflowing addition): `a + b`, assuming it does not overflow the operands'
+    /// type ([`add_noovfl`]).
+    AddNoOverflow,
     /// The arguments are evaluated (their loads are the thread's reads) and nothing else:
     /// `__read_permission(T, x)` (a prelude macro over `__gpug_read_permission(x)`).
     Evaluate,
@@ -428,13 +432,14 @@ pub fn same_group(args: &[Expr]) -> Option<Expr> {
         })
 }
 
-/// `__add_noovfl(a, b)`: `a + b` does not overflow the operands' type (signed or unsigned):
-/// redone in 64 bits it gives the same value. `None` for 64-bit operands.
+/// `__add_noovfl(a, b, …)`: `a + b + …` does not overflow the operands' type (signed or
+/// unsigned): redone in 64 bits it gives the same value. `None` for 64-bit operands, fewer
+/// than two, or operands of different types.
 pub fn add_noovfl(args: &[Expr], _ty: Ty) -> Option<Expr> {
-    let [a, b] = args else { return None };
-    let t = a.ty();
+    let (first, _) = args.split_first()?;
+    let t = first.ty();
     let Ty::Int { bits, signed } = t else { return None };
-    if bits >= 64 || b.ty() != t {
+    if bits >= 64 || args.len() < 2 || args.iter().any(|a| a.ty() != t) {
         return None;
     }
     let wide = Ty::Int { bits: 64, signed };
@@ -442,16 +447,18 @@ pub fn add_noovfl(args: &[Expr], _ty: Ty) -> Option<Expr> {
         arg: Box::new(x),
         ty: wide,
     };
-    let sum = |x: Expr, y: Expr, ty: Ty| Expr::Binary {
-        op: BinOp::Add,
-        lhs: Box::new(x),
-        rhs: Box::new(y),
-        ty,
+    let sum = |xs: Vec<Expr>, ty: Ty| {
+        xs.into_iter().reduce(|x, y| Expr::Binary {
+            op: BinOp::Add,
+            lhs: Box::new(x),
+            rhs: Box::new(y),
+            ty,
+        })
     };
     Some(Expr::Binary {
         op: BinOp::Eq,
-        lhs: Box::new(ext(sum(a.clone(), b.clone(), t))),
-        rhs: Box::new(sum(ext(a.clone()), ext(b.clone()), wide)),
+        lhs: Box::new(ext(sum(args.to_vec(), t)?)),
+        rhs: Box::new(sum(args.iter().cloned().map(ext).collect(), wide)?),
         ty: Ty::Bool,
     })
 }

@@ -243,9 +243,14 @@ fn ensures_calls<'n>(n: &'n Node, out: &mut Vec<&'n Node>) {
 /// `__global_ensures` and `__global_assert`, which hold for every thread, not only the ones
 /// that reach them (GPUVerify's "global" contracts, which its predicated execution evaluates in
 /// disabled threads too), `cond` in both threads of the pair (`cond && __other(cond)`, the other
-/// thread's state at the same point); `cond` otherwise.
+/// thread's state at the same point) unless `cond` reads the other thread already; `cond`
+/// otherwise.
 pub(super) fn global_cond(name: &str, cond: Expr) -> Expr {
     match name {
+        // A condition that already reads the other thread relates the two threads itself
+        // (`__all`, `__exclusive`): asked of thread 1 with its partner, it covers every pair,
+        // and the other thread's copy of it would have to read a third thread.
+        _ if crate::ir::query::reads_other_thread(&cond) => cond,
         "__global_requires" | "__global_ensures" | "__global_assert" => Expr::Binary {
             op: BinOp::LAnd,
             lhs: Box::new(cond.clone()),

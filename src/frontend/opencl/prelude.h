@@ -35,6 +35,10 @@ bool __gpug_same_group(void);
 #define __same_block __gpug_same_group()
 bool __GPUG_OV __add_noovfl(int a, int b);
 bool __GPUG_OV __add_noovfl(unsigned int a, unsigned int b);
+bool __GPUG_OV __add_noovfl(int a, int b, int c);
+bool __GPUG_OV __add_noovfl(unsigned int a, unsigned int b, unsigned int c);
+int __add_noovfl_int(int a, int b);
+unsigned int __add_noovfl_unsigned_int(unsigned int a, unsigned int b);
 int __return_val_int(void);
 bool __return_val_bool(void);
 int __old_int(int x);
