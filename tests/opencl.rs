@@ -199,3 +199,29 @@ fn quoted_source_keeps_its_names() {
     assert!(out.contains("get_local_id(0) + num_blocks]"), "{out}");
     assert!(out.contains("num_blocks = "), "{out}");
 }
+
+#[test]
+fn kernel_args_fix_scalar_parameters() {
+    let f = "tests/kernels/opencl/kernel_args.cl";
+    let (code, out, err) = run(&["--local_size=8", "--num_groups=1", "--kernel-args=foo,0x3", f]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let (code, out, _) = run(&["--local_size=8", "--num_groups=1", "--kernel-args=foo,4", f]);
+    assert_eq!(code, Some(1), "{out}");
+    // `*` leaves the parameter free; a value that is not a number is an input error.
+    let (code, out, _) = run(&["--local_size=8", "--num_groups=1", "--kernel-args=foo,*", f]);
+    assert_eq!(code, Some(1), "{out}");
+    let (code, _, err) = run(&["--local_size=8", "--num_groups=1", "--kernel-args=foo,three", f]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("is not an integer"), "{err}");
+}
+
+#[test]
+fn only_intra_group_leaves_races_between_groups_out() {
+    let f = "tests/kernels/opencl/intra_group.cl";
+    let (code, out, _) = run(&["--local_size=64", "--num_groups=8", f]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("race on p"), "{out}");
+    let (code, out, err) = run(&["--local_size=64", "--num_groups=8", "--only-intra-group", f]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("--only-intra-group"), "the report says what was left out: {out}");
+}
