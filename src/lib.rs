@@ -25,7 +25,7 @@
 //! Where the coming work lives: OpenCL in `frontend/opencl.rs` beside `cuda.rs` with
 //! `builtins/opencl.rs`; NVIDIA's real headers in `frontend/cuda.rs`; new intrinsics as lines in
 //! `frontend/builtins/*.rs`; warps as `encode/warp/` beside `pair/` and `concrete/`, warp
-//! statements in `ir` (one arm in `ir::visit`); barrier invariants in `encode/pair/abstraction.rs`;
+//! statements in `ir` (one arm in `ir::visit`); barrier invariants in `encode/pair/invariants.rs` (their IR a `StmtKind::BarrierInvariant`);
 //! launch contracts in `driver/` (re-asking queries) with their data in `verdict`; parallel
 //! queries and a solver portfolio in `driver::pipeline` over `solver`.
 

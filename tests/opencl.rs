@@ -223,5 +223,8 @@ fn only_intra_group_leaves_races_between_groups_out() {
     assert!(out.contains("race on p"), "{out}");
     let (code, out, err) = run(&["--local_size=64", "--num_groups=8", "--only-intra-group", f]);
     assert_eq!(code, Some(0), "{out}{err}");
-    assert!(out.contains("--only-intra-group"), "the report says what was left out: {out}");
+    assert!(
+        out.contains("--only-intra-group"),
+        "the report says what was left out: {out}"
+    );
 }

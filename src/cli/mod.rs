@@ -170,6 +170,13 @@ pub struct VerifyArgs {
     #[arg(long = "no-barrier-access-checks")]
     pub no_barrier_access_checks: bool,
 
+    /// Fix scalar parameters on entry. GPUVerify's form `--kernel-args=foo,0x3,*,12`: kernel
+    /// foo's scalar parameters in order (`*` leaves one free); or gpug check's form
+    /// `--kernel-args n=4,k=-1`, by name (as `--assume 'n == 4 && k == -1'`). Decimal or
+    /// 0x-hexadecimal, taken modulo the parameter's width. May be repeated.
+    #[arg(long = "kernel-args", value_name = "KERNEL,V1,… | NAME=V,…")]
+    pub kernel_args: Vec<String>,
+
     /// Check only races between threads of one block (work-group), as GPUVerify's
     /// --only-intra-group: races between blocks are not looked for, and the report says so.
     #[arg(long = "only-intra-group")]
@@ -340,13 +347,6 @@ pub struct CommonArgs {
     /// entry, as `__requires(e)` as the kernel's first statement would be.
     #[arg(long = "assume", value_name = "EXPR")]
     pub assume: Vec<String>,
-
-    /// The values of a kernel's scalar parameters, in order, as GPUVerify's --kernel-args:
-    /// `--kernel-args=foo,0x3,*,12` assumes foo's first scalar parameter is 3 and its third 12
-    /// (`*` leaves one unconstrained); decimal or 0x-hexadecimal, taken modulo the parameter's
-    /// width. May be repeated for several kernels.
-    #[arg(long = "kernel-args", value_name = "KERNEL,V1,V2,…", value_parser = parse_kernel_args)]
-    pub kernel_args: Vec<(String, Vec<Option<num_bigint::BigInt>>)>,
 }
 
 impl CommonArgs {
@@ -358,7 +358,7 @@ impl CommonArgs {
             include_dirs: self.include_dirs.clone(),
             kernel: self.kernel.clone(),
             assumptions: self.assume.clone(),
-            kernel_args: self.kernel_args.clone(),
+            kernel_args: Vec::new(),
             headers: match (&self.cuda_path, self.stub_headers) {
                 (_, true) => Headers::Stubs,
                 (Some(dir), false) => Headers::At(dir.clone()),
@@ -648,6 +648,17 @@ fn options(a: &VerifyArgs) -> Result<(RunOptions, VerifyOptions), String> {
     let mut common = a.common.try_run_options(a.timeout, geometry, passes)?;
     common.frontend.work_dim = dims;
     common.frontend.assumptions.extend(global_products);
+    for k in &a.kernel_args {
+        match k.split(',').next().is_some_and(|first| first.contains('=')) {
+            // `n=4,k=1`: by name, as assumptions clang checks in the kernel's scope.
+            true => {
+                for (name, v) in check::parse_kernel_args(std::slice::from_ref(k))? {
+                    common.frontend.assumptions.push(format!("{name} == ({v})"));
+                }
+            }
+            false => common.frontend.kernel_args.push(parse_kernel_args(k)?),
+        }
+    }
     let opts = VerifyOptions {
         only_divergence: a.only_divergence,
         no_barrier_access_checks: a.no_barrier_access_checks,
