@@ -64,7 +64,8 @@ pub struct CheckArgs {
     pub kernel_args: Vec<String>,
 }
 
-fn parse_int(s: &str) -> Result<BigInt, String> {
+/// A decimal or 0x-hexadecimal integer, possibly negative.
+pub(super) fn parse_int(s: &str) -> Result<BigInt, String> {
     let s = s.trim();
     let (neg, body) = match s.strip_prefix('-') {
         Some(b) => (true, b),

@@ -511,17 +511,11 @@ fn parse_kernel_args(a: &str) -> Result<(String, Vec<Option<num_bigint::BigInt>>
         .filter(|n| !n.is_empty())
         .ok_or_else(|| format!("--kernel-args `{a}`: no kernel name"))?;
     let values = parts
-        .map(|v| {
-            if v == "*" {
-                return Ok(None);
-            }
-            let (digits, radix) = match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
-                Some(h) => (h, 16),
-                None => (v, 10),
-            };
-            num_bigint::BigInt::parse_bytes(digits.as_bytes(), radix)
+        .map(|v| match v {
+            "*" => Ok(None),
+            _ => check::parse_int(v)
                 .map(Some)
-                .ok_or_else(|| format!("--kernel-args `{a}`: `{v}` is not an integer (decimal, 0x-hexadecimal or `*`)"))
+                .map_err(|e| format!("--kernel-args `{a}`: {e} (decimal, 0x-hexadecimal or `*`)")),
         })
         .collect::<Result<Vec<_>, String>>()?;
     Ok((name.to_string(), values))

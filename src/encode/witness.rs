@@ -158,38 +158,12 @@ impl Check {
                     reason: reason.map(str::to_string),
                 }
             }
-            Property::Assertion { span } | Property::Invariant { span, .. } => Finding {
-                kind: match self.property {
-                    Property::Invariant { base, .. } => FindingKind::Invariant { base },
-                    _ => FindingKind::Assertion,
-                },
-                array: None,
-                accesses: vec![who(0, span, AccessKind::Assert, None)],
-                params,
-                geometry,
-                index: None,
-                possible: self.possible,
-                condition: None,
-                reason: None,
-            },
-            Property::BarrierInvariant { span, check } => {
-                use super::pair::InvariantCheck;
-                use crate::verdict::BarrierInvariantFailure as F;
-                let (failure, reason) = match check {
-                    InvariantCheck::Holds => (F::Holds, None),
-                    InvariantCheck::Access => (
-                        F::Access,
-                        Some("it reads a location that neither thread accessed since the last barrier, whose value another thread may have changed (add `__read_permission`, or --no-barrier-access-checks)".to_string()),
-                    ),
-                    InvariantCheck::Uniform(var) => (
-                        F::Uniform,
-                        Some(format!(
-                            "it reads `{var}`, which may differ between threads of one block, so it cannot be instantiated at other threads (use the thread's coordinates, such as `get_local_id(0)` or `threadIdx.x`, directly)"
-                        )),
-                    ),
-                };
+            Property::Assertion { span }
+            | Property::Invariant { span, .. }
+            | Property::BarrierInvariant { span, .. } => {
+                let (kind, reason) = condition_failure(&self.property);
                 Finding {
-                    kind: FindingKind::BarrierInvariant { failure },
+                    kind,
                     array: None,
                     accesses: vec![who(0, span, AccessKind::Assert, None)],
                     params,
@@ -244,4 +218,29 @@ fn scope_reason(a: &super::Access, b: &super::Access, wa: &WitnessAccess, wb: &W
         coords(wa.block),
         coords(wb.block)
     ))
+}
+
+/// The kind of finding, and its reason when the kind alone does not say it, of a failing
+/// condition: an assertion, a loop invariant or a barrier invariant (paper `001_…` §3).
+fn condition_failure(p: &Property) -> (FindingKind, Option<String>) {
+    use super::pair::InvariantCheck;
+    use crate::verdict::BarrierInvariantFailure as F;
+    let failure = |failure| FindingKind::BarrierInvariant { failure };
+    match p {
+        Property::Invariant { base, .. } => (FindingKind::Invariant { base: *base }, None),
+        Property::BarrierInvariant { check, .. } => match check {
+            InvariantCheck::Holds => (failure(F::Holds), None),
+            InvariantCheck::Access => (
+                failure(F::Access),
+                Some("it reads a location that neither thread accessed since the last barrier, whose value another thread may have changed (add `__read_permission`, or --no-barrier-access-checks)".to_string()),
+            ),
+            InvariantCheck::Uniform(var) => (
+                failure(F::Uniform),
+                Some(format!(
+                    "it reads `{var}`, which may differ between threads of one block, so it cannot be instantiated at other threads (use the thread's coordinates, such as `get_local_id(0)` or `threadIdx.x`, directly)"
+                )),
+            ),
+        },
+        _ => (FindingKind::Assertion, None),
+    }
 }

@@ -21,6 +21,11 @@ pub const PRELUDE: &str = include_str!("cuda/prelude.h");
 /// GPUVerify's annotation functions, included by both preludes as `gpug_annotations.h`.
 pub const ANNOTATIONS: &str = include_str!("cuda/annotations.h");
 
+/// GPUVerify's barrier invariants and `__read_permission`, included by the annotations and by
+/// the OpenCL prelude as `gpug_barrier_invariants.h` (each defines the qualifier and the
+/// instantiation type first).
+pub const BARRIER_INVARIANTS: &str = include_str!("barrier_invariants.h");
+
 /// The prelude precompiled over NVIDIA's real headers (cooperative groups, cuRAND, the
 /// annotations).
 pub const NVIDIA_PRELUDE: &str = include_str!("cuda/nvidia_prelude.h");
@@ -146,7 +151,7 @@ pub(super) fn cache_dir(key: impl Hash) -> Result<PathBuf, FrontendError> {
 /// Write the stub prelude and the stub headers to a cache directory named after their
 /// contents. Returns (prelude path, include directory).
 pub fn support_files() -> Result<(PathBuf, PathBuf), FrontendError> {
-    let dir = cache_dir((PRELUDE, ANNOTATIONS, STUB_HEADERS))?;
+    let dir = cache_dir((PRELUDE, ANNOTATIONS, BARRIER_INVARIANTS, STUB_HEADERS))?;
     let inc = dir.join("include");
     std::fs::create_dir_all(&inc).map_err(|source| FrontendError::Io {
         context: format!("creating {}", inc.display()),
@@ -154,6 +159,7 @@ pub fn support_files() -> Result<(PathBuf, PathBuf), FrontendError> {
     })?;
     let prelude = dir.join("gpug_prelude.h");
     write_if_changed(&dir.join("gpug_annotations.h"), ANNOTATIONS)?;
+    write_if_changed(&dir.join("gpug_barrier_invariants.h"), BARRIER_INVARIANTS)?;
     write_if_changed(&prelude, PRELUDE)?;
     for (name, text) in STUB_HEADERS {
         write_if_changed(&inc.join(name), text)?;
@@ -249,11 +255,13 @@ pub fn nvidia_pch(clang: &Path, cuda: &Path, libs: Libraries, arch: &str) -> Res
         stamp(&api),
         NVIDIA_PRELUDE,
         ANNOTATIONS,
+        BARRIER_INVARIANTS,
         SDK_VERSION_FLAG,
         arch,
     ))?;
     let prelude = dir.join("gpug_nvidia_prelude.h");
     write_if_changed(&dir.join("gpug_annotations.h"), ANNOTATIONS)?;
+    write_if_changed(&dir.join("gpug_barrier_invariants.h"), BARRIER_INVARIANTS)?;
     write_if_changed(&prelude, NVIDIA_PRELUDE)?;
     let (top, pch) = match libs {
         Libraries::Runtime => (prelude.clone(), dir.join("gpug_nvidia.pch")),

@@ -38,8 +38,10 @@ pub const CL_STDS: &[&str] = &["CL1.0", "CL1.1", "CL1.2", "CL2.0", "CL3.0"];
 /// # Errors
 /// [`FrontendError::Io`] when the folder or the file cannot be written.
 fn prelude_file() -> Result<PathBuf, FrontendError> {
-    let dir = super::cuda::cache_dir(("opencl", OPENCL_PRELUDE))?;
+    let shared = super::cuda::BARRIER_INVARIANTS;
+    let dir = super::cuda::cache_dir(("opencl", OPENCL_PRELUDE, shared))?;
     let prelude = dir.join("gpug_opencl_prelude.h");
+    write_if_changed(&dir.join("gpug_barrier_invariants.h"), shared)?;
     write_if_changed(&prelude, OPENCL_PRELUDE)?;
     Ok(prelude)
 }

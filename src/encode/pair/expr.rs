@@ -30,10 +30,9 @@ impl Encoder<'_> {
                 let v = self.read_var(*id, st, th);
                 self.guard_peer_value(v, *ty)
             }
-            Expr::Builtin(b) if self.invariant_builtin(*b, th).is_some() => self
-                .invariant_builtin(*b, th)
-                .unwrap_or_else(|| atom(Self::builtin_name(*b, th))),
             Expr::Builtin(b) => match (self.pinned.get(th), b) {
+                // A barrier invariant evaluated at another thread (`invariants`).
+                _ if let Some(v) = self.invariant_builtin(*b, th) => v,
                 (Some((blk, _)), Builtin::BlockIdx(d)) => bvn(blk[d.index()], 32),
                 (Some((_, thr)), Builtin::ThreadIdx(d)) => bvn(thr[d.index()], 32),
                 (Some(_), Builtin::BlockDim(d)) if self.g.block_dim[d.index()].is_some() => {

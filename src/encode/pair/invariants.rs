@@ -384,42 +384,30 @@ impl Encoder<'_> {
         if writes.is_empty() {
             return Self::load_bytes(&mine, off, width);
         }
-        let bytes: Vec<Sexp> = (0..width)
-            .rev()
-            .map(|i| {
-                let addr = if i == 0 {
-                    off.clone()
-                } else {
-                    app("bvadd", vec![off.clone(), bvn(u64::from(i), 64)])
-                };
-                let wrote = writes
-                    .iter()
-                    .map(|s| {
-                        let s_end = app("bvadd", vec![s.off.clone(), bvn(u64::from(s.width), 64)]);
+        Self::bytes_at(off, width, |addr| {
+            let wrote = writes
+                .iter()
+                .map(|s| {
+                    let s_end = app("bvadd", vec![s.off.clone(), bvn(u64::from(s.width), 64)]);
+                    and(
+                        s.reach.clone(),
                         and(
-                            s.reach.clone(),
-                            and(
-                                app("bvule", vec![s.off.clone(), addr.clone()]),
-                                app("bvult", vec![addr.clone(), s_end]),
-                            ),
-                        )
-                    })
-                    .reduce(or)
-                    .unwrap_or_else(f);
-                app(
-                    "ite",
-                    vec![
-                        and(atom("same_block"), wrote),
-                        app("select", vec![theirs.clone(), addr.clone()]),
-                        app("select", vec![mine.clone(), addr]),
-                    ],
-                )
-            })
-            .collect();
-        bytes
-            .into_iter()
-            .reduce(|hi, lo| app("concat", vec![hi, lo]))
-            .unwrap_or_else(|| bvn(0, 8))
+                            app("bvule", vec![s.off.clone(), addr.clone()]),
+                            app("bvult", vec![addr.clone(), s_end]),
+                        ),
+                    )
+                })
+                .reduce(or)
+                .unwrap_or_else(f);
+            app(
+                "ite",
+                vec![
+                    and(atom("same_block"), wrote),
+                    app("select", vec![theirs.clone(), addr.clone()]),
+                    app("select", vec![mine.clone(), addr]),
+                ],
+            )
+        })
     }
 
     /// The memory of `array` as thread `th` of the pair sees it now (while checking: the

@@ -71,6 +71,11 @@ impl Encoder<'_> {
 
     /// The `width` bytes of `mem` at `off`, concatenated little-endian.
     pub(in crate::encode) fn load_bytes(mem: &Sexp, off: &Sexp, width: u32) -> Sexp {
+        Self::bytes_at(off, width, |addr| app("select", vec![mem.clone(), addr]))
+    }
+
+    /// The `width` bytes from `off`, each `byte(its address)` (BV8), concatenated little-endian.
+    pub(in crate::encode) fn bytes_at(off: &Sexp, width: u32, mut byte: impl FnMut(Sexp) -> Sexp) -> Sexp {
         let bytes: Vec<Sexp> = (0..width)
             .rev()
             .map(|i| {
@@ -79,7 +84,7 @@ impl Encoder<'_> {
                 } else {
                     app("bvadd", vec![off.clone(), bvn(i as u64, 64)])
                 };
-                app("select", vec![mem.clone(), addr])
+                byte(addr)
             })
             .collect();
         bytes

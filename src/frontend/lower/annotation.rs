@@ -342,8 +342,8 @@ impl Lower<'_, '_> {
     /// operand after the first reads memory: that operand's reads are made only where it is
     /// taken (a branch, as for `&&`), so that a barrier invariant's access check asks about
     /// them only there (GPUVerify collects the path conditions of `==>` and `if then else` in
-    /// a barrier invariant's reads). `None` when no later operand reads memory: the built-in's
-    /// table entry applies.
+    /// a barrier invariant's reads); the plain expression when none reads memory. `None`
+    /// outside annotations and for other calls: the built-in's table entry applies.
     pub(super) fn guarded_annotation(
         &mut self,
         n: &Node,
@@ -363,16 +363,26 @@ impl Lower<'_, '_> {
             let v = self.rvalue(a, &mut stmts)?;
             arms.push((self.expect_scalar(v, a)?, stmts));
         }
-        if arms.iter().all(|(_, s)| s.is_empty()) {
-            // Evaluated again by the table's entry: no statements, nothing repeated.
-            return Ok(None);
-        }
         out.extend(first);
         let ty = if name == "__implies" {
             Ty::Bool
         } else {
             self.scalar_ty(n)?
         };
+        if arms.iter().all(|(_, s)| s.is_empty()) {
+            let mut v: Vec<Expr> = arms.into_iter().map(|(e, _)| e).collect();
+            let e = match v.len() {
+                1 => crate::frontend::builtins::implies(c, v.remove(0)),
+                _ => {
+                    v.insert(0, c);
+                    match crate::frontend::builtins::ite(&v, ty) {
+                        Some(e) => e,
+                        None => return unsupported(span, format!("`{name}` with these arguments")),
+                    }
+                }
+            };
+            return Ok(Some(Val::Scalar(e)));
+        }
         let t = self.temp(ty);
         let tv = Expr::Var { id: t, ty };
         let mut arms = arms.into_iter().map(|(e, mut stmts)| {
@@ -388,5 +398,35 @@ impl Lower<'_, '_> {
         };
         out.push(super::branch(c, then, els, span));
         Ok(Some(Val::Scalar(tv)))
+    }
+
+    /// GPUVerify's `__add_noovfl_int(a, b)` / `__add_noovfl_unsigned_int(a, b)` (the call `n`,
+    /// paper `001_…` §5): `a + b` in the call's type, after assuming it does not overflow
+    /// ([`crate::frontend::builtins::add_noovfl`]).
+    pub(super) fn add_no_overflow(
+        &mut self,
+        n: &Node,
+        name: &str,
+        args: &[&Node],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Val> {
+        let v = self.scalar_args(args, out)?;
+        let ty = self.scalar_ty(n)?;
+        let v: Vec<Expr> = v.into_iter().map(|e| cast(e, ty)).collect();
+        let Some(ok) = crate::frontend::builtins::add_noovfl(&v, ty) else {
+            return unsupported(span.clone(), format!("`{name}` with these arguments"));
+        };
+        out.push(Stmt {
+            kind: StmtKind::Assume { cond: ok },
+            span: span.clone(),
+        });
+        let sum = v.into_iter().reduce(|a, b| Expr::Binary {
+            op: BinOp::Add,
+            lhs: Box::new(a),
+            rhs: Box::new(b),
+            ty,
+        });
+        Ok(Val::Scalar(sum.unwrap_or_else(|| Expr::int(0, ty))))
     }
 }

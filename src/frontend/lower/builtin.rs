@@ -156,29 +156,8 @@ impl Lower<'_, '_> {
             },
             Lowering::Unsupported(why) => return unsupported(span.clone(), format!("`{name}`: {why}")),
             Lowering::BarrierInvariant(binary) => self.barrier_invariant(binary, name, args, span, out)?,
-            Lowering::AddNoOverflow => {
-                let v = self.scalar_args(args, out)?;
-                let ty = self.scalar_ty(n)?;
-                let v: Vec<Expr> = v.into_iter().map(|e| super::cast(e, ty)).collect();
-                let Some(ok) = crate::frontend::builtins::add_noovfl(&v, ty) else {
-                    return unsupported(span.clone(), format!("`{name}` with these arguments"));
-                };
-                out.push(Stmt {
-                    kind: StmtKind::Assume { cond: ok },
-                    span: span.clone(),
-                });
-                let sum = v.into_iter().reduce(|a, b| Expr::Binary {
-                    op: BinOp::Add,
-                    lhs: Box::new(a),
-                    rhs: Box::new(b),
-                    ty,
-                });
-                Val::Scalar(sum.unwrap_or_else(|| Expr::int(0, ty)))
-            }
-            Lowering::Evaluate => {
-                self.scalar_args(args, out)?;
-                Val::Void
-            }
+            Lowering::AddNoOverflow => self.add_no_overflow(n, name, args, span, out)?,
+            Lowering::Evaluate => self.scalar_args(args, out).map(|_| Val::Void)?,
         };
         Ok(Some(v))
     }
