@@ -177,6 +177,14 @@ pub struct VerifyArgs {
     #[arg(long = "kernel-args", value_name = "KERNEL,V1,… | NAME=V,…")]
     pub kernel_args: Vec<String>,
 
+    /// Also check, each on its own, the file's device functions that have a contract
+    /// (`__requires`/`__ensures`) or that no kernel calls: for every caller, each thread
+    /// passing arbitrary arguments of its own that satisfy the function's `__requires`, with
+    /// its `__ensures` checked at its exits (GPUVerify's modular checking, whose --no-inline
+    /// is taken as this flag). Calls from kernels are still inlined. Not with --kernel.
+    #[arg(long = "modular", alias = "no-inline")]
+    pub modular: bool,
+
     /// Check only races between threads of one block (work-group), as GPUVerify's
     /// --only-intra-group: races between blocks are not looked for, and the report says so.
     #[arg(long = "only-intra-group")]
@@ -373,6 +381,7 @@ impl CommonArgs {
             cl_std: self.cl_std.clone(),
             global_offset: self.global_offset.unwrap_or([0; 3]),
             work_dim: None,
+            modular: false,
         }
     }
 
@@ -526,7 +535,6 @@ fn parse_kernel_args(a: &str) -> Result<(String, Vec<Option<num_bigint::BigInt>>
 /// invariant inference) or narrows what it checks: ignoring one can only add findings, never
 /// hide one.
 const IGNORED_FLAGS: &[&str] = &[
-    "--no-inline",
     "--boogie-file",
     "--adversarial-abstraction",
     "--time",
@@ -641,6 +649,7 @@ fn options(a: &VerifyArgs) -> Result<(RunOptions, VerifyOptions), String> {
     let dims = work_dim(&geometry);
     let mut common = a.common.try_run_options(a.timeout, geometry, passes)?;
     common.frontend.work_dim = dims;
+    common.frontend.modular = a.modular;
     common.frontend.assumptions.extend(global_products);
     for k in &a.kernel_args {
         match k.split(',').next().is_some_and(|first| first.contains('=')) {
@@ -727,11 +736,12 @@ mod tests {
 
     #[test]
     fn gpuverify_flags_are_stripped() {
-        let args = ["gpug", "--no-inline", "--blockDim=64", "--boogie-file=x.bpl", "k.cu"]
+        let args = ["gpug", "--no-inline", "--blockDim=64", "--boogie-file=x.bpl", "--time", "k.cu"]
             .map(String::from)
             .to_vec();
         let (kept, notes) = strip_ignored_flags(args);
-        assert_eq!(kept, ["gpug", "--blockDim=64", "k.cu"]);
+        // `--no-inline` is gpug's `--modular`, not ignored.
+        assert_eq!(kept, ["gpug", "--no-inline", "--blockDim=64", "k.cu"]);
         assert_eq!(notes.len(), 2);
     }
 

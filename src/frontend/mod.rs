@@ -68,6 +68,10 @@ pub struct FrontendOptions {
     /// The number of dimensions of the launch (`get_work_dim()`), when the command line gives
     /// it (the values of `--local_size`); `None`: unknown (a uniform value).
     pub work_dim: Option<u32>,
+    /// `--modular` (GPUVerify's `--no-inline`): also check, each on its own and for every
+    /// caller, the file's device functions that have a contract or that no kernel calls
+    /// (`lower/modular.rs`). Only when every kernel is selected.
+    pub modular: bool,
 }
 
 /// The language of the file `path` under `opts`: [`FrontendOptions::language`] when given, else

@@ -185,6 +185,14 @@ fn mark(n: &mut Node, kernel: bool) {
             Some("__constant") => n.inner.push(attr("CUDAConstantAttr")),
             _ => {}
         },
+        // A device function's pointer parameter, for when the function is checked on its own
+        // (`lower/modular.rs`); inlined calls bind it to the argument and read no attribute.
+        "ParmVarDecl" if n.type_str().contains('*') => match pointee_space(n.type_str()) {
+            Some("__local") => n.inner.push(attr("CUDASharedAttr")),
+            Some("__constant") => n.inner.push(attr("CUDAConstantAttr")),
+            Some("__private") | None => n.inner.push(attr(crate::frontend::lower::PRIVATE_ATTR)),
+            _ => {}
+        },
         "VarDecl" => match own_space(n.type_str()) {
             Some("__local") => n.inner.push(attr("CUDASharedAttr")),
             Some("__constant") => n.inner.push(attr("CUDAConstantAttr")),

@@ -690,8 +690,9 @@ impl Lower<'_, '_> {
         match check {
             Check::Assert | Check::Assume | Check::Precondition => {
                 let cond = super::annotation::global_cond(name, self.annotation_cond(a, out)?);
-                // A device function's precondition is checked at its call (this inlined copy).
-                let in_callee = self.frames.len() > 1;
+                // A device function's precondition is checked at its call (this inlined copy);
+                // the entry's own is assumed (a kernel's, or a function checked on its own).
+                let in_callee = self.frames.len() > self.entry_depth;
                 if check == Check::Assert || (check == Check::Precondition && in_callee) {
                     push(out, StmtKind::Assert { cond: cond.clone() });
                 }

@@ -28,6 +28,7 @@
 //! | `curand.rs` | cuRAND's device API: the state read and written, per thread or per block (MTGP32) |
 //! | `annotation.rs` | GPUVerify's annotations that need more than a table entry: two-thread predicates, access logs, axioms |
 //! | `access_log.rs` | the access logs' instrumentation (`__read`, `__write`, …) |
+//! | `modular.rs` | device functions checked on their own (`--modular`): which, and their arbitrary arguments |
 //!
 //! Lowering knows C and CUDA's AST shapes; it does not run clang, know about SMT or analyse the
 //! IR it builds (that is [`crate::passes`]' job).
@@ -38,6 +39,7 @@ use super::types::CType;
 use crate::ir::query::wrap;
 use crate::ir::*;
 use globals::{Globals, body_of, collect, select_kernels};
+pub(in crate::frontend) use modular::PRIVATE_ATTR;
 use memory_calls::U8;
 use num_bigint::BigInt;
 use std::collections::{HashMap, HashSet};
@@ -58,6 +60,7 @@ mod goto;
 mod group_copy;
 mod groups;
 mod memory_calls;
+mod modular;
 mod names;
 mod null;
 mod opaque;
@@ -129,7 +132,27 @@ pub fn lower_program(
     let selected = select_kernels(&g, file, only)?;
     let mut kernels = Vec::new();
     for (display, k) in &selected {
-        kernels.push(lower_kernel(&g, k, display)?);
+        kernels.push(lower_kernel(&g, k, display, Entry::Kernel)?);
+    }
+    if opts.modular && only.is_none() {
+        let roots: Vec<&Node> = selected.iter().map(|(_, k)| *k).collect();
+        for f in modular::functions(&g, &roots) {
+            let name = f.name.clone().unwrap_or_default();
+            match lower_kernel(&g, f, &name, Entry::Function) {
+                Ok(k) => kernels.push(k),
+                // A function we cannot model on its own leaves the run inconclusive (a kernel
+                // we cannot model is an error, but this one is checked only on request).
+                Err(FrontendError::Unsupported { span, what }) => {
+                    if let Some(k) = kernels.first_mut() {
+                        k.unchecked.push((
+                            span,
+                            format!("device function `{name}` not checked on its own (--modular): {what}"),
+                        ));
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        }
     }
     Ok(Program {
         file: file.to_string(),
@@ -335,6 +358,9 @@ struct Lower<'a, 'g> {
     /// The labels forward `goto`s may reach now, by label declaration id: the block whose
     /// `Exit` jumps to each (`goto.rs`).
     goto_targets: HashMap<String, BlockId>,
+    /// The depth of the entry function's frame: 1 for a kernel, 2 for a device function
+    /// checked on its own (`modular.rs`), whose `__requires` is assumed rather than checked.
+    entry_depth: usize,
 }
 
 fn pos_span(p: &Pos) -> Span {
@@ -367,10 +393,19 @@ fn unsupported<T>(span: Span, what: impl Into<String>) -> R<T> {
 
 /// Lower the kernel `f`, again while pointer variables learn arrays after their first use
 /// (`target.rs`).
-fn lower_kernel(g: &Globals, f: &Node, display: &str) -> R<Kernel> {
+/// What a lowering starts from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Entry {
+    /// A kernel: its parameters are the launch's arguments, the same for every thread.
+    Kernel,
+    /// A device function checked on its own, for every caller (`modular.rs`).
+    Function,
+}
+
+fn lower_kernel(g: &Globals, f: &Node, display: &str, entry: Entry) -> R<Kernel> {
     let mut seeds = target::Seeds::new();
     for _ in 0..target::MAX_PASSES {
-        let (k, grown) = lower_kernel_pass(g, f, display, seeds)?;
+        let (k, grown) = lower_kernel_pass(g, f, display, seeds, entry)?;
         match grown {
             None => {
                 // OpenCL leaves the size of local memory to the device (CL_DEVICE_LOCAL_MEM_SIZE).
@@ -418,9 +453,16 @@ fn static_shared_fits(k: &Kernel) -> R<()> {
     Ok(())
 }
 
-/// One lowering of the kernel `f` with the pointer sets `seeds`; the kernel, and the sets for
-/// another pass when some pointer learnt a new array.
-fn lower_kernel_pass(g: &Globals, f: &Node, display: &str, seeds: target::Seeds) -> R<(Kernel, Option<target::Seeds>)> {
+/// One lowering of the kernel `f` (or of the device function `f` on its own, by `entry`) with
+/// the pointer sets `seeds`; the kernel, and the sets for another pass when some pointer learnt
+/// a new array.
+fn lower_kernel_pass(
+    g: &Globals,
+    f: &Node,
+    display: &str,
+    seeds: target::Seeds,
+    entry: Entry,
+) -> R<(Kernel, Option<target::Seeds>)> {
     let fallback = Span::point(Arc::from(""), 0, 0);
     let kspan = f.pos.as_ref().map(pos_span).unwrap_or(fallback);
     let mut l = Lower {
@@ -456,6 +498,7 @@ fn lower_kernel_pass(g: &Globals, f: &Node, display: &str, seeds: target::Seeds)
         seeds,
         grown: false,
         goto_targets: HashMap::new(),
+        entry_depth: 1,
     };
     let body = body_of(f).ok_or_else(|| FrontendError::Unsupported {
         span: l.kspan.clone(),
@@ -465,7 +508,8 @@ fn lower_kernel_pass(g: &Globals, f: &Node, display: &str, seeds: target::Seeds)
         env: HashMap::new(),
         block: None,
         ret: None,
-        func_id: f.id.clone(),
+        // A function checked on its own is inlined into an empty entry frame.
+        func_id: if entry == Entry::Kernel { f.id.clone() } else { String::new() },
         addr_taken: HashSet::new(),
         modified: HashSet::new(),
         this_obj: None,
@@ -479,11 +523,19 @@ fn lower_kernel_pass(g: &Globals, f: &Node, display: &str, seeds: target::Seeds)
         l.null = Some(l.new_array(null::NULL, Space::Local, &bytes, l.kspan.clone())?);
     }
     let mut out = Vec::new();
-    for p in f.inner.iter().filter(|c| c.kind == "ParmVarDecl") {
-        l.kernel_param(p, &mut out)?;
+    match entry {
+        Entry::Kernel => {
+            for p in f.inner.iter().filter(|c| c.kind == "ParmVarDecl") {
+                l.kernel_param(p, &mut out)?;
+            }
+            l.axioms(&mut out)?;
+            l.block(body, &mut out)?;
+        }
+        Entry::Function => {
+            l.axioms(&mut out)?;
+            l.modular_entry(f, &mut out)?;
+        }
     }
-    l.axioms(&mut out)?;
-    l.block(body, &mut out)?;
     let mut all = std::mem::take(&mut l.prologue);
     all.extend(out);
     l.k.body = access_log::instrument(all, &l.logs);
