@@ -736,9 +736,16 @@ mod tests {
 
     #[test]
     fn gpuverify_flags_are_stripped() {
-        let args = ["gpug", "--no-inline", "--blockDim=64", "--boogie-file=x.bpl", "--time", "k.cu"]
-            .map(String::from)
-            .to_vec();
+        let args = [
+            "gpug",
+            "--no-inline",
+            "--blockDim=64",
+            "--boogie-file=x.bpl",
+            "--time",
+            "k.cu",
+        ]
+        .map(String::from)
+        .to_vec();
         let (kept, notes) = strip_ignored_flags(args);
         // `--no-inline` is gpug's `--modular`, not ignored.
         assert_eq!(kept, ["gpug", "--no-inline", "--blockDim=64", "k.cu"]);

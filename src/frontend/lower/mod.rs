@@ -39,8 +39,8 @@ use super::types::CType;
 use crate::ir::query::wrap;
 use crate::ir::*;
 use globals::{Globals, body_of, collect, select_kernels};
-pub(in crate::frontend) use modular::PRIVATE_ATTR;
 use memory_calls::U8;
+pub(in crate::frontend) use modular::PRIVATE_ATTR;
 use num_bigint::BigInt;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -509,7 +509,11 @@ fn lower_kernel_pass(
         block: None,
         ret: None,
         // A function checked on its own is inlined into an empty entry frame.
-        func_id: if entry == Entry::Kernel { f.id.clone() } else { String::new() },
+        func_id: if entry == Entry::Kernel {
+            f.id.clone()
+        } else {
+            String::new()
+        },
         addr_taken: HashSet::new(),
         modified: HashSet::new(),
         this_obj: None,

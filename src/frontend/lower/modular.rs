@@ -58,7 +58,9 @@ pub(super) fn functions<'a>(g: &Globals<'a>, roots: &[&'a Node]) -> Vec<&'a Node
                 && !f.has_attr("CUDAGlobalAttr")
                 && (g.language == Language::OpenCl || f.has_attr("CUDADeviceAttr"))
                 && !f.inner.iter().any(|c| c.kind == "TemplateArgument")
-                && f.name.as_deref().is_some_and(|n| !n.starts_with(AXIOM_PREFIX) && !n.starts_with("__"))
+                && f.name
+                    .as_deref()
+                    .is_some_and(|n| !n.starts_with(AXIOM_PREFIX) && !n.starts_with("__"))
                 && f.pos.as_ref().is_some_and(|p| files.contains(&*p.file))
                 && (!called.contains(&f.id) || body_of(f).is_some_and(has_contract))
         })
@@ -178,7 +180,12 @@ impl Lower<'_, '_> {
                 let cond = bin(
                     BinOp::LAnd,
                     bin(BinOp::Ge, e.clone(), Expr::int(0, Ty::I64), Ty::Bool),
-                    bin(BinOp::Lt, e.clone(), Expr::int(MAX_OFFSET / size as i64, Ty::I64), Ty::Bool),
+                    bin(
+                        BinOp::Lt,
+                        e.clone(),
+                        Expr::int(MAX_OFFSET / size as i64, Ty::I64),
+                        Ty::Bool,
+                    ),
                     Ty::Bool,
                 );
                 out.push(Stmt {
@@ -199,7 +206,10 @@ impl Lower<'_, '_> {
             }
             other => unsupported(
                 span,
-                format!("parameter `{name}` of type `{}` (a function checked on its own takes scalars and pointers)", other.describe()),
+                format!(
+                    "parameter `{name}` of type `{}` (a function checked on its own takes scalars and pointers)",
+                    other.describe()
+                ),
             ),
         }
     }
