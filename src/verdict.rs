@@ -239,6 +239,35 @@ pub struct KernelResult {
     /// The kernel's source language: the report's words follow it (work-item, work-group and
     /// `get_local_id(0)` for OpenCL).
     pub language: crate::ir::Language,
+    /// Which properties the verdict covers (`--stage`, paper 001 §3.3 staged verification).
+    pub stage: Stage,
+}
+
+/// The stage of a staged verification (paper 001 §3.3, "Modular and staged verification"):
+/// race freedom first, then the functional specification with race checking disabled, which
+/// is sound once race freedom is proven.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Stage {
+    /// Every property at once.
+    #[default]
+    All,
+    /// Races and barrier divergence, with the barrier and loop invariants they rest on checked;
+    /// assertions and postconditions (the functional specification) are not asked.
+    Races,
+    /// Assertions, postconditions, barrier and loop invariants and barrier divergence; races are
+    /// not asked: the verdict assumes the kernel race-free, as `Races` establishes.
+    Functional,
+}
+
+impl Stage {
+    /// The JSON spelling: `all`, `races`, `functional`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::All => "all",
+            Stage::Races => "races",
+            Stage::Functional => "functional",
+        }
+    }
 }
 
 /// A finding that only launches outside the standard assumptions have
@@ -269,6 +298,7 @@ impl KernelResult {
             suggestions: Vec::new(),
             benign: Vec::new(),
             language: Default::default(),
+            stage: Stage::All,
         }
     }
 }

@@ -97,3 +97,42 @@ fn a_binary_invariant_relates_the_two_threads() {
     assert_eq!(code, Some(1), "{out}");
     assert!(out.contains("assertion may fail"), "{out}");
 }
+
+/// Kinds of the findings and the `stage` of the first kernel of `gpug --json ARGS`.
+fn staged(args: &[&str]) -> (Option<i32>, Vec<String>, String) {
+    let mut a = args.to_vec();
+    a.push("--json");
+    let out = gpug(&a.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let k = &v["kernels"][0];
+    let mut kinds: Vec<String> = k["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| f["kind"].as_str().unwrap_or("").to_string())
+        .collect();
+    kinds.sort();
+    (out.status.code(), kinds, k["stage"].as_str().unwrap_or("").to_string())
+}
+
+#[test]
+fn each_stage_asks_its_own_properties() {
+    let f = format!("{DIR}/stages.cu");
+    let launch = ["--blockDim=64", "--gridDim=2"];
+    let with = |stage: &[&str]| staged(&[&launch[..], stage, &[f.as_str()]].concat());
+    assert_eq!(with(&[]), (Some(1), vec!["assertion".into(), "race".into()], "all".into()));
+    assert_eq!(with(&["--stage", "races"]), (Some(1), vec!["race".into()], "races".into()));
+    assert_eq!(
+        with(&["--stage", "functional"]),
+        (Some(1), vec!["assertion".into()], "functional".into())
+    );
+    // The permutation's invariant is checked in both stages, and holds.
+    let p = format!("{DIR}/permutation.cu");
+    for stage in ["races", "functional"] {
+        let (code, kinds, got) = staged(&["--blockDim=64", "--gridDim=4", "--stage", stage, &p]);
+        assert_eq!((code, kinds, got.as_str()), (Some(0), vec![], stage));
+    }
+    // Without its invariant, the permutation's race is found by the races stage only.
+    let (code, kinds, _) = staged(&["--blockDim=64", "--gridDim=4", "-DNO_INVARIANT", "--stage", "functional", &p]);
+    assert_eq!((code, kinds), (Some(0), vec![]));
+}

@@ -185,6 +185,14 @@ pub struct VerifyArgs {
     #[arg(long = "modular", alias = "no-inline")]
     pub modular: bool,
 
+    /// Staged verification (paper 001 section 3.3): `races` checks races and barrier
+    /// divergence (with the barrier and loop invariants they rest on) but not assertions or
+    /// postconditions; `functional` checks those with race checking off, which is sound once
+    /// `races` has verified the kernel; `all` (the default) checks everything at once. The
+    /// report gives the stage of each verdict.
+    #[arg(long, value_enum, default_value_t = crate::verdict::Stage::All)]
+    pub stage: crate::verdict::Stage,
+
     /// Check only races between threads of one block (work-group), as GPUVerify's
     /// --only-intra-group: races between blocks are not looked for, and the report says so.
     #[arg(long = "only-intra-group")]
@@ -675,6 +683,7 @@ fn options(a: &VerifyArgs) -> Result<(RunOptions, VerifyOptions), String> {
             (false, true) => crate::encode::Benign::Equality,
         },
         warp_sync: a.warp_sync,
+        stage: a.stage,
     };
     Ok((common, opts))
 }

@@ -18,7 +18,7 @@ use crate::ir::query::builtins_read;
 use crate::ir::{Builtin, Dim, Kernel, Span, VarId};
 use crate::passes::{self, LoopTreatment, Prepared};
 use crate::solver::{self, Answer, Session};
-use crate::verdict::{FileResult, FindingKind, KernelResult, Verdict};
+use crate::verdict::{FileResult, FindingKind, KernelResult, Stage, Verdict};
 use std::time::Duration;
 
 /// What `gpug` needs besides the [`RunOptions`](super::RunOptions).
@@ -44,6 +44,8 @@ pub struct VerifyOptions {
     pub benign: encode::Benign,
     /// `--warp-sync=N`: the lock-step warp model ([`encode::EncodeOptions::lockstep`]).
     pub warp_sync: Option<u32>,
+    /// `--stage`: which properties are asked (paper 001 §3.3, staged verification).
+    pub stage: Stage,
 }
 
 impl Command for VerifyOptions {
@@ -139,6 +141,15 @@ pub(super) fn verify_under(
             "--only-intra-group: only races between threads of one block are checked; races between blocks are not looked for".to_string(),
         );
     }
+    match opts.stage {
+        Stage::All => {}
+        Stage::Races => notes.push(
+            "--stage races: races and barrier divergence are checked, with the barrier and loop invariants they rest on; assertions and postconditions are not (--stage functional checks them)".into(),
+        ),
+        Stage::Functional => notes.push(
+            "--stage functional: races are not checked; assertions, postconditions and invariants are verified assuming the kernel race-free, as --stage races must establish (paper 001, section 3.3, staged verification)".into(),
+        ),
+    }
     let loops = loop_treatments(&prepared, opts.explain, &mut notes);
     if !prepared.inconclusive.is_empty() {
         return Ok(KernelResult {
@@ -166,6 +177,11 @@ pub(super) fn verify_under(
             check.property,
             encode::Property::ClosedForm { .. } | encode::Property::HarmfulRace { .. }
         ) && (!opts.only_divergence || matches!(check.property, encode::Property::Divergence { .. }))
+            && match (opts.stage, &check.property) {
+                (Stage::Races, encode::Property::Assertion { .. }) => false,
+                (Stage::Functional, encode::Property::Race { .. } | encode::Property::FlagWriters { .. }) => false,
+                _ => true,
+            }
             && launch.asks(&kernel, &check.property)
     };
     prefetch(&encoded, run, &mut sessions, &asked)?;
@@ -235,6 +251,7 @@ pub(super) fn verify_under(
         suggestions: Vec::new(),
         benign,
         language: k.language,
+        stage: opts.stage,
     })
 }
 

@@ -118,6 +118,7 @@ impl Render for FileResult {
                         f
                     }).collect::<Vec<_>>(),
                     "benign": k.benign.iter().map(finding_json).collect::<Vec<_>>(),
+                    "stage": k.stage.as_str(),
                 })
             })
             .zip(&self.kernels)
@@ -547,6 +548,7 @@ mod tests {
             suggestions: vec![],
             benign: vec![],
             language: Default::default(),
+            stage: Default::default(),
         };
         FileResult {
             file: "no/such/file.cu".into(),
