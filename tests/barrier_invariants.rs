@@ -120,8 +120,14 @@ fn each_stage_asks_its_own_properties() {
     let f = format!("{DIR}/stages.cu");
     let launch = ["--blockDim=64", "--gridDim=2"];
     let with = |stage: &[&str]| staged(&[&launch[..], stage, &[f.as_str()]].concat());
-    assert_eq!(with(&[]), (Some(1), vec!["assertion".into(), "race".into()], "all".into()));
-    assert_eq!(with(&["--stage", "races"]), (Some(1), vec!["race".into()], "races".into()));
+    assert_eq!(
+        with(&[]),
+        (Some(1), vec!["assertion".into(), "race".into()], "all".into())
+    );
+    assert_eq!(
+        with(&["--stage", "races"]),
+        (Some(1), vec!["race".into()], "races".into())
+    );
     assert_eq!(
         with(&["--stage", "functional"]),
         (Some(1), vec!["assertion".into()], "functional".into())
@@ -133,6 +139,13 @@ fn each_stage_asks_its_own_properties() {
         assert_eq!((code, kinds, got.as_str()), (Some(0), vec![], stage));
     }
     // Without its invariant, the permutation's race is found by the races stage only.
-    let (code, kinds, _) = staged(&["--blockDim=64", "--gridDim=4", "-DNO_INVARIANT", "--stage", "functional", &p]);
+    let (code, kinds, _) = staged(&[
+        "--blockDim=64",
+        "--gridDim=4",
+        "-DNO_INVARIANT",
+        "--stage",
+        "functional",
+        &p,
+    ]);
     assert_eq!((code, kinds), (Some(0), vec![]));
 }

@@ -289,7 +289,12 @@ mod tests {
         let gv = "//pass\n//--blockDim=64 --gridDim=4 -DWIDTH=8 --no-inline\n#include <cuda.h>\n";
         assert_eq!(
             header_flags(gv),
-            Ok(vec!["--blockDim=64".into(), "--gridDim=4".into(), "-DWIDTH=8".into()])
+            Ok(vec![
+                "--blockDim=64".into(),
+                "--gridDim=4".into(),
+                "-DWIDTH=8".into(),
+                "--no-inline".into()
+            ])
         );
         let ours = "// expect: race\n// --blockDim=[*,*,1] --no-overflow\n";
         assert_eq!(
