@@ -177,11 +177,14 @@ pub(super) fn verify_under(
             check.property,
             encode::Property::ClosedForm { .. } | encode::Property::HarmfulRace { .. }
         ) && (!opts.only_divergence || matches!(check.property, encode::Property::Divergence { .. }))
-            && match (opts.stage, &check.property) {
-                (Stage::Races, encode::Property::Assertion { .. }) => false,
-                (Stage::Functional, encode::Property::Race { .. } | encode::Property::FlagWriters { .. }) => false,
-                _ => true,
-            }
+            && !matches!(
+                (opts.stage, &check.property),
+                (Stage::Races, encode::Property::Assertion { .. })
+                    | (
+                        Stage::Functional,
+                        encode::Property::Race { .. } | encode::Property::FlagWriters { .. }
+                    )
+            )
             && launch.asks(&kernel, &check.property)
     };
     prefetch(&encoded, run, &mut sessions, &asked)?;
