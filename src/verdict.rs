@@ -255,7 +255,7 @@ pub enum Stage {
     /// assertions and postconditions (the functional specification) are not asked.
     Races,
     /// Assertions, postconditions, barrier and loop invariants and barrier divergence; races are
-    /// not asked: the verdict assumes the kernel race-free, as `Races` establishes.
+    /// not asked: the verdict assumes the kernel race-free, as `--stage races` establishes.
     Functional,
 }
 
