@@ -20,21 +20,28 @@ const MAX_POINTER_MEMBERS: u64 = 64;
 /// the rest of a larger table stays unknown.
 const MAX_CONSTANT_VALUES: usize = 1024;
 
+/// The memory a pointer parameter `p` points into, as `opencl.rs` marks it: OpenCL's
+/// `__local T *` and `__constant T *` parameters are a work-group array and a read-only one, each
+/// of symbolic size; a device function's unqualified (private) pointer is per-thread memory
+/// ([`super::PRIVATE_ATTR`]); anything else (CUDA's pointers, `__global`) global memory.
+pub(super) fn param_space(p: &Node) -> Space {
+    if p.has_attr("CUDASharedAttr") {
+        Space::Shared
+    } else if p.has_attr("CUDAConstantAttr") {
+        Space::Constant
+    } else if p.has_attr(super::PRIVATE_ATTR) {
+        Space::Local
+    } else {
+        Space::Global
+    }
+}
+
 impl Lower<'_, '_> {
     pub(super) fn kernel_param(&mut self, p: &Node, out: &mut Vec<Stmt>) -> R<()> {
         let name = p.name.clone().unwrap_or_else(|| format!("$arg{}", self.k.params.len()));
         let cty = self.ctype(p);
         let span = p.pos.as_ref().map(pos_span).unwrap_or_else(|| self.kspan.clone());
-        // OpenCL's `__local T *` and `__constant T *` parameters (`opencl.rs` marks them):
-        // a work-group array, and a read-only one, each of symbolic size.
-        let space = if p.has_attr("CUDASharedAttr") {
-            Space::Shared
-        } else if p.has_attr("CUDAConstantAttr") {
-            Space::Constant
-        } else {
-            Space::Global
-        };
-        let b = self.param_binding(&name, &cty, (&p.id, space), &span, out)?;
+        let b = self.param_binding(&name, &cty, (&p.id, param_space(p)), &span, out)?;
         self.frame_mut().env.insert(p.id.clone(), b);
         Ok(())
     }

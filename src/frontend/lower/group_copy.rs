@@ -8,7 +8,7 @@
 //! (`encode/pair/copies.rs`). An event is a `uint`: a copy given the event 0 makes the event
 //! `site + 1` (its own), one given an event returns it (the copies then share it).
 
-use super::{LVal, Lower, R, Val, cast, unsupported};
+use super::{LVal, Lower, R, Val, bin, cast, unsupported};
 use crate::frontend::ast::Node;
 use crate::frontend::types::CType;
 use crate::ir::query::int_constant;
@@ -249,15 +249,6 @@ struct Copy {
     event: Expr,
     count: Expr,
     stride: Option<Expr>,
-}
-
-fn bin(op: BinOp, l: Expr, r: Expr, ty: Ty) -> Expr {
-    Expr::Binary {
-        op,
-        lhs: Box::new(l),
-        rhs: Box::new(r),
-        ty,
-    }
 }
 
 fn add(a: Expr, b: Expr) -> Expr {

@@ -668,6 +668,16 @@ fn set(var: VarId, value: Expr, span: Span) -> Stmt {
     }
 }
 
+/// The expression `l op r` of type `ty`.
+fn bin(op: BinOp, l: Expr, r: Expr, ty: Ty) -> Expr {
+    Expr::Binary {
+        op,
+        lhs: Box::new(l),
+        rhs: Box::new(r),
+        ty,
+    }
+}
+
 /// The statement `if (cond) { then } else { els }`.
 fn branch(cond: Expr, then: Vec<Stmt>, els: Vec<Stmt>, span: Span) -> Stmt {
     Stmt {

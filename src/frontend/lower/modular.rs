@@ -24,8 +24,9 @@
 //! inlined call. A parameter of another type (a struct, a reference, a pointer to pointers) is
 //! refused by name, and the run says the function was not checked.
 
-use super::globals::{AXIOM_PREFIX, Globals, body_of};
-use super::{Lower, PtrVal, R, Val, unsupported};
+use super::decl::param_space;
+use super::globals::{Globals, body_of};
+use super::{Lower, PtrVal, R, Val, bin, unsupported};
 use crate::frontend::ast::Node;
 use crate::frontend::types::CType;
 use crate::ir::*;
@@ -58,9 +59,9 @@ pub(super) fn functions<'a>(g: &Globals<'a>, roots: &[&'a Node]) -> Vec<&'a Node
                 && !f.has_attr("CUDAGlobalAttr")
                 && (g.language == Language::OpenCl || f.has_attr("CUDADeviceAttr"))
                 && !f.inner.iter().any(|c| c.kind == "TemplateArgument")
-                && f.name
-                    .as_deref()
-                    .is_some_and(|n| !n.starts_with(AXIOM_PREFIX) && !n.starts_with("__"))
+                // Not a name reserved to the implementation (C11 7.1.3): the preludes' functions,
+                // `__axiom`'s `__gpug_axiom_N` among them.
+                && f.name.as_deref().is_some_and(|n| !n.starts_with("__"))
                 && f.pos.as_ref().is_some_and(|p| files.contains(&*p.file))
                 && (!called.contains(&f.id) || body_of(f).is_some_and(has_contract))
         })
@@ -127,7 +128,7 @@ impl Lower<'_, '_> {
             vals.push(self.arbitrary_arg(p, i, out)?);
         }
         self.k.notes.push(format!(
-            "device function `{name}` checked on its own (--modular): called by every thread, each passing arguments of its own that satisfy its `__requires`"
+            "device function `{name}` checked on its own (--modular): called by every thread, each passing arguments of its own that satisfy its `__requires` (a pointer: at an offset below 2^40 bytes)"
         ));
         self.entry_depth = 2;
         self.inline(f, &name, params, vals, &span, out)?;
@@ -152,16 +153,12 @@ impl Lower<'_, '_> {
                 Ok(Val::Scalar(Expr::Var { id: v, ty }))
             }
             CType::Ptr(pointee) if !matches!(*pointee, CType::Ptr(_)) => {
-                let space = if p.has_attr("CUDASharedAttr") {
-                    Space::Shared
-                } else if p.has_attr("CUDAConstantAttr") {
-                    Space::Constant
-                } else if p.has_attr(PRIVATE_ATTR) {
-                    Space::Local
-                } else {
-                    Space::Global
-                };
-                let array = self.new_array(&name, space, &CType::Array(pointee.clone(), None), span.clone())?;
+                let array = self.new_array(
+                    &name,
+                    param_space(p),
+                    &CType::Array(pointee.clone(), None),
+                    span.clone(),
+                )?;
                 let size = match *pointee {
                     CType::Void => 1,
                     ref t => self.size_of(t, &span)?.max(1),
@@ -171,12 +168,6 @@ impl Lower<'_, '_> {
                 let elem = self.k.new_var(format!("{name}$elem"), Ty::I64);
                 havoc(elem, out);
                 let e = Expr::Var { id: elem, ty: Ty::I64 };
-                let bin = |op, lhs: Expr, rhs: Expr, ty| Expr::Binary {
-                    op,
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
-                    ty,
-                };
                 let cond = bin(
                     BinOp::LAnd,
                     bin(BinOp::Ge, e.clone(), Expr::int(0, Ty::I64), Ty::Bool),
