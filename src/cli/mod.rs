@@ -170,6 +170,15 @@ pub struct VerifyArgs {
     #[arg(long = "no-barrier-access-checks")]
     pub no_barrier_access_checks: bool,
 
+    /// Ask whether each barrier invariant holds once per value of the checking thread's
+    /// threadIdx.x (needs a concrete --blockDim): blockDim.x smaller queries instead of one.
+    /// Invariants that sum over ranges depending on the thread (a scan's partial sums) are
+    /// then ground arithmetic the solvers simplify, where the whole query runs into --timeout.
+    /// The verdict is the same; a failing invariant is reported once, at the first failing
+    /// thread.
+    #[arg(long = "split-invariants")]
+    pub split_invariants: bool,
+
     /// Fix scalar parameters on entry. GPUVerify's form `--kernel-args=foo,0x3,*,12`: kernel
     /// foo's scalar parameters in order (`*` leaves one free); or gpug check's form
     /// `--kernel-args n=4,k=-1`, by name (as `--assume 'n == 4 && k == -1'`). Decimal or
@@ -673,6 +682,7 @@ fn options(a: &VerifyArgs) -> Result<(RunOptions, VerifyOptions), String> {
     let opts = VerifyOptions {
         only_divergence: a.only_divergence,
         no_barrier_access_checks: a.no_barrier_access_checks,
+        split_invariants: a.split_invariants,
         only_intra_group: a.only_intra_group,
         explain: a.explain,
         no_overflow: a.no_overflow,

@@ -93,6 +93,7 @@ impl Encodings<'_> {
                     benign: encode::Benign::Off,
                     preferred: Vec::new(),
                     barrier_access_checks: true,
+                    split_invariants: false,
                     only_intra_group: false,
                     lockstep: None,
                 },

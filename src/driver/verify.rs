@@ -29,6 +29,9 @@ pub struct VerifyOptions {
     /// Leave out the barrier invariants' access checks
     /// ([`encode::EncodeOptions::barrier_access_checks`]).
     pub no_barrier_access_checks: bool,
+    /// Ask each barrier invariant's *holds* check once per thread
+    /// ([`encode::EncodeOptions::split_invariants`]; `--split-invariants`).
+    pub split_invariants: bool,
     /// Only races between threads of one block (GPUVerify's `--only-intra-group`).
     pub only_intra_group: bool,
     /// List every loop with its treatment in [`KernelResult::loops`].
@@ -188,8 +191,10 @@ pub(super) fn verify_under(
             && launch.asks(&kernel, &check.property)
     };
     prefetch(&encoded, run, &mut sessions, &asked)?;
+    // The properties a case of a split check found failing: their other cases are not asked.
+    let mut failed_splits: Vec<usize> = Vec::new();
     for (i, check) in encoded.checks.iter().enumerate() {
-        if !asked(check) {
+        if !asked(check) || check.split.is_some_and(|s| failed_splits.contains(&s)) {
             continue;
         }
         if run.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
@@ -208,6 +213,7 @@ pub(super) fn verify_under(
             ));
             continue;
         }
+        failed_splits.extend(check.split);
         let mut f = check.finding(&kernel, &values);
         // The check that found `f`.
         let mut from = i;
@@ -512,6 +518,7 @@ fn pair_options(opts: &VerifyOptions, launch: &Launch) -> encode::EncodeOptions 
         benign: opts.benign,
         preferred: launch.prefer.clone(),
         barrier_access_checks: !opts.no_barrier_access_checks,
+        split_invariants: opts.split_invariants,
         only_intra_group: opts.only_intra_group,
         lockstep: opts.warp_sync,
         ..encode::EncodeOptions::pair()

@@ -95,13 +95,25 @@ pub(super) fn dump_ast(
     });
     let parsed: Option<Result<ast::Node, serde_json::Error>> = child.stdout.take().map(|out| {
         let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(1 << 20, out));
-        ast::Node::deserialize(&mut de)
+        // Clang's AST nests as deep as the source's expressions (a sum of 64 terms is 64
+        // levels of `BinaryOperator`, each with its casts): no depth limit, and a stack that
+        // grows on the heap as the reader descends.
+        de.disable_recursion_limit();
+        ast::Node::deserialize(serde_stacker::Deserializer::new(&mut de))
     });
     let status = child.wait().map_err(|source| FrontendError::ClangSpawn {
         path: clang.to_path_buf(),
         source,
     })?;
     let stderr = err_thread.join().unwrap_or_default();
+    // A reader that stopped early closed clang's output: its error, not clang's status.
+    if let Some(Err(e)) = &parsed
+        && stderr.trim().is_empty()
+    {
+        return Err(FrontendError::ClangFailed {
+            stderr: format!("gpug could not read clang's AST of {}: {e}\n", path.display()),
+        });
+    }
     if !status.success() {
         return Err(FrontendError::ClangFailed { stderr });
     }

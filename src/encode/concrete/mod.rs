@@ -241,6 +241,7 @@ pub fn encode_concrete(
         benign: Benign::Off,
         preferred: Vec::new(),
         barrier_access_checks: true,
+        split_invariants: false,
         only_intra_group: false,
         lockstep: None,
     };

@@ -17,12 +17,7 @@ impl Encoder<'_> {
     /// global array the kernel writes, at the barrier being encoded; none under other memory
     /// models.
     pub(super) fn fresh_at_barrier(&mut self) -> Vec<(ArrayId, Sexp)> {
-        if self.written.is_none() {
-            let mut w = std::collections::BTreeSet::new();
-            crate::ir::query::written_arrays(&self.k.body, &mut w);
-            self.written = Some(w);
-        }
-        let written = self.written.clone().unwrap_or_default();
+        let written = self.written_arrays().clone();
         self.k
             .arrays
             .iter()
@@ -41,6 +36,15 @@ impl Encoder<'_> {
                 (id, self.declare(&n, mem_sort()))
             })
             .collect()
+    }
+
+    /// The arrays some statement of the kernel writes (computed once).
+    pub(super) fn written_arrays(&mut self) -> &std::collections::BTreeSet<ArrayId> {
+        self.written.get_or_insert_with(|| {
+            let mut w = std::collections::BTreeSet::new();
+            crate::ir::query::written_arrays(&self.k.body, &mut w);
+            w
+        })
     }
 
     /// Thread `th` passes the barrier (if its path condition holds) and sees the `fresh`

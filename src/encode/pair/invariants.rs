@@ -37,7 +37,7 @@
 use super::{Encoder, MemoryModel, Property, TState};
 use crate::encode::terms::{and, app, atom, bvn, extend, f, not, or, t};
 use crate::ir::visit::{VarContext, Visitor};
-use crate::ir::{ArrayId, BarrierInvariant, Builtin, Dim, Space, Span, Stmt, StmtKind, VarId};
+use crate::ir::{ArrayId, BarrierInvariant, Builtin, Dim, Expr, Space, Span, Stmt, StmtKind, VarId};
 use crate::solver::Sexp;
 use std::collections::BTreeSet;
 
@@ -168,16 +168,25 @@ impl Encoder<'_> {
                 span.line
             );
             let fail = and(premise.clone(), not(c));
-            self.push_check(
-                Property::BarrierInvariant {
-                    span: span.clone(),
-                    check: InvariantCheck::Holds,
-                },
-                name.clone(),
-                fail,
-                vec![],
-                self.seen_abstract,
-            );
+            let holds = Property::BarrierInvariant {
+                span: span.clone(),
+                check: InvariantCheck::Holds,
+            };
+            match self.g.block_dim[0].filter(|_| self.split_invariants) {
+                // `--split-invariants`: one case per value of thread 1's threadIdx.x.
+                Some(size) => {
+                    let tid = atom(Self::builtin_name(Builtin::ThreadIdx(Dim::X), 0));
+                    let first = self.check_list.len();
+                    for x in 0..size {
+                        let case = and(fail.clone(), app("=", vec![tid.clone(), bvn(u64::from(x), 32)]));
+                        self.push_check(holds.clone(), format!("{name}.t{x}"), case, vec![], self.seen_abstract);
+                        if let Some(c) = self.check_list.last_mut() {
+                            c.split = Some(first);
+                        }
+                    }
+                }
+                None => self.push_check(holds, name.clone(), fail, vec![], self.seen_abstract),
+            }
             if self.barrier_access_checks {
                 let unknown = loads
                     .iter()
@@ -200,7 +209,15 @@ impl Encoder<'_> {
                     );
                 }
             }
-            if !bi.instances.is_empty() {
+            // A unary invariant instantiated only at the thread itself keeps the thread's own
+            // variables where they belong: nothing to ask of them (as GPUVerify's testsuite
+            // writes `__barrier_invariant(temp == A[tid], tid)` over a private `temp`).
+            let own_only = !bi.binary
+                && bi
+                    .instances
+                    .iter()
+                    .all(|inst| matches!(inst.as_slice(), [e] if is_own_index(e)));
+            if !bi.instances.is_empty() && !own_only {
                 for v in free_vars(bi) {
                     let x1 = self.read_var(v, &mut st[0], 0);
                     let x2 = self.read_var(v, &mut st[1], 1);
@@ -293,7 +310,12 @@ impl Encoder<'_> {
     /// Whether the `width` bytes at `off` of `array`, read at position `pos`, were all accessed
     /// by one access of that thread, or of the other thread of its block, since the last
     /// barrier.
-    fn known(&self, array: ArrayId, off: &Sexp, width: u32, pos: usize) -> Sexp {
+    fn known(&mut self, array: ArrayId, off: &Sexp, width: u32, pos: usize) -> Sexp {
+        // An array no thread writes keeps its memory (`fresh_at_barrier`): no third thread can
+        // have changed what the invariant reads there.
+        if !self.written_arrays().contains(&array) {
+            return t();
+        }
         let end = app("bvadd", vec![off.clone(), bvn(u64::from(width), 64)]);
         self.invariants
             .seen
@@ -415,6 +437,15 @@ impl Encoder<'_> {
     fn peer_memory(&self, array: ArrayId, th: usize) -> Option<Sexp> {
         let ts = self.invariants.states.get(th)?;
         Some(self.mem_get(ts, array))
+    }
+}
+
+/// Whether the instantiation expression `e` is the thread's own `threadIdx.x` (up to casts).
+fn is_own_index(e: &Expr) -> bool {
+    match e {
+        Expr::Cast { arg, .. } => is_own_index(arg),
+        Expr::Builtin(Builtin::ThreadIdx(Dim::X)) => true,
+        _ => false,
     }
 }
 

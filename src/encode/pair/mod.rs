@@ -124,6 +124,10 @@ pub struct Check {
     /// whose threads are of one block and for one whose threads are of different blocks
     /// (`sync::SyncHint`); empty for other checks.
     pub hints: Vec<SyncHint>,
+    /// One case of a check split by thread (`--split-invariants`): the checks with the same
+    /// `split` (the index of the first case) are the cases of one check, whose disjunction is
+    /// its query; once one is satisfiable the others are not asked.
+    pub split: Option<usize>,
 }
 
 impl Check {
@@ -306,6 +310,10 @@ pub struct EncodeOptions {
     /// since the last barrier (paper `001_…` §3.2's known locations; GPUVerify's default,
     /// which `--no-barrier-access-checks` turns off). See `invariants`.
     pub barrier_access_checks: bool,
+    /// Ask a barrier invariant's *holds* check once per value of thread 1's `threadIdx.x`
+    /// when `blockDim.x` is concrete (`--split-invariants`): [`Check::split`] checks, of
+    /// which the driver asks until one is satisfiable.
+    pub split_invariants: bool,
     /// Only two threads of one block form a pair (GPUVerify's `--only-intra-group`): races
     /// between blocks are not asked about, and the report says so.
     pub only_intra_group: bool,
@@ -339,6 +347,7 @@ impl EncodeOptions {
             preferred: Vec::new(),
             lockstep: None,
             barrier_access_checks: true,
+            split_invariants: false,
             only_intra_group: false,
         }
     }
@@ -523,6 +532,8 @@ pub(in crate::encode) struct Encoder<'k> {
     invariants: invariants::InvariantState,
     /// `EncodeOptions::barrier_access_checks`.
     barrier_access_checks: bool,
+    /// `EncodeOptions::split_invariants`.
+    split_invariants: bool,
     /// `EncodeOptions::only_intra_group`.
     only_intra_group: bool,
 }
@@ -548,6 +559,7 @@ impl<'k> Encoder<'k> {
             possible,
             benign: false,
             hints: Vec::new(),
+            split: None,
         });
     }
 
@@ -641,6 +653,7 @@ impl<'k> Encoder<'k> {
             copies: copies::CopyState::default(),
             invariants: invariants::InvariantState::default(),
             barrier_access_checks: opts.barrier_access_checks,
+            split_invariants: opts.split_invariants,
             only_intra_group: opts.only_intra_group && opts.memory == MemoryModel::EqualityAbstraction,
         }
     }

@@ -194,6 +194,7 @@ impl Encoder<'_> {
                 hv.push(b.per_thread[1].1.clone());
             }
             Check {
+                split: None,
                 property: Property::HarmfulRace { array },
                 query: Query {
                     name: format!("{name}.harmful"),
@@ -222,6 +223,7 @@ impl Encoder<'_> {
             possible: false,
             benign,
             hints,
+            split: None,
         });
         self.check_list.extend(harmful_check);
     }

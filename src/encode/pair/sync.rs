@@ -425,6 +425,7 @@ impl Encoder<'_> {
                 possible: false,
                 benign: false,
                 hints: Vec::new(),
+                split: None,
             });
         }
     }
