@@ -627,7 +627,7 @@ impl<'k> Encoder<'k> {
             barrier_count: 0,
             float_ieee: false,
             fp_used: false,
-            fold: false,
+            fold: opts.split_invariants,
             no_overflow: opts.no_overflow,
             on_trace: false,
             no_wrap_asserted: HashSet::new(),

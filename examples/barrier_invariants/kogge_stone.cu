@@ -1,0 +1,104 @@
+// expect: verified
+// --blockDim=1024 --gridDim=1
+// expect: verified
+// --blockDim=[*,1,1] --gridDim=1
+// expect: verified
+// --blockDim=16 --gridDim=1 -DN=16 -DINVARIANTS --split-invariants
+// expect: verified
+// --blockDim=64 --gridDim=1 -DN=64 -DINVARIANTS -DABSTRACT
+#include <cuda.h>
+
+// Kogge and Stone's inclusive scan (paper 001 section 4.2, Figure 8): one thread per element,
+// each adding in the element `d` places to its left, for d = 1, 2, 4, ... < N. Race-free for
+// any number of threads (the first two runs), since a thread reads s[t - d] and writes s[t]
+// in different barrier intervals.
+//
+// With -DINVARIANTS (a fixed N) the barrier invariants say what each element holds: the sum of
+// the 2d inputs ending at it (fewer at the left edge). The scan is then proved to compute the
+// inclusive prefix sums with + on 32-bit integers (wrapping). --split-invariants asks each
+// invariant once per thread, where the sums are ground.
+//
+// With -DABSTRACT as well, the values are the paper's abstract domain of summation intervals
+// (its "abstract Kogge-Stone"): an element is the interval [lo, hi] of inputs it combines, and
+// combining two is allowed only for adjacent intervals, [a, b] (+) [b + 1, c] = [a, c], checked
+// by an assertion. This holds for any associative operator, and its invariants need no sums.
+#ifndef N
+#define N blockDim.x
+#endif
+#include "scan.h"
+
+#ifndef ABSTRACT
+// The sum of the w inputs ending at element x (from input 0 where x < w - 1).
+#define HOLDS(x, w) (s[x] == SUM((int)(x) + 1 - (int)(w), (int)(x) + 1))
+#define VALUE_HOLDS(v, x, w) ((v) == SUM((int)(x) + 1 - (int)(w), (int)(x) + 1))
+#else
+#define HOLDS(x, w) (lo[x] == MAX((int)(x) + 1 - (int)(w), 0) && hi[x] == (int)(x))
+#define VALUE_HOLDS(v, x, w) (v##_lo == MAX((int)(x) + 1 - (int)(w), 0) && v##_hi == (int)(x))
+#endif
+
+__global__ void kogge_stone(const unsigned *in, unsigned *out) {
+#ifndef ABSTRACT
+  __shared__ unsigned s[1024];
+#else
+  __shared__ int lo[1024];
+  __shared__ int hi[1024];
+#endif
+  unsigned t = threadIdx.x;
+#ifndef ABSTRACT
+  s[t] = in[t];
+#else
+  lo[t] = t;
+  hi[t] = t;
+#endif
+#ifdef INVARIANTS
+  __barrier_invariant(HOLDS(TID, 1), TID, TID - 1);
+#endif
+  __syncthreads();
+  for (unsigned d = 1; d < N; d <<= 1) {
+#ifndef ABSTRACT
+    unsigned v = 0;
+    if (t >= d) v = s[t - d];
+#else
+    int v_lo = 0, v_hi = 0;
+    if (t >= d) {
+      v_lo = lo[t - d];
+      v_hi = hi[t - d];
+    }
+#endif
+#ifdef INVARIANTS
+#ifndef ABSTRACT
+    __read_permission(unsigned, s[t]);
+#else
+    __read_permission(int, lo[t]);
+    __read_permission(int, hi[t]);
+#endif
+    // Each thread keeps its own element and what it read of its neighbour's.
+    __barrier_invariant(HOLDS(TID, d), TID, TID - d);
+    __barrier_invariant(__implies(TID >= d, VALUE_HOLDS(v, TID - d, d)), TID);
+#endif
+    __syncthreads();
+    if (t >= d) {
+#ifndef ABSTRACT
+      s[t] += v;
+#else
+      __assert(v_hi + 1 == lo[t]);
+      lo[t] = v_lo;
+#endif
+    }
+#ifdef INVARIANTS
+#ifndef ABSTRACT
+    __read_permission(unsigned, s[t]);
+#else
+    __read_permission(int, lo[t]);
+    __read_permission(int, hi[t]);
+#endif
+    __barrier_invariant(HOLDS(TID, 2 * d), TID, TID - 2 * d);
+#endif
+    __syncthreads();
+  }
+#ifndef ABSTRACT
+  out[t] = s[t];
+#else
+  out[t] = hi[t] - lo[t];
+#endif
+}
