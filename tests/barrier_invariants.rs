@@ -64,6 +64,8 @@ fn reading_a_location_no_thread_of_the_pair_accessed_needs_permission() {
     assert!(out.contains("did not access"), "{out}");
     let (code, out) = run(&["--local_size=128", "--num_groups=4", "-DPERMISSION", &f]);
     assert_eq!(code, Some(0), "{out}");
+    let (code, out) = run(&["--local_size=128", "--num_groups=4", "-DPERMISSION_UNTYPED", &f]);
+    assert_eq!(code, Some(0), "{out}");
     let (code, out) = run(&["--local_size=128", "--num_groups=4", "--no-barrier-access-checks", &f]);
     assert_eq!(code, Some(0), "{out}");
 }
@@ -148,4 +150,49 @@ fn each_stage_asks_its_own_properties() {
         &p,
     ]);
     assert_eq!((code, kinds), (Some(0), vec![]));
+}
+
+#[test]
+fn an_input_no_thread_writes_and_the_threads_own_variables_may_be_read() {
+    let f = format!("{DIR}/own_and_input.cu");
+    let (code, out) = run(&["--blockDim=64", "--gridDim=1", &f]);
+    assert_eq!(code, Some(0), "{out}");
+    // Once some thread writes `in`, its unaccessed locations are unknown again.
+    let (code, out) = run(&["--blockDim=64", "--gridDim=1", "-DWRITTEN", &f]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("did not access"), "{out}");
+    // A wrong invariant over the private `v` is still checked.
+    let (code, out) = run(&["--blockDim=64", "--gridDim=1", "-DWRONG", &f]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("own_and_input.cu:23:3"), "{out}");
+}
+
+#[test]
+fn split_invariants_give_the_same_verdicts_once_per_failing_invariant() {
+    let f = format!("{DIR}/own_and_input.cu");
+    let split = ["--blockDim=64", "--gridDim=1", "--split-invariants"];
+    let (code, out) = run(&[&split[..], &[f.as_str()]].concat());
+    assert_eq!(code, Some(0), "{out}");
+    let (code, out) = run(&[&split[..], &["-DWRONG", f.as_str()]].concat());
+    assert_eq!(code, Some(1), "{out}");
+    // One finding for the invariant (its first failing thread), not one per thread.
+    assert_eq!(out.matches("barrier invariant may not hold").count(), 1, "{out}");
+    assert_eq!(
+        kinds(&[&split[..], &["-DWRONG", f.as_str()]].concat()),
+        ["barrier_invariant"]
+    );
+    // The Kogge-Stone example's invariants (sums over ranges that depend on the thread), per
+    // thread.
+    let ks = "examples/barrier_invariants/kogge_stone.cu";
+    let (code, out) = run(&[
+        "--blockDim=8",
+        "--gridDim=1",
+        "-DN=8",
+        "-DINVARIANTS",
+        "--split-invariants",
+        "--solver",
+        "yices",
+        ks,
+    ]);
+    assert_eq!(code, Some(0), "{out}");
 }

@@ -1,22 +1,26 @@
 //! End-to-end check of every kernel in `examples/` against its expected verdict, with each of the
 //! three SMT solvers.
 //!
-//! Each `examples/*.cu` and `examples/opencl/*.cl` starts with two comment lines:
+//! Each `examples/*.cu`, `examples/opencl/*.cl` and `examples/barrier_invariants/*.cu` starts
+//! with two comment lines:
 //!
 //! ```text
-//! // expect: verified | race | divergence
+//! // expect: verified | race | divergence | barrier_invariant
 //! // --blockDim=256 --gridDim=64 [-DN=256 ...]
 //! ```
 //!
 //! and may go on with more such pairs right after them, one per further run (the same kernel
-//! under other flags, e.g. with and without `--no-overflow`).
+//! under other flags, e.g. with and without `--no-overflow`). A pair may be followed by
+//! `// solvers: yices cvc5`: that run is made with those solvers only (a barrier invariant's
+//! sums that a solver does not answer within its limit; the examples say which and why).
 //!
 //! For every pair, every file and every solver (`z3`, `cvc5`, `yices`) the test runs
 //! `gpug --json --solver S <flags of the pair> examples/<file>` and checks:
 //!
 //! * `verified`: exit code 0 and every kernel's `"verdict"` is `"verified"`;
 //! * `race`: exit code 1 and some finding has `"kind": "race"`;
-//! * `divergence`: exit code 1 and some finding has `"kind": "divergence"`.
+//! * `divergence`: exit code 1 and some finding has `"kind": "divergence"`;
+//! * `barrier_invariant`: exit code 1 and some finding has `"kind": "barrier_invariant"`.
 //!
 //! A solver whose program is not on `PATH` is an error, not a skip (CI installs all three; see
 //! `scripts/install-deps.sh`). All mismatches are collected and reported together.
@@ -34,6 +38,7 @@ enum Expect {
     Verified,
     Race,
     Divergence,
+    BarrierInvariant,
 }
 
 impl Expect {
@@ -42,6 +47,7 @@ impl Expect {
             Expect::Verified => "verified",
             Expect::Race => "race",
             Expect::Divergence => "divergence",
+            Expect::BarrierInvariant => "barrier_invariant",
         }
     }
 }
@@ -50,6 +56,8 @@ struct Example {
     path: PathBuf,
     expect: Expect,
     flags: Vec<String>,
+    /// The solvers of this run (`// solvers:`); all three when `None`.
+    solvers: Option<Vec<String>>,
 }
 
 fn examples_dir() -> PathBuf {
@@ -60,16 +68,20 @@ fn examples_dir() -> PathBuf {
 fn load_examples() -> Vec<Example> {
     let dir = examples_dir();
     // CUDA's examples, then OpenCL's (issue 13: `examples/opencl/*.cl`).
-    let mut paths: Vec<PathBuf> = [(dir.clone(), "cu"), (dir.join("opencl"), "cl")]
-        .into_iter()
-        .flat_map(|(d, ext)| {
-            std::fs::read_dir(&d)
-                .unwrap_or_else(|e| panic!("cannot read {}: {e}", d.display()))
-                .map(|entry| entry.expect("directory entry").path())
-                .filter(move |p| p.extension().is_some_and(|e| e == ext))
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    let mut paths: Vec<PathBuf> = [
+        (dir.clone(), "cu"),
+        (dir.join("opencl"), "cl"),
+        (dir.join("barrier_invariants"), "cu"),
+    ]
+    .into_iter()
+    .flat_map(|(d, ext)| {
+        std::fs::read_dir(&d)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", d.display()))
+            .map(|entry| entry.expect("directory entry").path())
+            .filter(move |p| p.extension().is_some_and(|e| e == ext))
+            .collect::<Vec<_>>()
+    })
+    .collect();
     paths.sort();
     assert!(
         paths
@@ -100,8 +112,9 @@ fn load_examples() -> Vec<Example> {
                     "// expect: verified" => Expect::Verified,
                     "// expect: race" => Expect::Race,
                     "// expect: divergence" => Expect::Divergence,
+                    "// expect: barrier_invariant" => Expect::BarrierInvariant,
                     other => panic!(
-                        "{}: line {} must be `// expect: verified|race|divergence`, found {other:?}",
+                        "{}: line {} must be `// expect: verified|race|divergence|barrier_invariant`, found {other:?}",
                         path.display(),
                         i + 1
                     ),
@@ -118,12 +131,17 @@ fn load_examples() -> Vec<Example> {
                     .split_whitespace()
                     .map(str::to_owned)
                     .collect();
+                let solvers = lines
+                    .get(i + 2)
+                    .and_then(|l| l.strip_prefix("// solvers:"))
+                    .map(|l| l.split_whitespace().map(str::to_owned).collect::<Vec<_>>());
                 runs.push(Example {
                     path: path.clone(),
                     expect,
                     flags,
+                    solvers: solvers.clone(),
                 });
-                i += 2;
+                i += if solvers.is_some() { 3 } else { 2 };
             }
             runs
         })
@@ -198,7 +216,7 @@ fn check(example: &Example, solver: &str) -> Result<(), String> {
                 return fail("expected every kernel's verdict to be \"verified\"");
             }
         }
-        Expect::Race | Expect::Divergence => {
+        Expect::Race | Expect::Divergence | Expect::BarrierInvariant => {
             let kind = example.expect.name();
             if code != Some(1) {
                 return fail("expected exit code 1");
@@ -276,7 +294,12 @@ fn examples_match_expected_verdicts() {
     let examples = load_examples();
     let jobs: Vec<(&Example, &str)> = examples
         .iter()
-        .flat_map(|ex| SOLVERS.iter().map(move |(solver, _)| (ex, *solver)))
+        .flat_map(|ex| {
+            SOLVERS
+                .iter()
+                .filter(move |(solver, _)| ex.solvers.as_ref().is_none_or(|s| s.iter().any(|x| x == solver)))
+                .map(move |(solver, _)| (ex, *solver))
+        })
         .collect();
     let next = Mutex::new(0usize);
     let failures = Mutex::new(Vec::new());

@@ -77,8 +77,12 @@ __GPUG_BI_DEV void __barrier_invariant_binary_16(bool e, __GPUG_BI_LONG i1, __GP
 #define __gpug_bib_28(...) __barrier_invariant_binary_14(__VA_ARGS__)
 #define __gpug_bib_30(...) __barrier_invariant_binary_15(__VA_ARGS__)
 #define __gpug_bib_32(...) __barrier_invariant_binary_16(__VA_ARGS__)
-/* `__read_permission(T, x)`: a read of `x` (GPUVerify's permission to read it in the barrier
- * invariants of this barrier interval): an ordinary read, race-checked. */
+/* `__read_permission(T, x)`, and the older `__read_permission(x)`: a read of `x` (GPUVerify's
+ * permission to read it in the barrier invariants of this barrier interval): an ordinary read,
+ * race-checked. */
 __GPUG_BI_DEV void __gpug_read_permission(__GPUG_BI_LONG x);
-#define __read_permission(T, x) __gpug_read_permission((__GPUG_BI_LONG)(x))
+#define __gpug_rp_2(T, x) __gpug_read_permission((__GPUG_BI_LONG)(x))
+#define __gpug_rp_1(x) __gpug_read_permission((__GPUG_BI_LONG)(x))
+#define __gpug_rp_pick(_1, _2, name, ...) name
+#define __read_permission(...) __gpug_rp_pick(__VA_ARGS__, __gpug_rp_2, __gpug_rp_1, )(__VA_ARGS__)
 #endif

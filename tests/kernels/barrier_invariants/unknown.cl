@@ -12,6 +12,9 @@ __kernel void add_pairs() {
 #ifdef PERMISSION
   __read_permission(int, A[get_local_id(0)]);
 #endif
+#ifdef PERMISSION_UNTYPED
+  __read_permission(A[get_local_id(0)]); // the older spelling, without the type
+#endif
   __barrier_invariant_1(A[get_local_id(0)] == 0, get_local_id(0));
   barrier(CLK_LOCAL_MEM_FENCE);
   __assert(A[get_local_id(0)] == 0);
