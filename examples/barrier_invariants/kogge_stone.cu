@@ -44,9 +44,12 @@
 // The sum of the w inputs ending at element x (from input 0 where x < w - 1).
 #define HOLDS(x, w) (s[x] == SUM((int)(x) + 1 - (int)(w), (int)(x) + 1))
 #define VALUE_HOLDS(v, x, w) ((v) == SUM((int)(x) + 1 - (int)(w), (int)(x) + 1))
+// The thread keeps its own element across the barrier (reads it for the invariants).
+#define KEEP(x) __read_permission(unsigned, s[x])
 #else
 #define HOLDS(x, w) (lo[x] == MAX((int)(x) + 1 - (int)(w), 0) && hi[x] == (int)(x))
 #define VALUE_HOLDS(v, x, w) (v##_lo == MAX((int)(x) + 1 - (int)(w), 0) && v##_hi == (int)(x))
+#define KEEP(x) (__read_permission(int, lo[x]), __read_permission(int, hi[x]))
 #endif
 
 __global__ void kogge_stone(const unsigned *in, unsigned *out) {
@@ -79,12 +82,7 @@ __global__ void kogge_stone(const unsigned *in, unsigned *out) {
     }
 #endif
 #ifdef INVARIANTS
-#ifndef ABSTRACT
-    __read_permission(unsigned, s[t]);
-#else
-    __read_permission(int, lo[t]);
-    __read_permission(int, hi[t]);
-#endif
+    KEEP(t);
     // Each thread keeps its own element and what it read of its neighbour's.
     __barrier_invariant(HOLDS(TID, d), TID, TID - d);
     __barrier_invariant(__implies(TID >= d, VALUE_HOLDS(v, TID - d, d)), TID);
@@ -99,12 +97,7 @@ __global__ void kogge_stone(const unsigned *in, unsigned *out) {
 #endif
     }
 #ifdef INVARIANTS
-#ifndef ABSTRACT
-    __read_permission(unsigned, s[t]);
-#else
-    __read_permission(int, lo[t]);
-    __read_permission(int, hi[t]);
-#endif
+    KEEP(t);
     __barrier_invariant(HOLDS(TID, 2 * d), TID, TID - 2 * d);
 #endif
     __syncthreads();

@@ -312,7 +312,9 @@ pub struct EncodeOptions {
     pub barrier_access_checks: bool,
     /// Ask a barrier invariant's *holds* check once per value of thread 1's `threadIdx.x`
     /// when `blockDim.x` is concrete (`--split-invariants`): [`Check::split`] checks, of
-    /// which the driver asks until one is satisfiable.
+    /// which the driver asks until one is satisfiable. Also folds constant terms as the
+    /// concrete model does: the offsets of unrolled loops become literals,
+    /// so an index such as `offset * (2 * t + 1)` stays linear and needs no relaxation.
     pub split_invariants: bool,
     /// Only two threads of one block form a pair (GPUVerify's `--only-intra-group`): races
     /// between blocks are not asked about, and the report says so.
@@ -490,7 +492,7 @@ pub(in crate::encode) struct Encoder<'k> {
     /// Whether a FloatingPoint term was emitted.
     pub(in crate::encode) fp_used: bool,
     /// Concrete model: fold constant terms, pin builtins to `pinned`, keep memory as an overlay
-    /// (`fold`).
+    /// (`fold`). The pair model folds constant terms under `--split-invariants` only.
     pub(in crate::encode) fold: bool,
     /// Concrete model: each thread's (blockIdx, threadIdx).
     pub(in crate::encode) pinned: Vec<([u64; 3], [u64; 3])>,
