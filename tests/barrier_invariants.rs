@@ -181,6 +181,14 @@ fn split_invariants_give_the_same_verdicts_once_per_failing_invariant() {
         kinds(&[&split[..], &["-DWRONG", f.as_str()]].concat()),
         ["barrier_invariant"]
     );
+    // The access check is split too: a location the odd threads did not access, found once.
+    let f = format!("{DIR}/unknown.cl");
+    let split = ["--local_size=128", "--num_groups=4", "--split-invariants"];
+    let (code, out) = run(&[&split[..], &[f.as_str()]].concat());
+    assert_eq!(code, Some(1), "{out}");
+    assert_eq!(out.matches("did not access").count(), 1, "{out}");
+    let (code, out) = run(&[&split[..], &["-DPERMISSION", f.as_str()]].concat());
+    assert_eq!(code, Some(0), "{out}");
     // The Kogge-Stone example's invariants (sums over ranges that depend on the thread), per
     // thread.
     let ks = "examples/barrier_invariants/kogge_stone.cu";
@@ -195,4 +203,40 @@ fn split_invariants_give_the_same_verdicts_once_per_failing_invariant() {
         ks,
     ]);
     assert_eq!(code, Some(0), "{out}");
+}
+
+#[test]
+fn a_ghost_array_snapshot_relates_memory_to_its_earlier_values() {
+    let f = format!("{DIR}/ghost.cu");
+    let (code, out) = run(&["--blockDim=64", "--gridDim=4", &f]);
+    assert_eq!(code, Some(0), "{out}");
+    // Without the snapshot the ghost array holds anything: the invariant fails on entry.
+    let (code, out) = run(&["--blockDim=64", "--gridDim=4", "-DNO_SNAPSHOT", &f]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("loop invariant may not hold on entry"), "{out}");
+    assert!(out.contains("ghost.cu:22:19"), "{out}");
+    let (code, out) = run(&["--blockDim=64", "--gridDim=4", "-DWRONG", &f]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("loop invariant may not hold on entry"), "{out}");
+    // A snapshot in the body copies the new values: the invariant is not preserved.
+    let (code, out) = run(&["--blockDim=64", "--gridDim=4", "-DSNAPSHOT_AFTER", &f]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("loop invariant may not be preserved by an iteration"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_loop_invariant_may_read_memory_and_the_other_thread() {
+    let f = format!("{DIR}/all_different_loop.cu");
+    // Its reads of the other thread's element are the invariant's, not the thread's: no race
+    // with the other thread's increment; the barrier invariant after the loop reads the
+    // element the last iteration wrote, a known location.
+    let (code, out) = run(&["--blockDim=64", "--gridDim=4", &f]);
+    assert_eq!(code, Some(0), "{out}");
+    let (code, out) = run(&["--blockDim=64", "--gridDim=4", "-DSAME", &f]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("loop invariant may not hold on entry"), "{out}");
+    assert!(out.contains("all_different_loop.cu:15:19"), "{out}");
 }

@@ -5,7 +5,7 @@
 //! with two comment lines:
 //!
 //! ```text
-//! // expect: verified | race | divergence | barrier_invariant
+//! // expect: verified | race | divergence | barrier_invariant | assertion
 //! // --blockDim=256 --gridDim=64 [-DN=256 ...]
 //! ```
 //!
@@ -20,7 +20,8 @@
 //! * `verified`: exit code 0 and every kernel's `"verdict"` is `"verified"`;
 //! * `race`: exit code 1 and some finding has `"kind": "race"`;
 //! * `divergence`: exit code 1 and some finding has `"kind": "divergence"`;
-//! * `barrier_invariant`: exit code 1 and some finding has `"kind": "barrier_invariant"`.
+//! * `barrier_invariant`: exit code 1 and some finding has `"kind": "barrier_invariant"`;
+//! * `assertion`: exit code 1 and some finding has `"kind": "assertion"`.
 //!
 //! A solver whose program is not on `PATH` is an error, not a skip (CI installs all three; see
 //! `scripts/install-deps.sh`). All mismatches are collected and reported together.
@@ -39,6 +40,7 @@ enum Expect {
     Race,
     Divergence,
     BarrierInvariant,
+    Assertion,
 }
 
 impl Expect {
@@ -48,6 +50,7 @@ impl Expect {
             Expect::Race => "race",
             Expect::Divergence => "divergence",
             Expect::BarrierInvariant => "barrier_invariant",
+            Expect::Assertion => "assertion",
         }
     }
 }
@@ -113,8 +116,9 @@ fn load_examples() -> Vec<Example> {
                     "// expect: race" => Expect::Race,
                     "// expect: divergence" => Expect::Divergence,
                     "// expect: barrier_invariant" => Expect::BarrierInvariant,
+                    "// expect: assertion" => Expect::Assertion,
                     other => panic!(
-                        "{}: line {} must be `// expect: verified|race|divergence|barrier_invariant`, found {other:?}",
+                        "{}: line {} must be `// expect: verified|race|divergence|barrier_invariant|assertion`, found {other:?}",
                         path.display(),
                         i + 1
                     ),
@@ -216,7 +220,7 @@ fn check(example: &Example, solver: &str) -> Result<(), String> {
                 return fail("expected every kernel's verdict to be \"verified\"");
             }
         }
-        Expect::Race | Expect::Divergence | Expect::BarrierInvariant => {
+        Expect::Race | Expect::Divergence | Expect::BarrierInvariant | Expect::Assertion => {
             let kind = example.expect.name();
             if code != Some(1) {
                 return fail("expected exit code 1");

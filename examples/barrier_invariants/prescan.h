@@ -1,35 +1,15 @@
 /* gpug's scan examples: Blelloch's work-efficient exclusive scan (prescan), the kernel of paper
  * 001's Figure 2, as a device function over N elements of shared memory run by N / 2 threads:
- * an upsweep building partial sums in a tree, then a downsweep turning them into prefix sums,
- * in place.
+ * the upsweep (upsweep.h) builds partial sums in a tree, then a downsweep turns them into
+ * prefix sums, in place.
  *
  * With INVARIANTS defined (and a fixed N), the barrier invariants of paper 001 section 4.1
  * state what every element holds, as a sum of a range of the input IN (scan.h): the scan is
- * then proved to compute the exact prefix sums with + on 32-bit integers (wrapping), checked at
- * every barrier of the unrolled sweeps. Each thread keeps (by `__read_permission`) the elements
- * it will touch again: the left children of the levels it took part in, and its last writes.
- * After the barrier a thread learns its children's elements through the instances 2t and
- * 2t + 1 (upsweep) and its parent's through t / 2 (downsweep). */
-#include "scan.h"
-
-// Upsweep, before the barrier of offset `o` (the levels below o done). Thread t's elements:
-// the left child AI(t, 2^(j-1)) of each level 2^j <= o it took part in (t < N / 2^j), the sum
-// of the first half of its block of 2^j elements, and the right child it wrote last, the sum of
-// its block of o elements (at the first barrier: its two input elements).
-#define UP_LEFT(t, o, j)                                                                       \
-  __implies((1 << (j)) <= MAX(o, 2) && (t) < (N >> (j)),                                       \
-            s[AI(t, 1 << ((j) - 1))] == SUM((t) << (j), ((t) << (j)) + (1 << ((j) - 1))))
-#define UP_MINE(t, o)                                                                          \
-  (UP_LEFT(t, o, 1) && UP_LEFT(t, o, 2) && UP_LEFT(t, o, 3) && UP_LEFT(t, o, 4) &&           \
-   UP_LEFT(t, o, 5) && UP_LEFT(t, o, 6) && UP_LEFT(t, o, 7) && UP_LEFT(t, o, 8) &&           \
-   __implies((t) < N / MAX(o, 2), s[BI(t, MAX((o) / 2, 1))] == SUM(MAX(o, 2) * (t) + MAX(o, 2) - MAX(o, 1), MAX(o, 2) * ((t) + 1))))
-#define UP_KEEP_LEFT(t, o, j)                                                                  \
-  if ((1 << (j)) <= MAX(o, 2) && (t) < (N >> (j)))                                             \
-    __read_permission(unsigned, s[AI(t, 1 << ((j) - 1))]);
-#define UP_KEEP(t, o)                                                                          \
-  UP_KEEP_LEFT(t, o, 1) UP_KEEP_LEFT(t, o, 2) UP_KEEP_LEFT(t, o, 3) UP_KEEP_LEFT(t, o, 4)     \
-  UP_KEEP_LEFT(t, o, 5) UP_KEEP_LEFT(t, o, 6) UP_KEEP_LEFT(t, o, 7) UP_KEEP_LEFT(t, o, 8)     \
-  if ((t) < N / MAX(o, 2)) __read_permission(unsigned, s[BI(t, MAX((o) / 2, 1))]);
+ * then proved to compute the exact prefix sums, checked at every barrier of the unrolled
+ * sweeps. Each thread keeps (by `__read_permission`) the elements it will touch again: the left
+ * children of the levels still to come, and its last writes. After the barrier a thread learns
+ * its parent's elements through the instance t / 2. */
+#include "upsweep.h"
 
 // Downsweep, before the barrier of offset `o` (levels 2o and above done). Thread t's elements:
 // the left children of the levels still to come, which hold their upsweep sums, and the two it
@@ -53,21 +33,11 @@
   if ((t) < N / (4 * (o)) || (t) == 0) __read_permission(unsigned, s[AI(t, 2 * (o))]);        \
   if ((t) < N / (4 * (o))) __read_permission(unsigned, s[BI(t, 2 * (o))]);
 
-// The exclusive prefix sums of IN(0 .. N - 1) into s[0 .. N - 1], which holds IN on entry
-// (thread t loaded elements 2t and 2t + 1); ends with a barrier.
+// The exclusive prefix sums of ELEM(0 .. N - 1) into s[0 .. N - 1], which holds the inputs on
+// entry (thread t loaded elements 2t and 2t + 1); ends with a barrier.
 __device__ void prescan(unsigned *s, const unsigned *in, unsigned t) {
-  unsigned offset = 1;
-  for (unsigned d = N >> 1; d > 0; d >>= 1) {
-#ifdef INVARIANTS
-    UP_KEEP(t, offset)
-    __barrier_invariant(UP_MINE(TID, offset), TID, 2 * TID, 2 * TID + 1);
-#endif
-    __syncthreads();
-    if (t < d) {
-      s[BI(t, offset)] += s[AI(t, offset)];
-    }
-    offset <<= 1;
-  }
+  upsweep(s, in, t);
+  unsigned offset = N;
   if (t == 0) {
     s[N - 1] = 0;
   }
@@ -79,9 +49,10 @@ __device__ void prescan(unsigned *s, const unsigned *in, unsigned t) {
 #endif
     __syncthreads();
     if (t < d) {
-      unsigned left = s[AI(t, offset)];
-      s[AI(t, offset)] = s[BI(t, offset)];
-      s[BI(t, offset)] += left;
+      unsigned left = s[AI(t, offset)], prefix = s[BI(t, offset)];
+      s[AI(t, offset)] = prefix;
+      ADJACENT(prefix, left);
+      s[BI(t, offset)] = OP(prefix, left);
     }
   }
 #ifdef INVARIANTS

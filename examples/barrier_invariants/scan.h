@@ -27,6 +27,30 @@
 #define SUM_OF(n) SUM_CAT(n)
 #define SUM(lo, end) SUM_OF(N)(lo, end, 0)
 
+/* The operator the scans combine elements with. By default + on 32-bit integers (wrapping),
+ * identity 0, and SUM as above. With ABSTRACT defined, the paper's abstract domain of
+ * summation intervals (section 4.2; section 5 asks it for every scan): a value is the
+ * half-open range [lo, end) of inputs it combines, packed as lo << 16 | end; element i of the
+ * input is [i, i + 1), the identity 0 is the empty range [0, 0), and combining a with b is
+ * allowed only when they are adjacent, a's end being b's start (ADJACENT, an assertion), to
+ * give [lo(a), end(b)). A scan proved with it combines exactly the right inputs in the right
+ * order, so it computes the prefix sums of any associative operator with an identity; its
+ * invariants compare two 32-bit words, where + needs N-term sums. */
+#ifndef ABSTRACT
+#define ELEM(i) IN(i)
+#define OP(a, b) ((a) + (b))
+#define ADJACENT(a, b)
+#else
+#undef SUM
+#define RANGE(lo, end) ((unsigned)(lo) << 16 | (unsigned)(end))
+#define RANGE_LO(v) ((v) >> 16)
+#define RANGE_END(v) ((v) & 0xffffu)
+#define SUM(lo, end) RANGE(lo, end)
+#define ELEM(i) RANGE(i, (i) + 1)
+#define OP(a, b) RANGE(RANGE_LO(a), RANGE_END(b))
+#define ADJACENT(a, b) __assert(RANGE_END(a) == RANGE_LO(b))
+#endif
+
 /* The tree of the Blelloch and Brent-Kung sweeps (paper 001 section 4): thread t's left and
  * right child at offset o, and the lowest set bit of x + 1 (the width of the range element x
  * sums after a full upsweep). */

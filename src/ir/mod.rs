@@ -713,8 +713,24 @@ pub enum StmtKind {
     /// `__invariant(e)` as the first statement of a loop body or in a `for` header: a loop
     /// invariant, checked (base case and step) and then assumed at the loop head (PUG §6).
     /// Where a loop is unrolled it is checked as an assertion at each iteration's head.
+    ///
+    /// `body` computes the values `cond` reads (loads into temporaries, branches for `&&`,
+    /// `__implies` and `__ite` whose operands read memory), as for [`BarrierInvariant`]: its
+    /// loads read memory where the invariant is evaluated and are not the thread's accesses
+    /// (GPUVerify's annotations wrap `__invariant` in `__non_temporal_loads_begin/end`, whose
+    /// loads are not logged, hence never race-checked).
     Invariant {
+        body: Vec<Stmt>,
         cond: Expr,
+    },
+    /// GPUVerify's `__array_snapshot(dst, src)` (paper `001_…` §5's ghost arrays): every byte
+    /// of `dst` gets the value of the same byte of `src`, in one step. Neither array is
+    /// accessed: no race is checked on it and no access log records it (GPUVerify writes
+    /// `$$dst := $$src`, a map assignment outside its race instrumentation); `dst` counts as
+    /// written (its memory is renewed at barriers and at the heads of loops that snapshot).
+    ArraySnapshot {
+        dst: ArrayId,
+        src: ArrayId,
     },
     /// A loop that is abstracted instead of unrolled (made by `passes`, never by the front
     /// end); see [`AbstractLoop`].
@@ -768,7 +784,28 @@ pub struct AbstractLoop {
     /// iteration; `None` when some barrier is conditional (then barrier counts are havocked).
     pub barriers: Option<u32>,
     /// User invariants (`__invariant`), over the head state.
-    pub invariants: Vec<(Expr, Span)>,
+    pub invariants: Vec<LoopInvariant>,
+}
+
+/// A user's loop invariant (`__invariant(e)` at a loop head, PUG §6): `cond` (`Bool`) after
+/// `body`, which computes the values it reads (see [`StmtKind::Invariant`]: its loads read the
+/// memory at the head and are not accesses).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoopInvariant {
+    /// The statements computing `cond`'s values (loads into temporaries, branches).
+    pub body: Vec<Stmt>,
+    /// The invariant.
+    pub cond: Expr,
+    /// The `__invariant` call.
+    pub span: Span,
+}
+
+impl LoopInvariant {
+    /// Whether the invariant reads the other thread of the pair (`__other_int`, in its
+    /// condition or in an address it loads from): a relational ("two-thread") invariant.
+    pub fn reads_other_thread(&self) -> bool {
+        query::reads_other_thread(&self.cond) || query::stmts_read_other_thread(&self.body)
+    }
 }
 
 /// A `__global__` function, lowered.

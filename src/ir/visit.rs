@@ -17,7 +17,8 @@
 //! This module walks; it decides nothing. Queries built on it live in [`super::query`].
 
 use super::{
-    AbstractLoop, ArrayId, AtomicOp, BlockId, Builtin, ClosedForm, Expr, Stmt, StmtKind, SyncEvent, Ty, VarId,
+    AbstractLoop, ArrayId, AtomicOp, BlockId, Builtin, ClosedForm, Expr, LoopInvariant, Stmt, StmtKind, SyncEvent, Ty,
+    VarId,
 };
 
 /// How a variable is used.
@@ -64,14 +65,18 @@ pub enum AccessContext {
     LoopHead,
     /// Possibly written anywhere by a call without a body ([`StmtKind::Clobber`]).
     Clobber,
+    /// Every byte written by [`StmtKind::ArraySnapshot`] (its `dst`): not an access.
+    SnapshotTo,
+    /// Every byte read by [`StmtKind::ArraySnapshot`] (its `src`): not an access.
+    SnapshotFrom,
 }
 
 impl AccessContext {
-    /// Whether a statement writes the array here (stores, atomics, clobbers).
+    /// Whether a statement writes the array here (stores, atomics, clobbers, snapshots).
     pub fn is_write(self) -> bool {
         matches!(
             self,
-            AccessContext::Store | AccessContext::Atomic(_) | AccessContext::Clobber
+            AccessContext::Store | AccessContext::Atomic(_) | AccessContext::Clobber | AccessContext::SnapshotTo
         )
     }
 }
@@ -207,8 +212,14 @@ macro_rules! make_visitor {
                     StmtKind::Sync(SyncEvent::Lock { offset, .. } | SyncEvent::Observed { offset, .. }) => {
                         self.visit_expr(offset);
                     }
-                    StmtKind::Assert { cond } | StmtKind::Assume { cond } | StmtKind::Invariant { cond } => {
+                    StmtKind::Assert { cond } | StmtKind::Assume { cond } => self.visit_expr(cond),
+                    StmtKind::Invariant { body, cond } => {
+                        self.visit_block(body);
                         self.visit_expr(cond);
+                    }
+                    StmtKind::ArraySnapshot { dst, src } => {
+                        self.visit_array($(& $mutability)? *src, AccessContext::SnapshotFrom);
+                        self.visit_array($(& $mutability)? *dst, AccessContext::SnapshotTo);
                     }
                     StmtKind::Ensures { body, cond } => {
                         self.visit_block(body);
@@ -271,8 +282,9 @@ macro_rules! make_visitor {
                 for array in written {
                     self.visit_array($(& $mutability)? *array, AccessContext::LoopHead);
                 }
-                for (e, _span) in invariants {
-                    self.visit_expr(e);
+                for LoopInvariant { body, cond, span: _ } in invariants {
+                    self.visit_block(body);
+                    self.visit_expr(cond);
                 }
             }
 

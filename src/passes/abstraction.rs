@@ -13,7 +13,7 @@ use super::closed_form::closed_form;
 use super::consts::Env;
 use super::{LoopParts, LoopTreatment, Preparer, not};
 use crate::ir::query::{contains_barrier, has_exit, leaves, written_arrays};
-use crate::ir::{AbstractLoop, BinOp, BlockId, Expr, Span, Stmt, StmtKind, Ty, VarId};
+use crate::ir::{AbstractLoop, BinOp, BlockId, Expr, LoopInvariant, Stmt, StmtKind, Ty, VarId};
 use std::collections::BTreeSet;
 
 impl Preparer<'_> {
@@ -95,12 +95,16 @@ impl Preparer<'_> {
     }
 
     /// Prepares the statements at a loop head, taking the `__invariant`s at their start out.
-    fn head(&mut self, stmts: &[Stmt], env: &mut Env, invariants: &mut Vec<(Expr, Span)>) -> Vec<Stmt> {
+    fn head(&mut self, stmts: &[Stmt], env: &mut Env, invariants: &mut Vec<LoopInvariant>) -> Vec<Stmt> {
         let mut rest = stmts;
         while let Some((first, tail)) = rest.split_first() {
             match &first.kind {
-                StmtKind::Invariant { cond } => {
-                    invariants.push((cond.clone(), first.span.clone()));
+                StmtKind::Invariant { body, cond } => {
+                    invariants.push(LoopInvariant {
+                        body: body.clone(),
+                        cond: cond.clone(),
+                        span: first.span.clone(),
+                    });
                     rest = tail;
                 }
                 _ => break,

@@ -32,11 +32,17 @@ impl Preparer<'_> {
                 }
                 out.push(s.clone());
             }
-            // Outside the head of an abstracted loop an invariant is checked where it stands.
-            StmtKind::Invariant { cond } => out.push(Stmt {
-                kind: StmtKind::Assert { cond: cond.clone() },
-                span: s.span.clone(),
-            }),
+            // Outside the head of an abstracted loop an invariant is checked where it stands,
+            // as an assertion after the statements computing its values (whose loads are then
+            // reads of the thread, as an `__assert`'s are).
+            StmtKind::Invariant { body, cond } => {
+                let body = self.block(body, env);
+                out.extend(body);
+                out.push(Stmt {
+                    kind: StmtKind::Assert { cond: cond.clone() },
+                    span: s.span.clone(),
+                });
+            }
             StmtKind::Return => {
                 // Nothing after it runs: no environment flows on.
                 *env = Env::unreachable();

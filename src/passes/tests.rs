@@ -269,7 +269,13 @@ fn invariants_at_the_head_are_collected() {
     let n = k.new_var("n", Ty::U32);
     let inv = bin(BinOp::Le, var(i), var(n), Ty::Bool);
     let body = vec![
-        st(StmtKind::Invariant { cond: inv.clone() }, 5),
+        st(
+            StmtKind::Invariant {
+                body: vec![],
+                cond: inv.clone(),
+            },
+            5,
+        ),
         assign(i, bin(BinOp::Add, var(i), Expr::int(1, Ty::U32), Ty::U32), 6),
     ];
     k.body = vec![
@@ -279,7 +285,14 @@ fn invariants_at_the_head_are_collected() {
     ];
     let p = prepare(&k, &Geometry::default(), &PassOptions::default());
     let l = abstracted(&p);
-    assert_eq!(l.invariants, vec![(inv, sp(5))]);
+    assert_eq!(
+        l.invariants,
+        vec![crate::ir::LoopInvariant {
+            body: vec![],
+            cond: inv,
+            span: sp(5)
+        }]
+    );
     assert_eq!(l.body.len(), 1);
 }
 

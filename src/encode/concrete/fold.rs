@@ -259,7 +259,7 @@ impl Encoder<'_> {
     }
 
     /// Writes the overlay of memory `key` into its base array.
-    pub(super) fn materialize(&mut self, key: MemKey) {
+    pub(in crate::encode) fn materialize(&mut self, key: MemKey) {
         let Some(m) = self.overlay.remove(&key) else { return };
         if m.is_empty() {
             return;

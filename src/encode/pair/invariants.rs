@@ -37,7 +37,7 @@
 use super::{Encoder, MemoryModel, Property, TState};
 use crate::encode::terms::{and, app, atom, bvn, extend, f, not, or, t};
 use crate::ir::visit::{VarContext, Visitor};
-use crate::ir::{ArrayId, BarrierInvariant, Builtin, Dim, Expr, Space, Span, Stmt, StmtKind, VarId};
+use crate::ir::{ArrayId, BarrierInvariant, Builtin, Dim, Expr, LoopInvariant, Space, Span, Stmt, StmtKind, VarId};
 use crate::solver::Sexp;
 use std::collections::BTreeSet;
 
@@ -55,7 +55,9 @@ pub enum InvariantCheck {
 }
 
 /// One access of the current barrier interval: array, thread, reached (`pc ∧ assumed`), byte
-/// offset, width in bytes, whether it writes.
+/// offset, width in bytes, whether it writes (a location known from an earlier interval
+/// position, [`Encoder::recall_known`], is not taken as a write), the thread's barrier count
+/// (BV64) there.
 #[derive(Clone, Debug)]
 pub(super) struct Seen {
     array: ArrayId,
@@ -64,11 +66,12 @@ pub(super) struct Seen {
     off: Sexp,
     width: u32,
     write: bool,
+    bc: Sexp,
 }
 
-/// How the invariant's loads read memory.
+/// How an invariant's loads read memory.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Reading {
+pub(super) enum Reading {
     /// At the check: the evaluating thread's view, with the bytes the other thread of its
     /// block wrote in this interval taken from that thread's view.
     Both,
@@ -107,12 +110,20 @@ impl Encoder<'_> {
         }
     }
 
-    /// Records the accesses of a statement for the access checks (shared and global arrays).
-    pub(super) fn note_interval_access(&mut self, array: ArrayId, per: &[(Sexp, Sexp, Sexp)], width: u32, write: bool) {
+    /// Records the accesses of a statement for the access checks (shared and global arrays):
+    /// per thread its reach and byte offset (`per`), and its barrier count (`bcs`).
+    pub(super) fn note_interval_access(
+        &mut self,
+        array: ArrayId,
+        per: &[(Sexp, Sexp, Sexp)],
+        bcs: &[Sexp],
+        width: u32,
+        write: bool,
+    ) {
         if !self.invariants_on() || !matches!(self.k.array(array).space, Space::Shared | Space::Global) {
             return;
         }
-        for (th, (reach, off, _)) in per.iter().enumerate() {
+        for (th, ((reach, off, _), bc)) in per.iter().zip(bcs).enumerate() {
             self.invariants.seen.push(Seen {
                 array,
                 th,
@@ -120,7 +131,66 @@ impl Encoder<'_> {
                 off: off.clone(),
                 width,
                 write,
+                bc: bc.clone(),
             });
+        }
+    }
+
+    /// The accesses known in the current interval (to be recalled where the interval goes on,
+    /// [`Self::recall_known`]).
+    pub(super) fn known_now(&self) -> Vec<Seen> {
+        self.invariants.seen.clone()
+    }
+
+    /// Makes `items` (accesses of this interval made before the point the threads `st` are
+    /// at, e.g. the head or the exit of an abstracted loop) known again, each where `when`
+    /// holds for its thread, at that thread's barrier count now; as known locations only, not
+    /// as writes whose values a check would read from the other thread.
+    pub(super) fn recall_known(&mut self, items: &[Seen], when: &[Sexp], st: &[TState]) {
+        if !self.invariants_on() {
+            return;
+        }
+        for s in items {
+            let (Some(w), Some(ts)) = (when.get(s.th), st.get(s.th)) else {
+                continue;
+            };
+            self.invariants.seen.push(Seen {
+                reach: and(s.reach.clone(), w.clone()),
+                write: false,
+                bc: ts.bc.clone(),
+                ..s.clone()
+            });
+        }
+    }
+
+    /// Records that thread `th` (now at barrier count `bc`) accessed the `width` bytes of
+    /// `array` at `off` in this interval where `reach` holds (a known location only, see
+    /// [`Self::recall_known`]).
+    pub(super) fn know(&mut self, array: ArrayId, th: usize, reach: Sexp, off: Sexp, width: u32, bc: Sexp) {
+        if !self.invariants_on() || !matches!(self.k.array(array).space, Space::Shared | Space::Global) {
+            return;
+        }
+        self.invariants.seen.push(Seen {
+            array,
+            th,
+            reach,
+            off,
+            width,
+            write: false,
+            bc,
+        });
+    }
+
+    /// Whether an access of thread `th` at barrier count `bc` lies in the interval that the
+    /// invariant being evaluated at position `pos` reads: its own thread's, or the other
+    /// thread's when both are of one block and have passed the same barriers.
+    fn same_interval(&self, th: usize, bc: &Sexp, pos: usize) -> Sexp {
+        if th == pos {
+            return t();
+        }
+        match self.invariants.states.get(pos) {
+            Some(ts) => and(atom("same_block"), super::races::equal(bc, &ts.bc)),
+            None => atom("same_block"),
         }
     }
 
@@ -158,7 +228,10 @@ impl Encoder<'_> {
             self.peers = saved;
             let mut premise = vec![self.reach(&st[0], 0)];
             if bi.binary {
+                // Both threads at this barrier: of one block, with the same barriers passed
+                // (in an abstracted loop, at the same iteration).
                 premise.push(atom("same_block"));
+                premise.push(super::races::equal(&st[0].bc, &st[1].bc));
                 premise.push(self.reach(&st[1], 1));
             }
             let premise = premise.into_iter().reduce(and).unwrap_or_else(t);
@@ -172,21 +245,7 @@ impl Encoder<'_> {
                 span: span.clone(),
                 check: InvariantCheck::Holds,
             };
-            match self.g.block_dim[0].filter(|_| self.split_invariants) {
-                // `--split-invariants`: one case per value of thread 1's threadIdx.x.
-                Some(size) => {
-                    let tid = atom(Self::builtin_name(Builtin::ThreadIdx(Dim::X), 0));
-                    let first = self.check_list.len();
-                    for x in 0..size {
-                        let case = and(fail.clone(), app("=", vec![tid.clone(), bvn(u64::from(x), 32)]));
-                        self.push_check(holds.clone(), format!("{name}.t{x}"), case, vec![], self.seen_abstract);
-                        if let Some(c) = self.check_list.last_mut() {
-                            c.split = Some(first);
-                        }
-                    }
-                }
-                None => self.push_check(holds, name.clone(), fail, vec![], self.seen_abstract),
-            }
+            self.push_split_check(holds, &name, fail);
             if self.barrier_access_checks {
                 let unknown = loads
                     .iter()
@@ -197,16 +256,11 @@ impl Encoder<'_> {
                     .reduce(or)
                     .unwrap_or_else(f);
                 if unknown != f() {
-                    self.push_check(
-                        Property::BarrierInvariant {
-                            span: span.clone(),
-                            check: InvariantCheck::Access,
-                        },
-                        format!("{name}.access"),
-                        and(premise.clone(), unknown),
-                        vec![],
-                        self.seen_abstract,
-                    );
+                    let access = Property::BarrierInvariant {
+                        span: span.clone(),
+                        check: InvariantCheck::Access,
+                    };
+                    self.push_split_check(access, &format!("{name}.access"), and(premise.clone(), unknown));
                 }
             }
             // A unary invariant instantiated only at the thread itself keeps the thread's own
@@ -238,6 +292,36 @@ impl Encoder<'_> {
             }
         }
         self.invariants.states.clear();
+    }
+
+    /// Pushes the check that `fail` is unsatisfiable, named `name`: one query, or with
+    /// `--split-invariants` and a concrete `blockDim.x` one query per value of thread 1's
+    /// `threadIdx.x` (`name.tX`), which together cover every thread of the block since
+    /// `threadIdx.x < blockDim.x` holds in each. The cases share [`super::Check::split`], so
+    /// that the driver asks no other case once one fails. Used for an invariant's holds and
+    /// access checks, whose terms (sums over ranges, locations) depend on the thread and are
+    /// ground once it is fixed.
+    fn push_split_check(&mut self, property: Property, name: &str, fail: Sexp) {
+        match self.g.block_dim[0].filter(|_| self.split_invariants) {
+            Some(size) => {
+                let tid = atom(Self::builtin_name(Builtin::ThreadIdx(Dim::X), 0));
+                let first = self.check_list.len();
+                for x in 0..size {
+                    let case = and(fail.clone(), app("=", vec![tid.clone(), bvn(u64::from(x), 32)]));
+                    self.push_check(
+                        property.clone(),
+                        format!("{name}.t{x}"),
+                        case,
+                        vec![],
+                        self.seen_abstract,
+                    );
+                    if let Some(c) = self.check_list.last_mut() {
+                        c.split = Some(first);
+                    }
+                }
+            }
+            None => self.push_check(property, name.to_owned(), fail, vec![], self.seen_abstract),
+        }
     }
 
     /// After a block barrier, once the threads of `st` see the fresh memories: the pending
@@ -327,14 +411,51 @@ impl Encoder<'_> {
                     app("bvule", vec![s.off.clone(), off.clone()]),
                     app("bvule", vec![end.clone(), s_end]),
                 );
-                let mut c = and(s.reach.clone(), covers);
-                if s.th != pos {
-                    c = and(atom("same_block"), c);
-                }
-                c
+                and(self.same_interval(s.th, &s.bc, pos), and(s.reach.clone(), covers))
             })
             .reduce(or)
             .unwrap_or_else(f)
+    }
+
+    /// The terms of the loop invariant `inv` (`__invariant`, PUG §6) for the first `positions`
+    /// threads of `states`: its body run on a copy of each thread's state, its loads reading
+    /// memory as `reading` says ([`Reading::Both`] only in the pair model under the equality
+    /// abstraction, [`Reading::Own`] elsewhere) and recorded as no access. With `peers`, its
+    /// `Expr::Other`s read the other thread in `states` (the bodies of both run first, so the
+    /// condition may read the other's values).
+    ///
+    /// A check reads [`Reading::Both`]: the memory both threads of the pair wrote in this
+    /// interval, as GPUVerify's lock-step pair reads its one memory of the group (a relational
+    /// invariant `A[tid] != A[__other_int(tid)]` holds only there). An assumption reads each
+    /// thread's own view, which may always be taken as that same memory (the threads' views
+    /// differ only where the other thread wrote in this interval, which reading would race).
+    pub(super) fn loop_invariant_terms(
+        &mut self,
+        inv: &LoopInvariant,
+        states: &[TState],
+        positions: usize,
+        reading: Reading,
+        peers: bool,
+    ) -> Vec<Sexp> {
+        let reading = if self.invariants_on() { reading } else { Reading::Own };
+        let saved_states = std::mem::replace(&mut self.invariants.states, states.to_vec());
+        let saved_peers = std::mem::replace(&mut self.peers, if peers { states.to_vec() } else { Vec::new() });
+        let mut ev = states.to_vec();
+        let ran = if peers { ev.len() } else { positions.min(ev.len()) };
+        for (th, ts) in ev.iter_mut().enumerate().take(ran) {
+            self.invariant_body(&inv.body, ts, th, reading);
+        }
+        if peers {
+            self.peers = ev.clone();
+        }
+        let mut terms = Vec::new();
+        for (th, ts) in ev.iter_mut().enumerate().take(positions) {
+            terms.push(self.cond_term(&inv.cond, ts, th));
+        }
+        self.invariants.loads.clear();
+        self.peers = saved_peers;
+        self.invariants.states = saved_states;
+        terms
     }
 
     /// Runs an invariant's `body` for position `th` (loads into its temporaries, assignments,
@@ -396,26 +517,23 @@ impl Encoder<'_> {
         let Some(theirs) = self.peer_memory(array, other) else {
             return Self::load_bytes(&mine, off, width);
         };
-        let writes: Vec<Seen> = self
-            .invariants
-            .seen
-            .iter()
-            .filter(|s| s.array == array && s.th == other && s.write)
-            .cloned()
-            .collect();
+        let writes = self.writes_of_other(array, other, th);
         if writes.is_empty() {
             return Self::load_bytes(&mine, off, width);
         }
         Self::bytes_at(off, width, |addr| {
             let wrote = writes
                 .iter()
-                .map(|s| {
+                .map(|(s, together)| {
                     let s_end = app("bvadd", vec![s.off.clone(), bvn(u64::from(s.width), 64)]);
                     and(
-                        s.reach.clone(),
+                        together.clone(),
                         and(
-                            app("bvule", vec![s.off.clone(), addr.clone()]),
-                            app("bvult", vec![addr.clone(), s_end]),
+                            s.reach.clone(),
+                            and(
+                                app("bvule", vec![s.off.clone(), addr.clone()]),
+                                app("bvult", vec![addr.clone(), s_end]),
+                            ),
                         ),
                     )
                 })
@@ -424,12 +542,46 @@ impl Encoder<'_> {
             app(
                 "ite",
                 vec![
-                    and(atom("same_block"), wrote),
+                    wrote,
                     app("select", vec![theirs.clone(), addr.clone()]),
                     app("select", vec![mine.clone(), addr]),
                 ],
             )
         })
+    }
+
+    /// The writes of `array` by thread `other` known in this interval, each with the condition
+    /// that it lies in the interval position `th` reads ([`Self::same_interval`]).
+    fn writes_of_other(&self, array: ArrayId, other: usize, th: usize) -> Vec<(Seen, Sexp)> {
+        self.invariants
+            .seen
+            .iter()
+            .filter(|s| s.array == array && s.th == other && s.write)
+            .map(|s| (s.clone(), self.same_interval(s.th, &s.bc, th)))
+            .collect()
+    }
+
+    /// The memory of `array` that thread `th` of `st` copies in an array snapshot
+    /// ([`StmtKind::ArraySnapshot`]): its own view, and under the equality abstraction of the
+    /// pair, the bytes the other thread of its block wrote in this interval (the writes known
+    /// here) from the other thread's view.
+    pub(super) fn snapshot_view(&mut self, array: ArrayId, st: &[TState], th: usize) -> Sexp {
+        let mine = self.mem_get(&st[th], array);
+        if !self.invariants_on() || st.len() != 2 {
+            return mine;
+        }
+        let other = 1 - th;
+        let theirs = self.mem_get(&st[other], array);
+        let saved = std::mem::replace(&mut self.invariants.states, st.to_vec());
+        let writes = self.writes_of_other(array, other, th);
+        self.invariants.states = saved;
+        let mut m = mine;
+        for (s, together) in writes {
+            let bytes = Self::load_bytes(&theirs, &s.off, s.width);
+            let stored = Self::store_bytes(m.clone(), &s.off, &bytes, s.width);
+            m = app("ite", vec![and(together, s.reach.clone()), stored, m]);
+        }
+        m
     }
 
     /// The memory of `array` as thread `th` of the pair sees it now (while checking: the

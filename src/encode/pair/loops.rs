@@ -5,13 +5,14 @@
 //!
 //! Does not derive closed forms nor decide which loops are abstracted (`passes`).
 
+use super::invariants::{Reading, Seen};
 use super::relational::LoopStates;
 use super::{Check, Encoder, MemoryModel, Property, TState};
 use crate::encode::terms::{and, app, atom, bvn, extend, f, mem_sort, not, or, sym, t, to_unsigned};
-use crate::ir::query::{exits_to, grid_barriers, mentions, reads_other_thread};
+use crate::ir::query::{contains_barrier, exits_to, grid_barriers, has_exit, mentions, reads_other_thread};
 use crate::ir::visit::{LabelContext, Visitor};
 use crate::ir::{
-    AbstractLoop, ArrayId, BinOp, BlockId, ClosedForm, Expr, Space, Span, Stmt, StmtKind, Ty, UnOp, VarId,
+    AbstractLoop, ArrayId, BinOp, BlockId, ClosedForm, Expr, LoopInvariant, Space, Stmt, StmtKind, Ty, UnOp, VarId,
 };
 use crate::solver::{Query, Sexp};
 use num_bigint::BigInt;
@@ -84,13 +85,16 @@ impl Encoder<'_> {
         let entry: Vec<TState> = st.to_vec();
         let loop_pos = self.loop_position();
         // The user's invariants hold on entry (base case).
-        for (inv, span) in &l.invariants {
-            self.invariant_check(inv, span, &entry, "base", true);
+        for inv in &l.invariants {
+            self.invariant_check(inv, &entry, "base", true);
         }
         self.depth += 1;
         self.abstract_depth += 1;
         self.seen_abstract = true;
-        // An arbitrary iteration: what the pair accessed before it is not known there.
+        // An arbitrary iteration: what the pair accessed before it is known there only as
+        // `recall_known` says.
+        let entry_known = self.known_now();
+        let tail = tail_accesses(l);
         self.forget_known();
         let mut head = entry.clone();
         let mut its = Vec::new();
@@ -99,6 +103,7 @@ impl Encoder<'_> {
             self.loop_fences(l, loop_pos, line, ts, th);
             its.push(it);
         }
+        self.recall_at_count(l, &entry_known, &tail, &its, &mut head);
         // Each thread's states at a count of this loop (the iteration, then the exit).
         let mut instances: Vec<Vec<(Sexp, TState)>> = head
             .iter()
@@ -108,15 +113,7 @@ impl Encoder<'_> {
         // Plain invariants hold for each thread at its head; relational ones (reading the
         // other thread) for two threads at the same count (`relational`).
         let relational = self.pair_relational();
-        for (inv, _) in &l.invariants {
-            if relational && reads_other_thread(inv) {
-                continue;
-            }
-            for (th, ts) in head.iter_mut().enumerate() {
-                let c = self.expr(inv, ts, th);
-                self.assume(ts, th, c);
-            }
-        }
+        self.assume_plain_invariants(l, relational, &mut head);
         if relational {
             self.assume_relational(l, &its, &mut head);
         }
@@ -147,9 +144,9 @@ impl Encoder<'_> {
         }
         // Step checks: the closed forms and the user's invariants hold at the next head.
         self.closed_form_checks(s, l, &instances, st, &mut head);
-        for (inv, span) in &l.invariants {
-            if !(relational && reads_other_thread(inv)) {
-                self.invariant_check(inv, span, &head, "step", false);
+        for inv in &l.invariants {
+            if !(relational && inv.reads_other_thread()) {
+                self.invariant_check(inv, &head, "step", false);
             }
         }
         let next = head.clone();
@@ -184,10 +181,15 @@ impl Encoder<'_> {
         let has_break = exits_to(&l.body, l.brk) || exits_to(&l.cond_stmts, l.brk);
         let leaves = leaves_loop(&l.body, l.brk, l.cont);
         let mut post = entry.clone();
+        let mut exits = Vec::new();
+        // Without a `break` and with a plain test, a thread leaves the loop from a head (the
+        // one whose test fails): the invariants hold there.
+        let at_head = !has_break && l.cond_stmts.is_empty();
         for (th, ts) in post.iter_mut().enumerate() {
             let count = self.iteration_state(l, line, "exit", ts, th);
             self.loop_fences(l, loop_pos, line, ts, th);
-            instances[th].push((count, ts.clone()));
+            instances[th].push((count.clone(), ts.clone()));
+            exits.push(count);
             if leaves {
                 // Some iteration may have returned: whether this thread did is unknown.
                 let r = self.fresh_name(&format!("t{}.left.L{line}", th + 1));
@@ -195,11 +197,18 @@ impl Encoder<'_> {
                 let pc = and(ts.pc.clone(), not(r));
                 ts.pc = self.define(&format!("t{}.pc", th + 1), atom("Bool"), pc);
             }
-            if !has_break && l.cond_stmts.is_empty() {
+            if at_head {
                 let c = self.expr(&l.cond, ts, th);
                 self.assume(ts, th, not(c));
             }
         }
+        if at_head {
+            self.assume_plain_invariants(l, relational, &mut post);
+            if relational {
+                self.assume_relational(l, &exits, &mut post);
+            }
+        }
+        self.recall_at_count(l, &entry_known, &tail, &exits, &mut post);
         self.closed_congruence(l, &entry, &instances);
         self.depth -= 1;
         self.abstract_depth -= 1;
@@ -581,41 +590,85 @@ impl Encoder<'_> {
         }
     }
 
-    /// A check that `inv` holds in `states` (on entry, or at the end of the iteration).
-    pub(super) fn invariant_check(&mut self, inv: &Expr, span: &Span, states: &[TState], what: &str, base: bool) {
-        self.invariant_check_with(inv, span, states, what, base, t());
+    /// Assumes the invariants of `l` that do not read the other thread (all of them unless
+    /// `relational`, see [`Self::pair_relational`]) for each thread of `st` (a head, or the
+    /// exit), each over the thread's own view of memory.
+    fn assume_plain_invariants(&mut self, l: &AbstractLoop, relational: bool, st: &mut [TState]) {
+        for inv in &l.invariants {
+            if relational && inv.reads_other_thread() {
+                continue;
+            }
+            let terms = self.loop_invariant_terms(inv, st, st.len(), Reading::Own, false);
+            for (th, c) in terms.into_iter().enumerate() {
+                self.assume(&mut st[th], th, c);
+            }
+        }
     }
 
-    /// A check that `inv` holds in `states` where `premise` holds; an invariant that reads the
-    /// other thread reads it in `states`.
+    /// The accesses known at a head or the exit of `l` (the threads `st`, at the counts
+    /// `counts`), in the barrier interval that goes on there:
+    ///
+    /// - a barrier-free loop runs in the interval of its entry: the accesses known on entry
+    ///   (`entry`);
+    /// - a loop running a fixed number of barriers per iteration: at count 0 those known on
+    ///   entry, at a count `c >= 1` those that iteration `c - 1` made after its last barrier
+    ///   (`tail`, [`tail_accesses`]), at their addresses now;
+    /// - otherwise none.
+    fn recall_at_count(
+        &mut self,
+        l: &AbstractLoop,
+        entry: &[Seen],
+        tail: &[(ArrayId, Expr, Ty)],
+        counts: &[Sexp],
+        st: &mut [TState],
+    ) {
+        match l.barriers {
+            Some(0) => self.recall_known(entry, &vec![t(); st.len()], st),
+            Some(_) => {
+                let first: Vec<Sexp> = counts.iter().map(|c| app("=", vec![c.clone(), bvn(0, 64)])).collect();
+                self.recall_known(entry, &first, st);
+                for (array, offset, ty) in tail {
+                    for (th, ts) in st.iter_mut().enumerate() {
+                        let (off, _) = self.offset(offset, ts, th);
+                        let reach = self.reach(ts, th);
+                        let later = app("bvuge", vec![counts[th].clone(), bvn(1, 64)]);
+                        self.know(*array, th, and(reach, later), off, ty.bytes(), ts.bc.clone());
+                    }
+                }
+            }
+            None => {}
+        }
+    }
+
+    /// A check that `inv` holds in `states` (on entry, or at the end of the iteration).
+    pub(super) fn invariant_check(&mut self, inv: &LoopInvariant, states: &[TState], what: &str, base: bool) {
+        self.invariant_check_with(inv, states, what, base, t());
+    }
+
+    /// A check that `inv` holds in `states` where `premise` holds, over the memory both
+    /// threads wrote ([`Reading::Both`]); an invariant that reads the other thread reads it in
+    /// `states`.
     pub(super) fn invariant_check_with(
         &mut self,
-        inv: &Expr,
-        span: &Span,
+        inv: &LoopInvariant,
         states: &[TState],
         what: &str,
         base: bool,
         premise: Sexp,
     ) {
-        let relational = self.reads_other && reads_other_thread(inv);
-        if relational {
-            self.peers = states.to_vec();
-        }
-        let mut states = states.to_vec();
+        let relational = self.reads_other && inv.reads_other_thread();
         let checked = if self.memory == MemoryModel::EqualityAbstraction {
             1
         } else {
             self.n
         };
+        let terms = self.loop_invariant_terms(inv, states, checked, Reading::Both, relational);
         let mut fails = Vec::new();
-        for (th, ts) in states.iter_mut().enumerate().take(checked) {
-            let c = self.cond_term(inv, ts, th);
-            let reach = self.reach(ts, th);
+        for (th, c) in terms.into_iter().enumerate() {
+            let reach = self.reach(&states[th], th);
             fails.push(and(and(reach, premise.clone()), not(c)));
         }
-        if relational {
-            self.peers.clear();
-        }
+        let span = &inv.span;
         let property = Property::Invariant {
             span: span.clone(),
             base,
@@ -624,6 +677,53 @@ impl Encoder<'_> {
         let fail = fails.iter().cloned().reduce(or).unwrap_or_else(f);
         self.push_check(property, name, fail, fails, self.seen_abstract && !base);
     }
+}
+
+/// The accesses that every iteration of `l` makes after its last barrier, in the barrier
+/// interval that the next head (or the exit) is in: those of the statements after the body's
+/// last barrier and of the step, at the top level (or in blocks), whose address reads no
+/// variable the loop assigns (so that it is the same at the head that follows). Only for a
+/// loop running a fixed number `> 0` of barriers per iteration whose body and step cannot
+/// leave early (a `continue` could skip them); none otherwise. As (array, byte offset, type).
+pub(super) fn tail_accesses(l: &AbstractLoop) -> Vec<(ArrayId, Expr, Ty)> {
+    if !matches!(l.barriers, Some(n) if n > 0) || has_exit(&l.body) || has_exit(&l.step) {
+        return Vec::new();
+    }
+    let Some(last) = l.body.iter().rposition(|s| matches!(s.kind, StmtKind::Barrier(..))) else {
+        return Vec::new();
+    };
+    let rest: Vec<&Stmt> = l.body[last + 1..].iter().chain(&l.step).collect();
+    if rest.iter().any(|s| contains_barrier(std::slice::from_ref(*s))) {
+        return Vec::new();
+    }
+    let assigned: BTreeSet<VarId> = l
+        .closed
+        .iter()
+        .map(|(v, _)| *v)
+        .chain(l.havocked.iter().copied())
+        .collect();
+    fn collect(s: &Stmt, assigned: &BTreeSet<VarId>, out: &mut Vec<(ArrayId, Expr, Ty)>) {
+        match &s.kind {
+            StmtKind::Load { array, offset, ty, .. }
+            | StmtKind::Store { array, offset, ty, .. }
+            | StmtKind::Atomic { array, offset, ty, .. }
+                if !mentions(offset, assigned) && !reads_other_thread(offset) =>
+            {
+                out.push((*array, offset.clone(), *ty));
+            }
+            StmtKind::Block { body, .. } => {
+                for s in body {
+                    collect(s, assigned, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for s in rest {
+        collect(s, &assigned, &mut out);
+    }
+    out
 }
 
 /// `log2` of the barrier-count stride of a loop running `nb` barriers per iteration: the

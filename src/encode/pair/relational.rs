@@ -23,11 +23,12 @@
 //!
 //! Does not decide which annotations exist (the front end) nor encode plain expressions (`expr`).
 
+use super::invariants::Reading;
 use super::{Encoder, MemoryModel, TState};
 use crate::encode::terms::{and, app, atom, f, not, or, sort_of, sym, t};
 use crate::ir::query::reads_other_thread;
 use crate::ir::visit::Visitor;
-use crate::ir::{AbstractLoop, Expr, Span, Stmt, Ty};
+use crate::ir::{AbstractLoop, Expr, LoopInvariant, Stmt, Ty};
 use crate::solver::Sexp;
 
 /// The states of an abstracted loop that its relational invariants are checked on.
@@ -117,19 +118,18 @@ impl Encoder<'_> {
         self.n == 2 && self.memory == MemoryModel::EqualityAbstraction && self.pinned.is_empty()
     }
 
-    /// Assumes the relational invariants of `l` at the head (`head`, counts `its`): for each
-    /// thread, where the other thread is at the head at the same count, the invariant with the
-    /// other thread's values (the induction hypothesis of [`Self::relational_invariants`]).
+    /// Assumes the relational invariants of `l` at a head (`head`, counts `its`; or at the
+    /// exit, with the exit counts): for each thread, where the other thread is there at the
+    /// same count, the invariant with the other thread's values (the induction hypothesis of
+    /// [`Self::relational_invariants`]), each thread reading its own view of memory.
     pub(super) fn assume_relational(&mut self, l: &AbstractLoop, its: &[Sexp], head: &mut [TState]) {
         let same = app("=", vec![its[0].clone(), its[1].clone()]);
-        for (inv, _) in l.invariants.iter().filter(|(e, _)| reads_other_thread(e)) {
-            self.peers = head.to_vec();
-            for th in 0..2 {
-                let c = self.expr(inv, &mut head[th], th);
+        for inv in l.invariants.iter().filter(|inv| inv.reads_other_thread()) {
+            let terms = self.loop_invariant_terms(inv, head, 2, Reading::Own, true);
+            for (th, c) in terms.into_iter().enumerate() {
                 let premise = and(same.clone(), head[1 - th].pc.clone());
                 self.assume(&mut head[th], th, app("=>", vec![premise, c]));
             }
-            self.peers.clear();
         }
     }
 
@@ -148,14 +148,14 @@ impl Encoder<'_> {
     /// With the base case (the entry states) the first check makes the invariant an inductive
     /// fact of every pair at equal counts, which is what the head assumes.
     pub(super) fn relational_invariants(&mut self, s: &Stmt, l: &AbstractLoop, ls: &LoopStates<'_>) {
-        let rel: Vec<&(Expr, Span)> = l.invariants.iter().filter(|(e, _)| reads_other_thread(e)).collect();
+        let rel: Vec<&LoopInvariant> = l.invariants.iter().filter(|inv| inv.reads_other_thread()).collect();
         if rel.is_empty() {
             return;
         }
         let same = app("=", vec![ls.its[0].clone(), ls.its[1].clone()]);
-        for (inv, span) in &rel {
+        for inv in &rel {
             let both = and(same.clone(), ls.continues[1].clone());
-            self.invariant_check_with(inv, span, ls.next, "step", false, both);
+            self.invariant_check_with(inv, ls.next, "step", false, both);
         }
         // A thread left behind: at the loop on entry while the other is not, or one going on
         // from a head where both were at the same count.
@@ -171,16 +171,19 @@ impl Encoder<'_> {
         let line = s.span.line;
         let mut alone = ls.entry[0].clone();
         self.iteration_state(l, line, "alone", &mut alone, 0);
-        for (inv, _) in l.invariants.iter().filter(|(e, _)| !reads_other_thread(e)) {
-            let c = self.expr(inv, &mut alone, 0);
-            self.assume(&mut alone, 0, c);
+        for inv in l.invariants.iter().filter(|inv| !inv.reads_other_thread()) {
+            let c = self.loop_invariant_terms(inv, std::slice::from_ref(&alone), 1, Reading::Own, false);
+            for c in c {
+                self.assume(&mut alone, 0, c);
+            }
         }
         let mut gone = ls.entry[1].clone();
         gone.pc = f();
-        for (inv, span) in &rel {
-            self.peers = vec![alone.clone(), gone.clone()];
-            let c = self.expr(inv, &mut alone.clone(), 0);
-            self.peers.clear();
+        for inv in &rel {
+            let pair = [alone.clone(), gone.clone()];
+            let c = self.loop_invariant_terms(inv, &pair, 1, Reading::Own, true);
+            let c = c.into_iter().next().unwrap_or_else(t);
+            let span = &inv.span;
             let reach = self.reach(&alone, 0);
             let fail = and(and(apart.clone(), reach), not(c));
             let property = super::Property::Invariant {

@@ -113,6 +113,7 @@ impl Encoder<'_> {
             StmtKind::Ensures { .. } => {}
             StmtKind::BarrierInvariant(bi) => self.stmt_barrier_invariant(s, bi),
             StmtKind::Clobber { array, .. } => self.stmt_clobber(s, *array, st),
+            StmtKind::ArraySnapshot { dst, src } => self.array_snapshot(*dst, *src, st),
             // Fences and the idioms they make order accesses between threads of the pair model;
             // the concrete model runs one serialization, which no fence changes.
             StmtKind::Fence(scope) if self.memory == MemoryModel::EqualityAbstraction => self.fence(s, *scope, st),
@@ -146,7 +147,9 @@ impl Encoder<'_> {
         let mut grid = Vec::new();
         let mut warp = Vec::new();
         let mut written = Vec::new();
+        let mut bcs = Vec::new();
         for (th, ts) in st.iter_mut().enumerate() {
+            bcs.push(ts.bc.clone());
             let (off, ok) = self.offset(offset, ts, th);
             valid.push(ok);
             written.extend(body(self, ts, th, &off));
@@ -161,7 +164,7 @@ impl Encoder<'_> {
             warp.push(ts.wc.clone());
         }
         let before = self.accesses.len();
-        self.note_interval_access(array, &per, ty.bytes(), kind != AccessKind::Read);
+        self.note_interval_access(array, &per, &bcs, ty.bytes(), kind != AccessKind::Read);
         self.record(array, &s.span, kind, ty.bytes(), per, grid, warp, valid);
         if let Some(a) = self.accesses.get_mut(before) {
             a.sync = point;
@@ -249,6 +252,48 @@ impl Encoder<'_> {
             && matches!(self.k.array(array).space, Space::Shared | Space::Global)
         {
             self.warp_havoc(array, st);
+        }
+    }
+
+    /// `__array_snapshot(dst, src)` for every thread (GPUVerify's `$$dst := $$src`): where the
+    /// thread runs, `dst` becomes the memory of `src` as it sees it, in one step and without
+    /// any access. In the pair model under the equality abstraction that is the memory of the
+    /// pair's block as GPUVerify's lock-step pair has it: the thread's own view, with the bytes
+    /// the other thread of its block wrote in this interval taken from that thread's view (as
+    /// a barrier invariant's check reads them, `invariants`). An array touched by atomics or
+    /// by calls without a body has no memory to copy: `dst` becomes arbitrary.
+    fn array_snapshot(&mut self, dst: ArrayId, src: ArrayId, st: &mut [TState]) {
+        if dst == src {
+            return;
+        }
+        if self.fold {
+            for ts in st.iter() {
+                for a in [src, dst] {
+                    let key = self.mem_key(ts, a);
+                    self.materialize(key);
+                }
+            }
+        }
+        let mut copies = Vec::new();
+        for th in 0..st.len() {
+            let m = if self.adversarial.contains(&src) {
+                let name = self.fresh_name(&format!("t{}.snapshot.{}", th + 1, sym(&self.k.array(src).name)));
+                self.declare(&name, crate::encode::terms::mem_sort())
+            } else {
+                self.snapshot_view(src, st, th)
+            };
+            copies.push(m);
+        }
+        for (th, (ts, m)) in st.iter_mut().zip(copies).enumerate() {
+            let old = self.mem_get(ts, dst);
+            let v = if ts.pc == crate::encode::terms::t() {
+                m
+            } else {
+                app("ite", vec![ts.pc.clone(), m, old])
+            };
+            let name = format!("t{}.mem.{}", th + 1, sym(&self.k.array(dst).name));
+            let v = self.define(&name, crate::encode::terms::mem_sort(), v);
+            self.mem_set(ts, dst, v);
         }
     }
 

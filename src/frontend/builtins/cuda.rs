@@ -427,7 +427,8 @@ const TABLE: &[(&str, Lowering)] = &[
     ("__return_val_bool", ReturnValue),
     ("__return_val_ptr", ReturnValue),
     ("__old_int", Unmodelled),
-    ("__array_snapshot", Unmodelled),
+    // `__array_snapshot(dst, src)`: the whole array `src` copied into `dst` (a ghost array).
+    ("__array_snapshot", ArraySnapshot),
     // `__read_permission(T, x)`: a read of `x`.
     ("__gpug_read_permission", Evaluate),
     ("__add_noovfl_int", AddNoOverflow),

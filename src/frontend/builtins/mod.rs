@@ -125,6 +125,9 @@ pub enum Lowering {
     /// §5's non-overflowing addition): `a + b`, assuming it does not overflow the operands'
     /// type ([`add_noovfl`]).
     AddNoOverflow,
+    /// GPUVerify's `__array_snapshot(dst, src)` (paper `001_…` §5, ghost arrays): a
+    /// [`crate::ir::StmtKind::ArraySnapshot`] of the two whole arrays the arguments point to.
+    ArraySnapshot,
     /// The arguments are evaluated (their loads are the thread's reads) and nothing else:
     /// `__read_permission(T, x)` (a prelude macro over `__gpug_read_permission(x)`).
     Evaluate,

@@ -98,8 +98,10 @@ fn stmt(mut s: Stmt, logs: &[AccessLog], out: &mut Vec<Stmt>) {
             out.extend(reset);
             return;
         }
-        // An invariant's reads are the check's, not the thread's: not logged.
+        // An invariant's reads are the check's, not the thread's, and a snapshot is no
+        // access (GPUVerify logs neither): not logged.
         StmtKind::Ensures { .. }
+        | StmtKind::ArraySnapshot { .. }
         | StmtKind::BarrierInvariant(_)
         | StmtKind::Assign { .. }
         | StmtKind::Havoc { .. }

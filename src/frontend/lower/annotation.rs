@@ -338,6 +338,44 @@ impl Lower<'_, '_> {
         Ok(Val::Void)
     }
 
+    /// GPUVerify's `__array_snapshot(dst, src)` (paper `001_…` §5's ghost arrays): a
+    /// [`StmtKind::ArraySnapshot`] copying the whole array `src` points to into the one `dst`
+    /// points to, in one step and without accessing either (GPUVerify's `$$dst := $$src`).
+    ///
+    /// # Errors
+    /// Not two arguments; an argument that is not a pointer to the start of an array
+    /// (GPUVerify refuses snapshots of pointers it cannot resolve to one array); a `dst` in
+    /// `__constant` memory.
+    pub(super) fn array_snapshot(&mut self, name: &str, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
+        let [dst, src] = args else {
+            return unsupported(span.clone(), format!("`{name}` needs two arguments (dst, src)"));
+        };
+        let mut arrays = Vec::new();
+        for a in [dst, src] {
+            let v = self.rvalue(a, out)?;
+            let p = self.expect_ptr(v, a)?;
+            let whole = crate::ir::query::int_constant(&p.off) == Some(0.into());
+            if !whole || self.null == Some(p.array) {
+                return unsupported(
+                    self.span(a),
+                    format!(
+                        "`{name}` of a pointer that is not the start of an array (whole arrays only, as GPUVerify)"
+                    ),
+                );
+            }
+            arrays.push(p.array);
+        }
+        let (dst, src) = (arrays[0], arrays[1]);
+        if self.k.array(dst).space == Space::Constant {
+            return unsupported(span.clone(), format!("`{name}` into __constant__ memory"));
+        }
+        out.push(Stmt {
+            kind: StmtKind::ArraySnapshot { dst, src },
+            span: span.clone(),
+        });
+        Ok(Val::Void)
+    }
+
     /// `__implies(a, b)` and `__ite(c, x, y)` (the call `n`) inside an annotation, when an
     /// operand after the first reads memory: that operand's reads are made only where it is
     /// taken (a branch, as for `&&`), so that a barrier invariant's access check asks about

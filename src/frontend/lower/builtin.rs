@@ -156,6 +156,7 @@ impl Lower<'_, '_> {
             },
             Lowering::Unsupported(why) => return unsupported(span.clone(), format!("`{name}`: {why}")),
             Lowering::BarrierInvariant(binary) => self.barrier_invariant(binary, name, args, span, out)?,
+            Lowering::ArraySnapshot => self.array_snapshot(name, args, span, out)?,
             Lowering::AddNoOverflow => self.add_no_overflow(n, name, args, span, out)?,
             Lowering::Evaluate => self.scalar_args(args, out).map(|_| Val::Void)?,
         };
@@ -701,14 +702,13 @@ impl Lower<'_, '_> {
                 }
             }
             // An invariant we cannot lower (GPUVerify's two-thread annotations such as
-            // `__write_implies`) is dropped: not assuming it is sound, only less precise.
+            // `__write_implies`) is dropped: not assuming it is sound, only less precise. Its
+            // loads stay with it: they are read where the invariant is evaluated, and are not
+            // the thread's accesses (GPUVerify's non-temporal loads).
             Check::Invariant => {
-                let mut stmts = Vec::new();
-                match self.annotation_cond(a, &mut stmts) {
-                    Ok(cond) => {
-                        out.extend(stmts);
-                        push(out, StmtKind::Invariant { cond });
-                    }
+                let mut body = Vec::new();
+                match self.annotation_cond(a, &mut body) {
+                    Ok(cond) => push(out, StmtKind::Invariant { body, cond }),
                     Err(e) => {
                         let why = match e {
                             FrontendError::Unsupported { what, .. } => what,
