@@ -239,7 +239,7 @@ fn for_loop_with_invariant() {
     assert_eq!(
         body(&k),
         format!(
-            "j = 0\nloop cond (Lt j n)\n  Invariant {{ cond: Binary {{ op: Ge, lhs: Var {{ id: VarId(1), ty: Int {{ bits: 32, signed: true }} }}, rhs: Const {{ value: 0, ty: Int {{ bits: 32, signed: true }} }}, ty: Bool }} }}\nbody\n  store a[(Mul {I64C} j) 4)] = j\nstep\n  j = (Add j 1)\n"
+            "j = 0\nloop cond (Lt j n)\n  Invariant {{ body: [], cond: Binary {{ op: Ge, lhs: Var {{ id: VarId(1), ty: Int {{ bits: 32, signed: true }} }}, rhs: Const {{ value: 0, ty: Int {{ bits: 32, signed: true }} }}, ty: Bool }} }}\nbody\n  store a[(Mul {I64C} j) 4)] = j\nstep\n  j = (Add j 1)\n"
         )
     );
 }
