@@ -54,6 +54,10 @@ pub enum InvariantCheck {
     Uniform(String),
 }
 
+/// How many ranges of the checking thread's `threadIdx.x` an access check is split into
+/// under `--split-invariants` ([`Encoder::push_split_check`]).
+const ACCESS_CASES: u32 = 8;
+
 /// One access of the current barrier interval: array, thread, reached (`pc ∧ assumed`), byte
 /// offset, width in bytes, whether it writes (a location known from an earlier interval
 /// position, [`Encoder::recall_known`], is not taken as a write), the thread's barrier count
@@ -188,6 +192,13 @@ impl Encoder<'_> {
         if th == pos {
             return t();
         }
+        // Before any abstracted loop (or opaque call) the two threads run barrier by barrier
+        // in lock-step, and `seen` holds only the current interval's accesses: both are in
+        // it. (A thread skipping a barrier the other reaches is barrier divergence, a finding
+        // of its own.) Saying so keeps the counts out of every byte the check reads.
+        if !self.seen_abstract {
+            return atom("same_block");
+        }
         match self.invariants.states.get(pos) {
             Some(ts) => and(atom("same_block"), super::races::equal(bc, &ts.bc)),
             None => atom("same_block"),
@@ -245,7 +256,7 @@ impl Encoder<'_> {
                 span: span.clone(),
                 check: InvariantCheck::Holds,
             };
-            self.push_split_check(holds, &name, fail);
+            self.push_split_check(holds, &name, fail, u32::MAX);
             if self.barrier_access_checks {
                 let unknown = loads
                     .iter()
@@ -260,7 +271,12 @@ impl Encoder<'_> {
                         span: span.clone(),
                         check: InvariantCheck::Access,
                     };
-                    self.push_split_check(access, &format!("{name}.access"), and(premise.clone(), unknown));
+                    self.push_split_check(
+                        access,
+                        &format!("{name}.access"),
+                        and(premise.clone(), unknown),
+                        ACCESS_CASES,
+                    );
                 }
             }
             // A unary invariant instantiated only at the thread itself keeps the thread's own
@@ -295,22 +311,36 @@ impl Encoder<'_> {
     }
 
     /// Pushes the check that `fail` is unsatisfiable, named `name`: one query, or with
-    /// `--split-invariants` and a concrete `blockDim.x` one query per value of thread 1's
-    /// `threadIdx.x` (`name.tX`), which together cover every thread of the block since
+    /// `--split-invariants` and a concrete `blockDim.x` one query per range of thread 1's
+    /// `threadIdx.x`, at most `max_cases` ranges of consecutive values (`name.tX` for one
+    /// value, `name.tX-Y` for X..=Y), which together cover every thread of the block since
     /// `threadIdx.x < blockDim.x` holds in each. The cases share [`super::Check::split`], so
-    /// that the driver asks no other case once one fails. Used for an invariant's holds and
-    /// access checks, whose terms (sums over ranges, locations) depend on the thread and are
-    /// ground once it is fixed.
-    fn push_split_check(&mut self, property: Property, name: &str, fail: Sexp) {
+    /// that the driver asks no other case once one fails. Used for an invariant's holds check
+    /// (one case per thread: sums over ranges that depend on the thread are ground once it is
+    /// fixed) and its access check (locations affine in the thread, which a few ranges make
+    /// small enough for cvc5, without a query per thread: each query costs the solver a pass
+    /// over the kernel's assertions, 1.8 times the whole run for Kogge-Stone at 64 threads).
+    fn push_split_check(&mut self, property: Property, name: &str, fail: Sexp, max_cases: u32) {
         match self.g.block_dim[0].filter(|_| self.split_invariants) {
             Some(size) => {
                 let tid = atom(Self::builtin_name(Builtin::ThreadIdx(Dim::X), 0));
                 let first = self.check_list.len();
-                for x in 0..size {
-                    let case = and(fail.clone(), app("=", vec![tid.clone(), bvn(u64::from(x), 32)]));
+                let cases = size.clamp(1, max_cases.max(1));
+                let width = size.div_ceil(cases);
+                let mut lo = 0;
+                while lo < size {
+                    let hi = (lo + width).min(size) - 1;
+                    let (range, label) = if lo == hi {
+                        (app("=", vec![tid.clone(), bvn(u64::from(lo), 32)]), format!("t{lo}"))
+                    } else {
+                        let from = app("bvuge", vec![tid.clone(), bvn(u64::from(lo), 32)]);
+                        let to = app("bvule", vec![tid.clone(), bvn(u64::from(hi), 32)]);
+                        (and(from, to), format!("t{lo}-{hi}"))
+                    };
+                    let case = and(fail.clone(), range);
                     self.push_check(
                         property.clone(),
-                        format!("{name}.t{x}"),
+                        format!("{name}.{label}"),
                         case,
                         vec![],
                         self.seen_abstract,
@@ -318,6 +348,7 @@ impl Encoder<'_> {
                     if let Some(c) = self.check_list.last_mut() {
                         c.split = Some(first);
                     }
+                    lo = hi + 1;
                 }
             }
             None => self.push_check(property, name.to_owned(), fail, vec![], self.seen_abstract),
