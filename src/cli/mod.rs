@@ -170,9 +170,10 @@ pub struct VerifyArgs {
     #[arg(long = "no-barrier-access-checks")]
     pub no_barrier_access_checks: bool,
 
-    /// Ask whether each barrier invariant holds, and whether it reads only known locations
-    /// (the access check), once per value of the checking thread's threadIdx.x (needs a
-    /// concrete --blockDim): blockDim.x smaller queries instead of one.
+    /// Ask whether each barrier invariant holds once per value of the checking thread's
+    /// threadIdx.x (needs a concrete --blockDim): blockDim.x smaller queries instead of one;
+    /// and whether it reads only known locations (the access check) once per range of at most
+    /// 8 ranges of threadIdx.x.
     /// Invariants that sum over ranges depending on the thread (a scan's partial sums) are
     /// then ground arithmetic the solvers simplify, where the whole query runs into --timeout.
     /// The verdict is the same; a failing invariant is reported once, at the first failing

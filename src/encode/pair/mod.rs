@@ -310,8 +310,9 @@ pub struct EncodeOptions {
     /// since the last barrier (paper `001_…` §3.2's known locations; GPUVerify's default,
     /// which `--no-barrier-access-checks` turns off). See `invariants`.
     pub barrier_access_checks: bool,
-    /// Ask a barrier invariant's *holds* and *access* checks once per value of thread 1's `threadIdx.x`
-    /// when `blockDim.x` is concrete (`--split-invariants`): [`Check::split`] checks, of
+    /// Ask a barrier invariant's *holds* check once per value of thread 1's `threadIdx.x`,
+    /// and its *access* check once per range of it, when `blockDim.x` is concrete
+    /// (`--split-invariants`): [`Check::split`] checks, of
     /// which the driver asks until one is satisfiable. Also folds constant terms as the
     /// concrete model does: the offsets of unrolled loops become literals,
     /// so an index such as `offset * (2 * t + 1)` stays linear and needs no relaxation.
