@@ -1,7 +1,7 @@
 // expect: verified
 // --blockDim=256 --gridDim=1
 // expect: verified
-// --blockDim=[*,1,1] --gridDim=1 --assume=(blockDim.x&(blockDim.x-1))==0
+// --blockDim=[*,1,1] --gridDim=1 --assume=(blockDim.x&(blockDim.x-1))==0 --timeout 120
 // expect: verified
 // --blockDim=4 --gridDim=1 -DN=8 -DINVARIANTS --split-invariants
 // solvers: yices cvc5
