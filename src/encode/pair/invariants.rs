@@ -158,12 +158,14 @@ impl Encoder<'_> {
             let (Some(w), Some(ts)) = (when.get(s.th), st.get(s.th)) else {
                 continue;
             };
-            self.invariants.seen.push(Seen {
-                reach: and(s.reach.clone(), w.clone()),
-                write: false,
-                bc: ts.bc.clone(),
-                ..s.clone()
-            });
+            self.know(
+                s.array,
+                s.th,
+                and(s.reach.clone(), w.clone()),
+                s.off.clone(),
+                s.width,
+                ts.bc.clone(),
+            );
         }
     }
 

@@ -7,7 +7,7 @@
 use super::{Encoder, MemoryModel, Property, TState};
 use crate::encode::AccessKind;
 use crate::encode::concrete;
-use crate::encode::terms::{and, app, atom, bvn, f, not, or, sort_of, sym};
+use crate::encode::terms::{and, app, atom, bvn, f, mem_sort, not, or, sort_of, sym, t};
 use crate::ir::{ArrayId, AtomicOp, AtomicScope, BlockId, Expr, Space, Stmt, StmtKind, Ty, VarId};
 use crate::solver::Sexp;
 
@@ -278,7 +278,7 @@ impl Encoder<'_> {
         for th in 0..st.len() {
             let m = if self.adversarial.contains(&src) {
                 let name = self.fresh_name(&format!("t{}.snapshot.{}", th + 1, sym(&self.k.array(src).name)));
-                self.declare(&name, crate::encode::terms::mem_sort())
+                self.declare(&name, mem_sort())
             } else {
                 self.snapshot_view(src, st, th)
             };
@@ -286,13 +286,13 @@ impl Encoder<'_> {
         }
         for (th, (ts, m)) in st.iter_mut().zip(copies).enumerate() {
             let old = self.mem_get(ts, dst);
-            let v = if ts.pc == crate::encode::terms::t() {
+            let v = if ts.pc == t() {
                 m
             } else {
                 app("ite", vec![ts.pc.clone(), m, old])
             };
             let name = format!("t{}.mem.{}", th + 1, sym(&self.k.array(dst).name));
-            let v = self.define(&name, crate::encode::terms::mem_sort(), v);
+            let v = self.define(&name, mem_sort(), v);
             self.mem_set(ts, dst, v);
         }
     }
