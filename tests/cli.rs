@@ -213,6 +213,53 @@ fn a_program_that_is_not_a_solver_is_reported_as_such() {
     assert_eq!(code, Some(0), "{out}{err}");
 }
 
+/// Issue 46: a program that never answers the SMT-LIB prologue (one that sleeps, and a script
+/// that answers `unsat` to `check-sat` and nothing else) ends the run within the limit with
+/// exit 2, whatever `--jobs` is, and leaves no process behind. With `--jobs 2` the second
+/// solver's start used to wait behind the first on the one thread that starts solvers, past
+/// its watchdog, and then ran with no limit at all: gpug hung. The bound on the wall time is
+/// the limit plus 1 s for clang and the start, and 2 s more for a loaded machine: the test is
+/// of the hang, not of gpug's speed.
+#[test]
+fn a_silent_solver_ends_the_run_within_the_limit_for_any_jobs() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("unsat_only.sh");
+    std::fs::write(
+        &script,
+        "while IFS= read -r line; do\n  case \"$line\" in\n    *check-sat*) echo unsat;;\n  esac\ndone\n",
+    )
+    .unwrap();
+    let sleeper = format!("sleep 94.{}", std::process::id());
+    let commands = [
+        (format!("sh -c 'exec {sleeper}'"), sleeper.clone()),
+        (format!("/bin/sh {}", script.display()), script.display().to_string()),
+    ];
+    for (cmd, marker) in &commands {
+        for jobs in ["1", "2", "4"] {
+            let t = Instant::now();
+            let (code, out, err) = run(&[
+                "--solver-cmd",
+                cmd,
+                "--timeout",
+                "2",
+                "--jobs",
+                jobs,
+                "--blockDim=256",
+                "--gridDim=64",
+                "examples/reduce_nobarrier.cu",
+            ]);
+            let took = t.elapsed();
+            assert_eq!(code, Some(2), "{cmd}, --jobs {jobs}: {out}{err}");
+            assert!(
+                err.contains("did not answer the SMT-LIB prologue"),
+                "{cmd}, --jobs {jobs}: {err}"
+            );
+            assert!(took < Duration::from_secs(5), "{cmd}, --jobs {jobs}: took {took:?}");
+            assert!(gone(marker), "{cmd}, --jobs {jobs}: `{marker}` was left running");
+        }
+    }
+}
+
 /// A solver that answers `sat` and then a model it never finishes: that query is
 /// inconclusive (exit 3) with the reason, and the run's other queries are not asked, so the
 /// run costs one `--timeout`, not one per query (`reduce_nobarrier` has three; `--jobs 1`: one

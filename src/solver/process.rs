@@ -217,9 +217,15 @@ fn on_starter_thread<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) 
 /// milliseconds; a program that reads its input and never answers is killed past it.
 pub(crate) const PROLOGUE_LIMIT: Duration = Duration::from_secs(10);
 
+/// How often an expired [`Watchdog`] looks again for a pid its shim has not written yet.
+const PID_POLL: Duration = Duration::from_millis(10);
+
 /// Kills the process whose pid the start shim writes to a [`PidFile`] unless disarmed within
 /// a limit: bounds the prologue, whose reads (easy-smt's, in `ContextBuilder::build`) have no
-/// deadline of their own.
+/// deadline of their own. The limit counts from [`Watchdog::arm`], not from the spawn: a start
+/// queued on the starter thread behind another one (which can take the whole limit when that
+/// solver does not answer) is killed as soon as its pid is known once the limit has passed,
+/// instead of running unbounded (the `--jobs 2` hang of issue 46).
 struct Watchdog {
     state: Arc<Mutex<Dog>>,
     /// Dropped by [`Watchdog::disarm`], which wakes the thread at once.
@@ -239,18 +245,27 @@ impl Watchdog {
         let shared = Arc::clone(&state);
         let (wake, woken) = mpsc::channel::<()>();
         std::thread::spawn(move || {
-            if woken.recv_timeout(limit) != Err(mpsc::RecvTimeoutError::Timeout) {
-                return;
-            }
-            let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
-            if *s == Dog::Armed
-                && let Ok(pid) = read_pid(&pid_file)
-            {
-                // The process is not reaped while armed: the `Proc` that owns it is dropped
-                // only after `disarm` (on success) or by an error path that ends the
-                // prologue, which a kill does not outrun but at the limit itself.
-                kill_tree(pid);
-                *s = Dog::Fired;
+            let mut wait = limit;
+            loop {
+                if woken.recv_timeout(wait) != Err(mpsc::RecvTimeoutError::Timeout) {
+                    return;
+                }
+                let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
+                if *s != Dog::Armed {
+                    return;
+                }
+                if let Ok(pid) = read_pid(&pid_file) {
+                    // The process is not reaped while armed: the `Proc` that owns it is
+                    // dropped only after `disarm` (on success) or by an error path that ends
+                    // the prologue, which a kill does not outrun but at the limit itself.
+                    kill_tree(pid);
+                    *s = Dog::Fired;
+                    return;
+                }
+                // No pid yet: the start still waits for the starter thread, behind another
+                // solver's start (`--jobs 2`, a portfolio). The limit has passed, so the
+                // process is killed as soon as the shim writes its pid.
+                wait = PID_POLL;
             }
         });
         Watchdog { state, wake }
