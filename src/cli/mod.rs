@@ -383,6 +383,8 @@ impl CommonArgs {
             clang: self.clang.clone(),
             defines: self.defines.clone(),
             include_dirs: self.include_dirs.clone(),
+            preprocessor: Vec::new(),
+            cxx_std: None,
             kernel: self.kernel.clone(),
             assumptions: self.assume.clone(),
             kernel_args: Vec::new(),
