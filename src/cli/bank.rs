@@ -84,10 +84,13 @@ pub fn run(a: BankArgs) -> i32 {
         unroll: a.unroll,
         ..PassOptions::default()
     };
-    let common = match a.common.run_options(a.timeout, geometry, passes) {
+    let mut common = match a.common.run_options(a.timeout, geometry, passes) {
         Ok(c) => c,
         Err(code) => return code,
     };
+    if let Err(code) = a.common.apply_compile_db(&a.file, &mut common.frontend) {
+        return code;
+    }
     let opts = BankOptions {
         model: BankModel {
             banks: a.banks,

@@ -1,12 +1,15 @@
 //! Many files in one run (issue 15): `gpug FILE… | DIR`.
 //!
-//! Owns: finding the `.cu` and `.cl` files of the paths given (directories recursively, in name order),
-//! `--shard`, each file's flags (its GPUVerify-style header line under the command line's),
+//! Owns: finding the `.cu` and `.cl` files of the paths given (directories recursively, in name
+//! order; with `-p`, the compilation database's files under them), `--shard`, each file's flags
+//! (its GPUVerify-style header line under the command line's, and its compilation-database
+//! entry under both, one run per distinct flag set of its entries),
 //! the progress bar (indicatif, drawn only on a terminal), and the run's exit code. Each file
 //! is verified as `gpug FILE` would verify it, its report printed as soon as it is done; the
 //! summary table is `report`'s ([`crate::report::files_table`]). Must not: analyse or format
 //! results itself.
 
+use super::compile_db::{CompileDb, DbFlags, variant_names};
 use super::{Cli, EXIT_ERROR, VerifyArgs, options, strip_ignored_flags};
 use crate::driver::{self, Error};
 use crate::frontend::FrontendError;
@@ -33,6 +36,75 @@ pub(super) fn parse_shard(s: &str) -> Result<(usize, usize), String> {
         return Err(format!("I/N wants 1 <= I <= N, got `{s}`"));
     }
     Ok((i, n))
+}
+
+/// One verification of a run: a file, with one flag set of its compilation-database entries.
+#[derive(Debug)]
+pub(super) struct Job {
+    /// The file.
+    file: PathBuf,
+    /// The flags of one of its entries in the database of `-p`; `None` without `-p`, or when
+    /// the database has no entry for it.
+    flags: Option<DbFlags>,
+    /// What tells this job from the file's other ones (`-DTILE=32`); empty when it is the
+    /// file's only one.
+    variant: String,
+}
+
+impl Job {
+    /// The job's name in the table: the file, then its variant in brackets.
+    fn name(&self) -> String {
+        match self.variant.is_empty() {
+            true => self.file.display().to_string(),
+            false => format!("{} [{}]", self.file.display(), self.variant),
+        }
+    }
+}
+
+/// The verifications of `paths` (none: every file of `db`): without a database, each `.cu` and
+/// `.cl` file ([`collect`]) once; with one, a directory's files are the database's `.cu` and
+/// `.cl` files under it ([`CompileDb::files_under`]), and each file is verified once per
+/// distinct flag set of its entries, or once with the command line's flags when it has none
+/// (with a note, the second value). Errors: a path that does not exist or cannot be read, as a
+/// message.
+pub(super) fn jobs(paths: &[PathBuf], db: Option<&CompileDb>) -> Result<(Vec<Job>, Vec<String>), String> {
+    let plain = |file: PathBuf| Job {
+        file,
+        flags: None,
+        variant: String::new(),
+    };
+    let Some(db) = db else {
+        return Ok((collect(paths)?.into_iter().map(plain).collect(), Vec::new()));
+    };
+    let mut files = Vec::new();
+    if paths.is_empty() {
+        files = db.files_under(None);
+    }
+    for p in paths {
+        match p.is_dir() {
+            true => files.extend(db.files_under(Some(p))),
+            false => files.extend(collect(std::slice::from_ref(p))?),
+        }
+    }
+    let (mut out, mut notes) = (Vec::new(), Vec::new());
+    for file in files {
+        match db.flags_of(&file) {
+            Some(sets) => {
+                for (flags, variant) in sets.iter().zip(variant_names(sets)) {
+                    out.push(Job {
+                        file: file.clone(),
+                        flags: Some(flags.clone()),
+                        variant,
+                    });
+                }
+            }
+            None => {
+                notes.push(super::not_in_db(&file, db));
+                out.push(plain(file));
+            }
+        }
+    }
+    Ok((out, notes))
 }
 
 /// The `.cu` and `.cl` files of `paths`: a file as given (whatever its extension), a directory's `.cu` and `.cl`
@@ -108,12 +180,18 @@ fn first_line(s: &str) -> String {
 }
 
 /// Verifies every file `a` names (after `--shard`), `args` being the command line (for each
-/// file's flags); prints each report, then the table (text) or nothing more (`--json`).
+/// file's flags), with `db` the compilation database of `-p` ([`jobs`]); prints each report,
+/// then the table (text) or nothing more (`--json`).
 /// Returns the run's exit code: 1 if a kernel has a defect, else 2 if a file could not be
 /// verified, else 3 if a kernel is inconclusive, else 0.
-pub(super) fn run(a: &VerifyArgs, args: &[String]) -> i32 {
-    let mut files = match collect(&a.file) {
-        Ok(f) => f,
+pub(super) fn run(a: &VerifyArgs, args: &[String], db: Option<&CompileDb>) -> i32 {
+    let mut files = match jobs(&a.file, db) {
+        Ok((jobs, notes)) => {
+            for n in notes {
+                eprintln!("{n}");
+            }
+            jobs
+        }
         Err(why) => {
             eprintln!("error: {why}");
             return EXIT_ERROR;
@@ -124,7 +202,15 @@ pub(super) fn run(a: &VerifyArgs, args: &[String]) -> i32 {
     }
     if files.is_empty() {
         let given: Vec<String> = a.file.iter().map(|p| p.display().to_string()).collect();
-        eprintln!("error: no .cu or .cl file under {}", given.join(", "));
+        match (db, given.is_empty()) {
+            (Some(db), true) => eprintln!("error: no .cu or .cl file in {}", db.path().display()),
+            (Some(db), false) => eprintln!(
+                "error: no .cu or .cl file of {} under {}",
+                db.path().display(),
+                given.join(", ")
+            ),
+            (None, _) => eprintln!("error: no .cu or .cl file under {}", given.join(", ")),
+        }
         return EXIT_ERROR;
     }
     let json = a.common.json;
@@ -146,8 +232,8 @@ pub(super) fn run(a: &VerifyArgs, args: &[String]) -> i32 {
             scope.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(file) = files.get(i) else { break };
-                    if tx.send((i, verify_file(file, args, json, jobs > 1))).is_err() {
+                    let Some(job) = files.get(i) else { break };
+                    if tx.send((i, verify_file(job, args, json, jobs > 1))).is_err() {
                         break;
                     }
                 }
@@ -204,18 +290,22 @@ fn exit_code(rows: &[FileRow]) -> i32 {
     }
 }
 
-/// Verifies one file as `gpug FILE` would: its row of the table, and its report (or its error,
-/// after the file's name) as it is to be printed.
+/// Verifies one file as `gpug FILE` would, with the job's compilation-database flags: its row
+/// of the table, and its report (or its error, after the job's name) as it is to be printed.
 /// With `files_at_once`, the file's queries are asked one after another (the run's processes
 /// go to the files).
-fn verify_file(file: &Path, args: &[String], json: bool, files_at_once: bool) -> Done {
+fn verify_file(job: &Job, args: &[String], json: bool, files_at_once: bool) -> Done {
     let started = Instant::now();
-    let name = file.display().to_string();
+    let file = job.file.as_path();
+    let name = job.name();
     let mut solver = String::new();
     let result = file_args(file, args).and_then(|fa| {
         let (mut common, opts) = options(&fa)?;
         if files_at_once {
             common.jobs = 1;
+        }
+        if let Some(flags) = &job.flags {
+            flags.apply(&mut common.frontend);
         }
         solver = common.solver_label();
         driver::run(file, &common, &opts).map_err(|e| match e {
@@ -231,7 +321,7 @@ fn verify_file(file: &Path, args: &[String], json: bool, files_at_once: bool) ->
     let kernels = match result {
         Ok(r) => {
             if json {
-                stdout = format!("{}\n", with_run_fields(&r.json(), seconds, &solver));
+                stdout = format!("{}\n", with_run_fields(&r.json(), seconds, &solver, &job.variant));
             } else {
                 stdout = r.text();
             }
@@ -239,7 +329,10 @@ fn verify_file(file: &Path, args: &[String], json: bool, files_at_once: bool) ->
         }
         Err(why) => {
             if json {
-                let o = serde_json::json!({ "file": name, "error": why, "seconds": seconds });
+                let mut o = serde_json::json!({ "file": file.display().to_string(), "error": why, "seconds": seconds });
+                if !job.variant.is_empty() {
+                    o["variant"] = serde_json::json!(job.variant);
+                }
                 stdout = format!("{o}\n");
             } else {
                 stderr = format!("{name}: error: {why}\n");
@@ -259,12 +352,16 @@ fn verify_file(file: &Path, args: &[String], json: bool, files_at_once: bool) ->
     }
 }
 
-/// A file's JSON report with the run's `"seconds"` and `"solver"` added.
-fn with_run_fields(report: &str, seconds: f64, solver: &str) -> String {
+/// A file's JSON report with the run's `"seconds"` and `"solver"` added, and its `"variant"`
+/// when not empty (the flags that tell a file's runs under a compilation database apart).
+fn with_run_fields(report: &str, seconds: f64, solver: &str, variant: &str) -> String {
     match serde_json::from_str::<serde_json::Value>(report) {
         Ok(serde_json::Value::Object(mut m)) => {
             m.insert("seconds".into(), serde_json::json!(seconds));
             m.insert("solver".into(), serde_json::json!(solver));
+            if !variant.is_empty() {
+                m.insert("variant".into(), serde_json::json!(variant));
+            }
             serde_json::Value::Object(m).to_string()
         }
         _ => report.to_string(),

@@ -107,10 +107,13 @@ pub fn run(a: CheckArgs) -> i32 {
         unroll: a.unroll.unwrap_or(64),
         ..PassOptions::default()
     };
-    let common = match a.common.run_options(a.timeout, geometry, passes) {
+    let mut common = match a.common.run_options(a.timeout, geometry, passes) {
         Ok(c) => c,
         Err(code) => return code,
     };
+    if let Err(code) = a.common.apply_compile_db(&a.file, &mut common.frontend) {
+        return code;
+    }
     if a.block_dim.is_none() || a.grid_dim.is_none() {
         eprintln!("error: `gpug check` needs a concrete launch: give --blockDim and --gridDim");
         return EXIT_ERROR;

@@ -9,6 +9,7 @@
 pub mod bank;
 mod batch;
 pub mod check;
+pub mod compile_db;
 
 use crate::driver::{self, Command, RunOptions, VerifyOptions};
 use crate::frontend::{FrontendError, FrontendOptions, Headers};
@@ -17,6 +18,7 @@ use crate::report::Render;
 use crate::solver;
 use crate::verdict::{Outcome, Verdict};
 use clap::{Parser, Subcommand};
+use compile_db::CompileDb;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -95,11 +97,12 @@ pub enum Cmd {
 #[derive(clap::Args, Debug)]
 pub struct VerifyArgs {
     /// The CUDA source file (.cu) or OpenCL C one (.cl). Several files, or a directory (searched
-    /// for `.cu` and `.cl` files, recursively, in name order), verify each one: each file's report, then a table of every
-    /// kernel's verdict, time and solver (`--json`: one object per file, one per line). A
-    /// file's second line, when it is a comment of flags (GPUVerify's `//--blockDim=64
-    /// --gridDim=4 -DN=8`), gives the file's flags, under those of the command line. Exit code
-    /// of such a run: 1 if any kernel has a defect, else 2 if any file could not be verified
+    /// for `.cu` and `.cl` files, recursively, in name order; with -p, the compilation
+    /// database's files under it, and with -p alone, all of them), verify each one: each
+    /// file's report, then a table of every kernel's verdict, time and solver (`--json`: one
+    /// object per file, one per line). A file's second line, when it is a comment of flags
+    /// (GPUVerify's `//--blockDim=64 --gridDim=4 -DN=8`), gives the file's flags, under those
+    /// of the command line. Exit code of such a run: 1 if any kernel has a defect, else 2 if any file could not be verified
     /// (an input error), else 3 if any kernel is inconclusive, else 0.
     #[arg(value_name = "FILE|DIR")]
     pub file: Vec<PathBuf>,
@@ -290,6 +293,23 @@ pub struct CommonArgs {
     #[arg(short = 'I', value_name = "DIR")]
     pub include_dirs: Vec<PathBuf>,
 
+    /// The compilation database (as clang-tidy's -p): a build folder holding
+    /// compile_commands.json (CMake's -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, Bear), or that file;
+    /// each file is verified with its entry's -D, -I, -std and GPU architecture.
+    ///
+    /// A file's entry gives its -D, -U, -I, -isystem, -iquote, -idirafter, -include and -std
+    /// (nvcc's spellings too), in the entry's order, and its GPU architecture (clang's
+    /// --cuda-gpu-arch, nvcc's -arch, -code, -gencode: the highest named) unless --gpu-arch is
+    /// given; the command line's -D and -I come after the entry's (a -D there wins; its -I are
+    /// searched after the entry's). A file with no entry is verified with the command line's
+    /// flags only, with a note. A directory argument, or no file argument at all, verifies the
+    /// database's .cu and .cl files under it (all of them), not the files found on disk. A file
+    /// whose entries differ in those flags (one file in two targets) is verified once per
+    /// distinct set, named by the flags that set it apart (`gpug check` and `gpug bank` take
+    /// the first, with a note).
+    #[arg(short = 'p', value_name = "BUILD_DIR")]
+    pub compile_db: Option<PathBuf>,
+
     /// The clang to run (default: `clang`, then `clang-19` down to `clang-14` on PATH).
     #[arg(long, value_name = "PATH")]
     pub clang: Option<PathBuf>,
@@ -383,6 +403,8 @@ impl CommonArgs {
             clang: self.clang.clone(),
             defines: self.defines.clone(),
             include_dirs: self.include_dirs.clone(),
+            preprocessor: Vec::new(),
+            cxx_std: None,
             kernel: self.kernel.clone(),
             assumptions: self.assume.clone(),
             kernel_args: Vec::new(),
@@ -402,6 +424,29 @@ impl CommonArgs {
             work_dim: None,
             modular: false,
         }
+    }
+
+    /// The compilation database of `-p`, read; `None` without `-p`. On an error its reason is
+    /// printed and `Err` holds the exit code ([`EXIT_ERROR`]).
+    pub fn compile_db(&self) -> Result<Option<CompileDb>, i32> {
+        self.compile_db
+            .as_deref()
+            .map(CompileDb::load)
+            .transpose()
+            .map_err(|e| {
+                eprintln!("error: {e}");
+                EXIT_ERROR
+            })
+    }
+
+    /// For a command that runs once per file (`gpug check`, `gpug bank`): puts the flags of
+    /// `file`'s entry in the database of `-p` under `fe` ([`apply_first_entry`]). Nothing
+    /// without `-p`. `Err`: the exit code of a database that cannot be read, after its reason.
+    pub fn apply_compile_db(&self, file: &Path, fe: &mut FrontendOptions) -> Result<(), i32> {
+        if let Some(db) = self.compile_db()? {
+            apply_first_entry(&db, file, fe);
+        }
+        Ok(())
     }
 
     /// Whether `file` is read as OpenCL C under these arguments.
@@ -470,6 +515,36 @@ impl CommonArgs {
         }
         Ok(out)
     }
+}
+
+/// Puts the flags of `file`'s first entry in `db` under `fe` ([`compile_db::DbFlags::apply`]),
+/// with a note on stderr when the file has no entry (as clang-tidy warns) or several that
+/// differ.
+fn apply_first_entry(db: &CompileDb, file: &Path, fe: &mut FrontendOptions) {
+    match db.flags_of(file) {
+        None => eprintln!("{}", not_in_db(file, db)),
+        Some(sets) => {
+            if sets.len() > 1 {
+                eprintln!(
+                    "note: {} has {} entries with different flags in {}; using the first ({})",
+                    file.display(),
+                    sets.len(),
+                    db.path().display(),
+                    compile_db::variant_names(sets)[0]
+                );
+            }
+            sets[0].apply(fe);
+        }
+    }
+}
+
+/// The note for a file that the compilation database `db` has no entry for (as clang-tidy warns).
+fn not_in_db(file: &Path, db: &CompileDb) -> String {
+    format!(
+        "note: {} has no entry in {}; verified with the command line's flags only",
+        file.display(),
+        db.path().display()
+    )
 }
 
 /// Prints clang's diagnostics as clang printed them, then one line naming `file`; returns the
@@ -616,21 +691,30 @@ pub fn main() -> i32 {
 }
 
 fn verify(a: VerifyArgs, args: &[String]) -> i32 {
+    let db = match a.common.compile_db() {
+        Ok(db) => db,
+        Err(code) => return code,
+    };
+    // One file with at most one flag set is verified alone; anything else is a batch.
+    let entries = |f: &Path| db.as_ref().and_then(|db| db.flags_of(f)).map_or(0, <[_]>::len);
     let file = match a.file.as_slice() {
-        [] => {
+        [] if db.is_none() => {
             eprintln!("error: no input file (see `gpug --help`)");
             return EXIT_ERROR;
         }
-        [one] if !one.is_dir() && a.shard.is_none() => one.clone(),
-        _ => return batch::run(&a, args),
+        [one] if !one.is_dir() && a.shard.is_none() && entries(one) < 2 => one.clone(),
+        _ => return batch::run(&a, args, db.as_ref()),
     };
-    let (common, opts) = match options(&a) {
+    let (mut common, opts) = match options(&a) {
         Ok(o) => o,
         Err(why) => {
             eprintln!("error: {why}");
             return EXIT_ERROR;
         }
     };
+    if let Some(db) = &db {
+        apply_first_entry(db, &file, &mut common.frontend);
+    }
     run_command(&file, &common, &opts, a.common.json, "")
 }
 

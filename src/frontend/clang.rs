@@ -63,8 +63,8 @@ pub(super) fn write_if_changed(path: &Path, text: &str) -> Result<(), FrontendEr
     Ok(())
 }
 
-/// Finish `cmd` (clang `clang` with its language flags already given) with the user's `-D` and
-/// `-I` options and `-Xclang -ast-dump=json path`, run it and return the parsed,
+/// Finish `cmd` (clang `clang` with its language flags already given) with the compilation
+/// database's preprocessor flags, then the user's `-D` and `-I` options, and `-Xclang -ast-dump=json path`, run it and return the parsed,
 /// location-resolved AST. Clang's diagnostics become [`FrontendError::ClangFailed`].
 pub(super) fn dump_ast(
     mut cmd: Command,
@@ -72,6 +72,9 @@ pub(super) fn dump_ast(
     path: &Path,
     opts: &FrontendOptions,
 ) -> Result<ast::Node, FrontendError> {
+    for p in &opts.preprocessor {
+        cmd.args(p.clang_args());
+    }
     for d in &opts.defines {
         cmd.arg(format!("-D{d}"));
     }

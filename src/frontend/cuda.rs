@@ -167,12 +167,16 @@ pub fn support_files() -> Result<(PathBuf, PathBuf), FrontendError> {
     Ok((prelude, inc))
 }
 
-/// clang's flags for device-side CUDA for the GPU architecture `arch` (`sm_70`) over the CUDA
-/// folder `cuda` (`None`: gpug's stubs).
-fn cuda_command(clang: &Path, cuda: Option<&Path>, arch: &str) -> Command {
+/// clang's flags for device-side CUDA for the GPU architecture `arch` (`sm_70`) and the C++
+/// standard `std` (`c++17`; `None`: clang's default) over the CUDA folder `cuda` (`None`:
+/// gpug's stubs).
+fn cuda_command(clang: &Path, cuda: Option<&Path>, arch: &str, std: Option<&str>) -> Command {
     let mut cmd = Command::new(clang);
     cmd.args(["-x", "cuda", "--cuda-device-only", "-nocudalib"])
         .arg(format!("--cuda-gpu-arch={arch}"));
+    if let Some(std) = std {
+        cmd.arg(format!("-std={std}"));
+    }
     match cuda {
         Some(dir) => {
             cmd.arg(format!("--cuda-path={}", dir.display()))
@@ -233,8 +237,10 @@ pub fn libraries_for(file: &Path) -> Libraries {
 }
 
 /// NVIDIA's headers under `cuda`, precompiled once with [`NVIDIA_PRELUDE`] into a clang PCH
-/// cached in the temporary directory (keyed by clang, the CUDA folder and the prelude), with or
-/// without cooperative groups and cuRAND (`libs`). Returns (PCH path, prelude path).
+/// cached in the temporary directory (keyed by clang, the CUDA folder, the prelude, the
+/// architecture `arch` and the C++ standard `std`, which clang requires the PCH to share with
+/// the file), with or without cooperative groups and cuRAND (`libs`). Returns (PCH path,
+/// prelude path).
 ///
 /// Why: parsed afresh, the real headers cost ~0.5 s of CPU per kernel and their JSON AST is
 /// ~130 MB; through the PCH a kernel parses in ~0.1 s (~0.2 s with the libraries) and the dump
@@ -244,7 +250,13 @@ pub fn libraries_for(file: &Path) -> Libraries {
 ///
 /// Errors: clang fails on the headers ([`FrontendError::ClangFailed`]), or the cache cannot be
 /// written.
-pub fn nvidia_pch(clang: &Path, cuda: &Path, libs: Libraries, arch: &str) -> Result<(PathBuf, PathBuf), FrontendError> {
+pub fn nvidia_pch(
+    clang: &Path,
+    cuda: &Path,
+    libs: Libraries,
+    arch: &str,
+    std: Option<&str>,
+) -> Result<(PathBuf, PathBuf), FrontendError> {
     let stamp = |p: &Path| std::fs::metadata(p).ok().map(|m| (m.len(), m.modified().ok()));
     let api = cuda.join("include/cuda_runtime_api.h");
     let dir = cache_dir((
@@ -258,6 +270,7 @@ pub fn nvidia_pch(clang: &Path, cuda: &Path, libs: Libraries, arch: &str) -> Res
         BARRIER_INVARIANTS,
         SDK_VERSION_FLAG,
         arch,
+        std,
     ))?;
     let prelude = dir.join("gpug_nvidia_prelude.h");
     write_if_changed(&dir.join("gpug_annotations.h"), ANNOTATIONS)?;
@@ -279,7 +292,7 @@ pub fn nvidia_pch(clang: &Path, cuda: &Path, libs: Libraries, arch: &str) -> Res
         source,
     };
     let tmp = tempfile::NamedTempFile::new_in(&dir).map_err(io)?;
-    let out = cuda_command(clang, Some(cuda), arch)
+    let out = cuda_command(clang, Some(cuda), arch, std)
         .args(["-S", "-Xclang", "-emit-pch", "-o"])
         .arg(tmp.path())
         .arg(&top)
@@ -311,11 +324,12 @@ pub fn nvidia_pch(clang: &Path, cuda: &Path, libs: Libraries, arch: &str) -> Res
 pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<(ast::Node, PathBuf), FrontendError> {
     let clang = find_clang(opts.clang.as_deref())?;
     let arch = opts.gpu_arch.as_deref().unwrap_or(super::DEFAULT_GPU_ARCH);
+    let std = opts.cxx_std.as_deref();
     match resolve_headers(&opts.headers)? {
         Some(cuda) => {
             let over = |libs| -> Result<(ast::Node, PathBuf), FrontendError> {
-                let (pch, prelude) = nvidia_pch(&clang, &cuda, libs, arch)?;
-                let mut cmd = cuda_command(&clang, Some(&cuda), arch);
+                let (pch, prelude) = nvidia_pch(&clang, &cuda, libs, arch, std)?;
+                let mut cmd = cuda_command(&clang, Some(&cuda), arch, std);
                 cmd.args(["-fsyntax-only", "-Xclang", "-include-pch", "-Xclang"])
                     .arg(&pch);
                 Ok((dump_ast(cmd, &clang, path, opts)?, prelude))
@@ -330,7 +344,7 @@ pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<(ast::Node, PathBuf)
         }
         None => {
             let (prelude, inc) = support_files()?;
-            let mut cmd = cuda_command(&clang, None, arch);
+            let mut cmd = cuda_command(&clang, None, arch, std);
             cmd.arg("-fsyntax-only")
                 .arg("-include")
                 .arg(&prelude)

@@ -43,6 +43,13 @@ pub struct FrontendOptions {
     pub defines: Vec<String>,
     /// Extra include directories.
     pub include_dirs: Vec<PathBuf>,
+    /// Preprocessor flags of the file's entry in a compilation database (`-p`), in the
+    /// database's order; clang gets them before [`FrontendOptions::defines`] and
+    /// [`FrontendOptions::include_dirs`], so a `-D` of those wins.
+    pub preprocessor: Vec<PreprocessorFlag>,
+    /// The C++ standard of a CUDA file, as clang's `-std` (`c++17`; `None`: clang's default,
+    /// C++14). NVIDIA's precompiled headers are built once per standard.
+    pub cxx_std: Option<String>,
     /// Lower only this kernel (plain name or full name such as `k<int, 4>`).
     pub kernel: Option<String>,
     /// `--assume` (PUG's `+C`): C expressions over the kernel's parameters and the launch
@@ -93,6 +100,54 @@ pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<(ast::Node, PathBuf)
     match language_of(path, opts) {
         Language::Cuda => cuda::parse(path, opts),
         Language::OpenCl => opencl::parse(path, opts),
+    }
+}
+
+/// A preprocessor flag for clang, as a compilation database gives it (`-p`); paths are
+/// absolute (resolved against the entry's directory).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PreprocessorFlag {
+    /// `-DNAME` or `-DNAME=VALUE`: the text after `-D`.
+    Define(String),
+    /// `-UNAME`.
+    Undefine(String),
+    /// `-I DIR`: searched for `#include "…"` and `#include <…>`.
+    Include(PathBuf),
+    /// `-isystem DIR`: a system include directory, searched after the `-I` ones.
+    SystemInclude(PathBuf),
+    /// `-iquote DIR`: searched for `#include "…"` only.
+    QuoteInclude(PathBuf),
+    /// `-idirafter DIR`: searched after the system directories.
+    AfterInclude(PathBuf),
+    /// `-include FILE`: read before the file's first line.
+    ForceInclude(PathBuf),
+}
+
+impl PreprocessorFlag {
+    /// The flag as clang's arguments (`["-DN=4"]`, `["-isystem", "/usr/include/x"]`).
+    pub fn clang_args(&self) -> Vec<std::ffi::OsString> {
+        let pair = |flag: &str, p: &Path| vec![flag.into(), p.as_os_str().to_owned()];
+        match self {
+            PreprocessorFlag::Define(d) => vec![format!("-D{d}").into()],
+            PreprocessorFlag::Undefine(u) => vec![format!("-U{u}").into()],
+            PreprocessorFlag::Include(p) => pair("-I", p),
+            PreprocessorFlag::SystemInclude(p) => pair("-isystem", p),
+            PreprocessorFlag::QuoteInclude(p) => pair("-iquote", p),
+            PreprocessorFlag::AfterInclude(p) => pair("-idirafter", p),
+            PreprocessorFlag::ForceInclude(p) => pair("-include", p),
+        }
+    }
+}
+
+impl std::fmt::Display for PreprocessorFlag {
+    /// The flag as it would be typed (`-DTILE=16`, `-I /src/include`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let words: Vec<String> = self
+            .clang_args()
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        write!(f, "{}", words.join(" "))
     }
 }
 
