@@ -94,7 +94,8 @@ pub fn parse_kernel_args(args: &[String]) -> Result<Vec<(String, BigInt)>, Strin
 }
 
 /// Runs `gpug check`; returns the exit code.
-pub fn run(a: CheckArgs) -> i32 {
+pub fn run(mut a: CheckArgs) -> i32 {
+    a.common.needs_floats = a.float == FloatMode::Ieee;
     let geometry = Geometry {
         block_dim: a.block_dim.unwrap_or([1; 3]).map(Some),
         grid_dim: a.grid_dim.unwrap_or([1; 3]).map(Some),

@@ -281,6 +281,11 @@ fn parse_warp_size(s: &str) -> Result<u32, String> {
 /// Arguments every command shares: which kernel, clang's input, the solver, the output form.
 #[derive(clap::Args, Debug)]
 pub struct CommonArgs {
+    /// Whether the command needs SMT-LIB's FloatingPoint theory (`gpug check --float ieee`): the
+    /// default solver is then one that has it (not yices). Set by the command, not a flag.
+    #[arg(skip)]
+    pub needs_floats: bool,
+
     /// Only this kernel (plain name, or `name<args>` for a template instantiation).
     #[arg(long, value_name = "NAME")]
     pub kernel: Option<String>,
@@ -352,8 +357,9 @@ pub struct CommonArgs {
     #[arg(long = "global_offset", value_name = "DIM", value_parser = parse_offset)]
     pub global_offset: Option<[u64; 3]>,
 
-    /// The solver: z3, cvc5, yices (yices-smt2) or bitwuzla. Default: the first of z3, cvc5,
-    /// yices on PATH. Several, comma-separated (`z3,yices`), or `portfolio` (every one of the
+    /// The solver: z3, cvc5, yices (yices-smt2) or bitwuzla. Default: the first of yices, z3,
+    /// cvc5 on PATH (yices decided as many of GPUVerify's kernels, fastest; z3 first for
+    /// `gpug check --float ieee`, which yices cannot answer). Several, comma-separated (`z3,yices`), or `portfolio` (every one of the
     /// four that is installed), make a portfolio: each query is raced by all of them; an
     /// answer (`sat`, its model checked, or `unsat`) stands once a second solver gives the
     /// same, or when no other answers within three times its time (at least 5 s); a solver
@@ -511,7 +517,7 @@ impl CommonArgs {
             out.push(solver::from_command(c)?);
         }
         if out.is_empty() {
-            out.push(solver::default_solver()?);
+            out.push(solver::default_solver(self.needs_floats)?);
         }
         Ok(out)
     }

@@ -603,10 +603,18 @@ fn missing_solvers_are_errors() {
 }
 
 #[test]
-fn default_solver_is_first_installed() {
-    match default_solver() {
-        Ok(s) => assert_eq!(Some(&s), solvers().first()),
-        Err(e) => assert!(solvers().is_empty(), "{e}"),
+fn default_solver_is_yices_then_z3_then_cvc5() {
+    let installed = |name: &str| by_name(name).ok();
+    let expect = ["yices", "z3", "cvc5"].into_iter().find_map(installed);
+    match default_solver(false) {
+        Ok(s) => assert_eq!(Some(s), expect),
+        Err(e) => assert!(expect.is_none(), "{e}"),
+    }
+    // FloatingPoint: never yices.
+    let expect = ["z3", "cvc5"].into_iter().find_map(installed);
+    match default_solver(true) {
+        Ok(s) => assert_eq!(Some(s), expect),
+        Err(e) => assert!(expect.is_none(), "{e}"),
     }
 }
 
