@@ -1098,11 +1098,15 @@ fn a_directory_is_verified_file_by_file_with_a_table() {
 }
 
 /// `--jobs 2` verifies two files at once, and prints the same reports in the same order as
-/// `--jobs 1`: every example's verdicts and witnesses, and the table's verdicts.
+/// `--jobs 1`: every example's verdicts and witnesses, and the table's verdicts. With yices,
+/// which answers every example in seconds: the launch contracts have a time budget of their
+/// own (`driver/contracts`), which z3 4.8.12 can exhaust on a loaded machine in one run and not
+/// in the other ("not asked: the launch contracts' time ran out"), and a report that depends
+/// on the machine's load is not what this test is about (issue 46).
 #[test]
 fn parallel_and_sequential_runs_report_the_same() {
-    let (code1, out1, err1) = run(&["--solver", "z3", "--jobs", "1", "examples"]);
-    let (code2, out2, err2) = run(&["--solver", "z3", "--jobs", "2", "examples"]);
+    let (code1, out1, err1) = run(&["--solver", "yices", "--jobs", "1", "examples"]);
+    let (code2, out2, err2) = run(&["--solver", "yices", "--jobs", "2", "examples"]);
     assert_eq!(code1, Some(1), "{err1}");
     assert_eq!(code1, code2, "{err2}");
     let split = |out: &str| {
@@ -1128,7 +1132,8 @@ fn parallel_and_sequential_runs_report_the_same() {
 
 /// One file's queries on two solver processes (`--jobs 2`) give the same report as on one
 /// (`--jobs 1`): every example's verdicts, witnesses and notes (a witness is the model of a
-/// fresh process, whatever the session answered before).
+/// fresh process, whatever the session answered before). With yices, for the reason
+/// [`parallel_and_sequential_runs_report_the_same`] gives.
 #[test]
 fn a_kernels_queries_on_several_processes_report_the_same() {
     let mut examples: Vec<std::path::PathBuf> = std::fs::read_dir(common::root().join("examples"))
@@ -1141,7 +1146,7 @@ fn a_kernels_queries_on_several_processes_report_the_same() {
     for path in examples {
         let file = format!("examples/{}", path.file_name().unwrap().to_string_lossy());
         let mut args: Vec<String> = common::example_flags(&path);
-        args.extend(["--solver".into(), "z3".into(), file.clone()]);
+        args.extend(["--solver".into(), "yices".into(), file.clone()]);
         let with = |jobs: &str| {
             let mut a = args.clone();
             a.extend(["--jobs".into(), jobs.into()]);
