@@ -1,5 +1,6 @@
 // expect: verified
 // --blockDim=128 --gridDim=32
+// solvers: yices z3
 #include <cuda.h>
 
 // PUG's scalarProdGPU (paper Fig. 1) with a barrier at the end of the vector loop: the

@@ -1,5 +1,6 @@
 // expect: race
 // --blockDim=128 --gridDim=32
+// solvers: yices z3
 #include <cuda.h>
 
 // PUG's scalarProdGPU exactly as in the paper's Fig. 1, without a barrier at the end of the vector

@@ -1,7 +1,9 @@
 // expect: verified
 // --blockDim=256 --gridDim=1
+// solvers: yices cvc5
 // expect: verified
 // --blockDim=[*,1,1] --gridDim=1 --assume=(blockDim.x&(blockDim.x-1))==0
+// solvers: yices z3
 // expect: verified
 // --blockDim=4 --gridDim=1 -DN=8 -DINVARIANTS --split-invariants
 // solvers: yices

@@ -4,12 +4,12 @@
 // --blockDim=[*,1,1] --gridDim=1
 // expect: verified
 // --blockDim=8 --gridDim=1 -DN=8 -DINVARIANTS --split-invariants
-// solvers: yices cvc5
+// solvers: yices
 // expect: verified
 // --blockDim=64 --gridDim=1 -DN=64 -DINVARIANTS -DABSTRACT
 // expect: barrier_invariant
 // --blockDim=8 --gridDim=1 -DN=8 -DINVARIANTS --split-invariants -DOFF_BY_ONE
-// solvers: yices cvc5
+// solvers: yices
 #include <cuda.h>
 
 // Kogge and Stone's inclusive scan (paper 001 section 4.2, Figure 8): one thread per element,

@@ -1,5 +1,6 @@
 // expect: verified
 // --blockDim=[*,1,1] --gridDim=[*,1,1] --assume=(blockDim.x&(blockDim.x-1))==0 --no-overflow -DSPEC
+// solvers: yices cvc5
 // expect: verified
 // --blockDim=64 --gridDim=64 --no-overflow -DSPEC
 // expect: verified
