@@ -130,7 +130,7 @@ pub fn run(a: CheckArgs) -> i32 {
         },
         bound: a.unroll,
     };
-    run_command(&a.file, &common, &opts, a.common.json, "")
+    run_command(&a.file, &common, &opts, &a.common, "")
 }
 
 #[cfg(test)]
