@@ -19,7 +19,7 @@
 //! | [`solver`] | solver programs (registry), [`solver::Session`]s that own their process and its pid from the start, deadlines, `.smt2` dumps | know about kernels |
 //! | [`driver`] | the one pipeline ([`driver::pipeline`]) and the three commands over it (`verify`, `check`, `bank`); the one [`driver::Error`] | print |
 //! | [`verdict`] | plain result data: verdicts, findings, witnesses, per-kernel and per-file results | depend on any stage |
-//! | [`report`] | text and JSON of [`verdict`] data ([`report::Render`]) | decide anything, import `driver` or `encode` |
+//! | [`report`] | text, JSON and SARIF of [`verdict`] data ([`report::Render`], [`report::sarif`]) | decide anything, import `driver` or `encode` |
 //! | [`cli`] | clap definitions, GPUVerify flag compatibility, the exit code (computed once) | analyse anything |
 //!
 //! Where the coming work lives: OpenCL in `frontend/opencl.rs` beside `cuda.rs` with

@@ -98,7 +98,7 @@ pub fn run(a: BankArgs) -> i32 {
             ..BankModel::default()
         },
     };
-    run_command(&a.file, &common, &opts, a.common.json, "error: ")
+    run_command(&a.file, &common, &opts, &a.common, "error: ")
 }
 
 #[cfg(test)]

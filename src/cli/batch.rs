@@ -10,11 +10,12 @@
 //! results itself.
 
 use super::compile_db::{CompileDb, DbFlags, variant_names};
-use super::{Cli, EXIT_ERROR, VerifyArgs, options, strip_ignored_flags};
-use crate::driver::{self, Error};
-use crate::frontend::FrontendError;
+use super::{Cli, EXIT_ERROR, Format, VerifyArgs, error_line, options, strip_ignored_flags, write_sarif};
+use crate::driver;
+use crate::ir::Span;
+use crate::report::sarif::SarifLog;
 use crate::report::{Render, files_table};
-use crate::verdict::{FileRow, Verdict};
+use crate::verdict::{FileResult, FileRow, Verdict};
 use clap::{CommandFactory, FromArgMatches};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
@@ -174,14 +175,15 @@ fn file_args(file: &Path, args: &[String]) -> Result<VerifyArgs, String> {
 }
 
 /// The first non-empty line of `s`, without clap's `error: ` prefix.
-fn first_line(s: &str) -> String {
+pub(super) fn first_line(s: &str) -> String {
     let line = s.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
     line.strip_prefix("error: ").unwrap_or(line).to_string()
 }
 
 /// Verifies every file `a` names (after `--shard`), `args` being the command line (for each
 /// file's flags), with `db` the compilation database of `-p` ([`jobs`]); prints each report,
-/// then the table (text) or nothing more (`--json`).
+/// then the table (text) or nothing more (`--json`); with `--format sarif` (or `--sarif
+/// FILE`), one SARIF log of every file's results instead of (or besides) the reports.
 /// Returns the run's exit code: 1 if a kernel has a defect, else 2 if a file could not be
 /// verified, else 3 if a kernel is inconclusive, else 0.
 pub(super) fn run(a: &VerifyArgs, args: &[String], db: Option<&CompileDb>) -> i32 {
@@ -213,7 +215,9 @@ pub(super) fn run(a: &VerifyArgs, args: &[String], db: Option<&CompileDb>) -> i3
         }
         return EXIT_ERROR;
     }
-    let json = a.common.json;
+    let format = a.common.format();
+    let sarif = a.common.wants_sarif();
+    let mut log = SarifLog::new(std::env::current_dir().unwrap_or_default());
     let jobs = a.common.jobs.unwrap_or_else(default_jobs).clamp(1, files.len());
     let bar = ProgressBar::new(files.len() as u64);
     bar.set_style(
@@ -233,7 +237,7 @@ pub(super) fn run(a: &VerifyArgs, args: &[String], db: Option<&CompileDb>) -> i3
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(job) = files.get(i) else { break };
-                    if tx.send((i, verify_file(job, args, json, jobs > 1))).is_err() {
+                    if tx.send((i, verify_file(job, args, format, sarif, jobs > 1))).is_err() {
                         break;
                     }
                 }
@@ -250,15 +254,24 @@ pub(super) fn run(a: &VerifyArgs, args: &[String], db: Option<&CompileDb>) -> i3
                     print!("{}", done.stdout);
                     eprint!("{}", done.stderr);
                 });
+                match &done.outcome {
+                    Some(Ok(r)) => log.add(r),
+                    Some(Err((why, span))) => log.error(&done.row.file, why, span.as_ref()),
+                    None => {}
+                }
                 rows.push(done.row);
             }
         }
     });
     bar.finish_and_clear();
-    if !json {
+    if format == Format::Text {
         print!("\n{}", files_table(&rows));
     }
-    exit_code(&rows)
+    let code = exit_code(&rows);
+    match sarif {
+        true => write_sarif(&a.common, code, log),
+        false => code,
+    }
 }
 
 /// The default of `--jobs`: the number of processors the process may use.
@@ -266,11 +279,13 @@ pub(super) fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// A verified file: its table row and what it prints.
+/// A verified file: its table row, what it prints, and (for a SARIF log) its result or its
+/// error with the place it names.
 struct Done {
     row: FileRow,
     stdout: String,
     stderr: String,
+    outcome: Option<Result<FileResult, (String, Option<Span>)>>,
 }
 
 /// The exit code of a run over `rows` ([`run`]).
@@ -291,44 +306,40 @@ fn exit_code(rows: &[FileRow]) -> i32 {
 }
 
 /// Verifies one file as `gpug FILE` would, with the job's compilation-database flags: its row
-/// of the table, and its report (or its error, after the job's name) as it is to be printed.
-/// With `files_at_once`, the file's queries are asked one after another (the run's processes
-/// go to the files).
-fn verify_file(job: &Job, args: &[String], json: bool, files_at_once: bool) -> Done {
+/// of the table, and its report in `format` (or its error, after the job's name) as it is to
+/// be printed; with `sarif`, its result too. With `files_at_once`, the file's queries are
+/// asked one after another (the run's processes go to the files).
+fn verify_file(job: &Job, args: &[String], format: Format, sarif: bool, files_at_once: bool) -> Done {
     let started = Instant::now();
     let file = job.file.as_path();
     let name = job.name();
     let mut solver = String::new();
-    let result = file_args(file, args).and_then(|fa| {
-        let (mut common, opts) = options(&fa)?;
-        if files_at_once {
-            common.jobs = 1;
-        }
-        if let Some(flags) = &job.flags {
-            flags.apply(&mut common.frontend);
-        }
-        solver = common.solver_label();
-        driver::run(file, &common, &opts).map_err(|e| match e {
-            Error::Frontend(FrontendError::ClangFailed { stderr }) => {
-                let first = stderr.lines().find(|l| l.contains("error")).unwrap_or("").trim();
-                format!("clang could not compile it: {first}")
+    let result = file_args(file, args)
+        .and_then(|fa| options(&fa))
+        .map_err(|why| (why, None))
+        .and_then(|(mut common, opts)| {
+            if files_at_once {
+                common.jobs = 1;
             }
-            e => first_line(&e.to_string()),
-        })
-    });
+            if let Some(flags) = &job.flags {
+                flags.apply(&mut common.frontend);
+            }
+            solver = common.solver_label();
+            driver::run(file, &common, &opts).map_err(|e| error_line(&e))
+        });
     let seconds = started.elapsed().as_secs_f64();
     let (mut stdout, mut stderr) = (String::new(), String::new());
-    let kernels = match result {
+    let kernels = match &result {
         Ok(r) => {
-            if json {
-                stdout = format!("{}\n", with_run_fields(&r.json(), seconds, &solver, &job.variant));
-            } else {
-                stdout = r.text();
+            match format {
+                Format::Json => stdout = format!("{}\n", with_run_fields(&r.json(), seconds, &solver, &job.variant)),
+                Format::Text => stdout = r.text(),
+                Format::Sarif => {}
             }
             Ok(r.kernels.iter().map(|k| (k.name.clone(), k.verdict)).collect())
         }
-        Err(why) => {
-            if json {
+        Err((why, _)) => {
+            if format == Format::Json {
                 let mut o = serde_json::json!({ "file": file.display().to_string(), "error": why, "seconds": seconds });
                 if !job.variant.is_empty() {
                     o["variant"] = serde_json::json!(job.variant);
@@ -337,7 +348,7 @@ fn verify_file(job: &Job, args: &[String], json: bool, files_at_once: bool) -> D
             } else {
                 stderr = format!("{name}: error: {why}\n");
             }
-            Err(why)
+            Err(why.clone())
         }
     };
     Done {
@@ -349,6 +360,7 @@ fn verify_file(job: &Job, args: &[String], json: bool, files_at_once: bool) -> D
         },
         stdout,
         stderr,
+        outcome: sarif.then_some(result),
     }
 }
 

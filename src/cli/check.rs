@@ -134,7 +134,7 @@ pub fn run(mut a: CheckArgs) -> i32 {
         },
         bound: a.unroll,
     };
-    run_command(&a.file, &common, &opts, a.common.json, "")
+    run_command(&a.file, &common, &opts, &a.common, "")
 }
 
 #[cfg(test)]

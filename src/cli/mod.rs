@@ -15,6 +15,7 @@ use crate::driver::{self, Command, RunOptions, VerifyOptions};
 use crate::frontend::{FrontendError, FrontendOptions, Headers};
 use crate::passes::{Geometry, PassOptions};
 use crate::report::Render;
+use crate::report::sarif::{Invocation, SarifLog};
 use crate::solver;
 use crate::verdict::{Outcome, Verdict};
 use clap::{Parser, Subcommand};
@@ -36,28 +37,85 @@ pub fn exit_code(verdict: Verdict) -> i32 {
     }
 }
 
-/// Runs `command` on `file`, prints its report (JSON with `json`, else text) on stdout or its
-/// error on stderr (after `error_prefix`: `gpug bank` writes `error: `, the others print the
-/// error as it is), and returns the exit code.
-pub(crate) fn run_command<C>(file: &Path, common: &RunOptions, command: &C, json: bool, error_prefix: &str) -> i32
+/// Runs `command` on `file`, prints its report in `output`'s `--format` on stdout (text, JSON,
+/// or a SARIF log) or its error on stderr (after `error_prefix`: `gpug bank` writes `error: `,
+/// the others print the error as it is), writes the SARIF log to `--sarif FILE` if asked, and
+/// returns the exit code (the format does not change it; a SARIF file that cannot be written
+/// is [`EXIT_ERROR`]).
+pub(crate) fn run_command<C>(
+    file: &Path,
+    common: &RunOptions,
+    command: &C,
+    output: &CommonArgs,
+    error_prefix: &str,
+) -> i32
 where
     C: Command,
     C::File: Render + Outcome,
 {
-    match driver::run(file, common, command) {
+    let result = driver::run(file, common, command);
+    let code = match &result {
         Ok(result) => {
-            if json {
-                println!("{}", result.json());
-            } else {
-                print!("{}", result.text());
+            match output.format() {
+                Format::Text => print!("{}", result.text()),
+                Format::Json => println!("{}", result.json()),
+                Format::Sarif => {}
             }
             exit_code(result.overall())
         }
-        Err(driver::Error::Frontend(FrontendError::ClangFailed { stderr })) => clang_failed(file, &stderr),
+        Err(driver::Error::Frontend(FrontendError::ClangFailed { stderr })) => clang_failed(file, stderr),
         Err(e) => {
             eprintln!("{error_prefix}{e}");
             EXIT_ERROR
         }
+    };
+    if !output.wants_sarif() {
+        return code;
+    }
+    let mut log = SarifLog::new(std::env::current_dir().unwrap_or_default());
+    match &result {
+        Ok(r) => log.add(r),
+        Err(e) => {
+            let (why, span) = error_line(e);
+            log.error(&file.display().to_string(), &why, span.as_ref());
+        }
+    }
+    write_sarif(output, code, log)
+}
+
+/// `log`, the SARIF log of a run whose exit code is `code`, printed on stdout with `--format
+/// sarif` and written to `--sarif FILE`. Returns `code`, or [`EXIT_ERROR`] when FILE cannot be
+/// written (said on stderr).
+fn write_sarif(output: &CommonArgs, code: i32, log: SarifLog) -> i32 {
+    let invocation = Invocation {
+        arguments: std::env::args().collect(),
+        exit_code: code,
+    };
+    let text = log.finish(&invocation);
+    if output.format() == Format::Sarif {
+        println!("{text}");
+    }
+    if let Some(path) = &output.sarif
+        && let Err(e) = std::fs::write(path, format!("{text}\n"))
+    {
+        eprintln!("error: cannot write the SARIF log to {}: {e}", path.display());
+        return EXIT_ERROR;
+    }
+    code
+}
+
+/// One line saying why `e` left a file without a verdict (clang's first error, or the error's
+/// first line), and the place in the source it names, if any.
+fn error_line(e: &driver::Error) -> (String, Option<crate::ir::Span>) {
+    match e {
+        driver::Error::Frontend(FrontendError::ClangFailed { stderr }) => {
+            let first = stderr.lines().find(|l| l.contains("error")).unwrap_or("").trim();
+            (format!("clang could not compile it: {first}"), None)
+        }
+        driver::Error::Frontend(FrontendError::Unsupported { span, .. } | FrontendError::OverLimit { span, .. }) => {
+            (batch::first_line(&e.to_string()), Some(span.clone()))
+        }
+        e => (batch::first_line(&e.to_string()), None),
     }
 }
 
@@ -100,9 +158,10 @@ pub struct VerifyArgs {
     /// for `.cu` and `.cl` files, recursively, in name order; with -p, the compilation
     /// database's files under it, and with -p alone, all of them), verify each one: each
     /// file's report, then a table of every kernel's verdict, time and solver (`--json`: one
-    /// object per file, one per line). A file's second line, when it is a comment of flags
-    /// (GPUVerify's `//--blockDim=64 --gridDim=4 -DN=8`), gives the file's flags, under those
-    /// of the command line. Exit code of such a run: 1 if any kernel has a defect, else 2 if any file could not be verified
+    /// object per file, one per line; `--format sarif`: one SARIF log of every file, no
+    /// table). A file's second line, when it is a comment of flags (GPUVerify's
+    /// `//--blockDim=64 --gridDim=4 -DN=8`), gives the file's flags, under those of the command
+    /// line. Exit code of such a run: 1 if any kernel has a defect, else 2 if any file could not be verified
     /// (an input error), else 3 if any kernel is inconclusive, else 0.
     #[arg(value_name = "FILE|DIR")]
     pub file: Vec<PathBuf>,
@@ -390,9 +449,23 @@ pub struct CommonArgs {
     #[arg(long = "dump-smt2", value_name = "DIR")]
     pub dump_smt2: Option<PathBuf>,
 
-    /// Print one JSON object instead of text.
-    #[arg(long)]
+    /// The report's form on stdout: `text` (the default), `json` (one JSON object per file, as
+    /// --json) or `sarif` (one SARIF 2.1.0 log for the whole run, as GitHub code scanning reads
+    /// it: a result per finding, rule ids `data-race`, `barrier-divergence`, `assertion`,
+    /// `loop-invariant`, `barrier-invariant`, `bank-conflict`, `inconclusive`; with several
+    /// files, one run holding every file's results and no table). The exit code is the same in
+    /// every form.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<Format>,
+
+    /// Print one JSON object instead of text (the same as --format json).
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
+
+    /// Also write the results as a SARIF 2.1.0 log to FILE, beside the report --format prints
+    /// (with several files: one log for all of them). A FILE that cannot be written is exit 2.
+    #[arg(long, value_name = "FILE")]
+    pub sarif: Option<PathBuf>,
 
     /// Assume a C condition over the kernel's parameters and the launch geometry, e.g.
     /// `--assume 'n > 0 && n % blockDim.x == 0'` (PUG's `+C`); may be repeated. It is
@@ -402,7 +475,32 @@ pub struct CommonArgs {
     pub assume: Vec<String>,
 }
 
+/// The form of the report on stdout (`--format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// The human report.
+    Text,
+    /// One JSON object per file (`--json`).
+    Json,
+    /// One SARIF 2.1.0 log for the run.
+    Sarif,
+}
+
 impl CommonArgs {
+    /// The report's form: `--format`, else JSON with `--json`, else text.
+    pub fn format(&self) -> Format {
+        match (self.format, self.json) {
+            (Some(f), _) => f,
+            (None, true) => Format::Json,
+            (None, false) => Format::Text,
+        }
+    }
+
+    /// Whether a SARIF log is wanted: `--format sarif` or `--sarif FILE`.
+    pub fn wants_sarif(&self) -> bool {
+        self.format() == Format::Sarif || self.sarif.is_some()
+    }
+
     /// The front end's options for these arguments.
     pub fn frontend(&self) -> FrontendOptions {
         FrontendOptions {
@@ -721,7 +819,7 @@ fn verify(a: VerifyArgs, args: &[String]) -> i32 {
     if let Some(db) = &db {
         apply_first_entry(db, &file, &mut common.frontend);
     }
-    run_command(&file, &common, &opts, a.common.json, "")
+    run_command(&file, &common, &opts, &a.common, "")
 }
 
 /// The driver's options for `a`; `Err` why they are wrong (a launch outside CUDA's limits, an

@@ -15,9 +15,12 @@
 //!   "conflicting_accesses", "conflicting_intervals", "summary": "HI"|"LO"|"none",
 //!   "inconclusive": [reason], "notes": [note]}]}`. Degree 1 means conflict-free.
 
-use super::{Render, Sources, kernels_text};
-use crate::verdict::{BankFileResult, BankKernelResult, SiteResult};
-use serde_json::{Value, json};
+use super::sarif::{Entry, Rule, SarifLog};
+use super::{Render, Sources, coords, inconclusive_entry, kernels_text};
+use crate::ir::Language;
+use crate::verdict::{BankFileResult, BankKernelResult, KernelOutcome, SiteResult};
+use serde_json::{Map, Value, json};
+use serde_sarif::sarif::{ResultKind, ResultLevel};
 use std::fmt::Write;
 
 impl Render for BankFileResult {
@@ -42,6 +45,79 @@ impl Render for BankFileResult {
             "kernels": self.kernels.iter().map(|k| kernel_json(k, m.warp_size)).collect::<Vec<_>>(),
         })
         .to_string()
+    }
+
+    /// Each conflicting access (degree > 1) a warning of rule `bank-conflict` at it, with its
+    /// degree, warp, threads and bank in the message and its `--json` object and the bank model
+    /// as the properties; an inconclusive kernel an open result.
+    fn sarif(&self, log: &mut SarifLog) {
+        let m = &self.model;
+        let model = json!({"banks": m.banks, "bank_width": m.bank_width, "warp_size": m.warp_size});
+        for k in &self.kernels {
+            let mut row = Map::new();
+            row.insert("verdict".into(), json!(k.verdict().as_str()));
+            row.insert("summary".into(), json!(k.summary().as_str()));
+            row.insert("conflicting_accesses".into(), json!(k.conflicting_sites()));
+            row.insert("conflicting_intervals".into(), json!(k.conflicting_intervals()));
+            row.insert("notes".into(), json!(k.notes));
+            log.kernel(&self.file, &k.name, Language::Cuda, row);
+            let context = |mut props: Map<String, Value>| {
+                props.insert("notes".into(), json!(k.notes));
+                props.insert("model".into(), model.clone());
+                props
+            };
+            for s in k.sites.iter().filter(|s| s.degree > 1) {
+                let degree = match s.exact {
+                    true => format!("{}-way", s.degree),
+                    false => format!("at least {}-way", s.degree),
+                };
+                let what = match &s.witness {
+                    Some(w) => format!(
+                        "{} by warp {} of block {}: threads {} hit bank {}",
+                        s.kind.as_str(),
+                        w.witness.warp,
+                        coords(w.witness.block),
+                        id_list(&w.witness.threads),
+                        w.witness.bank
+                    ),
+                    None => s.kind.as_str().to_string(),
+                };
+                let mut details = vec![format!(
+                    "{} banks of {} bytes, warps of {} threads",
+                    m.banks, m.bank_width, m.warp_size
+                )];
+                if let Some(w) = s.witness.as_ref().filter(|_| s.occurrences > 1) {
+                    details.push(format!("occurrence {} of {}", w.occurrence + 1, s.occurrences));
+                }
+                let properties = match site_json(s, m.warp_size) {
+                    Value::Object(o) => context(o),
+                    _ => Map::new(),
+                };
+                log.push(Entry {
+                    rule: Rule::BankConflict,
+                    kind: ResultKind::Fail,
+                    level: ResultLevel::Warning,
+                    headline: format!("{degree} bank conflict on {} in kernel {}", s.array, k.name),
+                    places: vec![(&s.span, what)],
+                    details,
+                    file: &self.file,
+                    kernel: &k.name,
+                    language: Language::Cuda,
+                    properties,
+                });
+            }
+            if !k.inconclusive.is_empty() {
+                let mut props = Map::new();
+                props.insert("inconclusive".into(), json!(k.inconclusive));
+                log.push(inconclusive_entry(
+                    &self.file,
+                    &k.name,
+                    Language::Cuda,
+                    &k.inconclusive,
+                    context(props),
+                ));
+            }
+        }
     }
 }
 
@@ -159,37 +235,37 @@ fn kernel_text(k: &BankKernelResult, sources: &mut Sources, out: &mut String) {
     }
 }
 
-fn kernel_json(k: &BankKernelResult, warp: u32) -> Value {
-    let accesses: Vec<Value> = k
-        .sites
-        .iter()
-        .map(|s| {
-            let witness = s.witness.as_ref().map(|w| {
-                json!({
-                    "block": w.witness.block,
-                    "warp": w.witness.warp,
-                    "threads": w.witness.threads,
-                    "lanes": w.witness.threads.iter().map(|t| t % u64::from(warp.max(1))).collect::<Vec<_>>(),
-                    "thread_idx": w.witness.thread_idx,
-                    "bank": w.witness.bank,
-                    "interval": w.interval,
-                    "occurrence": w.occurrence,
-                })
-            });
-            json!({
-                "line": s.span.line,
-                "col": s.span.col,
-                "array": s.array,
-                "access": s.kind.as_str(),
-                "width": s.width,
-                "degree": s.degree,
-                "exact": s.exact,
-                "possible": s.possible,
-                "occurrences": s.occurrences,
-                "witness": witness,
-            })
+/// An access site's JSON object (the module docs' `{"line", "col", "array", …}`), for warps of
+/// `warp` threads.
+fn site_json(s: &SiteResult, warp: u32) -> Value {
+    let witness = s.witness.as_ref().map(|w| {
+        json!({
+            "block": w.witness.block,
+            "warp": w.witness.warp,
+            "threads": w.witness.threads,
+            "lanes": w.witness.threads.iter().map(|t| t % u64::from(warp.max(1))).collect::<Vec<_>>(),
+            "thread_idx": w.witness.thread_idx,
+            "bank": w.witness.bank,
+            "interval": w.interval,
+            "occurrence": w.occurrence,
         })
-        .collect();
+    });
+    json!({
+        "line": s.span.line,
+        "col": s.span.col,
+        "array": s.array,
+        "access": s.kind.as_str(),
+        "width": s.width,
+        "degree": s.degree,
+        "exact": s.exact,
+        "possible": s.possible,
+        "occurrences": s.occurrences,
+        "witness": witness,
+    })
+}
+
+fn kernel_json(k: &BankKernelResult, warp: u32) -> Value {
+    let accesses: Vec<Value> = k.sites.iter().map(|s| site_json(s, warp)).collect();
     json!({
         "name": k.name,
         "accesses": accesses,

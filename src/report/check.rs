@@ -14,10 +14,12 @@
 //! value}}, "schedule": [{"sid", "thread", "block", "line", "col", "access", "location",
 //! "value"}]}], "inconclusive": [reason], "notes": [note], "time_s"}]}`.
 
-use super::{Render, Sources, coords, finding_json, finding_text, kernels_text};
-use crate::ir::Span;
-use crate::verdict::{ArrayValues, CheckResult, KernelCheck, Ordering, Verdict};
-use serde_json::{Value, json};
+use super::sarif::{Entry, Rule, SarifLog};
+use super::{Render, Sources, coords, finding_entry, finding_json, finding_text, inconclusive_entry, kernels_text};
+use crate::ir::{Language, Span};
+use crate::verdict::{ArrayValues, AssertionFailure, CheckResult, KernelCheck, Ordering, Verdict};
+use serde_json::{Map, Value, json};
+use serde_sarif::sarif::{ResultKind, ResultLevel};
 use std::fmt::Write;
 
 /// The source text of the call a span starts (`assert(s[i] <= s[i + 1])`, up to its matching
@@ -72,6 +74,95 @@ impl Render for CheckResult {
         let mut sources = Sources::default();
         let kernels: Vec<Value> = self.kernels.iter().map(|k| kernel_json(k, &mut sources)).collect();
         json!({ "file": self.file, "command": "check", "kernels": kernels }).to_string()
+    }
+
+    /// A race of the pre-check as `gpug`'s; each failing assertion or postcondition a result of
+    /// rule `assertion` at it, with the failing thread, the parameters and what the condition
+    /// read in the message, and its `--json` object (inputs, final values, schedule) as the
+    /// properties; an inconclusive kernel an open result.
+    fn sarif(&self, log: &mut SarifLog) {
+        for k in &self.kernels {
+            let mut row = Map::new();
+            row.insert("verdict".into(), json!(k.verdict.as_str()));
+            row.insert("threads".into(), json!(k.threads));
+            row.insert("blocks".into(), json!(k.blocks));
+            row.insert("ordering".into(), json!(k.ordering.as_str()));
+            row.insert("assertions".into(), json!(k.assertions));
+            row.insert("notes".into(), json!(k.notes));
+            log.kernel(&self.file, &k.name, Language::Cuda, row);
+            let context = |mut props: Map<String, Value>| {
+                props.insert("notes".into(), json!(k.notes));
+                props.insert("threads".into(), json!(k.threads));
+                props.insert("blocks".into(), json!(k.blocks));
+                props.insert("ordering".into(), json!(k.ordering.as_str()));
+                props
+            };
+            for f in &k.races {
+                let mut e = finding_entry(
+                    f,
+                    &self.file,
+                    &k.name,
+                    Language::Cuda,
+                    ResultKind::Fail,
+                    ResultLevel::Error,
+                );
+                e.properties = context(e.properties);
+                log.push(e);
+            }
+            for f in &k.failures {
+                let what = if f.postcondition { "postcondition" } else { "assertion" };
+                let text = span_text(log.sources(), &f.span);
+                let properties = match failure_json(f, log.sources()) {
+                    Value::Object(m) => context(m),
+                    _ => Map::new(),
+                };
+                let w = &f.witness;
+                let final_state = if f.postcondition { " (final state)" } else { "" };
+                let mut details = Vec::new();
+                if !w.params.is_empty() {
+                    let ps: Vec<String> = w.params.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+                    details.push(format!("params: {}", ps.join(", ")));
+                }
+                if !w.reads.is_empty() {
+                    let rs: Vec<String> = w.reads.iter().map(|(l, v)| format!("{l} = {v}")).collect();
+                    details.push(format!("read: {}", rs.join(", ")));
+                }
+                let headline = match text.is_empty() {
+                    true => format!("{what} in kernel {}", k.name),
+                    false => format!("{what} `{text}` in kernel {}", k.name),
+                };
+                log.push(Entry {
+                    rule: Rule::Assertion,
+                    kind: ResultKind::Fail,
+                    level: ResultLevel::Error,
+                    headline,
+                    places: vec![(
+                        &f.span,
+                        format!(
+                            "fails for thread {} of block {}{final_state}",
+                            coords(w.thread_idx),
+                            coords(w.block)
+                        ),
+                    )],
+                    details,
+                    file: &self.file,
+                    kernel: &k.name,
+                    language: Language::Cuda,
+                    properties,
+                });
+            }
+            if !k.inconclusive.is_empty() {
+                let mut props = Map::new();
+                props.insert("inconclusive".into(), json!(k.inconclusive));
+                log.push(inconclusive_entry(
+                    &self.file,
+                    &k.name,
+                    Language::Cuda,
+                    &k.inconclusive,
+                    context(props),
+                ));
+            }
+        }
     }
 }
 
@@ -195,34 +286,7 @@ fn values_json(v: &[ArrayValues]) -> Value {
 /// One kernel's JSON object: races and failing assertions as findings.
 fn kernel_json(k: &KernelCheck, sources: &mut Sources) -> Value {
     let mut findings: Vec<Value> = k.races.iter().map(finding_json).collect();
-    for f in &k.failures {
-        let w = &f.witness;
-        let schedule: Vec<Value> = w
-            .schedule
-            .iter()
-            .map(|s| {
-                json!({"sid": s.sid, "thread": s.thread_idx, "block": s.block, "line": s.span.line,
-                       "col": s.span.col, "access": s.access.as_str(), "location": s.location,
-                       "value": s.value})
-            })
-            .collect();
-        let params: serde_json::Map<String, Value> = w.params.iter().map(|(n, v)| (n.clone(), json!(v))).collect();
-        let reads: serde_json::Map<String, Value> = w.reads.iter().map(|(n, v)| (n.clone(), json!(v))).collect();
-        findings.push(json!({
-            "kind": "assertion",
-            "postcondition": f.postcondition,
-            "line": f.span.line,
-            "col": f.span.col,
-            "text": span_text(sources, &f.span),
-            "thread": w.thread_idx,
-            "block": w.block,
-            "params": params,
-            "inputs": values_json(&w.inputs),
-            "reads": reads,
-            "final": values_json(&w.finals),
-            "schedule": schedule,
-        }));
-    }
+    findings.extend(k.failures.iter().map(|f| failure_json(f, sources)));
     json!({
         "name": k.name,
         "verdict": k.verdict.as_str(),
@@ -234,5 +298,35 @@ fn kernel_json(k: &KernelCheck, sources: &mut Sources) -> Value {
         "inconclusive": k.inconclusive,
         "notes": k.notes,
         "time_s": k.time.as_secs_f64(),
+    })
+}
+
+/// A failing assertion's JSON object (the module docs' `{"kind": "assertion", …}`).
+fn failure_json(f: &AssertionFailure, sources: &mut Sources) -> Value {
+    let w = &f.witness;
+    let schedule: Vec<Value> = w
+        .schedule
+        .iter()
+        .map(|s| {
+            json!({"sid": s.sid, "thread": s.thread_idx, "block": s.block, "line": s.span.line,
+                   "col": s.span.col, "access": s.access.as_str(), "location": s.location,
+                   "value": s.value})
+        })
+        .collect();
+    let params: serde_json::Map<String, Value> = w.params.iter().map(|(n, v)| (n.clone(), json!(v))).collect();
+    let reads: serde_json::Map<String, Value> = w.reads.iter().map(|(n, v)| (n.clone(), json!(v))).collect();
+    json!({
+        "kind": "assertion",
+        "postcondition": f.postcondition,
+        "line": f.span.line,
+        "col": f.span.col,
+        "text": span_text(sources, &f.span),
+        "thread": w.thread_idx,
+        "block": w.block,
+        "params": params,
+        "inputs": values_json(&w.inputs),
+        "reads": reads,
+        "final": values_json(&w.finals),
+        "schedule": schedule,
     })
 }

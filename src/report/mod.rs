@@ -1,6 +1,8 @@
-//! Verdicts and witnesses as human text and as JSON: sibling printers ([`Render`]) over the
-//! plain result data of [`crate::verdict`] (and source lines read for carets). Must not decide
-//! anything, nor import any pipeline stage: it sees only `verdict` and `ir::Span`.
+//! Verdicts and witnesses as human text, as JSON and as SARIF: sibling printers ([`Render`])
+//! over the plain result data of [`crate::verdict`] (and source lines read for carets). Must not
+//! decide anything, nor import any pipeline stage: it sees only `verdict` and `ir::Span`.
+//!
+//! SARIF 2.1.0: [`sarif`] (one log for a whole run, its results added file by file).
 //!
 //! Text: one verdict line per kernel (`reduce: verified`), then each defect with both source
 //! lines and carets under the accesses, both threads' `blockIdx`/`threadIdx`, the parameter
@@ -26,12 +28,15 @@
 
 pub mod bank;
 pub mod check;
+pub mod sarif;
 
 use crate::ir::Language;
 use crate::verdict::{
     BarrierInvariantFailure, FileResult, FileRow, Finding, FindingKind, KernelResult, Verdict, WitnessAccess,
 };
-use serde_json::{Value, json};
+use sarif::{Entry, Rule, SarifLog};
+use serde_json::{Map, Value, json};
+use serde_sarif::sarif::{ResultKind, ResultLevel};
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -82,12 +87,14 @@ pub fn files_table(rows: &[FileRow]) -> String {
     out
 }
 
-/// A command's result for one file, printable as text and as JSON.
+/// A command's result for one file, printable as text, as JSON and as SARIF.
 pub trait Render {
     /// The human report.
     fn text(&self) -> String;
     /// The JSON report: one object on one line.
     fn json(&self) -> String;
+    /// Adds the file's results, and its kernels' verdicts, to a SARIF log (see [`sarif`]).
+    fn sarif(&self, log: &mut SarifLog);
 }
 
 impl Render for FileResult {
@@ -132,6 +139,170 @@ impl Render for FileResult {
             })
             .collect();
         json!({ "file": self.file, "kernels": kernels }).to_string()
+    }
+
+    /// Each finding a result of its rule (a possible one a warning); each finding the launch
+    /// contract excludes a note; each benign race an informational result; an inconclusive
+    /// kernel an open result with its reasons. Every result has the kernel's notes, contract,
+    /// stage and suggestions as properties.
+    fn sarif(&self, log: &mut SarifLog) {
+        for k in &self.kernels {
+            let mut row = Map::new();
+            row.insert("verdict".into(), json!(k.verdict.as_str()));
+            row.insert("stage".into(), json!(k.stage.as_str()));
+            row.insert("contract".into(), json!(k.contract));
+            row.insert("notes".into(), json!(k.notes));
+            if k.language == Language::OpenCl {
+                row.insert("language".into(), json!("opencl"));
+            }
+            log.kernel(&self.file, &k.name, k.language, row);
+            let context = |mut props: Map<String, Value>| {
+                props.insert("notes".into(), json!(k.notes));
+                props.insert("contract".into(), json!(k.contract));
+                props.insert("stage".into(), json!(k.stage.as_str()));
+                props.insert("suggestions".into(), json!(k.suggestions));
+                props
+            };
+            for f in &k.findings {
+                let level = if f.possible {
+                    ResultLevel::Warning
+                } else {
+                    ResultLevel::Error
+                };
+                let mut e = finding_entry(f, &self.file, &k.name, k.language, ResultKind::Fail, level);
+                e.properties = context(e.properties);
+                log.push(e);
+            }
+            for x in &k.excluded {
+                let mut e = finding_entry(
+                    &x.finding,
+                    &self.file,
+                    &k.name,
+                    k.language,
+                    ResultKind::Fail,
+                    ResultLevel::Note,
+                );
+                e.details.push(match k.verdict {
+                    Verdict::Verified => format!("excluded by the launch contract ({})", x.condition),
+                    _ => format!("outside the standard launch assumptions ({})", x.condition),
+                });
+                e.properties.insert("excluded".into(), json!(x.condition));
+                e.properties = context(e.properties);
+                log.push(e);
+            }
+            for b in &k.benign {
+                let mut e = finding_entry(
+                    b,
+                    &self.file,
+                    &k.name,
+                    k.language,
+                    ResultKind::Informational,
+                    ResultLevel::None,
+                );
+                e.headline = format!("benign {}", e.headline);
+                e.details.insert(
+                    0,
+                    "both threads write the same value (--no-benign reports it as a race)".into(),
+                );
+                e.properties.insert("benign".into(), json!(true));
+                e.properties = context(e.properties);
+                log.push(e);
+            }
+            if !k.inconclusive.is_empty() {
+                let mut props = Map::new();
+                props.insert("inconclusive".into(), json!(k.inconclusive));
+                log.push(inconclusive_entry(
+                    &self.file,
+                    &k.name,
+                    k.language,
+                    &k.inconclusive,
+                    context(props),
+                ));
+            }
+        }
+    }
+}
+
+/// The result of a finding `f` of kernel `kernel`: its title, each access with its thread and
+/// block, the parameters, the launch's symbolic dimensions, its condition and reason; its
+/// `--json` object as the properties.
+fn finding_entry<'a>(
+    f: &'a Finding,
+    file: &'a str,
+    kernel: &'a str,
+    language: Language,
+    kind: ResultKind,
+    level: ResultLevel,
+) -> Entry<'a> {
+    let rule = match f.kind {
+        FindingKind::Race { .. } => Rule::DataRace,
+        FindingKind::Divergence => Rule::BarrierDivergence,
+        FindingKind::Assertion => Rule::Assertion,
+        FindingKind::Invariant { .. } => Rule::LoopInvariant,
+        FindingKind::BarrierInvariant { .. } => Rule::BarrierInvariant,
+    };
+    let possible = if f.possible { "possible " } else { "" };
+    let places = f
+        .accesses
+        .iter()
+        .map(|a| {
+            let who = format!(
+                "{} by thread {} of block {}",
+                access_what(f.kind, a),
+                coords(a.thread),
+                coords(a.block)
+            );
+            (&a.span, who)
+        })
+        .collect();
+    let mut details = Vec::new();
+    if !f.params.is_empty() {
+        let ps: Vec<String> = f.params.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+        details.push(format!("params: {}", ps.join(", ")));
+    }
+    if !f.geometry.is_empty() {
+        let gs: Vec<String> = f.geometry.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+        details.push(format!("geometry: {}", gs.join(", ")));
+    }
+    details.extend(f.condition.iter().cloned());
+    details.extend(f.reason.iter().cloned());
+    let properties = match finding_json(f) {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    Entry {
+        rule,
+        kind,
+        level,
+        headline: format!("{possible}{} in kernel {kernel}", finding_title(f)),
+        places,
+        details,
+        file,
+        kernel,
+        language,
+        properties,
+    }
+}
+
+/// The open result of an inconclusive kernel: its `reasons` as the message.
+fn inconclusive_entry<'a>(
+    file: &'a str,
+    kernel: &'a str,
+    language: Language,
+    reasons: &[String],
+    properties: Map<String, Value>,
+) -> Entry<'a> {
+    Entry {
+        rule: Rule::Inconclusive,
+        kind: ResultKind::Open,
+        level: ResultLevel::None,
+        headline: format!("kernel {kernel} is inconclusive"),
+        places: Vec::new(),
+        details: reasons.to_vec(),
+        file,
+        kernel,
+        language,
+        properties,
     }
 }
 
@@ -316,8 +487,9 @@ fn coords(v: [u64; 3]) -> String {
     format!("({}, {}, {})", v[0], v[1], v[2])
 }
 
-fn finding_text(f: &Finding, sources: &mut Sources, out: &mut String) {
-    let title = match f.kind {
+/// `read-write race on sdata[64]`, `barrier divergence`, …: what `f` is, in a few words.
+fn finding_title(f: &Finding) -> String {
+    match f.kind {
         FindingKind::Race { write_write } => format!(
             "{} race on {}",
             if write_write { "write-write" } else { "read-write" },
@@ -333,7 +505,11 @@ fn finding_text(f: &Finding, sources: &mut Sources, out: &mut String) {
             BarrierInvariantFailure::Uniform => "barrier invariant cannot be instantiated at other threads",
         }
         .to_string(),
-    };
+    }
+}
+
+fn finding_text(f: &Finding, sources: &mut Sources, out: &mut String) {
+    let title = finding_title(f);
     let possible = if f.possible { "possible " } else { "" };
     let _ = writeln!(out, "  {possible}{title}");
     if let Some(c) = &f.condition {
@@ -382,15 +558,21 @@ fn benign_text(f: &Finding, out: &mut String) {
     );
 }
 
-fn access_text(kind: FindingKind, a: &WitnessAccess, sources: &mut Sources, out: &mut String) {
-    let what = match (kind, a.access, a.reaches) {
-        (FindingKind::Divergence, _, Some(true)) => "barrier reached".to_string(),
-        (FindingKind::Divergence, _, _) => "barrier not reached".to_string(),
+/// What a thread does at an access of a finding of `kind`: `read`, `write`, `atomic`,
+/// `barrier reached`, `barrier not reached`, `fails`.
+fn access_what(kind: FindingKind, a: &WitnessAccess) -> &'static str {
+    match (kind, a.access, a.reaches) {
+        (FindingKind::Divergence, _, Some(true)) => "barrier reached",
+        (FindingKind::Divergence, _, _) => "barrier not reached",
         (FindingKind::Assertion | FindingKind::Invariant { .. } | FindingKind::BarrierInvariant { .. }, _, _) => {
-            "fails".to_string()
+            "fails"
         }
-        (_, k, _) => k.as_str().to_string(),
-    };
+        (_, k, _) => k.as_str(),
+    }
+}
+
+fn access_text(kind: FindingKind, a: &WitnessAccess, sources: &mut Sources, out: &mut String) {
+    let what = access_what(kind, a);
     let _ = writeln!(
         out,
         "    {}: {} by thread {} of block {}",
@@ -596,5 +778,58 @@ mod tests {
         assert_eq!(f["accesses"][1]["thread"], json!([7, 0, 0]));
         assert_eq!(f["accesses"][0]["line"], 3);
         assert_eq!(f["accesses"][0]["access"], "write");
+    }
+
+    #[test]
+    fn sarif_has_a_result_per_finding_with_both_accesses() {
+        let mut log = SarifLog::new("/work/repo".into());
+        log.add(&result());
+        let invocation = sarif::Invocation {
+            arguments: vec!["gpug".into(), "--format".into(), "sarif".into()],
+            exit_code: 1,
+        };
+        let v: Value = serde_json::from_str(&log.finish(&invocation)).expect("valid JSON");
+        let run = &v["runs"][0];
+        assert_eq!(v["version"], "2.1.0");
+        assert_eq!(run["tool"]["driver"]["name"], "gpug");
+        assert_eq!(run["invocations"][0]["commandLine"], "gpug --format sarif");
+        assert_eq!(run["invocations"][0]["exitCode"], 1);
+        let verdicts: Vec<&str> = run["properties"]["kernels"]
+            .as_array()
+            .expect("kernels")
+            .iter()
+            .filter_map(|k| k["verdict"].as_str())
+            .collect();
+        assert_eq!(verdicts, ["verified", "defect", "inconclusive"]);
+        let results = run["results"].as_array().expect("results");
+        assert_eq!(results.len(), 2);
+        let race = &results[0];
+        assert_eq!(race["ruleId"], "data-race");
+        assert_eq!(race["level"], "error");
+        assert_eq!(
+            race["message"]["text"],
+            "Write-write race on s[0] in kernel b: write by thread (2, 0, 0) of block (1, 0, 0) and \
+             [write by thread (7, 0, 0) of block (1, 0, 0)](1). Params: n = -3."
+        );
+        let place = &race["locations"][0]["physicalLocation"];
+        assert_eq!(place["artifactLocation"]["uri"], "no/such/file.cu");
+        assert_eq!(place["artifactLocation"]["uriBaseId"], sarif::SRCROOT);
+        assert_eq!(
+            place["region"],
+            json!({"startLine": 3, "startColumn": 5, "endColumn": 9})
+        );
+        assert_eq!(race["relatedLocations"][0]["id"], 1);
+        assert_eq!(race["properties"]["kernel"], "b");
+        assert_eq!(race["properties"]["params"]["n"], "-3");
+        assert_eq!(race["properties"]["accesses"][1]["thread"], json!([7, 0, 0]));
+        let open = &results[1];
+        assert_eq!(
+            (&open["ruleId"], &open["kind"], &open["level"]),
+            (&json!("inconclusive"), &json!("open"), &json!("none"))
+        );
+        assert_eq!(
+            open["message"]["text"],
+            "Kernel c is inconclusive. Query q: no answer within 1 s."
+        );
     }
 }
