@@ -653,10 +653,12 @@ impl Sessions {
             ));
             return self.fresh_model(run, &check.query, answer, first);
         }
-        let mut exact_query = check.query.clone();
+        // Copied only to add the preferred conditions: a race query over many access pairs is
+        // large.
+        let mut exact_query = std::borrow::Cow::Borrowed(&check.query);
         let mut name = check.query.name.clone();
         if prefer {
-            exact_query.assertions.extend(self.preferred.clone());
+            exact_query.to_mut().assertions.extend(self.preferred.clone());
             name = format!("{name} (preferred launch)");
         }
         let why = match self.ask_relaxed(run, i, check, &exact_query, &name, prefer)? {

@@ -110,7 +110,7 @@ pub struct Check {
     /// For races, the access pairs (t1's access, t2's access) whose disjunction the query
     /// asks; the values of `query.get_values` hold, after the common witness values, for each
     /// pair: its condition, t1's byte offset and t2's byte offset.
-    pub pairs: Vec<(Access, Access)>,
+    pub pairs: Vec<(std::sync::Arc<Access>, std::sync::Arc<Access>)>,
     /// The layout of the common witness values at the front of `query.get_values`.
     pub(crate) layout: witness::Layout,
     /// The answer rests on a loop abstraction: a witness may be infeasible (a "possible"

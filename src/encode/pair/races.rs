@@ -13,7 +13,36 @@ use crate::encode::nonlinear;
 use crate::encode::terms::{and, app, atom, bvn, f, not, or, sym, t};
 use crate::ir::{ArrayId, Space};
 use crate::solver::{Command, Query, Sexp};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::{BuildHasher, RandomState};
+use std::sync::Arc;
+
+/// A race check's pair of accesses: thread 1's, thread 2's.
+type AccessPair = (Arc<Access>, Arc<Access>);
+
+/// The lemmas of a race query, each once, in the order first given: a hash index beside the
+/// list, since a query over n pairs may have n lemmas (a linear search per lemma made the
+/// encoding quadratic in the pairs).
+#[derive(Default)]
+struct Lemmas {
+    list: Vec<Sexp>,
+    /// Lemma hash to the positions in `list` of the lemmas with that hash.
+    index: HashMap<u64, Vec<usize>>,
+    hasher: RandomState,
+}
+
+impl Lemmas {
+    /// Appends each of `lemmas` not already present.
+    fn extend(&mut self, lemmas: Vec<Sexp>) {
+        for l in lemmas {
+            let at = self.index.entry(self.hasher.hash_one(&l)).or_default();
+            if !at.iter().any(|&i| self.list[i] == l) {
+                at.push(self.list.len());
+                self.list.push(l);
+            }
+        }
+    }
+}
 
 impl Encoder<'_> {
     /// One query per (array, segment) for accesses in one segment, and one per global array
@@ -24,9 +53,11 @@ impl Encoder<'_> {
         if self.benign == Benign::Adversarial && self.accesses.iter().any(|a| !a.written.is_empty()) {
             self.reads_memory = memory_readers(&self.cmds);
         }
-        let mut by_array: BTreeMap<ArrayId, Vec<Access>> = BTreeMap::new();
+        // Each access once behind an `Arc`: a segment of n accesses has up to n²/2 pairs, which
+        // share them instead of holding copies of their terms.
+        let mut by_array: BTreeMap<ArrayId, Vec<Arc<Access>>> = BTreeMap::new();
         for a in &self.accesses {
-            by_array.entry(a.array).or_default().push(a.clone());
+            by_array.entry(a.array).or_default().push(Arc::new(a.clone()));
         }
         for (array, accs) in by_array {
             let global = self.k.array(array).space == Space::Global;
@@ -37,8 +68,8 @@ impl Encoder<'_> {
             // A work-group copy's accesses lie in any interval up to its wait (`copies`): the
             // top-level segments do not order them.
             let by_segment = ordered && accs.iter().all(|a| a.copy.is_none());
-            let mut groups: BTreeMap<u32, Vec<(Access, Access)>> = BTreeMap::new();
-            let mut cross: Vec<(Access, Access)> = Vec::new();
+            let mut groups: BTreeMap<u32, Vec<AccessPair>> = BTreeMap::new();
+            let mut cross: Vec<AccessPair> = Vec::new();
             for i in 0..accs.len() {
                 for j in i..accs.len() {
                     let (a, b) = (&accs[i], &accs[j]);
@@ -48,12 +79,13 @@ impl Encoder<'_> {
                     if a.per_thread[0].0 == f() || b.per_thread[1].0 == f() {
                         continue;
                     }
+                    let pair = || (Arc::clone(a), Arc::clone(b));
                     if !by_segment {
-                        groups.entry(0).or_default().push((a.clone(), b.clone()));
+                        groups.entry(0).or_default().push(pair());
                     } else if a.segment == b.segment {
-                        groups.entry(a.segment).or_default().push((a.clone(), b.clone()));
+                        groups.entry(a.segment).or_default().push(pair());
                     } else if global {
-                        cross.push((a.clone(), b.clone()));
+                        cross.push(pair());
                     }
                 }
             }
@@ -93,12 +125,12 @@ impl Encoder<'_> {
         facts: &nonlinear::Facts,
         array: ArrayId,
         name: &str,
-        pairs: Vec<(Access, Access)>,
+        pairs: Vec<AccessPair>,
         global: bool,
         same_segment: bool,
     ) {
         let mut disj = Vec::new();
-        let mut lemmas = Vec::new();
+        let mut lemmas = Lemmas::default();
         let layout = self.layout.clone();
         let ordered = crate::ir::query::barriers_order(&self.k.body, self.k.array(array).space);
         let mut gv = layout.common();
@@ -109,7 +141,9 @@ impl Encoder<'_> {
         for (a, b) in &pairs {
             let (pa, oa, ba) = &a.per_thread[0];
             let (pb, ob, bb) = &b.per_thread[1];
-            facts.offset_lemmas(oa, a.width, ob, b.width, &mut lemmas);
+            let mut mine = Vec::new();
+            facts.offset_lemmas(oa, a.width, ob, b.width, &mut mine);
+            lemmas.extend(mine);
             let overlap = and(
                 and(a.valid[0].clone(), b.valid[1].clone()),
                 bytes_overlap((oa, a.width), (ob, b.width)),
@@ -198,7 +232,7 @@ impl Encoder<'_> {
                 property: Property::HarmfulRace { array },
                 query: Query {
                     name: format!("{name}.harmful"),
-                    assertions: [vec![disjunction(harmful.clone())], lemmas.clone()].concat(),
+                    assertions: [vec![disjunction(harmful.clone())], lemmas.list.clone()].concat(),
                     get_values: hv,
                 },
                 pairs: pairs.clone(),
@@ -215,7 +249,7 @@ impl Encoder<'_> {
             property: Property::Race { array },
             query: Query {
                 name,
-                assertions: [vec![disjunction(disj)], lemmas].concat(),
+                assertions: [vec![disjunction(disj)], lemmas.list].concat(),
                 get_values: gv,
             },
             pairs,
