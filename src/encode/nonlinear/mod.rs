@@ -296,7 +296,7 @@ const LEMMA_DEPTH: u32 = 4;
 
 impl Facts {
     /// Reads the commands (in order) of a script or of a script under construction.
-    pub(crate) fn new(commands: &[Command]) -> Facts {
+    pub(crate) fn new<'c>(commands: impl IntoIterator<Item = &'c Command>) -> Facts {
         let mut f = Facts {
             defs: HashMap::new(),
             widths: HashMap::new(),

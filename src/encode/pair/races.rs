@@ -49,7 +49,7 @@ impl Encoder<'_> {
     /// for accesses of different segments (different blocks only).
     pub(super) fn race_checks(&mut self) {
         self.flag_checks();
-        let facts = nonlinear::Facts::new(&[self.decls.clone(), self.cmds.clone()].concat());
+        let facts = nonlinear::Facts::new(self.decls.iter().chain(&self.cmds));
         if self.benign == Benign::Adversarial && self.accesses.iter().any(|a| !a.written.is_empty()) {
             self.reads_memory = memory_readers(&self.cmds);
         }
@@ -134,9 +134,8 @@ impl Encoder<'_> {
         let layout = self.layout.clone();
         let ordered = crate::ir::query::barriers_order(&self.k.body, self.k.array(array).space);
         let mut gv = layout.common();
-        // Per pair: its condition when it is not benign (the condition itself when it cannot
-        // be), and whether it can be.
-        let mut harmful = Vec::new();
+        // Per pair: the condition under which its writes are the same (it can be benign).
+        let mut same_writes: Vec<Option<Sexp>> = Vec::with_capacity(pairs.len());
         let mut any_benign = false;
         for (a, b) in &pairs {
             let (pa, oa, ba) = &a.per_thread[0];
@@ -206,18 +205,27 @@ impl Encoder<'_> {
             gv.push(c.clone());
             gv.push(oa.clone());
             gv.push(ob.clone());
-            match self.same_write(a, b) {
-                Some(same) => {
-                    any_benign = true;
-                    harmful.push(and(c.clone(), not(same)));
-                }
-                None => harmful.push(c.clone()),
-            }
+            let same = self.same_write(a, b);
+            any_benign |= same.is_some();
+            same_writes.push(same);
             disj.push(c);
         }
         let line = pairs.first().map(|(a, _)| a.span.line).unwrap_or(0);
         let name = format!("{name}.L{line}");
         let benign = any_benign && self.benign != Benign::Off;
+        // Per pair: its condition when it is not benign (the condition itself when it cannot
+        // be); built only when some pair can be.
+        let harmful: Vec<Sexp> = match benign {
+            true => disj
+                .iter()
+                .zip(&same_writes)
+                .map(|(c, same)| match same {
+                    Some(same) => and(c.clone(), not(same.clone())),
+                    None => c.clone(),
+                })
+                .collect(),
+            false => Vec::new(),
+        };
         let hints: Vec<SyncHint> = pairs.iter().map(|(a, b)| self.sync_hint(a, b)).collect();
         let harmful_check = benign.then(|| {
             // The same layout: each pair's (harmful) condition and both offsets.
@@ -227,12 +235,15 @@ impl Encoder<'_> {
                 hv.push(a.per_thread[0].1.clone());
                 hv.push(b.per_thread[1].1.clone());
             }
+            let mut assertions = Vec::with_capacity(1 + lemmas.list.len());
+            assertions.push(disjunction(harmful.clone()));
+            assertions.extend(lemmas.list.iter().cloned());
             Check {
                 split: None,
                 property: Property::HarmfulRace { array },
                 query: Query {
                     name: format!("{name}.harmful"),
-                    assertions: [vec![disjunction(harmful.clone())], lemmas.list.clone()].concat(),
+                    assertions,
                     get_values: hv,
                 },
                 pairs: pairs.clone(),
@@ -242,14 +253,15 @@ impl Encoder<'_> {
                 hints: hints.clone(),
             }
         });
-        if benign {
-            gv.extend(harmful);
-        }
+        gv.extend(harmful);
+        let mut assertions = Vec::with_capacity(1 + lemmas.list.len());
+        assertions.push(disjunction(disj));
+        assertions.extend(lemmas.list);
         self.check_list.push(Check {
             property: Property::Race { array },
             query: Query {
                 name,
-                assertions: [vec![disjunction(disj)], lemmas.list].concat(),
+                assertions,
                 get_values: gv,
             },
             pairs,
