@@ -50,6 +50,10 @@ impl Encoder<'_> {
     pub(super) fn race_checks(&mut self) {
         self.flag_checks();
         let facts = nonlinear::Facts::new(self.decls.iter().chain(&self.cmds));
+        if facts.stopped {
+            self.stopped = Some(crate::memory::exceeded(crate::memory::Activity::Lemmas));
+            return;
+        }
         if self.benign == Benign::Adversarial && self.accesses.iter().any(|a| !a.written.is_empty()) {
             self.reads_memory = memory_readers(&self.cmds);
         }
@@ -70,7 +74,15 @@ impl Encoder<'_> {
             let by_segment = ordered && accs.iter().all(|a| a.copy.is_none());
             let mut groups: BTreeMap<u32, Vec<AccessPair>> = BTreeMap::new();
             let mut cross: Vec<AccessPair> = Vec::new();
+            let mut pairs = 0u64;
             for i in 0..accs.len() {
+                if crate::memory::over() {
+                    self.stopped = Some(crate::memory::exceeded(crate::memory::Activity::RaceCheck {
+                        array: self.k.array(array).name.clone(),
+                        pairs,
+                    }));
+                    return;
+                }
                 for j in i..accs.len() {
                     let (a, b) = (&accs[i], &accs[j]);
                     if !conflicting(a, b, global) {
@@ -79,6 +91,7 @@ impl Encoder<'_> {
                     if a.per_thread[0].0 == f() || b.per_thread[1].0 == f() {
                         continue;
                     }
+                    pairs += 1;
                     let pair = || (Arc::clone(a), Arc::clone(b));
                     if !by_segment {
                         groups.entry(0).or_default().push(pair());
@@ -91,6 +104,9 @@ impl Encoder<'_> {
             }
             let name = sym(&self.k.array(array).name);
             for (seg, pairs) in groups {
+                if self.stopped.is_some() {
+                    return;
+                }
                 self.push_race(
                     &facts,
                     array,
@@ -100,7 +116,7 @@ impl Encoder<'_> {
                     true,
                 );
             }
-            if !cross.is_empty() {
+            if !cross.is_empty() && self.stopped.is_none() {
                 self.push_race(
                     &facts,
                     array,
@@ -138,6 +154,13 @@ impl Encoder<'_> {
         let mut same_writes: Vec<Option<Sexp>> = Vec::with_capacity(pairs.len());
         let mut any_benign = false;
         for (a, b) in &pairs {
+            if crate::memory::over() {
+                self.stopped = Some(crate::memory::exceeded(crate::memory::Activity::RaceCheck {
+                    array: self.k.array(array).name.clone(),
+                    pairs: pairs.len() as u64,
+                }));
+                return;
+            }
             let (pa, oa, ba) = &a.per_thread[0];
             let (pb, ob, bb) = &b.per_thread[1];
             let mut mine = Vec::new();
@@ -209,6 +232,13 @@ impl Encoder<'_> {
             any_benign |= same.is_some();
             same_writes.push(same);
             disj.push(c);
+        }
+        if crate::memory::over() {
+            self.stopped = Some(crate::memory::exceeded(crate::memory::Activity::RaceCheck {
+                array: self.k.array(array).name.clone(),
+                pairs: pairs.len() as u64,
+            }));
+            return;
         }
         let line = pairs.first().map(|(a, _)| a.span.line).unwrap_or(0);
         let name = format!("{name}.L{line}");
