@@ -20,6 +20,7 @@
 //! | [`driver`] | the one pipeline ([`driver::pipeline`]) and the three commands over it (`verify`, `check`, `bank`); the one [`driver::Error`] | print |
 //! | [`verdict`] | plain result data: verdicts, findings, witnesses, per-kernel and per-file results | depend on any stage |
 //! | [`report`] | text, JSON and SARIF of [`verdict`] data ([`report::Render`], [`report::sarif`]) | decide anything, import `driver` or `encode` |
+//! | [`memory`] | the memory bound (`--max-memory`): the monitor of the resident set, the flag stages poll, [`memory::Exceeded`], the solvers' limit | print, exit, know kernels |
 //! | [`cli`] | clap definitions, GPUVerify flag compatibility, the exit code (computed once) | analyse anything |
 //!
 //! Where the coming work lives: OpenCL in `frontend/opencl.rs` beside `cuda.rs` with
@@ -34,6 +35,7 @@ pub mod driver;
 pub mod encode;
 pub mod frontend;
 pub mod ir;
+pub mod memory;
 pub mod passes;
 pub mod report;
 pub mod solver;

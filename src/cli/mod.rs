@@ -27,13 +27,15 @@ use std::time::Duration;
 pub const EXIT_OK: i32 = 0;
 /// Exit code of an input or usage error (also clang failing, a solver that cannot start).
 pub const EXIT_ERROR: i32 = 2;
+/// Exit code of an inconclusive result (also a run stopped at `--max-memory`).
+pub const EXIT_INCONCLUSIVE: i32 = 3;
 
 /// The exit code of a file's overall verdict: 0 verified, 1 defect, 3 inconclusive.
 pub fn exit_code(verdict: Verdict) -> i32 {
     match verdict {
         Verdict::Verified => 0,
         Verdict::Defect => 1,
-        Verdict::Inconclusive => 3,
+        Verdict::Inconclusive => EXIT_INCONCLUSIVE,
     }
 }
 
@@ -64,6 +66,12 @@ where
             exit_code(result.overall())
         }
         Err(driver::Error::Frontend(FrontendError::ClangFailed { stderr })) => clang_failed(file, stderr),
+        // The file's kernels could not even be read within the bound: inconclusive, as a
+        // kernel stopped at the bound is.
+        Err(e) if e.is_memory() => {
+            eprintln!("{error_prefix}{e}");
+            EXIT_INCONCLUSIVE
+        }
         Err(e) => {
             eprintln!("{error_prefix}{e}");
             EXIT_ERROR
@@ -445,6 +453,17 @@ pub struct CommonArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(usize))]
     pub jobs: Option<usize>,
 
+    /// The most memory gpug may use (resident set, sampled as the run goes), and the most
+    /// each solver process may allocate: `8G`, `512M`, `1.5G` (units K, M, G, T: powers of
+    /// 1024), at least 64M; `0` or `none` for no limit. Default: half of the machine's memory (or of its
+    /// cgroup's limit), at most 8G. A kernel whose analysis reaches it is inconclusive
+    /// (exit 3) with the reason (`memory limit of 8 GiB exceeded … while encoding the race
+    /// check of `a` …`); the next kernel starts afresh. A stage that cannot stop (reading
+    /// clang's AST) and keeps growing past 1.25 times the limit for 2 s ends the run
+    /// (exit 3). A solver that needs more than the limit fails its query (inconclusive)
+    #[arg(long = "max-memory", value_name = "SIZE", value_parser = parse_max_memory)]
+    pub max_memory: Option<MaxMemory>,
+
     /// Write every query as a standalone .smt2 script into DIR.
     #[arg(long = "dump-smt2", value_name = "DIR")]
     pub dump_smt2: Option<PathBuf>,
@@ -486,6 +505,20 @@ pub enum Format {
     Sarif,
 }
 
+/// `--max-memory`: a limit in bytes, or none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MaxMemory(pub Option<u64>);
+
+fn parse_max_memory(s: &str) -> Result<MaxMemory, String> {
+    match crate::memory::parse_size(s)? {
+        Some(b) if b < crate::memory::MIN_LIMIT => Err(format!(
+            "`{s}` is below {}, too little for a solver to start (`none` for no limit)",
+            crate::memory::human(crate::memory::MIN_LIMIT)
+        )),
+        limit => Ok(MaxMemory(limit)),
+    }
+}
+
 impl CommonArgs {
     /// The report's form: `--format`, else JSON with `--json`, else text.
     pub fn format(&self) -> Format {
@@ -499,6 +532,21 @@ impl CommonArgs {
     /// Whether a SARIF log is wanted: `--format sarif` or `--sarif FILE`.
     pub fn wants_sarif(&self) -> bool {
         self.format() == Format::Sarif || self.sarif.is_some()
+    }
+
+    /// Starts the memory bound of `--max-memory` ([`crate::memory::start`], default
+    /// [`crate::memory::default_limit`]). Its last resort prints the reason on stderr, kills
+    /// every solver process and exits with code 3 (inconclusive).
+    pub fn start_memory_bound(&self) {
+        let limit = match self.max_memory {
+            Some(MaxMemory(l)) => l,
+            None => Some(crate::memory::default_limit()),
+        };
+        crate::memory::start(limit, |e| {
+            eprintln!("error: {e}");
+            solver::kill_all();
+            std::process::exit(EXIT_INCONCLUSIVE);
+        });
     }
 
     /// The front end's options for these arguments.
@@ -778,6 +826,12 @@ pub fn main() -> i32 {
             return if e.use_stderr() { EXIT_ERROR } else { EXIT_OK };
         }
     };
+    match &cli.command {
+        Some(Cmd::Check(a)) => a.common.start_memory_bound(),
+        Some(Cmd::Bank(a)) => a.common.start_memory_bound(),
+        None => cli.verify.common.start_memory_bound(),
+        Some(Cmd::Solvers) => {}
+    }
     match cli.command {
         Some(Cmd::Solvers) => {
             for (spec, status) in solver::available() {

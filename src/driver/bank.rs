@@ -68,6 +68,18 @@ impl Command for BankOptions {
             kernels,
         }
     }
+
+    fn stopped(&self, k: &Kernel, run: &mut KernelRun, why: String) -> BankKernelResult {
+        BankKernelResult {
+            name: k.name.clone(),
+            sites: Vec::new(),
+            intervals: Vec::new(),
+            inconclusive: vec![why],
+            notes: k.notes.clone(),
+            queries: run.queries,
+            time: run.elapsed(),
+        }
+    }
 }
 
 /// Encodings of one kernel for each thread count asked so far, each with its session.
@@ -97,7 +109,7 @@ impl Encodings<'_> {
                     only_intra_group: false,
                     lockstep: None,
                 },
-            );
+            )?;
             let session = run.session(&run.options().solvers(), &eb::bank_script(&enc))?;
             self.by_k.insert(k, (enc, session));
         }

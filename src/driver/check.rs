@@ -57,6 +57,28 @@ impl Command for CheckOptions {
     fn file(&self, file: String, kernels: Vec<KernelCheck>) -> CheckResult {
         CheckResult { file, kernels }
     }
+
+    fn stopped(&self, k: &Kernel, run: &mut KernelRun, why: String) -> KernelCheck {
+        let g = &run.options().geometry;
+        let dims = |d: [Option<u32>; 3]| d.iter().map(|x| x.unwrap_or(1) as usize).product::<usize>();
+        let (tpb, blocks) = (dims(g.block_dim), dims(g.grid_dim));
+        KernelCheck {
+            name: k.name.clone(),
+            verdict: Verdict::Inconclusive,
+            threads: tpb * blocks,
+            blocks,
+            ordering: match self.concrete.schedules {
+                true => Ordering::AllSchedules,
+                false => Ordering::Canonical,
+            },
+            assertions: 0,
+            races: Vec::new(),
+            failures: Vec::new(),
+            inconclusive: vec![why],
+            notes: k.notes.clone(),
+            time: run.elapsed(),
+        }
+    }
 }
 
 /// Whether an atomic of `stmts` (outside `__ensures` bodies) touches a shared or global array.
@@ -198,7 +220,7 @@ fn race_check(kernel: &Kernel, run: &mut KernelRun, result: &mut KernelCheck) ->
         benign: encode::Benign::Off,
         ..encode::EncodeOptions::pair()
     };
-    let pair = encode::encode_with(kernel, &c.geometry, &strict);
+    let pair = encode::encode_with(kernel, &c.geometry, &strict)?;
     let mut session = run.session(&c.solvers(), &pair.script)?;
     for check in &pair.checks {
         if matches!(check.property, Property::Assertion { .. }) {

@@ -44,4 +44,25 @@ pub enum Error {
     /// bank).
     #[error("{0}")]
     BankModel(String),
+    /// gpug's memory passed `--max-memory` ([`crate::memory`]): the kernel being analysed is
+    /// inconclusive with this reason ([`pipeline::run`]); before any kernel was read, the file.
+    #[error(transparent)]
+    Memory(#[from] crate::memory::Exceeded),
+}
+
+impl Error {
+    /// Whether this is the memory bound ([`Error::Memory`], also as the front end's or the
+    /// concrete model's error): an inconclusive result, not an input error.
+    pub fn is_memory(&self) -> bool {
+        self.memory().is_some()
+    }
+
+    /// The memory bound's reason, wherever it was raised.
+    pub fn memory(&self) -> Option<&crate::memory::Exceeded> {
+        match self {
+            Error::Memory(e) | Error::Frontend(FrontendError::Memory(e)) => Some(e),
+            Error::Concrete(ConcreteError::Memory(e)) => Some(e),
+            _ => None,
+        }
+    }
 }

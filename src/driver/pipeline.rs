@@ -93,22 +93,43 @@ pub trait Command {
 
     /// The file's result from the kernels' results, in source order.
     fn file(&self, file: String, kernels: Vec<Self::Kernel>) -> Self::File;
+
+    /// The result for a kernel whose analysis stopped at the memory bound (`--max-memory`),
+    /// `why` saying where: inconclusive, with `why` as its reason.
+    fn stopped(&self, kernel: &Kernel, run: &mut KernelRun, why: String) -> Self::Kernel;
 }
 
 /// Runs `command` on every kernel of `file` (or the one `--kernel` names) with the options
 /// every command shares.
 ///
 /// Errors: the command's input errors, the front end's (clang missing or failing,
-/// unsupported construct), a solver that cannot be started or refuses the script. Timeouts,
-/// `unknown` answers and a solver that dies during a query are not errors: they make the
-/// kernel's result inconclusive.
+/// unsupported construct), a solver that cannot be started or refuses the script, gpug's
+/// memory passing `--max-memory` before the kernels were read. Timeouts, `unknown` answers
+/// and a solver that dies during a query are not errors: they make the kernel's result
+/// inconclusive; so does the memory bound reached during a kernel's analysis
+/// ([`Command::stopped`]), after which its data is let go ([`crate::memory::settle`]) and the
+/// next kernel starts.
 pub fn run<C: Command>(file: &Path, common: &RunOptions, command: &C) -> Result<C::File, Error> {
     command.validate(common)?;
     let program = frontend::load(file, &common.frontend)?;
     let mut kernels = Vec::new();
     for k in &program.kernels {
         let mut run = KernelRun::new(common);
-        kernels.push(command.kernel(k, &mut run)?);
+        let result = match command.kernel(k, &mut run) {
+            Ok(r) => r,
+            Err(e) => {
+                let Some(why) = e.memory().map(ToString::to_string) else {
+                    return Err(e);
+                };
+                command.stopped(k, &mut run, why)
+            }
+        };
+        // A kernel stopped at the bound (here, or by the passes as an inconclusive reason):
+        // its data is gone, and the next kernel starts from what is resident now.
+        if crate::memory::over() {
+            crate::memory::settle();
+        }
+        kernels.push(result);
     }
     Ok(command.file(program.file.clone(), kernels))
 }
@@ -247,13 +268,15 @@ impl<'a> KernelRun<'a> {
     /// the script alone, [`Session::last_was_first`]). Also how many queries each solver
     /// answered. Not counted in [`KernelRun::queries`] (the caller counts what it uses).
     ///
-    /// Errors: a solver cannot be started or refuses the script (the first such error).
+    /// Errors: a solver cannot be started or refuses the script (the first such error); gpug's
+    /// memory is past `--max-memory`.
     pub fn ask_parallel(
         &mut self,
         specs: &[SolverSpec],
         script: &Script,
         queries: &[&Query],
     ) -> Result<AskedAll, Error> {
+        crate::memory::check(|| crate::memory::Activity::Querying)?;
         let jobs = self.opts.jobs.clamp(1, queries.len().max(1));
         let opts = self.session_options(self.timeout());
         let next = AtomicUsize::new(0);
@@ -308,7 +331,10 @@ impl<'a> KernelRun<'a> {
     }
 
     /// Asks `query` on `session`: one more query, its [`Reply`].
+    ///
+    /// Errors: the solver cannot start; gpug's memory is past `--max-memory`.
     pub fn ask(&mut self, session: &mut Session, query: &Query) -> Result<Reply, Error> {
+        crate::memory::check(|| crate::memory::Activity::Querying)?;
         let answer = session.check(query)?;
         self.queries += 1;
         Ok(self.reply(&query.name, answer))
@@ -355,8 +381,17 @@ impl<'a> KernelRun<'a> {
                 Reply::Undecided
             }
             Answer::Failed(line) => {
-                self.inconclusive
-                    .push(format!("query {name}: the solver failed during the query: {line}"));
+                let lower = line.to_ascii_lowercase();
+                let bound = match crate::memory::solver_limit() {
+                    Some(l) if lower.contains("out of memory") || lower.contains("bad_alloc") => format!(
+                        " (each solver process may allocate at most {}: raise it with --max-memory)",
+                        crate::memory::human(l)
+                    ),
+                    _ => String::new(),
+                };
+                self.inconclusive.push(format!(
+                    "query {name}: the solver failed during the query: {line}{bound}"
+                ));
                 Reply::Undecided
             }
         }

@@ -64,6 +64,15 @@ impl Command for VerifyOptions {
     fn file(&self, file: String, kernels: Vec<KernelResult>) -> FileResult {
         FileResult { file, kernels }
     }
+
+    fn stopped(&self, k: &Kernel, run: &mut KernelRun, why: String) -> KernelResult {
+        KernelResult {
+            language: k.language,
+            stage: self.stage,
+            queries: run.queries,
+            ..KernelResult::undecided(&k.name, vec![why], run.elapsed())
+        }
+    }
 }
 
 fn verify_kernel(k: &Kernel, opts: &VerifyOptions, run: &mut KernelRun) -> Result<KernelResult, Error> {
@@ -388,7 +397,7 @@ fn encode_checking_closed_forms(
     notes: &mut Vec<String>,
 ) -> Result<(Kernel, encode::Encoded, Sessions), Error> {
     loop {
-        let encoded = encode::encode_with(&kernel, &launch.geometry, &pair_options(opts, launch));
+        let encoded = encode::encode_with(&kernel, &launch.geometry, &pair_options(opts, launch))?;
         let mut sessions = Sessions::new(&kernel, &encoded, run, opts.explain);
         let mut rejected: Vec<(Span, VarId)> = Vec::new();
         for (i, check) in encoded.checks.iter().enumerate() {
@@ -456,7 +465,7 @@ fn confirm_by_replay(
         if !exact {
             continue;
         }
-        let encoded = encode::encode_with(&prepared.kernel, &geometry, &pair_options(opts, launch));
+        let encoded = encode::encode_with(&prepared.kernel, &geometry, &pair_options(opts, launch))?;
         // Exact queries only: the launch is concrete.
         let mut sessions = Sessions::new(&prepared.kernel, &encoded, run, opts.explain);
         sessions.relaxed = None;
@@ -643,6 +652,7 @@ impl Sessions {
         check: &encode::Check,
         prefer: bool,
     ) -> Result<Answer, Error> {
+        crate::memory::check(|| crate::memory::Activity::Querying)?;
         run.queries += 1;
         self.preferred_refuted = false;
         self.relaxed_timed_out = false;
@@ -653,10 +663,12 @@ impl Sessions {
             ));
             return self.fresh_model(run, &check.query, answer, first);
         }
-        let mut exact_query = check.query.clone();
+        // Copied only to add the preferred conditions: a race query over many access pairs is
+        // large.
+        let mut exact_query = std::borrow::Cow::Borrowed(&check.query);
         let mut name = check.query.name.clone();
         if prefer {
-            exact_query.assertions.extend(self.preferred.clone());
+            exact_query.to_mut().assertions.extend(self.preferred.clone());
             name = format!("{name} (preferred launch)");
         }
         let why = match self.ask_relaxed(run, i, check, &exact_query, &name, prefer)? {

@@ -13,6 +13,16 @@ use std::io::Write;
 use std::process::{Command as Proc, Stdio};
 use std::sync::Arc;
 
+/// [`super::encode`]: no memory bound runs in unit tests.
+fn encode(k: &crate::ir::Kernel, g: &Geometry) -> Encoded {
+    super::encode(k, g).expect("no memory bound in unit tests")
+}
+
+/// [`super::encode_with`]: no memory bound runs in unit tests.
+fn encode_with(k: &crate::ir::Kernel, g: &Geometry, opts: &EncodeOptions) -> Encoded {
+    super::encode_with(k, g, opts).expect("no memory bound in unit tests")
+}
+
 fn sp(line: u32) -> Span {
     Span::point(Arc::from("t.cu"), line, 1)
 }

@@ -158,6 +158,9 @@ pub const DEFAULT_GPU_ARCH: &str = "sm_70";
 /// Why the front end failed.
 #[derive(Debug, thiserror::Error)]
 pub enum FrontendError {
+    /// gpug's memory passed `--max-memory` while lowering ([`crate::memory`]).
+    #[error(transparent)]
+    Memory(#[from] crate::memory::Exceeded),
     /// `--cuda-path` or `$GPUG_CUDA_PATH` names a folder without NVIDIA's CUDA headers.
     #[error("no CUDA headers: {0}")]
     CudaPath(String),

@@ -105,7 +105,8 @@ pub struct Prepared {
 /// Runs constant propagation, branch folding and loop unrolling on `kernel` for `geometry`.
 ///
 /// Never fails: a loop that cannot be unrolled is kept as it is and reported in
-/// [`Prepared::inconclusive`] (then the encoder must not be asked for a conclusive verdict).
+/// [`Prepared::inconclusive`] (then the encoder must not be asked for a conclusive verdict);
+/// so is gpug's memory passing `--max-memory` ([`crate::memory`]), after which the walk stops.
 pub fn prepare(kernel: &Kernel, geometry: &Geometry, opts: &PassOptions) -> Prepared {
     let mut k = kernel.clone();
     if opts.check_array_bounds {
@@ -122,11 +123,15 @@ pub fn prepare(kernel: &Kernel, geometry: &Geometry, opts: &PassOptions) -> Prep
         exits: HashMap::new(),
         loop_targets: Vec::new(),
         emitted: 0,
+        stopped: None,
     };
     let mut env = Env::default();
     let out = u.block(&body, &mut env);
     let loops = u.loops;
-    let inconclusive = u.inconclusive;
+    let mut inconclusive = u.inconclusive;
+    if let Some((span, e)) = u.stopped {
+        inconclusive.push((span, e.to_string()));
+    }
     k.body = out;
     Prepared {
         kernel: k,
@@ -147,9 +152,22 @@ struct Preparer<'a> {
     /// (break target, continue target) of the loops being unrolled, innermost last.
     loop_targets: Vec<(BlockId, BlockId)>,
     emitted: usize,
+    /// Where the walk stopped because gpug's memory passed `--max-memory`, and why: kept
+    /// apart from `inconclusive`, which a failed attempt to unroll truncates.
+    stopped: Option<(Span, crate::memory::Exceeded)>,
 }
 
 impl Preparer<'_> {
+    /// Whether the walk stops before `s`: gpug's memory passed `--max-memory`, now (recorded
+    /// at `s`) or earlier.
+    fn stop_at_memory_bound(&mut self, s: &Stmt) -> bool {
+        if self.stopped.is_none() && crate::memory::over() {
+            let e = crate::memory::exceeded(crate::memory::Activity::Unrolling);
+            self.stopped = Some((s.span.clone(), e));
+        }
+        self.stopped.is_some()
+    }
+
     fn record_loop(&mut self, span: &Span, t: LoopTreatment) {
         if !self.loops.iter().any(|(s, _)| s == span) {
             if let LoopTreatment::Unsupported(why) = &t {

@@ -17,6 +17,9 @@ impl Preparer<'_> {
     pub(super) fn block(&mut self, stmts: &[Stmt], env: &mut Env) -> Vec<Stmt> {
         let mut out = Vec::with_capacity(stmts.len());
         for s in stmts {
+            if self.stop_at_memory_bound(s) {
+                break;
+            }
             self.stmt(s, env, &mut out);
         }
         out

@@ -180,6 +180,12 @@ fn note_misbehaved(spec: &SolverSpec, why: &str) {
     }
 }
 
+/// Kills every solver process gpug started that is still running, with its children (before
+/// the process exits on its own terms, e.g. at the memory bound's last resort).
+pub fn kill_all() {
+    process::kill_all();
+}
+
 /// On SIGINT, SIGTERM and SIGHUP (the `ctrlc` crate), kills every solver process gpug
 /// started, with its descendants, and exits with 130: no solver outlives an interrupted run.
 /// A second call keeps the first handler.

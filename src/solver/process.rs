@@ -30,11 +30,14 @@ const QUOTE_LIMIT: usize = 300;
 /// The shell that runs [`SHIM`].
 const SHELL: &str = "/bin/sh";
 
-/// The start shim, run as `sh -c SHIM PID_FILE STDERR_FILE PROGRAM ARGS…`: the shell writes
-/// its own pid (`$$`) to the file named by `$0`, then replaces itself by the solver
-/// (`exec "$@"`), which keeps that pid, with the solver's standard error redirected to the file
-/// named by `$1` (so that the last line of a solver that dies can be quoted). No `--` after
-/// `exec`: dash's `exec` would run a program called `--`.
+/// The start shim, run as `sh -c SHIM PID_FILE STDERR_FILE DATA_KIB PROGRAM ARGS…`: the shell
+/// writes its own pid (`$$`) to the file named by `$0`, limits its data segment to `$2` KiB
+/// (`ulimit -d`, inherited by the solver; `-` for no limit: `--max-memory`, so that a solver
+/// that needs more fails its query with an out-of-memory error instead of taking the machine's
+/// memory), then replaces itself by the solver (`exec "$@"`), which keeps that pid, with the
+/// solver's standard error redirected to the file named by `$1` (so that the last line of a
+/// solver that dies can be quoted). No `--` after `exec`: dash's `exec` would run a program
+/// called `--`.
 ///
 /// Where util-linux's `setpriv` is installed (Linux), the solver is exec'ed through
 /// `setpriv --pdeathsig KILL`, which sets `prctl(PR_SET_PDEATHSIG, SIGKILL)` and execs it in
@@ -42,7 +45,7 @@ const SHELL: &str = "/bin/sh";
 /// handler sees. The signal follows the death of the *thread* that started the shim, so every
 /// solver is started on one thread that lives as long as gpug ([`on_starter_thread`]).
 /// easy-smt builds the `Command`, so `pre_exec` is not available to do this in-process.
-const SHIM: &str = r#"echo $$ > "$0"; e=$1; shift; if command -v setpriv >/dev/null 2>&1; then exec setpriv --pdeathsig KILL "$@" 2>"$e"; fi; exec "$@" 2>"$e""#;
+const SHIM: &str = r#"echo $$ > "$0"; e=$1; m=$2; shift 2; if [ "$m" != - ]; then ulimit -d "$m" 2>/dev/null; fi; if command -v setpriv >/dev/null 2>&1; then exec setpriv --pdeathsig KILL "$@" 2>"$e"; fi; exec "$@" 2>"$e""#;
 
 /// At most this many bytes at the end of the solver's standard error are read for its last line.
 const STDERR_TAIL: u64 = 16 * 1024;
@@ -160,6 +163,9 @@ fn spawn(
         SHIM.into(),
         pid_file.into(),
         stderr.to_path_buf().into(),
+        crate::memory::solver_limit()
+            .map_or("-".to_string(), |b| b.div_ceil(1024).to_string())
+            .into(),
         program.into(),
     ];
     shim_args.extend(args.iter().map(OsString::from));
@@ -755,6 +761,7 @@ pub(crate) fn run_bounded(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     die_with_parent(&mut cmd);
+    limit_data(&mut cmd);
     let mut child = on_starter_thread(move || cmd.spawn())?;
     let mut stdin = child.stdin.take();
     let outputs = [
@@ -812,6 +819,43 @@ fn die_with_parent(cmd: &mut std::process::Command) {
 
 #[cfg(not(target_os = "linux"))]
 fn die_with_parent(_cmd: &mut std::process::Command) {}
+
+/// Limits the data segment of the process `cmd` starts to [`crate::memory::solver_limit`]
+/// (`setrlimit(RLIMIT_DATA)`, Linux), as [`SHIM`] does for solver sessions; elsewhere, or
+/// without a limit, nothing.
+#[cfg(target_os = "linux")]
+fn limit_data(cmd: &mut std::process::Command) {
+    use std::ffi::c_ulong;
+    use std::os::unix::process::CommandExt;
+    #[repr(C)]
+    struct Rlimit {
+        cur: c_ulong,
+        max: c_ulong,
+    }
+    unsafe extern "C" {
+        fn getrlimit(resource: i32, rlim: *mut Rlimit) -> i32;
+        fn setrlimit(resource: i32, rlim: *const Rlimit) -> i32;
+    }
+    const RLIMIT_DATA: i32 = 2;
+    let Some(bytes) = crate::memory::solver_limit() else {
+        return;
+    };
+    let bytes = c_ulong::try_from(bytes).unwrap_or(c_ulong::MAX);
+    // SAFETY: getrlimit(2) and setrlimit(2) are async-signal-safe and write only `r`, a local.
+    unsafe {
+        cmd.pre_exec(move || {
+            let mut r = Rlimit { cur: 0, max: 0 };
+            if getrlimit(RLIMIT_DATA, &mut r) == 0 {
+                r.cur = bytes.min(r.max);
+                setrlimit(RLIMIT_DATA, &r);
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn limit_data(_cmd: &mut std::process::Command) {}
 
 /// The string of the first `(error "…")` in a solver's output (`""` inside is a quote).
 pub(crate) fn error_text(out: &str) -> Option<String> {

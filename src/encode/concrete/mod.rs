@@ -77,6 +77,10 @@ pub enum ConcreteError {
         "{0}: a barrier whose fence flags leave {1} memory unordered, which schedule IDs (--all-schedules, or atomics) do not represent (`gpug FILE` checks its races in the pair model)"
     )]
     PartialFence(crate::ir::Span, &'static str),
+    /// gpug's memory passed `--max-memory` while encoding ([`crate::memory`]): not an input
+    /// error, the kernel is inconclusive.
+    #[error(transparent)]
+    Memory(#[from] crate::memory::Exceeded),
 }
 
 /// Most threads for which the concrete model checks an annotation that reads another thread
@@ -257,6 +261,9 @@ pub fn encode_concrete(
     let mut st = e.initial_states();
     let init_mem = e.global.clone();
     e.block(&kernel.body, &mut st);
+    if let Some(e) = e.stopped.take() {
+        return Err(e.into());
+    }
     if opts.schedules {
         e.finish_schedule(launch.tpb);
     }
@@ -325,6 +332,10 @@ pub fn encode_concrete(
     let events = timeline.as_ref().map(|t| t.events.len()).unwrap_or(0);
     // z3 rejects `QF_ABVFP` in `set-logic`; `ALL` is understood by both FP solvers.
     let logic = if e.float_used() { "ALL" } else { "QF_AUFBV" };
+    // The postconditions' statements, encoded after the body, may have stopped too.
+    if let Some(e) = e.stopped.take() {
+        return Err(e.into());
+    }
     let script = Script {
         logic: logic.into(),
         commands: [e.decls, e.cmds].concat(),

@@ -160,6 +160,10 @@ impl Collected {
 /// or differ only in its divisions by literals).
 pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
     let facts = Facts::new(&encoded.script.commands);
+    if facts.stopped {
+        // At the memory bound: no relaxation (the exact queries' check stops the kernel).
+        return None;
+    }
     let mut seen = Collected::default();
     let mut commands: Vec<Command> = encoded
         .script
@@ -284,6 +288,9 @@ fn mul_name(w: u32) -> String {
 /// bounds of declared constants (`(assert (bvule x C))`, `(bvult x y)`, …) and the strict
 /// orders `x < y` between declared constants (`threadIdx.x < blockDim.x`).
 pub(crate) struct Facts {
+    /// Reading stopped because gpug's memory passed `--max-memory` ([`crate::memory`]): the
+    /// facts are incomplete and must not be used.
+    pub(crate) stopped: bool,
     defs: HashMap<String, Sexp>,
     widths: HashMap<String, u32>,
     upper: HashMap<String, BigUint>,
@@ -295,9 +302,12 @@ pub(crate) struct Facts {
 const LEMMA_DEPTH: u32 = 4;
 
 impl Facts {
-    /// Reads the commands (in order) of a script or of a script under construction.
-    pub(crate) fn new(commands: &[Command]) -> Facts {
+    /// Reads the commands (in order) of a script or of a script under construction; stops
+    /// ([`Facts::stopped`]) when gpug's memory passes `--max-memory`, as it copies the
+    /// definitions.
+    pub(crate) fn new<'c>(commands: impl IntoIterator<Item = &'c Command>) -> Facts {
         let mut f = Facts {
+            stopped: false,
             defs: HashMap::new(),
             widths: HashMap::new(),
             upper: HashMap::new(),
@@ -313,6 +323,10 @@ impl Facts {
         };
         let mut bounds = Vec::new();
         for c in commands {
+            if crate::memory::over() {
+                f.stopped = true;
+                return f;
+            }
             match c {
                 Command::DeclareConst { name, sort } => {
                     if let Some(w) = width_of(sort) {

@@ -110,7 +110,7 @@ pub struct Check {
     /// For races, the access pairs (t1's access, t2's access) whose disjunction the query
     /// asks; the values of `query.get_values` hold, after the common witness values, for each
     /// pair: its condition, t1's byte offset and t2's byte offset.
-    pub pairs: Vec<(Access, Access)>,
+    pub pairs: Vec<(std::sync::Arc<Access>, std::sync::Arc<Access>)>,
     /// The layout of the common witness values at the front of `query.get_values`.
     pub(crate) layout: witness::Layout,
     /// The answer rests on a loop abstraction: a witness may be infeasible (a "possible"
@@ -358,12 +358,18 @@ impl EncodeOptions {
 
 /// Encodes `kernel` (after [`crate::passes::prepare`], so without loops) for the pair model
 /// under `geometry`.
-pub fn encode(kernel: &Kernel, geometry: &Geometry) -> Encoded {
+pub fn encode(kernel: &Kernel, geometry: &Geometry) -> Result<Encoded, crate::memory::Exceeded> {
     encode_with(kernel, geometry, &EncodeOptions::pair())
 }
 
 /// Encodes `kernel` for `opts.threads` symbolic threads under `geometry`.
-pub fn encode_with(kernel: &Kernel, geometry: &Geometry, opts: &EncodeOptions) -> Encoded {
+///
+/// Errors: gpug's memory passed `--max-memory` while encoding ([`crate::memory`]).
+pub fn encode_with(
+    kernel: &Kernel,
+    geometry: &Geometry,
+    opts: &EncodeOptions,
+) -> Result<Encoded, crate::memory::Exceeded> {
     let mut e = Encoder::new(kernel, geometry, opts);
     e.prologue();
     let mut st = e.initial_states();
@@ -374,8 +380,11 @@ pub fn encode_with(kernel: &Kernel, geometry: &Geometry, opts: &EncodeOptions) -
     };
     e.block(&kernel.body, &mut st);
     e.counter_values_differ();
-    if e.checks && e.n == 2 {
+    if e.checks && e.n == 2 && e.stopped.is_none() {
         e.race_checks();
+    }
+    if let Some(e) = e.stopped.take() {
+        return Err(e);
     }
     // Last, so that the kernel's own names are those of an encoding without them.
     let preferred = e.preferred(&opts.preferred, &entry);
@@ -388,13 +397,13 @@ pub fn encode_with(kernel: &Kernel, geometry: &Geometry, opts: &EncodeOptions) -
         logic: "QF_AUFBV".into(),
         commands: [e.decls, e.cmds].concat(),
     };
-    Encoded {
+    Ok(Encoded {
         script,
         checks: e.check_list,
         notes,
         accesses: e.accesses,
         preferred,
-    }
+    })
 }
 
 /// Which serialized memory an access uses: the array and, for a `__shared__` array, the
@@ -427,6 +436,10 @@ pub(in crate::encode) struct Encoder<'k> {
     counter: usize,
     /// Every shared or global access, in program order.
     pub(in crate::encode) accesses: Vec<Access>,
+    /// Set when gpug's memory passed `--max-memory` ([`crate::memory::over`]), saying what
+    /// the encoder was doing. The walk and the race checks stop; the encoding is incomplete
+    /// and must not be asked ([`encode_with`] returns the error instead).
+    pub(in crate::encode) stopped: Option<crate::memory::Exceeded>,
     /// The checks made so far, in source order.
     pub(in crate::encode) check_list: Vec<Check>,
     /// Per block being encoded, the thread states at each of its exits.
@@ -603,6 +616,7 @@ impl<'k> Encoder<'k> {
             declared_funs: HashSet::new(),
             counter: 0,
             accesses: Vec::new(),
+            stopped: None,
             check_list: Vec::new(),
             exits: HashMap::new(),
             depth: 0,

@@ -13,20 +13,55 @@ use crate::encode::nonlinear;
 use crate::encode::terms::{and, app, atom, bvn, f, not, or, sym, t};
 use crate::ir::{ArrayId, Space};
 use crate::solver::{Command, Query, Sexp};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::{BuildHasher, RandomState};
+use std::sync::Arc;
+
+/// A race check's pair of accesses: thread 1's, thread 2's.
+type AccessPair = (Arc<Access>, Arc<Access>);
+
+/// The lemmas of a race query, each once, in the order first given: a hash index beside the
+/// list, since a query over n pairs may have n lemmas (a linear search per lemma made the
+/// encoding quadratic in the pairs).
+#[derive(Default)]
+struct Lemmas {
+    list: Vec<Sexp>,
+    /// Lemma hash to the positions in `list` of the lemmas with that hash.
+    index: HashMap<u64, Vec<usize>>,
+    hasher: RandomState,
+}
+
+impl Lemmas {
+    /// Appends each of `lemmas` not already present.
+    fn extend(&mut self, lemmas: Vec<Sexp>) {
+        for l in lemmas {
+            let at = self.index.entry(self.hasher.hash_one(&l)).or_default();
+            if !at.iter().any(|&i| self.list[i] == l) {
+                at.push(self.list.len());
+                self.list.push(l);
+            }
+        }
+    }
+}
 
 impl Encoder<'_> {
     /// One query per (array, segment) for accesses in one segment, and one per global array
     /// for accesses of different segments (different blocks only).
     pub(super) fn race_checks(&mut self) {
         self.flag_checks();
-        let facts = nonlinear::Facts::new(&[self.decls.clone(), self.cmds.clone()].concat());
+        let facts = nonlinear::Facts::new(self.decls.iter().chain(&self.cmds));
+        if facts.stopped {
+            self.stopped = Some(crate::memory::exceeded(crate::memory::Activity::Lemmas));
+            return;
+        }
         if self.benign == Benign::Adversarial && self.accesses.iter().any(|a| !a.written.is_empty()) {
             self.reads_memory = memory_readers(&self.cmds);
         }
-        let mut by_array: BTreeMap<ArrayId, Vec<Access>> = BTreeMap::new();
+        // Each access once behind an `Arc`: a segment of n accesses has up to n²/2 pairs, which
+        // share them instead of holding copies of their terms.
+        let mut by_array: BTreeMap<ArrayId, Vec<Arc<Access>>> = BTreeMap::new();
         for a in &self.accesses {
-            by_array.entry(a.array).or_default().push(a.clone());
+            by_array.entry(a.array).or_default().push(Arc::new(a.clone()));
         }
         for (array, accs) in by_array {
             let global = self.k.array(array).space == Space::Global;
@@ -37,9 +72,17 @@ impl Encoder<'_> {
             // A work-group copy's accesses lie in any interval up to its wait (`copies`): the
             // top-level segments do not order them.
             let by_segment = ordered && accs.iter().all(|a| a.copy.is_none());
-            let mut groups: BTreeMap<u32, Vec<(Access, Access)>> = BTreeMap::new();
-            let mut cross: Vec<(Access, Access)> = Vec::new();
+            let mut groups: BTreeMap<u32, Vec<AccessPair>> = BTreeMap::new();
+            let mut cross: Vec<AccessPair> = Vec::new();
+            let mut pairs = 0u64;
             for i in 0..accs.len() {
+                if crate::memory::over() {
+                    self.stopped = Some(crate::memory::exceeded(crate::memory::Activity::RaceCheck {
+                        array: self.k.array(array).name.clone(),
+                        pairs,
+                    }));
+                    return;
+                }
                 for j in i..accs.len() {
                     let (a, b) = (&accs[i], &accs[j]);
                     if !conflicting(a, b, global) {
@@ -48,17 +91,22 @@ impl Encoder<'_> {
                     if a.per_thread[0].0 == f() || b.per_thread[1].0 == f() {
                         continue;
                     }
+                    pairs += 1;
+                    let pair = || (Arc::clone(a), Arc::clone(b));
                     if !by_segment {
-                        groups.entry(0).or_default().push((a.clone(), b.clone()));
+                        groups.entry(0).or_default().push(pair());
                     } else if a.segment == b.segment {
-                        groups.entry(a.segment).or_default().push((a.clone(), b.clone()));
+                        groups.entry(a.segment).or_default().push(pair());
                     } else if global {
-                        cross.push((a.clone(), b.clone()));
+                        cross.push(pair());
                     }
                 }
             }
             let name = sym(&self.k.array(array).name);
             for (seg, pairs) in groups {
+                if self.stopped.is_some() {
+                    return;
+                }
                 self.push_race(
                     &facts,
                     array,
@@ -68,7 +116,7 @@ impl Encoder<'_> {
                     true,
                 );
             }
-            if !cross.is_empty() {
+            if !cross.is_empty() && self.stopped.is_none() {
                 self.push_race(
                     &facts,
                     array,
@@ -93,23 +141,31 @@ impl Encoder<'_> {
         facts: &nonlinear::Facts,
         array: ArrayId,
         name: &str,
-        pairs: Vec<(Access, Access)>,
+        pairs: Vec<AccessPair>,
         global: bool,
         same_segment: bool,
     ) {
         let mut disj = Vec::new();
-        let mut lemmas = Vec::new();
+        let mut lemmas = Lemmas::default();
         let layout = self.layout.clone();
         let ordered = crate::ir::query::barriers_order(&self.k.body, self.k.array(array).space);
         let mut gv = layout.common();
-        // Per pair: its condition when it is not benign (the condition itself when it cannot
-        // be), and whether it can be.
-        let mut harmful = Vec::new();
+        // Per pair: the condition under which its writes are the same (it can be benign).
+        let mut same_writes: Vec<Option<Sexp>> = Vec::with_capacity(pairs.len());
         let mut any_benign = false;
         for (a, b) in &pairs {
+            if crate::memory::over() {
+                self.stopped = Some(crate::memory::exceeded(crate::memory::Activity::RaceCheck {
+                    array: self.k.array(array).name.clone(),
+                    pairs: pairs.len() as u64,
+                }));
+                return;
+            }
             let (pa, oa, ba) = &a.per_thread[0];
             let (pb, ob, bb) = &b.per_thread[1];
-            facts.offset_lemmas(oa, a.width, ob, b.width, &mut lemmas);
+            let mut mine = Vec::new();
+            facts.offset_lemmas(oa, a.width, ob, b.width, &mut mine);
+            lemmas.extend(mine);
             let overlap = and(
                 and(a.valid[0].clone(), b.valid[1].clone()),
                 bytes_overlap((oa, a.width), (ob, b.width)),
@@ -172,18 +228,34 @@ impl Encoder<'_> {
             gv.push(c.clone());
             gv.push(oa.clone());
             gv.push(ob.clone());
-            match self.same_write(a, b) {
-                Some(same) => {
-                    any_benign = true;
-                    harmful.push(and(c.clone(), not(same)));
-                }
-                None => harmful.push(c.clone()),
-            }
+            let same = self.same_write(a, b);
+            any_benign |= same.is_some();
+            same_writes.push(same);
             disj.push(c);
+        }
+        if crate::memory::over() {
+            self.stopped = Some(crate::memory::exceeded(crate::memory::Activity::RaceCheck {
+                array: self.k.array(array).name.clone(),
+                pairs: pairs.len() as u64,
+            }));
+            return;
         }
         let line = pairs.first().map(|(a, _)| a.span.line).unwrap_or(0);
         let name = format!("{name}.L{line}");
         let benign = any_benign && self.benign != Benign::Off;
+        // Per pair: its condition when it is not benign (the condition itself when it cannot
+        // be); built only when some pair can be.
+        let harmful: Vec<Sexp> = match benign {
+            true => disj
+                .iter()
+                .zip(&same_writes)
+                .map(|(c, same)| match same {
+                    Some(same) => and(c.clone(), not(same.clone())),
+                    None => c.clone(),
+                })
+                .collect(),
+            false => Vec::new(),
+        };
         let hints: Vec<SyncHint> = pairs.iter().map(|(a, b)| self.sync_hint(a, b)).collect();
         let harmful_check = benign.then(|| {
             // The same layout: each pair's (harmful) condition and both offsets.
@@ -193,12 +265,15 @@ impl Encoder<'_> {
                 hv.push(a.per_thread[0].1.clone());
                 hv.push(b.per_thread[1].1.clone());
             }
+            let mut assertions = Vec::with_capacity(1 + lemmas.list.len());
+            assertions.push(disjunction(harmful.clone()));
+            assertions.extend(lemmas.list.iter().cloned());
             Check {
                 split: None,
                 property: Property::HarmfulRace { array },
                 query: Query {
                     name: format!("{name}.harmful"),
-                    assertions: [vec![disjunction(harmful.clone())], lemmas.clone()].concat(),
+                    assertions,
                     get_values: hv,
                 },
                 pairs: pairs.clone(),
@@ -208,14 +283,15 @@ impl Encoder<'_> {
                 hints: hints.clone(),
             }
         });
-        if benign {
-            gv.extend(harmful);
-        }
+        gv.extend(harmful);
+        let mut assertions = Vec::with_capacity(1 + lemmas.list.len());
+        assertions.push(disjunction(disj));
+        assertions.extend(lemmas.list);
         self.check_list.push(Check {
             property: Property::Race { array },
             query: Query {
                 name,
-                assertions: [vec![disjunction(disj)], lemmas].concat(),
+                assertions,
                 get_values: gv,
             },
             pairs,

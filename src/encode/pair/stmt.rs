@@ -15,11 +15,20 @@ impl Encoder<'_> {
     /// Runs `stmts` for every thread, stopping when no thread is live.
     pub(in crate::encode) fn block(&mut self, stmts: &[Stmt], st: &mut [TState]) {
         for s in stmts {
-            if st.iter().all(|ts| ts.pc == f()) {
+            if st.iter().all(|ts| ts.pc == f()) || self.stop_at_memory_bound() {
                 return;
             }
             self.stmt(s, st);
         }
+    }
+
+    /// Whether the walk stops: gpug's memory passed `--max-memory` now or earlier
+    /// ([`Encoder::stopped`]).
+    fn stop_at_memory_bound(&mut self) -> bool {
+        if self.stopped.is_none() && crate::memory::over() {
+            self.stopped = Some(crate::memory::exceeded(crate::memory::Activity::Encoding));
+        }
+        self.stopped.is_some()
     }
 
     /// Runs one statement for every thread of `st`.

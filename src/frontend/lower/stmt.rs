@@ -18,6 +18,8 @@ impl Lower<'_, '_> {
     }
 
     pub(super) fn stmt(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<()> {
+        // Inlined device functions make the kernel grow with every call: stop at the bound.
+        crate::memory::check(|| crate::memory::Activity::Lowering)?;
         let span = self.span(n);
         match n.kind.as_str() {
             "" | "NullStmt" => Ok(()),
