@@ -29,6 +29,9 @@ bin="$target/gpug"
 real="$target/gpug.timed-real"
 log=$(mktemp)
 cp "$bin" "$real"
+# A new file, not a write through the old one: cargo hard-links target/release/gpug to its
+# copy in deps/, which a write in place would overwrite too.
+rm -f "$bin"
 cat >"$bin" <<EOF
 #!/usr/bin/env bash
 start=\$(date +%s.%N)
