@@ -2,7 +2,6 @@
 // --blockDim=128 --gridDim=32
 // solvers: yices z3
 #include <cuda.h>
-
 // PUG's scalarProdGPU (paper Fig. 1) with a barrier at the end of the vector loop: the
 // grid-stride vector loop, the strided accumulation and the tree loop over acc. vN and eN are
 // symbolic, so the vector and element loops are abstracted; the tree loop (ACC_N concrete)

@@ -2,7 +2,6 @@
 // --blockDim=128 --gridDim=32
 // solvers: yices z3
 #include <cuda.h>
-
 // PUG's scalarProdGPU exactly as in the paper's Fig. 1, without a barrier at the end of the vector
 // loop: thread 0 reads acc[0] for d_C[vec] while other threads of its block already write acc[i]
 // for the next vector: an inter-iteration race. (The tree loop is unrolled, the others
