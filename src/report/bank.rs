@@ -106,16 +106,14 @@ impl Render for BankFileResult {
                     properties,
                 });
             }
-            if !k.inconclusive.is_empty() {
-                let mut props = Map::new();
-                props.insert("inconclusive".into(), json!(k.inconclusive));
-                log.push(inconclusive_entry(
-                    &self.file,
-                    &k.name,
-                    Language::Cuda,
-                    &k.inconclusive,
-                    context(props),
-                ));
+            if let Some(e) = inconclusive_entry(
+                &self.file,
+                &k.name,
+                Language::Cuda,
+                &k.inconclusive,
+                context(Map::new()),
+            ) {
+                log.push(e);
             }
         }
     }

@@ -15,7 +15,9 @@
 //! "value"}]}], "inconclusive": [reason], "notes": [note], "time_s"}]}`.
 
 use super::sarif::{Entry, Rule, SarifLog};
-use super::{Render, Sources, coords, finding_entry, finding_json, finding_text, inconclusive_entry, kernels_text};
+use super::{
+    Render, Sources, assignments, coords, finding_entry, finding_json, finding_text, inconclusive_entry, kernels_text,
+};
 use crate::ir::{Language, Span};
 use crate::verdict::{ArrayValues, AssertionFailure, CheckResult, KernelCheck, Ordering, Verdict};
 use serde_json::{Map, Value, json};
@@ -119,14 +121,8 @@ impl Render for CheckResult {
                 let w = &f.witness;
                 let final_state = if f.postcondition { " (final state)" } else { "" };
                 let mut details = Vec::new();
-                if !w.params.is_empty() {
-                    let ps: Vec<String> = w.params.iter().map(|(n, v)| format!("{n} = {v}")).collect();
-                    details.push(format!("params: {}", ps.join(", ")));
-                }
-                if !w.reads.is_empty() {
-                    let rs: Vec<String> = w.reads.iter().map(|(l, v)| format!("{l} = {v}")).collect();
-                    details.push(format!("read: {}", rs.join(", ")));
-                }
+                details.extend(assignments("params", &w.params));
+                details.extend(assignments("read", &w.reads));
                 let headline = match text.is_empty() {
                     true => format!("{what} in kernel {}", k.name),
                     false => format!("{what} `{text}` in kernel {}", k.name),
@@ -151,16 +147,14 @@ impl Render for CheckResult {
                     properties,
                 });
             }
-            if !k.inconclusive.is_empty() {
-                let mut props = Map::new();
-                props.insert("inconclusive".into(), json!(k.inconclusive));
-                log.push(inconclusive_entry(
-                    &self.file,
-                    &k.name,
-                    Language::Cuda,
-                    &k.inconclusive,
-                    context(props),
-                ));
+            if let Some(e) = inconclusive_entry(
+                &self.file,
+                &k.name,
+                Language::Cuda,
+                &k.inconclusive,
+                context(Map::new()),
+            ) {
+                log.push(e);
             }
         }
     }

@@ -208,16 +208,8 @@ impl Render for FileResult {
                 e.properties = context(e.properties);
                 log.push(e);
             }
-            if !k.inconclusive.is_empty() {
-                let mut props = Map::new();
-                props.insert("inconclusive".into(), json!(k.inconclusive));
-                log.push(inconclusive_entry(
-                    &self.file,
-                    &k.name,
-                    k.language,
-                    &k.inconclusive,
-                    context(props),
-                ));
+            if let Some(e) = inconclusive_entry(&self.file, &k.name, k.language, &k.inconclusive, context(Map::new())) {
+                log.push(e);
             }
         }
     }
@@ -256,14 +248,8 @@ fn finding_entry<'a>(
         })
         .collect();
     let mut details = Vec::new();
-    if !f.params.is_empty() {
-        let ps: Vec<String> = f.params.iter().map(|(n, v)| format!("{n} = {v}")).collect();
-        details.push(format!("params: {}", ps.join(", ")));
-    }
-    if !f.geometry.is_empty() {
-        let gs: Vec<String> = f.geometry.iter().map(|(n, v)| format!("{n} = {v}")).collect();
-        details.push(format!("geometry: {}", gs.join(", ")));
-    }
+    details.extend(assignments("params", &f.params));
+    details.extend(assignments("geometry", &f.geometry));
     details.extend(f.condition.iter().cloned());
     details.extend(f.reason.iter().cloned());
     let properties = match finding_json(f) {
@@ -284,15 +270,21 @@ fn finding_entry<'a>(
     }
 }
 
-/// The open result of an inconclusive kernel: its `reasons` as the message.
+/// The open result of an inconclusive kernel: its `reasons` as the message and as the
+/// `inconclusive` property beside `properties`; `None` when there is no reason (the kernel is
+/// not inconclusive).
 fn inconclusive_entry<'a>(
     file: &'a str,
     kernel: &'a str,
     language: Language,
     reasons: &[String],
-    properties: Map<String, Value>,
-) -> Entry<'a> {
-    Entry {
+    mut properties: Map<String, Value>,
+) -> Option<Entry<'a>> {
+    if reasons.is_empty() {
+        return None;
+    }
+    properties.insert("inconclusive".into(), json!(reasons));
+    Some(Entry {
         rule: Rule::Inconclusive,
         kind: ResultKind::Open,
         level: ResultLevel::None,
@@ -303,7 +295,17 @@ fn inconclusive_entry<'a>(
         kernel,
         language,
         properties,
+    })
+}
+
+/// `label: n1 = v1, n2 = v2` of `pairs` (a witness's parameters, reads or geometry); `None`
+/// when there are none.
+fn assignments<N: std::fmt::Display, V: std::fmt::Display>(label: &str, pairs: &[(N, V)]) -> Option<String> {
+    if pairs.is_empty() {
+        return None;
     }
+    let each: Vec<String> = pairs.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+    Some(format!("{label}: {}", each.join(", ")))
 }
 
 /// The text of every kernel of a file, in order, as `kernel` writes each (source lines for

@@ -129,6 +129,69 @@ impl Encoder<'_> {
         }
     }
 
+    /// Step 2 of [`Self::push_race`] for one pair: the condition under which thread 1's access
+    /// `a` and thread 2's `b` are not ordered. Both in one barrier interval of one block (for a
+    /// `global` array, of the grid's intervals in different blocks; `ordered`: barriers order
+    /// this array's accesses; `same_segment`: the pair can share a grid interval), and not
+    /// ordered by a warp barrier, lock-step warps, one work-group copy, atomics' scope or a
+    /// lock or flag (`sync`).
+    fn unordered(&mut self, a: &Access, b: &Access, ordered: bool, global: bool, same_segment: bool) -> Sexp {
+        let same_interval = match ordered {
+            true => equal(&a.per_thread[0].2, &b.per_thread[1].2),
+            false => t(),
+        };
+        let same_grid_interval = equal(&a.grid[0], &b.grid[1]);
+        let order = match (global, same_segment) {
+            (false, _) => and(atom("same_block"), same_interval),
+            // `ite(same_block, same_interval, same_grid_interval)`, simplified.
+            (true, true) if same_grid_interval == t() => or(not(atom("same_block")), same_interval),
+            (true, true) => app("ite", vec![atom("same_block"), same_interval, same_grid_interval]),
+            (true, false) => and(not(atom("same_block")), same_grid_interval),
+        };
+        // Two threads of one group of a warp barrier at different counts of its barriers
+        // are ordered.
+        let order = match a.warp[0] != b.warp[1] {
+            true => self
+                .warp_groups
+                .iter()
+                .enumerate()
+                .fold(order, |order, (k, (_, group))| {
+                    let same = equal(&warp_count(&a.warp[0], k), &warp_count(&b.warp[1], k));
+                    and(order, or(not(group.clone()), same))
+                }),
+            false => order,
+        };
+        // Lock-step warps: two threads of one warp race only at one statement, both writing.
+        let order = match self.lockstep {
+            Some(n) => {
+                let one_warp = self.lockstep_warp(n);
+                let same_statement = a.span == b.span && a.kind != AccessKind::Read && b.kind != AccessKind::Read;
+                if same_statement {
+                    order
+                } else {
+                    and(order, not(one_warp))
+                }
+            }
+            None => order,
+        };
+        // One work-group copy made by two threads of one group is one copy.
+        let order = match (a.copy, b.copy) {
+            (Some(x), Some(y)) if x == y => and(not(atom("same_block")), order),
+            _ => order,
+        };
+        // Two atomics race only across the scope of one of them: in different blocks.
+        let order = if a.kind == AccessKind::Atomic && b.kind == AccessKind::Atomic {
+            and(not(atom("same_block")), order)
+        } else {
+            order
+        };
+        // A lock or a message passed through a flag (`sync`).
+        match self.sync_order(a, b, global) {
+            o if o == f() => order,
+            o => and(order, not(o)),
+        }
+    }
+
     /// One race query over `pairs`, with the mixed-radix lemmas of each pair's offsets
     /// ([`nonlinear`]) as further assertions; under [`super::EncodeOptions::benign`], when a
     /// write-write pair may be benign, its [`Property::HarmfulRace`] variant right after it.
@@ -161,8 +224,8 @@ impl Encoder<'_> {
                 }));
                 return;
             }
-            let (pa, oa, ba) = &a.per_thread[0];
-            let (pb, ob, bb) = &b.per_thread[1];
+            let (pa, oa, _) = &a.per_thread[0];
+            let (pb, ob, _) = &b.per_thread[1];
             let mut mine = Vec::new();
             facts.offset_lemmas(oa, a.width, ob, b.width, &mut mine);
             lemmas.extend(mine);
@@ -170,60 +233,7 @@ impl Encoder<'_> {
                 and(a.valid[0].clone(), b.valid[1].clone()),
                 bytes_overlap((oa, a.width), (ob, b.width)),
             );
-            let same_interval = match ordered {
-                true => equal(ba, bb),
-                false => t(),
-            };
-            let same_grid_interval = equal(&a.grid[0], &b.grid[1]);
-            let order = match (global, same_segment) {
-                (false, _) => and(atom("same_block"), same_interval),
-                // `ite(same_block, same_interval, same_grid_interval)`, simplified.
-                (true, true) if same_grid_interval == t() => or(not(atom("same_block")), same_interval),
-                (true, true) => app("ite", vec![atom("same_block"), same_interval, same_grid_interval]),
-                (true, false) => and(not(atom("same_block")), same_grid_interval),
-            };
-            // Two threads of one group of a warp barrier at different counts of its barriers
-            // are ordered.
-            let order = match a.warp[0] != b.warp[1] {
-                true => self
-                    .warp_groups
-                    .iter()
-                    .enumerate()
-                    .fold(order, |order, (k, (_, group))| {
-                        let same = equal(&warp_count(&a.warp[0], k), &warp_count(&b.warp[1], k));
-                        and(order, or(not(group.clone()), same))
-                    }),
-                false => order,
-            };
-            // Lock-step warps: two threads of one warp race only at one statement, both writing.
-            let order = match self.lockstep {
-                Some(n) => {
-                    let one_warp = self.lockstep_warp(n);
-                    let same_statement = a.span == b.span && a.kind != AccessKind::Read && b.kind != AccessKind::Read;
-                    if same_statement {
-                        order
-                    } else {
-                        and(order, not(one_warp))
-                    }
-                }
-                None => order,
-            };
-            // One work-group copy made by two threads of one group is one copy.
-            let order = match (a.copy, b.copy) {
-                (Some(x), Some(y)) if x == y => and(not(atom("same_block")), order),
-                _ => order,
-            };
-            // Two atomics race only across the scope of one of them: in different blocks.
-            let order = if a.kind == AccessKind::Atomic && b.kind == AccessKind::Atomic {
-                and(not(atom("same_block")), order)
-            } else {
-                order
-            };
-            // A lock or a message passed through a flag (`sync`).
-            let order = match self.sync_order(a, b, global) {
-                o if o == f() => order,
-                o => and(order, not(o)),
-            };
+            let order = self.unordered(a, b, ordered, global, same_segment);
             let c = and(and(pa.clone(), pb.clone()), and(overlap, order));
             gv.push(c.clone());
             gv.push(oa.clone());
