@@ -231,7 +231,9 @@ impl DbFlags {
     /// OpenCL version the database's only where the command line gives none.
     pub fn apply(&self, fe: &mut FrontendOptions) {
         fe.preprocessor = self.preprocessor.clone();
-        fe.cxx_std = self.std.clone();
+        if fe.cxx_std.is_none() {
+            fe.cxx_std = self.std.clone();
+        }
         if fe.gpu_arch.is_none() {
             fe.gpu_arch = self.gpu_arch.clone();
         }

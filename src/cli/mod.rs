@@ -374,6 +374,18 @@ pub struct CommonArgs {
     #[arg(long, value_name = "PATH")]
     pub clang: Option<PathBuf>,
 
+    /// The C++ standard of CUDA files, as clang's and nvcc's `-std` (`c++14`, `c++17`,
+    /// `c++20`, `gnu++17`; `-std=c++20` is read as `--std=c++20`). Default c++17, as nvcc 11
+    /// and later; a compilation database's entry (-p) gives its own, under this flag.
+    #[arg(long = "std", value_name = "STD")]
+    pub cxx_std: Option<String>,
+
+    /// Pass ARG to clang as it is, after gpug's own flags and before the file (repeat for
+    /// several: `--clang-arg=-fms-extensions --clang-arg=-Wno-error=register`). It applies
+    /// to NVIDIA's precompiled headers too (cached per set of flags).
+    #[arg(long = "clang-arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub clang_args: Vec<String>,
+
     /// NVIDIA's CUDA headers: a folder with `include/cuda_runtime.h` and `include/crt/`
     /// (default: $GPUG_CUDA_PATH, else /usr/local/share/gpug/cuda, where
     /// scripts/install-deps.sh puts them). They are precompiled once into a cache in the
@@ -530,7 +542,8 @@ impl CommonArgs {
             defines: self.defines.clone(),
             include_dirs: self.include_dirs.clone(),
             preprocessor: Vec::new(),
-            cxx_std: None,
+            cxx_std: self.cxx_std.clone(),
+            clang_args: self.clang_args.clone(),
             kernel: self.kernel.clone(),
             assumptions: self.assume.clone(),
             kernel_args: Vec::new(),

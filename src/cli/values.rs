@@ -122,13 +122,17 @@ const IGNORED_FLAGS: &[&str] = &[
     "--k-induction-depth",
 ];
 
-/// Removes GPUVerify's inapplicable flags from `args`, returning the notes to print.
+/// Removes GPUVerify's inapplicable flags from `args`, returning the notes to print; reads
+/// clang's and nvcc's `-std=STD` as `--std=STD`.
 pub fn strip_ignored_flags(args: Vec<String>) -> (Vec<String>, Vec<String>) {
     let mut kept = Vec::new();
     let mut notes = Vec::new();
     for a in args {
         let name = a.split('=').next().unwrap_or("");
-        if IGNORED_FLAGS.contains(&name) {
+        if let Some(std) = a.strip_prefix("-std=") {
+            // clang's and nvcc's spelling of --std.
+            kept.push(format!("--std={std}"));
+        } else if IGNORED_FLAGS.contains(&name) {
             notes.push(format!(
                 "note: ignoring GPUVerify flag `{a}`, which does not apply to gpug"
             ));

@@ -112,6 +112,9 @@ pub trait Command {
 pub fn run<C: Command>(file: &Path, common: &RunOptions, command: &C) -> Result<C::File, Error> {
     command.validate(common)?;
     let program = frontend::load(file, &common.frontend)?;
+    for n in &program.notes {
+        eprintln!("{n}");
+    }
     let mut kernels = Vec::new();
     for k in &program.kernels {
         let mut run = KernelRun::new(common);

@@ -64,14 +64,18 @@ pub(super) fn write_if_changed(path: &Path, text: &str) -> Result<(), FrontendEr
 }
 
 /// Finish `cmd` (clang `clang` with its language flags already given) with the compilation
-/// database's preprocessor flags, then the user's `-D` and `-I` options, and `-Xclang -ast-dump=json path`, run it and return the parsed,
-/// location-resolved AST. Clang's diagnostics become [`FrontendError::ClangFailed`].
+/// database's preprocessor flags, then the user's `-D` and `-I` options, and `-Xclang
+/// -ast-dump=json path`, run it and return the parsed, location-resolved AST with the notes to
+/// give. Clang's diagnostics become [`FrontendError::ClangFailed`], except, where `host_code`
+/// (a CUDA file), errors that all lie in host-only functions ([`super::host::host_only`]):
+/// the AST is returned with a note naming them.
 pub(super) fn dump_ast(
     mut cmd: Command,
     clang: &Path,
     path: &Path,
     opts: &FrontendOptions,
-) -> Result<ast::Node, FrontendError> {
+    host_code: bool,
+) -> Result<(ast::Node, Vec<String>), FrontendError> {
     for p in &opts.preprocessor {
         cmd.args(p.clang_args());
     }
@@ -80,6 +84,9 @@ pub(super) fn dump_ast(
     }
     for i in &opts.include_dirs {
         cmd.arg(format!("-I{}", i.display()));
+    }
+    for d in super::libraries::system_dirs() {
+        cmd.arg("-idirafter").arg(d);
     }
     cmd.args(["-Xclang", "-ast-dump=json"]).arg(path);
     cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
@@ -108,7 +115,8 @@ pub(super) fn dump_ast(
         path: clang.to_path_buf(),
         source,
     })?;
-    let stderr = err_thread.join().unwrap_or_default();
+    let mut stderr = err_thread.join().unwrap_or_default();
+    stderr.push_str(&super::libraries::missing_header_notes(&stderr));
     // A reader that stopped early closed clang's output: its error, not clang's status.
     if let Some(Err(e)) = &parsed
         && stderr.trim().is_empty()
@@ -117,13 +125,17 @@ pub(super) fn dump_ast(
             stderr: format!("gpug could not read clang's AST of {}: {e}\n", path.display()),
         });
     }
-    if !status.success() {
-        return Err(FrontendError::ClangFailed { stderr });
-    }
     let mut root = match parsed {
-        Some(r) => r?,
-        None => return Err(FrontendError::ClangFailed { stderr }),
+        Some(Ok(r)) => r,
+        Some(Err(e)) if status.success() => return Err(e.into()),
+        _ => return Err(FrontendError::ClangFailed { stderr }),
     };
     ast::resolve_locations(&mut root);
-    Ok(root)
+    if status.success() {
+        return Ok((root, Vec::new()));
+    }
+    match host_code.then(|| super::host::host_only(&root, &stderr)).flatten() {
+        Some(note) => Ok((root, vec![note])),
+        None => Err(FrontendError::ClangFailed { stderr }),
+    }
 }

@@ -168,15 +168,18 @@ pub fn support_files() -> Result<(PathBuf, PathBuf), FrontendError> {
 }
 
 /// clang's flags for device-side CUDA for the GPU architecture `arch` (`sm_70`) and the C++
-/// standard `std` (`c++17`; `None`: clang's default) over the CUDA folder `cuda` (`None`:
-/// gpug's stubs).
-fn cuda_command(clang: &Path, cuda: Option<&Path>, arch: &str, std: Option<&str>) -> Command {
+/// standard `std` (`c++17`) over the CUDA folder `cuda` (`None`: gpug's stubs), then the
+/// user's `--clang-arg` flags `extra`.
+///
+/// `-ferror-limit=0`: every error is reported, so that [`super::host_errors`] can tell
+/// whether all of them lie in host code. `-Wno-register`: C++17 removed the `register`
+/// storage class, which older CUDA code still writes and nvcc accepts with a warning.
+fn cuda_command(clang: &Path, cuda: Option<&Path>, arch: &str, std: &str, extra: &[String]) -> Command {
     let mut cmd = Command::new(clang);
     cmd.args(["-x", "cuda", "--cuda-device-only", "-nocudalib"])
-        .arg(format!("--cuda-gpu-arch={arch}"));
-    if let Some(std) = std {
-        cmd.arg(format!("-std={std}"));
-    }
+        .arg(format!("--cuda-gpu-arch={arch}"))
+        .arg(format!("-std={std}"))
+        .args(["-ferror-limit=0", "-Wno-register"]);
     match cuda {
         Some(dir) => {
             cmd.arg(format!("--cuda-path={}", dir.display()))
@@ -191,6 +194,7 @@ fn cuda_command(clang: &Path, cuda: Option<&Path>, arch: &str, std: Option<&str>
             cmd.arg("-nocudainc");
         }
     }
+    cmd.args(extra);
     cmd
 }
 
@@ -239,8 +243,8 @@ pub fn libraries_for(file: &Path) -> Libraries {
 /// NVIDIA's headers under `cuda`, precompiled once with [`NVIDIA_PRELUDE`] into a clang PCH
 /// cached in the temporary directory (keyed by clang, the CUDA folder, the prelude, the
 /// architecture `arch` and the C++ standard `std`, which clang requires the PCH to share with
-/// the file), with or without cooperative groups and cuRAND (`libs`). Returns (PCH path,
-/// prelude path).
+/// the file, and the `--clang-arg` flags `extra`), with or without cooperative groups and
+/// cuRAND (`libs`). Returns (PCH path, prelude path).
 ///
 /// Why: parsed afresh, the real headers cost ~0.5 s of CPU per kernel and their JSON AST is
 /// ~130 MB; through the PCH a kernel parses in ~0.1 s (~0.2 s with the libraries) and the dump
@@ -255,7 +259,8 @@ pub fn nvidia_pch(
     cuda: &Path,
     libs: Libraries,
     arch: &str,
-    std: Option<&str>,
+    std: &str,
+    extra: &[String],
 ) -> Result<(PathBuf, PathBuf), FrontendError> {
     let stamp = |p: &Path| std::fs::metadata(p).ok().map(|m| (m.len(), m.modified().ok()));
     let api = cuda.join("include/cuda_runtime_api.h");
@@ -271,6 +276,7 @@ pub fn nvidia_pch(
         SDK_VERSION_FLAG,
         arch,
         std,
+        extra,
     ))?;
     let prelude = dir.join("gpug_nvidia_prelude.h");
     write_if_changed(&dir.join("gpug_annotations.h"), ANNOTATIONS)?;
@@ -292,7 +298,7 @@ pub fn nvidia_pch(
         source,
     };
     let tmp = tempfile::NamedTempFile::new_in(&dir).map_err(io)?;
-    let out = cuda_command(clang, Some(cuda), arch, std)
+    let out = cuda_command(clang, Some(cuda), arch, std, extra)
         .args(["-S", "-Xclang", "-emit-pch", "-o"])
         .arg(tmp.path())
         .arg(&top)
@@ -315,24 +321,27 @@ pub fn nvidia_pch(
     Ok((pch, prelude))
 }
 
-/// Run clang on `path` and return the parsed, location-resolved AST and the prelude's path.
+/// Run clang on `path` and return the parsed, location-resolved AST, the prelude's path and the
+/// notes to give (host code skipped, [`super::host`]).
 ///
 /// With NVIDIA's headers ([`resolve_headers`]) the file is parsed over the precompiled
 /// headers ([`nvidia_pch`]): without cooperative groups and cuRAND unless the file names them
 /// ([`libraries_for`]), and again with them when that parse fails. Without NVIDIA's headers
 /// the file is parsed over gpug's stub prelude and headers.
-pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<(ast::Node, PathBuf), FrontendError> {
+pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<super::Parsed, FrontendError> {
     let clang = find_clang(opts.clang.as_deref())?;
     let arch = opts.gpu_arch.as_deref().unwrap_or(super::DEFAULT_GPU_ARCH);
-    let std = opts.cxx_std.as_deref();
+    let std = opts.cxx_std.as_deref().unwrap_or(super::DEFAULT_CXX_STD);
+    let extra = &opts.clang_args;
     match resolve_headers(&opts.headers)? {
         Some(cuda) => {
-            let over = |libs| -> Result<(ast::Node, PathBuf), FrontendError> {
-                let (pch, prelude) = nvidia_pch(&clang, &cuda, libs, arch, std)?;
-                let mut cmd = cuda_command(&clang, Some(&cuda), arch, std);
+            let over = |libs| -> Result<super::Parsed, FrontendError> {
+                let (pch, prelude) = nvidia_pch(&clang, &cuda, libs, arch, std, extra)?;
+                let mut cmd = cuda_command(&clang, Some(&cuda), arch, std, extra);
                 cmd.args(["-fsyntax-only", "-Xclang", "-include-pch", "-Xclang"])
                     .arg(&pch);
-                Ok((dump_ast(cmd, &clang, path, opts)?, prelude))
+                let (root, notes) = dump_ast(cmd, &clang, path, opts, true)?;
+                Ok(super::Parsed { root, prelude, notes })
             };
             match libraries_for(path) {
                 Libraries::WithLibraries => over(Libraries::WithLibraries),
@@ -344,12 +353,13 @@ pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<(ast::Node, PathBuf)
         }
         None => {
             let (prelude, inc) = support_files()?;
-            let mut cmd = cuda_command(&clang, None, arch, std);
+            let mut cmd = cuda_command(&clang, None, arch, std, extra);
             cmd.arg("-fsyntax-only")
                 .arg("-include")
                 .arg(&prelude)
                 .arg(format!("-I{}", inc.display()));
-            Ok((dump_ast(cmd, &clang, path, opts)?, prelude))
+            let (root, notes) = dump_ast(cmd, &clang, path, opts, true)?;
+            Ok(super::Parsed { root, prelude, notes })
         }
     }
 }

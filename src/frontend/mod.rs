@@ -20,6 +20,8 @@ pub mod ast;
 mod builtins;
 mod clang;
 mod cuda;
+pub mod host;
+pub mod libraries;
 pub mod lower;
 mod opencl;
 pub mod types;
@@ -47,9 +49,12 @@ pub struct FrontendOptions {
     /// database's order; clang gets them before [`FrontendOptions::defines`] and
     /// [`FrontendOptions::include_dirs`], so a `-D` of those wins.
     pub preprocessor: Vec<PreprocessorFlag>,
-    /// The C++ standard of a CUDA file, as clang's `-std` (`c++17`; `None`: clang's default,
-    /// C++14). NVIDIA's precompiled headers are built once per standard.
+    /// The C++ standard of a CUDA file, as clang's `-std` (`c++20`; `None`:
+    /// [`DEFAULT_CXX_STD`]). NVIDIA's precompiled headers are built once per standard.
     pub cxx_std: Option<String>,
+    /// `--clang-arg`: flags passed to clang as they are, after gpug's own and before the file
+    /// (NVIDIA's precompiled headers are built with them too).
+    pub clang_args: Vec<String>,
     /// Lower only this kernel (plain name or full name such as `k<int, 4>`).
     pub kernel: Option<String>,
     /// `--assume` (PUG's `+C`): C expressions over the kernel's parameters and the launch
@@ -96,11 +101,23 @@ pub fn language_of(path: &Path, opts: &FrontendOptions) -> Language {
 ///
 /// # Errors
 /// Clang's diagnostics ([`FrontendError::ClangFailed`]), a missing clang or CUDA headers.
-pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<(ast::Node, PathBuf), FrontendError> {
+pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<Parsed, FrontendError> {
     match language_of(path, opts) {
         Language::Cuda => cuda::parse(path, opts),
         Language::OpenCl => opencl::parse(path, opts),
     }
+}
+
+/// A file as clang parsed it ([`parse`]).
+#[derive(Debug)]
+pub struct Parsed {
+    /// The translation unit's AST, locations resolved.
+    pub root: ast::Node,
+    /// The prelude gpug force-included (whose declarations are not the file's).
+    pub prelude: PathBuf,
+    /// Notes on the file as a whole: host code that clang rejected and gpug skipped
+    /// ([`host`]).
+    pub notes: Vec<String>,
 }
 
 /// A preprocessor flag for clang, as a compilation database gives it (`-p`); paths are
@@ -154,6 +171,11 @@ impl std::fmt::Display for PreprocessorFlag {
 /// The GPU architecture of [`FrontendOptions::gpu_arch`] when none is given (Volta: the first
 /// with independent thread scheduling, gpug's default warp semantics).
 pub const DEFAULT_GPU_ARCH: &str = "sm_70";
+
+/// The C++ standard of CUDA files when neither `--std` nor a compilation database gives one:
+/// nvcc's default since CUDA 11 (llm.c, CUTLASS and CCCL need it: `std::is_same_v`,
+/// `if constexpr`).
+pub const DEFAULT_CXX_STD: &str = "c++17";
 
 /// Why the front end failed.
 #[derive(Debug, thiserror::Error)]
@@ -293,7 +315,11 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
         language: Some(language),
         ..opts.clone()
     };
-    let (mut root, mut prelude) = parse(path, opts)?;
+    let Parsed {
+        mut root,
+        mut prelude,
+        mut notes,
+    } = parse(path, opts)?;
     let file = path.display().to_string();
     let io = |context: String| move |source| FrontendError::Io { context, source };
     let mut appended = String::new();
@@ -306,12 +332,14 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
             "note: to instantiate `--kernel {want}`, gpug appended `{}` to a copy of {file}",
             text.trim()
         );
-        (root, prelude) = reparse(path, opts, &bytes, &note)?;
+        Parsed { root, prelude, notes } = reparse(path, opts, &bytes, &note)?;
         appended = text;
     }
     let prelude_s = prelude.to_string_lossy();
     if opts.assumptions.is_empty() {
-        return lower::lower_program(&root, &file, &prelude_s, opts.kernel.as_deref(), opts);
+        let mut program = lower::lower_program(&root, &file, &prelude_s, opts.kernel.as_deref(), opts)?;
+        program.notes = notes;
+        return Ok(program);
     }
     let offsets = lower::kernel_body_offsets(&root, &file, &prelude_s, opts.kernel.as_deref())?;
     let text = std::fs::read(path).map_err(io(format!("reading {file}")))?;
@@ -337,19 +365,22 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
     }
     out.extend_from_slice(&text[last..]);
     out.extend_from_slice(appended.as_bytes());
-    let (root, prelude) = reparse(path, opts, &out, "")?;
-    lower::lower_program(&root, &file, &prelude.to_string_lossy(), opts.kernel.as_deref(), opts)
+    let again = reparse(path, opts, &out, "")?;
+    let mut program = lower::lower_program(
+        &again.root,
+        &file,
+        &again.prelude.to_string_lossy(),
+        opts.kernel.as_deref(),
+        opts,
+    )?;
+    program.notes = again.notes;
+    Ok(program)
 }
 
 /// Run clang on `text`, an edited copy of the file `path`, written to a temporary directory
 /// (with `-I<path's directory>` first, so quoted includes still work); positions and clang's
 /// diagnostics in the copy are reported as the original's, followed by `note` when clang fails.
-fn reparse(
-    path: &Path,
-    opts: &FrontendOptions,
-    text: &[u8],
-    note: &str,
-) -> Result<(ast::Node, PathBuf), FrontendError> {
+fn reparse(path: &Path, opts: &FrontendOptions, text: &[u8], note: &str) -> Result<Parsed, FrontendError> {
     let file = path.display().to_string();
     let io = |context: String| move |source| FrontendError::Io { context, source };
     let dir = tempfile::Builder::new()
@@ -370,7 +401,7 @@ fn reparse(
         again.include_dirs.insert(0, parent.to_path_buf());
     }
     let parsed = parse(&copy, &again);
-    let (mut root, prelude) = parsed.map_err(|e| match e {
+    let mut parsed = parsed.map_err(|e| match e {
         FrontendError::ClangFailed { stderr } => {
             let mut stderr = stderr.replace(&copy.display().to_string(), &file);
             if !note.is_empty() {
@@ -381,12 +412,12 @@ fn reparse(
         }
         other => other,
     })?;
-    ast::rename_file(
-        &mut root,
-        &copy.display().to_string(),
-        &std::sync::Arc::from(file.as_str()),
-    );
-    Ok((root, prelude))
+    let copy_name = copy.display().to_string();
+    ast::rename_file(&mut parsed.root, &copy_name, &std::sync::Arc::from(file.as_str()));
+    for n in &mut parsed.notes {
+        *n = n.replace(&copy_name, &file);
+    }
+    Ok(parsed)
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@
 //! Owns what is OpenCL-specific before lowering. Does not run the clang process itself
 //! ([`super::clang`]).
 
-use super::ast::{self, Node, TypeInfo};
+use super::ast::{Node, TypeInfo};
 use super::clang::{dump_ast, find_clang, write_if_changed};
 use super::{FrontendError, FrontendOptions};
 use std::path::{Path, PathBuf};
@@ -52,7 +52,7 @@ fn prelude_file() -> Result<PathBuf, FrontendError> {
 /// # Errors
 /// [`FrontendError::ClangFailed`] with clang's diagnostics; the errors of finding and running
 /// clang ([`find_clang`]).
-pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<(ast::Node, PathBuf), FrontendError> {
+pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<super::Parsed, FrontendError> {
     let clang = find_clang(opts.clang.as_deref())?;
     let prelude = prelude_file()?;
     let std = opts.cl_std.as_deref().unwrap_or(DEFAULT_CL_STD);
@@ -64,12 +64,13 @@ pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<(ast::Node, PathBuf)
         .args(["-Xclang", "-cl-ext=+cl_khr_fp64,+cl_khr_byte_addressable_store,+cl_khr_global_int32_base_atomics,+cl_khr_local_int32_base_atomics,+cl_khr_int64_base_atomics"])
         .arg("-Wno-unused-value")
         .arg("-include")
-        .arg(&prelude);
-    let mut root = dump_ast(cmd, &clang, path, opts)?;
+        .arg(&prelude)
+        .args(&opts.clang_args);
+    let (mut root, notes) = dump_ast(cmd, &clang, path, opts, false)?;
     normalize(&mut root);
     let mut files = std::collections::HashMap::new();
     name_vector_accessors(&mut root, &mut files);
-    Ok((root, prelude))
+    Ok(super::Parsed { root, prelude, notes })
 }
 
 /// OpenCL's address-space qualifiers as clang spells them in types.

@@ -874,4 +874,6 @@ pub struct Program {
     /// The file as given on the command line.
     pub file: String,
     pub kernels: Vec<Kernel>,
+    /// Notes on the file as a whole (host code the front end skipped), given once.
+    pub notes: Vec<String>,
 }

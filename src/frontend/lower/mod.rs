@@ -157,6 +157,7 @@ pub fn lower_program(
     Ok(Program {
         file: file.to_string(),
         kernels,
+        notes: Vec::new(),
     })
 }
 
