@@ -71,6 +71,9 @@ pub struct FileResult<K = KernelResult> {
     pub file: String,
     /// One result per kernel, in source order.
     pub kernels: Vec<K>,
+    /// The other files of the translation unit (its own headers, as clang names them), whose
+    /// kernels and device functions were verified with it ([`crate::ir::Program::includes`]).
+    pub includes: Vec<String>,
 }
 
 impl<K: KernelOutcome> Outcome for FileResult<K> {
@@ -664,4 +667,8 @@ pub struct FileRow {
     pub seconds: f64,
     /// The solver's name (`z3`, or the program of `--solver-cmd`).
     pub solver: String,
+    /// The file that `#include`s this one and was verified, when this one could not be
+    /// verified alone (a kernel fragment of a program split over files): its kernels were
+    /// verified there, and this row is no error.
+    pub included_by: Option<String>,
 }

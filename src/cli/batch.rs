@@ -229,6 +229,9 @@ pub(super) fn run(a: &VerifyArgs, args: &[String], db: Option<&CompileDb>) -> i3
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<(usize, Done)>();
     let mut rows = Vec::new();
+    // (file a verified file includes, that file's name), and the files that failed, held.
+    let mut includers: Vec<(String, String)> = Vec::new();
+    let mut held = Vec::new();
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             let tx = tx.clone();
@@ -248,22 +251,60 @@ pub(super) fn run(a: &VerifyArgs, args: &[String], db: Option<&CompileDb>) -> i3
         for (i, done) in rx {
             bar.inc(1);
             pending.insert(i, done);
-            while let Some(done) = pending.remove(&rows.len()) {
+            while let Some(mut done) = pending.remove(&rows.len()) {
                 bar.set_message(done.row.file.clone());
-                bar.suspend(|| {
-                    print!("{}", done.stdout);
-                    eprint!("{}", done.stderr);
-                });
-                match &done.outcome {
-                    Some(Ok(r)) => log.add(r),
-                    Some(Err((why, span))) => log.error(&done.row.file, why, span.as_ref()),
-                    None => {}
+                if done.row.kernels.is_ok() {
+                    bar.suspend(|| {
+                        print!("{}", done.stdout);
+                        eprint!("{}", done.stderr);
+                    });
+                    if let Some(Ok(r)) = &done.outcome {
+                        log.add(r);
+                    }
+                    let name = done.row.file.clone();
+                    includers.extend(done.includes.drain(..).map(|f| (f, name.clone())));
+                } else {
+                    held.push((rows.len(), done.stdout, done.stderr, done.outcome));
                 }
                 rows.push(done.row);
             }
         }
     });
     bar.finish_and_clear();
+    // A file that failed alone is reported under a file that includes it and was verified (a
+    // program split over files: its kernels were verified there), else as the error it is.
+    for (i, stdout, stderr, outcome) in held {
+        let me = std::fs::canonicalize(&files[i].file).ok();
+        let includer = includers
+            .iter()
+            .find(|(f, _)| me.is_some() && std::fs::canonicalize(f).ok() == me)
+            .map(|(_, by)| by.clone());
+        let row = &mut rows[i];
+        match includer {
+            Some(by) => {
+                let why = row.kernels.as_ref().err().cloned().unwrap_or_default();
+                match format {
+                    Format::Json => println!(
+                        "{}",
+                        serde_json::json!({ "file": files[i].file.display().to_string(), "included_by": by, "alone": why })
+                    ),
+                    _ => eprintln!(
+                        "note: {} is #included by {by}, where its kernels were verified (alone: {why})",
+                        row.file
+                    ),
+                }
+                row.kernels = Ok(Vec::new());
+                row.included_by = Some(by);
+            }
+            None => {
+                print!("{stdout}");
+                eprint!("{stderr}");
+                if let Some(Err((why, span))) = &outcome {
+                    log.error(&row.file, why, span.as_ref());
+                }
+            }
+        }
+    }
     if format == Format::Text {
         print!("\n{}", files_table(&rows));
     }
@@ -286,6 +327,8 @@ struct Done {
     stdout: String,
     stderr: String,
     outcome: Option<Result<FileResult, (String, Option<Span>)>>,
+    /// The translation unit's other files ([`FileResult::includes`]).
+    includes: Vec<String>,
 }
 
 /// The exit code of a run over `rows` ([`run`]).
@@ -352,11 +395,13 @@ fn verify_file(job: &Job, args: &[String], format: Format, sarif: bool, files_at
         }
     };
     Done {
+        includes: result.as_ref().map(|r| r.includes.clone()).unwrap_or_default(),
         row: FileRow {
             file: name,
             kernels,
             seconds,
             solver,
+            included_by: None,
         },
         stdout,
         stderr,

@@ -26,7 +26,7 @@ use super::Error;
 use super::pipeline::{Command, KernelRun, Reply, RunOptions, reasons};
 use crate::encode::bank::{self as eb, BankModel, BankWitness, Site};
 use crate::encode::{self, EncodeOptions, Encoded, MemoryModel};
-use crate::ir::Kernel;
+use crate::ir::{Kernel, Program};
 use crate::passes;
 use crate::solver::Session;
 use crate::verdict::{BankFileResult, BankKernelResult, IntervalResult, SiteResult, SiteWitness};
@@ -61,9 +61,9 @@ impl Command for BankOptions {
         bank_kernel(k, self, run)
     }
 
-    fn file(&self, file: String, kernels: Vec<BankKernelResult>) -> BankFileResult {
+    fn file(&self, program: &Program, kernels: Vec<BankKernelResult>) -> BankFileResult {
         BankFileResult {
-            file,
+            file: program.file.clone(),
             model: self.model,
             kernels,
         }

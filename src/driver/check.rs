@@ -19,7 +19,7 @@ use crate::encode::concrete::{ConcreteError, ConcreteOptions, encode_concrete};
 use crate::encode::{self, Property};
 use crate::ir::query::accessed_arrays;
 use crate::ir::visit::AccessContext;
-use crate::ir::{Kernel, Space, Span, Stmt};
+use crate::ir::{Kernel, Program, Space, Span, Stmt};
 use crate::passes::{self, LoopTreatment, PassOptions, Prepared};
 use crate::solver;
 use crate::verdict::{AssertionFailure, CheckResult, KernelCheck, Ordering, Verdict};
@@ -54,8 +54,12 @@ impl Command for CheckOptions {
         check_kernel(k, self, run)
     }
 
-    fn file(&self, file: String, kernels: Vec<KernelCheck>) -> CheckResult {
-        CheckResult { file, kernels }
+    fn file(&self, program: &Program, kernels: Vec<KernelCheck>) -> CheckResult {
+        CheckResult {
+            file: program.file.clone(),
+            kernels,
+            includes: program.includes.clone(),
+        }
     }
 
     fn stopped(&self, k: &Kernel, run: &mut KernelRun, why: String) -> KernelCheck {

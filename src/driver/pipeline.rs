@@ -10,7 +10,7 @@
 
 use super::Error;
 use crate::frontend::{self, FrontendOptions};
-use crate::ir::{Kernel, Span};
+use crate::ir::{Kernel, Program, Span};
 use crate::passes::{Geometry, PassOptions};
 use crate::solver::{Answer, Query, Script, Session, SessionOptions, Sexp, SolverError, SolverSpec};
 use std::collections::BTreeMap;
@@ -92,7 +92,7 @@ pub trait Command {
     fn kernel(&self, kernel: &Kernel, run: &mut KernelRun) -> Result<Self::Kernel, Error>;
 
     /// The file's result from the kernels' results, in source order.
-    fn file(&self, file: String, kernels: Vec<Self::Kernel>) -> Self::File;
+    fn file(&self, program: &Program, kernels: Vec<Self::Kernel>) -> Self::File;
 
     /// The result for a kernel whose analysis stopped at the memory bound (`--max-memory`),
     /// `why` saying where: inconclusive, with `why` as its reason.
@@ -134,7 +134,7 @@ pub fn run<C: Command>(file: &Path, common: &RunOptions, command: &C) -> Result<
         }
         kernels.push(result);
     }
-    Ok(command.file(program.file.clone(), kernels))
+    Ok(command.file(&program, kernels))
 }
 
 /// A solver's answer as commands use it: the model's values, a proof of absence, or no answer

@@ -15,7 +15,7 @@ use super::pipeline::{Command, KernelRun, Reply, reasons};
 use crate::encode::nonlinear::Refinement;
 use crate::encode::{self, Finding};
 use crate::ir::query::builtins_read;
-use crate::ir::{Builtin, Dim, Kernel, Span, VarId};
+use crate::ir::{Builtin, Dim, Kernel, Program, Span, VarId};
 use crate::passes::{self, LoopTreatment, Prepared};
 use crate::solver::{self, Answer, Session};
 use crate::verdict::{FileResult, FindingKind, KernelResult, Stage, Verdict};
@@ -61,8 +61,12 @@ impl Command for VerifyOptions {
         Ok(r)
     }
 
-    fn file(&self, file: String, kernels: Vec<KernelResult>) -> FileResult {
-        FileResult { file, kernels }
+    fn file(&self, program: &Program, kernels: Vec<KernelResult>) -> FileResult {
+        FileResult {
+            file: program.file.clone(),
+            kernels,
+            includes: program.includes.clone(),
+        }
     }
 
     fn stopped(&self, k: &Kernel, run: &mut KernelRun, why: String) -> KernelResult {

@@ -138,6 +138,9 @@ pub enum PreprocessorFlag {
     AfterInclude(PathBuf),
     /// `-include FILE`: read before the file's first line.
     ForceInclude(PathBuf),
+    /// `-ivfsoverlay FILE`: clang's virtual file system overlay (a YAML file mapping paths to
+    /// other files' contents), by which `--assume` edits a header a kernel is defined in.
+    VfsOverlay(PathBuf),
 }
 
 impl PreprocessorFlag {
@@ -152,6 +155,7 @@ impl PreprocessorFlag {
             PreprocessorFlag::QuoteInclude(p) => pair("-iquote", p),
             PreprocessorFlag::AfterInclude(p) => pair("-idirafter", p),
             PreprocessorFlag::ForceInclude(p) => pair("-include", p),
+            PreprocessorFlag::VfsOverlay(p) => pair("-ivfsoverlay", p),
         }
     }
 }
@@ -339,19 +343,100 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
     if opts.assumptions.is_empty() {
         let mut program = lower::lower_program(&root, &file, &prelude_s, opts.kernel.as_deref(), opts)?;
         program.notes = notes;
+        program.includes = included_files(&root, &file, &prelude_s);
         return Ok(program);
     }
     let offsets = lower::kernel_body_offsets(&root, &file, &prelude_s, opts.kernel.as_deref())?;
-    let text = std::fs::read(path).map_err(io(format!("reading {file}")))?;
     let inserted: String = opts
         .assumptions
         .iter()
         .map(|e| format!(" __requires(({e}));"))
         .collect();
+    // The kernels' files: the file itself, edited in a copy ([`reparse`]), and the headers
+    // that define kernels, each edited in a copy that clang reads in its place through a
+    // virtual file system overlay (so that includes and positions stay as they were).
+    let mut by_file: Vec<(&str, Vec<u64>)> = Vec::new();
+    for (f, o) in &offsets {
+        match by_file.iter_mut().find(|(g, _)| g == &&**f) {
+            Some((_, os)) => os.push(*o),
+            None => by_file.push((f, vec![*o])),
+        }
+    }
+    let mut out = std::fs::read(path).map_err(io(format!("reading {file}")))?;
+    let headers = tempfile::Builder::new()
+        .prefix("gpug-assume-")
+        .tempdir()
+        .map_err(io("creating a temporary directory".into()))?;
+    let mut overlay = Vec::new();
+    for (f, os) in by_file {
+        if f == file {
+            out = insert_after(&out, &os, &inserted, f)?;
+            continue;
+        }
+        let text = std::fs::read(f).map_err(io(format!("reading {f}")))?;
+        let copy = headers.path().join(format!("{}-{}", overlay.len(), Path::new(f).file_name().and_then(|n| n.to_str()).unwrap_or("kernel.h")));
+        std::fs::write(&copy, insert_after(&text, &os, &inserted, f)?).map_err(io(format!("writing {}", copy.display())))?;
+        let original = std::fs::canonicalize(f).map_err(io(format!("reading {f}")))?;
+        overlay.push(serde_json::json!({
+            "type": "file",
+            "name": original,
+            "external-contents": copy,
+        }));
+    }
+    out.extend_from_slice(appended.as_bytes());
+    let mut opts = opts.clone();
+    if !overlay.is_empty() {
+        let yaml = headers.path().join("overlay.yaml");
+        let text = serde_json::json!({
+            "version": 0,
+            "use-external-names": false,
+            "roots": overlay,
+        });
+        std::fs::write(&yaml, text.to_string()).map_err(io(format!("writing {}", yaml.display())))?;
+        opts.preprocessor.push(PreprocessorFlag::VfsOverlay(yaml));
+    }
+    let again = reparse(path, &opts, &out, "")?;
+    let mut program = lower::lower_program(
+        &again.root,
+        &file,
+        &again.prelude.to_string_lossy(),
+        opts.kernel.as_deref(),
+        &opts,
+    )?;
+    program.notes = again.notes;
+    program.includes = included_files(&again.root, &file, &again.prelude.to_string_lossy());
+    Ok(program)
+}
+
+/// The files other than `file` and the `prelude` where the translation unit `root` declares
+/// something at namespace scope, in the order first seen (see [`Program::includes`]).
+fn included_files(root: &ast::Node, file: &str, prelude: &str) -> Vec<String> {
+    fn walk(n: &ast::Node, skip: [&str; 2], out: &mut Vec<String>) {
+        for c in &n.inner {
+            if let Some(p) = &c.begin
+                && !skip.contains(&&*p.file)
+                && !out.iter().any(|f| **f == *p.file)
+            {
+                out.push(p.file.to_string());
+            }
+            if matches!(c.kind.as_str(), "NamespaceDecl" | "LinkageSpecDecl") {
+                walk(c, skip, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, [file, prelude], &mut out);
+    out
+}
+
+/// `text` (the file `file`) with `inserted` after the `{` at each byte offset of `offsets`.
+///
+/// Errors: an offset that does not hold a `{` ([`FrontendError::ClangFailed`]).
+fn insert_after(text: &[u8], offsets: &[u64], inserted: &str, file: &str) -> Result<Vec<u8>, FrontendError> {
+    let mut sorted = offsets.to_vec();
+    sorted.sort_unstable();
     let mut out = Vec::new();
     let mut last = 0usize;
-    let mut sorted = offsets.clone();
-    sorted.sort_unstable();
     for o in sorted {
         let o = o as usize;
         if text.get(o) != Some(&b'{') {
@@ -364,17 +449,7 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
         last = o + 1;
     }
     out.extend_from_slice(&text[last..]);
-    out.extend_from_slice(appended.as_bytes());
-    let again = reparse(path, opts, &out, "")?;
-    let mut program = lower::lower_program(
-        &again.root,
-        &file,
-        &again.prelude.to_string_lossy(),
-        opts.kernel.as_deref(),
-        opts,
-    )?;
-    program.notes = again.notes;
-    Ok(program)
+    Ok(out)
 }
 
 /// Run clang on `text`, an edited copy of the file `path`, written to a temporary directory

@@ -876,4 +876,8 @@ pub struct Program {
     pub kernels: Vec<Kernel>,
     /// Notes on the file as a whole (host code the front end skipped), given once.
     pub notes: Vec<String>,
+    /// The other files whose declarations the translation unit holds (the headers and
+    /// `#include`d `.cu` files of the program, as clang names them; not NVIDIA's headers, which
+    /// come precompiled), so that a batch run can tell a file verified through its includer.
+    pub includes: Vec<String>,
 }

@@ -45,10 +45,15 @@ use std::fmt::Write;
 /// `error`, and which ends with the reason), then a line of counts.
 pub fn files_table(rows: &[FileRow]) -> String {
     let mut lines: Vec<[String; 6]> = vec![["file", "kernel", "verdict", "time", "solver", ""].map(String::from)];
-    let (mut counts, mut errors) = ([0usize; 3], 0usize);
+    let (mut counts, mut errors, mut included) = ([0usize; 3], 0usize, 0usize);
     for r in rows {
         let time = format!("{:.2}s", r.seconds);
         match &r.kernels {
+            Ok(_) if r.included_by.is_some() => {
+                let by = format!("by {}", r.included_by.as_deref().unwrap_or_default());
+                lines.push([&r.file, "-", "included", &time, &r.solver, &by].map(String::from));
+                included += 1;
+            }
             Ok(kernels) => {
                 for (k, v) in kernels {
                     counts[*v as usize] += 1;
@@ -75,13 +80,18 @@ pub fn files_table(rows: &[FileRow]) -> String {
     let total: f64 = rows.iter().map(|r| r.seconds).sum();
     let _ = writeln!(
         out,
-        "{} files, {} kernels: {} verified, {} defect, {} inconclusive; {} files with an error; {:.2}s summed over the files",
+        "{} files, {} kernels: {} verified, {} defect, {} inconclusive; {} files with an error{}; {:.2}s summed over the files",
         rows.len(),
         counts.iter().sum::<usize>(),
         counts[Verdict::Verified as usize],
         counts[Verdict::Defect as usize],
         counts[Verdict::Inconclusive as usize],
         errors,
+        if included > 0 {
+            format!(", {included} verified through a file that includes them")
+        } else {
+            String::new()
+        },
         total
     );
     out

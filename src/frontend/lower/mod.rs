@@ -72,12 +72,12 @@ mod vector;
 
 type R<T> = Result<T, FrontendError>;
 
-/// Byte offsets of the `{` opening the body of each kernel `only` selects, in the file clang
-/// was given (once per body: template instantiations share their pattern's), for
-/// `--assume` (see [`super::load`]).
+/// The file (as clang names it) and byte offset in it of the `{` opening the body of each
+/// kernel `only` selects (once per body: template instantiations share their pattern's), for
+/// `--assume` (see [`super::load`]): a kernel may be defined in a header the file includes.
 ///
 /// Errors: no kernel, `--kernel` names none, a body that starts inside a macro.
-pub fn kernel_body_offsets(root: &Node, file: &str, prelude: &str, only: Option<&str>) -> R<Vec<u64>> {
+pub fn kernel_body_offsets(root: &Node, file: &str, prelude: &str, only: Option<&str>) -> R<Vec<(Arc<str>, u64)>> {
     let mut g = Globals::default();
     names::collect_names(root, &mut g);
     add_vector_types(&mut g);
@@ -86,8 +86,12 @@ pub fn kernel_body_offsets(root: &Node, file: &str, prelude: &str, only: Option<
     for (_, k) in select_kernels(&g, file, only)? {
         let body = k.inner.iter().find(|c| c.kind == "CompoundStmt");
         let begin = body.and_then(|b| b.range.as_ref()).map(|r| &r.begin);
-        match begin.and_then(|b| if b.expansion.is_some() { None } else { b.bare.offset }) {
-            Some(o) if !out.contains(&o) => out.push(o),
+        let in_file = body.and_then(|b| b.begin.as_ref()).map(|p| p.file.clone());
+        match begin
+            .and_then(|b| if b.expansion.is_some() { None } else { b.bare.offset })
+            .zip(in_file)
+        {
+            Some((o, f)) if !out.contains(&(f.clone(), o)) => out.push((f, o)),
             Some(_) => {}
             None => {
                 let fallback = Span::point(Arc::from(file), 0, 0);
@@ -158,6 +162,7 @@ pub fn lower_program(
         file: file.to_string(),
         kernels,
         notes: Vec::new(),
+        includes: Vec::new(),
     })
 }
 
