@@ -374,8 +374,13 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
             continue;
         }
         let text = std::fs::read(f).map_err(io(format!("reading {f}")))?;
-        let copy = headers.path().join(format!("{}-{}", overlay.len(), Path::new(f).file_name().and_then(|n| n.to_str()).unwrap_or("kernel.h")));
-        std::fs::write(&copy, insert_after(&text, &os, &inserted, f)?).map_err(io(format!("writing {}", copy.display())))?;
+        let copy = headers.path().join(format!(
+            "{}-{}",
+            overlay.len(),
+            Path::new(f).file_name().and_then(|n| n.to_str()).unwrap_or("kernel.h")
+        ));
+        std::fs::write(&copy, insert_after(&text, &os, &inserted, f)?)
+            .map_err(io(format!("writing {}", copy.display())))?;
         let original = std::fs::canonicalize(f).map_err(io(format!("reading {f}")))?;
         overlay.push(serde_json::json!({
             "type": "file",

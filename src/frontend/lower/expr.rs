@@ -91,8 +91,11 @@ impl Lower<'_, '_> {
                 None => unsupported(span, "empty template argument"),
             },
             "ConstantExpr" => {
-                if let (Some(v), CType::Scalar(ty @ Ty::Int { .. })) = (const_value(n), self.ctype(n)) {
-                    return Ok(Val::Scalar(Expr::int(v, ty)));
+                match (const_value(n), self.ctype(n)) {
+                    (Some(v), CType::Scalar(ty @ Ty::Int { .. })) => return Ok(Val::Scalar(Expr::int(v, ty))),
+                    // `if constexpr (std::is_same_v<T, float>)`: clang's value of the condition.
+                    (Some(v), CType::Scalar(Ty::Bool)) => return Ok(Val::Scalar(Expr::bool(v != 0.into()))),
+                    _ => {}
                 }
                 match n.inner.first() {
                     Some(c) => self.rvalue(c, out),

@@ -219,6 +219,22 @@ pub(super) fn group_aliases(n: &Node, out: &mut Vec<String>) {
     }
 }
 
+/// Whether `file` is a library's header, whose kernels are not the program's to verify (thrust's
+/// and CUB's, instantiated by the host code's `thrust::device_vector`): a file under a CUDA
+/// installation's `include/` (a folder holding `cuda_runtime.h`, as gpug's CUDA folder), or
+/// under `/usr/include` or `/usr/lib`.
+fn in_library(file: &str) -> bool {
+    let path = std::path::Path::new(file);
+    if !path.is_absolute() {
+        return false;
+    }
+    if file.starts_with("/usr/include/") || file.starts_with("/usr/lib/") {
+        return true;
+    }
+    path.ancestors()
+        .any(|a| a.file_name().is_some_and(|n| n == "include") && a.join("cuda_runtime.h").is_file())
+}
+
 pub(super) fn collect<'a>(n: &'a Node, g: &mut Globals<'a>, prelude: &str) {
     collect_in(n, g, prelude, &mut Vec::new());
 }
@@ -396,7 +412,10 @@ fn add_function<'a>(f: &'a Node, g: &mut Globals<'a>, prelude: &str, template: b
     if f.name.as_deref().is_some_and(|n| n.starts_with(AXIOM_PREFIX)) && !g.axioms.iter().any(|a| a.id == f.id) {
         g.axioms.push(f);
     }
-    let in_prelude = f.pos.as_ref().is_some_and(|p| &*p.file == prelude);
+    let in_prelude = f
+        .pos
+        .as_ref()
+        .is_some_and(|p| &*p.file == prelude || in_library(&p.file));
     if f.has_attr("CUDAGlobalAttr") && !in_prelude && !g.kernels.iter().any(|(k, _)| k.id == f.id) {
         g.kernels.push((f, template));
     }
@@ -406,6 +425,9 @@ fn add_function<'a>(f: &'a Node, g: &mut Globals<'a>, prelude: &str, template: b
 pub(super) fn const_value(n: &Node) -> Option<BigInt> {
     match n.kind.as_str() {
         "ConstantExpr" => match &n.value {
+            // A `bool` constant prints as `true`/`false`.
+            Some(serde_json::Value::String(s)) if s == "true" => Some(BigInt::from(1)),
+            Some(serde_json::Value::String(s)) if s == "false" => Some(BigInt::from(0)),
             Some(serde_json::Value::String(s)) => s.parse().ok(),
             _ => n.inner.first().and_then(const_value),
         },
