@@ -135,6 +135,12 @@ fn a_fragment_included_by_a_verified_file_is_reported_under_it() {
         "{row}"
     );
     assert!(out.contains("1 verified through a file that includes them"), "{out}");
+    assert!(out.contains("0 files with an error"), "{out}");
+    let host_only = out
+        .lines()
+        .find(|l| l.contains("host_only.cu"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(host_only.contains("no kernel"), "{host_only}");
     assert!(
         err.contains("note: tests/kernels/programs/split/program_kernel.cu is #included by tests/kernels/programs/split/program.cu"),
         "{err}"

@@ -357,6 +357,7 @@ fn verify_file(job: &Job, args: &[String], format: Format, sarif: bool, files_at
     let file = job.file.as_path();
     let name = job.name();
     let mut solver = String::new();
+    let mut no_kernel = false;
     let result = file_args(file, args)
         .and_then(|fa| options(&fa))
         .map_err(|why| (why, None))
@@ -368,11 +369,27 @@ fn verify_file(job: &Job, args: &[String], format: Format, sarif: bool, files_at
                 flags.apply(&mut common.frontend);
             }
             solver = common.solver_label();
-            driver::run(file, &common, &opts).map_err(|e| error_line(&e))
+            driver::run(file, &common, &opts).map_err(|e| {
+                no_kernel = matches!(
+                    e,
+                    driver::Error::Frontend(crate::frontend::FrontendError::NoKernel { .. })
+                );
+                error_line(&e)
+            })
         });
     let seconds = started.elapsed().as_secs_f64();
     let (mut stdout, mut stderr) = (String::new(), String::new());
     let kernels = match &result {
+        // A file without kernels (host code only) among many: nothing to verify, no error.
+        Err(_) if no_kernel => {
+            if format == Format::Json {
+                stdout = format!(
+                    "{}\n",
+                    serde_json::json!({ "file": file.display().to_string(), "kernels": [], "seconds": seconds })
+                );
+            }
+            Ok(Vec::new())
+        }
         Ok(r) => {
             match format {
                 Format::Json => stdout = format!("{}\n", with_run_fields(&r.json(), seconds, &solver, &job.variant)),
@@ -405,7 +422,7 @@ fn verify_file(job: &Job, args: &[String], format: Format, sarif: bool, files_at
         },
         stdout,
         stderr,
-        outcome: sarif.then_some(result),
+        outcome: sarif.then_some(result).filter(|_| !no_kernel),
     }
 }
 

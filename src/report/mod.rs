@@ -54,6 +54,9 @@ pub fn files_table(rows: &[FileRow]) -> String {
                 lines.push([&r.file, "-", "included", &time, &r.solver, &by].map(String::from));
                 included += 1;
             }
+            Ok(kernels) if kernels.is_empty() => {
+                lines.push([&r.file, "-", "no kernel", &time, &r.solver, ""].map(String::from));
+            }
             Ok(kernels) => {
                 for (k, v) in kernels {
                     counts[*v as usize] += 1;
