@@ -145,14 +145,16 @@ fi
 
 # --- NVIDIA's library headers from PyPI ---------------------------------------------------
 # What real programs include besides the runtime (issue 42): cuBLAS and cuBLASLt, cuFFT,
-# cuSPARSE, cuSOLVER, NPP, nvJPEG, NVTX 3, the profiler API, CUPTI, NVRTC, NCCL, and CCCL
-# (thrust, CUB, libcu++), all of CUDA 11.8, unpacked beside the runtime's headers as a CUDA
-# installation has them. Only include/ is kept (the wheels hold the libraries too: ~1.3 GB
-# downloaded, ~40 MB kept).
+# cuSPARSE, cuSOLVER, NPP, nvJPEG, NVTX 3, the profiler API, CUPTI, NVRTC and NCCL of CUDA
+# 11.8, and CCCL (thrust, CUB, libcu++) 2.8, unpacked beside the runtime's headers as a CUDA
+# installation has them. CCCL is 2.8 (the cu12 wheel; it supports CUDA 11.1 and later) because
+# 11.8's libcu++ does not parse under clang (`cuda/barrier`, `cuda/pipeline`); an 11.8 CCCL
+# unpacked before is replaced. Only include/ is kept (the wheels hold the libraries too:
+# ~1.3 GB downloaded, ~45 MB kept).
 have_library_headers() {
     local h
     for h in cublas_v2.h cublasLt.h cufft.h cusparse.h cusolverDn.h npp.h nvjpeg.h nvtx3/nvToolsExt.h \
-             cuda_profiler_api.h cupti.h nvrtc.h nccl.h thrust/version.h cub/cub.cuh cuda/std/version; do
+             cuda_profiler_api.h cupti.h nvrtc.h nccl.h thrust/version.h cub/cub.cuh cuda/std/__cccl/version.h; do
         [[ -f "$CUDA_DIR/include/$h" ]] || return 1
     done
 }
@@ -164,7 +166,9 @@ if ! have_library_headers; then
         nvidia-cusparse-cu11==11.7.5.86 nvidia-cusolver-cu11==11.4.1.48 nvidia-npp-cu11==11.8.0.86 \
         nvidia-nvjpeg-cu11==11.9.0.86 nvidia-nvtx-cu11==11.8.86 nvidia-cuda-profiler-api-cu11==11.8.86 \
         nvidia-cuda-cupti-cu11==11.8.87 nvidia-cuda-nvrtc-cu11==11.8.89 nvidia-nccl-cu11==2.21.5 \
-        nvidia-cuda-cccl-cu11==11.8.89.post1
+        nvidia-cuda-cccl-cu12==12.9.27
+    "${SUDO[@]}" rm -rf "$CUDA_DIR/include/thrust" "$CUDA_DIR/include/cub" "$CUDA_DIR/include/cuda" \
+        "$CUDA_DIR/include/nv"
     "${SUDO[@]}" python3 - "$libwheels" "$CUDA_DIR/include" <<'PY'
 import pathlib, sys, zipfile
 wheels, dest = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])

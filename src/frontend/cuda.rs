@@ -171,15 +171,13 @@ pub fn support_files() -> Result<(PathBuf, PathBuf), FrontendError> {
 /// standard `std` (`c++17`) over the CUDA folder `cuda` (`None`: gpug's stubs), then the
 /// user's `--clang-arg` flags `extra`.
 ///
-/// `-ferror-limit=0`: every error is reported, so that [`super::host_errors`] can tell
-/// whether all of them lie in host code. `-Wno-register`: C++17 removed the `register`
-/// storage class, which older CUDA code still writes and nvcc accepts with a warning.
+/// Then [`CUDA_FLAGS`].
 fn cuda_command(clang: &Path, cuda: Option<&Path>, arch: &str, std: &str, extra: &[String]) -> Command {
     let mut cmd = Command::new(clang);
     cmd.args(["-x", "cuda", "--cuda-device-only", "-nocudalib"])
         .arg(format!("--cuda-gpu-arch={arch}"))
         .arg(format!("-std={std}"))
-        .args(["-ferror-limit=0", "-Wno-register"]);
+        .args(CUDA_FLAGS);
     match cuda {
         Some(dir) => {
             cmd.arg(format!("--cuda-path={}", dir.display()))
@@ -197,6 +195,25 @@ fn cuda_command(clang: &Path, cuda: Option<&Path>, arch: &str, std: &str, extra:
     cmd.args(extra);
     cmd
 }
+
+/// clang's flags for every CUDA parse (and NVIDIA's precompiled headers, whose cache key
+/// holds them):
+/// - `-ferror-limit=0`: every error is reported, so that [`super::host::host_only`] can tell
+///   whether all of them lie in host code;
+/// - `-Wno-register`: C++17 removed the `register` storage class, which older CUDA code still
+///   writes and nvcc accepts with a warning;
+/// - `-fcuda-allow-variadic-functions`: libcu++ (`cuda/barrier`, `cuda/std/type_traits`)
+///   declares variadic overloads used only in unevaluated contexts, which nvcc accepts in
+///   device code and clang refuses without it;
+/// - `-DCCCL_IGNORE_DEPRECATED_API`: CCCL 2.8 (thrust) puts `[[deprecated]]` where clang 14
+///   refuses it; the attribute only warns.
+const CUDA_FLAGS: &[&str] = &[
+    "-ferror-limit=0",
+    "-Wno-register",
+    "-Xclang",
+    "-fcuda-allow-variadic-functions",
+    "-DCCCL_IGNORE_DEPRECATED_API",
+];
 
 /// The CUDA SDK version clang is told (see [`cuda_command`]).
 const SDK_VERSION_FLAG: &str = "-target-sdk-version=9.2";
@@ -273,7 +290,7 @@ pub fn nvidia_pch(
         NVIDIA_PRELUDE,
         ANNOTATIONS,
         BARRIER_INVARIANTS,
-        SDK_VERSION_FLAG,
+        (SDK_VERSION_FLAG, CUDA_FLAGS),
         arch,
         std,
         extra,
