@@ -68,6 +68,7 @@ const PROVIDERS: &[(&str, &str)] = &[
         "NVIDIA cuda-samples' Common/ folder (-I <cuda-samples>/Common)",
     ),
     ("GL/", "OpenGL's headers (Debian libgl-dev, freeglut3-dev, libglew-dev)"),
+    ("boost/", "Boost (Debian libboost-dev)"),
 ];
 
 /// What provides the header `name` (as `#include` spells it), when gpug knows.
@@ -98,8 +99,10 @@ pub fn missing_header_notes(stderr: &str) -> String {
         if let Some(p) = provider(name) {
             let how = if p.starts_with("NVIDIA's") && p.contains("PyPI") {
                 "scripts/install-deps.sh unpacks it into gpug's CUDA folder; or --cuda-path DIR, or -I DIR"
-            } else if p.contains("Debian") {
+            } else if p.contains("libomp") || p.contains("libopenmpi") {
                 "scripts/install-deps.sh installs it; or -I DIR"
+            } else if p.contains("Debian") {
+                "install it (apt-get install), or give its folder with -I DIR"
             } else {
                 "add its folder with -I DIR"
             };
