@@ -138,7 +138,7 @@ fn full_name(k: &Node) -> String {
     }
 }
 
-fn template_args(k: &Node) -> String {
+pub(super) fn template_args(k: &Node) -> String {
     let mut out = Vec::new();
     for a in k.inner.iter().filter(|c| c.kind == "TemplateArgument") {
         if let Some(t) = &a.ty {

@@ -46,6 +46,9 @@ fn walk<'a>(n: &'a Node, g: &mut Globals<'a>, scope: &str, in_record: bool) {
                     format!("{scope}{name}::")
                 };
                 walk(c, g, &s, true);
+                if c.kind == "ClassTemplateSpecializationDecl" {
+                    walk_specialization(c, g, scope);
+                }
             }
             // The pattern (first record / function) of a template is dependent; its
             // specializations are walked.
@@ -54,6 +57,7 @@ fn walk<'a>(n: &'a Node, g: &mut Globals<'a>, scope: &str, in_record: bool) {
                     if s.kind == "ClassTemplateSpecializationDecl" {
                         let name = s.name.as_deref().unwrap_or("");
                         walk(s, g, &format!("{scope}{name}::"), true);
+                        walk_specialization(s, g, scope);
                     } else if s.inner.iter().any(|a| a.kind == "TemplateArgument") {
                         walk(s, g, scope, false);
                     }
@@ -63,6 +67,14 @@ fn walk<'a>(n: &'a Node, g: &mut Globals<'a>, scope: &str, in_record: bool) {
             _ => walk(c, g, scope, false),
         }
     }
+}
+
+/// The members of the class template specialization `s` under its full name too
+/// (`Opt<float>::CallPut`, as clang spells the type of a field of the specialization).
+fn walk_specialization<'a>(s: &'a Node, g: &mut Globals<'a>, scope: &str) {
+    let name = s.name.as_deref().unwrap_or("");
+    let args = super::globals::template_args(s);
+    walk(s, g, &format!("{scope}{name}<{args}>::"), true);
 }
 
 /// An enum: its constants' values, and its type under its plain and qualified names.
