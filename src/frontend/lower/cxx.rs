@@ -281,7 +281,7 @@ impl Lower<'_, '_> {
                 let b = self.address_of(*els, span, out)?;
                 Ok(Val::PtrCond(cond, Box::new(a), Box::new(b)))
             }
-            LVal::Bound(Binding::Const(_) | Binding::Invalid(_)) => unsupported(span.clone(), "address of a constant"),
+            LVal::Bound(Binding::Const(_)) => unsupported(span.clone(), "address of a constant"),
             lv => Ok(Val::Addr(Box::new(self.pin(lv, span, out)))),
         }
     }

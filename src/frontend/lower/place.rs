@@ -63,7 +63,14 @@ impl Lower<'_, '_> {
                     }
                     Ok(Val::Array(vs))
                 }
-                CType::Ptr(_) => unsupported(self.span(at), "pointer loaded from memory"),
+                // From parameter memory: a pointer into that slot's own object (`ptr_table.rs`).
+                CType::Ptr(pointee) => match self.load_pointer(array, off, pointee, &self.span(at), out)? {
+                    Some(v) => Ok(v),
+                    None => unsupported(
+                        self.span(at),
+                        "pointer loaded from memory other than the kernel's parameters",
+                    ),
+                },
                 other => unsupported(self.span(at), format!("read of `{}` from memory", other.describe())),
             },
         }
@@ -107,7 +114,6 @@ impl Lower<'_, '_> {
             Binding::Mem(..) => unsupported(self.span(at), "array used as a value"),
             Binding::Ref(lv) => self.read((**lv).clone(), at, out),
             Binding::Addr(lv) => Ok(Val::Addr(lv.clone())),
-            Binding::Invalid(what) => unsupported(self.span(at), what.clone()),
         }
     }
 
