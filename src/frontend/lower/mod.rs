@@ -344,6 +344,9 @@ struct Lower<'a, 'g> {
     /// The array the pointers loaded from each array of parameter memory point into
     /// (`ptr_table.rs`), made at the first such load.
     families: HashMap<ArrayId, ArrayId>,
+    /// The arrays `memset` and `memcpy` write (`memory_calls.rs`), which may be pointers'
+    /// (`ptr_table.rs`).
+    bulk_written: Vec<ArrayId>,
     /// Functions with a function-pointer code, by identity (`fnptr.rs`): code `i` is the
     /// `i`-th.
     fn_codes: Vec<String>,
@@ -498,6 +501,7 @@ fn lower_kernel_pass(
         null: None,
         null_flags: HashMap::new(),
         families: HashMap::new(),
+        bulk_written: Vec::new(),
         fn_codes: Vec::new(),
         fn_taken: None,
         logs: Vec::new(),
@@ -550,6 +554,7 @@ fn lower_kernel_pass(
     }
     let mut all = std::mem::take(&mut l.prologue);
     all.extend(out);
+    l.tables_unwritten(&all)?;
     l.k.body = access_log::instrument(all, &l.logs);
     if let Some(null) = l.null {
         null::check_accesses(&mut l.k, null);

@@ -11,12 +11,17 @@
 //! are accesses of the family. Two objects meet only where their slots lie a multiple of
 //! `2^(64 - SLOT_SHIFT)` bytes apart or an offset into an object reaches `2^(SLOT_SHIFT - 1)`
 //! bytes (64 GiB): such a clash can report a race that is not there, never hide one. The slot
-//! itself is read (a 64-bit load), so that anything writing it (`memset`) races with the read
-//! as with any access. A family of pointers (`float ***`) is parameter memory in turn.
+//! itself is read (a 64-bit load), as any access is. A kernel that may write the pointers of
+//! an array it loads pointers from is refused ([`Lower::tables_unwritten`]): they would no
+//! longer be the launch's. A family of
+//! pointers (`float ***`) is parameter memory in turn.
 
-use super::{Lower, PtrVal, R, Val};
+use super::{Lower, PtrVal, R, Val, unsupported};
 use crate::frontend::types::CType;
+use crate::ir::query::{accessed_arrays, written_arrays};
+use crate::ir::visit::AccessContext;
 use crate::ir::*;
+use std::collections::BTreeSet;
 
 /// The type of a pointer slot in memory (what a `float **` parameter's array holds).
 pub(super) const SLOT: Ty = Ty::Int {
@@ -85,6 +90,42 @@ impl Lower<'_, '_> {
             off,
             pointee: pointee.clone(),
         })))
+    }
+}
+
+impl Lower<'_, '_> {
+    /// Errors when the kernel `body` writes pointers of an array it loads pointers from: any
+    /// write of an array of pointers (`float **`), and `memset`, `memcpy` or a function without
+    /// a body writing one of structs (`const Args *`, whose other fields the kernel may write).
+    pub(super) fn tables_unwritten(&self, body: &[Stmt]) -> R<()> {
+        let mut written = BTreeSet::new();
+        written_arrays(body, &mut written);
+        let mut clobbered = BTreeSet::new();
+        accessed_arrays(body, |c| c == AccessContext::Clobber, &mut clobbered);
+        let mut tables: Vec<ArrayId> = self
+            .families
+            .keys()
+            .copied()
+            .filter(|t| {
+                (self.k.array(*t).elem == SLOT && written.contains(t))
+                    || clobbered.contains(t)
+                    || self.bulk_written.contains(t)
+            })
+            .collect();
+        tables.sort();
+        match tables.first() {
+            Some(t) => {
+                let a = self.k.array(*t);
+                unsupported(
+                    a.span.clone(),
+                    format!(
+                        "`{}` holds pointers the kernel loads and may write them (a store, `memset`, `memcpy` or a function without a body): pointers written to memory are not modelled",
+                        a.name
+                    ),
+                )
+            }
+            None => Ok(()),
+        }
     }
 }
 
