@@ -240,6 +240,9 @@ impl Lower<'_, '_> {
                     }
                 }
             }
+            if def.kind == "CXXConstructorDecl" {
+                self.member_inits(def, &mut stmts)?;
+            }
             self.block(body, &mut stmts)?;
             match ret {
                 None => Ok(Val::Void),
@@ -277,7 +280,7 @@ impl Lower<'_, '_> {
 /// The expression the argument `a` for the parameter `p` stands for: itself, or for a default
 /// argument (`CXXDefaultArgExpr`, which clang's JSON leaves empty) the parameter's default
 /// value, evaluated in the caller (clang has resolved its names where the function is declared).
-fn default_arg<'n>(a: &'n Node, p: &'n Node, span: &Span) -> R<&'n Node> {
+pub(super) fn default_arg<'n>(a: &'n Node, p: &'n Node, span: &Span) -> R<&'n Node> {
     if strip_parens(a).kind != "CXXDefaultArgExpr" || !strip_parens(a).inner.is_empty() {
         return Ok(a);
     }

@@ -339,6 +339,7 @@ impl Lower<'_, '_> {
                     },
                 }
             }
+            "CXXConstructExpr" if let Some(ctor) = self.user_constructor(e) => self.construct_into(ctor, e, lv, out),
             "CXXConstructExpr" => {
                 let args: Vec<&Node> = e.code_children().collect();
                 match args.as_slice() {

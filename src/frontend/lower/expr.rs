@@ -185,6 +185,9 @@ impl Lower<'_, '_> {
             }
             "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" => self.call(n, out),
             "CXXConstructExpr" | "CXXTemporaryObjectExpr" => {
+                if let Some(ctor) = self.user_constructor(n) {
+                    return self.constructed(ctor, n, out);
+                }
                 let args: Vec<&Node> = n.code_children().collect();
                 match args.as_slice() {
                     [a] => self.rvalue(a, out),
@@ -198,6 +201,7 @@ impl Lower<'_, '_> {
                 self.read_binding(&b, n, out)
             }
             "InitListExpr" if self.vector_type(&self.ctype(n)).is_some() => self.vector_literal(n, out),
+            "InitListExpr" if matches!(self.ctype(n), CType::Record(_)) => self.aggregate(n, out),
             "InitListExpr" => unsupported(span, "initializer list in an expression"),
             "ExtVectorElementExpr" => self.vector_element_value(n, out),
             "AsTypeExpr" => self.as_type(n, out),

@@ -165,6 +165,9 @@ pub(super) struct Globals<'a> {
     pub(super) funcs_by_id: HashMap<String, &'a Node>,
     /// Function definitions by (name, type).
     pub(super) funcs_by_sig: HashMap<(String, String), &'a Node>,
+    /// Complete record declarations by the name their type is spelt with (as
+    /// [`TypeEnv::records`] keys them): where their constructors are found (`ctor.rs`).
+    pub(super) record_nodes: HashMap<String, &'a Node>,
     /// File-scope variables by id.
     pub(super) vars: HashMap<String, &'a Node>,
     /// Enum constants by id.
@@ -342,11 +345,13 @@ fn add_record<'a>(c: &'a Node, g: &mut Globals<'a>, ns: &[String]) {
     // spelled), which no other record shares.
     if !ns.is_empty() {
         let qualified = format!("{}::{key}", ns.join("::"));
+        g.record_nodes.entry(qualified.clone()).or_insert(c);
         if let Some(a) = align {
             g.types.aligns.entry(qualified.clone()).or_insert(a);
         }
         g.types.records.entry(qualified).or_insert(fields.clone());
     }
+    g.record_nodes.entry(key.clone()).or_insert(c);
     g.types.records.entry(key).or_insert(fields);
 }
 

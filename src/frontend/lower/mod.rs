@@ -19,6 +19,7 @@
 //! | `call.rs` | calls: inlining of device functions, dispatch to built-ins |
 //! | `fnptr.rs` | function pointers: integer-coded targets, calls through them as case splits |
 //! | `target.rs` | pointer variables that may point into several arrays (a tag beside the offset) |
+//! | `ctor.rs` | user-written constructors (inlined, member initializers), initializer lists in expressions |
 //! | `cxx.rs` | C++ places: references, `this` and methods, conditional lvalues, pointers to pointers, string literals |
 //! | `ptr_table.rs` | pointers loaded from the kernel's parameter memory (`float **` parameters, pointer fields of structs passed by pointer) |
 //! | `null.rs` | null pointers: OpenCL's `NULL` array, whether a kernel's pointer parameter is null |
@@ -51,6 +52,7 @@ mod access_log;
 mod annotation;
 mod builtin;
 mod call;
+mod ctor;
 mod curand;
 mod cxx;
 mod decl;
