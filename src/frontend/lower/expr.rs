@@ -297,6 +297,8 @@ impl Lower<'_, '_> {
                         pointee: (**t).clone(),
                         ..p
                     })),
+                    // `reinterpret_cast<float *>(&v)` of a `float4` whose fields are variables.
+                    (Val::Addr(lv), CType::Ptr(t)) => self.field_view(*lv, t, &span),
                     (v @ Val::PtrCond(..), CType::Ptr(t)) => self.map_ptrs(v, &mut |_, p| {
                         Ok(Val::Ptr(PtrVal {
                             pointee: (**t).clone(),
