@@ -13,5 +13,5 @@ use common::check_kernel_dir;
 
 #[test]
 fn cxx_constructs() {
-    check_kernel_dir("tests/kernels/cxx", 31);
+    check_kernel_dir("tests/kernels/cxx", 33);
 }

@@ -567,6 +567,15 @@ impl Lower<'_, '_> {
         }
     }
 
+    /// What a file-scope variable or static data member `decl` denotes: a constant, or its
+    /// array.
+    pub(super) fn global_binding(&mut self, decl: &Node) -> R<Binding> {
+        if let Some(b) = self.const_global(decl)? {
+            return Ok(b);
+        }
+        self.static_binding(decl)
+    }
+
     pub(super) fn lookup(&mut self, n: &Node) -> R<Binding> {
         let Some(d) = &n.referenced_decl else {
             return unsupported(self.span(n), "reference without a declaration");
@@ -585,10 +594,7 @@ impl Lower<'_, '_> {
             return Ok(Binding::Const(Expr::int(v.clone(), ty)));
         }
         if let Some(decl) = self.g.vars.get(&d.id).copied() {
-            if let Some(b) = self.const_global(decl)? {
-                return Ok(b);
-            }
-            return self.static_binding(decl);
+            return self.global_binding(decl);
         }
         match d.kind.as_str() {
             "FunctionDecl" => Ok(Binding::Const(self.fn_code(d))),

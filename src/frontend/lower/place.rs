@@ -379,6 +379,19 @@ impl Lower<'_, '_> {
                     return unsupported(span, "malformed member access");
                 };
                 let field = n.name.clone().unwrap_or_default();
+                // A static data member named through an object (`x.size`): the object is
+                // evaluated for its side effects only.
+                if let Some(decl) = n
+                    .referenced_member_decl
+                    .as_ref()
+                    .and_then(|id| self.g.vars.get(id))
+                    .copied()
+                {
+                    if strip_parens(b).kind != "DeclRefExpr" && strip_parens(b).kind != "CXXThisExpr" {
+                        self.effect(b, out)?;
+                    }
+                    return Ok(place_of(self.global_binding(decl)?));
+                }
                 let base = if n.is_arrow && strip_parens(b).kind == "CXXThisExpr" {
                     self.this_place(b)?
                 } else if n.is_arrow {
