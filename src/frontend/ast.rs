@@ -194,6 +194,12 @@ pub struct Node {
     pub fixed_underlying_type: Option<TypeInfo>,
     /// A `VarDecl` declared `constexpr`.
     pub constexpr: bool,
+    /// The constructor's type a `CXXConstructExpr` calls (`void (int)`).
+    #[serde(rename = "ctorType")]
+    pub ctor_type: Option<TypeInfo>,
+    /// The member a `CXXCtorInitializer` initialises (a base class's has none).
+    #[serde(rename = "anyInit")]
+    pub any_init: Option<DeclRef>,
     /// The label a `GotoStmt` jumps to (the `declId` of its `LabelStmt`).
     #[serde(rename = "targetLabelDeclId")]
     pub target_label_decl_id: Option<String>,

@@ -119,6 +119,7 @@ impl Lower<'_, '_> {
         // Evaluate the arguments in the caller: places for reference parameters.
         let mut vals = Vec::new();
         for (a, p) in args.drain(..).zip(&params) {
+            let a = default_arg(a, p, &span)?;
             // A cooperative group handle has no storage (`groups.rs`).
             if node_group(strip_parens(a), &self.g.group_aliases).is_some() {
                 vals.push(Arg::Val(Val::Void));
@@ -239,6 +240,9 @@ impl Lower<'_, '_> {
                     }
                 }
             }
+            if def.kind == "CXXConstructorDecl" {
+                self.member_inits(def, &mut stmts)?;
+            }
             self.block(body, &mut stmts)?;
             match ret {
                 None => Ok(Val::Void),
@@ -270,6 +274,25 @@ impl Lower<'_, '_> {
             }
         }
         Ok(v)
+    }
+}
+
+/// The expression the argument `a` for the parameter `p` stands for: itself, or for a default
+/// argument (`CXXDefaultArgExpr`, which clang's JSON leaves empty) the parameter's default
+/// value, evaluated in the caller (clang has resolved its names where the function is declared).
+pub(super) fn default_arg<'n>(a: &'n Node, p: &'n Node, span: &Span) -> R<&'n Node> {
+    if strip_parens(a).kind != "CXXDefaultArgExpr" || !strip_parens(a).inner.is_empty() {
+        return Ok(a);
+    }
+    match p.code_children().last().filter(|_| p.init.is_some()) {
+        Some(d) => Ok(d),
+        None => unsupported(
+            span.clone(),
+            format!(
+                "default argument for `{}` whose value the AST does not show",
+                p.name.as_deref().unwrap_or("")
+            ),
+        ),
     }
 }
 

@@ -243,6 +243,7 @@ impl Lower<'_, '_> {
                 then: Box::new(self.index(*a, i.clone(), at)?),
                 els: Box::new(self.index(*b, i, at)?),
             }),
+            Val::Addr(lv) if is_view(&lv) => self.view_element(*lv, i, at),
             Val::Addr(lv) => match &i {
                 None => Ok(*lv),
                 Some(Expr::Const { value, .. }) if *value == 0.into() => Ok(*lv),
@@ -281,7 +282,7 @@ impl Lower<'_, '_> {
                 let b = self.address_of(*els, span, out)?;
                 Ok(Val::PtrCond(cond, Box::new(a), Box::new(b)))
             }
-            LVal::Bound(Binding::Const(_) | Binding::Invalid(_)) => unsupported(span.clone(), "address of a constant"),
+            LVal::Bound(Binding::Const(_)) => unsupported(span.clone(), "address of a constant"),
             lv => Ok(Val::Addr(Box::new(self.pin(lv, span, out)))),
         }
     }
@@ -500,6 +501,75 @@ impl Lower<'_, '_> {
         }
         self.literals.insert(n.id.clone(), a);
         Ok(lit_place(a, arr))
+    }
+}
+
+/// The prefix of the fields of a view of a struct's fields as an array ([`Lower::field_view`]).
+const VIEW: char = '#';
+
+/// Whether `lv` is a view of a struct's fields as an array.
+fn is_view(lv: &LVal) -> bool {
+    matches!(lv, LVal::Bound(Binding::Struct(fs)) if fs.first().is_some_and(|(f, _)| f.starts_with(VIEW)))
+}
+
+impl Lower<'_, '_> {
+    /// `(T *)&s` of a struct `s` whose fields are variables, all of type `T` (a `float4` seen
+    /// as `float[4]`): a view of its fields as an array, indexed by [`Self::index`].
+    pub(super) fn field_view(&mut self, lv: LVal, to: &CType, span: &Span) -> R<Val> {
+        let LVal::Bound(Binding::Struct(fs)) = &lv else {
+            return unsupported(span.clone(), "cast of the address of a variable that is not in memory");
+        };
+        let Some(ty) = to.scalar() else {
+            return unsupported(
+                span.clone(),
+                format!("cast of a struct's address to `{} *`", to.describe()),
+            );
+        };
+        let uniform = !fs.is_empty() && fs.iter().all(|(_, b)| matches!(b, Binding::Scalar(_, t) if *t == ty));
+        if !uniform && !is_view(&lv) {
+            return unsupported(
+                span.clone(),
+                format!(
+                    "cast of a struct's address to `{} *` whose fields are not all of that type",
+                    to.describe()
+                ),
+            );
+        }
+        let fields = fs
+            .iter()
+            .enumerate()
+            .map(|(k, (_, b))| (format!("{VIEW}{k}"), b.clone()))
+            .collect();
+        Ok(Val::Addr(Box::new(LVal::Bound(Binding::Struct(fields)))))
+    }
+
+    /// Element `i` (`None`: the first) of a view of a struct's fields: a case split on the
+    /// index when it is not a constant (an index past the fields is the last field).
+    fn view_element(&mut self, view: LVal, i: Option<Expr>, at: &Node) -> R<LVal> {
+        let LVal::Bound(Binding::Struct(fs)) = view else {
+            return unsupported(self.span(at), "malformed view of a struct's fields");
+        };
+        let i = i.unwrap_or(Expr::int(0, Ty::I64));
+        if let Some(k) = crate::ir::query::int_constant(&i) {
+            return match usize::try_from(k).ok().and_then(|k| fs.get(k)) {
+                Some((_, b)) => Ok(LVal::Bound(b.clone())),
+                None => unsupported(self.span(at), "index past the fields of a struct seen as an array"),
+            };
+        }
+        let i = super::to_i64(i);
+        let mut place = match fs.last() {
+            Some((_, b)) => LVal::Bound(b.clone()),
+            None => return unsupported(self.span(at), "view of a struct without fields"),
+        };
+        for (k, (_, b)) in fs.iter().enumerate().rev().skip(1) {
+            let cond = super::bin(BinOp::Eq, i.clone(), Expr::int(k as u64, Ty::I64), Ty::Bool);
+            place = LVal::Cond {
+                cond,
+                then: Box::new(LVal::Bound(b.clone())),
+                els: Box::new(place),
+            };
+        }
+        Ok(place)
     }
 }
 

@@ -63,11 +63,6 @@ impl Lower<'_, '_> {
                 });
                 Ok(Binding::Scalar(v, *ty))
             }
-            // A pointer to pointers in global memory: its pointers would be loaded from
-            // memory, which is not modelled; an error only where it is used.
-            CType::Ptr(pointee) if matches!(**pointee, CType::Ptr(_)) => Ok(Binding::Invalid(format!(
-                "pointer to pointer kernel parameter `{name}` (pointers loaded from memory are not modelled)"
-            ))),
             // An array of pointers member of a by-value struct parameter (`float *p[42]`):
             // each element is a pointer parameter of its own (`q.p[4]`, a distinct array like
             // every pointer parameter), flattened like a struct with fields `[0]`, `[1]`, ...
@@ -93,7 +88,12 @@ impl Lower<'_, '_> {
                 Ok(Binding::Mem(a, cty.clone()))
             }
             CType::Ptr(pointee) => {
-                let arr_ty = CType::Array(pointee.clone(), None);
+                // A pointer to pointers (`float **arrays`): an array of 64-bit slots, each
+                // pointer loaded from it pointing into an array of its own (`ptr_table.rs`).
+                let arr_ty = match &**pointee {
+                    CType::Ptr(_) => CType::Array(Box::new(CType::Scalar(super::ptr_table::SLOT)), None),
+                    _ => CType::Array(pointee.clone(), None),
+                };
                 let a = self.new_array(name, space, &arr_ty, span.clone())?;
                 self.k.params.push(Param {
                     name: name.to_string(),
@@ -339,6 +339,7 @@ impl Lower<'_, '_> {
                     },
                 }
             }
+            "CXXConstructExpr" if let Some(ctor) = self.user_constructor(e) => self.construct_into(ctor, e, lv, out),
             "CXXConstructExpr" => {
                 let args: Vec<&Node> = e.code_children().collect();
                 match args.as_slice() {
@@ -566,14 +567,20 @@ impl Lower<'_, '_> {
         }
     }
 
+    /// What a file-scope variable or static data member `decl` denotes: a constant, or its
+    /// array.
+    pub(super) fn global_binding(&mut self, decl: &Node) -> R<Binding> {
+        if let Some(b) = self.const_global(decl)? {
+            return Ok(b);
+        }
+        self.static_binding(decl)
+    }
+
     pub(super) fn lookup(&mut self, n: &Node) -> R<Binding> {
         let Some(d) = &n.referenced_decl else {
             return unsupported(self.span(n), "reference without a declaration");
         };
         if let Some(b) = self.frame().env.get(&d.id) {
-            if let Binding::Invalid(what) = b {
-                return unsupported(self.span(n), what.clone());
-            }
             return Ok(b.clone());
         }
         if d.name == "warpSize" && d.kind == "VarDecl" {
@@ -587,10 +594,7 @@ impl Lower<'_, '_> {
             return Ok(Binding::Const(Expr::int(v.clone(), ty)));
         }
         if let Some(decl) = self.g.vars.get(&d.id).copied() {
-            if let Some(b) = self.const_global(decl)? {
-                return Ok(b);
-            }
-            return self.static_binding(decl);
+            return self.global_binding(decl);
         }
         match d.kind.as_str() {
             "FunctionDecl" => Ok(Binding::Const(self.fn_code(d))),

@@ -188,6 +188,9 @@ impl Lower<'_, '_> {
             }
             "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" => self.call(n, out),
             "CXXConstructExpr" | "CXXTemporaryObjectExpr" => {
+                if let Some(ctor) = self.user_constructor(n) {
+                    return self.constructed(ctor, n, out);
+                }
                 let args: Vec<&Node> = n.code_children().collect();
                 match args.as_slice() {
                     [a] => self.rvalue(a, out),
@@ -201,6 +204,7 @@ impl Lower<'_, '_> {
                 self.read_binding(&b, n, out)
             }
             "InitListExpr" if self.vector_type(&self.ctype(n)).is_some() => self.vector_literal(n, out),
+            "InitListExpr" if matches!(self.ctype(n), CType::Record(_)) => self.aggregate(n, out),
             "InitListExpr" => unsupported(span, "initializer list in an expression"),
             "ExtVectorElementExpr" => self.vector_element_value(n, out),
             "AsTypeExpr" => self.as_type(n, out),
@@ -296,6 +300,8 @@ impl Lower<'_, '_> {
                         pointee: (**t).clone(),
                         ..p
                     })),
+                    // `reinterpret_cast<float *>(&v)` of a `float4` whose fields are variables.
+                    (Val::Addr(lv), CType::Ptr(t)) => self.field_view(*lv, t, &span),
                     (v @ Val::PtrCond(..), CType::Ptr(t)) => self.map_ptrs(v, &mut |_, p| {
                         Ok(Val::Ptr(PtrVal {
                             pointee: (**t).clone(),
@@ -361,7 +367,15 @@ impl Lower<'_, '_> {
                     _ => return unsupported(span, format!("cast to `{}`", describe(n, &target))),
                 }))
             }
-            "PointerToIntegral" | "PointerToBoolean" => unsupported(span, "pointer to integer conversion"),
+            // `if (p)`, `!p`: whether the pointer is not null (`null.rs`).
+            "PointerToBoolean" => {
+                let v = self.rvalue(c, out)?;
+                match self.ptr_compare("!=", &v, &Val::Scalar(Expr::int(0, Ty::I64))) {
+                    Some(e) => Ok(Val::Scalar(e)),
+                    None => unsupported(span, "pointer to boolean conversion of this pointer"),
+                }
+            }
+            "PointerToIntegral" => unsupported(span, "pointer to integer conversion"),
             "Dependent" => unsupported(span, "dependent (uninstantiated template) cast"),
             other => unsupported(span, format!("cast `{other}`")),
         }
@@ -483,70 +497,98 @@ impl Lower<'_, '_> {
     }
 
     /// A comparison `op` of two pointers, or of a pointer and a null pointer constant, as a
-    /// `Bool`: pointers into different arrays are unequal (and a null pointer, into `NULL`,
-    /// `null.rs`, is below every other), pointers into one array compare by offset, and a
-    /// pointer into one of two arrays (`c ? p : q`) by case. `None` for anything else (and
-    /// when a null pointer has no array: CUDA).
-    fn ptr_compare(&self, op: &str, a: &Val, b: &Val) -> Option<Expr> {
-        let rank = |array: ArrayId| if Some(array) == self.null { 0 } else { 1 };
-        let as_ptr = |v: &Val| -> Option<Val> {
-            match v {
-                Val::Scalar(Expr::Const { value, .. }) if *value == BigInt::from(0) => Some(Val::Ptr(PtrVal {
-                    array: self.null?,
-                    off: Expr::int(0, Ty::I64),
-                    pointee: CType::Void,
-                })),
-                Val::Ptr(_) | Val::PtrCond(..) => Some(v.clone()),
-                _ => None,
-            }
-        };
-        let (a, b) = (as_ptr(a)?, as_ptr(b)?);
-        if !matches!(a, Val::Ptr(_) | Val::PtrCond(..)) || !matches!(b, Val::Ptr(_) | Val::PtrCond(..)) {
+    /// `Bool`: a pointer equals a null pointer when it is null ([`Self::null_test`]), pointers
+    /// into one array compare by offset, pointers into different arrays are equal only when
+    /// both are null, and a pointer into one of two arrays (`c ? p : q`) compares by case. An
+    /// order (`<`) is known only between pointers into one array and, in OpenCL, against a
+    /// pointer into `NULL` (`null.rs`), which is below every other. `None` for anything else.
+    fn ptr_compare(&mut self, op: &str, a: &Val, b: &Val) -> Option<Expr> {
+        let is_ptr = |v: &Val| matches!(v, Val::Ptr(_) | Val::PtrCond(..));
+        let is_null = |v: &Val| matches!(v, Val::Scalar(Expr::Const { value, .. }) if *value == BigInt::from(0));
+        if !(is_ptr(a) && (is_ptr(b) || is_null(b)) || is_null(a) && is_ptr(b)) {
             return None;
         }
-        fn cmp(op: &str, a: &Val, b: &Val, rank: &dyn Fn(ArrayId) -> u8) -> Option<Expr> {
-            match (a, b) {
-                (Val::PtrCond(c, x, y), b) => Some(Expr::Select {
-                    cond: Box::new(c.clone()),
-                    then: Box::new(cmp(op, x, b, rank)?),
-                    els: Box::new(cmp(op, y, b, rank)?),
-                    ty: Ty::Bool,
-                }),
-                (a, Val::PtrCond(c, x, y)) => Some(Expr::Select {
-                    cond: Box::new(c.clone()),
-                    then: Box::new(cmp(op, a, x, rank)?),
-                    els: Box::new(cmp(op, a, y, rank)?),
-                    ty: Ty::Bool,
-                }),
-                (Val::Ptr(p), Val::Ptr(q)) if p.array == q.array => Some(Expr::Binary {
-                    op: match op {
-                        "==" => BinOp::Eq,
-                        "!=" => BinOp::Ne,
-                        "<" => BinOp::Lt,
-                        ">" => BinOp::Gt,
-                        "<=" => BinOp::Le,
-                        _ => BinOp::Ge,
-                    },
-                    lhs: Box::new(p.off.clone()),
-                    rhs: Box::new(q.off.clone()),
-                    ty: Ty::Bool,
-                }),
-                (Val::Ptr(p), Val::Ptr(q)) => {
-                    let (x, y) = (rank(p.array), rank(q.array));
-                    let v = match op {
-                        "==" => false,
-                        "!=" => true,
-                        // Only the order against a null pointer is known.
-                        _ if x == y => return None,
-                        "<" | "<=" => x < y,
-                        _ => x > y,
+        self.ptr_cmp(op, a, b)
+    }
+
+    /// [`Self::ptr_compare`] of two pointers or null pointer constants (`0`).
+    fn ptr_cmp(&mut self, op: &str, a: &Val, b: &Val) -> Option<Expr> {
+        let rank = |l: &Self, array: ArrayId| if Some(array) == l.null { 0 } else { 1 };
+        let not = |e: Expr| Expr::Unary {
+            op: UnOp::Not,
+            arg: Box::new(e),
+            ty: Ty::Bool,
+        };
+        match (a, b) {
+            (Val::PtrCond(c, x, y), b) => Some(Expr::Select {
+                cond: Box::new(c.clone()),
+                then: Box::new(self.ptr_cmp(op, x, b)?),
+                els: Box::new(self.ptr_cmp(op, y, b)?),
+                ty: Ty::Bool,
+            }),
+            (a, Val::PtrCond(c, x, y)) => Some(Expr::Select {
+                cond: Box::new(c.clone()),
+                then: Box::new(self.ptr_cmp(op, a, x)?),
+                els: Box::new(self.ptr_cmp(op, a, y)?),
+                ty: Ty::Bool,
+            }),
+            (Val::Ptr(p), Val::Ptr(q)) if p.array == q.array => Some(Expr::Binary {
+                op: match op {
+                    "==" => BinOp::Eq,
+                    "!=" => BinOp::Ne,
+                    "<" => BinOp::Lt,
+                    ">" => BinOp::Gt,
+                    "<=" => BinOp::Le,
+                    _ => BinOp::Ge,
+                },
+                lhs: Box::new(p.off.clone()),
+                rhs: Box::new(q.off.clone()),
+                ty: Ty::Bool,
+            }),
+            (Val::Ptr(p), Val::Ptr(q)) => match op {
+                "==" | "!=" => {
+                    let both = Expr::Binary {
+                        op: BinOp::LAnd,
+                        lhs: Box::new(self.null_test(p.array, &p.off)),
+                        rhs: Box::new(self.null_test(q.array, &q.off)),
+                        ty: Ty::Bool,
                     };
-                    Some(Expr::bool(v))
+                    Some(if op == "==" { both } else { not(both) })
                 }
-                _ => None,
+                _ => {
+                    // Only the order against OpenCL's null pointer is known.
+                    let (x, y) = (rank(self, p.array), rank(self, q.array));
+                    if x == y {
+                        return None;
+                    }
+                    Some(Expr::bool(if matches!(op, "<" | "<=") { x < y } else { x > y }))
+                }
+            },
+            // A pointer against a null pointer constant.
+            (Val::Ptr(p), _) | (_, Val::Ptr(p)) => {
+                if let Some(null) = self.null {
+                    // OpenCL: the constant is a pointer into `NULL`.
+                    let np = Val::Ptr(PtrVal {
+                        array: null,
+                        off: Expr::int(0, Ty::I64),
+                        pointee: CType::Void,
+                    });
+                    let p = Val::Ptr(p.clone());
+                    return if matches!(a, Val::Ptr(_)) {
+                        self.ptr_cmp(op, &p, &np)
+                    } else {
+                        self.ptr_cmp(op, &np, &p)
+                    };
+                }
+                let t = self.null_test(p.array, &p.off);
+                match op {
+                    "==" => Some(t),
+                    "!=" => Some(not(t)),
+                    _ => None,
+                }
             }
+            _ => None,
         }
-        cmp(op, &a, &b, &rank)
     }
 
     pub(super) fn binary(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {

@@ -165,6 +165,9 @@ pub(super) struct Globals<'a> {
     pub(super) funcs_by_id: HashMap<String, &'a Node>,
     /// Function definitions by (name, type).
     pub(super) funcs_by_sig: HashMap<(String, String), &'a Node>,
+    /// Complete record declarations by the name their type is spelt with (as
+    /// [`TypeEnv::records`] keys them): where their constructors are found (`ctor.rs`).
+    pub(super) record_nodes: HashMap<String, &'a Node>,
     /// File-scope variables by id.
     pub(super) vars: HashMap<String, &'a Node>,
     /// Enum constants by id.
@@ -259,22 +262,12 @@ fn collect_in<'a>(n: &'a Node, g: &mut Globals<'a>, prelude: &str, ns: &mut Vec<
             }
             "CXXRecordDecl" | "RecordDecl" | "ClassTemplateSpecializationDecl" => {
                 add_record(c, g, ns);
-                for m in &c.inner {
-                    if is_function(m) {
-                        add_function(m, g, prelude, false);
-                    } else if m.kind == "FunctionTemplateDecl" {
-                        for f in m.inner.iter().skip(1).filter(|f| is_function(f)) {
-                            add_function(f, g, prelude, false);
-                        }
-                    }
-                }
+                add_methods(c, g, prelude);
             }
             "ClassTemplateDecl" => {
                 for s in c.inner.iter().filter(|s| s.kind == "ClassTemplateSpecializationDecl") {
                     add_record(s, g, ns);
-                    for m in s.inner.iter().filter(|m| is_function(m)) {
-                        add_function(m, g, prelude, false);
-                    }
+                    add_methods(s, g, prelude);
                 }
             }
             "VarDecl" => {
@@ -284,6 +277,23 @@ fn collect_in<'a>(n: &'a Node, g: &mut Globals<'a>, prelude: &str, ns: &mut Vec<
             // Enums are read by `names.rs`, wherever they are declared.
             _ if is_function(c) => add_function(c, g, prelude, false),
             _ => {}
+        }
+    }
+}
+
+/// Registers the methods of the record `c` (a class template's specialization too): its
+/// member functions, and the instantiations of its member templates (`op.f<true>(…)`, each a
+/// method of its own with the template's arguments substituted).
+fn add_methods<'a>(c: &'a Node, g: &mut Globals<'a>, prelude: &str) {
+    for m in &c.inner {
+        if is_function(m) {
+            add_function(m, g, prelude, false);
+        } else if m.kind == "FunctionTemplateDecl" {
+            for f in m.inner.iter().filter(|f| is_function(f)) {
+                if f.inner.iter().any(|a| a.kind == "TemplateArgument") {
+                    add_function(f, g, prelude, false);
+                }
+            }
         }
     }
 }
@@ -351,11 +361,13 @@ fn add_record<'a>(c: &'a Node, g: &mut Globals<'a>, ns: &[String]) {
     // spelled), which no other record shares.
     if !ns.is_empty() {
         let qualified = format!("{}::{key}", ns.join("::"));
+        g.record_nodes.entry(qualified.clone()).or_insert(c);
         if let Some(a) = align {
             g.types.aligns.entry(qualified.clone()).or_insert(a);
         }
         g.types.records.entry(qualified).or_insert(fields.clone());
     }
+    g.record_nodes.entry(key.clone()).or_insert(c);
     g.types.records.entry(key).or_insert(fields);
 }
 

@@ -141,6 +141,8 @@ impl Lower<'_, '_> {
             Val::Addr(_) => return unsupported(span.clone(), format!("`{name}` on the address of a pointer variable")),
             _ => return unsupported(span.clone(), format!("`{name}` into a value that is not a pointer")),
         };
+        // Its bytes may be pointers a kernel loads (`ptr_table.rs`).
+        self.bulk_written.push(p.array);
         let decl = self.k.array(p.array);
         if decl.space == Space::Constant {
             return unsupported(

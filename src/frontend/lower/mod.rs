@@ -19,7 +19,10 @@
 //! | `call.rs` | calls: inlining of device functions, dispatch to built-ins |
 //! | `fnptr.rs` | function pointers: integer-coded targets, calls through them as case splits |
 //! | `target.rs` | pointer variables that may point into several arrays (a tag beside the offset) |
+//! | `ctor.rs` | user-written constructors (inlined, member initializers), initializer lists in expressions |
 //! | `cxx.rs` | C++ places: references, `this` and methods, conditional lvalues, pointers to pointers, string literals |
+//! | `ptr_table.rs` | pointers loaded from the kernel's parameter memory (`float **` parameters, pointer fields of structs passed by pointer) |
+//! | `null.rs` | null pointers: OpenCL's `NULL` array, whether a kernel's pointer parameter is null |
 //! | `builtin.rs` | calls to built-in functions, as their table entry (`frontend/builtins/`) says |
 //! | `texture.rs` | texture fetches (read-only data), loads and stores with cache hints (`__ldg`) |
 //! | `vector.rs` | vector types by name: `make_float4`, `dim3(x, y)`, `threadIdx` as a `uint3` |
@@ -49,6 +52,7 @@ mod access_log;
 mod annotation;
 mod builtin;
 mod call;
+mod ctor;
 mod curand;
 mod cxx;
 mod decl;
@@ -65,6 +69,7 @@ mod names;
 mod null;
 mod opaque;
 mod place;
+mod ptr_table;
 mod stmt;
 mod target;
 mod texture;
@@ -282,9 +287,6 @@ enum Binding {
     /// A pointer to a pointer (`int **pp = &q`, a `char **` parameter given `&q`) that is
     /// never reassigned: the place it points to.
     Addr(Box<LVal>),
-    /// A declaration gpug cannot model, an error only where it is used (a `char **` kernel
-    /// parameter): what it is.
-    Invalid(String),
 }
 
 /// A lowered lvalue.
@@ -344,6 +346,15 @@ struct Lower<'a, 'g> {
     /// OpenCL: the array a null pointer points into (`null.rs`); `None` for CUDA, where a null
     /// pointer used as a pointer is refused.
     null: Option<ArrayId>,
+    /// Whether each pointer parameter's array is null (`null.rs`): a `Bool` parameter of the
+    /// kernel, made at the first comparison of a pointer into it with a null pointer.
+    null_flags: HashMap<ArrayId, VarId>,
+    /// The array the pointers loaded from each array of parameter memory point into
+    /// (`ptr_table.rs`), made at the first such load.
+    families: HashMap<ArrayId, ArrayId>,
+    /// The arrays `memset` and `memcpy` write (`memory_calls.rs`), which may be pointers'
+    /// (`ptr_table.rs`).
+    bulk_written: Vec<ArrayId>,
     /// Functions with a function-pointer code, by identity (`fnptr.rs`): code `i` is the
     /// `i`-th.
     fn_codes: Vec<String>,
@@ -496,6 +507,9 @@ fn lower_kernel_pass(
         literals: HashMap::new(),
         copies: 0,
         null: None,
+        null_flags: HashMap::new(),
+        families: HashMap::new(),
+        bulk_written: Vec::new(),
         fn_codes: Vec::new(),
         fn_taken: None,
         logs: Vec::new(),
@@ -548,6 +562,7 @@ fn lower_kernel_pass(
     }
     let mut all = std::mem::take(&mut l.prologue);
     all.extend(out);
+    l.tables_unwritten(&all)?;
     l.k.body = access_log::instrument(all, &l.logs);
     if let Some(null) = l.null {
         null::check_accesses(&mut l.k, null);

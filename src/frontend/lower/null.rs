@@ -6,9 +6,19 @@
 //! one of two arrays, `target.rs`, and only that path's access asserts).
 //!
 //! CUDA kernels keep refusing a null pointer used as a pointer (`None` in `Lower::null`).
+//!
+//! Whether a pointer is null (`p != nullptr`, `p == NULL`, `!p`, `if (p)`), in either language,
+//! is [`Lower::null_test`]: a kernel's pointer parameter may be null or not, as the launch
+//! chose, the same for every thread: a `Bool` parameter of the kernel (`p$null`) that no
+//! launch's choice is assumed away from, so both branches of such a test stay possible. A
+//! pointer loaded from parameter memory (`ptr_table.rs`) likewise, by an uninterpreted function
+//! of its slot. A pointer into any other array (a local, `__shared__` or file-scope array, a
+//! string literal) is not null.
 
+use super::Lower;
+use super::ptr_table::family_slot;
 use crate::ir::visit::insert_before_accesses;
-use crate::ir::{ArrayId, Expr, Kernel, Stmt, StmtKind};
+use crate::ir::{ArrayId, Expr, Kernel, Param, ParamKind, Stmt, StmtKind, Ty};
 
 /// The name of the array null pointers point into.
 pub(super) const NULL: &str = "NULL";
@@ -38,5 +48,41 @@ pub(super) fn check_accesses(k: &mut Kernel, null: ArrayId) {
             "a null pointer may be accessed ({}): such an access is reported as an assertion that fails there",
             at.join(", ")
         ));
+    }
+}
+
+impl Lower<'_, '_> {
+    /// Whether a pointer into `array` at byte offset `off` is null, as a `Bool` (see the
+    /// module's documentation).
+    pub(super) fn null_test(&mut self, array: ArrayId, off: &Expr) -> Expr {
+        if Some(array) == self.null {
+            return Expr::bool(true);
+        }
+        if let Some(table) = self.family_table(array) {
+            return Expr::Opaque {
+                name: format!("{}$null", self.k.arrays[table.0].name),
+                args: vec![family_slot(off)],
+                ty: Ty::Bool,
+            };
+        }
+        if let Some(v) = self.null_flags.get(&array) {
+            return Expr::Var { id: *v, ty: Ty::Bool };
+        }
+        let Some(name) = self
+            .k
+            .params
+            .iter()
+            .find(|p| matches!(p.kind, ParamKind::Array(a) if a == array))
+            .map(|p| format!("{}$null", p.name))
+        else {
+            return Expr::bool(false);
+        };
+        let v = self.k.new_var(&name, Ty::Bool);
+        self.k.params.push(Param {
+            name,
+            kind: ParamKind::Scalar(v),
+        });
+        self.null_flags.insert(array, v);
+        Expr::Var { id: v, ty: Ty::Bool }
     }
 }

@@ -63,7 +63,14 @@ impl Lower<'_, '_> {
                     }
                     Ok(Val::Array(vs))
                 }
-                CType::Ptr(_) => unsupported(self.span(at), "pointer loaded from memory"),
+                // From parameter memory: a pointer into that slot's own object (`ptr_table.rs`).
+                CType::Ptr(pointee) => match self.load_pointer(array, off, pointee, &self.span(at), out)? {
+                    Some(v) => Ok(v),
+                    None => unsupported(
+                        self.span(at),
+                        "pointer loaded from memory other than the kernel's parameters",
+                    ),
+                },
                 other => unsupported(self.span(at), format!("read of `{}` from memory", other.describe())),
             },
         }
@@ -107,7 +114,6 @@ impl Lower<'_, '_> {
             Binding::Mem(..) => unsupported(self.span(at), "array used as a value"),
             Binding::Ref(lv) => self.read((**lv).clone(), at, out),
             Binding::Addr(lv) => Ok(Val::Addr(lv.clone())),
-            Binding::Invalid(what) => unsupported(self.span(at), what.clone()),
         }
     }
 
@@ -373,6 +379,19 @@ impl Lower<'_, '_> {
                     return unsupported(span, "malformed member access");
                 };
                 let field = n.name.clone().unwrap_or_default();
+                // A static data member named through an object (`x.size`): the object is
+                // evaluated for its side effects only.
+                if let Some(decl) = n
+                    .referenced_member_decl
+                    .as_ref()
+                    .and_then(|id| self.g.vars.get(id))
+                    .copied()
+                {
+                    if strip_parens(b).kind != "DeclRefExpr" && strip_parens(b).kind != "CXXThisExpr" {
+                        self.effect(b, out)?;
+                    }
+                    return Ok(place_of(self.global_binding(decl)?));
+                }
                 let base = if n.is_arrow && strip_parens(b).kind == "CXXThisExpr" {
                     self.this_place(b)?
                 } else if n.is_arrow {

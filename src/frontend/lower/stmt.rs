@@ -60,13 +60,14 @@ impl Lower<'_, '_> {
         }
     }
 
-    /// A declaration statement: variables are lowered, type and `using` declarations ignored.
+    /// A declaration statement: variables are lowered, type, `using` and namespace alias
+    /// declarations ignored (clang has resolved the names they introduce).
     fn decl_stmt(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<()> {
         for d in &n.inner {
             match d.kind.as_str() {
                 "VarDecl" => self.var_decl(d, out)?,
                 "TypedefDecl" | "TypeAliasDecl" | "CXXRecordDecl" | "RecordDecl" | "EnumDecl" | "StaticAssertDecl"
-                | "UsingDecl" | "UsingDirectiveDecl" => {}
+                | "UsingDecl" | "UsingDirectiveDecl" | "UsingShadowDecl" | "NamespaceAliasDecl" => {}
                 other => {
                     return unsupported(self.span(d), format!("declaration `{other}`"));
                 }
