@@ -186,6 +186,9 @@ pub(super) struct Globals<'a> {
     pub(super) global_offset: [u64; 3],
     /// OpenCL's `get_work_dim()` when known ([`crate::frontend::FrontendOptions::work_dim`]).
     pub(super) work_dim: Option<u32>,
+    /// The include folder of NVIDIA's headers (canonical), whose value-only inline assembly
+    /// `asm.rs` models; `None` with gpug's stub headers.
+    pub(super) nvidia_include: Option<std::path::PathBuf>,
 }
 
 /// The name prefix of the functions the prelude's `__axiom(e)` macro defines.

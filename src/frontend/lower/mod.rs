@@ -25,6 +25,7 @@
 //! | `vector.rs` | vector types by name: `make_float4`, `dim3(x, y)`, `threadIdx` as a `uint3` |
 //! | `memory_calls.rs` | `memcpy` and `memset`: byte loads and stores, null pointer arguments as assertions |
 //! | `opaque.rs` | calls to functions without a body: uninterpreted functions, clobbered arrays |
+//! | `asm.rs` | inline assembly of NVIDIA's headers that computes values: uninterpreted functions of its inputs |
 //! | `curand.rs` | cuRAND's device API: the state read and written, per thread or per block (MTGP32) |
 //! | `annotation.rs` | GPUVerify's annotations that need more than a table entry: two-thread predicates, access logs, axioms |
 //! | `access_log.rs` | the access logs' instrumentation (`__read`, `__write`, …) |
@@ -47,6 +48,7 @@ use std::sync::Arc;
 
 mod access_log;
 mod annotation;
+mod asm;
 mod builtin;
 mod call;
 mod curand;
@@ -129,6 +131,7 @@ pub fn lower_program(
     add_vector_types(&mut g);
     collect(root, &mut g, prelude);
     globals::group_aliases(root, &mut g.group_aliases);
+    g.nvidia_include = nvidia_include(opts);
     let selected = select_kernels(&g, file, only)?;
     let mut kernels = Vec::new();
     for (display, k) in &selected {
@@ -158,6 +161,19 @@ pub fn lower_program(
         file: file.to_string(),
         kernels,
     })
+}
+
+/// The include folder of NVIDIA's headers that `opts` selects (canonical when it can be), for
+/// `asm.rs`; `None` with gpug's stubs or for OpenCL.
+fn nvidia_include(opts: &super::FrontendOptions) -> Option<std::path::PathBuf> {
+    if opts.language == Some(Language::OpenCl) {
+        return None;
+    }
+    let inc = super::cuda::resolve_headers(&opts.headers)
+        .ok()
+        .flatten()?
+        .join("include");
+    Some(std::fs::canonicalize(&inc).unwrap_or(inc))
 }
 
 /// The language's vector types: CUDA's ([`add_cuda_vector_types`]) or OpenCL's
@@ -361,6 +377,9 @@ struct Lower<'a, 'g> {
     /// The depth of the entry function's frame: 1 for a kernel, 2 for a device function
     /// checked on its own (`modular.rs`), whose `__requires` is assumed rather than checked.
     entry_depth: usize,
+    /// The text of the files that asm statements are read from (`asm.rs`), by name; `None`
+    /// for one that cannot be read.
+    sources: HashMap<Arc<str>, Option<Arc<str>>>,
 }
 
 fn pos_span(p: &Pos) -> Span {
@@ -499,6 +518,7 @@ fn lower_kernel_pass(
         grown: false,
         goto_targets: HashMap::new(),
         entry_depth: 1,
+        sources: HashMap::new(),
     };
     let body = body_of(f).ok_or_else(|| FrontendError::Unsupported {
         span: l.kspan.clone(),
