@@ -200,6 +200,15 @@ pub struct Node {
     /// The label declared by a `LabelStmt` (targeted by `GotoStmt`s).
     #[serde(rename = "declId")]
     pub decl_id: Option<String>,
+    /// The type of the constructor a `CXXConstructExpr` calls (`void (const float)`).
+    #[serde(rename = "ctorType")]
+    pub ctor_type: Option<TypeInfo>,
+    /// The field a `CXXCtorInitializer` initializes.
+    #[serde(rename = "anyInit")]
+    pub any_init: Option<DeclRef>,
+    /// The base class a `CXXCtorInitializer` initializes.
+    #[serde(rename = "baseInit")]
+    pub base_init: Option<TypeInfo>,
     /// Resolved `loc` (filled by [`resolve_locations`]).
     #[serde(skip)]
     pub pos: Option<Pos>,

@@ -341,6 +341,9 @@ impl Lower<'_, '_> {
             }
             "CXXConstructExpr" => {
                 let args: Vec<&Node> = e.code_children().collect();
+                if let Some(v) = self.construct_call(e, &args, out)? {
+                    return self.assign(&lv, v, e, span, out);
+                }
                 match args.as_slice() {
                     [] => Ok(()),
                     [a] => {

@@ -186,6 +186,9 @@ impl Lower<'_, '_> {
             "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" => self.call(n, out),
             "CXXConstructExpr" | "CXXTemporaryObjectExpr" => {
                 let args: Vec<&Node> = n.code_children().collect();
+                if let Some(v) = self.construct_call(n, &args, out)? {
+                    return Ok(v);
+                }
                 match args.as_slice() {
                     [a] => self.rvalue(a, out),
                     [] => Ok(Val::Void),

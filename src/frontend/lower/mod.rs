@@ -19,6 +19,7 @@
 //! | `call.rs` | calls: inlining of device functions, dispatch to built-ins |
 //! | `fnptr.rs` | function pointers: integer-coded targets, calls through them as case splits |
 //! | `target.rs` | pointer variables that may point into several arrays (a tag beside the offset) |
+//! | `ctor.rs` | constructor calls: inlined into a fresh object, member initializers first |
 //! | `cxx.rs` | C++ places: references, `this` and methods, conditional lvalues, pointers to pointers, string literals |
 //! | `builtin.rs` | calls to built-in functions, as their table entry (`frontend/builtins/`) says |
 //! | `texture.rs` | texture fetches (read-only data), loads and stores with cache hints (`__ldg`) |
@@ -51,6 +52,7 @@ mod annotation;
 mod asm;
 mod builtin;
 mod call;
+mod ctor;
 mod curand;
 mod cxx;
 mod decl;
