@@ -222,7 +222,7 @@ impl Cursor<'_> {
         };
         let name = |s: &str, at: usize| -> String {
             s[at..]
-                .trim_start_matches(|c: char| c == '#' || c == ' ' || c == '\t')
+                .trim_start_matches(['#', ' ', '\t'])
                 .chars()
                 .take_while(|c| c.is_ascii_alphabetic())
                 .collect()
