@@ -7,7 +7,9 @@
 //! spelling location ([`parse_asm`]). Such a statement is modelled when it takes no pointer,
 //! has no memory operand (every constraint is a register or immediate one: `h r l f d q c n i`),
 //! no `"memory"` clobber, no `[…]` address in its text, no `asm goto`, names no instruction
-//! that synchronizes or leaves ([`CONTROL`]) and has at least one output. Each output is then:
+//! that synchronizes or leaves ([`CONTROL`]) or exchanges values between threads
+//! ([`COLLECTIVE`]: the half and bfloat16 shuffles are refused, as before) and has at least one
+//! output. Each output is then:
 //!
 //! - for a plain `asm` that reads no special register (`%%laneid`): an uninterpreted function
 //!   of the inputs (in-out operands' old values first), one per statement and output, named
@@ -19,8 +21,8 @@
 //!
 //! Either way an output is over-approximated, so an output used as an index cannot hide a race.
 //! An instruction named through a macro parameter (`__CUDA_FP16_STRINGIFY(name)` in a macro's
-//! body) is not known; it is taken to be one of the arithmetic or shuffle instructions NVIDIA's
-//! macros name. Inline assembly anywhere else (user code, a user macro) stays unsupported.
+//! body) is read from the macro's invocation (`__BINARY_OP_HALF_MACRO(add)`, at the statement's
+//! expansion position) and checked as the others. Inline assembly anywhere else (user code, a user macro) stays unsupported.
 
 use super::{Lower, R, Val, unsupported};
 use crate::frontend::ast::{Node, Pos};
@@ -46,6 +48,11 @@ pub(super) const CONTROL: &[&str] = &[
     "brx",
     "griddepcontrol",
 ];
+
+/// Instructions that exchange values between the threads of a warp: an asm naming one is
+/// refused, since gpug checks the masks and lanes of these operations only for the built-in
+/// functions (`__shfl_sync`, `__ballot_sync`, ...).
+pub(super) const COLLECTIVE: &[&str] = &["shfl", "vote", "match", "redux", "activemask", "elect"];
 
 /// Constraint letters of register and immediate operands (NVPTX: `h` 16-bit, `r` 32-bit, `l`
 /// 64-bit, `q` 128-bit, `c` 8-bit, `f` and `d` floats; `n` and `i` immediates), with the
@@ -418,6 +425,14 @@ pub(super) fn refusal(t: &AsmText) -> Option<String> {
     {
         return Some(format!("inline assembly that synchronizes or jumps (`{op}`)"));
     }
+    if let Some(op) = opcodes(&t.template)
+        .into_iter()
+        .find(|op| COLLECTIVE.contains(&op.split('.').next().unwrap_or("")))
+    {
+        return Some(format!(
+            "inline assembly that exchanges values between threads (`{op}`)"
+        ));
+    }
     if t.outputs.is_empty() {
         return Some("inline assembly without outputs (an effect gpug cannot model)".into());
     }
@@ -434,11 +449,23 @@ impl Lower<'_, '_> {
         let Some(at) = n.spelled.as_ref().or(n.begin.as_ref()) else {
             return unsupported(span, "inline assembly without a source position");
         };
-        let text = match self.source_of(at).map(|(src, off)| parse_asm(&src, off)) {
+        let mut text = match self.source_of(at).map(|(src, off)| parse_asm(&src, off)) {
             Some(Ok(t)) => t,
             Some(Err(why)) => return unsupported(span, format!("inline assembly gpug cannot read: {why}")),
             None => return unsupported(span, "inline assembly whose source gpug cannot read"),
         };
+        // Written by a macro of the headers: the arguments of its invocation (an instruction
+        // the body names through `…STRINGIFY(name)`) are checked as instructions too.
+        if n.spelled.is_some()
+            && let Some(args) = n
+                .begin
+                .as_ref()
+                .and_then(|b| self.source_of(b))
+                .and_then(|(src, off)| macro_args(&src, off))
+        {
+            text.template.push('\n');
+            text.template.push_str(&args.replace(',', "\n"));
+        }
         if let Some(why) = refusal(&text) {
             return unsupported(span, why);
         }
@@ -543,6 +570,23 @@ impl Lower<'_, '_> {
     }
 }
 
+/// The text between the parentheses of the macro invocation at the byte offset `at` of `src`
+/// (`__SHUFFLE_SYNC_BFLOAT162_MACRO(shfl.sync.bfly.b32)`), if there is one.
+fn macro_args(src: &str, at: usize) -> Option<String> {
+    let mut cur = Cursor {
+        s: src.get(at..)?,
+        i: 0,
+        open: 0,
+    };
+    cur.ident()?;
+    cur.skip_space();
+    if cur.peek() != Some('(') {
+        return None;
+    }
+    cur.i += 1;
+    cur.balanced('(', ')').ok()
+}
+
 /// The name of the uninterpreted function of the asm statement at `span`: `asm FILE:LINE:COL`
 /// with the file's name only.
 fn asm_name(span: &Span) -> String {
@@ -599,6 +643,18 @@ mod tests {
         assert!(refusal(&t).is_some_and(|w| w.contains("bar.red")));
         let t = parse(r#"__asm__ __volatile__ ("{ .reg .pred p; @p exit; }" : "=r"(x));"#);
         assert!(refusal(&t).is_some_and(|w| w.contains("exit")));
+        let t =
+            parse(r#"asm volatile("shfl.sync.bfly.b32 %0,%1,%2,%3,%4;" : "=r"(r) : "r"(v), "r"(d), "r"(c), "r"(m));"#);
+        assert!(refusal(&t).is_some_and(|w| w.contains("between threads")));
+        let mut t = parse(
+            r#"asm volatile ("{" __CUDA_FP16_STRINGIFY(name) " %0,%1,%2,%3;\n}" : "=r"(r) : "r"(v), "r"(d), "r"(c));"#,
+        );
+        assert_eq!(refusal(&t), None);
+        t.template.push_str(&format!(
+            "\n{}",
+            macro_args("__SHUFFLE_SYNC_HALF2_MACRO(shfl.sync.up.b32)", 0).expect("args")
+        ));
+        assert!(refusal(&t).is_some_and(|w| w.contains("shfl.sync.up.b32")));
         let t = parse(r#"asm("mov.u32 %0, " FOO ";" : "=r"(x));"#);
         assert!(refusal(&t).is_some_and(|w| w.contains("macro")));
         assert!(parse_asm("foo(1)", 0).is_err());
