@@ -194,18 +194,21 @@ pub struct Node {
     pub fixed_underlying_type: Option<TypeInfo>,
     /// A `VarDecl` declared `constexpr`.
     pub constexpr: bool,
-    /// The constructor's type a `CXXConstructExpr` calls (`void (int)`).
-    #[serde(rename = "ctorType")]
-    pub ctor_type: Option<TypeInfo>,
-    /// The member a `CXXCtorInitializer` initialises (a base class's has none).
-    #[serde(rename = "anyInit")]
-    pub any_init: Option<DeclRef>,
     /// The label a `GotoStmt` jumps to (the `declId` of its `LabelStmt`).
     #[serde(rename = "targetLabelDeclId")]
     pub target_label_decl_id: Option<String>,
     /// The label declared by a `LabelStmt` (targeted by `GotoStmt`s).
     #[serde(rename = "declId")]
     pub decl_id: Option<String>,
+    /// The type of the constructor a `CXXConstructExpr` calls (`void (const float)`).
+    #[serde(rename = "ctorType")]
+    pub ctor_type: Option<TypeInfo>,
+    /// The field a `CXXCtorInitializer` initializes.
+    #[serde(rename = "anyInit")]
+    pub any_init: Option<DeclRef>,
+    /// The base class a `CXXCtorInitializer` initializes.
+    #[serde(rename = "baseInit")]
+    pub base_init: Option<TypeInfo>,
     /// Resolved `loc` (filled by [`resolve_locations`]).
     #[serde(skip)]
     pub pos: Option<Pos>,
@@ -215,6 +218,11 @@ pub struct Node {
     /// Resolved range end (filled by [`resolve_locations`]).
     #[serde(skip)]
     pub end: Option<Pos>,
+    /// Where the range's first token is spelled, when the node comes from a macro expansion
+    /// (the macro's definition; [`Node::begin`] is then where the macro was expanded). Filled
+    /// by [`resolve_locations`].
+    #[serde(skip)]
+    pub spelled: Option<Pos>,
 }
 
 impl Node {
@@ -272,16 +280,20 @@ impl Tracker {
     }
 
     fn loc(&mut self, l: &Loc) -> Option<Pos> {
+        self.loc_spelled(l).0
+    }
+
+    /// The (expansion, spelling) positions of `l`; the spelling position only inside a macro.
+    fn loc_spelled(&mut self, l: &Loc) -> (Option<Pos>, Option<Pos>) {
         if l.spelling.is_some() || l.expansion.is_some() {
-            if let Some(s) = &l.spelling {
-                self.bare(s);
-            }
-            match &l.expansion {
+            let spelled = l.spelling.as_ref().and_then(|s| self.bare(s));
+            let expanded = match &l.expansion {
                 Some(e) => self.bare(e),
                 None => None,
-            }
+            };
+            (expanded, spelled)
         } else {
-            self.bare(&l.bare)
+            (self.bare(&l.bare), None)
         }
     }
 }
@@ -301,7 +313,10 @@ pub fn resolve_locations(root: &mut Node) {
 /// Renames the file `from` to `to` in every resolved position of the tree (for a copy of a
 /// source file that must be reported as the original).
 pub fn rename_file(n: &mut Node, from: &str, to: &Arc<str>) {
-    for p in [&mut n.pos, &mut n.begin, &mut n.end].into_iter().flatten() {
+    for p in [&mut n.pos, &mut n.begin, &mut n.end, &mut n.spelled]
+        .into_iter()
+        .flatten()
+    {
         if &*p.file == from {
             p.file = to.clone();
         }
@@ -337,7 +352,7 @@ fn walk(n: &mut Node, t: &mut Tracker) {
         n.pos = t.loc(l);
     }
     if let Some(r) = &n.range {
-        n.begin = t.loc(&r.begin);
+        (n.begin, n.spelled) = t.loc_spelled(&r.begin);
         n.end = t.loc(&r.end);
     }
     for c in n.inner.iter_mut() {

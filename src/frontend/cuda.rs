@@ -360,13 +360,22 @@ pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<super::Parsed, Front
                 let (root, notes) = dump_ast(cmd, &clang, path, opts, true)?;
                 Ok(super::Parsed { root, prelude, notes })
             };
-            match libraries_for(path) {
+            let parsed = match libraries_for(path) {
                 Libraries::WithLibraries => over(Libraries::WithLibraries),
                 Libraries::Runtime => match over(Libraries::Runtime) {
                     Err(FrontendError::ClangFailed { .. }) => over(Libraries::WithLibraries),
                     r => r,
                 },
-            }
+            };
+            parsed.map_err(|e| match e {
+                FrontendError::ClangFailed { mut stderr } => {
+                    if let Some(hint) = bf16_arch_hint(&stderr, arch) {
+                        stderr.push_str(&hint);
+                    }
+                    FrontendError::ClangFailed { stderr }
+                }
+                e => e,
+            })
         }
         None => {
             let (prelude, inc) = support_files()?;
@@ -379,6 +388,26 @@ pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<super::Parsed, Front
             Ok(super::Parsed { root, prelude, notes })
         }
     }
+}
+
+/// A note for clang's errors `stderr` when they are about bfloat16 and the GPU architecture
+/// `arch` (`sm_70`) is below sm_80: CUDA 11's `cuda_bf16.h` declares the bfloat16 operators,
+/// its conversions from integers and most of its functions (`__ushort_as_bfloat16`,
+/// `__halves2bfloat162`, …) only for sm_80 and newer, where CUDA 12 declares them for every
+/// architecture. `None` otherwise.
+fn bf16_arch_hint(stderr: &str, arch: &str) -> Option<String> {
+    let cc: u32 = arch.strip_prefix("sm_")?.parse().ok()?;
+    let about_bf16 = stderr
+        .lines()
+        .any(|l| l.contains("error:") && (l.contains("bfloat16") || l.contains("bfloat162")));
+    (cc < 80 && about_bf16).then(|| {
+        format!(
+            "note: before CUDA 12, NVIDIA's cuda_bf16.h declares the bfloat16 operators, conversions \
+             from integers and most bfloat16 functions (`__ushort_as_bfloat16`, `__halves2bfloat162`, …) \
+             only for sm_80 and newer; gpug compiled for {arch}: give --gpu-arch=sm_80 (or the \
+             architecture the code is built for)\n"
+        )
+    })
 }
 
 /// The built-in variable a clang type names (`__cuda_builtin_threadIdx_t` is `threadIdx`).
@@ -448,4 +477,21 @@ pub(super) fn find_builtin_lv(n: &Node) -> Option<Builtin> {
         return find_builtin(n);
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bf16_arch_hint;
+
+    #[test]
+    fn bf16_hint_below_sm_80_only() {
+        let err = "k.cu:3:5: error: use of undeclared identifier '__ushort_as_bfloat16'\n";
+        assert!(bf16_arch_hint(err, "sm_70").is_some_and(|h| h.contains("--gpu-arch=sm_80")));
+        assert_eq!(bf16_arch_hint(err, "sm_80"), None);
+        assert_eq!(bf16_arch_hint(err, "sm_90"), None);
+        let other = "k.cu:3:5: error: use of undeclared identifier 'foo'\n";
+        assert_eq!(bf16_arch_hint(other, "sm_70"), None);
+        let ops = "k.cu:9:1: error: invalid operands to binary expression ('__nv_bfloat162' and '__nv_bfloat162')\n";
+        assert!(bf16_arch_hint(ops, "sm_75").is_some());
+    }
 }

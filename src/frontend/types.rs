@@ -320,6 +320,23 @@ fn c_library_typedef(name: &str) -> Option<&'static str> {
     })
 }
 
+/// Whether `name` is one of CUDA's 16-bit float types, which NVIDIA's headers define as
+/// structs of an `unsigned short` (`__half`, `__nv_bfloat16`; 2 bytes) or of two
+/// (`__half2`, `__nv_bfloat162`; 4 bytes), or their `_raw` forms.
+pub fn is_fp16_record(name: &str) -> bool {
+    matches!(
+        name,
+        "__half"
+            | "__half2"
+            | "__half_raw"
+            | "__half2_raw"
+            | "__nv_bfloat16"
+            | "__nv_bfloat162"
+            | "__nv_bfloat16_raw"
+            | "__nv_bfloat162_raw"
+    )
+}
+
 /// Builtin scalar type names.
 fn scalar_named(s: &str) -> Option<CType> {
     let i = |bits, signed| Some(CType::Scalar(Ty::Int { bits, signed }));
@@ -344,7 +361,7 @@ fn scalar_named(s: &str) -> Option<CType> {
         | "uint64_t" => i(64, false),
         "float" => Some(CType::Scalar(Ty::Float { bits: 32 })),
         "double" | "long double" => Some(CType::Scalar(Ty::Float { bits: 64 })),
-        "half" | "__half" | "_Float16" | "__fp16" => Some(CType::Scalar(Ty::Float { bits: 16 })),
+        "half" | "_Float16" | "__fp16" => Some(CType::Scalar(Ty::Float { bits: 16 })),
         _ => None,
     }
 }

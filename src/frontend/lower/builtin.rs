@@ -9,7 +9,7 @@ use super::{Lower, R, Val, cast, unsupported};
 use crate::frontend::FrontendError;
 use crate::frontend::ast::Node;
 use crate::frontend::builtins::{self, Check, IntFn, Lowering, WorkItem};
-use crate::frontend::types::CType;
+use crate::frontend::types::{CType, is_fp16_record};
 use crate::ir::*;
 
 impl Lower<'_, '_> {
@@ -25,6 +25,14 @@ impl Lower<'_, '_> {
         let Some(lowering) = builtins::lookup(self.g.language, name) else {
             return Ok(None);
         };
+        // CUDA's half and bfloat16 overloads of built-in names (`__hadd(__half, __half)`,
+        // `__shfl_xor_sync(mask, __nv_bfloat162, …)`) are the headers' functions.
+        if args
+            .iter()
+            .any(|a| matches!(self.ctype(a), CType::Record(r) if is_fp16_record(&r)))
+        {
+            return Ok(None);
+        }
         let v = match lowering {
             Lowering::Atomic(op, scope) => self.atomic((op, scope), name, args, false, span, out)?,
             Lowering::AtomicStep(op) => self.atomic((op, AtomicScope::Device), name, args, true, span, out)?,

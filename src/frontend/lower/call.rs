@@ -13,7 +13,7 @@ use super::groups::node_group;
 use super::{Binding, Frame, LVal, Lower, PtrBind, PtrOff, R, Val, scan, unsupported};
 use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::cuda::is_builtin_struct;
-use crate::frontend::types::{CType, TypeEnv};
+use crate::frontend::types::{CType, TypeEnv, is_fp16_record};
 use crate::ir::*;
 use std::collections::{HashMap, HashSet};
 
@@ -73,7 +73,7 @@ impl Lower<'_, '_> {
             }
             _ => return self.indirect_call(n, callee, args, &span, out),
         };
-        if n.kind == "CXXOperatorCallExpr" && name == "operator=" {
+        if n.kind == "CXXOperatorCallExpr" && self.builtin_assignment(n) {
             let lv = self.lvalue(n, out)?;
             return self.read(lv, n, out);
         }
@@ -91,6 +91,23 @@ impl Lower<'_, '_> {
         };
         if self.frames.iter().any(|f| f.func_id == def.id) {
             return unsupported(span, format!("recursive call to `{name}`"));
+        }
+        // `operator __half2_raw()` of one of CUDA's 16-bit float types: a bit copy (`ctor.rs`).
+        let to = return_type(def, &self.g.types);
+        if def.kind == "CXXConversionDecl"
+            && let Some((b, arrow)) = object
+            && let (CType::Record(from), CType::Record(x)) = (self.ctype(b), &to)
+            && is_fp16_record(&from)
+            && self.same_scalars(&from, x)
+        {
+            let v = if arrow {
+                let pv = self.rvalue(b, out)?;
+                let lv = self.deref(pv, b)?;
+                self.read(lv, b, out)?
+            } else {
+                self.rvalue(b, out)?
+            };
+            return self.bit_copy(v, &from, &to, &span);
         }
         let is_method = matches!(def.kind.as_str(), "CXXMethodDecl" | "CXXConversionDecl")
             && def.storage_class.as_deref() != Some("static");

@@ -342,6 +342,9 @@ impl Lower<'_, '_> {
             "CXXConstructExpr" if let Some(ctor) = self.user_constructor(e) => self.construct_into(ctor, e, lv, out),
             "CXXConstructExpr" => {
                 let args: Vec<&Node> = e.code_children().collect();
+                if let Some(v) = self.construct_call(e, &args, out)? {
+                    return self.assign(&lv, v, e, span, out);
+                }
                 match args.as_slice() {
                     [] => Ok(()),
                     [a] => {

@@ -192,6 +192,9 @@ impl Lower<'_, '_> {
                     return self.constructed(ctor, n, out);
                 }
                 let args: Vec<&Node> = n.code_children().collect();
+                if let Some(v) = self.construct_call(n, &args, out)? {
+                    return Ok(v);
+                }
                 match args.as_slice() {
                     [a] => self.rvalue(a, out),
                     [] => Ok(Val::Void),

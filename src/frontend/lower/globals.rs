@@ -189,6 +189,12 @@ pub(super) struct Globals<'a> {
     pub(super) global_offset: [u64; 3],
     /// OpenCL's `get_work_dim()` when known ([`crate::frontend::FrontendOptions::work_dim`]).
     pub(super) work_dim: Option<u32>,
+    /// The include folder of NVIDIA's headers (canonical), whose value-only inline assembly
+    /// `asm.rs` models; `None` with gpug's stub headers.
+    pub(super) nvidia_include: Option<std::path::PathBuf>,
+    /// Constructors with a body (`ctor.rs`), by (record name as [`TypeEnv::parse`] names it,
+    /// the constructor's type as clang spells it: `void (const float)`).
+    pub(super) ctors: HashMap<(String, String), &'a Node>,
 }
 
 /// The name prefix of the functions the prelude's `__axiom(e)` macro defines.
@@ -356,6 +362,17 @@ fn add_record<'a>(c: &'a Node, g: &mut Globals<'a>, ns: &[String]) {
     };
     if let Some(a) = align {
         g.types.aligns.entry(key.clone()).or_insert(a);
+    }
+    for m in c
+        .inner
+        .iter()
+        .filter(|m| m.kind == "CXXConstructorDecl" && !m.is_implicit && body_of(m).is_some())
+    {
+        let t = m.ty.as_ref().map(|t| t.qual_type.clone()).unwrap_or_default();
+        if !ns.is_empty() {
+            g.ctors.insert((format!("{}::{key}", ns.join("::")), t.clone()), m);
+        }
+        g.ctors.insert((key.clone(), t), m);
     }
     // Also by its qualified name (`mylib::S`, as a type qualified where it is used is
     // spelled), which no other record shares.

@@ -20,6 +20,7 @@
 //! | `fnptr.rs` | function pointers: integer-coded targets, calls through them as case splits |
 //! | `target.rs` | pointer variables that may point into several arrays (a tag beside the offset) |
 //! | `ctor.rs` | user-written constructors (inlined, member initializers), initializer lists in expressions |
+//! | `ctor16.rs` | constructor calls the above leaves (CUDA's own records: the 16-bit float types): inlined into a fresh object, bit copies |
 //! | `cxx.rs` | C++ places: references, `this` and methods, conditional lvalues, pointers to pointers, string literals |
 //! | `ptr_table.rs` | pointers loaded from the kernel's parameter memory (`float **` parameters, pointer fields of structs passed by pointer) |
 //! | `null.rs` | null pointers: OpenCL's `NULL` array, whether a kernel's pointer parameter is null |
@@ -28,6 +29,7 @@
 //! | `vector.rs` | vector types by name: `make_float4`, `dim3(x, y)`, `threadIdx` as a `uint3` |
 //! | `memory_calls.rs` | `memcpy` and `memset`: byte loads and stores, null pointer arguments as assertions |
 //! | `opaque.rs` | calls to functions without a body: uninterpreted functions, clobbered arrays |
+//! | `asm.rs` | inline assembly of NVIDIA's headers that computes values: uninterpreted functions of its inputs |
 //! | `curand.rs` | cuRAND's device API: the state read and written, per thread or per block (MTGP32) |
 //! | `annotation.rs` | GPUVerify's annotations that need more than a table entry: two-thread predicates, access logs, axioms |
 //! | `access_log.rs` | the access logs' instrumentation (`__read`, `__write`, …) |
@@ -50,9 +52,11 @@ use std::sync::Arc;
 
 mod access_log;
 mod annotation;
+mod asm;
 mod builtin;
 mod call;
 mod ctor;
+mod ctor16;
 mod curand;
 mod cxx;
 mod decl;
@@ -138,6 +142,7 @@ pub fn lower_program(
     add_vector_types(&mut g);
     collect(root, &mut g, prelude);
     globals::group_aliases(root, &mut g.group_aliases);
+    g.nvidia_include = nvidia_include(opts);
     let selected = select_kernels(&g, file, only)?;
     let mut kernels = Vec::new();
     for (display, k) in &selected {
@@ -169,6 +174,19 @@ pub fn lower_program(
         notes: Vec::new(),
         includes: Vec::new(),
     })
+}
+
+/// The include folder of NVIDIA's headers that `opts` selects (canonical when it can be), for
+/// `asm.rs`; `None` with gpug's stubs or for OpenCL.
+fn nvidia_include(opts: &super::FrontendOptions) -> Option<std::path::PathBuf> {
+    if opts.language == Some(Language::OpenCl) {
+        return None;
+    }
+    let inc = super::cuda::resolve_headers(&opts.headers)
+        .ok()
+        .flatten()?
+        .join("include");
+    Some(std::fs::canonicalize(&inc).unwrap_or(inc))
 }
 
 /// The language's vector types: CUDA's ([`add_cuda_vector_types`]) or OpenCL's
@@ -378,6 +396,9 @@ struct Lower<'a, 'g> {
     /// The depth of the entry function's frame: 1 for a kernel, 2 for a device function
     /// checked on its own (`modular.rs`), whose `__requires` is assumed rather than checked.
     entry_depth: usize,
+    /// The text of the files that asm statements are read from (`asm.rs`), by name; `None`
+    /// for one that cannot be read.
+    sources: HashMap<Arc<str>, Option<Arc<str>>>,
 }
 
 fn pos_span(p: &Pos) -> Span {
@@ -519,6 +540,7 @@ fn lower_kernel_pass(
         grown: false,
         goto_targets: HashMap::new(),
         entry_depth: 1,
+        sources: HashMap::new(),
     };
     let body = body_of(f).ok_or_else(|| FrontendError::Unsupported {
         span: l.kspan.clone(),

@@ -5,11 +5,12 @@
 //! A pointer variable is resolved to the arrays it may point into (one, or several chosen by a
 //! tag: `target.rs`); accesses through it go to the array it points into.
 
+use super::ctor16::is_copy;
 use super::target::ptr_value;
 use super::{Binding, LVal, Lower, PtrOff, PtrVal, R, Val, add_off, cast, float_name, scale, set, unsupported};
 use crate::frontend::FrontendError;
 use crate::frontend::ast::{Node, strip_parens};
-use crate::frontend::types::CType;
+use crate::frontend::types::{CType, is_fp16_record};
 use crate::ir::*;
 
 /// The largest fixed-size array (in elements) copied element by element as part of a struct.
@@ -425,11 +426,20 @@ impl Lower<'_, '_> {
                 _ => unsupported(span, "binary operator as an lvalue"),
             },
             "CompoundAssignOperator" => self.compound_assign(n, out),
-            "CXXOperatorCallExpr" if n.inner.first().and_then(callee_name).as_deref() == Some("operator=") => {
+            "CXXOperatorCallExpr" if self.builtin_assignment(n) => {
                 let (Some(a), Some(b)) = (n.inner.get(1), n.inner.get(2)) else {
                     return unsupported(span, "malformed assignment");
                 };
-                let v = self.rvalue(b, out)?;
+                let mut v = self.rvalue(b, out)?;
+                // `h2 = raw` of one of CUDA's 16-bit float types: a bit copy (`ctor.rs`).
+                let to = self.ctype(a);
+                if let (CType::Record(x), CType::Record(y)) = (&to, self.ctype(b))
+                    && *x != y
+                    && is_fp16_record(x)
+                    && self.same_scalars(x, &y)
+                {
+                    v = self.bit_copy(v, &y, &to, &span)?;
+                }
                 let lv = self.lvalue(a, out)?;
                 self.assign(&lv, v, a, &span, out)?;
                 Ok(lv)
@@ -601,9 +611,34 @@ fn callee_name(n: &Node) -> Option<String> {
     c.referenced_decl.as_ref().map(|d| d.name.clone())
 }
 
+impl Lower<'_, '_> {
+    /// Whether `n` is a call of an `operator=` that is a plain copy (implicit, without a body,
+    /// or the copy or move of one of CUDA's 16-bit float types: `ctor.rs`), lowered as an
+    /// assignment; a user-defined one (`__nv_bfloat16 &operator=(float)`) is a call of its body.
+    pub(super) fn builtin_assignment(&self, n: &Node) -> bool {
+        let Some(c) = n.inner.first() else {
+            return false;
+        };
+        if callee_name(c).as_deref() != Some("operator=") {
+            return false;
+        }
+        let id = strip_parens(c).referenced_decl.as_ref().map(|d| d.id.as_str());
+        let Some(def) = id.and_then(|id| self.g.funcs_by_id.get(id)) else {
+            return true;
+        };
+        let copy16 = match n.inner.get(1).map(|a| self.ctype(a)) {
+            Some(CType::Record(r)) => {
+                is_fp16_record(&r) && (is_copy(&self.g.types, def, &r) || self.bit_source(def, &r).is_some())
+            }
+            _ => false,
+        };
+        def.is_implicit || copy16
+    }
+}
+
 /// The place a binding denotes: memory at offset 0, the place a reference is bound to, or the
 /// binding itself.
-fn place_of(b: Binding) -> LVal {
+pub(super) fn place_of(b: Binding) -> LVal {
     match b {
         Binding::Mem(array, cty) => LVal::Mem {
             array,
