@@ -398,7 +398,7 @@ pub struct CommonArgs {
     #[arg(long)]
     pub stub_headers: bool,
 
-    /// The GPU architecture to compile for, as nvcc's `-arch` (default sm_70). It decides
+    /// The GPU architecture to compile for, as nvcc's `-arch` (default sm_80). It decides
     /// which intrinsics CUDA's headers declare: `__reduce_add_sync` and the other warp
     /// reductions need sm_80. It does not change gpug's semantics (no implicit warp synchrony
     /// on any; see --warp-sync).

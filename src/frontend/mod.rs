@@ -172,9 +172,11 @@ impl std::fmt::Display for PreprocessorFlag {
     }
 }
 
-/// The GPU architecture of [`FrontendOptions::gpu_arch`] when none is given (Volta: the first
-/// with independent thread scheduling, gpug's default warp semantics).
-pub const DEFAULT_GPU_ARCH: &str = "sm_70";
+/// The GPU architecture of [`FrontendOptions::gpu_arch`] when none is given: Ampere, the
+/// oldest of the GPUs that ML code targets today, for which CUDA 11's headers declare the
+/// bfloat16 API (`cuda_bf16.h`, llm.c) and the warp reductions (`__reduce_add_sync`). Like
+/// Volta (the first), it schedules threads independently: gpug's default warp semantics.
+pub const DEFAULT_GPU_ARCH: &str = "sm_80";
 
 /// The C++ standard of CUDA files when neither `--std` nor a compilation database gives one:
 /// nvcc's default since CUDA 11 (llm.c, CUTLASS and CCCL need it: `std::is_same_v`,
