@@ -26,10 +26,13 @@ impl Lower<'_, '_> {
             return Ok(None);
         };
         // CUDA's half and bfloat16 overloads of built-in names (`__hadd(__half, __half)`,
-        // `__shfl_xor_sync(mask, __nv_bfloat162, …)`) are the headers' functions.
-        if args
-            .iter()
-            .any(|a| matches!(self.ctype(a), CType::Record(r) if is_fp16_record(&r)))
+        // `__shfl_xor_sync(mask, __nv_bfloat162, …)`) are the headers' functions; not the
+        // cache-hinted loads and stores (`__stcs(__nv_bfloat16 *, …)`, written in the headers
+        // as asm with a "memory" clobber), which read or write `*p` whatever its type.
+        if !matches!(lowering, Lowering::Load | Lowering::Store)
+            && args
+                .iter()
+                .any(|a| matches!(self.ctype(a), CType::Record(r) if is_fp16_record(&r)))
         {
             return Ok(None);
         }

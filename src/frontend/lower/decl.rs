@@ -41,6 +41,11 @@ impl Lower<'_, '_> {
         let name = p.name.clone().unwrap_or_else(|| format!("$arg{}", self.k.params.len()));
         let cty = self.ctype(p);
         let span = p.pos.as_ref().map(pos_span).unwrap_or_else(|| self.kspan.clone());
+        // An unnamed parameter (a tag type chosen by overloading, llm.c's
+        // `std::bool_constant<Atomic>`) cannot be read: nothing to model, whatever its type.
+        if p.name.is_none() && !matches!(cty, CType::Scalar(_) | CType::Ptr(_) | CType::Record(_)) {
+            return Ok(());
+        }
         let b = self.param_binding(&name, &cty, (&p.id, param_space(p)), &span, out)?;
         self.frame_mut().env.insert(p.id.clone(), b);
         Ok(())
