@@ -759,6 +759,7 @@ mod tests {
                     vec!["query q: no answer within 1 s".into()],
                 ),
             ],
+            includes: vec![],
         }
     }
 
