@@ -145,14 +145,15 @@ fn cmake_project_verified_with_its_database_refused_without() {
         .collect();
     assert!(arrays.contains(&"tile"), "{report}");
 
-    // Without the database: no include folder, no TILE, no C++17.
+    // Without the database: no include folder, no TILE, and under C++14 (gpug's default is
+    // C++17, nvcc's) not the standard the project asks for.
     let o = run(&[COPY]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("'tile_config.h' file not found"), "{}", stderr(&o));
     let o = run(&["-I", "tests/cmake_project/include", COPY]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("TILE must be defined"), "{}", stderr(&o));
-    let o = run(&["-I", "tests/cmake_project/include", "-DTILE=64", COPY]);
+    let o = run(&["-I", "tests/cmake_project/include", "-DTILE=64", "--std", "c++14", COPY]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("the tiles need C++17"), "{}", stderr(&o));
 
