@@ -20,8 +20,9 @@
 //!
 //! Reads calls and declarations only; it emits barriers and pure expressions.
 
-use super::{Lower, R, Val, unsupported};
+use super::{Binding, LVal, Lower, R, Val, unsupported};
 use crate::frontend::ast::{Node, strip_parens};
+use crate::frontend::types::CType;
 use crate::ir::*;
 
 /// The kind of cooperative group a clang type spelling names.
@@ -200,6 +201,37 @@ impl Lower<'_, '_> {
             }
             // `cg::reduce(tile, value, op)` and the scans: the value, then a result that is
             // not modelled.
+            // Of a struct (llm.c's `cg::reduce(warp, SumMax{…}, op)`): the value evaluated, the
+            // result a fresh object whose every field is any value.
+            ("reduce" | "inclusive_scan" | "exclusive_scan", Group::Warp(_) | Group::Block)
+                if matches!(self.ctype(n), CType::Record(_)) =>
+            {
+                if let Some(a) = args.get(1) {
+                    self.rvalue(a, out)?;
+                }
+                self.note_once(
+                    name,
+                    span,
+                    "is a group collective whose value is not modelled: a defect after it is possible",
+                );
+                if !self.k.uninterpreted.iter().any(|u| u == name) {
+                    self.k.uninterpreted.push(name.to_string());
+                }
+                let cty = self.ctype(n);
+                self.temps += 1;
+                let tmp = format!("${name}{}", self.temps - 1);
+                let b = self.local_binding(&tmp, &cty, "", span)?;
+                self.havoc(&b, span, out)?;
+                let lv = match b {
+                    Binding::Mem(array, cty) => LVal::Mem {
+                        array,
+                        off: Expr::int(0, Ty::I64),
+                        cty,
+                    },
+                    b => LVal::Bound(b),
+                };
+                self.read(lv, n, out)?
+            }
             ("reduce" | "inclusive_scan" | "exclusive_scan", Group::Warp(_) | Group::Block) => {
                 let v = match args.get(1) {
                     Some(a) => self.scalar_args(&[a], out)?,
