@@ -115,18 +115,10 @@ if command -v yices-smt2 >/dev/null && [[ "$(head -c 2 "$(command -v yices-smt2)
 fi
 
 # --- NVIDIA's CUDA headers from PyPI ------------------------------------------------------
-# 11.8: the last headers with texture references. Only the include/ folders of the wheels are
-# kept, merged into one $CUDA_DIR/include (crt/ beside the runtime headers, as clang expects).
-if ! have_cuda_headers; then
-    log "pip download NVIDIA's CUDA 11.8 header wheels into $CUDA_DIR"
-    wheels=$(mktemp -d)
-    trap 'rm -rf "$wheels"' EXIT
-    python3 -m pip download --quiet --no-deps --only-binary=:all: --platform manylinux2014_x86_64 \
-        --dest "$wheels" nvidia-cuda-runtime-cu11==11.8.89 nvidia-cuda-nvcc-cu11==11.8.89 \
-        nvidia-curand-cu11==10.3.0.86
-    # clang recognises a CUDA installation by bin/ and lib64/ as well (both may stay empty).
-    "${SUDO[@]}" mkdir -p "$CUDA_DIR/include" "$CUDA_DIR/bin" "$CUDA_DIR/lib64"
-    "${SUDO[@]}" python3 - "$wheels" "$CUDA_DIR/include" <<'PY'
+# unpack_includes WHEELS DEST: the include/ folders of the wheels in WHEELS
+# (nvidia/<package>/include/<path>), merged into DEST.
+unpack_includes() {
+    "${SUDO[@]}" python3 - "$1" "$2" <<'PY'
 import pathlib, sys, zipfile
 wheels, dest = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
 for whl in sorted(wheels.glob("*.whl")):
@@ -140,6 +132,19 @@ for whl in sorted(wheels.glob("*.whl")):
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(z.read(name))
 PY
+}
+# 11.8: the last headers with texture references. Only the include/ folders of the wheels are
+# kept, merged into one $CUDA_DIR/include (crt/ beside the runtime headers, as clang expects).
+if ! have_cuda_headers; then
+    log "pip download NVIDIA's CUDA 11.8 header wheels into $CUDA_DIR"
+    wheels=$(mktemp -d)
+    trap 'rm -rf "$wheels"' EXIT
+    python3 -m pip download --quiet --no-deps --only-binary=:all: --platform manylinux2014_x86_64 \
+        --dest "$wheels" nvidia-cuda-runtime-cu11==11.8.89 nvidia-cuda-nvcc-cu11==11.8.89 \
+        nvidia-curand-cu11==10.3.0.86
+    # clang recognises a CUDA installation by bin/ and lib64/ as well (both may stay empty).
+    "${SUDO[@]}" mkdir -p "$CUDA_DIR/include" "$CUDA_DIR/bin" "$CUDA_DIR/lib64"
+    unpack_includes "$wheels" "$CUDA_DIR/include"
     have_cuda_headers || { log "NVIDIA's headers missing from $CUDA_DIR after unpacking"; exit 1; }
 fi
 
@@ -169,19 +174,7 @@ if ! have_library_headers; then
         nvidia-cuda-cccl-cu12==12.9.27
     "${SUDO[@]}" rm -rf "$CUDA_DIR/include/thrust" "$CUDA_DIR/include/cub" "$CUDA_DIR/include/cuda" \
         "$CUDA_DIR/include/nv"
-    "${SUDO[@]}" python3 - "$libwheels" "$CUDA_DIR/include" <<'PY'
-import pathlib, sys, zipfile
-wheels, dest = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-for whl in sorted(wheels.glob("*.whl")):
-    with zipfile.ZipFile(whl) as z:
-        for name in z.namelist():
-            parts = name.split("/")
-            if len(parts) > 3 and parts[0] == "nvidia" and parts[2] == "include" and parts[-1] \
-                    and parts[-1] != "__init__.py":
-                target = dest.joinpath(*parts[3:])
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(z.read(name))
-PY
+    unpack_includes "$libwheels" "$CUDA_DIR/include"
     rm -rf "$libwheels"
     have_library_headers || { log "NVIDIA's library headers missing from $CUDA_DIR after unpacking"; exit 1; }
 fi

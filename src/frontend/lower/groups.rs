@@ -201,36 +201,11 @@ impl Lower<'_, '_> {
             }
             // `cg::reduce(tile, value, op)` and the scans: the value, then a result that is
             // not modelled.
-            // Of a struct (llm.c's `cg::reduce(warp, SumMax{…}, op)`): the value evaluated, the
-            // result a fresh object whose every field is any value.
+            // Of a struct (llm.c's `cg::reduce(warp, SumMax{…}, op)`).
             ("reduce" | "inclusive_scan" | "exclusive_scan", Group::Warp(_) | Group::Block)
                 if matches!(self.ctype(n), CType::Record(_)) =>
             {
-                if let Some(a) = args.get(1) {
-                    self.rvalue(a, out)?;
-                }
-                self.note_once(
-                    name,
-                    span,
-                    "is a group collective whose value is not modelled: a defect after it is possible",
-                );
-                if !self.k.uninterpreted.iter().any(|u| u == name) {
-                    self.k.uninterpreted.push(name.to_string());
-                }
-                let cty = self.ctype(n);
-                self.temps += 1;
-                let tmp = format!("${name}{}", self.temps - 1);
-                let b = self.local_binding(&tmp, &cty, "", span)?;
-                self.havoc(&b, span, out)?;
-                let lv = match b {
-                    Binding::Mem(array, cty) => LVal::Mem {
-                        array,
-                        off: Expr::int(0, Ty::I64),
-                        cty,
-                    },
-                    b => LVal::Bound(b),
-                };
-                self.read(lv, n, out)?
+                self.struct_collective(n, name, args, span, out)?
             }
             ("reduce" | "inclusive_scan" | "exclusive_scan", Group::Warp(_) | Group::Block) => {
                 let v = match args.get(1) {
@@ -391,4 +366,37 @@ fn grid_size() -> Expr {
         ),
         wide(block_size()),
     )
+}
+
+impl Lower<'_, '_> {
+    /// A group collective `name` (`reduce`, a scan) of a struct value, the call `n`: the value
+    /// (`args[1]`) evaluated for its reads, the result a fresh object whose every field is any
+    /// value, with a note, and `name` listed as uninterpreted (a defect after it is possible).
+    fn struct_collective(&mut self, n: &Node, name: &str, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
+        if let Some(a) = args.get(1) {
+            self.rvalue(a, out)?;
+        }
+        self.note_once(
+            name,
+            span,
+            "is a group collective whose value is not modelled: a defect after it is possible",
+        );
+        if !self.k.uninterpreted.iter().any(|u| u == name) {
+            self.k.uninterpreted.push(name.to_string());
+        }
+        let cty = self.ctype(n);
+        self.temps += 1;
+        let tmp = format!("${name}{}", self.temps - 1);
+        let b = self.local_binding(&tmp, &cty, "", span)?;
+        self.havoc(&b, span, out)?;
+        let lv = match b {
+            Binding::Mem(array, cty) => LVal::Mem {
+                array,
+                off: Expr::int(0, Ty::I64),
+                cty,
+            },
+            b => LVal::Bound(b),
+        };
+        self.read(lv, n, out)
+    }
 }
