@@ -84,6 +84,11 @@ fn library_headers_are_found_without_a_flag() {
     // library's.
     assert!(out.contains("block_sum: verified"), "{out}");
     assert_eq!(out.matches(": verified").count(), 1, "{out}");
+    assert!(
+        err.lines().any(|l| l.contains("defined in library headers")
+            && l.ends_with("not verified: the library's, not the program's")),
+        "{err}"
+    );
 }
 
 #[test]

@@ -344,7 +344,7 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
     let prelude_s = prelude.to_string_lossy();
     if opts.assumptions.is_empty() {
         let mut program = lower::lower_program(&root, &file, &prelude_s, opts.kernel.as_deref(), opts)?;
-        program.notes = notes;
+        program.notes.splice(0..0, notes);
         program.includes = included_files(&root, &file, &prelude_s);
         return Ok(program);
     }
@@ -410,7 +410,7 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
         opts.kernel.as_deref(),
         &opts,
     )?;
-    program.notes = again.notes;
+    program.notes.splice(0..0, again.notes);
     program.includes = included_files(&again.root, &file, &again.prelude.to_string_lossy());
     Ok(program)
 }

@@ -161,6 +161,8 @@ pub(super) struct Globals<'a> {
     pub(super) types: TypeEnv,
     /// Kernels (and whether each is a template instantiation).
     pub(super) kernels: Vec<(&'a Node, bool)>,
+    /// Kernels defined in a library's header ([`in_library`]), not verified: (name, file).
+    pub(super) library_kernels: Vec<(String, String)>,
     /// Function definitions by declaration id.
     pub(super) funcs_by_id: HashMap<String, &'a Node>,
     /// Function definitions by (name, type).
@@ -441,10 +443,17 @@ fn add_function<'a>(f: &'a Node, g: &mut Globals<'a>, prelude: &str, template: b
     if f.name.as_deref().is_some_and(|n| n.starts_with(AXIOM_PREFIX)) && !g.axioms.iter().any(|a| a.id == f.id) {
         g.axioms.push(f);
     }
-    let in_prelude = f
-        .pos
-        .as_ref()
-        .is_some_and(|p| &*p.file == prelude || in_library(&p.file));
+    let in_prelude = f.pos.as_ref().is_some_and(|p| &*p.file == prelude);
+    let library = f.pos.as_ref().filter(|p| in_library(&p.file));
+    if let Some(p) = library
+        && f.has_attr("CUDAGlobalAttr")
+    {
+        let name = f.name.clone().unwrap_or_default();
+        if !g.library_kernels.iter().any(|(n, _)| *n == name) {
+            g.library_kernels.push((name, p.file.to_string()));
+        }
+        return;
+    }
     if f.has_attr("CUDAGlobalAttr") && !in_prelude && !g.kernels.iter().any(|(k, _)| k.id == f.id) {
         g.kernels.push((f, template));
     }

@@ -171,7 +171,7 @@ pub fn lower_program(
     Ok(Program {
         file: file.to_string(),
         kernels,
-        notes: Vec::new(),
+        notes: library_note(&g.library_kernels).into_iter().collect(),
         includes: Vec::new(),
     })
 }
@@ -187,6 +187,21 @@ fn nvidia_include(opts: &super::FrontendOptions) -> Option<std::path::PathBuf> {
         .flatten()?
         .join("include");
     Some(std::fs::canonicalize(&inc).unwrap_or(inc))
+}
+
+/// The note naming the kernels of library headers that were not verified (thrust's and CUB's,
+/// instantiated by the host code), if any.
+fn library_note(skipped: &[(String, String)]) -> Option<String> {
+    let (_, first_file) = skipped.first()?;
+    let names: Vec<&str> = skipped.iter().take(3).map(|(n, _)| n.as_str()).collect();
+    Some(format!(
+        "note: {} kernel{} defined in library headers ({}{}, in {first_file}{}) not verified: the library's, not the program's",
+        skipped.len(),
+        if skipped.len() == 1 { "" } else { "s" },
+        names.join(", "),
+        if skipped.len() > 3 { ", …" } else { "" },
+        if skipped.len() > 1 { " and others" } else { "" },
+    ))
 }
 
 /// The language's vector types: CUDA's ([`add_cuda_vector_types`]) or OpenCL's
