@@ -63,19 +63,108 @@ pub(super) fn write_if_changed(path: &Path, text: &str) -> Result<(), FrontendEr
     Ok(())
 }
 
-/// Finish `cmd` (clang `clang` with its language flags already given) with the compilation
-/// database's preprocessor flags, then the user's `-D` and `-I` options, and `-Xclang
-/// -ast-dump=json path`, run it and return the parsed, location-resolved AST with the notes to
-/// give. Clang's diagnostics become [`FrontendError::ClangFailed`], except, where `host_code`
-/// (a CUDA file), errors that all lie in host-only functions ([`super::host::host_only`]):
-/// the AST is returned with a note naming them.
+/// At most this many headers clang cannot find are read as empty ([`dump_ast`]).
+const MAX_EMPTY_HEADERS: usize = 16;
+
+/// Finish the command `make` builds (clang `clang` with its language flags already given) with
+/// the compilation database's preprocessor flags, then the user's `-D` and `-I` options, and
+/// `-Xclang -ast-dump=json path`, run it and return the parsed, location-resolved AST with the
+/// notes to give. Clang's diagnostics become [`FrontendError::ClangFailed`], except, where
+/// `host_code` (a CUDA file):
+/// - errors that all lie in host-only functions ([`super::host::host_only`]): the AST is
+///   returned with a note naming them;
+/// - headers clang cannot find (a platform's: `windows.h`, Tegra's `cudla.h`, a window
+///   toolkit's): each is read as an empty file (an `-idirafter` folder of empty headers, so a
+///   header that exists is never shadowed) and clang runs again; when the kernels then parse,
+///   with errors in host code only, they are verified with a note naming the headers. When
+///   device code needed them, the first run's error (the missing header) is returned.
+///
+/// Reading a missing header as empty is sound for what gpug verifies as long as device code
+/// uses nothing it declares (device code that does fails to parse, and the file is refused);
+/// the one thing it can change is a macro test (`#ifdef`), which the note says.
 pub(super) fn dump_ast(
-    mut cmd: Command,
+    make: impl Fn() -> Command,
     clang: &Path,
     path: &Path,
     opts: &FrontendOptions,
     host_code: bool,
 ) -> Result<(ast::Node, Vec<String>), FrontendError> {
+    let (parsed, ok, stderr) = run(make(), clang, path, opts, None)?;
+    let missing = super::libraries::missing_headers(&stderr);
+    let first = finish(parsed, ok, stderr, path, host_code);
+    if !host_code || first.is_ok() || missing.is_empty() {
+        return first;
+    }
+    let io = |source| FrontendError::Io {
+        context: "making a folder of empty headers".to_string(),
+        source,
+    };
+    let dir = tempfile::tempdir().map_err(io)?;
+    let mut read_empty: Vec<String> = Vec::new();
+    let mut pending = missing;
+    while read_empty.len() + pending.len() <= MAX_EMPTY_HEADERS {
+        for name in pending {
+            let rel = Path::new(&name);
+            if rel.is_absolute() || rel.components().any(|c| !matches!(c, std::path::Component::Normal(_))) {
+                return first;
+            }
+            let file = dir.path().join(rel);
+            if let Some(parent) = file.parent() {
+                std::fs::create_dir_all(parent).map_err(io)?;
+            }
+            std::fs::write(&file, "").map_err(io)?;
+            read_empty.push(name);
+        }
+        let (parsed, ok, stderr) = run(make(), clang, path, opts, Some(dir.path()))?;
+        pending = super::libraries::missing_headers(&stderr);
+        pending.retain(|n| !read_empty.contains(n));
+        if !pending.is_empty() {
+            continue;
+        }
+        return match finish(parsed, ok, stderr, path, host_code) {
+            Ok((root, mut notes)) => {
+                notes.insert(0, empty_headers_note(&read_empty));
+                Ok((root, notes))
+            }
+            Err(_) => first,
+        };
+    }
+    first
+}
+
+/// The note for headers read as empty ([`dump_ast`]).
+fn empty_headers_note(names: &[String]) -> String {
+    let list: Vec<String> = names
+        .iter()
+        .map(|n| match super::libraries::provider(n) {
+            Some(p) => format!("'{n}' ({p})"),
+            None => format!("'{n}'"),
+        })
+        .collect();
+    let (s, it, they) = if names.len() == 1 {
+        ("", "it", "it")
+    } else {
+        ("s", "them", "they")
+    };
+    format!(
+        "note: header{s} {} not found: read as empty, since only host code needs {it} (the kernels \
+         parse without {it}); a macro {they} would define is undefined here, so code under `#ifdef` of \
+         one is read as if it were not defined",
+        list.join(", ")
+    )
+}
+
+/// Run `cmd` with the user's and the compilation database's flags on `path`, with `empty` (a
+/// folder of empty headers) searched last: the AST read from clang's output (`None` when there
+/// was none), whether clang succeeded, and its stderr with notes on missing headers added.
+#[allow(clippy::type_complexity)]
+fn run(
+    mut cmd: Command,
+    clang: &Path,
+    path: &Path,
+    opts: &FrontendOptions,
+    empty: Option<&Path>,
+) -> Result<(Option<Result<ast::Node, serde_json::Error>>, bool, String), FrontendError> {
     for p in &opts.preprocessor {
         cmd.args(p.clang_args());
     }
@@ -86,6 +175,9 @@ pub(super) fn dump_ast(
         cmd.arg(format!("-I{}", i.display()));
     }
     for d in super::libraries::system_dirs() {
+        cmd.arg("-idirafter").arg(d);
+    }
+    if let Some(d) = empty {
         cmd.arg("-idirafter").arg(d);
     }
     cmd.args(["-Xclang", "-ast-dump=json"]).arg(path);
@@ -117,6 +209,18 @@ pub(super) fn dump_ast(
     })?;
     let mut stderr = err_thread.join().unwrap_or_default();
     stderr.push_str(&super::libraries::missing_header_notes(&stderr));
+    Ok((parsed, status.success(), stderr))
+}
+
+/// The AST of one clang run ([`run`]), or its error: host code's errors accepted as
+/// [`dump_ast`] says.
+fn finish(
+    parsed: Option<Result<ast::Node, serde_json::Error>>,
+    success: bool,
+    stderr: String,
+    path: &Path,
+    host_code: bool,
+) -> Result<(ast::Node, Vec<String>), FrontendError> {
     // A reader that stopped early closed clang's output: its error, not clang's status.
     if let Some(Err(e)) = &parsed
         && stderr.trim().is_empty()
@@ -127,11 +231,11 @@ pub(super) fn dump_ast(
     }
     let mut root = match parsed {
         Some(Ok(r)) => r,
-        Some(Err(e)) if status.success() => return Err(e.into()),
+        Some(Err(e)) if success => return Err(e.into()),
         _ => return Err(FrontendError::ClangFailed { stderr }),
     };
     ast::resolve_locations(&mut root);
-    if status.success() {
+    if success {
         return Ok((root, Vec::new()));
     }
     match host_code.then(|| super::host::host_only(&root, &stderr)).flatten() {

@@ -354,10 +354,13 @@ pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<super::Parsed, Front
         Some(cuda) => {
             let over = |libs| -> Result<super::Parsed, FrontendError> {
                 let (pch, prelude) = nvidia_pch(&clang, &cuda, libs, arch, std, extra)?;
-                let mut cmd = cuda_command(&clang, Some(&cuda), arch, std, extra);
-                cmd.args(["-fsyntax-only", "-Xclang", "-include-pch", "-Xclang"])
-                    .arg(&pch);
-                let (root, notes) = dump_ast(cmd, &clang, path, opts, true)?;
+                let make = || {
+                    let mut cmd = cuda_command(&clang, Some(&cuda), arch, std, extra);
+                    cmd.args(["-fsyntax-only", "-Xclang", "-include-pch", "-Xclang"])
+                        .arg(&pch);
+                    cmd
+                };
+                let (root, notes) = dump_ast(make, &clang, path, opts, true)?;
                 Ok(super::Parsed { root, prelude, notes })
             };
             let parsed = match libraries_for(path) {
@@ -379,12 +382,15 @@ pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<super::Parsed, Front
         }
         None => {
             let (prelude, inc) = support_files()?;
-            let mut cmd = cuda_command(&clang, None, arch, std, extra);
-            cmd.arg("-fsyntax-only")
-                .arg("-include")
-                .arg(&prelude)
-                .arg(format!("-I{}", inc.display()));
-            let (root, notes) = dump_ast(cmd, &clang, path, opts, true)?;
+            let make = || {
+                let mut cmd = cuda_command(&clang, None, arch, std, extra);
+                cmd.arg("-fsyntax-only")
+                    .arg("-include")
+                    .arg(&prelude)
+                    .arg(format!("-I{}", inc.display()));
+                cmd
+            };
+            let (root, notes) = dump_ast(make, &clang, path, opts, true)?;
             Ok(super::Parsed { root, prelude, notes })
         }
     }

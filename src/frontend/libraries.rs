@@ -85,18 +85,29 @@ pub fn provider(name: &str) -> Option<&'static str> {
         .map(|(_, p)| *p)
 }
 
-/// For each `fatal error: 'NAME' file not found` of clang's `stderr`, a note naming what
-/// provides NAME and how gpug gets it; empty when none is known.
-pub fn missing_header_notes(stderr: &str) -> String {
-    let mut out = String::new();
+/// The headers clang could not find: NAME of each `fatal error: 'NAME' file not found` of its
+/// `stderr`, in order, without repeats.
+pub fn missing_headers(stderr: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
     for line in stderr.lines() {
         let Some(rest) = line.split_once("fatal error: '").map(|(_, r)| r) else {
             continue;
         };
-        let Some(name) = rest.strip_suffix("' file not found") else {
-            continue;
-        };
-        if let Some(p) = provider(name) {
+        if let Some(name) = rest.strip_suffix("' file not found")
+            && !out.iter().any(|n| n == name)
+        {
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
+/// For each `fatal error: 'NAME' file not found` of clang's `stderr`, a note naming what
+/// provides NAME and how gpug gets it; empty when none is known.
+pub fn missing_header_notes(stderr: &str) -> String {
+    let mut out = String::new();
+    for name in missing_headers(stderr) {
+        if let Some(p) = provider(&name) {
             let how = if p.starts_with("NVIDIA's") && p.contains("PyPI") {
                 "scripts/install-deps.sh unpacks it into gpug's CUDA folder; or --cuda-path DIR, or -I DIR"
             } else if p.contains("libomp") || p.contains("libopenmpi") {

@@ -108,6 +108,28 @@ pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<Parsed, FrontendErro
     }
 }
 
+/// `e`, and when it is [`FrontendError::NoKernel`] while `notes` say headers clang could not
+/// find were read as empty ([`clang::dump_ast`]), that the kernels may be in them.
+fn empty_headers_hint(e: FrontendError, notes: &[String]) -> FrontendError {
+    match e {
+        FrontendError::NoKernel { file, hint } if hint.is_empty() => {
+            let hint = notes
+                .iter()
+                .find_map(|n| n.strip_prefix("note: header"))
+                .and_then(|n| n.split_once(" not found"))
+                .map(|(names, _)| {
+                    format!(
+                        "; clang could not find the header{names}, read as empty: the kernels may be there \
+                         (give the folder with -I DIR)"
+                    )
+                })
+                .unwrap_or_default();
+            FrontendError::NoKernel { file, hint }
+        }
+        e => e,
+    }
+}
+
 /// A file as clang parsed it ([`parse`]).
 #[derive(Debug)]
 pub struct Parsed {
@@ -226,10 +248,12 @@ pub enum FrontendError {
         what: String,
     },
     /// The file defines no `__global__` function.
-    #[error("{file}: no kernel (__global__ function) found")]
+    #[error("{file}: no kernel (__global__ function) found{hint}")]
     NoKernel {
         /// The file.
         file: String,
+        /// Empty, or why the kernels may be missing (`; the headers … were read as empty`).
+        hint: String,
     },
     /// `--kernel NAME` names no kernel of the file.
     #[error("{file}: kernel `{name}` not found (kernels: {available})")]
@@ -343,7 +367,8 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
     }
     let prelude_s = prelude.to_string_lossy();
     if opts.assumptions.is_empty() {
-        let mut program = lower::lower_program(&root, &file, &prelude_s, opts.kernel.as_deref(), opts)?;
+        let mut program = lower::lower_program(&root, &file, &prelude_s, opts.kernel.as_deref(), opts)
+            .map_err(|e| empty_headers_hint(e, &notes))?;
         program.notes.splice(0..0, notes);
         program.includes = included_files(&root, &file, &prelude_s);
         return Ok(program);
@@ -409,7 +434,8 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
         &again.prelude.to_string_lossy(),
         opts.kernel.as_deref(),
         &opts,
-    )?;
+    )
+    .map_err(|e| empty_headers_hint(e, &again.notes))?;
     program.notes.splice(0..0, again.notes);
     program.includes = included_files(&again.root, &file, &again.prelude.to_string_lossy());
     Ok(program)

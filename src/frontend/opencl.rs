@@ -56,17 +56,20 @@ pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<super::Parsed, Front
     let clang = find_clang(opts.clang.as_deref())?;
     let prelude = prelude_file()?;
     let std = opts.cl_std.as_deref().unwrap_or(DEFAULT_CL_STD);
-    let mut cmd = Command::new(&clang);
-    cmd.args(["-x", "cl"])
-        .arg(format!("-cl-std={std}"))
-        .args(["-Xclang", "-finclude-default-header", "-fsyntax-only"])
-        // Kernels of the wild use doubles and byte-addressed stores without the pragmas.
-        .args(["-Xclang", "-cl-ext=+cl_khr_fp64,+cl_khr_byte_addressable_store,+cl_khr_global_int32_base_atomics,+cl_khr_local_int32_base_atomics,+cl_khr_int64_base_atomics"])
-        .arg("-Wno-unused-value")
-        .arg("-include")
-        .arg(&prelude)
-        .args(&opts.clang_args);
-    let (mut root, notes) = dump_ast(cmd, &clang, path, opts, false)?;
+    let make = || {
+        let mut cmd = Command::new(&clang);
+        cmd.args(["-x", "cl"])
+            .arg(format!("-cl-std={std}"))
+            .args(["-Xclang", "-finclude-default-header", "-fsyntax-only"])
+            // Kernels of the wild use doubles and byte-addressed stores without the pragmas.
+            .args(["-Xclang", "-cl-ext=+cl_khr_fp64,+cl_khr_byte_addressable_store,+cl_khr_global_int32_base_atomics,+cl_khr_local_int32_base_atomics,+cl_khr_int64_base_atomics"])
+            .arg("-Wno-unused-value")
+            .arg("-include")
+            .arg(&prelude)
+            .args(&opts.clang_args);
+        cmd
+    };
+    let (mut root, notes) = dump_ast(make, &clang, path, opts, false)?;
     normalize(&mut root);
     let mut files = std::collections::HashMap::new();
     name_vector_accessors(&mut root, &mut files);

@@ -287,6 +287,21 @@ const TABLE: &[(&str, Lowering)] = &[
     ("make_double2", Vector),
     ("make_double3", Vector),
     ("make_double4", Vector),
+    // Surface reads and writes by object: accesses of the surface memory (`lower/texture.rs`).
+    ("surf1Dread", Surface),
+    ("surf1Dwrite", Surface),
+    ("surf2Dread", Surface),
+    ("surf2Dwrite", Surface),
+    ("surf3Dread", Surface),
+    ("surf3Dwrite", Surface),
+    ("surf1DLayeredread", Surface),
+    ("surf1DLayeredwrite", Surface),
+    ("surf2DLayeredread", Surface),
+    ("surf2DLayeredwrite", Surface),
+    ("surfCubemapread", Surface),
+    ("surfCubemapwrite", Surface),
+    ("surfCubemapLayeredread", Surface),
+    ("surfCubemapLayeredwrite", Surface),
     // Texture fetches, by reference (`texture<T, dim, mode>`) or by object
     // (`cudaTextureObject_t`): read-only memory, uninterpreted functions of the coordinates.
     ("tex1Dfetch", Texture),

@@ -101,6 +101,11 @@ pub enum Lowering {
     /// The value is an uninterpreted function of the texture and the coordinates (see
     /// `lower/texture.rs`).
     Texture,
+    /// A read or write of surface memory by surface object (`surf2Dread`, `surf2Dwrite`, …):
+    /// an ordinary access of one array that stands for all surfaces (two surface objects may
+    /// name the same CUDA array), at an offset made of the coordinates (see
+    /// `lower/texture.rs`).
+    Surface,
     /// A load through a pointer with a cache hint (`__ldg(p)`, `__ldcg(p)`, …): a read of `*p`,
     /// an ordinary memory access (it races with another thread's write of the same bytes).
     Load,

@@ -31,6 +31,29 @@ template <class Group> __device__ void synchronize(Group &g);
 #endif
 #endif
 
+/* Surface reads and writes by surface object (NVIDIA's surface_indirect_functions.h, whose
+ * bodies clang 14's texture intrinsics cannot instantiate): declarations only, in NVIDIA's
+ * signatures; gpug lowers the calls by name (src/frontend/lower/texture.rs). Defining the
+ * header's guard makes a kernel's own #include of it a no-op. */
+#ifndef __SURFACE_INDIRECT_FUNCTIONS_H__
+#define __SURFACE_INDIRECT_FUNCTIONS_H__
+#define __GPUG_SURF(NAME, ...)                                                                  \
+  template <class T> __device__ void NAME##read(T *ptr, cudaSurfaceObject_t obj, __VA_ARGS__, \
+      cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);                                    \
+  template <class T> __device__ T NAME##read(cudaSurfaceObject_t obj, __VA_ARGS__,            \
+      cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);                                    \
+  template <class T> __device__ void NAME##write(T val, cudaSurfaceObject_t obj, __VA_ARGS__, \
+      cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
+__GPUG_SURF(surf1D, int x)
+__GPUG_SURF(surf2D, int x, int y)
+__GPUG_SURF(surf3D, int x, int y, int z)
+__GPUG_SURF(surf1DLayered, int x, int layer)
+__GPUG_SURF(surf2DLayered, int x, int y, int layer)
+__GPUG_SURF(surfCubemap, int x, int y, int face)
+__GPUG_SURF(surfCubemapLayered, int x, int y, int layerFace)
+#undef __GPUG_SURF
+#endif
+
 /* Host-side min/max overloads of nvcc's crt/math_functions.hpp, which clang 14's CUDA wrapper
  * declares for device code only: host code calling them (common in NVIDIA's samples) must still
  * parse. Host functions are never lowered, so their bodies do not matter to the analysis. */

@@ -1,6 +1,7 @@
-//! Inline assembly (`asm("…" : outputs : inputs : clobbers)`) inside NVIDIA's CUDA headers
-//! that only computes values: the half and bfloat16 conversions and arithmetic of
-//! `cuda_fp16.hpp` and `cuda_bf16.hpp` are written in PTX.
+//! Inline assembly (`asm("…" : outputs : inputs : clobbers)`) that only computes values: the
+//! half and bfloat16 conversions and arithmetic of `cuda_fp16.hpp` and `cuda_bf16.hpp` are
+//! written in PTX, and so are a program's own bit tricks (`mov.u32 %0, %%laneid;`, a
+//! `vabsdiff4`, a `prmt`).
 //!
 //! clang's JSON AST gives an asm statement's operands (outputs, then inputs) but not its text,
 //! constraints or clobbers, so these are read from the header's source at the statement's
@@ -22,13 +23,13 @@
 //! Either way an output is over-approximated, so an output used as an index cannot hide a race.
 //! An instruction named through a macro parameter (`__CUDA_FP16_STRINGIFY(name)` in a macro's
 //! body) is read from the macro's invocation (`__BINARY_OP_HALF_MACRO(add)`, at the statement's
-//! expansion position) and checked as the others. Inline assembly anywhere else (user code, a user macro) stays unsupported.
+//! expansion position) and checked as the others. The same rules hold in a program's own code
+//! (issue 42: cuda-samples' `inlinePTX` and `stereoDisparity`), macros included.
 
 use super::{Lower, R, Val, unsupported};
 use crate::frontend::ast::{Node, Pos};
 use crate::frontend::types::CType;
 use crate::ir::*;
-use std::path::Path;
 use std::sync::Arc;
 
 /// Instructions (the part of the opcode before its first `.`) that synchronize threads, order
@@ -441,11 +442,8 @@ pub(super) fn refusal(t: &AsmText) -> Option<String> {
 
 impl Lower<'_, '_> {
     /// The asm statement `n` at `span`: its outputs assigned as the module documentation says,
-    /// or an error where it is not in NVIDIA's headers or is refused.
+    /// or an error where it is refused.
     pub(super) fn asm_stmt(&mut self, n: &Node, span: Span, out: &mut Vec<Stmt>) -> R<()> {
-        if !self.in_nvidia_headers(&span.file) {
-            return unsupported(span, "inline assembly");
-        }
         let Some(at) = n.spelled.as_ref().or(n.begin.as_ref()) else {
             return unsupported(span, "inline assembly without a source position");
         };
@@ -523,8 +521,9 @@ impl Lower<'_, '_> {
         self.note_once(
             "asm",
             &span,
-            "inline assembly in NVIDIA's headers computes values only: each result is an \
-             uninterpreted function of its inputs (an arbitrary value for `asm volatile`)",
+            "inline assembly that computes values only (no memory operand, barrier, branch or shuffle): \
+             each result is an uninterpreted function of its inputs (an arbitrary value for `asm volatile` \
+             or a special register)",
         );
         Ok(())
     }
@@ -539,15 +538,6 @@ impl Lower<'_, '_> {
                 format!("inline assembly operand of type `{}`", other.describe()),
             ),
         }
-    }
-
-    /// Whether `file` (as clang names it) is under the include folder of NVIDIA's headers.
-    fn in_nvidia_headers(&self, file: &str) -> bool {
-        let Some(inc) = &self.g.nvidia_include else {
-            return false;
-        };
-        let p = Path::new(file);
-        p.starts_with(inc) || std::fs::canonicalize(p).is_ok_and(|c| c.starts_with(inc))
     }
 
     /// The text of the file of `at` and the byte offset of `at` in it (cached per file).
@@ -590,7 +580,7 @@ fn macro_args(src: &str, at: usize) -> Option<String> {
 /// The name of the uninterpreted function of the asm statement at `span`: `asm FILE:LINE:COL`
 /// with the file's name only.
 fn asm_name(span: &Span) -> String {
-    let file = Path::new(&*span.file)
+    let file = std::path::Path::new(&*span.file)
         .file_name()
         .map(|f| f.to_string_lossy().into_owned())
         .unwrap_or_default();

@@ -158,6 +158,7 @@ impl Lower<'_, '_> {
                 None => return Ok(None),
             },
             Lowering::Texture => self.texture_fetch(n, name, args, span, out)?,
+            Lowering::Surface => self.surface_access(n, name, args, span, out)?,
             Lowering::Load => self.cached_load(name, args, span, out)?,
             Lowering::Store => self.cached_store(name, args, span, out)?,
             Lowering::Memory(set) => self.memory_call(set, name, args, span, out)?,

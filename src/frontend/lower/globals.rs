@@ -25,7 +25,10 @@ pub(super) fn select_kernels<'a>(g: &Globals<'a>, file: &str, only: Option<&str>
         found.push((name, full, k));
     }
     if found.is_empty() {
-        return Err(FrontendError::NoKernel { file: file.to_string() });
+        return Err(FrontendError::NoKernel {
+            file: file.to_string(),
+            hint: String::new(),
+        });
     }
     // Plain names for template instantiations unless a template has several.
     let mut counts: HashMap<&str, usize> = HashMap::new();
@@ -191,9 +194,6 @@ pub(super) struct Globals<'a> {
     pub(super) global_offset: [u64; 3],
     /// OpenCL's `get_work_dim()` when known ([`crate::frontend::FrontendOptions::work_dim`]).
     pub(super) work_dim: Option<u32>,
-    /// The include folder of NVIDIA's headers (canonical), whose value-only inline assembly
-    /// `asm.rs` models; `None` with gpug's stub headers.
-    pub(super) nvidia_include: Option<std::path::PathBuf>,
     /// Constructors with a body (`ctor.rs`), by (record name as [`TypeEnv::parse`] names it,
     /// the constructor's type as clang spells it: `void (const float)`).
     pub(super) ctors: HashMap<(String, String), &'a Node>,

@@ -142,7 +142,6 @@ pub fn lower_program(
     add_vector_types(&mut g);
     collect(root, &mut g, prelude);
     globals::group_aliases(root, &mut g.group_aliases);
-    g.nvidia_include = nvidia_include(opts);
     let selected = select_kernels(&g, file, only)?;
     let mut kernels = Vec::new();
     for (display, k) in &selected {
@@ -174,19 +173,6 @@ pub fn lower_program(
         notes: library_note(&g.library_kernels).into_iter().collect(),
         includes: Vec::new(),
     })
-}
-
-/// The include folder of NVIDIA's headers that `opts` selects (canonical when it can be), for
-/// `asm.rs`; `None` with gpug's stubs or for OpenCL.
-fn nvidia_include(opts: &super::FrontendOptions) -> Option<std::path::PathBuf> {
-    if opts.language == Some(Language::OpenCl) {
-        return None;
-    }
-    let inc = super::cuda::resolve_headers(&opts.headers)
-        .ok()
-        .flatten()?
-        .join("include");
-    Some(std::fs::canonicalize(&inc).unwrap_or(inc))
 }
 
 /// The note naming the kernels of library headers that were not verified (thrust's and CUB's,
@@ -379,6 +365,9 @@ struct Lower<'a, 'g> {
     /// OpenCL: the array a null pointer points into (`null.rs`); `None` for CUDA, where a null
     /// pointer used as a pointer is refused.
     null: Option<ArrayId>,
+    /// The array that stands for every surface's memory (`texture.rs`), once a kernel reads
+    /// or writes a surface.
+    surfaces: Option<ArrayId>,
     /// Whether each pointer parameter's array is null (`null.rs`): a `Bool` parameter of the
     /// kernel, made at the first comparison of a pointer into it with a null pointer.
     null_flags: HashMap<ArrayId, VarId>,
@@ -543,6 +532,7 @@ fn lower_kernel_pass(
         literals: HashMap::new(),
         copies: 0,
         null: None,
+        surfaces: None,
         null_flags: HashMap::new(),
         families: HashMap::new(),
         bulk_written: Vec::new(),

@@ -150,6 +150,108 @@ impl Lower<'_, '_> {
         }
     }
 
+    /// A surface read or write by object, a call `n` of `name`: `surf2Dwrite(v, obj, x, y)`,
+    /// `surf2Dread<T>(obj, x, y)` (the value of the call) or `surf2Dread(&v, obj, x, y)` (into
+    /// `*ptr`), and their 1-D, 3-D, layered and cubemap siblings; a boundary mode is ignored.
+    ///
+    /// Every surface is one global array (two surface objects may name the same CUDA array, so
+    /// keeping them apart could hide a race), addressed by the byte offset `x + y·2^24 +
+    /// z·2^44` (`z` the layer or face where there is one): the same coordinates always give
+    /// the same offset, and different ones the same offset only beyond 16 MiB rows or 2^20
+    /// rows, where a conflict found is a false alarm, never a missed one.
+    pub(super) fn surface_access(
+        &mut self,
+        n: &Node,
+        name: &str,
+        args: &[&Node],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Val> {
+        let (base, write) = match (name.strip_suffix("write"), name.strip_suffix("read")) {
+            (Some(b), _) => (b, true),
+            (_, Some(b)) => (b, false),
+            _ => return unsupported(span.clone(), format!("surface function `{name}`")),
+        };
+        let dims = match base {
+            "surf1D" => 1,
+            "surf2D" | "surf1DLayered" => 2,
+            _ => 3,
+        };
+        let into_ptr = !write && args.first().is_some_and(|a| matches!(self.ctype(a), CType::Ptr(_)));
+        let lead = usize::from(write || into_ptr);
+        if args.len() < lead + 1 + dims {
+            return unsupported(span.clone(), format!("`{name}` with {} arguments", args.len()));
+        }
+        let value = if write { Some(self.rvalue(args[0], out)?) } else { None };
+        let dst = if into_ptr {
+            let p = self.rvalue(args[0], out)?;
+            let p = self.expect_ptr(p, args[0])?;
+            Some(LVal::Mem {
+                array: p.array,
+                off: p.off,
+                cty: p.pointee,
+            })
+        } else {
+            None
+        };
+        // The object: evaluated for its effects; all surfaces are one array.
+        self.rvalue(args[lead], out)?;
+        let mut off: Option<Expr> = None;
+        for (i, a) in args[lead + 1..lead + 1 + dims].iter().enumerate() {
+            let c = self.rvalue(a, out)?;
+            let c = super::cast(self.expect_scalar(c, a)?, Ty::I64);
+            let term = match i {
+                0 => c,
+                _ => super::bin(BinOp::Mul, c, Expr::int(1i64 << [0, 24, 44][i], Ty::I64), Ty::I64),
+            };
+            off = Some(match off {
+                None => term,
+                Some(o) => super::bin(BinOp::Add, o, term, Ty::I64),
+            });
+        }
+        let off = off.unwrap_or_else(|| Expr::int(0, Ty::I64));
+        let array = match self.surfaces {
+            Some(a) => a,
+            None => {
+                let byte = CType::Scalar(Ty::Int { bits: 8, signed: false });
+                let a = self.new_array(
+                    "surface memory",
+                    Space::Global,
+                    &CType::Array(Box::new(byte), None),
+                    span.clone(),
+                )?;
+                self.surfaces = Some(a);
+                let note = "surface memory: every surface object is taken as one array (two objects may name the \
+                            same CUDA array), so accesses of the same coordinates of two surfaces conflict";
+                if !self.k.notes.iter().any(|x| x == note) {
+                    self.k.notes.push(note.to_string());
+                }
+                a
+            }
+        };
+        if let Some(v) = value {
+            let cty = self.ctype(args[0]);
+            let lv = LVal::Mem { array, off, cty };
+            self.assign(&lv, v, n, span, out)?;
+            return Ok(Val::Void);
+        }
+        match dst {
+            None => {
+                let cty = self.ctype(n);
+                self.read(LVal::Mem { array, off, cty }, n, out)
+            }
+            Some(lv) => {
+                let cty = match &lv {
+                    LVal::Mem { cty, .. } => cty.clone(),
+                    LVal::Bound(_) | LVal::Cond { .. } => CType::Void,
+                };
+                let v = self.read(LVal::Mem { array, off, cty }, n, out)?;
+                self.assign(&lv, v, n, span, out)?;
+                Ok(Val::Void)
+            }
+        }
+    }
+
     /// `__ldg(p)` and its siblings: the value of `*p`, read from memory.
     pub(super) fn cached_load(&mut self, name: &str, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
         let [p] = args else {
