@@ -125,10 +125,14 @@ impl TypeEnv {
         if s.ends_with(')') {
             return fn_spelling(s);
         }
-        // Pointer to array: `int (*)[8]`.
-        if let Some(i) = s.find("(*)") {
+        // Pointer to array: `int (*)[8]`, `unsigned int (*const)[32]`.
+        if let Some(i) = s.find("(*")
+            && let Some(j) = s[i..].find(')').map(|j| i + j)
+            && s[i + 2..j].split_whitespace().all(|w| QUALIFIERS.contains(&w))
+            && s[j + 1..].trim_start().starts_with('[')
+        {
             let base = &s[..i];
-            let dims = &s[i + 3..];
+            let dims = &s[j + 1..];
             let inner = self.parse_depth(&format!("{} {}", base.trim(), dims.trim()), depth);
             return CType::Ptr(Box::new(inner));
         }
@@ -568,6 +572,35 @@ pub fn curand_records() -> Vec<(String, Fields)> {
     ]
 }
 
+/// The CUDA runtime's records that kernels take by value (`driver_types.h`: `cudaExtent`,
+/// `cudaPos`, `cudaPitchedPtr`), for when they come from NVIDIA's precompiled headers, whose
+/// declarations are not in the kernel's AST. `size_t` fields are 64-bit.
+pub fn cuda_runtime_records() -> Vec<(String, Fields)> {
+    let size = || {
+        CType::Scalar(Ty::Int {
+            bits: 64,
+            signed: false,
+        })
+    };
+    let named = |names: &[&str]| -> Fields { names.iter().map(|n| (n.to_string(), size())).collect() };
+    let mut pitched = vec![("ptr".to_string(), CType::Ptr(Box::new(CType::Void)))];
+    pitched.extend(named(&["pitch", "xsize", "ysize"]));
+    vec![
+        ("cudaExtent".into(), named(&["width", "height", "depth"])),
+        ("cudaPos".into(), named(&["x", "y", "z"])),
+        ("cudaPitchedPtr".into(), pitched),
+    ]
+}
+
+/// The CUDA runtime's typedefs that kernels use (name, what it stands for): the texture and
+/// surface object handles (`texture_types.h`, `surface_types.h`).
+pub fn cuda_runtime_typedefs() -> Vec<(&'static str, &'static str)> {
+    vec![
+        ("cudaTextureObject_t", "unsigned long long"),
+        ("cudaSurfaceObject_t", "unsigned long long"),
+    ]
+}
+
 /// cuRAND's typedefs of its state records and direction vectors (name, what it stands for).
 pub fn curand_typedefs() -> Vec<(&'static str, &'static str)> {
     vec![
@@ -608,6 +641,16 @@ mod tests {
         assert_eq!(
             env.parse("int (*)[8]"),
             CType::Ptr(Box::new(CType::Array(Box::new(CType::Scalar(Ty::I32)), Some(8))))
+        );
+        assert_eq!(
+            env.parse("unsigned int (*const)[32]"),
+            CType::Ptr(Box::new(CType::Array(
+                Box::new(CType::Scalar(Ty::Int {
+                    bits: 32,
+                    signed: false
+                })),
+                Some(32)
+            )))
         );
         assert_eq!(
             env.parse("unsigned long long"),

@@ -111,6 +111,8 @@ const TABLE: &[(&str, Lowering)] = &[
     // Copies and fills of memory, byte by byte.
     ("memcpy", Memory(false)),
     ("__builtin_memcpy", Memory(false)),
+    ("__builtin_assume_aligned", First),
+    ("__builtin_expect", First),
     ("memset", Memory(true)),
     ("__builtin_memset", Memory(true)),
     // Integer helpers (on floats: uninterpreted).

@@ -106,6 +106,10 @@ pub enum Lowering {
     /// name the same CUDA array), at an offset made of the coordinates (see
     /// `lower/texture.rs`).
     Surface,
+    /// The value of the first argument, the others evaluated (`__builtin_assume_aligned(p, 16)`
+    /// is `p`; `__builtin_expect(x, c)` is `x`): a hint to the compiler, nothing to the
+    /// semantics gpug checks.
+    First,
     /// A load through a pointer with a cache hint (`__ldg(p)`, `__ldcg(p)`, …): a read of `*p`,
     /// an ordinary memory access (it races with another thread's write of the same bytes).
     Load,

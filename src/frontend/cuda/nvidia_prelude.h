@@ -9,6 +9,9 @@
 #define __GPUG__ 1
 
 #include <cuda_runtime.h>
+/* nvcc's crt/common_functions.h includes <assert.h>, so a kernel uses `assert` without an
+ * #include under nvcc (and NVRTC); clang's CUDA wrapper does not include it. */
+#include <assert.h>
 /* The warp reductions of compute capability 8.0 (`__reduce_add_sync`, ...): nvcc's
  * crt/sm_80_rt.h, which clang 14's wrapper does not include. Only its declarations: gpug
  * models the calls by name (src/frontend/builtins). */

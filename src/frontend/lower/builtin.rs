@@ -159,6 +159,16 @@ impl Lower<'_, '_> {
             },
             Lowering::Texture => self.texture_fetch(n, name, args, span, out)?,
             Lowering::Surface => self.surface_access(n, name, args, span, out)?,
+            Lowering::First => {
+                let Some((first, rest)) = args.split_first() else {
+                    return unsupported(span.clone(), format!("`{name}` without arguments"));
+                };
+                let v = self.rvalue(first, out)?;
+                for a in rest {
+                    self.rvalue(a, out)?;
+                }
+                v
+            }
             Lowering::Load => self.cached_load(name, args, span, out)?,
             Lowering::Store => self.cached_store(name, args, span, out)?,
             Lowering::Memory(set) => self.memory_call(set, name, args, span, out)?,

@@ -132,6 +132,12 @@ impl Lower<'_, '_> {
                 }
                 None => self.curand_write(p.array, &p.off, &words(size), span, out),
             },
+            // A state held in registers (a local copy, `curandState s = states[i]`, passed by
+            // reference): the thread's own, so no access; its fields become arbitrary.
+            Val::Addr(lv) => {
+                let v = self.curand_fresh(&CType::Record(record.clone()), name, span, out)?;
+                self.assign(&lv, v, n, span, out)?;
+            }
             v => self.curand_clobber(v, name, span, out)?,
         }
         let what = if mtgp {
@@ -274,7 +280,8 @@ impl Lower<'_, '_> {
         Ok(())
     }
 
-    /// A fresh value of type `t`: a scalar havocked, a struct field by field.
+    /// A fresh value of type `t`: a scalar havocked, a struct field by field, an array element
+    /// by element.
     fn curand_fresh(&mut self, t: &CType, name: &str, span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
         match t {
             CType::Void => Ok(Val::Void),
@@ -295,6 +302,14 @@ impl Lower<'_, '_> {
                     vs.push((f, self.curand_fresh(&ft, name, span, out)?));
                 }
                 Ok(Val::Struct(vs))
+            }
+            // An array member (XORWOW's `v[5]`): element by element.
+            CType::Array(elem, Some(len)) if *len <= 1024 => {
+                let mut vs = Vec::new();
+                for _ in 0..*len {
+                    vs.push(self.curand_fresh(elem, name, span, out)?);
+                }
+                Ok(Val::Array(vs))
             }
             other => unsupported(span.clone(), format!("`{name}` returning `{}`", other.describe())),
         }

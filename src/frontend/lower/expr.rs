@@ -718,6 +718,21 @@ impl Lower<'_, '_> {
         let va = self.rvalue(a, &mut sa)?;
         let mut sb = Vec::new();
         let vb = self.rvalue(b, &mut sb)?;
+        // `c ? p + k : NULL`: the null arm points into the null array (`null.rs`).
+        let (va, vb) = match (self.null, self.ctype(n)) {
+            (Some(array), CType::Ptr(pointee)) => {
+                let null = |v: Val| match v {
+                    Val::Scalar(Expr::Const { ref value, .. }) if *value == BigInt::from(0) => Val::Ptr(PtrVal {
+                        array,
+                        off: Expr::int(0, Ty::I64),
+                        pointee: (*pointee).clone(),
+                    }),
+                    v => v,
+                };
+                (null(va), null(vb))
+            }
+            _ => (va, vb),
+        };
         match (va, vb) {
             // `c ? (void)0 : __assert_fail(…)`, glibc's `assert(c)`: the assertion itself.
             (Val::Void, Val::Void)

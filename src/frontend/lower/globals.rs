@@ -190,6 +190,9 @@ pub(super) struct Globals<'a> {
     pub(super) group_aliases: Vec<String>,
     /// The source language: which table of built-in functions calls are looked up in.
     pub(super) language: crate::ir::Language,
+    /// Whether device code of the file names a null pointer (`NULL`, `nullptr`, `0` as a
+    /// pointer): CUDA kernels then get `null.rs`'s null array, as OpenCL's always do.
+    pub(super) device_null: bool,
     /// OpenCL's global offset per dimension ([`crate::frontend::FrontendOptions::global_offset`]).
     pub(super) global_offset: [u64; 3],
     /// OpenCL's `get_work_dim()` when known ([`crate::frontend::FrontendOptions::work_dim`]).
@@ -412,11 +415,17 @@ fn record_fields(c: &Node, g: &Globals) -> Vec<(String, CType)> {
 /// A typedef: its spelling for [`TypeEnv::parse`], and for `typedef struct { … } name;` the
 /// record it names.
 fn add_typedef(c: &Node, g: &mut Globals) {
+    // The record the typedef names, not one of its template arguments' (`typedef
+    // Packed128<__nv_bfloat16> x128;` names `Packed128<…>`, whose type node lists the
+    // argument `__nv_bfloat16` first).
     fn record_id(n: &Node) -> Option<&str> {
         if n.kind == "RecordType" {
             return n.decl.as_ref().map(|d| d.id.as_str());
         }
-        n.inner.iter().find_map(record_id)
+        n.inner
+            .iter()
+            .filter(|c| c.kind != "TemplateArgument")
+            .find_map(record_id)
     }
     let (Some(name), Some(id)) = (&c.name, record_id(c)) else {
         return;

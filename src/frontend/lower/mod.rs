@@ -142,6 +142,7 @@ pub fn lower_program(
     add_vector_types(&mut g);
     collect(root, &mut g, prelude);
     globals::group_aliases(root, &mut g.group_aliases);
+    g.device_null = g.language == Language::Cuda && null::names_null(root);
     let selected = select_kernels(&g, file, only)?;
     let mut kernels = Vec::new();
     for (display, k) in &selected {
@@ -215,6 +216,13 @@ fn add_cuda_vector_types(g: &mut Globals) {
     for (name, fields, align) in crate::frontend::types::cuda_vector_records() {
         g.types.records.entry(name.clone()).or_insert(fields);
         g.types.aligns.entry(name).or_insert(align);
+    }
+    // The runtime's by-value records and object handles, likewise.
+    for (name, fields) in crate::frontend::types::cuda_runtime_records() {
+        g.types.records.entry(name).or_insert(fields);
+    }
+    for (name, target) in crate::frontend::types::cuda_runtime_typedefs() {
+        g.types.add_typedef(name, target);
     }
     // cuRAND's state records, likewise from the precompiled headers (`curand.rs`).
     for (name, fields) in crate::frontend::types::curand_records() {
@@ -569,7 +577,7 @@ fn lower_kernel_pass(
     };
     scan(body, &mut frame.addr_taken, &mut frame.modified);
     l.frames.push(frame);
-    if g.language == Language::OpenCl {
+    if g.language == Language::OpenCl || g.device_null {
         let bytes = CType::Array(Box::new(CType::Scalar(U8)), None);
         l.null = Some(l.new_array(null::NULL, Space::Local, &bytes, l.kspan.clone())?);
     }
@@ -812,7 +820,11 @@ impl<'a, 'g> Lower<'a, 'g> {
             CType::Scalar(ty) => *ty,
             CType::Record(_) if self.g.types.layout(&t).is_some() => Ty::Int { bits: 8, signed: false },
             CType::Void => Ty::Int { bits: 8, signed: false },
-            CType::Ptr(_) => return unsupported(span, format!("array of pointers `{name}`")),
+            // An array of pointers (llm.c's `extern __shared__ char *params[]`, used as bytes
+            // through a cast): 64-bit slots. Storing a pointer to memory stays refused, and a
+            // pointer loaded from memory is resolved only from parameter memory
+            // (`ptr_table.rs`), so such an array is only ever read and written as data.
+            CType::Ptr(_) => ptr_table::SLOT,
             other => {
                 return unsupported(span, format!("array `{name}` of element type `{}`", other.describe()));
             }

@@ -5,7 +5,9 @@
 //! whatever path led the pointer there (a pointer that is null on one path is a pointer into
 //! one of two arrays, `target.rs`, and only that path's access asserts).
 //!
-//! CUDA kernels keep refusing a null pointer used as a pointer (`None` in `Lower::null`).
+//! CUDA kernels get the null array too when the file's device code names a null pointer
+//! ([`names_null`]: llm.c's `p ? p + k : NULL`); the others have none (`None` in
+//! `Lower::null`), so their queries are as before.
 //!
 //! Whether a pointer is null (`p != nullptr`, `p == NULL`, `!p`, `if (p)`), in either language,
 //! is [`Lower::null_test`]: a kernel's pointer parameter may be null or not, as the launch
@@ -19,6 +21,24 @@ use super::Lower;
 use super::ptr_table::family_slot;
 use crate::ir::visit::insert_before_accesses;
 use crate::ir::{ArrayId, Expr, Kernel, Param, ParamKind, Stmt, StmtKind, Ty};
+
+/// Whether a device function (`__device__` or `__global__`) of `root` names a null pointer: a
+/// `nullptr`, a GNU `__null`, or an integer converted to a data pointer (`NullToPointer`).
+pub(super) fn names_null(root: &crate::frontend::ast::Node) -> bool {
+    use crate::frontend::ast::Node;
+    fn in_body(n: &Node) -> bool {
+        matches!(n.kind.as_str(), "CXXNullPtrLiteralExpr" | "GNUNullExpr")
+            || (n.cast_kind.as_deref() == Some("NullToPointer") && !n.type_str().contains("(*)"))
+            || n.inner.iter().any(in_body)
+    }
+    fn walk(n: &Node) -> bool {
+        if n.has_attr("CUDADeviceAttr") || n.has_attr("CUDAGlobalAttr") {
+            return in_body(n);
+        }
+        n.inner.iter().any(walk)
+    }
+    walk(root)
+}
 
 /// The name of the array null pointers point into.
 pub(super) const NULL: &str = "NULL";
