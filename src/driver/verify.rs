@@ -149,7 +149,7 @@ pub(super) fn verify_under(
     launch: &Launch,
 ) -> Result<KernelResult, Error> {
     let c = run.options();
-    let prepared = passes::prepare(k, &launch.geometry, &c.passes);
+    let prepared = run.prepare(k, &launch.geometry, &c.passes)?;
     // The front end's notes, and those of the passes (locks and flags taken or refused).
     let mut notes: Vec<String> = prepared.kernel.notes.clone();
     if opts.only_intra_group {
@@ -402,6 +402,11 @@ fn encode_checking_closed_forms(
 ) -> Result<(Kernel, encode::Encoded, Sessions), Error> {
     loop {
         let encoded = encode::encode_with(&kernel, &launch.geometry, &pair_options(opts, launch))?;
+        run.show_ssa(&kernel.name, "pair", &encoded.script);
+        run.show_queries(
+            &kernel.name,
+            encoded.checks.iter().map(|c| (c.property.describe(&kernel), &c.query)),
+        );
         let mut sessions = Sessions::new(&kernel, &encoded, run, opts.explain);
         let mut rejected: Vec<(Span, VarId)> = Vec::new();
         for (i, check) in encoded.checks.iter().enumerate() {
@@ -421,6 +426,9 @@ fn encode_checking_closed_forms(
                 span.line
             ));
             passes::demote_closed_form(&mut kernel.body, &span, var);
+        }
+        if run.options().passes.validate {
+            crate::ir::validate::validate(&kernel, crate::ir::validate::Stage::Prepared, "pass demote")?;
         }
     }
 }
@@ -460,7 +468,7 @@ fn confirm_by_replay(
         if !pinned {
             continue;
         }
-        let prepared = passes::prepare(k, &geometry, &run.options().passes);
+        let prepared = run.prepare(k, &geometry, &run.options().passes)?;
         let exact = prepared.inconclusive.is_empty()
             && prepared
                 .loops

@@ -10,7 +10,9 @@
 //! over statements and expressions is [`visit`], and the questions passes and encoders ask
 //! about a list of statements (assigned variables, written arrays, exits) are in [`query`].
 
+pub mod print;
 pub mod query;
+pub mod validate;
 pub mod visit;
 
 use num_bigint::BigInt;

@@ -99,6 +99,29 @@ pub enum Property {
     ClosedForm { loop_span: Span, var: VarId },
 }
 
+impl Property {
+    /// A short description for `--show=queries`: `race on sdata`, `barrier divergence at
+    /// t.cu:12:5`, with `kernel`'s names.
+    pub fn describe(&self, kernel: &Kernel) -> String {
+        match self {
+            Property::Race { array } => format!("race on {}", kernel.array(*array).name),
+            Property::HarmfulRace { array } => format!("harmful race on {}", kernel.array(*array).name),
+            Property::Divergence { span, reason } => match reason {
+                Some(why) => format!("divergence at {span} ({why})"),
+                None => format!("barrier divergence at {span}"),
+            },
+            Property::Assertion { span } => format!("assertion at {span}"),
+            Property::Invariant { span, base: true } => format!("loop invariant on entry at {span}"),
+            Property::Invariant { span, base: false } => format!("loop invariant preserved at {span}"),
+            Property::FlagWriters { array } => format!("two writers of flag {}", kernel.array(*array).name),
+            Property::BarrierInvariant { span, check } => format!("barrier invariant ({check:?}) at {span}"),
+            Property::ClosedForm { loop_span, var } => {
+                format!("closed form of {} in the loop at {loop_span}", kernel.var(*var).name)
+            }
+        }
+    }
+}
+
 /// One property instance: the query and how to read its model back.
 #[derive(Clone, Debug)]
 pub struct Check {
