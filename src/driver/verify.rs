@@ -419,6 +419,10 @@ fn encode_checking_closed_forms(
         if rejected.is_empty() {
             return Ok((kernel, encoded, sessions));
         }
+        let before_demote = match run.options().passes.validate {
+            true => crate::ir::validate::undefined_reads(&kernel),
+            false => Default::default(),
+        };
         for (span, var) in rejected {
             notes.push(format!(
                 "the closed form derived for `{}` in the loop at line {} failed its step check: havocked instead",
@@ -428,7 +432,8 @@ fn encode_checking_closed_forms(
             passes::demote_closed_form(&mut kernel.body, &span, var);
         }
         if run.options().passes.validate {
-            crate::ir::validate::validate(&kernel, crate::ir::validate::Stage::Prepared, "pass demote")?;
+            use crate::ir::validate::{Stage, validate};
+            validate(&kernel, Stage::Prepared, "pass demote", &before_demote)?;
         }
     }
 }

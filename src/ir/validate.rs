@@ -5,13 +5,19 @@
 //! [`validate`] checks, for the [`Stage`] the kernel is at:
 //!
 //! - [`Rule::UnknownId`]: every variable and array id names a declaration, every block label
-//!   is below [`Kernel::next_block`] and declared once.
+//!   is below [`Kernel::next_block`] and is not declared again inside a block of the same
+//!   label (copies of one block side by side, as unrolling makes them, are fine: each exit
+//!   still names one enclosing block).
 //! - [`Rule::Undefined`]: every variable is defined before it is read, on every path: a
 //!   scalar parameter at entry; `Assign`, `Havoc`, `Load`, `Atomic` (its `dst`), `Shuffle` and
 //!   `Vote`; the closed and havocked variables of an `AbstractLoop` at its head. Paths through
 //!   branches, loops (a loop may run no iteration), `Exit`, `Break`, `Continue` and `Return`
 //!   are followed. An `__ensures` body reads the final state, where every variable counts as
-//!   defined (an uninitialised one is arbitrary there, [`StmtKind::Ensures`]).
+//!   defined (an uninitialised one is arbitrary there, [`StmtKind::Ensures`]). The source may
+//!   read a variable that no path defines (C's uninitialised locals, such as the fields of a
+//!   `float4` declared without a value, and GPUVerify's access-log offsets before the first
+//!   access): such a read is an arbitrary value, as the encoders model it, so those variables
+//!   ([`undefined_reads`] of the lowered kernel) are exempt; a pass must not add others.
 //! - [`Rule::Type`]: operand types agree: a variable's uses have its declared type; the
 //!   operands of a binary operator share a type (shifts: both integers), comparisons and
 //!   `&&`/`||` give `Bool`, arithmetic gives its operands' type; conditions (`if`, loops,
@@ -37,7 +43,8 @@ use super::{
     AbstractLoop, ArrayId, AtomicOp, BinOp, BlockId, Expr, Kernel, ParamKind, Span, Stmt, StmtKind, SyncEvent, Ty,
     UnOp, VarId,
 };
-use std::collections::{HashMap, HashSet};
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 
 /// Where in the pipeline a kernel is: what it may contain.
@@ -105,25 +112,17 @@ pub struct Invalid {
 /// Checks `kernel` at `stage` (see the module doc); `pass` names what made it, for the error.
 ///
 /// Errors: the first broken invariant, in program order.
-pub fn validate(kernel: &Kernel, stage: Stage, pass: &str) -> Result<(), Box<Invalid>> {
-    let mut defs = vec![false; kernel.vars.len()];
-    for p in &kernel.params {
-        if let ParamKind::Scalar(v) = p.kind
-            && let Some(d) = defs.get_mut(v.0)
-        {
-            *d = true;
-        }
-    }
-    let mut c = Checker {
-        k: kernel,
-        stage,
-        blocks: HashSet::new(),
-        open: Vec::new(),
-        exits: HashMap::new(),
-        loops: Vec::new(),
-        in_ensures: false,
-    };
-    let mut state = Some(defs);
+///
+/// `may_be_undefined` are the variables exempt from [`Rule::Undefined`]: those the source reads
+/// where they may be undefined ([`undefined_reads`] of the lowered kernel).
+pub fn validate(
+    kernel: &Kernel,
+    stage: Stage,
+    pass: &str,
+    may_be_undefined: &BTreeSet<VarId>,
+) -> Result<(), Box<Invalid>> {
+    let mut c = Checker::new(kernel, stage, may_be_undefined);
+    let mut state = c.entry();
     c.block(&kernel.body, &mut state).map_err(|(s, rule, detail)| {
         Box::new(Invalid {
             kernel: kernel.name.clone(),
@@ -134,6 +133,20 @@ pub fn validate(kernel: &Kernel, stage: Stage, pass: &str) -> Result<(), Box<Inv
             stmt: stmt_text(kernel, s),
         })
     })
+}
+
+/// The variables `kernel` reads somewhere where they may be undefined on some path (their
+/// value there is arbitrary): what the source itself reads uninitialised, for
+/// [`validate`]'s `may_be_undefined`. A kernel that breaks another rule gives those found
+/// before it.
+pub fn undefined_reads(kernel: &Kernel) -> BTreeSet<VarId> {
+    let none = BTreeSet::new();
+    let mut c = Checker::new(kernel, Stage::Marked, &none);
+    c.collected = RefCell::new(Some(BTreeSet::new()));
+    let mut state = c.entry();
+    // Only what was collected matters here; another rule's failure ends the walk.
+    let _ = c.block(&kernel.body, &mut state);
+    c.collected.into_inner().unwrap_or_default()
 }
 
 /// The first line of `s` as the kernel prints it, without its span comment.
@@ -180,8 +193,10 @@ struct LoopCtx {
 struct Checker<'k> {
     k: &'k Kernel,
     stage: Stage,
-    /// Block labels declared so far.
-    blocks: HashSet<BlockId>,
+    /// Exempt from [`Rule::Undefined`].
+    may_be_undefined: &'k BTreeSet<VarId>,
+    /// When collecting ([`undefined_reads`]): the variables read where they may be undefined.
+    collected: RefCell<Option<BTreeSet<VarId>>>,
     /// Labels that an `Exit` may leave here, innermost last.
     open: Vec<BlockId>,
     /// Per open label, the meet of the definitions at its exits.
@@ -190,7 +205,33 @@ struct Checker<'k> {
     in_ensures: bool,
 }
 
-impl Checker<'_> {
+impl<'k> Checker<'k> {
+    fn new(k: &'k Kernel, stage: Stage, may_be_undefined: &'k BTreeSet<VarId>) -> Checker<'k> {
+        Checker {
+            k,
+            stage,
+            may_be_undefined,
+            collected: RefCell::new(None),
+            open: Vec::new(),
+            exits: HashMap::new(),
+            loops: Vec::new(),
+            in_ensures: false,
+        }
+    }
+
+    /// The definitions at entry: the scalar parameters.
+    fn entry(&self) -> Defs {
+        let mut defs = vec![false; self.k.vars.len()];
+        for p in &self.k.params {
+            if let ParamKind::Scalar(v) = p.kind
+                && let Some(d) = defs.get_mut(v.0)
+            {
+                *d = true;
+            }
+        }
+        Some(defs)
+    }
+
     fn block<'s>(&mut self, stmts: &'s [Stmt], d: &mut Defs) -> Result<(), Failure<'s>> {
         let mut copy_open = false;
         for s in stmts {
@@ -264,7 +305,12 @@ impl Checker<'_> {
                 Self::same(&format!("a use of {}", self.var_name(*id)), decl, *ty)?;
                 if let Some(d) = d
                     && !d[id.0]
+                    && !self.may_be_undefined.contains(id)
                 {
+                    if let Some(c) = self.collected.borrow_mut().as_mut() {
+                        c.insert(*id);
+                        return Ok(*ty);
+                    }
                     return Err((
                         Rule::Undefined,
                         format!("{} is read where it is not defined on every path", self.var_name(*id)),
@@ -353,8 +399,11 @@ impl Checker<'_> {
                 format!("block b{} is not below next_block {}", id.0, self.k.next_block),
             ));
         }
-        if !self.blocks.insert(id) {
-            return Err((Rule::UnknownId, format!("block b{} is declared twice", id.0)));
+        if self.open.contains(&id) {
+            return Err((
+                Rule::UnknownId,
+                format!("block b{} is declared inside a block of the same label", id.0),
+            ));
         }
         Ok(())
     }

@@ -38,7 +38,7 @@ mod unroll;
 mod unwind;
 
 use crate::ir::query::assigned_vars;
-use crate::ir::validate::{Invalid, Stage, validate};
+use crate::ir::validate::{Invalid, Stage, undefined_reads, validate};
 use crate::ir::{BlockId, Expr, Kernel, Span, Stmt, Ty, UnOp, VarId};
 /// Constant evaluation: for the launch contracts' witnesses and the front end's tests of its
 /// built-ins.
@@ -137,10 +137,15 @@ pub fn prepare_observed(
     opts: &PassOptions,
     after: &mut dyn FnMut(&str, &Kernel),
 ) -> Result<Prepared, Box<Invalid>> {
+    // What the source reads uninitialised (arbitrary values): no pass may add to it.
+    let may_be_undefined = match opts.validate {
+        true => undefined_reads(kernel),
+        false => Default::default(),
+    };
     let mut checkpoint = |pass: &str, k: &Kernel, stage: Stage| {
         after(pass, k);
         match opts.validate {
-            true => validate(k, stage, &format!("pass {pass}")),
+            true => validate(k, stage, &format!("pass {pass}"), &may_be_undefined),
             false => Ok(()),
         }
     };

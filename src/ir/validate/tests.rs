@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::ir::{ArrayDecl, BarrierScope, Fences, Param, Space, StmtKind};
+use std::collections::BTreeSet;
 
 fn st(kind: StmtKind, line: u32) -> Stmt {
     Stmt::test(kind, line)
@@ -65,7 +66,7 @@ fn barrier(line: u32) -> Stmt {
 }
 
 fn broken(k: &Kernel, stage: Stage) -> Invalid {
-    match validate(k, stage, "pass test") {
+    match validate(k, stage, "pass test", &BTreeSet::new()) {
         Err(e) => *e,
         Ok(()) => panic!("accepted:\n{k}"),
     }
@@ -107,8 +108,8 @@ fn a_well_formed_kernel_is_accepted_at_every_stage_it_may_be_at() {
         ),
         barrier(9),
     ]);
-    assert_eq!(validate(&k, Stage::Lowered, "lowering"), Ok(()));
-    assert_eq!(validate(&k, Stage::Marked, "pass sync"), Ok(()));
+    assert_eq!(validate(&k, Stage::Lowered, "lowering", &BTreeSet::new()), Ok(()));
+    assert_eq!(validate(&k, Stage::Marked, "pass sync", &BTreeSet::new()), Ok(()));
 }
 
 #[test]
@@ -226,16 +227,62 @@ fn an_exit_from_a_block_that_does_not_enclose_it_is_an_unresolved_label() {
 }
 
 #[test]
-fn a_block_declared_twice_is_an_unknown_id() {
-    let block = st(
+fn a_block_declared_inside_a_block_of_the_same_label_is_an_unknown_id() {
+    let inner = st(
         StmtKind::Block {
             id: BlockId(1),
             body: Vec::new(),
         },
+        3,
+    );
+    let outer = st(
+        StmtKind::Block {
+            id: BlockId(1),
+            body: vec![inner.clone()],
+        },
         2,
     );
-    let k = kernel(vec![block.clone(), block]);
+    let e = broken(&kernel(vec![outer]), Stage::Lowered);
+    assert_eq!((e.rule, e.span.line), (Rule::UnknownId, 3));
+    // Copies side by side (unrolled iterations of a loop around an inlined call) are fine.
+    let k = kernel(vec![inner.clone(), inner]);
+    assert_eq!(validate(&k, Stage::Lowered, "pass loops", &BTreeSet::new()), Ok(()));
+}
+
+#[test]
+fn a_label_at_or_past_next_block_is_an_unknown_id() {
+    let k = kernel(vec![st(
+        StmtKind::Block {
+            id: BlockId(4),
+            body: Vec::new(),
+        },
+        2,
+    )]);
     assert_eq!(broken(&k, Stage::Lowered).rule, Rule::UnknownId);
+}
+
+#[test]
+fn what_the_source_reads_uninitialised_is_exempt_but_a_pass_may_not_add_more() {
+    // x = x + 1 with x never defined: C's uninitialised local, an arbitrary value.
+    let k = kernel(vec![assign(
+        X,
+        Expr::Binary {
+            op: BinOp::Add,
+            lhs: Box::new(var(X)),
+            rhs: Box::new(Expr::int(1, Ty::I32)),
+            ty: Ty::I32,
+        },
+        3,
+    )]);
+    let lowered = undefined_reads(&k);
+    assert_eq!(lowered, BTreeSet::from([X]));
+    assert_eq!(validate(&k, Stage::Lowered, "lowering", &lowered), Ok(()));
+    // A pass that drops the definition of n's copy into x reads x undefined: not exempt.
+    let defined = kernel(vec![assign(X, var(N), 2), assign(N, var(X), 3)]);
+    assert!(undefined_reads(&defined).is_empty());
+    let dropped = kernel(vec![assign(N, var(X), 3)]);
+    let e = validate(&dropped, Stage::Marked, "pass test", &undefined_reads(&defined)).expect_err("x is undefined");
+    assert_eq!(e.rule, Rule::Undefined);
 }
 
 #[test]
@@ -250,7 +297,7 @@ fn a_loop_left_after_the_loop_pass_is_a_stage_error() {
         },
         3,
     )]);
-    assert_eq!(validate(&k, Stage::Marked, "pass sync"), Ok(()));
+    assert_eq!(validate(&k, Stage::Marked, "pass sync", &BTreeSet::new()), Ok(()));
     let e = broken(&k, Stage::Prepared);
     assert_eq!(e.rule, Rule::Stage);
     assert!(e.to_string().contains("after pass test"), "{e}");
@@ -260,7 +307,7 @@ fn a_loop_left_after_the_loop_pass_is_a_stage_error() {
 fn a_lock_marker_straight_from_the_front_end_is_a_stage_error() {
     let k = kernel(vec![st(StmtKind::Sync(SyncEvent::Unlock), 3)]);
     assert_eq!(broken(&k, Stage::Lowered).rule, Rule::Stage);
-    assert_eq!(validate(&k, Stage::Marked, "pass sync"), Ok(()));
+    assert_eq!(validate(&k, Stage::Marked, "pass sync", &BTreeSet::new()), Ok(()));
 }
 
 #[test]
@@ -277,5 +324,5 @@ fn a_return_ends_the_paths_that_would_leave_a_variable_undefined() {
         ),
         assign(N, var(X), 5),
     ]);
-    assert_eq!(validate(&k, Stage::Lowered, "lowering"), Ok(()));
+    assert_eq!(validate(&k, Stage::Lowered, "lowering", &BTreeSet::new()), Ok(()));
 }
