@@ -11,6 +11,7 @@
 //! the pipeline's [`KernelRun`].
 
 use super::Error;
+use super::contracts::{Launch, Reverify};
 use super::pipeline::{Command, KernelRun, Reply, reasons};
 use crate::encode::nonlinear::Refinement;
 use crate::encode::{self, Finding};
@@ -101,22 +102,15 @@ fn verify_kernel(k: &Kernel, opts: &VerifyOptions, run: &mut KernelRun) -> Resul
     Ok(result)
 }
 
-/// The launches a verification covers: the geometry (a `None` dimension is symbolic) and,
-/// under a launch contract, the no-wrap assumption of the linear thread index
-/// ([`encode::EncodeOptions::index_fits`]); and which checks it asks.
-#[derive(Clone, Debug)]
-pub(super) struct Launch {
-    pub geometry: passes::Geometry,
-    pub index_fits: Option<(u32, [bool; 3])>,
-    /// Ask only the checks of these findings' kinds (and arrays, for races): a re-verification
-    /// under more assumptions, after a decided verification in which every other check was
-    /// unsatisfiable, which more assumptions keep so. `None`: every check.
-    pub only: Option<Vec<Finding>>,
-    /// Uniform entry conditions a witness should satisfy when it can
-    /// ([`encode::EncodeOptions::preferred`]): a finding whose witness violates one is asked
-    /// for again with all of them asserted, and replaced by that witness when there is one.
-    /// They restrict no verdict.
-    pub prefer: Vec<crate::ir::Expr>,
+/// Re-verifications for the launch contracts: [`verify_under`] with these options.
+impl Reverify for VerifyOptions {
+    fn verify_under(&self, k: &Kernel, run: &mut KernelRun, launch: &Launch) -> Result<KernelResult, Error> {
+        verify_under(k, self, run, launch)
+    }
+
+    fn no_overflow(&self) -> bool {
+        self.no_overflow
+    }
 }
 
 impl Launch {
