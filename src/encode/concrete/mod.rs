@@ -21,10 +21,12 @@
 //! path condition; uninitialised locals in `e` are havocked, so they range over all values
 //! (PUG's `guarantee` with free variables).
 //!
-//! The threads run on the pair model's encoder (`super::pair`, under
-//! [`super::MemoryModel::Serialized`]); this model's own parts are its hooks there: [`schedule`]
-//! (events and ORDER constraints) and `fold` (constant folding and the memory overlay), and the
-//! witness read back from an assertion's model. Does not run a solver nor decide verdicts.
+//! The threads run on the SSA engine every model shares (`super::ssa`, under
+//! [`super::MemoryModel::Serialized`]), whose hooks for this model live beside it: `schedule`
+//! (events and ORDER constraints), `fold` (constant folding and the memory overlay) and `reads`
+//! (what an assertion read); this module builds the launch's threads and its assertion checks
+//! and reads an assertion's witness back. Must not import the pair model (`super::pair`).
+//! Does not run a solver nor decide verdicts.
 
 use super::ssa::{AssertInfo, Encoder, MemKey, ReadVars, TState, expr_vars, schedule};
 use super::terms::{app, atom, bvn, f, sym, t, thread_symbol};

@@ -237,7 +237,7 @@ pub struct SyncPoint {
     pub writes: bool,
 }
 
-/// The result of [`encode`].
+/// The result of [`encode_with`] (and of the pair model's [`super::encode`]).
 #[derive(Clone, Debug)]
 pub struct Encoded {
     /// The kernel's transition formula: declarations, SSA definitions, geometry and thread
