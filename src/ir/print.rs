@@ -317,15 +317,15 @@ impl Printer<'_> {
                 line(out, indent, "}", "");
             }
             StmtKind::Loop {
-                cond_stmts,
-                cond,
-                body,
-                step,
-                do_while,
+                cond_stmts: pre,
+                cond: test,
+                body: each,
+                step: next,
+                do_while: first,
             } => {
-                let head = if *do_while { "loop do-while {" } else { "loop {" };
+                let head = if *first { "loop do-while {" } else { "loop {" };
                 line(out, indent, head, &span);
-                self.loop_parts(cond_stmts, cond, body, step, indent + 1, out)?;
+                self.loop_parts(pre, test, each, next, indent + 1, out)?;
                 line(out, indent, "}", "");
             }
             StmtKind::Break => one(out, "break;".into()),
@@ -341,9 +341,9 @@ impl Printer<'_> {
                 dst,
                 mode,
                 mask,
-                value,
-                lane,
-                width,
+                value: v,
+                lane: from,
+                width: w,
             } => {
                 let mode = match mode {
                     ShuffleMode::Idx => "idx",
@@ -357,9 +357,9 @@ impl Printer<'_> {
                     format!(
                         "{} = shfl.{mode}(mask {mask}, value {}, lane {}, width {});",
                         self.var(*dst),
-                        self.e(value),
-                        self.e(lane),
-                        self.e(width)
+                        self.e(v),
+                        self.e(from),
+                        self.e(w)
                     ),
                 )
             }

@@ -445,14 +445,14 @@ impl<'k> Checker<'k> {
             }
             StmtKind::Atomic {
                 op,
-                dst,
+                dst: old,
                 array,
-                offset,
+                offset: at,
                 operands,
                 ty,
                 ..
             } => {
-                self.offset(*array, offset, d)?;
+                self.offset(*array, at, d)?;
                 let want = if *op == AtomicOp::Cas { 2 } else { 1 };
                 if operands.len() != want {
                     return Err(Inner::Here(
@@ -463,7 +463,7 @@ impl<'k> Checker<'k> {
                 for o in operands {
                     Self::same("an atomic's operand", *ty, self.expr(o, d)?)?;
                 }
-                if let Some(v) = dst {
+                if let Some(v) = old {
                     let got = self.define(*v, d)?;
                     Self::same("an atomic's old value", *ty, got)?;
                 }
@@ -476,17 +476,17 @@ impl<'k> Checker<'k> {
                 *d = meet(t, d);
             }
             StmtKind::Loop {
-                cond_stmts,
+                cond_stmts: pre,
                 cond,
                 body,
-                step,
+                step: next,
                 do_while,
             } => {
                 if self.stage == Stage::Prepared && !self.in_ensures {
                     return Err(Inner::Here(Rule::Stage, "a loop after the loop pass".into()));
                 }
                 self.loops.push(LoopCtx::default());
-                let r = self.loop_body(cond_stmts, cond, body, step, *do_while, d);
+                let r = self.loop_body(pre, cond, body, next, *do_while, d);
                 let ctx = self.loops.pop().unwrap_or_default();
                 let after_test = r?;
                 *d = meet(after_test, &ctx.breaks);
