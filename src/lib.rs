@@ -1,6 +1,7 @@
 //! gpug: a verifier for CUDA kernels in the style of PUG (FSE 2010).
 //!
-//! The pipeline (DESIGN.md), data flowing one way:
+//! The pipeline (ARCHITECTURE.md, which also states the invariants between stages and the
+//! models' soundness arguments), data flowing one way:
 //!
 //! ```text
 //! file.cu ─► frontend ─► ir::Program ─► passes ─► encode ─► Query* ─► solver ─► verdict ─► report
@@ -13,11 +14,11 @@
 //! | room | owns | must not |
 //! | --- | --- | --- |
 //! | [`frontend`] | `clang.rs`: running clang and reading its JSON AST ([`frontend::ast`]); `cuda.rs` (+ `cuda/`): CUDA's flags, prelude, stub headers and built-in variables; `lower/`: one lowering to [`ir`] split by concern (`globals`, `decl`, `stmt`, `expr`, `place`: lvalues and pointers to (array, offset), `call`: inlining, `builtin`); `builtins/`: built-in functions as tables keyed by name (`builtins/cuda.rs`) | know about SMT |
-//! | [`ir`] | the kernel language (`mod.rs`), the one walker ([`ir::visit`]: `Visitor`, `VisitorMut` with use contexts) and the walk helpers every stage shares ([`ir::query`]) | analyse anything |
-//! | [`passes`] | one file per pass under the pass manager [`passes::prepare`]: `propagate` (constants with the geometry), `unroll`, `unwind` (`--loop-unwind`), `abstraction` and `closed_form` (PUG §6 loop abstraction), `demote` | emit SMT |
-//! | [`encode`] | `terms.rs` (shared term building); the thread models as siblings: `pair/` (two-thread model: `state`, `expr`, `memory`, `abstraction` (equality/adversarial), `loops`, `barriers`, `races`, `stmt`) and `concrete/` (every thread explicit: `fold`, `schedule` IDs); `nonlinear`, `float`, `witness`, `bank` serve several models | run a solver |
+//! | [`ir`] | the kernel language (`mod.rs`), the one walker ([`ir::visit`]: `Visitor`, `VisitorMut` with use contexts), the walk helpers every stage shares ([`ir::query`]), the text form ([`ir::print`]) and the validator of the invariants between stages ([`ir::validate`]) | analyse anything |
+//! | [`passes`] | one file per pass under the pass manager [`passes::prepare_observed`] (which validates after each pass): `propagate` (constants with the geometry), `unroll`, `unwind` (`--loop-unwind`), `abstraction` and `closed_form` (PUG §6 loop abstraction), `demote` | emit SMT |
+//! | [`encode`] | `terms.rs` (shared term building); `ssa/`, the SSA engine every model runs (`state`, `expr`, `memory`, `abstraction` (equality/adversarial), `loops`, `barriers`, `races`, `stmt`, and the concrete model's hooks `fold`, `schedule` IDs, `reads`); the thread models as its users: `pair.rs` (two threads), `concrete/` (every thread explicit), `bank`; `nonlinear`, `float`, `witness` serve several models | run a solver; let one model import another |
 //! | [`solver`] | solver programs (registry), [`solver::Session`]s that own their process and its pid from the start, deadlines, `.smt2` dumps | know about kernels |
-//! | [`driver`] | the one pipeline ([`driver::pipeline`]) and the three commands over it (`verify`, `check`, `bank`); the one [`driver::Error`] | print |
+//! | [`driver`] | the one pipeline ([`driver::pipeline`]) and the three commands over it (`verify`, `check`, `bank`); the launch contracts (`contracts/`, asking re-verifications through their `Reverify` trait, never importing `verify`); `--show` ([`driver::show`]); the one [`driver::Error`] | print |
 //! | [`verdict`] | plain result data: verdicts, findings, witnesses, per-kernel and per-file results | depend on any stage |
 //! | [`report`] | text, JSON and SARIF of [`verdict`] data ([`report::Render`], [`report::sarif`]) | decide anything, import `driver` or `encode` |
 //! | [`memory`] | the memory bound (`--max-memory`): the monitor of the resident set, the flag stages poll, [`memory::Exceeded`], the solvers' limit | print, exit, know kernels |
@@ -25,8 +26,8 @@
 //!
 //! Where the coming work lives: OpenCL in `frontend/opencl.rs` beside `cuda.rs` with
 //! `builtins/opencl.rs`; NVIDIA's real headers in `frontend/cuda.rs`; new intrinsics as lines in
-//! `frontend/builtins/*.rs`; warps as `encode/warp/` beside `pair/` and `concrete/`, warp
-//! statements in `ir` (one arm in `ir::visit`); barrier invariants in `encode/pair/invariants.rs` (their IR a `StmtKind::BarrierInvariant`);
+//! `frontend/builtins/*.rs`; warps as `encode/warp/` beside `pair.rs` and `concrete/` over `ssa/`, warp
+//! statements in `ir` (one arm in `ir::visit`); barrier invariants in `encode/ssa/invariants.rs` (their IR a `StmtKind::BarrierInvariant`);
 //! launch contracts in `driver/` (re-asking queries) with their data in `verdict`; parallel
 //! queries and a solver portfolio in `driver::pipeline` over `solver`.
 

@@ -15,6 +15,7 @@ mod values;
 pub use values::{MaxMemory, parse_dim, parse_dim_partial, strip_ignored_flags};
 use values::{parse_gpu_arch, parse_kernel_args, parse_max_memory, parse_offset, parse_warp_size};
 
+use crate::driver::show::{Show, ShowStage};
 use crate::driver::{self, Command, RunOptions, VerifyOptions};
 use crate::frontend::{FrontendError, FrontendOptions, Headers};
 use crate::passes::{Geometry, PassOptions};
@@ -25,6 +26,7 @@ use crate::verdict::{Outcome, Verdict};
 use clap::{Parser, Subcommand};
 use compile_db::CompileDb;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Exit code of success without a verdict (`gpug solvers`, `--help`).
@@ -492,6 +494,54 @@ pub struct CommonArgs {
     /// entry, as `__requires(e)` as the kernel's first statement would be.
     #[arg(long = "assume", value_name = "EXPR")]
     pub assume: Vec<String>,
+
+    /// Print a stage of the pipeline for each kernel on stdout, ahead of the report:
+    /// `lowered` (the kernel as the front end lowered it, in the IR's text form: a line per
+    /// statement, its source line:column as a trailing comment), `passes` (the kernel after
+    /// each pass: `bounds` with --check-array-bounds, `sync`, `loops`), `ssa` (the encoder's
+    /// SSA: the SMT-LIB declarations, definitions and path conditions its queries share),
+    /// `queries` (each query's name, property and size). Comma-separated or repeated
+    /// (`--show=passes,queries`). Launch contracts' re-verifications are not shown.
+    #[arg(long, value_enum, value_name = "STAGE", value_delimiter = ',')]
+    pub show: Vec<ShowArg>,
+
+    /// Check that the IR is well formed after lowering and after every pass (always on in
+    /// debug builds): variables defined before use, operand types, nesting, labels, statement
+    /// kinds per stage. A broken invariant is an internal error (exit 2) that names the pass
+    /// and the statement, never a verdict. GPUG_VALIDATE=1 in the environment does the same
+    /// (`cargo test` sets it).
+    #[arg(long)]
+    pub validate: bool,
+}
+
+/// Whether `GPUG_VALIDATE=1` is in the environment: the same as `--validate` (the repository's
+/// `.cargo/config.toml` sets it for `cargo test`, so every test validates the IR).
+fn validate_from_env() -> bool {
+    std::env::var_os("GPUG_VALIDATE").is_some_and(|v| v == "1")
+}
+
+/// A stage `--show` prints ([`crate::driver::show::ShowStage`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ShowArg {
+    /// The kernel after lowering.
+    Lowered,
+    /// The kernel after each pass.
+    Passes,
+    /// The encoder's SSA.
+    Ssa,
+    /// Each query's name, property and size.
+    Queries,
+}
+
+impl ShowArg {
+    fn stage(self) -> ShowStage {
+        match self {
+            ShowArg::Lowered => ShowStage::Lowered,
+            ShowArg::Passes => ShowStage::Passes,
+            ShowArg::Ssa => ShowStage::Ssa,
+            ShowArg::Queries => ShowStage::Queries,
+        }
+    }
 }
 
 /// The form of the report on stdout (`--format`).
@@ -605,7 +655,13 @@ impl CommonArgs {
 
     /// [`CommonArgs::run_options`], the error as its message (an unknown solver, a bad
     /// `--timeout`).
-    pub fn try_run_options(&self, timeout: f64, geometry: Geometry, passes: PassOptions) -> Result<RunOptions, String> {
+    pub fn try_run_options(
+        &self,
+        timeout: f64,
+        geometry: Geometry,
+        mut passes: PassOptions,
+    ) -> Result<RunOptions, String> {
+        passes.validate |= self.validate || validate_from_env();
         let mut solvers = self.solvers().map_err(|e| e.to_string())?;
         let solver = solvers.remove(0);
         let portfolio = match solvers.is_empty() {
@@ -624,6 +680,14 @@ impl CommonArgs {
             jobs: self.jobs.unwrap_or_else(batch::default_jobs).max(1),
             timeout: Duration::from_secs_f64(timeout),
             dump_dir: self.dump_smt2.clone(),
+            show: match self.show.is_empty() {
+                true => Show::default(),
+                // The text form goes to stdout, as the report does (the driver does not print).
+                false => Show::new(
+                    self.show.iter().map(|s| s.stage()).collect(),
+                    Arc::new(|text: &str| print!("{text}")),
+                ),
+            },
         })
     }
 

@@ -27,7 +27,6 @@ use super::pipeline::{Command, KernelRun, Reply, RunOptions, reasons};
 use crate::encode::bank::{self as eb, BankModel, BankWitness, Site};
 use crate::encode::{self, EncodeOptions, Encoded, MemoryModel};
 use crate::ir::{Kernel, Program};
-use crate::passes;
 use crate::solver::Session;
 use crate::verdict::{BankFileResult, BankKernelResult, IntervalResult, SiteResult, SiteWitness};
 use std::collections::{BTreeMap, BTreeSet};
@@ -110,7 +109,9 @@ impl Encodings<'_> {
                     lockstep: None,
                 },
             )?;
-            let session = run.session(&run.options().solvers(), &eb::bank_script(&enc))?;
+            let script = eb::bank_script(&enc);
+            run.show_ssa(&self.kernel.name, &format!("bank ({k} threads)"), &script);
+            let session = run.session(&run.options().solvers(), &script)?;
             self.by_k.insert(k, (enc, session));
         }
         Ok(self.by_k.get_mut(&k).expect("inserted above"))
@@ -125,8 +126,13 @@ impl Encodings<'_> {
         k: usize,
     ) -> Result<Reply<BankWitness>, Error> {
         let model = self.model;
+        let kernel = self.kernel;
         let (enc, session) = self.get(k, run)?;
         let q = eb::conflict_query(name, enc, occurrences, k, &model);
+        run.show_queries(
+            &kernel.name,
+            [(format!("a bank conflict of degree {k} or more"), &q.query)],
+        );
         Ok(match run.ask(session, &q.query)? {
             Reply::Sat(values) => Reply::Sat(q.witness(&values, &model)),
             Reply::Unsat => Reply::Unsat,
@@ -148,7 +154,7 @@ type Intervals = BTreeMap<u32, [BTreeSet<usize>; 3]>;
 
 fn bank_kernel(k: &Kernel, opts: &BankOptions, run: &mut KernelRun) -> Result<BankKernelResult, Error> {
     let c = run.options();
-    let prepared = passes::prepare(k, &c.geometry, &c.passes);
+    let prepared = run.prepare(k, &c.geometry, &c.passes)?;
     if !prepared.inconclusive.is_empty() {
         return Ok(BankKernelResult {
             name: k.name.clone(),

@@ -20,7 +20,7 @@ use crate::encode::{self, Property};
 use crate::ir::query::accessed_arrays;
 use crate::ir::visit::AccessContext;
 use crate::ir::{Kernel, Program, Space, Span, Stmt};
-use crate::passes::{self, LoopTreatment, PassOptions, Prepared};
+use crate::passes::{LoopTreatment, PassOptions, Prepared};
 use crate::solver;
 use crate::verdict::{AssertionFailure, CheckResult, KernelCheck, Ordering, Verdict};
 use std::time::Duration;
@@ -95,8 +95,11 @@ fn has_shared_atomics(k: &Kernel, stmts: &[Stmt]) -> bool {
 /// The kernel with every loop unrolled for the launch. A loop that cannot be (its trip count
 /// is not concrete, or exceeds the bound) is cut after N iterations with `--unroll N` (then
 /// `Some(N)` is returned), and without it makes the kernel inconclusive.
-fn prepare(k: &Kernel, opts: &CheckOptions, c: &RunOptions) -> (Prepared, Option<u32>) {
-    let mut prepared = passes::prepare(k, &c.geometry, &c.passes);
+///
+/// Errors: a pass left the kernel not well formed.
+fn prepare(k: &Kernel, opts: &CheckOptions, run: &KernelRun) -> Result<(Prepared, Option<u32>), Error> {
+    let c = run.options();
+    let mut prepared = run.prepare(k, &c.geometry, &c.passes)?;
     let not_unrolled: Vec<u32> = prepared
         .loops
         .iter()
@@ -104,7 +107,7 @@ fn prepare(k: &Kernel, opts: &CheckOptions, c: &RunOptions) -> (Prepared, Option
         .map(|(s, _)| s.line)
         .collect();
     if not_unrolled.is_empty() {
-        return (prepared, None);
+        return Ok((prepared, None));
     }
     match opts.bound {
         Some(n) => {
@@ -112,7 +115,7 @@ fn prepare(k: &Kernel, opts: &CheckOptions, c: &RunOptions) -> (Prepared, Option
                 loop_unwind: Some(n),
                 ..c.passes.clone()
             };
-            (passes::prepare(k, &c.geometry, &p), Some(n))
+            Ok((run.prepare(k, &c.geometry, &p)?, Some(n)))
         }
         None => {
             prepared.inconclusive = not_unrolled
@@ -126,7 +129,7 @@ fn prepare(k: &Kernel, opts: &CheckOptions, c: &RunOptions) -> (Prepared, Option
                     )
                 })
                 .collect();
-            (prepared, None)
+            Ok((prepared, None))
         }
     }
 }
@@ -136,7 +139,7 @@ fn check_kernel(k: &Kernel, opts: &CheckOptions, run: &mut KernelRun) -> Result<
     let g = &c.geometry;
     let dims = |d: [Option<u32>; 3]| d.iter().map(|x| x.unwrap_or(1) as usize).product::<usize>();
     let (tpb, blocks) = (dims(g.block_dim), dims(g.grid_dim));
-    let (prepared, bounded) = prepare(k, opts, c);
+    let (prepared, bounded) = prepare(k, opts, run)?;
     let atomics = has_shared_atomics(k, &k.body);
     let mut concrete = opts.concrete.clone();
     let mut notes: Vec<String> = k.notes.clone();
@@ -225,6 +228,14 @@ fn race_check(kernel: &Kernel, run: &mut KernelRun, result: &mut KernelCheck) ->
         ..encode::EncodeOptions::pair()
     };
     let pair = encode::encode_with(kernel, &c.geometry, &strict)?;
+    run.show_ssa(&kernel.name, "pair", &pair.script);
+    run.show_queries(
+        &kernel.name,
+        pair.checks
+            .iter()
+            .filter(|c| !matches!(c.property, Property::Assertion { .. }))
+            .map(|c| (c.property.describe(kernel), &c.query)),
+    );
     let mut session = run.session(&c.solvers(), &pair.script)?;
     for check in &pair.checks {
         if matches!(check.property, Property::Assertion { .. }) {
@@ -281,6 +292,13 @@ fn check_assertions(
     result: &mut KernelCheck,
 ) -> Result<(), Error> {
     let enc = encode_concrete(kernel, &run.options().geometry, concrete)?;
+    run.show_ssa(&kernel.name, "concrete", &enc.script);
+    run.show_queries(
+        &kernel.name,
+        enc.checks
+            .iter()
+            .map(|c| (format!("assertion at {}", c.span), &c.query)),
+    );
     // z3 answers queries after `(push 1)` with its incremental core, which is slow on these
     // bit-vector formulas; past one second it falls back to its bit-blasting solver.
     let mut specs = run.options().solvers();

@@ -10,6 +10,7 @@ pub mod bank;
 pub mod check;
 mod contracts;
 pub mod pipeline;
+pub mod show;
 pub mod verify;
 
 pub use pipeline::{Command, RunOptions, run};
@@ -48,6 +49,10 @@ pub enum Error {
     /// inconclusive with this reason ([`pipeline::run`]); before any kernel was read, the file.
     #[error(transparent)]
     Memory(#[from] crate::memory::Exceeded),
+    /// A stage left a kernel's IR not well formed ([`crate::ir::validate`]): a bug of gpug,
+    /// named with the pass and the statement, never a verdict.
+    #[error(transparent)]
+    Internal(#[from] Box<crate::ir::validate::Invalid>),
 }
 
 impl Error {

@@ -9,9 +9,11 @@
 //! Must not: print, or know which properties a command checks.
 
 use super::Error;
+use super::show::Show;
 use crate::frontend::{self, FrontendOptions};
+use crate::ir::validate::{Stage, undefined_reads, validate};
 use crate::ir::{Kernel, Program, Span};
-use crate::passes::{Geometry, PassOptions};
+use crate::passes::{Geometry, PassOptions, Prepared};
 use crate::solver::{Answer, Query, Script, Session, SessionOptions, Sexp, SolverError, SolverSpec};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -39,6 +41,8 @@ pub struct RunOptions {
     pub timeout: Duration,
     /// Where to write each query as a standalone `.smt2` script.
     pub dump_dir: Option<PathBuf>,
+    /// The stages `--show` prints, and where.
+    pub show: Show,
 }
 
 /// One answer of [`KernelRun::ask_parallel`], and whether it was its session's first query
@@ -117,6 +121,11 @@ pub fn run<C: Command>(file: &Path, common: &RunOptions, command: &C) -> Result<
     }
     let mut kernels = Vec::new();
     for k in &program.kernels {
+        if common.passes.validate {
+            // What the source reads uninitialised is an arbitrary value, not a broken IR.
+            validate(k, Stage::Lowered, "lowering", &undefined_reads(k))?;
+        }
+        common.show.lowered(k);
         let mut run = KernelRun::new(common);
         let result = match command.kernel(k, &mut run) {
             Ok(r) => r,
@@ -195,6 +204,42 @@ impl<'a> KernelRun<'a> {
     /// The options every command shares.
     pub fn options(&self) -> &'a RunOptions {
         self.opts
+    }
+
+    /// `kernel` after the passes ([`crate::passes::prepare_observed`]) for `geometry` under
+    /// `passes`, each pass's result shown by `--show=passes` (not while a launch contract
+    /// re-verifies the kernel: [`KernelRun::dump`] is off then).
+    ///
+    /// Errors: a pass left the kernel not well formed ([`Error::Internal`]).
+    pub fn prepare(&self, kernel: &Kernel, geometry: &Geometry, passes: &PassOptions) -> Result<Prepared, Error> {
+        let show = &self.opts.show;
+        let shown = self.dump;
+        Ok(crate::passes::prepare_observed(
+            kernel,
+            geometry,
+            passes,
+            &mut |pass, k| {
+                if shown {
+                    show.pass(pass, k);
+                }
+            },
+        )?)
+    }
+
+    /// `--show=ssa`: the script of one encoding of `kernel` under `model` (not while a
+    /// launch contract re-verifies the kernel).
+    pub fn show_ssa(&self, kernel: &str, model: &str, script: &Script) {
+        if self.dump {
+            self.opts.show.ssa(kernel, model, script);
+        }
+    }
+
+    /// `--show=queries`: `queries` with their properties (not while a launch contract
+    /// re-verifies the kernel).
+    pub fn show_queries<'q>(&self, kernel: &str, queries: impl IntoIterator<Item = (String, &'q Query)>) {
+        if self.dump {
+            self.opts.show.queries(kernel, queries);
+        }
     }
 
     /// Time since the kernel's analysis began.

@@ -11,6 +11,7 @@
 //! the pipeline's [`KernelRun`].
 
 use super::Error;
+use super::contracts::{Launch, Reverify};
 use super::pipeline::{Command, KernelRun, Reply, reasons};
 use crate::encode::nonlinear::Refinement;
 use crate::encode::{self, Finding};
@@ -101,22 +102,15 @@ fn verify_kernel(k: &Kernel, opts: &VerifyOptions, run: &mut KernelRun) -> Resul
     Ok(result)
 }
 
-/// The launches a verification covers: the geometry (a `None` dimension is symbolic) and,
-/// under a launch contract, the no-wrap assumption of the linear thread index
-/// ([`encode::EncodeOptions::index_fits`]); and which checks it asks.
-#[derive(Clone, Debug)]
-pub(super) struct Launch {
-    pub geometry: passes::Geometry,
-    pub index_fits: Option<(u32, [bool; 3])>,
-    /// Ask only the checks of these findings' kinds (and arrays, for races): a re-verification
-    /// under more assumptions, after a decided verification in which every other check was
-    /// unsatisfiable, which more assumptions keep so. `None`: every check.
-    pub only: Option<Vec<Finding>>,
-    /// Uniform entry conditions a witness should satisfy when it can
-    /// ([`encode::EncodeOptions::preferred`]): a finding whose witness violates one is asked
-    /// for again with all of them asserted, and replaced by that witness when there is one.
-    /// They restrict no verdict.
-    pub prefer: Vec<crate::ir::Expr>,
+/// Re-verifications for the launch contracts: [`verify_under`] with these options.
+impl Reverify for VerifyOptions {
+    fn verify_under(&self, k: &Kernel, run: &mut KernelRun, launch: &Launch) -> Result<KernelResult, Error> {
+        verify_under(k, self, run, launch)
+    }
+
+    fn no_overflow(&self) -> bool {
+        self.no_overflow
+    }
 }
 
 impl Launch {
@@ -149,7 +143,7 @@ pub(super) fn verify_under(
     launch: &Launch,
 ) -> Result<KernelResult, Error> {
     let c = run.options();
-    let prepared = passes::prepare(k, &launch.geometry, &c.passes);
+    let prepared = run.prepare(k, &launch.geometry, &c.passes)?;
     // The front end's notes, and those of the passes (locks and flags taken or refused).
     let mut notes: Vec<String> = prepared.kernel.notes.clone();
     if opts.only_intra_group {
@@ -402,6 +396,11 @@ fn encode_checking_closed_forms(
 ) -> Result<(Kernel, encode::Encoded, Sessions), Error> {
     loop {
         let encoded = encode::encode_with(&kernel, &launch.geometry, &pair_options(opts, launch))?;
+        run.show_ssa(&kernel.name, "pair", &encoded.script);
+        run.show_queries(
+            &kernel.name,
+            encoded.checks.iter().map(|c| (c.property.describe(&kernel), &c.query)),
+        );
         let mut sessions = Sessions::new(&kernel, &encoded, run, opts.explain);
         let mut rejected: Vec<(Span, VarId)> = Vec::new();
         for (i, check) in encoded.checks.iter().enumerate() {
@@ -414,6 +413,10 @@ fn encode_checking_closed_forms(
         if rejected.is_empty() {
             return Ok((kernel, encoded, sessions));
         }
+        let before_demote = match run.options().passes.validate {
+            true => crate::ir::validate::undefined_reads(&kernel),
+            false => Default::default(),
+        };
         for (span, var) in rejected {
             notes.push(format!(
                 "the closed form derived for `{}` in the loop at line {} failed its step check: havocked instead",
@@ -421,6 +424,10 @@ fn encode_checking_closed_forms(
                 span.line
             ));
             passes::demote_closed_form(&mut kernel.body, &span, var);
+        }
+        if run.options().passes.validate {
+            use crate::ir::validate::{Stage, validate};
+            validate(&kernel, Stage::Prepared, "pass demote", &before_demote)?;
         }
     }
 }
@@ -460,7 +467,7 @@ fn confirm_by_replay(
         if !pinned {
             continue;
         }
-        let prepared = passes::prepare(k, &geometry, &run.options().passes);
+        let prepared = run.prepare(k, &geometry, &run.options().passes)?;
         let exact = prepared.inconclusive.is_empty()
             && prepared
                 .loops

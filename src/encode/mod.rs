@@ -5,12 +5,16 @@
 //!
 //! - `terms`: shared term building (atoms, connectives, literals, sorts, symbols, the
 //!   per-thread symbols of builtins), used by every model.
-//! - `pair`: the pair model, SSA over two symbolic threads with the equality abstraction of
-//!   shared state; entry points [`encode`] and [`encode_with`] (k threads, for [`bank`]). Its
-//!   encoder is also the engine of the concrete model.
-//! - [`concrete`]: the concrete model of `gpug check`, every thread of a fixed launch, with
-//!   [`schedule`] (schedule IDs) and `fold` (constant folding, memory overlay); entry point
-//!   [`concrete::encode_concrete`].
+//! - `ssa`: the SSA engine every model runs (threads in lock step, their states and path
+//!   conditions, the script and the property checks); entry point [`encode_with`], with its
+//!   hooks for the concrete model: `fold` (constant folding, memory overlay), [`schedule`]
+//!   (schedule IDs), `reads` (what an assertion read).
+//! - `pair`: the pair model, the engine over two symbolic threads with the equality
+//!   abstraction of shared state; entry point [`encode`].
+//! - [`concrete`]: the concrete model of `gpug check`, every thread of a fixed launch; entry
+//!   point [`concrete::encode_concrete`].
+//!
+//! The models (`pair`, [`concrete`], [`bank`]) import `ssa`, never one another.
 //! - [`bank`]: shared-memory bank-conflict queries over k threads of one warp.
 //! - [`nonlinear`]: mixed-radix lemmas and the linear relaxation of symbolic products.
 //! - `float`: floats in SMT-LIB's FloatingPoint theory (`--float ieee`).
@@ -24,11 +28,13 @@ pub mod concrete;
 mod float;
 pub mod nonlinear;
 mod pair;
+mod ssa;
 mod terms;
 mod witness;
 
-pub use concrete::schedule;
-pub use pair::{Access, Benign, Check, EncodeOptions, Encoded, MemoryModel, Property, encode, encode_with};
+pub use pair::encode;
+pub use ssa::schedule;
+pub use ssa::{Access, Benign, Check, EncodeOptions, Encoded, MemoryModel, Property, encode_with};
 pub use terms::thread_symbol;
 pub use witness::{AccessKind, Finding, FindingKind, WitnessAccess};
 

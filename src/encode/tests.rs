@@ -1,6 +1,6 @@
 //! Encoder tests on hand-built IR, answered by z3 through a plain pipe (independent of the
 //! solver module).
-use super::pair::Encoder;
+use super::ssa::Encoder;
 use super::terms::{app, atom, bvn};
 use super::*;
 use crate::ir::{

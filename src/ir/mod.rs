@@ -10,7 +10,9 @@
 //! over statements and expressions is [`visit`], and the questions passes and encoders ask
 //! about a list of statements (assigned variables, written arrays, exits) are in [`query`].
 
+pub mod print;
 pub mod query;
+pub mod validate;
 pub mod visit;
 
 use num_bigint::BigInt;
@@ -299,7 +301,7 @@ pub enum Expr {
     /// `e`'s. Only inside annotation conditions (the front end refuses it elsewhere). The pair
     /// model reads the other thread's state at the same program point; a model without a
     /// designated other thread checks a condition for every other thread, or, where it cannot,
-    /// takes an arbitrary value (see `encode::pair::expr`).
+    /// takes an arbitrary value (see `encode::ssa::expr`).
     Other(Box<Expr>),
     /// GPUVerify's `__enabled()`: this thread executes here (the predicate of predicated
     /// execution, `004_…` "Translating statements with predicates"); `Bool`.

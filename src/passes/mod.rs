@@ -15,6 +15,13 @@
 //! [`demote_closed_form`] when a closed form fails its step check. Expression evaluation and
 //! the geometry live in `consts`.
 //!
+//! The passes, in order, each with the name `--show=passes` prints and an invalid kernel's
+//! error names: `bounds` (`--check-array-bounds` only), `sync` (lock and flag markers), and
+//! `loops` (the one walk: propagation, branch folding, and each loop unrolled, unwound or
+//! abstracted with its closed forms). After each, [`prepare_observed`] hands the kernel to its
+//! observer and, with [`PassOptions::validate`], checks it with [`crate::ir::validate`]: a
+//! broken invariant is an [`Invalid`] naming the pass, never a verdict.
+//!
 //! Input: a lowered kernel. Output ([`Prepared::kernel`]), when [`Prepared::inconclusive`] is
 //! empty: no `Loop`, `Break`, `Continue` or `Invariant` statements outside `__ensures` bodies
 //! (which are kept as they are): each loop is a `Block` of its iterations or an `AbstractLoop`
@@ -31,6 +38,7 @@ mod unroll;
 mod unwind;
 
 use crate::ir::query::assigned_vars;
+use crate::ir::validate::{Invalid, Stage, undefined_reads, validate};
 use crate::ir::{BlockId, Expr, Kernel, Span, Stmt, Ty, UnOp, VarId};
 /// Constant evaluation: for the launch contracts' witnesses and the front end's tests of its
 /// built-ins.
@@ -56,6 +64,9 @@ pub struct PassOptions {
     /// `--check-array-bounds` (GPUVerify's spelling): every access to an array of known size
     /// is asserted to stay within it (`bounds`).
     pub check_array_bounds: bool,
+    /// Check the kernel with [`crate::ir::validate`] after every pass (`--validate`; always
+    /// in debug builds and unit tests).
+    pub validate: bool,
 }
 
 impl Default for PassOptions {
@@ -66,6 +77,7 @@ impl Default for PassOptions {
             loop_unwind: None,
             no_infer: false,
             check_array_bounds: false,
+            validate: cfg!(debug_assertions) || cfg!(test),
         }
     }
 }
@@ -102,17 +114,48 @@ pub struct Prepared {
     pub inconclusive: Vec<(Span, String)>,
 }
 
-/// Runs constant propagation, branch folding and loop unrolling on `kernel` for `geometry`.
+/// Runs the passes on `kernel` for `geometry`: [`prepare_observed`] without an observer.
 ///
-/// Never fails: a loop that cannot be unrolled is kept as it is and reported in
+/// Errors: a pass left the kernel not well formed (only checked with
+/// [`PassOptions::validate`]).
+pub fn prepare(kernel: &Kernel, geometry: &Geometry, opts: &PassOptions) -> Result<Prepared, Box<Invalid>> {
+    prepare_observed(kernel, geometry, opts, &mut |_, _| {})
+}
+
+/// Runs the passes on `kernel` for `geometry` (array bounds checks, sync markers, then
+/// constant propagation, branch folding and the loops), calling `after` with each pass's name
+/// and the kernel it left, and validating that kernel with [`PassOptions::validate`].
+///
+/// A loop that cannot be unrolled is kept as it is and reported in
 /// [`Prepared::inconclusive`] (then the encoder must not be asked for a conclusive verdict);
 /// so is gpug's memory passing `--max-memory` ([`crate::memory`]), after which the walk stops.
-pub fn prepare(kernel: &Kernel, geometry: &Geometry, opts: &PassOptions) -> Prepared {
+///
+/// Errors: a pass left the kernel not well formed ([`Invalid`], naming the pass).
+pub fn prepare_observed(
+    kernel: &Kernel,
+    geometry: &Geometry,
+    opts: &PassOptions,
+    after: &mut dyn FnMut(&str, &Kernel),
+) -> Result<Prepared, Box<Invalid>> {
+    // What the source reads uninitialised (arbitrary values): no pass may add to it.
+    let may_be_undefined = match opts.validate {
+        true => undefined_reads(kernel),
+        false => Default::default(),
+    };
+    let mut checkpoint = |pass: &str, k: &Kernel, stage: Stage| {
+        after(pass, k);
+        match opts.validate {
+            true => validate(k, stage, &format!("pass {pass}"), &may_be_undefined),
+            false => Ok(()),
+        }
+    };
     let mut k = kernel.clone();
     if opts.check_array_bounds {
         bounds::insert_checks(&mut k);
+        checkpoint("bounds", &k, Stage::Marked)?;
     }
     sync::mark(&mut k);
+    checkpoint("sync", &k, Stage::Marked)?;
     let body = std::mem::take(&mut k.body);
     let mut u = Preparer {
         kernel: &mut k,
@@ -133,11 +176,17 @@ pub fn prepare(kernel: &Kernel, geometry: &Geometry, opts: &PassOptions) -> Prep
         inconclusive.push((span, e.to_string()));
     }
     k.body = out;
-    Prepared {
+    // A loop that could not be handled stays: such a kernel is not encoded.
+    let stage = match inconclusive.is_empty() {
+        true => Stage::Prepared,
+        false => Stage::Marked,
+    };
+    checkpoint("loops", &k, stage)?;
+    Ok(Prepared {
         kernel: k,
         loops,
         inconclusive,
-    }
+    })
 }
 
 /// The state of one [`prepare`] run, shared by the passes it drives.

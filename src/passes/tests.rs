@@ -1,5 +1,7 @@
 //! Pass tests on hand-built IR: propagation, unrolling, unwinding, loop abstraction and closed
-//! forms, counted with the IR walker.
+//! forms, counted with the IR walker. The kernels are well formed as the front end makes them
+//! (every variable defined before it is read: an uninitialised one is havocked), since
+//! [`prepare`] validates what each pass leaves in unit tests.
 
 use super::*;
 use crate::ir::visit::Visitor;
@@ -116,7 +118,7 @@ fn halving_loop_unrolls_for_concrete_block() {
         block_dim: [Some(256), Some(1), Some(1)],
         grid_dim: [Some(1); 3],
     };
-    let p = prepare(&k, &g, &PassOptions::default());
+    let p = prepare(&k, &g, &PassOptions::default()).expect("well formed");
     assert!(p.inconclusive.is_empty());
     assert_eq!(p.loops, vec![(sp(3), LoopTreatment::Unrolled(8))]);
     assert_eq!(count(&p.kernel.body, &|k| matches!(k, StmtKind::Barrier(..))), 8);
@@ -156,7 +158,7 @@ fn while_loop(cond: Expr, body: Vec<Stmt>, step: Vec<Stmt>, line: u32) -> Stmt {
 fn symbolic_trip_count_is_abstracted_with_a_halving_index() {
     let (mut k, s) = kernel();
     halving_loop(&mut k, s);
-    let p = prepare(&k, &Geometry::default(), &PassOptions::default());
+    let p = prepare(&k, &Geometry::default(), &PassOptions::default()).expect("well formed");
     assert!(p.inconclusive.is_empty());
     let l = abstracted(&p);
     assert_eq!(l.closed, vec![(s, ClosedForm::Halving)]);
@@ -181,7 +183,8 @@ fn loop_over_the_unroll_limit_is_abstracted() {
             unroll: 4,
             ..PassOptions::default()
         },
-    );
+    )
+    .expect("well formed");
     assert!(p.inconclusive.is_empty());
     assert!(matches!(p.loops[0].1, LoopTreatment::Abstracted { .. }));
 }
@@ -197,10 +200,11 @@ fn unit_stride_and_partner_are_linear() {
     let step = vec![assign(i, bin(BinOp::Add, var(i), bd.clone(), Ty::U32), 4)];
     k.body = vec![
         st(StmtKind::Havoc { var: n }, 3),
+        st(StmtKind::Havoc { var: j }, 3),
         assign(i, Expr::Builtin(Builtin::ThreadIdx(Dim::X)), 4),
         while_loop(bin(BinOp::Lt, var(i), var(n), Ty::Bool), body, step, 4),
     ];
-    let p = prepare(&k, &Geometry::default(), &PassOptions::default());
+    let p = prepare(&k, &Geometry::default(), &PassOptions::default()).expect("well formed");
     let l = abstracted(&p);
     assert_eq!(
         l.closed,
@@ -223,7 +227,7 @@ fn decrement_and_doubling_forms() {
         st(StmtKind::Havoc { var: j }, 3),
         while_loop(bin(BinOp::Gt, var(i), Expr::int(0, Ty::U32), Ty::Bool), body, step, 4),
     ];
-    let p = prepare(&k, &Geometry::default(), &PassOptions::default());
+    let p = prepare(&k, &Geometry::default(), &PassOptions::default()).expect("well formed");
     let l = abstracted(&p);
     let neg3 = Expr::Unary {
         op: crate::ir::UnOp::Neg,
@@ -255,9 +259,12 @@ fn conditional_or_varying_updates_are_havocked() {
     ];
     kern.body = vec![
         st(StmtKind::Havoc { var: n }, 3),
+        st(StmtKind::Havoc { var: i }, 3),
+        st(StmtKind::Havoc { var: j }, 3),
+        st(StmtKind::Havoc { var: kk }, 3),
         while_loop(bin(BinOp::Lt, var(i), var(n), Ty::Bool), body, vec![], 5),
     ];
-    let p = prepare(&kern, &Geometry::default(), &PassOptions::default());
+    let p = prepare(&kern, &Geometry::default(), &PassOptions::default()).expect("well formed");
     let l = abstracted(&p);
     assert_eq!(l.closed, vec![(i, ClosedForm::Linear(Expr::int(1, Ty::U32)))]);
     assert_eq!(l.havocked, vec![j, kk]);
@@ -283,7 +290,7 @@ fn invariants_at_the_head_are_collected() {
         assign(i, Expr::int(0, Ty::U32), 4),
         while_loop(bin(BinOp::Lt, var(i), var(n), Ty::Bool), body, vec![], 4),
     ];
-    let p = prepare(&k, &Geometry::default(), &PassOptions::default());
+    let p = prepare(&k, &Geometry::default(), &PassOptions::default()).expect("well formed");
     let l = abstracted(&p);
     assert_eq!(
         l.invariants,
@@ -314,9 +321,10 @@ fn conditional_barrier_has_no_fixed_count() {
     ];
     k.body = vec![
         st(StmtKind::Havoc { var: n }, 3),
+        st(StmtKind::Havoc { var: i }, 3),
         while_loop(bin(BinOp::Lt, var(i), var(n), Ty::Bool), body, vec![], 5),
     ];
-    let p = prepare(&k, &Geometry::default(), &PassOptions::default());
+    let p = prepare(&k, &Geometry::default(), &PassOptions::default()).expect("well formed");
     assert_eq!(abstracted(&p).barriers, None);
 }
 
@@ -357,7 +365,7 @@ fn break_becomes_exit_of_the_loop_block() {
         ),
         st(l, 8),
     ];
-    let p = prepare(&k, &Geometry::default(), &PassOptions::default());
+    let p = prepare(&k, &Geometry::default(), &PassOptions::default()).expect("well formed");
     assert!(p.inconclusive.is_empty(), "{:?}", p.inconclusive);
     assert_eq!(p.loops[0].1, LoopTreatment::Unrolled(4));
     let StmtKind::Block { id, .. } = &p.kernel.body[1].kind else {
@@ -388,7 +396,7 @@ fn constant_branch_is_folded() {
         block_dim: [Some(32), Some(1), Some(1)],
         grid_dim: [Some(1); 3],
     };
-    let p = prepare(&k, &g, &PassOptions::default());
+    let p = prepare(&k, &g, &PassOptions::default()).expect("well formed");
     assert_eq!(p.kernel.body.len(), 1);
     assert!(matches!(p.kernel.body[0].kind, StmtKind::Havoc { .. }));
 }

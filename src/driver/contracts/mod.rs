@@ -1,7 +1,7 @@
 //! Launch contracts (DESIGN.md "Launch contracts", issue 11): the conditions of the findings
 //! made under a launch that is not fully concrete, found by verifying the kernel again under a
 //! fixed vocabulary of assumptions, one pass over a kernel's findings after
-//! [`super::verify::verify_under`].
+//! [`Reverify::verify_under`], which the verifier gives.
 //!
 //! The vocabulary has two parts:
 //! - **standard launch assumptions**, each added only where the launch leaves it open: a y or
@@ -41,19 +41,52 @@ mod relations;
 
 use super::Error;
 use super::pipeline::KernelRun;
-use super::verify::{Launch, VerifyOptions, verify_under};
 use crate::ir::query::builtins_read;
 use crate::ir::{Builtin, Dim, Expr, Kernel, Stmt, StmtKind, Ty};
 use crate::passes::Geometry;
 use crate::verdict::{Excluded, Finding, FindingKind, KernelResult, Verdict};
 use num_bigint::BigInt;
 
+/// The launches a verification covers: the geometry (a `None` dimension is symbolic) and,
+/// under a launch contract, the no-wrap assumption of the linear thread index
+/// ([`crate::encode::EncodeOptions::index_fits`]); and which checks it asks. The contracts'
+/// vocabulary: a re-verification is asked for one ([`Reverify::verify_under`]).
+#[derive(Clone, Debug)]
+pub(in crate::driver) struct Launch {
+    pub geometry: Geometry,
+    pub index_fits: Option<(u32, [bool; 3])>,
+    /// Ask only the checks of these findings' kinds (and arrays, for races): a re-verification
+    /// under more assumptions, after a decided verification in which every other check was
+    /// unsatisfiable, which more assumptions keep so. `None`: every check.
+    pub only: Option<Vec<Finding>>,
+    /// Uniform entry conditions a witness should satisfy when it can
+    /// ([`crate::encode::EncodeOptions::preferred`]): a finding whose witness violates one is
+    /// asked for again with all of them asserted, and replaced by that witness when there is
+    /// one. They restrict no verdict.
+    pub prefer: Vec<Expr>,
+}
+
+/// The one thing the launch contracts ask of the driver: the kernel's result under another
+/// [`Launch`] (a re-verification), and the verification option their vocabulary depends on.
+/// `verify.rs` implements it and calls [`apply`] with it, so the contracts consume
+/// verification results without naming the verifier (no import circle).
+pub(in crate::driver) trait Reverify {
+    /// The result of verifying `k` under `launch`, its queries asked through `run` (under the
+    /// limits [`reverify`] sets).
+    ///
+    /// Errors: a solver that cannot start, a broken IR, the memory bound.
+    fn verify_under(&self, k: &Kernel, run: &mut KernelRun, launch: &Launch) -> Result<KernelResult, Error>;
+
+    /// `--no-overflow`: whether integer arithmetic is assumed not to wrap.
+    fn no_overflow(&self) -> bool;
+}
+
 /// Applies the launch contracts to `result`, the verdict of `k` under the launch as given:
 /// nothing when it has no finding or the launch is concrete. Errors: those of
-/// [`verify_under`] (a solver that cannot start).
-pub(super) fn apply(
+/// [`Reverify::verify_under`] (a solver that cannot start).
+pub(in crate::driver) fn apply(
     k: &Kernel,
-    opts: &VerifyOptions,
+    opts: &dyn Reverify,
     run: &mut KernelRun,
     result: &mut KernelResult,
 ) -> Result<(), Error> {
@@ -64,7 +97,7 @@ pub(super) fn apply(
     if geometry.block_dim.iter().chain(&geometry.grid_dim).all(Option::is_some) {
         return Ok(());
     }
-    let mut v = Vocabulary::of(k, geometry, opts.no_overflow);
+    let mut v = Vocabulary::of(k, geometry, opts.no_overflow());
     // After a decided verification every check without a finding was unsatisfiable, and stays
     // so under more assumptions: re-verifications ask only the others.
     if result.inconclusive.is_empty() {
@@ -93,7 +126,7 @@ pub(super) fn apply(
 /// and the parameter relations that can hold together ([`relations::preferred`]). A witness
 /// that satisfies them all is kept by every contract and every relation, so the first
 /// verification looks for such witnesses first ([`Launch::prefer`]).
-pub(super) fn preferences(k: &Kernel, geometry: &Geometry, no_overflow: bool) -> Vec<Expr> {
+pub(in crate::driver) fn preferences(k: &Kernel, geometry: &Geometry, no_overflow: bool) -> Vec<Expr> {
     if geometry.block_dim.iter().chain(&geometry.grid_dim).all(Option::is_some) {
         return Vec::new();
     }
@@ -105,7 +138,7 @@ pub(super) fn preferences(k: &Kernel, geometry: &Geometry, no_overflow: bool) ->
 /// Whether the uniform entry condition `cond` holds for the parameter values and launch of
 /// `f`'s witness, the dimensions `given` concrete taken from there (`None`: not known, e.g.
 /// the witness rests on an abstraction or lacks a value).
-pub(super) fn holds_in_witness(k: &Kernel, given: &Geometry, cond: &Expr, f: &Finding) -> Option<bool> {
+pub(in crate::driver) fn holds_in_witness(k: &Kernel, given: &Geometry, cond: &Expr, f: &Finding) -> Option<bool> {
     if f.possible {
         return None;
     }
@@ -309,7 +342,7 @@ const DIMS: [&str; 3] = ["x", "y", "z"];
 /// strongest one excludes to [`KernelResult::excluded`] and keeps those of its launches.
 fn standard(
     k: &Kernel,
-    opts: &VerifyOptions,
+    opts: &dyn Reverify,
     run: &mut KernelRun,
     v: &Vocabulary,
     result: &mut KernelResult,
@@ -430,7 +463,7 @@ fn standard(
 #[allow(clippy::too_many_arguments)]
 fn conditions(
     k: &Kernel,
-    opts: &VerifyOptions,
+    opts: &dyn Reverify,
     run: &mut KernelRun,
     v: &Vocabulary,
     bits: Option<u32>,
@@ -537,14 +570,14 @@ const BUDGET: std::time::Duration = std::time::Duration::from_secs(5);
 /// already found, and an undecided one leaves the finding as it was.
 const LIMIT: std::time::Duration = std::time::Duration::from_secs(2);
 
-/// [`verify_under`] for a re-verification of the launch contracts: each query within
+/// [`Reverify::verify_under`] for a re-verification of the launch contracts: each query within
 /// [`LIMIT`] (or `--timeout` when shorter), a query with a linear relaxation answered by it
 /// only (`relaxed_only`: no exact query when the relaxation does not settle it), or also
 /// exactly. Past the pass's deadline ([`BUDGET`]) nothing is asked and the result is
 /// inconclusive, which excludes nothing.
 fn reverify(
     k: &Kernel,
-    opts: &VerifyOptions,
+    opts: &dyn Reverify,
     run: &mut KernelRun,
     launch: &Launch,
     relaxed_only: bool,
@@ -561,7 +594,7 @@ fn reverify(
         });
     }
     (run.limit, run.relaxed_only) = (Some(LIMIT), relaxed_only);
-    let r = verify_under(k, opts, run, launch);
+    let r = opts.verify_under(k, run, launch);
     (run.limit, run.relaxed_only) = (None, false);
     r
 }
@@ -573,7 +606,7 @@ fn reverify(
 /// assumptions for `--explain`.
 fn satisfiable(
     k: &Kernel,
-    opts: &VerifyOptions,
+    opts: &dyn Reverify,
     run: &mut KernelRun,
     launch: &Launch,
     assumed: Vec<Stmt>,

@@ -14,7 +14,7 @@
 
 use super::super::Error;
 use super::super::pipeline::KernelRun;
-use super::super::verify::{Launch, VerifyOptions};
+use super::{Launch, Reverify};
 use super::{Vocabulary, reverify, same_sites, satisfiable};
 use crate::ir::query::builtins_read;
 use crate::ir::{BinOp, Builtin, Dim, Expr, Kernel, ParamKind, Space, Stmt, StmtKind, Ty, VarId};
@@ -277,7 +277,7 @@ pub(super) fn preferred(k: &Kernel, geometry: &crate::passes::Geometry) -> Vec<E
 /// condition. At most [`MAX_CHECKS`] re-verifications. Errors: those of [`verify_under`].
 pub(super) fn suggest(
     k: &Kernel,
-    opts: &VerifyOptions,
+    opts: &dyn Reverify,
     run: &mut KernelRun,
     v: &Vocabulary,
     result: &mut KernelResult,
@@ -400,7 +400,7 @@ fn consistent<'a>(rels: &[&'a Relation]) -> Vec<&'a Relation> {
 /// re-verification was inconclusive).
 fn check(
     k: &Kernel,
-    opts: &VerifyOptions,
+    opts: &dyn Reverify,
     run: &mut KernelRun,
     launch: &Launch,
     rels: &[&Relation],

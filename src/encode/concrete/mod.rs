@@ -21,15 +21,14 @@
 //! path condition; uninitialised locals in `e` are havocked, so they range over all values
 //! (PUG's `guarantee` with free variables).
 //!
-//! The threads run on the pair model's encoder (`super::pair`, under
-//! [`super::MemoryModel::Serialized`]); this model's own parts are its hooks there: [`schedule`]
-//! (events and ORDER constraints) and `fold` (constant folding and the memory overlay), and the
-//! witness read back from an assertion's model. Does not run a solver nor decide verdicts.
+//! The threads run on the SSA engine every model shares (`super::ssa`, under
+//! [`super::MemoryModel::Serialized`]), whose hooks for this model live beside it: `schedule`
+//! (events and ORDER constraints), `fold` (constant folding and the memory overlay) and `reads`
+//! (what an assertion read); this module builds the launch's threads and its assertion checks
+//! and reads an assertion's witness back. Must not import the pair model (`super::pair`).
+//! Does not run a solver nor decide verdicts.
 
-pub(in crate::encode) mod fold;
-pub mod schedule;
-
-use super::pair::{Encoder, MemKey, TState};
+use super::ssa::{AssertInfo, Encoder, MemKey, ReadVars, TState, expr_vars, schedule};
 use super::terms::{app, atom, bvn, f, sym, t, thread_symbol};
 use super::witness::format_value;
 use super::{AccessKind, Benign, Check, EncodeOptions, MemoryModel, Property};
@@ -86,71 +85,6 @@ pub enum ConcreteError {
 /// Most threads for which the concrete model checks an annotation that reads another thread
 /// (it asks it of every pair of threads).
 pub const MAX_PAIR_THREADS: usize = 128;
-
-/// What an assertion's condition read, per thread (the witness's "values it read").
-#[derive(Clone, Debug)]
-pub struct AssertInfo {
-    pub cond: Expr,
-    /// Per thread: the variables of the condition with their terms.
-    pub reads: Vec<Vec<ReadTerm>>,
-}
-
-/// A variable of an assertion's condition: a source variable, or a temporary loaded from an
-/// array at a byte offset (BV64).
-#[derive(Clone, Debug)]
-pub struct ReadTerm {
-    pub name: String,
-    pub origin: Option<(ArrayId, Sexp)>,
-    pub ty: Ty,
-    pub value: Sexp,
-}
-
-impl Encoder<'_> {
-    /// The variables `cond` reads, for thread `th`.
-    pub(super) fn assert_reads(&mut self, cond: &Expr, ts: &mut TState, th: usize) -> Vec<ReadTerm> {
-        let mut vars = Vec::new();
-        expr_vars(cond, &mut vars);
-        let mut out = Vec::new();
-        for v in vars {
-            let origin = self.load_origin.get(&(th, v)).cloned();
-            let name = self.k.var(v).name.clone();
-            if origin.is_none() && name.starts_with('$') {
-                continue;
-            }
-            let value = self.read_var(v, ts, th);
-            out.push(ReadTerm {
-                name,
-                origin,
-                ty: self.k.var(v).ty,
-                value,
-            });
-        }
-        out
-    }
-}
-
-/// Appends to `out` the variables `e` reads, in order, each once.
-fn expr_vars(e: &Expr, out: &mut Vec<VarId>) {
-    ReadVars(out).visit_expr(e);
-}
-
-/// Collects the variables read, in order of reading, without repetitions.
-struct ReadVars<'a>(&'a mut Vec<VarId>);
-
-impl Visitor for ReadVars<'_> {
-    // What another thread's side of the condition reads is not this thread's.
-    fn visit_expr(&mut self, e: &Expr) {
-        if !matches!(e, Expr::Other(_)) {
-            self.super_expr(e);
-        }
-    }
-
-    fn visit_var(&mut self, var: VarId, ctx: VarContext) {
-        if ctx == VarContext::Read && !self.0.contains(&var) {
-            self.0.push(var);
-        }
-    }
-}
 
 /// One assertion or postcondition to check, with how to read its witness back.
 #[derive(Clone, Debug)]

@@ -1,59 +1,62 @@
-//! The pair model: SSA over two symbolic threads. A prepared kernel becomes one SMT-LIB2 script
-//! (its transition formula for two symbolic threads) and one [`Check`] per property instance.
+//! The SSA engine every thread model runs: `n` threads executed in lock step over a prepared
+//! kernel, each with its own state and path condition, building one SMT-LIB2 script (its
+//! transition formula) and the checks of the model's properties. The pair model
+//! ([`super::pair`]: two symbolic threads, equality abstraction), the bank model
+//! ([`super::bank`]: k threads, [`encode_with`]) and the concrete model ([`super::concrete`]:
+//! every thread of a launch under [`MemoryModel::Serialized`]) are its users; none of them
+//! imports another.
 //!
 //! Sources: PUG paper (`003_…`) §2 for SSA over bit-vectors (`v_next = Γ(e)`, arrays by
 //! `store`, joins by `ite`), §3–§5 for barrier intervals and the serializability argument that
 //! lets two threads stand for all; GPUVerify lecture notes (`002_…`) for the two-thread
-//! reduction and the equality abstraction of shared state. DESIGN.md "Thread models",
-//! "Shared state in the pair model" and "Properties as queries".
+//! reduction and the equality abstraction of shared state. ARCHITECTURE.md "Soundness".
 //!
-//! Both threads are executed in lock step over the structured kernel, each with its own path
-//! condition. Every array is a byte map `(Array (_ BitVec 64) (_ BitVec 8))`. Equality
-//! abstraction: at a barrier each non-local array becomes a fresh array seen by both threads;
-//! between barriers each thread sees that array plus its own writes (exact for the pair up to
-//! its first race). Arrays touched by an atomic are adversarial: every read from them is fresh.
-//! Each thread counts the barriers it passes (`bc`); two accesses of one block are in the same
-//! barrier interval when their counts agree. Grid barriers (cooperative groups) are counted
-//! apart as well (`gc`): two accesses of different blocks can race only when those agree. A
-//! `__shared__` array is one per block: the second thread sees another fresh one when the two
-//! are of different blocks.
-//!
-//! The `Encoder` is also the engine of the other models: [`super::bank`] runs it for k threads
-//! ([`encode_with`]), and [`super::concrete`] for every thread of a launch under
-//! [`MemoryModel::Serialized`], with its constant folding and schedule IDs as hooks that live
-//! in `concrete` (`fold`, `schedule`).
+//! Every array is a byte map `(Array (_ BitVec 64) (_ BitVec 8))`. Equality abstraction
+//! ([`MemoryModel::EqualityAbstraction`]): at a barrier each non-local array becomes a fresh
+//! array seen by both threads; between barriers each thread sees that array plus its own writes
+//! (exact for the pair up to its first race). Arrays touched by an atomic are adversarial: every
+//! read from them is fresh. Each thread counts the barriers it passes (`bc`); two accesses of
+//! one block are in the same barrier interval when their counts agree. Grid barriers
+//! (cooperative groups) are counted apart as well (`gc`): two accesses of different blocks can
+//! race only when those agree. A `__shared__` array is one per block: the second thread sees
+//! another fresh one when the two are of different blocks.
 //!
 //! Files: `state` (thread state, SSA definitions, the prologue, merges), `expr` (expressions),
 //! `relational` (GPUVerify's two-thread annotations: the other thread's values, relational loop
-//! invariants),
-//! `memory` (byte maps, offsets, loads, stores, atomics, access records), `abstraction` (the
-//! equality abstraction at barriers, adversarial arrays of atomics), `loops` (abstracted loops,
-//! closed forms, step checks, invariants), `barriers` (barrier counts, divergence), `shuffle` (warp
-//! shuffles' values), `races` (race queries), `stmt` (the statement interpreter).
+//! invariants), `memory` (byte maps, offsets, loads, stores, atomics, access records),
+//! `abstraction` (the equality abstraction at barriers, adversarial arrays of atomics), `loops`
+//! (abstracted loops, closed forms, step checks, invariants), `barriers` (barrier counts,
+//! divergence), `shuffle` (warp shuffles' values), `races` (race queries), `stmt` (the statement
+//! interpreter); the concrete model's hooks: `fold` (constant folding, the memory overlay),
+//! [`schedule`] (schedule IDs), `reads` (what an assertion read, for its witness).
 //!
 //! Does not run a solver nor read its answers (`super::witness` does that).
 //!
-//! Entry point: [`encode`]; a solver's values become a [`super::Finding`] through
+//! Entry point: [`encode_with`]; a solver's values become a [`super::Finding`] through
 //! [`Check::finding`].
 
 mod abstraction;
 mod barriers;
 mod copies;
 mod expr;
+pub(in crate::encode) mod fold;
 mod invariants;
 mod loops;
 mod memory;
 mod races;
+mod reads;
 mod relational;
+pub mod schedule;
 mod shuffle;
 mod state;
 mod stmt;
 mod sync;
 
 pub use invariants::InvariantCheck;
+pub use reads::AssertInfo;
+pub(in crate::encode) use reads::{ReadVars, expr_vars};
 pub(in crate::encode) use state::TState;
 
-use super::concrete::{self, schedule};
 use super::witness::{self, AccessKind};
 use crate::ir::{ArrayId, BlockId, Expr, Kernel, Span, VarId, WarpLanes};
 use crate::passes::Geometry;
@@ -97,6 +100,29 @@ pub enum Property {
     /// satisfiable the derivation was wrong and must not be used (the driver then havocs
     /// `var` instead). Never a defect of the kernel.
     ClosedForm { loop_span: Span, var: VarId },
+}
+
+impl Property {
+    /// A short description for `--show=queries`: `race on sdata`, `barrier divergence at
+    /// t.cu:12:5`, with `kernel`'s names.
+    pub fn describe(&self, kernel: &Kernel) -> String {
+        match self {
+            Property::Race { array } => format!("race on {}", kernel.array(*array).name),
+            Property::HarmfulRace { array } => format!("harmful race on {}", kernel.array(*array).name),
+            Property::Divergence { span, reason } => match reason {
+                Some(why) => format!("divergence at {span} ({why})"),
+                None => format!("barrier divergence at {span}"),
+            },
+            Property::Assertion { span } => format!("assertion at {span}"),
+            Property::Invariant { span, base: true } => format!("loop invariant on entry at {span}"),
+            Property::Invariant { span, base: false } => format!("loop invariant preserved at {span}"),
+            Property::FlagWriters { array } => format!("two writers of flag {}", kernel.array(*array).name),
+            Property::BarrierInvariant { span, check } => format!("barrier invariant ({check:?}) at {span}"),
+            Property::ClosedForm { loop_span, var } => {
+                format!("closed form of {} in the loop at {loop_span}", kernel.var(*var).name)
+            }
+        }
+    }
 }
 
 /// One property instance: the query and how to read its model back.
@@ -211,7 +237,7 @@ pub struct SyncPoint {
     pub writes: bool,
 }
 
-/// The result of [`encode`].
+/// The result of [`encode_with`] (and of the pair model's [`super::encode`]).
 #[derive(Clone, Debug)]
 pub struct Encoded {
     /// The kernel's transition formula: declarations, SSA definitions, geometry and thread
@@ -335,31 +361,6 @@ pub enum Benign {
     /// Writes of the same value, values read from memory included, as the equality
     /// abstraction has both threads read them (GPUVerify's `--equality-abstraction`).
     Equality,
-}
-
-impl EncodeOptions {
-    /// The pair model with all checks.
-    pub fn pair() -> EncodeOptions {
-        EncodeOptions {
-            threads: 2,
-            memory: MemoryModel::EqualityAbstraction,
-            checks: true,
-            no_overflow: false,
-            index_fits: None,
-            benign: Benign::Adversarial,
-            preferred: Vec::new(),
-            lockstep: None,
-            barrier_access_checks: true,
-            split_invariants: false,
-            only_intra_group: false,
-        }
-    }
-}
-
-/// Encodes `kernel` (after [`crate::passes::prepare`], so without loops) for the pair model
-/// under `geometry`.
-pub fn encode(kernel: &Kernel, geometry: &Geometry) -> Result<Encoded, crate::memory::Exceeded> {
-    encode_with(kernel, geometry, &EncodeOptions::pair())
 }
 
 /// Encodes `kernel` for `opts.threads` symbolic threads under `geometry`.
@@ -521,7 +522,7 @@ pub(in crate::encode) struct Encoder<'k> {
     /// The timeline once `finish_schedule` has built its constraints.
     pub(in crate::encode) timeline: Option<schedule::Timeline>,
     /// Concrete model: per assertion check, what its condition read (for the witness).
-    pub(in crate::encode) assert_info: Vec<concrete::AssertInfo>,
+    pub(in crate::encode) assert_info: Vec<AssertInfo>,
     /// The array and byte offset each thread's variable was last loaded from.
     pub(in crate::encode) load_origin: HashMap<(usize, VarId), (ArrayId, Sexp)>,
     /// Nesting depth of abstracted loops being encoded.

@@ -6,8 +6,8 @@
 //! Does not interpret statements (`stmt`) nor decide what memory a thread sees (`memory`,
 //! `abstraction`).
 
+use super::fold;
 use super::{Encoder, MemKey, MemoryModel};
-use crate::encode::concrete::fold;
 use crate::encode::terms::{and, app, atom, bvn, extend, f, mem_sort, not, sort_of, sym, t, thread_symbol, ty_tag};
 use crate::ir::{ArrayId, Builtin, ParamKind, Space, Ty, VarId};
 use crate::solver::{Command, Sexp};

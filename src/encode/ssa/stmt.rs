@@ -6,7 +6,6 @@
 
 use super::{Encoder, MemoryModel, Property, TState};
 use crate::encode::AccessKind;
-use crate::encode::concrete;
 use crate::encode::terms::{and, app, atom, bvn, f, mem_sort, not, or, sort_of, sym, t};
 use crate::ir::{ArrayId, AtomicOp, AtomicScope, BlockId, Expr, Space, Stmt, StmtKind, Ty, VarId};
 use crate::solver::Sexp;
@@ -406,7 +405,7 @@ impl Encoder<'_> {
         }
         let fail = fails.iter().cloned().reduce(or).unwrap_or_else(f);
         if self.memory == MemoryModel::Serialized {
-            self.assert_info.push(concrete::AssertInfo {
+            self.assert_info.push(super::AssertInfo {
                 cond: cond.clone(),
                 reads,
             });

@@ -21,7 +21,7 @@
 //! The witness schedule is read back by sorting the enabled events by their SIDs' values.
 
 use crate::encode::AccessKind;
-use crate::encode::pair::{Encoder, MemKey, TState};
+use crate::encode::ssa::{Encoder, MemKey, TState};
 use crate::encode::terms::{and, app, atom, bvn, mem_sort, not, sym};
 use crate::ir::{ArrayId, Space, Span, Ty};
 use crate::solver::Sexp;
@@ -117,7 +117,7 @@ impl Encoder<'_> {
     /// Emits the ORDER constraints and the timelines (see the module docs). `threads_per_block`
     /// groups the threads into blocks for barrier SIDs. Afterwards `self.global` holds each
     /// array's final memory and the encoder no longer schedules accesses.
-    pub(super) fn finish_schedule(&mut self, threads_per_block: usize) {
+    pub(in crate::encode) fn finish_schedule(&mut self, threads_per_block: usize) {
         let Some(mut tl) = self.schedule.take() else {
             return;
         };

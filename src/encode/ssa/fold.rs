@@ -10,7 +10,7 @@
 //! is the same memory as the plain `store` chain, with the array reasoning done here instead
 //! of in the solver.
 
-use crate::encode::pair::{Encoder, MemKey, TState};
+use crate::encode::ssa::{Encoder, MemKey, TState};
 use crate::encode::terms::{app, atom, mem_sort, sym};
 use crate::ir::ArrayId;
 use crate::solver::Sexp;
@@ -250,7 +250,7 @@ impl Encoder<'_> {
     }
 
     /// The base name of serialized memory `key`: `mem.NAME`, with `.bB` for a block `B > 0`.
-    pub(super) fn mem_name(&self, key: MemKey) -> String {
+    pub(in crate::encode) fn mem_name(&self, key: MemKey) -> String {
         let name = sym(&self.k.array(key.0).name);
         match key.1 {
             0 => format!("mem.{name}"),
@@ -274,7 +274,7 @@ impl Encoder<'_> {
     }
 
     /// Writes every overlay into its base array.
-    pub(super) fn materialize_all(&mut self) {
+    pub(in crate::encode) fn materialize_all(&mut self) {
         let ids: Vec<MemKey> = self.overlay.keys().copied().collect();
         for a in ids {
             self.materialize(a);
