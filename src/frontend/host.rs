@@ -342,7 +342,11 @@ fn device_line(e: &ClangError) -> bool {
 /// both with `__host__`), everywhere in `n`.
 fn device_identifiers<'a>(n: &'a Node, out: &mut HashSet<&'a str>) {
     if FUNCTION_KINDS.contains(&n.kind.as_str()) && (n.has_attr("CUDADeviceAttr") || n.has_attr("CUDAGlobalAttr")) {
-        identifiers(n, out);
+        // A record's implicit members are `__host__ __device__` and name their record; a
+        // device function that uses them names the record itself.
+        if !n.is_implicit {
+            identifiers(n, out);
+        }
         return;
     }
     for c in &n.inner {
