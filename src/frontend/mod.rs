@@ -17,6 +17,7 @@
 //! | [`lower`] | the one lowering to [`crate::ir`]: declarations, statements, expressions, places, calls |
 
 pub mod ast;
+pub mod fragment;
 mod builtins;
 mod clang;
 mod cuda;

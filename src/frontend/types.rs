@@ -100,6 +100,13 @@ impl TypeEnv {
         if self.records.contains_key(key) {
             return CType::Record(key.to_string());
         }
+        // A warp matrix fragment, by whichever spelling (`lower/wmma.rs`).
+        if key.contains("fragment<")
+            && let Some(f) = super::fragment::Fragment::parse(key)
+            && self.records.contains_key(&f.key())
+        {
+            return CType::Record(f.key());
+        }
         // OpenCL's vectors (clang's `T __attribute__((ext_vector_type(N)))`): records of
         // components `s0`, `s1`, … (`opencl_vector_records`).
         if let Some(i) = s.find(EXT_VECTOR) {
