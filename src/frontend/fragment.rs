@@ -120,10 +120,7 @@ impl Fragment {
             "double" => Ty::Float { bits: 64 },
             "int" => Ty::I32,
             "signed char" => Ty::Int { bits: 8, signed: true },
-            "unsigned char" => Ty::Int {
-                bits: 8,
-                signed: false,
-            },
+            "unsigned char" => Ty::Int { bits: 8, signed: false },
             _ => return None,
         })
     }
@@ -178,8 +175,12 @@ mod tests {
         assert_eq!(c.key(), d.key());
         assert_eq!(c.row_major, None);
         assert_eq!(c.memory_ty(), Some(Ty::Float { bits: 64 }));
-        let t = Fragment::parse("wmma::fragment<wmma::matrix_b, 16, 16, 8, wmma::precision::tf32, wmma::col_major>").unwrap();
-        assert_eq!((t.shape(), t.row_major, t.storage_spelling()), ((8, 16), Some(false), "float"));
+        let t = Fragment::parse("wmma::fragment<wmma::matrix_b, 16, 16, 8, wmma::precision::tf32, wmma::col_major>")
+            .unwrap();
+        assert_eq!(
+            (t.shape(), t.row_major, t.storage_spelling()),
+            ((8, 16), Some(false), "float")
+        );
         assert!(Fragment::parse("std::vector<int>").is_none());
         assert!(Fragment::parse("fragment<other, 1, 2, 3, float>").is_none());
     }

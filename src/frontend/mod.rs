@@ -17,10 +17,10 @@
 //! | [`lower`] | the one lowering to [`crate::ir`]: declarations, statements, expressions, places, calls |
 
 pub mod ast;
-pub mod fragment;
 mod builtins;
 mod clang;
 mod cuda;
+pub mod fragment;
 pub mod host;
 pub mod libraries;
 pub mod lower;

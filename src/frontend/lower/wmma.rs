@@ -23,15 +23,19 @@
 //!   reads or writes the tile ("each lane in the warp can read one or multiple matrix
 //!   elements"), not which lane touches which element. gpug models this as: each lane `l`
 //!   (its linear thread id mod 32) accesses one arbitrary element of its share of the tile,
-//!   the elements whose row-major index `e` has `(e + s) mod 32 = l`, for a shift `s` that
-//!   is the same for every lane and unknown (one per call site). So the lanes of a warp
-//!   cover the whole tile and never two the same element (a store does not race with
-//!   itself); two warps' accesses conflict exactly when their tiles overlap; and an access
-//!   of the warp's own lanes outside the call (a plain store by lane `l` of an element of the
-//!   tile) conflicts with the call unless the two are ordered, whichever lane `l` is, since
-//!   `s` may give the element to any lane. Hence: no race is missed that one of the
-//!   possible lane-to-element mappings would have; a race found may need a particular one
-//!   (possible, not certain, for an intra-warp conflict).
+//!   the elements `(r, c)` whose index `e = r * cols + c` in the matrix has `(e + s) mod 32
+//!   = l`, for a shift `s` that is the same for every lane and unknown, one per fragment
+//!   type. So the lanes of a warp cover the whole tile and never two the same element (a
+//!   store does not race with itself); two warps' accesses conflict exactly when their
+//!   tiles overlap; an access of the warp's own lanes outside the call (a plain store by
+//!   lane `l` of an element of the tile) conflicts with the call unless the two are
+//!   ordered, whichever lane `l` is, since `s` may give the element to any lane; and a warp
+//!   that loads a tile into a fragment and stores a fragment of the same type back to it
+//!   (`C = A * B + C` in place) has each element read and written by one lane, as the
+//!   hardware does (the mapping is a property of the fragment type, whatever the memory
+//!   layout), while tiles of two fragment types, or shifted ones, may map an element to two
+//!   lanes. Hence no race is missed that one of the considered lane-to-element mappings
+//!   would have; an intra-warp race found may need a particular mapping.
 //! - The calls are `_sync` in name only as far as memory goes: they wait for the warp's
 //!   lanes but the guide gives them no memory ordering, so they order no access (a warp that
 //!   writes shared memory and loads it as a matrix needs `__syncwarp()` or a barrier in
@@ -266,8 +270,15 @@ impl Lower<'_, '_> {
         };
         let r = fresh(self);
         let c = fresh(self);
+        // One unknown shift per fragment type: the same mapping wherever the type is loaded
+        // or stored (see the module docs).
+        let ident: String = f
+            .key()
+            .chars()
+            .map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '_' })
+            .collect();
         let shift = Expr::Opaque {
-            name: format!("wmma.lanes.{}.{}", span.line, span.col),
+            name: format!("wmma.lanes.{ident}"),
             args: Vec::new(),
             ty: Ty::U32,
         };
@@ -277,12 +288,7 @@ impl Lower<'_, '_> {
             c.clone(),
             Ty::U32,
         );
-        let lane_of_element = bin(
-            BinOp::BitAnd,
-            bin(BinOp::Add, index, shift, Ty::U32),
-            u(31),
-            Ty::U32,
-        );
+        let lane_of_element = bin(BinOp::BitAnd, bin(BinOp::Add, index, shift, Ty::U32), u(31), Ty::U32);
         let lane = bin(BinOp::BitAnd, block_rank(), u(31), Ty::U32);
         let and = |a, b| bin(BinOp::LAnd, a, b, Ty::Bool);
         let cond = and(
