@@ -12,5 +12,5 @@ use common::check_kernel_dir;
 
 #[test]
 fn warp_matrix_functions() {
-    check_kernel_dir("tests/kernels/wmma", 13);
+    check_kernel_dir("tests/kernels/wmma", 12);
 }
