@@ -20,6 +20,7 @@ pub mod ast;
 mod builtins;
 mod clang;
 mod cuda;
+pub mod fragment;
 pub mod host;
 pub mod libraries;
 pub mod lower;

@@ -100,6 +100,22 @@ impl TypeEnv {
         if self.records.contains_key(key) {
             return CType::Record(key.to_string());
         }
+        // A warp matrix fragment, by whichever spelling (`lower/wmma.rs`).
+        if key.contains("fragment<")
+            && let Some(mut f) = super::fragment::Fragment::parse(key)
+        {
+            if !self.records.contains_key(&f.key()) && depth < 16 {
+                // An element type named by a typedef (`uint8_t`): the type it stands for.
+                f.elem = match self.parse_depth(&f.elem, depth + 1) {
+                    CType::Scalar(t) => scalar_spelling(t).unwrap_or_default().to_string(),
+                    CType::Record(r) => r,
+                    _ => String::new(),
+                };
+            }
+            if self.records.contains_key(&f.key()) {
+                return CType::Record(f.key());
+            }
+        }
         // OpenCL's vectors (clang's `T __attribute__((ext_vector_type(N)))`): records of
         // components `s0`, `s1`, … (`opencl_vector_records`).
         if let Some(i) = s.find(EXT_VECTOR) {
@@ -248,6 +264,23 @@ impl TypeEnv {
         }
         Some(out)
     }
+}
+
+/// The C spelling of the scalar `t` as CUDA's headers name fragment element types
+/// (`unsigned char`, `float`), for the scalars a fragment can hold.
+fn scalar_spelling(t: Ty) -> Option<&'static str> {
+    Some(match t {
+        Ty::Int { bits: 8, signed: true } => "signed char",
+        Ty::Int { bits: 8, signed: false } => "unsigned char",
+        Ty::Int { bits: 32, signed: true } => "int",
+        Ty::Int {
+            bits: 32,
+            signed: false,
+        } => "unsigned int",
+        Ty::Float { bits: 32 } => "float",
+        Ty::Float { bits: 64 } => "double",
+        _ => return None,
+    })
 }
 
 /// A spelling that ends with `)`: a function type (`int (int)`, `float (*(int))(float)`, a

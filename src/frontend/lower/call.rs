@@ -32,6 +32,9 @@ impl Lower<'_, '_> {
         if let Some(v) = self.group_call(n, c, &callee_name, &args, &span, out)? {
             return Ok(v);
         }
+        if let Some(v) = self.wmma_call(&callee_name, &args, &span, out)? {
+            return Ok(v);
+        }
         let mut object = None;
         let (name, decl_id, decl_ty) = match c.kind.as_str() {
             "DeclRefExpr" => {

@@ -380,6 +380,17 @@ impl Lower<'_, '_> {
                 }
                 return Ok(Val::PtrCond(cond, Box::new(a), Box::new(b)));
             }
+            (x @ Val::Struct(_), y @ Val::Struct(_)) => {
+                // A struct read through a pointer into one of two arrays (an `int4` copied
+                // from `A` or `B`): a temporary assigned in each arm.
+                let cty = self.ctype(at);
+                self.temps += 1;
+                let t = self.local_binding(&format!("$t{}", self.temps - 1), &cty, "", &span)?;
+                self.assign(&LVal::Bound(t.clone()), x, at, &span, &mut sa)?;
+                self.assign(&LVal::Bound(t.clone()), y, at, &span, &mut sb)?;
+                out.push(branch(cond, sa, sb, span));
+                return self.read_binding(&t, at, out);
+            }
             _ => return unsupported(span, "conditional choosing between values of different kinds"),
         };
         out.push(branch(cond, sa, sb, span));

@@ -7,7 +7,7 @@
 
 use super::globals::const_value;
 use super::{LVal, Lower, PtrVal, R, Val, branch, cast, describe, float_name, set, to_bool, unsupported, wrap_ty};
-use crate::frontend::ast::Node;
+use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::cuda::{find_builtin, find_builtin_lv, is_builtin_struct};
 use crate::frontend::types::{CType, FN_PTR};
 use crate::ir::*;
@@ -157,6 +157,25 @@ impl Lower<'_, '_> {
                 ))),
                 None => unsupported(span, "property access (not a CUDA builtin)"),
             },
+            // An enumerator named through an object (`frag.num_elements`, a member enum of
+            // the record): its value; the object is evaluated for its side effects only.
+            "MemberExpr"
+                if let Some(v) = n
+                    .referenced_member_decl
+                    .as_ref()
+                    .and_then(|id| self.g.enum_consts.get(id))
+                    .cloned() =>
+            {
+                if let Some(b) = n.inner.first()
+                    && !matches!(strip_parens(b).kind.as_str(), "DeclRefExpr" | "CXXThisExpr")
+                {
+                    self.effect(b, out)?;
+                }
+                Ok(Val::Scalar(Expr::Const {
+                    value: v,
+                    ty: self.scalar_ty(n).unwrap_or(Ty::I32),
+                }))
+            }
             "MemberExpr"
                 if n.inner
                     .first()

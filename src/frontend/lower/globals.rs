@@ -320,6 +320,9 @@ fn add_record<'a>(c: &'a Node, g: &mut Globals<'a>, ns: &[String]) {
     if !c.complete_definition {
         return;
     }
+    if super::wmma::add_fragment(c, g, ns) {
+        return;
+    }
     let mut fields: Vec<(String, CType)> = Vec::new();
     for b in &c.bases {
         let bt = g.types.parse(b.ty.best());

@@ -282,7 +282,7 @@ fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
 }
 
 /// `threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)`.
-fn block_rank() -> Expr {
+pub(super) fn block_rank() -> Expr {
     let b = |x| Expr::Builtin(x);
     let yz = bin(
         BinOp::Add,

@@ -34,6 +34,7 @@
 //! | `annotation.rs` | GPUVerify's annotations that need more than a table entry: two-thread predicates, access logs, axioms |
 //! | `access_log.rs` | the access logs' instrumentation (`__read`, `__write`, …) |
 //! | `modular.rs` | device functions checked on their own (`--modular`): which, and their arbitrary arguments |
+//! | `wmma.rs` | warp matrix functions (`nvcuda::wmma`, tensor cores): fragments, tile loads and stores as each lane's share |
 //!
 //! Lowering knows C and CUDA's AST shapes; it does not run clang, know about SMT or analyse the
 //! IR it builds (that is [`crate::passes`]' job).
@@ -78,6 +79,7 @@ mod stmt;
 mod target;
 mod texture;
 mod vector;
+mod wmma;
 
 type R<T> = Result<T, FrontendError>;
 

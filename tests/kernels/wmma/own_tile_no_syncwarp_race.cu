@@ -1,0 +1,25 @@
+// expect: race on tile
+// --blockDim=64 --gridDim=2
+// Each warp writes only its own tile of shared memory and loads it as a matrix, with no
+// __syncwarp() in between: which lane reads which element is unspecified, and the load
+// orders nothing, so a lane may read an element another lane of its warp is writing.
+#include <mma.h>
+using namespace nvcuda;
+
+__global__ void k(const half *a, float *c) {
+  __shared__ half tile[2][256];
+  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  for (int i = lane; i < 256; i += 32)
+    tile[warp][i] = a[blockIdx.x * 512 + warp * 256 + i];
+#ifdef SYNC
+  __syncwarp();
+#endif
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+  wmma::load_matrix_sync(fa, &tile[warp][0], 16);
+  wmma::load_matrix_sync(fb, &tile[warp][0], 16);
+  wmma::fill_fragment(acc, 0.0f);
+  wmma::mma_sync(acc, fa, fb, acc);
+  wmma::store_matrix_sync(c + (blockIdx.x * 2 + warp) * 256, acc, 16, wmma::mem_row_major);
+}

@@ -1,0 +1,21 @@
+// expect: race on tile
+// --blockDim=128 --gridDim=4
+// As shared_staging.cu without the barrier: a warp loads its neighbour's tile while the
+// neighbour may still be writing it.
+#include <mma.h>
+using namespace nvcuda;
+
+__global__ void k(const half *a, float *c) {
+  __shared__ half tile[4][256];
+  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  for (int i = lane; i < 256; i += 32)
+    tile[warp][i] = a[blockIdx.x * 1024 + warp * 256 + i];
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+  wmma::fill_fragment(acc, 0.0f);
+  wmma::load_matrix_sync(fa, &tile[warp][0], 16);
+  wmma::load_matrix_sync(fb, &tile[(warp + 1) % 4][0], 16);
+  wmma::mma_sync(acc, fa, fb, acc);
+  wmma::store_matrix_sync(c + (blockIdx.x * 4 + warp) * 256, acc, 16, wmma::mem_col_major);
+}
