@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::gpug;
+use common::{check_kernel_dir, gpug};
 
 fn run(args: &[&str]) -> (Option<i32>, String, String) {
     let out = gpug(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>());
@@ -164,4 +164,37 @@ fn a_fragment_included_by_a_verified_file_is_reported_under_it() {
     // Alone, the fragment is an error, as before.
     let (code, _, err) = run(&[&format!("{dir}/program_kernel.cu")]);
     assert_eq!(code, Some(2), "{err}");
+}
+
+#[test]
+fn a_platform_header_only_host_code_needs_is_read_as_empty() {
+    let (code, out, err) = run(&[&format!("{DIR}/platform_header.cu")]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("scale: verified"), "{out}");
+    assert!(
+        err.contains("note: header 'gpug_test_window_toolkit.h' not found: read as empty"),
+        "{err}"
+    );
+    assert!(
+        err.contains("skipped the host function `main` (tests/kernels/programs/platform_header.cu:14)")
+            && err.contains("the declaration `Window` (no device code names it)"),
+        "{err}"
+    );
+    // A kernel that takes the struct the header's type is in: refused, the missing header the
+    // reason.
+    let (code, out, err) = run(&[&format!("{DIR}/platform_header_device.cu")]);
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(
+        err.contains("platform_header_device.cu:5:10: fatal error: 'gpug_test_window_toolkit.h' file not found"),
+        "{err}"
+    );
+    assert!(!err.contains("read as empty"), "{err}");
+}
+
+/// Device code of real programs (NVIDIA's cuda-samples, llm.c) that gpug refused: surfaces,
+/// CUDA's null pointers, llm.c's `Packed128`, the runtime's records, cuRAND states in
+/// registers (`tests/kernels/real/`, each against its first line, under three solvers).
+#[test]
+fn device_code_of_real_programs() {
+    check_kernel_dir("tests/kernels/real", 7);
 }

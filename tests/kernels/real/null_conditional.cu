@@ -1,5 +1,5 @@
 // expect: verified
-// --blockDim=256 --gridDim=[64,4]
+// --blockDim=256 --gridDim=64
 // llm.c's AdamW: an optional master copy, passed as `p ? p + offset : NULL` and written only
 // when it is not null (a null pointer points into an array of its own, accessed nowhere).
 __device__ void update(float *params, float *master, unsigned n) {
