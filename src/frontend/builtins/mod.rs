@@ -106,6 +106,10 @@ pub enum Lowering {
     /// name the same CUDA array), at an offset made of the coordinates (see
     /// `lower/texture.rs`).
     Surface,
+    /// `sincosf(x, &s, &c)` and its siblings: `*s` and `*c` get the uninterpreted functions
+    /// `NAME.sin` and `NAME.cos` of `x` (floats are opaque), written through the pointers
+    /// (a store when they point to memory).
+    SinCos,
     /// The value of the first argument, the others evaluated (`__builtin_assume_aligned(p, 16)`
     /// is `p`; `__builtin_expect(x, c)` is `x`): a hint to the compiler, nothing to the
     /// semantics gpug checks.

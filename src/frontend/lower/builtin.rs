@@ -5,7 +5,7 @@
 //! Which names are built-ins, and the IR constructors of pure ones, are table data; this file
 //! only knows how each kind of [`Lowering`] is lowered.
 
-use super::{Lower, R, Val, cast, unsupported};
+use super::{LVal, Lower, R, Val, cast, unsupported};
 use crate::frontend::FrontendError;
 use crate::frontend::ast::Node;
 use crate::frontend::builtins::{self, Check, IntFn, Lowering, WorkItem};
@@ -159,6 +159,7 @@ impl Lower<'_, '_> {
             },
             Lowering::Texture => self.texture_fetch(n, name, args, span, out)?,
             Lowering::Surface => self.surface_access(n, name, args, span, out)?,
+            Lowering::SinCos => self.sincos(name, args, span, out)?,
             Lowering::First => {
                 let Some((first, rest)) = args.split_first() else {
                     return unsupported(span.clone(), format!("`{name}` without arguments"));
@@ -499,6 +500,33 @@ impl Lower<'_, '_> {
         let v = self.scalar_args(args, out)?;
         let ty = self.scalar_ty(n)?;
         Ok(Some(Val::Scalar(opaque(&v, ty))))
+    }
+
+    /// `name(x, sp, cp)` (`sincosf`, …): `*sp` and `*cp` get `name.sin(x)` and `name.cos(x)`.
+    fn sincos(&mut self, name: &str, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
+        let [x, sp, cp] = args else {
+            return unsupported(span.clone(), format!("`{name}` without three arguments"));
+        };
+        let xv = self.rvalue(x, out)?;
+        let xe = self.expect_scalar(xv, x)?;
+        for (p, part) in [(sp, "sin"), (cp, "cos")] {
+            let place = match self.rvalue(p, out)? {
+                Val::Ptr(pv) => LVal::Mem {
+                    array: pv.array,
+                    off: pv.off,
+                    cty: pv.pointee,
+                },
+                Val::Addr(lv) => *lv,
+                _ => return unsupported(self.span(p), format!("`{name}` output that is not a pointer")),
+            };
+            let value = Expr::Opaque {
+                name: format!("{name}.{part}"),
+                args: vec![xe.clone()],
+                ty: xe.ty(),
+            };
+            self.assign(&place, Val::Scalar(value), p, span, out)?;
+        }
+        Ok(Val::Void)
     }
 
     /// The value of the call `n` to the `what` collective `name` (warp intrinsics, tiles'
