@@ -158,6 +158,19 @@ impl Lower<'_, '_> {
                 Ok(Binding::Mem(a, cty.clone()))
             }
             CType::Scalar(ty) => Ok(Binding::Scalar(self.k.new_var(name, *ty), *ty)),
+            // A local array of pointers whose address is not taken (marchingCubes' `float3
+            // *v[3]`): a pointer variable per element, flattened like a struct with fields
+            // `[0]`, `[1]`, ... and reached by constant subscripts only (`place.rs`).
+            CType::Array(elem, Some(n)) if !addr && matches!(**elem, CType::Ptr(_)) && *n <= MAX_POINTER_MEMBERS => {
+                let mut bs = Vec::new();
+                for i in 0..*n {
+                    bs.push((
+                        format!("[{i}]"),
+                        self.local_binding(&format!("{name}[{i}]"), elem, "", span)?,
+                    ));
+                }
+                Ok(Binding::Struct(bs))
+            }
             CType::Array(..) => {
                 let a = self.new_array(name, Space::Local, cty, span.clone())?;
                 Ok(Binding::Mem(a, cty.clone()))

@@ -651,9 +651,10 @@ pub(super) fn place_of(b: Binding) -> LVal {
 }
 
 impl Lower<'_, '_> {
-    /// `q.p[i]` where `q.p` is an array of pointers of a by-value struct parameter (flattened
-    /// with fields `[0]`, `[1]`, ... by `param_binding`): the place of element `i`, which must
-    /// be a constant. `None` when `base` is not such an array.
+    /// `q.p[i]` where `q.p` is an array of pointers of a by-value struct parameter, or `v[i]`
+    /// of a local array of pointers (flattened with fields `[0]`, `[1]`, ... by
+    /// `param_binding` and `local_binding`): the place of element `i`, which must be a
+    /// constant. `None` when `base` is not such an array.
     fn pointer_member_element(&mut self, base: &Node, idx: &Node, out: &mut Vec<Stmt>) -> R<Option<LVal>> {
         let inner = strip_parens(base);
         let arr = match (inner.kind.as_str(), inner.cast_kind.as_deref(), inner.inner.first()) {
@@ -676,7 +677,7 @@ impl Lower<'_, '_> {
             _ => {
                 return unsupported(
                     self.span(idx),
-                    "array of pointers in a struct parameter indexed by a value that is not a constant",
+                    "array of pointers (a struct parameter's or a local one) indexed by a value that is not a constant",
                 );
             }
         };
