@@ -39,16 +39,8 @@ pub(super) fn param_space(p: &Node) -> Space {
 impl Lower<'_, '_> {
     pub(super) fn kernel_param(&mut self, p: &Node, out: &mut Vec<Stmt>) -> R<()> {
         let name = p.name.clone().unwrap_or_else(|| format!("$arg{}", self.k.params.len()));
-        let mut cty = self.ctype(p);
-        // A parameter's type is never an array (C++ [dcl.fct]/5 adjusts it to a pointer), but
-        // clang 14 prints a pointer to an array substituted into a template (`T *const` with
-        // `T = unsigned int[32]`, cuRAND's direction vectors) without its parentheses:
-        // `unsigned int *const[32]`. Read back, that is the pointer to the array.
-        if let CType::Array(elem, Some(n)) = &cty
-            && let CType::Ptr(inner) = &**elem
-        {
-            cty = CType::Ptr(Box::new(CType::Array(inner.clone(), Some(*n))));
-        }
+        // A misprinted pointer to an array is read back by `ctype`.
+        let cty = self.ctype(p);
         let span = p.pos.as_ref().map(pos_span).unwrap_or_else(|| self.kspan.clone());
         // An unnamed parameter (a tag type chosen by overloading, llm.c's
         // `std::bool_constant<Atomic>`) cannot be read: nothing to model, whatever its type.

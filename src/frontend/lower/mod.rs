@@ -789,7 +789,21 @@ impl<'a, 'g> Lower<'a, 'g> {
     }
 
     fn ctype(&self, n: &Node) -> CType {
-        self.g.types.parse(n.type_str())
+        let t = self.g.types.parse(n.type_str());
+        // clang 14 prints a pointer to an array substituted into a template (`T *const` with
+        // `T = unsigned int[32]`) without its parentheses: `unsigned int *const[32]`. Where
+        // the node cannot be an array (a parameter, C++ [dcl.fct]/5; an lvalue-to-rvalue
+        // conversion, never applied to an array) it is the pointer to the array.
+        let cannot_be_array = n.kind == "ParmVarDecl"
+            || n.cast_kind.as_deref() == Some("LValueToRValue")
+            || (n.kind == "DeclRefExpr" && n.referenced_decl.as_ref().is_some_and(|d| d.kind == "ParmVarDecl"));
+        match t {
+            CType::Array(elem, Some(len)) if cannot_be_array && matches!(*elem, CType::Ptr(_)) => {
+                let CType::Ptr(inner) = *elem else { unreachable!() };
+                CType::Ptr(Box::new(CType::Array(inner, Some(len))))
+            }
+            t => t,
+        }
     }
 
     fn scalar_ty(&self, n: &Node) -> R<Ty> {
