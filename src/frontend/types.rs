@@ -40,7 +40,7 @@ pub const FN_PTR: Ty = Ty::Int {
 pub struct TypeEnv {
     /// Record name → fields (name, type), in declaration order.
     pub records: HashMap<String, Vec<(String, CType)>>,
-    /// Union names (unsupported in memory layouts).
+    /// Union names: their members (in `records`) all lie at offset 0.
     pub unions: std::collections::HashSet<String>,
     /// Enum names (plain and scope-qualified, `E` and `S::E`) → the integer type that holds
     /// them: the fixed underlying type (`enum class E : unsigned char`) or the one clang
@@ -235,6 +235,17 @@ impl TypeEnv {
                 let (s, a) = self.layout(e)?;
                 Some((s * n, a))
             }
+            CType::Record(name) if self.unions.contains(name) => {
+                let fields = self.records.get(name)?;
+                let mut size = 0u64;
+                let mut align = self.aligns.get(name).copied().unwrap_or(1).max(1);
+                for (_, ft) in fields {
+                    let (s, a) = self.layout(ft)?;
+                    size = size.max(s);
+                    align = align.max(a);
+                }
+                Some((size.div_ceil(align).max(1) * align, align))
+            }
             CType::Record(name) => {
                 let fields = self.records.get(name)?;
                 let mut off = 0u64;
@@ -251,9 +262,15 @@ impl TypeEnv {
         }
     }
 
-    /// Fields of a record with their byte offsets.
+    /// Fields of a record with their byte offsets (all 0 for a union).
     pub fn fields(&self, name: &str) -> Option<Vec<(String, u64, CType)>> {
         let fields = self.records.get(name)?;
+        if self.unions.contains(name) {
+            return fields
+                .iter()
+                .map(|(f, t)| self.layout(t).map(|_| (f.clone(), 0, t.clone())))
+                .collect();
+        }
         let mut off = 0u64;
         let mut out = Vec::new();
         for (fname, ft) in fields {

@@ -119,6 +119,9 @@ impl Lower<'_, '_> {
                 }
                 Ok(Binding::Ptr(i))
             }
+            CType::Record(r) if self.g.types.unions.contains(r) => {
+                unsupported(span.clone(), format!("kernel parameter `{name}` of union type `{r}`"))
+            }
             CType::Record(r) => {
                 let fields = self.g.types.records.get(r).cloned().unwrap_or_default();
                 let mut bs = Vec::new();
@@ -174,7 +177,7 @@ impl Lower<'_, '_> {
                 let i = self.push_ptr(PtrBind::new(name, Vec::new(), PtrOff::Var(v), (**pointee).clone()));
                 Ok(Binding::Ptr(i))
             }
-            CType::Record(r) if addr => {
+            CType::Record(r) if addr || self.g.types.unions.contains(r) => {
                 let a = self.new_array(
                     name,
                     Space::Local,

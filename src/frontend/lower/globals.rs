@@ -311,11 +311,13 @@ fn add_methods<'a>(c: &'a Node, g: &mut Globals<'a>, prelude: &str) {
 
 /// Registers the record `c`, declared in the namespaces `ns`.
 fn add_record<'a>(c: &'a Node, g: &mut Globals<'a>, ns: &[String]) {
+    // A union: its members all at offset 0 (`TypeEnv::fields`), its objects always in memory
+    // (`decl.rs`), so that reading one member after writing another reads the same bytes.
     if c.tag_used.as_deref() == Some("union") {
-        if let Some(name) = &c.name {
-            g.types.unions.insert(name.clone());
-        }
-        return;
+        let Some(name) = c.name.as_ref().filter(|n| !n.is_empty()) else {
+            return;
+        };
+        g.types.unions.insert(name.clone());
     }
     if !c.complete_definition {
         return;
