@@ -128,6 +128,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn lists_each_missing_header_once_in_order() {
+        let stderr = "a.cu:4:10: fatal error: 'cudla.h' file not found\n#include \"cudla.h\"\n\
+                      b.h:2:10: fatal error: 'GLFW/glfw3.h' file not found\n\
+                      a.cu:9:10: fatal error: 'cudla.h' file not found\n\
+                      a.cu:3:1: error: unknown type name 'X'\n";
+        assert_eq!(missing_headers(stderr), vec!["cudla.h", "GLFW/glfw3.h"]);
+        assert!(missing_headers("a.cu:3:1: error: unknown type name 'X'\n").is_empty());
+    }
+
+    #[test]
     fn names_the_package_of_a_missing_header() {
         assert_eq!(
             provider("cublas_v2.h"),
