@@ -16,7 +16,6 @@ use crate::ir::{AtomicOp, AtomicScope, ReduceOp, ShuffleMode, VoteOp};
 pub const BUILTINS: Table = Table(TABLE);
 
 /// Why a surface access is an error.
-const SURFACE: &str = "surface access (surface memory, which kernels may write, is not modelled)";
 
 /// An integer built-in; on floats, an uninterpreted function under its own name.
 const fn int(build: fn(&[crate::ir::Expr], crate::ir::Ty) -> Option<crate::ir::Expr>) -> Lowering {
@@ -345,21 +344,6 @@ const TABLE: &[(&str, Lowering)] = &[
     ("__stcg", Store),
     ("__stcs", Store),
     ("__stwt", Store),
-    // Surfaces: memory the kernel may write through the surface, not modelled.
-    ("surf1Dread", Unsupported(SURFACE)),
-    ("surf1Dwrite", Unsupported(SURFACE)),
-    ("surf2Dread", Unsupported(SURFACE)),
-    ("surf2Dwrite", Unsupported(SURFACE)),
-    ("surf3Dread", Unsupported(SURFACE)),
-    ("surf3Dwrite", Unsupported(SURFACE)),
-    ("surf1DLayeredread", Unsupported(SURFACE)),
-    ("surf1DLayeredwrite", Unsupported(SURFACE)),
-    ("surf2DLayeredread", Unsupported(SURFACE)),
-    ("surf2DLayeredwrite", Unsupported(SURFACE)),
-    ("surfCubemapread", Unsupported(SURFACE)),
-    ("surfCubemapwrite", Unsupported(SURFACE)),
-    ("surfCubemapLayeredread", Unsupported(SURFACE)),
-    ("surfCubemapLayeredwrite", Unsupported(SURFACE)),
     // GPUVerify's annotations: conditions.
     ("__assert", Condition(Check::Assert)),
     ("__global_assert", Condition(Check::Assert)),

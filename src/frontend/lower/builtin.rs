@@ -502,14 +502,26 @@ impl Lower<'_, '_> {
         Ok(Some(Val::Scalar(opaque(&v, ty))))
     }
 
-    /// `name(x, sp, cp)` (`sincosf`, …): `*sp` and `*cp` get `name.sin(x)` and `name.cos(x)`.
+    /// `name(x, sp, cp)` (CUDA's `sincosf`, …): `*sp` and `*cp` get `name.sin(x)` and
+    /// `name.cos(x)`; OpenCL's `sincos(x, cp)`: the value `name.sin(x)`, `*cp` gets
+    /// `name.cos(x)`.
     fn sincos(&mut self, name: &str, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
-        let [x, sp, cp] = args else {
-            return unsupported(span.clone(), format!("`{name}` without three arguments"));
+        let (x, outputs): (&Node, Vec<(&Node, &str)>) = match args {
+            [x, sp, cp] => (x, vec![(sp, "sin"), (cp, "cos")]),
+            [x, cp] => (x, vec![(cp, "cos")]),
+            _ => return unsupported(span.clone(), format!("`{name}` without two or three arguments")),
         };
         let xv = self.rvalue(x, out)?;
         let xe = self.expect_scalar(xv, x)?;
-        for (p, part) in [(sp, "sin"), (cp, "cos")] {
+        let result = match args.len() {
+            2 => Val::Scalar(Expr::Opaque {
+                name: format!("{name}.sin"),
+                args: vec![xe.clone()],
+                ty: xe.ty(),
+            }),
+            _ => Val::Void,
+        };
+        for (p, part) in outputs {
             let place = match self.rvalue(p, out)? {
                 Val::Ptr(pv) => LVal::Mem {
                     array: pv.array,
@@ -526,7 +538,7 @@ impl Lower<'_, '_> {
             };
             self.assign(&place, Val::Scalar(value), p, span, out)?;
         }
-        Ok(Val::Void)
+        Ok(result)
     }
 
     /// The value of the call `n` to the `what` collective `name` (warp intrinsics, tiles'

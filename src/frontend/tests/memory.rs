@@ -93,7 +93,20 @@ fn null_pointer_arguments_are_failing_assertions() {
 }
 
 #[test]
-fn other_null_pointers_stay_unsupported() {
-    let e = lower_src("k.cu", "__global__ void k(int *a) {\n  int *p = 0;\n  a[0] = *p;\n}\n");
-    assert!(matches!(e, Err(FrontendError::Unsupported { .. })), "{e:?}");
+fn a_null_pointer_in_cuda_points_into_the_null_array() {
+    // Device code names a null pointer: CUDA gets OpenCL's null array, and an access through
+    // it is an assertion that fails.
+    let k = one("__global__ void k(int *a) {\n  int *p = 0;\n  a[0] = *p;\n}\n");
+    let b = body(&k);
+    assert!(b.contains("assert 0\n$t0 = load NULL[0]\n"), "{b}");
+    assert!(
+        k.notes
+            .iter()
+            .any(|n| n.starts_with("a null pointer may be accessed (line 3)")),
+        "{:?}",
+        k.notes
+    );
+    // A kernel of a file whose device code names none has no null array.
+    let k = one("__global__ void k(int *a) {\n  a[0] = 1;\n}\n");
+    assert!(!k.arrays.iter().any(|a| a.name == "NULL"), "{:?}", k.arrays);
 }
