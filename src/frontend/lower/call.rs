@@ -35,6 +35,9 @@ impl Lower<'_, '_> {
         if let Some(v) = self.wmma_call(&callee_name, &args, &span, out)? {
             return Ok(v);
         }
+        if let Some(v) = self.lambda_call(n, c, &args, &span, out)? {
+            return Ok(v);
+        }
         let mut object = None;
         let (name, decl_id, decl_ty) = match c.kind.as_str() {
             "DeclRefExpr" => {
@@ -145,6 +148,11 @@ impl Lower<'_, '_> {
                 vals.push(Arg::Val(Val::Void));
                 continue;
             }
+            // A lambda given to a template's parameter is bound to it, not evaluated.
+            if self.bind_lambda_param(a, p, out)? {
+                vals.push(Arg::Val(Val::Void));
+                continue;
+            }
             let pty = self.ctype(p);
             vals.push(self.arg(a, &pty, out)?);
         }
@@ -180,12 +188,29 @@ impl Lower<'_, '_> {
         span: &Span,
         out: &mut Vec<Stmt>,
     ) -> R<Val> {
+        self.inline_call_in(def, name, params, args, this, HashMap::new(), span, out)
+    }
+
+    /// [`Self::inline_call`] with the callee's frame starting from the bindings `env` (a
+    /// lambda's captures, `lambda.rs`); its parameters and locals are added to them.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn inline_call_in(
+        &mut self,
+        def: &Node,
+        name: &str,
+        params: Vec<&Node>,
+        args: Vec<Arg>,
+        this: Option<LVal>,
+        env: HashMap<String, Binding>,
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Val> {
         let Some(body) = body_of(def) else {
             return unsupported(span.clone(), format!("call to `{name}` without a body"));
         };
         let block = self.k.new_block();
         let mut frame = Frame {
-            env: HashMap::new(),
+            env,
             block: Some(block),
             ret: None,
             func_id: def.id.clone(),
@@ -219,7 +244,8 @@ impl Lower<'_, '_> {
                 let pname = p.name.clone().unwrap_or_default();
                 let pspan = self.span(p);
                 let cty = self.ctype(p);
-                if node_group(p, &self.g.group_aliases).is_some() {
+                // A cooperative group handle or a lambda has no storage.
+                if node_group(p, &self.g.group_aliases).is_some() || self.closures.contains_key(&p.id) {
                     continue;
                 }
                 if let CType::Ref(to) = &cty {
@@ -322,6 +348,10 @@ fn uses_this(n: &Node) -> bool {
 
 fn return_type(def: &Node, env: &TypeEnv) -> CType {
     let t = def.ty.as_ref().map(|t| t.qual_type.as_str()).unwrap_or("void ()");
+    // A lambda's `operator()`: `auto (int) const -> float`.
+    if let Some(r) = super::lambda::trailing_return(t) {
+        return env.parse(r);
+    }
     // `int (int *, int)`: the return type is what precedes the parameter list;
     // `float (*(int))(float *)` returns a function pointer.
     if let Some((ret, _)) = fn_signature(env, t) {

@@ -205,6 +205,9 @@ impl Lower<'_, '_> {
     pub(super) fn var_decl(&mut self, d: &Node, out: &mut Vec<Stmt>) -> R<()> {
         let name = d.name.clone().unwrap_or_default();
         let span = self.span(d);
+        if self.lambda_local(d, out)? {
+            return Ok(());
+        }
         let cty = self.ctype(d);
         if super::groups::node_group(d, &self.g.group_aliases).is_some() {
             // A cooperative group handle: no storage, its initializer (`this_thread_block()`)
@@ -620,6 +623,12 @@ impl Lower<'_, '_> {
         }
         if let Some(decl) = self.g.vars.get(&d.id).copied() {
             return self.global_binding(decl);
+        }
+        if self.closures.contains_key(&d.id) {
+            return unsupported(
+                self.span(n),
+                format!("lambda `{}` used other than by calling it", d.name),
+            );
         }
         match d.kind.as_str() {
             "FunctionDecl" => Ok(Binding::Const(self.fn_code(d))),

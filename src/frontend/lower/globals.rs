@@ -200,6 +200,9 @@ pub(super) struct Globals<'a> {
     /// Constructors with a body (`ctor.rs`), by (record name as [`TypeEnv::parse`] names it,
     /// the constructor's type as clang spells it: `void (const float)`).
     pub(super) ctors: HashMap<(String, String), &'a Node>,
+    /// The `operator()`s of the lambdas in function bodies, by id: the id of their closure
+    /// class (`lambda.rs`). They are in [`Self::funcs_by_id`] too.
+    pub(super) lambda_ops: HashMap<String, String>,
 }
 
 /// The name prefix of the functions the prelude's `__axiom(e)` macro defines.
@@ -449,6 +452,9 @@ fn add_function<'a>(f: &'a Node, g: &mut Globals<'a>, prelude: &str, template: b
         return;
     }
     g.funcs_by_id.insert(f.id.clone(), f);
+    if let Some(body) = body_of(f) {
+        super::lambda::collect_lambdas(body, g);
+    }
     let key = (
         f.name.clone().unwrap_or_default(),
         f.ty.as_ref().map(|t| t.qual_type.clone()).unwrap_or_default(),

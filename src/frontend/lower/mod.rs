@@ -68,6 +68,7 @@ mod globals;
 mod goto;
 mod group_copy;
 mod groups;
+mod lambda;
 mod memory_calls;
 mod modular;
 mod names;
@@ -413,6 +414,9 @@ struct Lower<'a, 'g> {
     /// The text of the files that asm statements are read from (`asm.rs`), by name; `None`
     /// for one that cannot be read.
     sources: HashMap<Arc<str>, Option<Arc<str>>>,
+    /// The lambdas held in local variables and parameters, by their declaration id
+    /// (`lambda.rs`).
+    closures: HashMap<String, lambda::Closure>,
 }
 
 fn pos_span(p: &Pos) -> Span {
@@ -556,6 +560,7 @@ fn lower_kernel_pass(
         goto_targets: HashMap::new(),
         entry_depth: 1,
         sources: HashMap::new(),
+        closures: HashMap::new(),
     };
     let body = body_of(f).ok_or_else(|| FrontendError::Unsupported {
         span: l.kspan.clone(),
