@@ -204,10 +204,8 @@ pub fn host_only(root: &Node, stderr: &str) -> Option<String> {
     for e in &errs {
         // The innermost function holding the error: the last one found that contains it.
         if let Some(f) = fns.iter().rev().find(|f| contains(f, e)) {
-            if !f.host_only {
-                if std::env::var_os("GPUG_DEBUG_EMPTY").is_some() {
-                    eprintln!("DEVICE FN {} for {e:?}", f.name);
-                }
+            // A directive's error (`#error`) is the configuration's, wherever it lies.
+            if !f.host_only || directive_line(e) {
                 return None;
             }
             let what = format!("`{}` ({}:{})", f.name, f.begin.file, f.begin.line);
@@ -264,12 +262,6 @@ pub fn host_only(root: &Node, stderr: &str) -> Option<String> {
         let mut device = HashSet::new();
         device_identifiers(root, &mut device);
         if device.iter().any(|w| tainted.contains(w)) {
-            if std::env::var_os("GPUG_DEBUG_EMPTY").is_some() {
-                eprintln!(
-                    "TAINTED {:?}",
-                    device.iter().filter(|w| tainted.contains(*w)).collect::<Vec<_>>()
-                );
-            }
             return None;
         }
         let mut list: Vec<&str> = failed.iter().filter_map(|&i| decls[i].name).collect();
@@ -299,7 +291,7 @@ pub fn host_only(root: &Node, stderr: &str) -> Option<String> {
     parts.extend(decl_part);
     if dropped > 0 {
         parts.push(format!(
-            "{dropped} declaration{} at file scope that clang dropped (none on a line that says \
+            "{dropped} declaration{} at file scope that clang dropped (none on a directive's line or one that says \
              `__device__`, `__global__`, `__host__`, `__shared__`, `__constant__` or `__managed__`)",
             if dropped == 1 { "" } else { "s" }
         ));
@@ -318,7 +310,19 @@ pub fn host_only(root: &Node, stderr: &str) -> Option<String> {
     ))
 }
 
-/// Whether the line of `e` is unreadable or says a CUDA declaration specifier.
+/// Whether the line of `e` is a preprocessor directive (or unreadable).
+fn directive_line(e: &ClangError) -> bool {
+    let Ok(text) = std::fs::read_to_string(&e.file) else {
+        return true;
+    };
+    text.lines()
+        .nth(e.line.saturating_sub(1) as usize)
+        .is_none_or(|l| l.trim_start().starts_with('#'))
+}
+
+/// Whether the line of `e` is unreadable, a preprocessor directive (`#error TILE must be
+/// defined`: a configuration error, never host code's alone) or says a CUDA declaration
+/// specifier.
 fn device_line(e: &ClangError) -> bool {
     let Ok(text) = std::fs::read_to_string(&e.file) else {
         return true;
@@ -326,16 +330,17 @@ fn device_line(e: &ClangError) -> bool {
     let Some(line) = text.lines().nth(e.line.saturating_sub(1) as usize) else {
         return true;
     };
-    [
-        "__device__",
-        "__global__",
-        "__host__",
-        "__shared__",
-        "__constant__",
-        "__managed__",
-    ]
-    .iter()
-    .any(|k| line.contains(k))
+    line.trim_start().starts_with('#')
+        || [
+            "__device__",
+            "__global__",
+            "__host__",
+            "__shared__",
+            "__constant__",
+            "__managed__",
+        ]
+        .iter()
+        .any(|k| line.contains(k))
 }
 
 /// The identifiers of every device function's definition (`__device__`, `__global__`, and
