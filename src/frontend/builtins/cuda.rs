@@ -15,8 +15,6 @@ use crate::ir::{AtomicOp, AtomicScope, ReduceOp, ShuffleMode, VoteOp};
 /// CUDA's built-in functions by name.
 pub const BUILTINS: Table = Table(TABLE);
 
-/// Why a surface access is an error.
-
 /// An integer built-in; on floats, an uninterpreted function under its own name.
 const fn int(build: fn(&[crate::ir::Expr], crate::ir::Ty) -> Option<crate::ir::Expr>) -> Lowering {
     Int(IntFn { build, float: None })
