@@ -5,7 +5,7 @@
 //! Which names are built-ins, and the IR constructors of pure ones, are table data; this file
 //! only knows how each kind of [`Lowering`] is lowered.
 
-use super::{LVal, Lower, R, Val, cast, unsupported};
+use super::{Lower, R, Val, cast, unsupported};
 use crate::frontend::FrontendError;
 use crate::frontend::ast::Node;
 use crate::frontend::builtins::{self, Check, IntFn, Lowering, WorkItem};
@@ -522,15 +522,8 @@ impl Lower<'_, '_> {
             _ => Val::Void,
         };
         for (p, part) in outputs {
-            let place = match self.rvalue(p, out)? {
-                Val::Ptr(pv) => LVal::Mem {
-                    array: pv.array,
-                    off: pv.off,
-                    cty: pv.pointee,
-                },
-                Val::Addr(lv) => *lv,
-                _ => return unsupported(self.span(p), format!("`{name}` output that is not a pointer")),
-            };
+            let pv = self.rvalue(p, out)?;
+            let place = self.deref(pv, p)?;
             let value = Expr::Opaque {
                 name: format!("{name}.{part}"),
                 args: vec![xe.clone()],

@@ -185,12 +185,10 @@ impl Lower<'_, '_> {
         let value = if write { Some(self.rvalue(args[0], out)?) } else { None };
         let dst = if into_ptr {
             let p = self.rvalue(args[0], out)?;
-            let p = self.expect_ptr(p, args[0])?;
-            Some(LVal::Mem {
-                array: p.array,
-                off: p.off,
-                cty: p.pointee,
-            })
+            let CType::Ptr(pointee) = self.ctype(args[0]) else {
+                return unsupported(span.clone(), format!("`{name}` into a value that is not a pointer"));
+            };
+            Some((self.deref(p, args[0])?, *pointee))
         } else {
             None
         };
@@ -240,11 +238,7 @@ impl Lower<'_, '_> {
                 let cty = self.ctype(n);
                 self.read(LVal::Mem { array, off, cty }, n, out)
             }
-            Some(lv) => {
-                let cty = match &lv {
-                    LVal::Mem { cty, .. } => cty.clone(),
-                    LVal::Bound(_) | LVal::Cond { .. } => CType::Void,
-                };
+            Some((lv, cty)) => {
                 let v = self.read(LVal::Mem { array, off, cty }, n, out)?;
                 self.assign(&lv, v, n, span, out)?;
                 Ok(Val::Void)
