@@ -244,6 +244,43 @@ pub struct KernelResult {
     pub language: crate::ir::Language,
     /// Which properties the verdict covers (`--stage`, paper 001 §3.3 staged verification).
     pub stage: Stage,
+    /// The launch of the file's host code this result is for (issue 43); `None`: every launch
+    /// the command line allows (no host code launches the kernel, or `--launch symbolic`).
+    pub launch: Option<LaunchSite>,
+}
+
+/// A launch read from the file's host code, as a result names it ([`KernelResult::launch`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaunchSite {
+    /// The host functions from the outermost interpreted one to the one holding the launch
+    /// (`main`, `main → run`).
+    pub callers: Vec<String>,
+    /// Where the launch is written.
+    pub site: crate::ir::Span,
+    /// The configuration as written (`<<<(n + 255) / 256, 256>>>`).
+    pub config: String,
+    /// What the verification assumed of the launch, as C (`blockDim = (256, 1, 1)`,
+    /// `n = 1000`, `gridDim.x = (n + 255) / 256`).
+    pub assuming: Vec<String>,
+    /// Other sites with the same launch.
+    pub same: Vec<crate::ir::Span>,
+    /// The launch is in a host loop: its symbolic values stand for every iteration's.
+    pub in_loop: bool,
+}
+
+impl LaunchSite {
+    /// `at the launch in main, file.cu:42: <<<(n + 255) / 256, 256>>>`.
+    pub fn title(&self) -> String {
+        let callers = if self.callers.is_empty() {
+            String::new()
+        } else {
+            format!(" in {}", self.callers.join(" → "))
+        };
+        format!(
+            "at the launch{callers}, {}:{}: {}",
+            self.site.file, self.site.line, self.config
+        )
+    }
 }
 
 /// The stage of a staged verification (paper 001 §3.3, "Modular and staged verification"):
@@ -302,6 +339,7 @@ impl KernelResult {
             benign: Vec::new(),
             language: Default::default(),
             stage: Stage::All,
+            launch: None,
         }
     }
 }

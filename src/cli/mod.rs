@@ -199,6 +199,16 @@ pub struct VerifyArgs {
     #[arg(long = "gridDim", visible_alias = "num_groups", value_name = "DIM", value_parser = parse_dim_partial)]
     pub grid_dim: Option<[Option<u32>; 3]>,
 
+    /// Which launches each kernel is verified for. `host` (the default): at each distinct
+    /// launch the file's host code makes (`k<<<grid, block>>>(args)`, `cudaLaunchKernel`, also
+    /// in helpers called from `main`), with the geometry and argument values the host code
+    /// makes known assumed (literals, macros, constants, `dim3`s, locals assigned once, their
+    /// arithmetic; what it cannot follow stays symbolic), the report naming the launch; a
+    /// kernel no host code launches is verified for every launch. `symbolic`: every launch,
+    /// ignoring host code. --blockDim, --gridDim or --global_size replace the host's launches.
+    #[arg(long, value_enum, value_name = "WHICH", default_value = "host")]
+    pub launch: LaunchMode,
+
     /// OpenCL's global size (work-items in all, per dimension), as for --blockDim: the
     /// work-groups are then the global size divided by --local_size, which must divide it.
     /// Not with --num_groups.
@@ -680,6 +690,7 @@ impl CommonArgs {
             jobs: self.jobs.unwrap_or_else(batch::default_jobs).max(1),
             timeout: Duration::from_secs_f64(timeout),
             dump_dir: self.dump_smt2.clone(),
+            host_launches: false,
             show: match self.show.is_empty() {
                 true => Show::default(),
                 // The text form goes to stdout, as the report does (the driver does not print).
@@ -822,6 +833,15 @@ fn verify(a: VerifyArgs, args: &[String]) -> i32 {
     run_command(&file, &common, &opts, &a.common, "")
 }
 
+/// `--launch`: which launches a kernel is verified for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LaunchMode {
+    /// At the launches the file's host code makes (kernels it does not launch: every launch).
+    Host,
+    /// Every launch the command line allows, ignoring host code.
+    Symbolic,
+}
+
 /// The driver's options for `a`; `Err` why they are wrong (a launch outside CUDA's limits, an
 /// unknown solver, a bad `--timeout`).
 fn options(a: &VerifyArgs) -> Result<(RunOptions, VerifyOptions), String> {
@@ -854,7 +874,10 @@ fn options(a: &VerifyArgs) -> Result<(RunOptions, VerifyOptions), String> {
         ..PassOptions::default()
     };
     let dims = work_dim(&geometry);
+    let host_launches =
+        a.launch == LaunchMode::Host && a.block_dim.is_none() && a.grid_dim.is_none() && a.global_size.is_none();
     let mut common = a.common.try_run_options(a.timeout, geometry, passes)?;
+    common.host_launches = host_launches;
     common.frontend.work_dim = dims;
     common.frontend.modular = a.modular;
     common.frontend.assumptions.extend(global_products);

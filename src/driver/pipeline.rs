@@ -12,7 +12,7 @@ use super::Error;
 use super::show::Show;
 use crate::frontend::{self, FrontendOptions};
 use crate::ir::validate::{Stage, undefined_reads, validate};
-use crate::ir::{Kernel, Program, Span};
+use crate::ir::{HostLaunch, Kernel, Program, Span};
 use crate::passes::{Geometry, PassOptions, Prepared};
 use crate::solver::{Answer, Query, Script, Session, SessionOptions, Sexp, SolverError, SolverSpec};
 use std::collections::BTreeMap;
@@ -43,6 +43,10 @@ pub struct RunOptions {
     pub dump_dir: Option<PathBuf>,
     /// The stages `--show` prints, and where.
     pub show: Show,
+    /// Verify each kernel at the launches the file's host code makes
+    /// ([`crate::ir::Program::launches`]; `--launch host`, the default of `gpug` when the
+    /// command line gives no launch), instead of every launch [`RunOptions::geometry`] allows.
+    pub host_launches: bool,
 }
 
 /// One answer of [`KernelRun::ask_parallel`], and whether it was its session's first query
@@ -101,6 +105,9 @@ pub trait Command {
     /// The result for a kernel whose analysis stopped at the memory bound (`--max-memory`),
     /// `why` saying where: inconclusive, with `why` as its reason.
     fn stopped(&self, kernel: &Kernel, run: &mut KernelRun, why: String) -> Self::Kernel;
+
+    /// Marks `result` as the kernel's result at the host code's `launch` (issue 43).
+    fn at_launch(&self, _result: &mut Self::Kernel, _launch: &HostLaunch) {}
 }
 
 /// Runs `command` on every kernel of `file` (or the one `--kernel` names) with the options
@@ -120,30 +127,62 @@ pub fn run<C: Command>(file: &Path, common: &RunOptions, command: &C) -> Result<
         eprintln!("{n}");
     }
     let mut kernels = Vec::new();
-    for k in &program.kernels {
+    for (index, k) in program.kernels.iter().enumerate() {
         if common.passes.validate {
             // What the source reads uninitialised is an arbitrary value, not a broken IR.
             validate(k, Stage::Lowered, "lowering", &undefined_reads(k))?;
         }
         common.show.lowered(k);
-        let mut run = KernelRun::new(common);
-        let result = match command.kernel(k, &mut run) {
-            Ok(r) => r,
-            Err(e) => {
-                let Some(why) = e.memory().map(ToString::to_string) else {
-                    return Err(e);
-                };
-                command.stopped(k, &mut run, why)
-            }
+        let launches: Vec<&HostLaunch> = match common.host_launches {
+            true => program.launches.iter().filter(|l| l.kernel == index).collect(),
+            false => Vec::new(),
         };
-        // A kernel stopped at the bound (here, or by the passes as an inconclusive reason):
-        // its data is gone, and the next kernel starts from what is resident now.
-        if crate::memory::over() {
-            crate::memory::settle();
+        if launches.is_empty() {
+            kernels.push(run_kernel(command, k, common)?);
+            continue;
         }
-        kernels.push(result);
+        // Each distinct launch of the host code: its geometry, and its values assumed on entry.
+        for l in launches {
+            let opts = RunOptions {
+                geometry: Geometry {
+                    block_dim: l.block_dim,
+                    grid_dim: l.grid_dim,
+                },
+                ..common.clone()
+            };
+            let mut at = k.clone();
+            let assumed = l.assumptions.iter().map(|cond| crate::ir::Stmt {
+                kind: crate::ir::StmtKind::Assume { cond: cond.clone() },
+                span: l.site.clone(),
+            });
+            at.body.splice(0..0, assumed);
+            let mut result = run_kernel(command, &at, &opts)?;
+            command.at_launch(&mut result, l);
+            kernels.push(result);
+        }
     }
     Ok(command.file(&program, kernels))
+}
+
+/// `command` on kernel `k` under `opts`; a run stopped at the memory bound is the command's
+/// inconclusive result ([`Command::stopped`]), after which memory is let go.
+fn run_kernel<C: Command>(command: &C, k: &Kernel, opts: &RunOptions) -> Result<C::Kernel, Error> {
+    let mut run = KernelRun::new(opts);
+    let result = match command.kernel(k, &mut run) {
+        Ok(r) => r,
+        Err(e) => {
+            let Some(why) = e.memory().map(ToString::to_string) else {
+                return Err(e);
+            };
+            command.stopped(k, &mut run, why)
+        }
+    };
+    // A kernel stopped at the bound (here, or by the passes as an inconclusive reason):
+    // its data is gone, and the next kernel starts from what is resident now.
+    if crate::memory::over() {
+        crate::memory::settle();
+    }
+    Ok(result)
 }
 
 /// A solver's answer as commands use it: the model's values, a proof of absence, or no answer

@@ -70,6 +70,17 @@ impl Command for VerifyOptions {
         }
     }
 
+    fn at_launch(&self, r: &mut KernelResult, l: &crate::ir::HostLaunch) {
+        r.launch = Some(crate::verdict::LaunchSite {
+            callers: l.callers.clone(),
+            site: l.site.clone(),
+            config: l.config.clone(),
+            assuming: l.described.clone(),
+            same: l.same.clone(),
+            in_loop: l.in_loop,
+        });
+    }
+
     fn stopped(&self, k: &Kernel, run: &mut KernelRun, why: String) -> KernelResult {
         KernelResult {
             language: k.language,
@@ -268,6 +279,7 @@ pub(super) fn verify_under(
         benign,
         language: k.language,
         stage: opts.stage,
+        launch: None,
     })
 }
 

@@ -882,4 +882,40 @@ pub struct Program {
     /// `#include`d `.cu` files of the program, as clang names them; not NVIDIA's headers, which
     /// come precompiled), so that a batch run can tell a file verified through its includer.
     pub includes: Vec<String>,
+    /// The launches of [`Program::kernels`] that the file's host code makes
+    /// (`frontend/lower/launch.rs`, issue 43), distinct ones only, in source order.
+    pub launches: Vec<HostLaunch>,
+}
+
+/// A launch of a kernel read from the file's host code (`k<<<grid, block>>>(args)`,
+/// `cudaLaunchKernel`): the geometry and argument values the host code makes known, as the
+/// front end evaluated them (`frontend/lower/launch.rs`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HostLaunch {
+    /// The index of the launched kernel in [`Program::kernels`].
+    pub kernel: usize,
+    /// Where the launch is written (the kernel's name at the launch).
+    pub site: Span,
+    /// The host functions from the outermost one interpreted to the one holding the launch
+    /// (`["main", "run"]`: `run`, called from `main`).
+    pub callers: Vec<String>,
+    /// The launch configuration as written, whitespace collapsed (`<<<(n + 255) / 256, 256>>>`,
+    /// or `cudaLaunchKernel(…)`).
+    pub config: String,
+    /// Threads per block per dimension where the host code makes it known (`None`: symbolic).
+    pub block_dim: [Option<u32>; 3],
+    /// Blocks per grid per dimension where known.
+    pub grid_dim: [Option<u32>; 3],
+    /// Uniform entry conditions over the kernel's scalar parameters and the launch geometry:
+    /// each argument value the host code makes known (`n == 1000`) and each relation it makes
+    /// (`gridDim.x == (n + 255) / 256` when `n` is passed too); assumed at the kernel's entry.
+    pub assumptions: Vec<Expr>,
+    /// The same facts as C text for the report (`n = 1000`, `gridDim.x = (n + 255) / 256`),
+    /// the geometry's known dimensions first.
+    pub described: Vec<String>,
+    /// Other launch sites with the same kernel, geometry and assumptions (verified once).
+    pub same: Vec<Span>,
+    /// Whether the launch is inside a host loop or follows one that changes its values (its
+    /// symbolic values then stand for every iteration's).
+    pub in_loop: bool,
 }

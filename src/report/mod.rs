@@ -139,6 +139,7 @@ impl Render for FileResult {
                     }).collect::<Vec<_>>(),
                     "benign": k.benign.iter().map(finding_json).collect::<Vec<_>>(),
                     "stage": k.stage.as_str(),
+                    "launch": k.launch.as_ref().map(launch_json),
                 })
             })
             .zip(&self.kernels)
@@ -165,6 +166,9 @@ impl Render for FileResult {
             row.insert("stage".into(), json!(k.stage.as_str()));
             row.insert("contract".into(), json!(k.contract));
             row.insert("notes".into(), json!(k.notes));
+            if let Some(l) = &k.launch {
+                row.insert("launch".into(), launch_json(l));
+            }
             if k.language == Language::OpenCl {
                 row.insert("language".into(), json!("opencl"));
             }
@@ -226,6 +230,19 @@ impl Render for FileResult {
             }
         }
     }
+}
+
+/// A launch of the host code as JSON: `site` (`file:line:col`), `callers`, `config`,
+/// `assuming`, `same` (other sites), `in_loop`.
+fn launch_json(l: &crate::verdict::LaunchSite) -> Value {
+    json!({
+        "site": l.site.to_string(),
+        "callers": l.callers,
+        "config": l.config,
+        "assuming": l.assuming,
+        "same": l.same.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "in_loop": l.in_loop,
+    })
 }
 
 /// The result of a finding `f` of kernel `kernel`: its title, each access with its thread and
@@ -432,26 +449,31 @@ fn opencl_json(v: Value) -> Value {
 }
 
 fn cuda_kernel_text(k: &KernelResult, sources: &mut Sources, out: &mut String) {
+    let name = match &k.launch {
+        Some(l) => format!("{} {}", k.name, l.title()),
+        None => k.name.clone(),
+    };
+    let at = out.len();
     match k.verdict {
         Verdict::Verified if !k.contract.is_empty() => {
-            let _ = writeln!(out, "{}: verified for launches where {}", k.name, k.contract.join(", "));
+            let _ = writeln!(out, "{}: verified for launches where {}", name, k.contract.join(", "));
             for e in &k.excluded {
                 let _ = writeln!(out, "  excluded by the launch contract ({}):", e.condition);
                 finding_text(&e.finding, sources, out);
             }
         }
         Verdict::Verified => {
-            let _ = writeln!(out, "{}: verified", k.name);
+            let _ = writeln!(out, "{}: verified", name);
         }
         Verdict::Inconclusive => {
-            let _ = writeln!(out, "{}: inconclusive", k.name);
+            let _ = writeln!(out, "{}: inconclusive", name);
             for why in &k.inconclusive {
                 let _ = writeln!(out, "  {why}");
             }
         }
         Verdict::Defect => {
             let n = k.findings.len();
-            let _ = writeln!(out, "{}: {} defect{}", k.name, n, if n == 1 { "" } else { "s" });
+            let _ = writeln!(out, "{}: {} defect{}", name, n, if n == 1 { "" } else { "s" });
             for f in &k.findings {
                 finding_text(f, sources, out);
             }
@@ -478,6 +500,9 @@ fn cuda_kernel_text(k: &KernelResult, sources: &mut Sources, out: &mut String) {
             }
         }
     }
+    if let Some(l) = &k.launch {
+        launch_text(l, at, out);
+    }
     for b in &k.benign {
         benign_text(b, out);
     }
@@ -495,6 +520,24 @@ fn cuda_kernel_text(k: &KernelResult, sources: &mut Sources, out: &mut String) {
     for a in &k.answers {
         let _ = writeln!(out, "  {a}");
     }
+}
+
+/// The launch's assumptions and other sites, as lines after the kernel's first line (which
+/// starts at byte `at` of `out`).
+fn launch_text(l: &crate::verdict::LaunchSite, at: usize, out: &mut String) {
+    let mut lines = String::new();
+    if !l.assuming.is_empty() {
+        let _ = writeln!(lines, "  assuming the launch's {}", l.assuming.join(", "));
+    }
+    if l.in_loop {
+        let _ = writeln!(lines, "  note: the launch is in a host loop: its values that change are symbolic");
+    }
+    if !l.same.is_empty() {
+        let sites: Vec<String> = l.same.iter().map(|s| format!("{}:{}", s.file, s.line)).collect();
+        let _ = writeln!(lines, "  the same launch also at {}", sites.join(", "));
+    }
+    let header_end = out[at..].find('\n').map_or(out.len(), |i| at + i + 1);
+    out.insert_str(header_end, &lines);
 }
 
 /// `(x, y, z)`.
@@ -746,6 +789,7 @@ mod tests {
             benign: vec![],
             language: Default::default(),
             stage: Default::default(),
+            launch: None,
         };
         FileResult {
             file: "no/such/file.cu".into(),

@@ -263,6 +263,39 @@ __device__ float __int_as_float(int x);
 extern "C" int cudaConfigureCall(...);
 extern "C" unsigned __cudaPushCallConfiguration(...);
 
+/* The host runtime API that programs' host code calls around its launches (declarations only:
+   gpug reads the launches, src/frontend/lower/launch.rs, not what the host code does), as
+   NVIDIA's driver_types.h and cuda_runtime_api.h declare them. */
+typedef enum cudaError { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2 } cudaError_t;
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3,
+  cudaMemcpyDefault = 4
+};
+extern "C" __host__ cudaError_t cudaMalloc(void **ptr, __SIZE_TYPE__ size);
+template <class T> __host__ cudaError_t cudaMalloc(T **ptr, __SIZE_TYPE__ size);
+extern "C" __host__ cudaError_t cudaMallocManaged(void **ptr, __SIZE_TYPE__ size, unsigned int flags = 1);
+extern "C" __host__ cudaError_t cudaFree(void *ptr);
+extern "C" __host__ cudaError_t cudaMemcpy(void *dst, const void *src, __SIZE_TYPE__ count, enum cudaMemcpyKind kind);
+extern "C" __host__ cudaError_t cudaMemset(void *ptr, int value, __SIZE_TYPE__ count);
+extern "C" __host__ cudaError_t cudaDeviceSynchronize(void);
+extern "C" __host__ cudaError_t cudaGetLastError(void);
+extern "C" __host__ const char *cudaGetErrorString(cudaError_t error);
+extern "C" __host__ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args,
+                                                 __SIZE_TYPE__ shared = 0, cudaStream_t stream = 0);
+template <class T>
+__host__ cudaError_t cudaLaunchKernel(T *func, dim3 grid, dim3 block, void **args, __SIZE_TYPE__ shared = 0,
+                                      cudaStream_t stream = 0);
+extern "C" __host__ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args,
+                                                            __SIZE_TYPE__ shared = 0, cudaStream_t stream = 0);
+template <class T>
+__host__ cudaError_t cudaLaunchCooperativeKernel(T *func, dim3 grid, dim3 block, void **args,
+                                                 __SIZE_TYPE__ shared = 0, cudaStream_t stream = 0);
+
 /* printf (ignored). */
 extern "C" __device__ int printf(const char *format, ...);
 

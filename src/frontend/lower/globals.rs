@@ -240,7 +240,7 @@ pub(super) fn group_aliases(n: &Node, out: &mut Vec<String>) {
 /// and CUB's, instantiated by the host code's `thrust::device_vector`): a file under a CUDA
 /// installation's `include/` (a folder holding `cuda_runtime.h`, as gpug's CUDA folder), or
 /// under `/usr/include` or `/usr/lib`.
-fn in_library(file: &str) -> bool {
+pub(super) fn in_library(file: &str) -> bool {
     let path = std::path::Path::new(file);
     if !path.is_absolute() {
         return false;

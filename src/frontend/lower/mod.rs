@@ -69,6 +69,7 @@ mod goto;
 mod group_copy;
 mod groups;
 mod lambda;
+mod launch;
 mod memory_calls;
 mod modular;
 mod names;
@@ -171,11 +172,20 @@ pub fn lower_program(
             }
         }
     }
+    // The launches the host code makes (CUDA only: OpenCL's host code is another program).
+    let launches = match g.language {
+        Language::Cuda => {
+            let decls: Vec<(&Node, &Kernel)> = selected.iter().map(|(_, n)| *n).zip(&kernels).collect();
+            launch::read(root, &g, &decls, &|f: &str| f != prelude && !globals::in_library(f))
+        }
+        Language::OpenCl => Vec::new(),
+    };
     Ok(Program {
         file: file.to_string(),
         kernels,
         notes: library_note(&g.library_kernels).into_iter().collect(),
         includes: Vec::new(),
+        launches,
     })
 }
 
