@@ -896,8 +896,8 @@ pub struct HostLaunch {
     pub kernel: usize,
     /// Where the launch is written (the kernel's name at the launch).
     pub site: Span,
-    /// The host functions from the outermost one interpreted to the one holding the launch
-    /// (`["main", "run"]`: `run`, called from `main`).
+    /// The host functions from the outermost one interpreted to the one holding the launch,
+    /// each calling the next at the line given (`["main (line 24)", "run"]`).
     pub callers: Vec<String>,
     /// The launch configuration as written, whitespace collapsed (`<<<(n + 255) / 256, 256>>>`,
     /// or `cudaLaunchKernel(…)`).

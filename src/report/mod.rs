@@ -530,7 +530,10 @@ fn launch_text(l: &crate::verdict::LaunchSite, at: usize, out: &mut String) {
         let _ = writeln!(lines, "  assuming the launch's {}", l.assuming.join(", "));
     }
     if l.in_loop {
-        let _ = writeln!(lines, "  note: the launch is in a host loop: its values that change are symbolic");
+        let _ = writeln!(
+            lines,
+            "  note: the launch is in a host loop: its values that change are symbolic"
+        );
     }
     if !l.same.is_empty() {
         let sites: Vec<String> = l.same.iter().map(|s| format!("{}:{}", s.file, s.line)).collect();

@@ -56,6 +56,7 @@ pub(super) fn read<'a>(
         unknowns: Vec::new(),
         found: Vec::new(),
         stack: Vec::new(),
+        call_lines: Vec::new(),
         seen: HashSet::new(),
         steps: 0,
         sources: HashMap::new(),
@@ -116,6 +117,8 @@ struct Host<'a, 'g> {
     found: Vec<Found>,
     /// The functions being interpreted (ids), outermost first, and their names.
     stack: Vec<(String, String)>,
+    /// The lines of the calls between the functions of [`Host::stack`].
+    call_lines: Vec<u32>,
     /// The launch nodes interpreted at least once.
     seen: HashSet<String>,
     /// Statements interpreted: past [`MAX_STEPS`], calls are no longer inlined.
@@ -135,15 +138,19 @@ fn host_functions<'a>(n: &'a Node, user: &dyn Fn(&str) -> bool, out: &mut Vec<&'
     for c in &n.inner {
         match c.kind.as_str() {
             "FunctionDecl" | "CXXMethodDecl" => {
-                let device = c.has_attr("CUDAGlobalAttr")
-                    || (c.has_attr("CUDADeviceAttr") && !c.has_attr("CUDAHostAttr"));
+                let device =
+                    c.has_attr("CUDAGlobalAttr") || (c.has_attr("CUDADeviceAttr") && !c.has_attr("CUDAHostAttr"));
                 let mine = c.pos.as_ref().or(c.begin.as_ref()).is_some_and(|p| user(&p.file));
                 if !device && mine && body_of(c).is_some() && !c.is_implicit {
                     out.push(c);
                 }
             }
-            "NamespaceDecl" | "LinkageSpecDecl" | "CXXRecordDecl" | "ClassTemplateSpecializationDecl"
-            | "FunctionTemplateDecl" | "ClassTemplateDecl" => host_functions(c, user, out),
+            "NamespaceDecl"
+            | "LinkageSpecDecl"
+            | "CXXRecordDecl"
+            | "ClassTemplateSpecializationDecl"
+            | "FunctionTemplateDecl"
+            | "ClassTemplateDecl" => host_functions(c, user, out),
             _ => {}
         }
     }
@@ -288,7 +295,10 @@ fn substitute(e: &Expr, map: &HashMap<VarId, Expr>) -> Option<Expr> {
             arg: sub(arg)?,
             ty: *ty,
         },
-        Expr::Cast { arg, ty } => Expr::Cast { arg: sub(arg)?, ty: *ty },
+        Expr::Cast { arg, ty } => Expr::Cast {
+            arg: sub(arg)?,
+            ty: *ty,
+        },
         Expr::Binary { op, lhs, rhs, ty } => Expr::Binary {
             op: *op,
             lhs: sub(lhs)?,
@@ -550,11 +560,13 @@ impl<'a, 'g> Host<'a, 'g> {
         let name = d.name.clone().unwrap_or_default();
         let ty = d.type_str();
         let init = d.inner.iter().find(|c| !c.kind.ends_with("Attr"));
-        if let Some(i) = init {
+        // `void *args[] = {&a, &n}` for `cudaLaunchKernel`: the addresses are the launch's
+        // arguments, read at the launch (not an escape).
+        let arg_array = ty.starts_with("void *") && ty.ends_with(']');
+        if let Some(i) = init.filter(|_| !arg_array) {
             self.scan(i, env);
         }
-        // `void *args[] = {&a, &n}` for `cudaLaunchKernel`.
-        if ty.starts_with("void *") && ty.ends_with(']') {
+        if arg_array {
             if let Some(list) = init.map(strip).filter(|i| i.kind == "InitListExpr") {
                 let slots = list.inner.iter().map(|e| address_of(e).map(str::to_string)).collect();
                 env.arg_arrays.insert(d.id.clone(), slots);
@@ -590,7 +602,11 @@ impl<'a, 'g> Host<'a, 'g> {
                 };
                 match target.kind.as_str() {
                     "DeclRefExpr" => {
-                        let id = target.referenced_decl.as_ref().map(|d| d.id.clone()).unwrap_or_default();
+                        let id = target
+                            .referenced_decl
+                            .as_ref()
+                            .map(|d| d.id.clone())
+                            .unwrap_or_default();
                         if env.vals.contains_key(&id) && !env.escaped.contains(&id) {
                             env.vals.insert(id, Val::Int(value));
                         }
@@ -611,7 +627,11 @@ impl<'a, 'g> Host<'a, 'g> {
             }
             ("UnaryOperator", Some(op @ ("++" | "--"))) => {
                 let target = strip_parens(&e.inner[0]);
-                let id = target.referenced_decl.as_ref().map(|d| d.id.clone()).unwrap_or_default();
+                let id = target
+                    .referenced_decl
+                    .as_ref()
+                    .map(|d| d.id.clone())
+                    .unwrap_or_default();
                 match env.vals.get(&id) {
                     Some(Val::Int(v)) if target.kind == "DeclRefExpr" && !env.escaped.contains(&id) => {
                         let ty = v.ty();
@@ -660,7 +680,14 @@ impl<'a, 'g> Host<'a, 'g> {
             fold(Expr::Binary {
                 op,
                 lhs: Box::new(cast(old, lhs_ty)),
-                rhs: Box::new(cast(rhs, if is_shift(op) { rhs_ty_of(&e.inner[1], self) } else { lhs_ty })),
+                rhs: Box::new(cast(
+                    rhs,
+                    if is_shift(op) {
+                        rhs_ty_of(&e.inner[1], self)
+                    } else {
+                        lhs_ty
+                    },
+                )),
                 ty: compute,
             }),
             ty,
@@ -713,7 +740,10 @@ impl<'a, 'g> Host<'a, 'g> {
             self.scan(c, env);
         }
         // A nested assignment or increment: its variable becomes unknown.
-        if matches!(e.kind.as_str(), "BinaryOperator" | "CompoundAssignOperator" | "UnaryOperator") {
+        if matches!(
+            e.kind.as_str(),
+            "BinaryOperator" | "CompoundAssignOperator" | "UnaryOperator"
+        ) {
             let is_write = match (e.kind.as_str(), e.opcode.as_deref()) {
                 ("BinaryOperator", Some("=")) | ("CompoundAssignOperator", _) => true,
                 ("UnaryOperator", Some("++" | "--")) => true,
@@ -754,7 +784,9 @@ impl<'a, 'g> Host<'a, 'g> {
         let args: Vec<Option<Val>> = e.inner.iter().skip(1).map(|a| self.eval(a, env)).collect();
         let saved = env.in_loop;
         let depth_loop = env.in_loop;
+        self.call_lines.push(e.begin.as_ref().map_or(0, |p| p.line));
         let out = self.with_loop(depth_loop, |h| h.function(f, args));
+        self.call_lines.pop();
         env.in_loop = saved;
         out
     }
@@ -798,8 +830,12 @@ impl<'a, 'g> Host<'a, 'g> {
             _ => None,
         };
         match e.kind.as_str() {
-            "ParenExpr" | "ExprWithCleanups" | "MaterializeTemporaryExpr" | "ConstantExpr"
-            | "SubstNonTypeTemplateParmExpr" | "CXXBindTemporaryExpr" => int(self, e.inner.last()?),
+            "ParenExpr"
+            | "ExprWithCleanups"
+            | "MaterializeTemporaryExpr"
+            | "ConstantExpr"
+            | "SubstNonTypeTemplateParmExpr"
+            | "CXXBindTemporaryExpr" => int(self, e.inner.last()?),
             "ImplicitCastExpr" | "CStyleCastExpr" | "CXXStaticCastExpr" | "CXXFunctionalCastExpr" => {
                 let inner = e.inner.first()?;
                 if matches!(e.cast_kind.as_deref(), Some("FloatingToIntegral" | "PointerToIntegral")) {
@@ -1035,7 +1071,9 @@ impl<'a, 'g> Host<'a, 'g> {
         args: Vec<Option<Val>>,
         env: &mut Env,
     ) {
-        let Some((index, kdecl, kernel)) = self.kernel_of(decl) else { return };
+        let Some((index, kdecl, kernel)) = self.kernel_of(decl) else {
+            return;
+        };
         let dims = |h: &mut Self, n: Option<&'a Node>| -> [Expr; 3] {
             match n.and_then(|n| h.eval(n, env)) {
                 Some(Val::Dim3(d)) => d,
@@ -1096,7 +1134,11 @@ impl<'a, 'g> Host<'a, 'g> {
                 } else {
                     Builtin::GridDim(dim)
                 };
-                let label = format!("{}.{}", if is_block { "blockDim" } else { "gridDim" }, ["x", "y", "z"][i]);
+                let label = format!(
+                    "{}.{}",
+                    if is_block { "blockDim" } else { "gridDim" },
+                    ["x", "y", "z"][i]
+                );
                 match fold(v.clone()) {
                     Expr::Const { value, .. } => {
                         if let Ok(n) = u32::try_from(&value)
@@ -1144,7 +1186,16 @@ impl<'a, 'g> Host<'a, 'g> {
             assumptions.push(eq(lhs, rhs));
         }
         geometry.extend(described);
-        let callers: Vec<String> = self.stack.iter().map(|(_, n)| n.clone()).collect();
+        // `main (line 24)` for a function that calls the next one at line 24.
+        let callers: Vec<String> = self
+            .stack
+            .iter()
+            .enumerate()
+            .map(|(i, (_, n))| match self.call_lines.get(i) {
+                Some(line) if i + 1 < self.stack.len() => format!("{n} (line {line})"),
+                _ => n.clone(),
+            })
+            .collect();
         let site = super::span_of(e, &crate::ir::Span::point(kernel.span.file.clone(), 0, 0));
         let config = self.config_text(e);
         self.found.push(Found {
@@ -1296,8 +1347,12 @@ fn function_ref(e: &Node) -> Option<&Node> {
     loop {
         match n.kind.as_str() {
             "DeclRefExpr" => return Some(n),
-            "CStyleCastExpr" | "CXXReinterpretCastExpr" | "CXXStaticCastExpr" | "UnaryOperator"
-            | "ImplicitCastExpr" | "ParenExpr" => n = strip(n.inner.first()?),
+            "CStyleCastExpr"
+            | "CXXReinterpretCastExpr"
+            | "CXXStaticCastExpr"
+            | "UnaryOperator"
+            | "ImplicitCastExpr"
+            | "ParenExpr" => n = strip(n.inner.first()?),
             _ => return None,
         }
     }
@@ -1397,12 +1452,9 @@ fn c_text(e: &Expr, name: &dyn Fn(VarId) -> String) -> String {
         Expr::Binary { op, lhs, rhs, .. } => {
             format!("{} {} {}", atom(lhs, name), op_text(*op), atom(rhs, name))
         }
-        Expr::Select { cond, then, els, .. } => format!(
-            "{} ? {} : {}",
-            atom(cond, name),
-            atom(then, name),
-            atom(els, name)
-        ),
+        Expr::Select { cond, then, els, .. } => {
+            format!("{} ? {} : {}", atom(cond, name), atom(then, name), atom(els, name))
+        }
         _ => "?".into(),
     }
 }

@@ -1,0 +1,277 @@
+//! Launches read from host code (issue 43): whole programs (`examples/programs/`) verified at
+//! the launches their `main` makes, under each of the three solvers, and what the front end's
+//! evaluation of host code assumes (and does not) in small programs.
+//!
+//! Each `examples/programs/*.cu` starts with two comment lines:
+//!
+//! ```text
+//! // launches: verified race        (the expected verdict of each launch, in report order)
+//! // [--flags]
+//! ```
+//!
+//! The test runs `gpug --json --solver S <flags> FILE` and checks that the report has one
+//! result per expected launch, each naming a launch read from host code, with the expected
+//! verdict (`race`: a defect with a race finding).
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const SOLVERS: [&str; 3] = ["z3", "cvc5", "yices"];
+
+fn gpug(args: &[&str], file: &Path) -> (Option<i32>, Value, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_gpug"))
+        .arg("--json")
+        .args(args)
+        .arg(file)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("gpug runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let json = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("{}: not JSON ({e}): {stdout}\n{stderr}", file.display()));
+    (out.status.code(), json, stderr)
+}
+
+fn kernels(v: &Value) -> Vec<Value> {
+    v["kernels"].as_array().cloned().unwrap_or_default()
+}
+
+fn has_race(k: &Value) -> bool {
+    k["findings"]
+        .as_array()
+        .is_some_and(|fs| fs.iter().any(|f| f["kind"] == "race"))
+}
+
+#[test]
+fn whole_programs_are_verified_at_their_launches_under_every_solver() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/programs");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("examples/programs")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "cu"))
+        .collect();
+    files.sort();
+    assert!(
+        files.len() >= 9,
+        "expected the whole-program examples, found {}",
+        files.len()
+    );
+    let mut failures = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("readable");
+        let mut lines = text.lines();
+        let expected: Vec<&str> = lines
+            .next()
+            .and_then(|l| l.strip_prefix("// launches:"))
+            .unwrap_or_else(|| panic!("{}: line 1 must be `// launches: …`", file.display()))
+            .split_whitespace()
+            .collect();
+        let flags: Vec<&str> = lines
+            .next()
+            .and_then(|l| l.strip_prefix("//"))
+            .unwrap_or_else(|| panic!("{}: line 2 must be a `// --flags` comment", file.display()))
+            .split_whitespace()
+            .collect();
+        for solver in SOLVERS {
+            let mut args = vec!["--solver", solver];
+            args.extend(&flags);
+            let (code, json, stderr) = gpug(&args, file);
+            let ks = kernels(&json);
+            let got: Vec<String> = ks
+                .iter()
+                .map(|k| match (k["verdict"].as_str(), has_race(k)) {
+                    (Some("defect"), true) => "race".to_string(),
+                    (Some(v), _) => v.to_string(),
+                    (None, _) => "?".to_string(),
+                })
+                .collect();
+            let all_launches = ks.iter().all(|k| k["launch"]["site"].is_string());
+            let want_code = if expected.iter().all(|e| *e == "verified") {
+                0
+            } else {
+                1
+            };
+            if got != expected || !all_launches || code != Some(want_code) {
+                failures.push(format!(
+                    "{} under {solver}: expected {expected:?} (exit {want_code}), got {got:?} (exit {code:?}, every result at a host launch: {all_launches})\n{stderr}",
+                    file.display()
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The issue's case: a kernel reading only `threadIdx.x` launched with `dim3 block(32, 8)`.
+/// Ignoring the host code, the launch contract verifies it for launches where blockDim.y = 1;
+/// at the launch the program makes, it is a race.
+#[test]
+fn the_launch_contract_does_not_hide_the_launch_the_program_makes() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/programs/block_32x8.cu");
+    let (code, json, _) = gpug(&["--solver", "z3", "--launch", "symbolic"], &file);
+    let k = &kernels(&json)[0];
+    assert_eq!(code, Some(0), "{json}");
+    assert_eq!(k["verdict"], "verified");
+    assert!(k["launch"].is_null());
+    assert!(
+        k["contract"]
+            .as_array()
+            .is_some_and(|c| c.iter().any(|c| c == "blockDim.y = 1")),
+        "{k}"
+    );
+    let (code, json, _) = gpug(&["--solver", "z3"], &file);
+    let k = &kernels(&json)[0];
+    assert_eq!(code, Some(1), "{json}");
+    assert!(has_race(k), "{k}");
+    let assuming: Vec<&str> = k["launch"]["assuming"]
+        .as_array()
+        .expect("assuming")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(assuming.contains(&"blockDim = (32, 8, 1)"), "{assuming:?}");
+}
+
+/// A program in a temporary directory.
+fn program(text: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("prog.cu");
+    std::fs::write(&path, text).expect("write");
+    (dir, path)
+}
+
+/// The `assuming` list of each result, in order.
+fn assuming(args: &[&str], text: &str) -> Vec<Vec<String>> {
+    let (_d, path) = program(text);
+    let mut all = vec!["--solver", "z3"];
+    all.extend(args);
+    let (_, json, stderr) = gpug(&all, &path);
+    kernels(&json)
+        .iter()
+        .map(|k| {
+            k["launch"]["assuming"]
+                .as_array()
+                .unwrap_or_else(|| panic!("no launch in {k}\n{stderr}"))
+                .iter()
+                .filter_map(|a| a.as_str().map(str::to_string))
+                .collect()
+        })
+        .collect()
+}
+
+const KERNEL: &str = "
+__global__ void k(int *d, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) d[i] = i;
+}
+";
+
+#[test]
+fn a_size_read_at_run_time_relates_the_grid_to_the_argument() {
+    let text = format!(
+        "{KERNEL}
+#include <cstdlib>
+int main(int argc, char **argv) {{
+    int n = atoi(argv[1]);
+    int *d;
+    k<<<(n + 255) / 256, 256>>>(d, n);
+    return 0;
+}}"
+    );
+    let a = assuming(&[], &text);
+    assert_eq!(
+        a,
+        vec![vec![
+            "blockDim = (256, 1, 1)".to_string(),
+            "gridDim.y = 1".into(),
+            "gridDim.z = 1".into(),
+            "gridDim.x = (n + 255) / 256".into(),
+        ]]
+    );
+}
+
+#[test]
+fn values_the_host_changes_in_a_loop_a_branch_or_through_a_pointer_stay_symbolic() {
+    let text = format!(
+        "{KERNEL}
+#include <cstdio>
+int main(int argc, char **argv) {{
+    int *d;
+    int t = 32;
+    for (int r = 0; r < 3; r++) t *= 2;
+    k<<<1, t>>>(d, 100);
+    int u = 64;
+    if (argc > 1) u = 128;
+    k<<<2, u>>>(d, 200);
+    int n = 300;
+    scanf(\"%d\", &n);
+    k<<<3, 64>>>(d, n);
+    return 0;
+}}"
+    );
+    let a = assuming(&[], &text);
+    assert_eq!(a.len(), 3, "{a:?}");
+    let block_x = |s: &String| s.starts_with("blockDim.x") || s.starts_with("blockDim =");
+    assert!(
+        a[0].contains(&"n = 100".to_string()) && !a[0].iter().any(block_x),
+        "{a:?}"
+    );
+    assert!(
+        a[1].contains(&"n = 200".to_string()) && !a[1].iter().any(block_x),
+        "{a:?}"
+    );
+    assert!(a[2].contains(&"blockDim = (64, 1, 1)".to_string()), "{a:?}");
+    assert!(!a[2].iter().any(|s| s.starts_with("n =")), "{a:?}");
+}
+
+#[test]
+fn helpers_constants_and_the_launch_api_are_evaluated() {
+    let text = format!(
+        "{KERNEL}
+#include <cuda_runtime.h>
+static const int THREADS = 128;
+constexpr int ELEMS = 1000;
+int div_up(int a, int b) {{ return (a + b - 1) / b; }}
+void launch(int *d, int n) {{ k<<<div_up(n, THREADS), THREADS>>>(d, n); }}
+int main() {{
+    int *d;
+    launch(d, ELEMS);
+    int n = 77;
+    void *args[] = {{&d, &n}};
+    cudaLaunchKernel((void *)k, dim3(1), dim3(96), args, 0, 0);
+    return 0;
+}}"
+    );
+    let a = assuming(&[], &text);
+    assert_eq!(
+        a,
+        vec![
+            vec![
+                "blockDim = (128, 1, 1)".to_string(),
+                "gridDim = (8, 1, 1)".into(),
+                "n = 1000".into()
+            ],
+            vec![
+                "blockDim = (96, 1, 1)".to_string(),
+                "gridDim = (1, 1, 1)".into(),
+                "n = 77".into()
+            ],
+        ]
+    );
+}
+
+#[test]
+fn launch_symbolic_and_a_launch_on_the_command_line_ignore_host_code() {
+    let text = format!("{KERNEL}\nint main() {{ int *d; k<<<4, 256>>>(d, 1024); return 0; }}");
+    let (_d, path) = program(&text);
+    for args in [vec!["--launch", "symbolic"], vec!["--blockDim=64", "--gridDim=2"]] {
+        let mut all = vec!["--solver", "z3"];
+        all.extend(args.iter().copied());
+        let (_, json, _) = gpug(&all, &path);
+        let ks = kernels(&json);
+        assert_eq!(ks.len(), 1, "{json}");
+        assert!(ks[0]["launch"].is_null(), "{args:?}: {json}");
+    }
+}
