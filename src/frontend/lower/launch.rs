@@ -337,7 +337,7 @@ impl<'a, 'g> Host<'a, 'g> {
     /// Interprets the host function `f` with the parameters `args` (missing ones unknown),
     /// returning what its top-level `return` gives.
     fn function(&mut self, f: &'a Node, args: Vec<Option<Val>>) -> Option<Val> {
-        let Some(body) = body_of(f) else { return None };
+        let body = body_of(f)?;
         if self.stack.len() >= MAX_DEPTH || self.stack.iter().any(|(id, _)| *id == f.id) {
             return None;
         }
@@ -744,11 +744,10 @@ impl<'a, 'g> Host<'a, 'g> {
             e.kind.as_str(),
             "BinaryOperator" | "CompoundAssignOperator" | "UnaryOperator"
         ) {
-            let is_write = match (e.kind.as_str(), e.opcode.as_deref()) {
-                ("BinaryOperator", Some("=")) | ("CompoundAssignOperator", _) => true,
-                ("UnaryOperator", Some("++" | "--")) => true,
-                _ => false,
-            };
+            let is_write = matches!(
+                (e.kind.as_str(), e.opcode.as_deref()),
+                ("BinaryOperator", Some("=")) | ("CompoundAssignOperator", _) | ("UnaryOperator", Some("++" | "--"))
+            );
             if is_write {
                 let mut ids = HashSet::new();
                 target_of(&e.inner[0], &mut ids);
