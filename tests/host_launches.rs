@@ -275,3 +275,25 @@ fn launch_symbolic_and_a_launch_on_the_command_line_ignore_host_code() {
         assert!(ks[0]["launch"].is_null(), "{args:?}: {json}");
     }
 }
+
+#[test]
+fn a_reference_or_a_lambda_may_change_a_value() {
+    let text = format!(
+        "{KERNEL}
+int main() {{
+    int *d;
+    int n = 10;
+    int &r = n;
+    r = 20;
+    k<<<1, 32>>>(d, n);
+    int m = 30;
+    auto set = [&]() {{ m = 40; }};
+    set();
+    k<<<1, 64>>>(d, m);
+    return 0;
+}}"
+    );
+    let a = assuming(&[], &text);
+    assert_eq!(a.len(), 2, "{a:?}");
+    assert!(!a.iter().flatten().any(|s| s.starts_with("n =")), "{a:?}");
+}

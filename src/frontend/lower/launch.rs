@@ -566,6 +566,16 @@ impl<'a, 'g> Host<'a, 'g> {
         if let Some(i) = init.filter(|_| !arg_array) {
             self.scan(i, env);
         }
+        // A reference (`int &r = n;`) changes a variable through another name: the variables
+        // its initializer names escape. (A pointer's `&n` escapes `n` in `scan`.)
+        if ty.contains('&') {
+            let mut ids = HashSet::new();
+            if let Some(i) = init {
+                named(i, &mut ids);
+            }
+            self.escape(env, ids);
+            return;
+        }
         if arg_array {
             if let Some(list) = init.map(strip).filter(|i| i.kind == "InitListExpr") {
                 let slots = list.inner.iter().map(|e| address_of(e).map(str::to_string)).collect();
@@ -733,7 +743,13 @@ impl<'a, 'g> Host<'a, 'g> {
                     return;
                 }
             }
-            "LambdaExpr" => return,
+            // A lambda may change what it captures whenever it is called.
+            "LambdaExpr" => {
+                let mut ids = HashSet::new();
+                named(e, &mut ids);
+                self.escape(env, ids);
+                return;
+            }
             _ => {}
         }
         for c in &e.inner {
@@ -1425,6 +1441,19 @@ fn target_of(t: &Node, out: &mut HashSet<String>) {
             }
         }
         _ => {}
+    }
+}
+
+/// The variables named under `n`.
+fn named(n: &Node, out: &mut HashSet<String>) {
+    if n.kind == "DeclRefExpr"
+        && let Some(d) = &n.referenced_decl
+        && matches!(d.kind.as_str(), "VarDecl" | "ParmVarDecl")
+    {
+        out.insert(d.id.clone());
+    }
+    for c in &n.inner {
+        named(c, out);
     }
 }
 
