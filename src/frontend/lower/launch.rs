@@ -57,11 +57,14 @@ pub(super) fn read<'a>(
         found: Vec::new(),
         stack: Vec::new(),
         call_lines: Vec::new(),
-        seen: HashSet::new(),
+        entered: HashSet::new(),
         steps: 0,
         sources: HashMap::new(),
     };
-    // The roots first (`main`), then each function holding a launch no root reached.
+    // The roots first (`main`), then each function holding a launch that no root's
+    // interpretation entered (called only from another file, or through a pointer). A launch
+    // in a branch the interpretation found dead (`if (block_size == 16)` with 32) is not made
+    // by the program.
     for f in funcs.iter().filter(|f| !called.contains(&f.id)) {
         h.function(f, Vec::new());
     }
@@ -69,7 +72,7 @@ pub(super) fn read<'a>(
         let Some(b) = body_of(f) else { continue };
         let mut sites = Vec::new();
         launch_nodes(b, &mut sites);
-        if sites.iter().any(|id| !h.seen.contains(*id)) {
+        if !sites.is_empty() && !h.entered.contains(&f.id) {
             h.function(f, Vec::new());
         }
     }
@@ -119,8 +122,8 @@ struct Host<'a, 'g> {
     stack: Vec<(String, String)>,
     /// The lines of the calls between the functions of [`Host::stack`].
     call_lines: Vec<u32>,
-    /// The launch nodes interpreted at least once.
-    seen: HashSet<String>,
+    /// The functions interpreted at least once.
+    entered: HashSet<String>,
     /// Statements interpreted: past [`MAX_STEPS`], calls are no longer inlined.
     steps: usize,
     /// Source files' lines, for the launches' configurations as written.
@@ -347,9 +350,12 @@ impl<'a, 'g> Host<'a, 'g> {
         for p in params {
             let given = args.next().flatten();
             let name = p.name.clone().unwrap_or_default();
+            // By value, or by `const` reference (which the callee cannot change).
+            let pty = p.type_str().trim();
+            let by_value = !pty.contains('&') || (pty.starts_with("const ") && !pty.contains('*'));
             let val = match given {
-                Some(v) if !p.type_str().contains('&') => Some(v),
-                _ => self.fresh(&name, p.type_str()),
+                Some(v) if by_value => Some(v),
+                _ => self.fresh(&name, pty.trim_end_matches('&').trim()),
             };
             if let Some(v) = val {
                 env.vals.insert(p.id.clone(), v);
@@ -362,6 +368,7 @@ impl<'a, 'g> Host<'a, 'g> {
             self.kill(&mut env, &ids);
             env.in_loop = true;
         }
+        self.entered.insert(f.id.clone());
         self.stack.push((f.id.clone(), f.name.clone().unwrap_or_default()));
         let out = match self.stmt(body, &mut env) {
             Flow::Return(v) => v,
@@ -712,7 +719,6 @@ impl<'a, 'g> Host<'a, 'g> {
                 for c in e.inner.iter().skip(1) {
                     self.scan(c, env);
                 }
-                self.seen.insert(e.id.clone());
                 self.triple_launch(e, env);
                 return;
             }
@@ -721,7 +727,6 @@ impl<'a, 'g> Host<'a, 'g> {
                     self.scan(c, env);
                 }
                 if launch_api(e).is_some() {
-                    self.seen.insert(e.id.clone());
                     self.api_launch(e, env);
                 } else if let Some(v) = self.call(e, env) {
                     let _ = v;
