@@ -24,7 +24,12 @@
 //!   different blocks); `suggestions` are
 //!   `--assume` expressions under which gpug verified the kernel, all together, never assumed
 //!   by the verdict; `benign` lists the benign write-write races (both threads write the same
-//!   value), which are not defects.
+//!   value), which are not defects; `"launch"` is `null`, or the launch of the file's host code
+//!   the result is for (issue 43): `{"site": "file:line:col", "callers", "config", "assuming",
+//!   "same", "in_loop"}`.
+//!
+//! A result at a launch of the host code names it in its text line (`k at the launch in main,
+//! prog.cu:42: <<<(n + 255) / 256, 256>>>: verified`), then what was assumed of the launch.
 
 pub mod bank;
 pub mod check;
