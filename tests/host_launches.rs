@@ -297,3 +297,44 @@ int main() {{
     assert_eq!(a.len(), 2, "{a:?}");
     assert!(!a.iter().flatten().any(|s| s.starts_with("n =")), "{a:?}");
 }
+
+/// A global that the host code sets at run time, read twice with no write between (one
+/// unknown), in a function that is called only through a pointer (`glutDisplayFunc`): the grid
+/// is related to the kernel's parameter; the kernel's own race (every x of a row writes img[y]) is still
+/// found.
+#[test]
+fn a_global_read_twice_is_one_value_in_a_function_called_through_a_pointer() {
+    let text = "
+__global__ void shade(int *img, int w) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x < w && y < w) img[y] = x;
+}
+#include <cstdio>
+int width;
+int *image;
+void display() {
+    dim3 block(16, 16);
+    dim3 grid(width / block.x, width / block.y);
+    shade<<<grid, block>>>(image, width);
+}
+void on_display(void (*f)()) { f(); }
+int main() {
+    scanf(\"%d\", &width);
+    on_display(display);
+    return 0;
+}";
+    let (_d, path) = program(text);
+    let (code, json, stderr) = gpug(&["--solver", "z3"], &path);
+    let k = &kernels(&json)[0];
+    let assuming: Vec<&str> = k["launch"]["assuming"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{json}\n{stderr}"))
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(assuming.contains(&"gridDim.x = w / 16"), "{assuming:?}");
+    assert!(assuming.contains(&"gridDim.y = w / 16"), "{assuming:?}");
+    assert_eq!(k["launch"]["callers"], serde_json::json!(["display"]));
+    assert_eq!((code, k["verdict"].as_str()), (Some(1), Some("defect")), "{k}");
+}

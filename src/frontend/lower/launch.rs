@@ -58,6 +58,8 @@ pub(super) fn read<'a>(
         stack: Vec::new(),
         call_lines: Vec::new(),
         entered: HashSet::new(),
+        generation: 0,
+        globals: HashMap::new(),
         steps: 0,
         sources: HashMap::new(),
     };
@@ -92,7 +94,9 @@ enum Val {
 struct Env {
     /// Local variables' values by declaration id.
     vals: HashMap<String, Val>,
-    /// Variables whose address was taken or that were passed by reference: unknown at every read.
+    /// Variables whose address was taken, that were passed by reference or that a reference or
+    /// a lambda names: other names may change them, so each call and each write through a
+    /// pointer or reference makes them unknown ([`Host::clobber`]).
     escaped: HashSet<String>,
     /// `void *args[] = {&a, &n}`: the variables each slot points to, by the array's id.
     arg_arrays: HashMap<String, Vec<Option<String>>>,
@@ -124,6 +128,11 @@ struct Host<'a, 'g> {
     call_lines: Vec<u32>,
     /// The functions interpreted at least once.
     entered: HashSet<String>,
+    /// The writes that other names may have made so far ([`Host::clobber`]): a global read
+    /// twice with no write between has one value.
+    generation: u64,
+    /// Each non-`const` global read so far: its unknown, and the generation it holds in.
+    globals: HashMap<String, (u64, Expr)>,
     /// Statements interpreted: past [`MAX_STEPS`], calls are no longer inlined.
     steps: usize,
     /// Source files' lines, for the launches' configurations as written.
@@ -159,18 +168,17 @@ fn host_functions<'a>(n: &'a Node, user: &dyn Fn(&str) -> bool, out: &mut Vec<&'
     }
 }
 
-/// The ids of the functions called (named) under `n`.
+/// The ids of the functions called under `n` (a function whose address is only taken, as
+/// `glutDisplayFunc(display)`, is called from elsewhere: a root).
 fn callees(n: &Node, out: &mut HashSet<String>) {
-    if n.kind == "DeclRefExpr"
-        && let Some(d) = &n.referenced_decl
-        && matches!(d.kind.as_str(), "FunctionDecl" | "CXXMethodDecl")
+    if matches!(n.kind.as_str(), "CallExpr" | "CXXMemberCallExpr")
+        && let Some(callee) = n.inner.first().map(strip)
     {
-        out.insert(d.id.clone());
-    }
-    if n.kind == "MemberExpr"
-        && let Some(m) = &n.referenced_member_decl
-    {
-        out.insert(m.clone());
+        match callee.kind.as_str() {
+            "DeclRefExpr" => out.extend(callee.referenced_decl.as_ref().map(|d| d.id.clone())),
+            "MemberExpr" => out.extend(callee.referenced_member_decl.clone()),
+            _ => {}
+        }
     }
     for c in &n.inner {
         callees(c, out);
@@ -482,11 +490,14 @@ impl<'a, 'g> Host<'a, 'g> {
                     }
                     parts.remove(0);
                 }
+                // What the loop changes, directly or through other names (in an earlier
+                // iteration), is unknown inside it and after it.
                 let mut ids = HashSet::new();
                 for p in &parts {
                     assigned(p, &mut ids);
                 }
                 self.kill(env, &ids);
+                self.clobber(env);
                 let outer = env.in_loop;
                 env.in_loop = s.kind != "SwitchStmt" || outer;
                 for p in parts {
@@ -504,6 +515,7 @@ impl<'a, 'g> Host<'a, 'g> {
                 }
                 env.in_loop = outer;
                 self.kill(env, &ids);
+                self.clobber(env);
                 Flow::Next
             }
             "CaseStmt" | "DefaultStmt" | "LabelStmt" | "AttributedStmt" => {
@@ -615,6 +627,9 @@ impl<'a, 'g> Host<'a, 'g> {
                 let target = strip_parens(lhs);
                 let Some(value) = self.assigned_value(e, env) else {
                     self.scan(lhs, env);
+                    let mut ids = HashSet::new();
+                    target_of(lhs, &mut ids);
+                    self.write(env, &ids);
                     return;
                 };
                 match target.kind.as_str() {
@@ -624,8 +639,11 @@ impl<'a, 'g> Host<'a, 'g> {
                             .as_ref()
                             .map(|d| d.id.clone())
                             .unwrap_or_default();
-                        if env.vals.contains_key(&id) && !env.escaped.contains(&id) {
+                        if env.vals.contains_key(&id) {
                             env.vals.insert(id, Val::Int(value));
+                        } else {
+                            // A global, or a variable through a reference.
+                            self.clobber(env);
                         }
                     }
                     "MemberExpr" => {
@@ -637,9 +655,13 @@ impl<'a, 'g> Host<'a, 'g> {
                             d[c] = cast(value, Ty::U32);
                         } else {
                             self.scan(lhs, env);
+                            self.clobber(env);
                         }
                     }
-                    _ => self.scan(lhs, env),
+                    _ => {
+                        self.scan(lhs, env);
+                        self.clobber(env);
+                    }
                 }
             }
             ("UnaryOperator", Some(op @ ("++" | "--"))) => {
@@ -650,7 +672,7 @@ impl<'a, 'g> Host<'a, 'g> {
                     .map(|d| d.id.clone())
                     .unwrap_or_default();
                 match env.vals.get(&id) {
-                    Some(Val::Int(v)) if target.kind == "DeclRefExpr" && !env.escaped.contains(&id) => {
+                    Some(Val::Int(v)) if target.kind == "DeclRefExpr" => {
                         let ty = v.ty();
                         let op = if op == "++" { BinOp::Add } else { BinOp::Sub };
                         let next = fold(Expr::Binary {
@@ -716,7 +738,10 @@ impl<'a, 'g> Host<'a, 'g> {
     fn scan(&mut self, e: &'a Node, env: &mut Env) {
         match e.kind.as_str() {
             "CUDAKernelCallExpr" => {
-                for c in e.inner.iter().skip(1) {
+                // The configuration (clang's call of `cudaConfigureCall`) is not a call of the
+                // program's: only its arguments are.
+                let config = e.inner.get(1).map(|c| c.inner.iter().skip(1)).into_iter().flatten();
+                for c in config.chain(e.inner.iter().skip(2)) {
                     self.scan(c, env);
                 }
                 self.triple_launch(e, env);
@@ -731,7 +756,8 @@ impl<'a, 'g> Host<'a, 'g> {
                 } else if let Some(v) = self.call(e, env) {
                     let _ = v;
                 }
-                // Arguments passed by reference may change.
+                // Arguments passed by reference may change, and so may whatever other names
+                // reach.
                 let mut ids = HashSet::new();
                 for a in e.inner.iter().skip(1) {
                     let a = strip_parens(a);
@@ -740,6 +766,7 @@ impl<'a, 'g> Host<'a, 'g> {
                     }
                 }
                 self.escape(env, ids);
+                self.clobber(env);
                 return;
             }
             "UnaryOperator" if e.opcode.as_deref() == Some("&") => {
@@ -772,17 +799,34 @@ impl<'a, 'g> Host<'a, 'g> {
             if is_write {
                 let mut ids = HashSet::new();
                 target_of(&e.inner[0], &mut ids);
-                self.kill(env, &ids);
+                self.write(env, &ids);
             }
         }
     }
 
-    /// Variables whose address escapes: unknown at every later read.
-    fn escape(&mut self, env: &mut Env, ids: HashSet<String>) {
-        for id in ids {
-            env.escaped.insert(id.clone());
-            env.vals.remove(&id);
+    /// A write of an unknown value to the variables `ids` (the variable an assignment's target
+    /// names): those of `env` become unknown; a write to anything else (a global, through a
+    /// pointer, a reference or a field) may change what other names reach.
+    fn write(&mut self, env: &mut Env, ids: &HashSet<String>) {
+        if !ids.is_empty() && ids.iter().all(|id| env.vals.contains_key(id)) {
+            self.kill(env, ids);
+        } else {
+            self.clobber(env);
         }
+    }
+
+    /// Variables other names reach from now on ([`Env::escaped`]); their values stay until the
+    /// next [`Host::clobber`].
+    fn escape(&mut self, env: &mut Env, ids: HashSet<String>) {
+        env.escaped.extend(ids);
+    }
+
+    /// A call, or a write through a pointer or reference: every escaped variable and every
+    /// global may have changed.
+    fn clobber(&mut self, env: &mut Env) {
+        self.generation += 1;
+        let escaped = env.escaped.clone();
+        self.kill(env, &escaped);
     }
 
     /// A call of one of the file's host functions, interpreted with its arguments' values;
@@ -868,9 +912,6 @@ impl<'a, 'g> Host<'a, 'g> {
                 let d = e.referenced_decl.as_ref()?;
                 if let Some(v) = self.g.enum_consts.get(&d.id) {
                     return Some(Expr::int(wrap_ty(v.clone(), ty), ty));
-                }
-                if env.escaped.contains(&d.id) {
-                    return None;
                 }
                 match env.vals.get(&d.id) {
                     Some(Val::Int(v)) => Some(v.clone()),
@@ -992,12 +1033,21 @@ impl<'a, 'g> Host<'a, 'g> {
     }
 
     /// A variable not local to the function: a `const` (or `constexpr`) one's value, from its
-    /// initializer.
+    /// initializer; another's unknown, the same until the next write other names may make
+    /// ([`Host::clobber`]).
     fn global(&mut self, id: &str, ty: Ty) -> Option<Expr> {
         let v = *self.g.vars.get(id)?;
         let constant = v.constexpr || v.type_str().trim_start().starts_with("const ");
         if !constant {
-            return None;
+            if let Some((generation, e)) = self.globals.get(id)
+                && *generation == self.generation
+                && e.ty() == ty
+            {
+                return Some(e.clone());
+            }
+            let e = self.unknown(v.name.as_deref().unwrap_or("?"), ty);
+            self.globals.insert(id.to_string(), (self.generation, e.clone()));
+            return Some(e);
         }
         let init = v.inner.iter().find(|c| !c.kind.ends_with("Attr"))?;
         if let Some(c) = const_value(init) {
@@ -1034,9 +1084,6 @@ impl<'a, 'g> Host<'a, 'g> {
             "CXXFunctionalCastExpr" | "CStyleCastExpr" | "ImplicitCastExpr" => self.eval_dim3(n.inner.first()?, env),
             "DeclRefExpr" => {
                 let id = &n.referenced_decl.as_ref()?.id;
-                if env.escaped.contains(id) {
-                    return None;
-                }
                 env.vals.get(id).cloned()
             }
             _ => None,
@@ -1072,9 +1119,6 @@ impl<'a, 'g> Host<'a, 'g> {
             .iter()
             .map(|s| {
                 let id = s.as_ref()?;
-                if env.escaped.contains(id) {
-                    return None;
-                }
                 env.vals.get(id).cloned()
             })
             .collect();
