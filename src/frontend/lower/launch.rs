@@ -639,8 +639,8 @@ impl<'a, 'g> Host<'a, 'g> {
                             .as_ref()
                             .map(|d| d.id.clone())
                             .unwrap_or_default();
-                        if env.vals.contains_key(&id) {
-                            env.vals.insert(id, Val::Int(value));
+                        if let Some(slot) = env.vals.get_mut(&id) {
+                            *slot = Val::Int(value);
                         } else {
                             // A global, or a variable through a reference.
                             self.clobber(env);
