@@ -915,7 +915,7 @@ pub struct HostLaunch {
     pub described: Vec<String>,
     /// Other launch sites with the same kernel, geometry and assumptions (verified once).
     pub same: Vec<Span>,
-    /// Whether the launch is inside a host loop or follows one that changes its values (its
-    /// symbolic values then stand for every iteration's).
+    /// Whether the launch is inside a host loop and not fully known (its symbolic values then
+    /// stand for every iteration's).
     pub in_loop: bool,
 }

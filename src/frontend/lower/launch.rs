@@ -1169,8 +1169,13 @@ impl<'a, 'g> Host<'a, 'g> {
         let mut pending: Vec<(String, Expr, Expr)> = Vec::new();
         let mut described = Vec::new();
         let mut assumptions = Vec::new();
+        // Whether every scalar argument is known (then a host loop around the launch changes
+        // nothing worth saying).
+        let mut all_known = true;
         for (name, arg) in names.iter().zip(&args) {
-            let (Some((var, pty)), Some(Val::Int(v))) = (scalar(name), arg) else {
+            let Some((var, pty)) = scalar(name) else { continue };
+            let Some(Val::Int(v)) = arg else {
+                all_known = false;
                 continue;
             };
             let param = Expr::Var { id: var, ty: pty };
@@ -1180,6 +1185,7 @@ impl<'a, 'g> Host<'a, 'g> {
                 assumptions.push(eq(param, v));
                 continue;
             }
+            all_known = false;
             match passed_unknown(&v) {
                 Some((u, uty)) if !map.contains_key(&u) => {
                     map.insert(u, cast(param, uty));
@@ -1273,7 +1279,8 @@ impl<'a, 'g> Host<'a, 'g> {
                 assumptions,
                 described: geometry,
                 same: Vec::new(),
-                in_loop: env.in_loop,
+                in_loop: env.in_loop
+                    && !(all_known && block_dim.iter().chain(&grid_dim).all(Option::is_some)),
             },
         });
     }
