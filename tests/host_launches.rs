@@ -338,3 +338,45 @@ int main() {
     assert_eq!(k["launch"]["callers"], serde_json::json!(["display"]));
     assert_eq!((code, k["verdict"].as_str()), (Some(1), Some("defect")), "{k}");
 }
+
+/// One kernel launched twice: text, JSON and SARIF name each launch, with the call that
+/// reaches it.
+#[test]
+fn each_report_form_names_the_launch() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/programs/two_block_sizes.cu");
+    let text = Command::new(env!("CARGO_BIN_EXE_gpug"))
+        .args(["--solver", "z3"])
+        .arg(&file)
+        .output()
+        .expect("gpug runs");
+    let text = String::from_utf8_lossy(&text.stdout);
+    let heads: Vec<&str> = text.lines().filter(|l| l.starts_with("fill ")).collect();
+    assert_eq!(heads.len(), 2, "{text}");
+    assert!(
+        heads[0].starts_with("fill at the launch in main (line 25) → run, "),
+        "{text}"
+    );
+    assert!(
+        heads[0].ends_with("two_block_sizes.cu:18: <<<n / TILE, threads>>>: verified"),
+        "{text}"
+    );
+    assert!(
+        heads[1].starts_with("fill at the launch in main (line 26) → run, "),
+        "{text}"
+    );
+    assert!(heads[1].ends_with(": 1 defect"), "{text}");
+    assert!(text.contains("  assuming the launch's blockDim = (256, 1, 1), gridDim = (512, 1, 1), value = 7\n"));
+    let sarif = Command::new(env!("CARGO_BIN_EXE_gpug"))
+        .args(["--solver", "z3", "--format", "sarif"])
+        .arg(&file)
+        .output()
+        .expect("gpug runs");
+    let sarif: Value = serde_json::from_slice(&sarif.stdout).expect("SARIF is JSON");
+    let results = sarif["runs"][0]["results"].as_array().expect("results");
+    assert_eq!(results.len(), 1, "{sarif}");
+    let message = results[0]["message"]["text"].as_str().expect("message");
+    assert!(
+        message.contains("in kernel fill at the launch in main (line 26) → run"),
+        "{message}"
+    );
+}

@@ -166,6 +166,11 @@ impl Render for FileResult {
     /// stage and suggestions as properties.
     fn sarif(&self, log: &mut SarifLog) {
         for k in &self.kernels {
+            // A result at a launch of the host code names it in each message.
+            let title = match &k.launch {
+                Some(l) => format!("{} {}", k.name, l.title()),
+                None => k.name.clone(),
+            };
             let mut row = Map::new();
             row.insert("verdict".into(), json!(k.verdict.as_str()));
             row.insert("stage".into(), json!(k.stage.as_str()));
@@ -191,7 +196,7 @@ impl Render for FileResult {
                 } else {
                     ResultLevel::Error
                 };
-                let mut e = finding_entry(f, &self.file, &k.name, k.language, ResultKind::Fail, level);
+                let mut e = finding_entry(f, &self.file, &title, k.language, ResultKind::Fail, level);
                 e.properties = context(e.properties);
                 log.push(e);
             }
@@ -199,7 +204,7 @@ impl Render for FileResult {
                 let mut e = finding_entry(
                     &x.finding,
                     &self.file,
-                    &k.name,
+                    &title,
                     k.language,
                     ResultKind::Fail,
                     ResultLevel::Note,
@@ -216,7 +221,7 @@ impl Render for FileResult {
                 let mut e = finding_entry(
                     b,
                     &self.file,
-                    &k.name,
+                    &title,
                     k.language,
                     ResultKind::Informational,
                     ResultLevel::None,
@@ -230,7 +235,7 @@ impl Render for FileResult {
                 e.properties = context(e.properties);
                 log.push(e);
             }
-            if let Some(e) = inconclusive_entry(&self.file, &k.name, k.language, &k.inconclusive, context(Map::new())) {
+            if let Some(e) = inconclusive_entry(&self.file, &title, k.language, &k.inconclusive, context(Map::new())) {
                 log.push(e);
             }
         }

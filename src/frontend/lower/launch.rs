@@ -1279,8 +1279,7 @@ impl<'a, 'g> Host<'a, 'g> {
                 assumptions,
                 described: geometry,
                 same: Vec::new(),
-                in_loop: env.in_loop
-                    && !(all_known && block_dim.iter().chain(&grid_dim).all(Option::is_some)),
+                in_loop: env.in_loop && !(all_known && block_dim.iter().chain(&grid_dim).all(Option::is_some)),
             },
         });
     }
