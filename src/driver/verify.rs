@@ -39,6 +39,9 @@ pub struct VerifyOptions {
     pub explain: bool,
     /// PUG's `+O`: assume no integer overflow in `+`, `-`, `*`.
     pub no_overflow: bool,
+    /// `--check-overflow`: report each source-level signed `+`, `-`, `*` that a thread can
+    /// reach while it overflows ([`encode::EncodeOptions::check_overflow`]).
+    pub check_overflow: bool,
     /// Report every finding as a defect: no launch contract ([`super::contracts`]).
     pub strict: bool,
     /// GPUVerify's benign write-write races (its default): a race whose two writes store the
@@ -92,6 +95,7 @@ fn verify_kernel(k: &Kernel, opts: &VerifyOptions, run: &mut KernelRun) -> Resul
     let launch = Launch {
         geometry,
         index_fits: None,
+        signed: Vec::new(),
         only: None,
         prefer,
     };
@@ -124,6 +128,7 @@ impl Launch {
             }
             encode::Property::Divergence { .. } => f.kind == FindingKind::Divergence,
             encode::Property::Assertion { .. } => f.kind == FindingKind::Assertion,
+            encode::Property::SignedOverflow { .. } => f.kind == FindingKind::SignedOverflow,
             encode::Property::BarrierInvariant { .. } => matches!(f.kind, FindingKind::BarrierInvariant { .. }),
             encode::Property::Invariant { .. } | encode::Property::ClosedForm { .. } => {
                 matches!(f.kind, FindingKind::Invariant { .. })
@@ -189,7 +194,10 @@ pub(super) fn verify_under(
         ) && (!opts.only_divergence || matches!(check.property, encode::Property::Divergence { .. }))
             && !matches!(
                 (opts.stage, &check.property),
-                (Stage::Races, encode::Property::Assertion { .. })
+                (
+                    Stage::Races,
+                    encode::Property::Assertion { .. } | encode::Property::SignedOverflow { .. }
+                )
                     | (
                         Stage::Functional,
                         encode::Property::Race { .. } | encode::Property::FlagWriters { .. }
@@ -535,6 +543,8 @@ fn pair_options(opts: &VerifyOptions, launch: &Launch) -> encode::EncodeOptions 
     encode::EncodeOptions {
         no_overflow: opts.no_overflow,
         index_fits: launch.index_fits,
+        signed_no_overflow: launch.signed.clone(),
+        check_overflow: opts.check_overflow,
         benign: opts.benign,
         preferred: launch.prefer.clone(),
         barrier_access_checks: !opts.no_barrier_access_checks,

@@ -74,6 +74,7 @@ fn kernel(space: Space, body: impl FnOnce(&mut Kernel) -> Vec<Stmt>) -> Kernel {
         next_block: 0,
         unchecked: Vec::new(),
         language: Default::default(),
+        signed_ops: Vec::new(),
         uninterpreted: Vec::new(),
         notes: Vec::new(),
     };

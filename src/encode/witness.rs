@@ -174,6 +174,23 @@ impl Check {
                     reason,
                 }
             }
+            Property::SignedOverflow { op, span } => {
+                let reason = kernel
+                    .signed_ops
+                    .get(*op)
+                    .map(|o| format!("`{}` overflows {}: undefined behaviour", o.text, o.type_name()));
+                Finding {
+                    kind: FindingKind::SignedOverflow,
+                    array: None,
+                    accesses: vec![who(0, span, AccessKind::Assert, None)],
+                    params,
+                    geometry,
+                    index: None,
+                    possible: self.possible,
+                    condition: None,
+                    reason,
+                }
+            }
             // Not a defect (the driver makes the verdict inconclusive): the array's
             // declaration stands for where.
             Property::FlagWriters { array } => Finding {

@@ -834,6 +834,47 @@ pub struct Kernel {
     /// (work-item and `get_local_id(0)` for OpenCL, thread and `threadIdx.x` for CUDA), and
     /// which launch limits apply (CUDA's; OpenCL leaves them to the device).
     pub language: Language,
+    /// The source-level signed arithmetic of the kernel (issue 43, item 4): each `+`, `-`, `*`
+    /// (binary, compound assignment, `++`/`--`) that the source computes in a signed type of
+    /// at least 32 bits after C's integer promotions, whose overflow is undefined behaviour
+    /// (C11 6.5p5, C++ [expr.pre]/4, OpenCL C 6.3). Recorded by the front end where it lowers
+    /// the operator, never for its own arithmetic (byte offsets, built-in functions'
+    /// expansions), in source order; the encoders find an operation here by its
+    /// [`SignedOp::matches`]. Passes copy statements without rewriting their expressions, so
+    /// the prepared kernel still holds these expressions.
+    pub signed_ops: Vec<SignedOp>,
+}
+
+/// One source-level signed `+`, `-`, `*` ([`Kernel::signed_ops`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SignedOp {
+    /// The operation as lowered: an [`Expr::Binary`] of `Add`, `Sub` or `Mul` whose type is a
+    /// signed integer of 32 or 64 bits.
+    pub expr: Expr,
+    /// Where the operator is in the source (the whole expression, `i * NJ`).
+    pub span: Span,
+    /// The source text of the operation (`i * NJ`), or the IR's text of it when the source
+    /// cannot be read.
+    pub text: String,
+}
+
+impl SignedOp {
+    /// Whether `op lhs rhs` of type `ty` is this operation.
+    pub fn matches(&self, op: BinOp, lhs: &Expr, rhs: &Expr, ty: Ty) -> bool {
+        matches!(&self.expr, Expr::Binary { op: o, lhs: l, rhs: r, ty: t }
+            if *o == op && *t == ty && **l == *lhs && **r == *rhs)
+    }
+
+    /// The C name of its type: `int` (32 bits) or `long` (64).
+    pub fn type_name(&self) -> &'static str {
+        if self.expr.ty().bits() == 32 { "int" } else { "long" }
+    }
+}
+
+/// Whether `e` is an operation that [`Kernel::signed_ops`] records: a signed `+`, `-`, `*` of
+/// at least 32 bits.
+pub fn is_signed_arith(e: &Expr) -> bool {
+    matches!(e, Expr::Binary { op: BinOp::Add | BinOp::Sub | BinOp::Mul, ty: Ty::Int { bits, signed: true }, .. } if *bits >= 32)
 }
 
 /// The source language of a [`Kernel`] (issue 13: OpenCL C next to CUDA).

@@ -179,8 +179,41 @@ impl Encoder<'_> {
         if self.no_overflow && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) {
             let ok = no_overflow(op, &a, &b, lt.bits(), signed);
             self.assume_no_wrap(st, th, ok);
+        } else if signed
+            && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul)
+            && (self.check_overflow || !self.signed_no_overflow.is_empty())
+            && let Some(i) = self.k.signed_ops.iter().position(|o| o.matches(op, lhs, rhs, ty))
+        {
+            self.signed_op(i, op, (&a, &b), lt.bits(), st, th);
         }
         self.int_binary(op, a, b, lt, signed)
+    }
+
+    /// The source-level signed operation `kernel.signed_ops[i]`, `a op b` of `bits` bits,
+    /// evaluated by thread `th`: under `--check-overflow`, where the checked thread (thread 1
+    /// in the pair model, whose threads are symmetric) evaluates it on its path, the
+    /// condition that it overflows there joins the operation's check; under the contracts'
+    /// signed assumption, that it does not overflow is asserted where the thread evaluates it
+    /// ([`Encoder::assume_no_wrap`]), after the check is taken (the check of an operation
+    /// assumed not to overflow is then unsatisfiable, which the contracts know).
+    fn signed_op(&mut self, i: usize, op: BinOp, (a, b): (&Sexp, &Sexp), bits: u32, st: &mut TState, th: usize) {
+        let ok = super::fold::fold(&no_overflow(op, a, b, bits, true));
+        if ok == t() {
+            return;
+        }
+        let checked = th == 0 || self.memory != super::MemoryModel::EqualityAbstraction;
+        if self.check_overflow && self.on_trace && checked {
+            let reach = self.reach(st, th);
+            let fail = crate::encode::terms::and(reach, not(ok.clone()));
+            let fail = self.define(&format!("t{}.overflows", th + 1), atom("Bool"), fail);
+            let abstracted = self.seen_abstract;
+            let entry = self.overflow_fails.entry(i).or_default();
+            entry.0.push(fail);
+            entry.1 |= abstracted;
+        }
+        if self.signed_no_overflow.contains(&i) {
+            self.assume_no_wrap(st, th, ok);
+        }
     }
 
     /// `a op b` on bit-vectors, signed or unsigned.
