@@ -540,7 +540,10 @@ fn signed(
     let (gone, kept): (Vec<Finding>, Vec<Finding>) = std::mem::take(&mut result.findings).into_iter().partition(excludes);
     // Per excluded finding, the operations found alone to exclude it.
     let mut needs: Vec<Vec<usize>> = vec![Vec::new(); gone.len()];
-    if v.signed.len() <= MAX_NAMED {
+    if let [op] = v.signed[..] {
+        // The one operation: the re-verification above asked it alone.
+        needs.iter_mut().for_each(|n| n.push(op));
+    } else if v.signed.len() <= MAX_NAMED {
         for &op in &v.signed {
             if needs.iter().all(|n| !n.is_empty()) {
                 break;
