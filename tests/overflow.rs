@@ -300,3 +300,51 @@ fn check_overflow_in_text_and_sarif() {
         "{log}"
     );
 }
+
+/// Of three signed operations (`j + 1`, `i - k`, `i * NJ`), the condition names the one whose
+/// overflow the race needs, found by asking each alone.
+#[test]
+fn condition_names_the_one_operation_the_race_needs() {
+    let src = "#define NJ 4096
+__global__ void scale(int *a, int j) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int k = j + 1;
+    a[i * NJ] = i - k;
+}
+";
+    let (code, json) = run("multi.cu", src, &["--solver", "z3"]);
+    assert_eq!(code, Some(0), "{json}");
+    let excluded = entries(&json, "excluded");
+    assert_eq!(excluded.len(), 1, "{json}");
+    let condition = excluded[0]["condition"].as_str().unwrap();
+    assert!(
+        condition.starts_with("only when `i * NJ` (") && condition.ends_with("multi.cu:5:7) overflows int: undefined behaviour"),
+        "{condition}"
+    );
+}
+
+/// An operation in an arm of `?:` or on the right of `&&` is evaluated only where C evaluates
+/// it: guarded there, `x * 1000000` cannot overflow. Unguarded (`||` whose left side is always
+/// true), it can.
+#[test]
+fn check_overflow_follows_short_circuits_and_conditionals() {
+    let guarded = "__global__ void pick(int *out, int x) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    out[t] = (x < 1000 && x > -1000) ? x * 1000000 : 0;
+    if (x < 2000 && x > -2000 && x * 1000000 > 5)
+        out[t] = 1;
+}
+";
+    let (code, json) = run("pick.cu", guarded, &["--solver", "z3", "--check-overflow", "--no-benign"]);
+    assert!(!kinds(&json, "findings").contains(&"signed_overflow".to_string()), "{json}");
+    assert_eq!(code, Some(0), "{json}");
+    let unguarded = guarded.replace("x < 1000 && x > -1000", "x < 1000 || x > -1000");
+    let (code, json) = run("pick.cu", &unguarded, &["--solver", "z3", "--check-overflow"]);
+    assert_eq!(code, Some(1), "{json}");
+    let f = entries(&json, "findings")
+        .into_iter()
+        .find(|f| f["kind"] == "signed_overflow")
+        .unwrap_or_else(|| panic!("{json}"));
+    let x = witness_value(f, "params", "x").unwrap();
+    assert!(x.checked_mul(1000000).is_some_and(|p| i32::try_from(p).is_err()), "{f}");
+}

@@ -871,6 +871,37 @@ impl SignedOp {
     }
 }
 
+impl Kernel {
+    /// The index in [`Kernel::signed_ops`] of the operation `op lhs rhs` of type `ty`: the
+    /// first one with that expression. The IR does not tell apart two source operations with
+    /// one expression (`x * 1000000` on two lines): the encoders treat them as one operation,
+    /// named by all its places ([`Kernel::signed_places`]).
+    pub fn signed_op(&self, op: BinOp, lhs: &Expr, rhs: &Expr, ty: Ty) -> Option<usize> {
+        self.signed_ops.iter().position(|o| o.matches(op, lhs, rhs, ty))
+    }
+
+    /// The indices of [`Kernel::signed_ops`] that [`Kernel::signed_op`] can return: one per
+    /// distinct expression.
+    pub fn signed_representatives(&self) -> Vec<usize> {
+        (0..self.signed_ops.len())
+            .filter(|&i| !self.signed_ops[..i].iter().any(|o| o.expr == self.signed_ops[i].expr))
+            .collect()
+    }
+
+    /// The places of the operation `signed_ops[i]` and of every other one with its expression:
+    /// `file.cu:4:7`, `file.cu:4:7, file.cu:9:12`.
+    pub fn signed_places(&self, i: usize) -> String {
+        let e = &self.signed_ops[i].expr;
+        let places: Vec<String> = self
+            .signed_ops
+            .iter()
+            .filter(|o| o.expr == *e)
+            .map(|o| o.span.to_string())
+            .collect();
+        places.join(", ")
+    }
+}
+
 /// Whether `e` is an operation that [`Kernel::signed_ops`] records: a signed `+`, `-`, `*` of
 /// at least 32 bits.
 pub fn is_signed_arith(e: &Expr) -> bool {

@@ -241,7 +241,7 @@ impl Vocabulary {
             signed: if no_overflow {
                 Vec::new()
             } else {
-                (0..k.signed_ops.len()).collect()
+                k.signed_representatives()
             },
             signed_assumed: false,
         }
@@ -562,10 +562,7 @@ fn signed(
             }
         }
     }
-    let site = |op: usize| {
-        let o = &k.signed_ops[op];
-        format!("`{}` ({})", o.text, o.span)
-    };
+    let site = |op: usize| format!("`{}` ({})", k.signed_ops[op].text, k.signed_places(op));
     let conditions: Vec<String> = needs
         .iter()
         .map(|n| match n.as_slice() {
@@ -847,5 +844,8 @@ fn same_sites(a: &Finding, b: &Finding) -> bool {
         v.sort();
         v
     };
-    a.kind == b.kind && a.array == b.array && sites(a) == sites(b)
+    // Two signed operations may start at one place (`row * w` and `row * w + col`): their
+    // reasons name them.
+    let op = |f: &Finding| (f.kind == FindingKind::SignedOverflow).then(|| f.reason.clone());
+    a.kind == b.kind && a.array == b.array && sites(a) == sites(b) && op(a) == op(b)
 }

@@ -527,6 +527,10 @@ pub(in crate::encode) struct Encoder<'k> {
     /// which each evaluation of it by the checked thread overflows, and whether one of them
     /// rests on an abstraction (the finding is then possible).
     overflow_fails: BTreeMap<usize, (Vec<Sexp>, bool)>,
+    /// While an expression is encoded: the conditions under which the part being encoded is
+    /// evaluated at all (an arm of a select, the right operand of `&&`/`||`), innermost last;
+    /// read only for the signed operations of `signed_no_overflow` and `check_overflow`.
+    evaluated_if: Vec<Sexp>,
     /// `EncodeOptions::benign`.
     benign: Benign,
     /// Under [`Benign::Adversarial`], while the race checks are made: the defined names whose
@@ -700,6 +704,7 @@ impl<'k> Encoder<'k> {
             signed_no_overflow: opts.signed_no_overflow.clone(),
             check_overflow: opts.check_overflow && opts.checks,
             overflow_fails: BTreeMap::new(),
+            evaluated_if: Vec::new(),
             benign: opts.benign,
             reads_memory: HashSet::new(),
             written: None,

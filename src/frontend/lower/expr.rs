@@ -78,9 +78,15 @@ impl Lower<'_, '_> {
     /// [`crate::ir::Kernel::signed_ops`] when it is a signed `+`, `-`, `*` of at least 32 bits
     /// ([`crate::ir::is_signed_arith`]), once per expression and place (an inlined function
     /// called twice with the same arguments computes one operation). Only the lowerings of
-    /// source operators call it: the front end's own arithmetic is never recorded.
+    /// source operators call it: the front end's own arithmetic is never recorded, nor is the
+    /// arithmetic of annotations (`__invariant`, `__requires`, …), which are conditions
+    /// checked or assumed in bit-vector arithmetic, not code whose overflow is undefined: an
+    /// invariant checked under the assumption that its own products do not overflow could
+    /// pass where it fails.
     pub(super) fn record_signed(&mut self, e: &Expr, span: &Span) {
-        if !crate::ir::is_signed_arith(e)
+        if self.annotation_depth > 0
+            || self.in_postcondition
+            || !crate::ir::is_signed_arith(e)
             || self.k.signed_ops.iter().any(|o| o.expr == *e && o.span == *span)
         {
             return;
