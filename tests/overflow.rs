@@ -70,7 +70,10 @@ fn kernel(json: &Value) -> &Value {
 
 /// The entries of `list` (`findings`, `excluded`) of the kernel, as an array.
 fn entries<'a>(json: &'a Value, list: &str) -> Vec<&'a Value> {
-    kernel(json)[list].as_array().map(|a| a.iter().collect()).unwrap_or_default()
+    kernel(json)[list]
+        .as_array()
+        .map(|a| a.iter().collect())
+        .unwrap_or_default()
 }
 
 fn kinds(json: &Value, list: &str) -> Vec<String> {
@@ -94,7 +97,12 @@ fn race_needing_i_times_nj_to_overflow_is_excluded_under_the_standard_assumption
         let k = kernel(&json);
         assert_eq!(k["verdict"], "verified", "{solver}: {json}");
         assert!(entries(&json, "findings").is_empty(), "{solver}: {json}");
-        let contract: Vec<&str> = k["contract"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+        let contract: Vec<&str> = k["contract"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
         assert!(
             contract.contains(&"no signed +, -, * overflows (undefined behaviour)"),
             "{solver}: {contract:?}"
@@ -156,12 +164,7 @@ fn concrete_launch_race_needing_an_overflow_is_excluded() {
     );
     let excluded = entries(&json, "excluded");
     assert_eq!(excluded.len(), 1, "{json}");
-    assert!(
-        excluded[0]["condition"]
-            .as_str()
-            .unwrap()
-            .contains("`i * NJ` (")
-    );
+    assert!(excluded[0]["condition"].as_str().unwrap().contains("`i * NJ` ("));
     let (code, json) = run("mul8192.cu", &src, &[&args[..], &["--strict"]].concat());
     assert_eq!(code, Some(1), "{json}");
 }
@@ -207,11 +210,17 @@ fn check_overflow_finds_row_times_w_with_a_witness() {
             .find(|f| f["reason"] == "`row * w` overflows int: undefined behaviour")
             .unwrap();
         let a = &product["accesses"][0];
-        assert_eq!((a["line"].as_u64(), a["col"].as_u64()), (Some(5), Some(13)), "{solver}: {product}");
+        assert_eq!(
+            (a["line"].as_u64(), a["col"].as_u64()),
+            (Some(5), Some(13)),
+            "{solver}: {product}"
+        );
         let coord = |key: &str, i: usize| a[key][i].as_u64().unwrap();
         let block_dim_y = witness_value(product, "geometry", "blockDim.y").unwrap_or(1) as u64;
         // `int row = blockIdx.y * blockDim.y + threadIdx.y`: unsigned arithmetic, then int.
-        let row = (coord("block", 1).wrapping_mul(block_dim_y).wrapping_add(coord("thread", 1)) as u32) as i32;
+        let row = (coord("block", 1)
+            .wrapping_mul(block_dim_y)
+            .wrapping_add(coord("thread", 1)) as u32) as i32;
         let w = witness_value(product, "params", "w").expect("w in the witness") as i32;
         let h = witness_value(product, "params", "h").expect("h in the witness") as i32;
         assert!(row < h, "{solver}: the witness must reach the store: {product}");
@@ -283,7 +292,10 @@ fn check_overflow_in_text_and_sarif() {
     let file = path.display().to_string();
     let text = common::gpug(&["--solver".into(), "z3".into(), "--check-overflow".into(), file.clone()]);
     let text = String::from_utf8_lossy(&text.stdout);
-    assert!(text.contains("  signed integer overflow\n    `row * w` overflows int: undefined behaviour\n"), "{text}");
+    assert!(
+        text.contains("  signed integer overflow\n    `row * w` overflows int: undefined behaviour\n"),
+        "{text}"
+    );
     assert!(text.contains("rowcol.cu:5:13: overflows by thread ("), "{text}");
     let sarif = common::gpug(&[
         "--solver".into(),
@@ -318,7 +330,8 @@ __global__ void scale(int *a, int j) {
     assert_eq!(excluded.len(), 1, "{json}");
     let condition = excluded[0]["condition"].as_str().unwrap();
     assert!(
-        condition.starts_with("only when `i * NJ` (") && condition.ends_with("multi.cu:5:7) overflows int: undefined behaviour"),
+        condition.starts_with("only when `i * NJ` (")
+            && condition.ends_with("multi.cu:5:7) overflows int: undefined behaviour"),
         "{condition}"
     );
 }
@@ -335,8 +348,15 @@ fn check_overflow_follows_short_circuits_and_conditionals() {
         out[t] = 1;
 }
 ";
-    let (code, json) = run("pick.cu", guarded, &["--solver", "z3", "--check-overflow", "--no-benign"]);
-    assert!(!kinds(&json, "findings").contains(&"signed_overflow".to_string()), "{json}");
+    let (code, json) = run(
+        "pick.cu",
+        guarded,
+        &["--solver", "z3", "--check-overflow", "--no-benign"],
+    );
+    assert!(
+        !kinds(&json, "findings").contains(&"signed_overflow".to_string()),
+        "{json}"
+    );
     assert_eq!(code, Some(0), "{json}");
     let unguarded = guarded.replace("x < 1000 && x > -1000", "x < 1000 || x > -1000");
     let (code, json) = run("pick.cu", &unguarded, &["--solver", "z3", "--check-overflow"]);

@@ -197,11 +197,10 @@ pub(super) fn verify_under(
                 (
                     Stage::Races,
                     encode::Property::Assertion { .. } | encode::Property::SignedOverflow { .. }
+                ) | (
+                    Stage::Functional,
+                    encode::Property::Race { .. } | encode::Property::FlagWriters { .. }
                 )
-                    | (
-                        Stage::Functional,
-                        encode::Property::Race { .. } | encode::Property::FlagWriters { .. }
-                    )
             )
             && launch.asks(&kernel, &check.property)
     };

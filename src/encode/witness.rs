@@ -175,18 +175,15 @@ impl Check {
                 }
             }
             Property::SignedOverflow { op, span } => {
-                let reason = kernel
-                    .signed_ops
-                    .get(*op)
-                    .map(|o| {
-                        let places = kernel.signed_places(*op);
-                        // Another source operation with the same expression is this one.
-                        let also = match places.split_once(", ") {
-                            Some((_, rest)) => format!(" (one expression with {rest})"),
-                            None => String::new(),
-                        };
-                        format!("`{}`{also} overflows {}: undefined behaviour", o.text, o.type_name())
-                    });
+                let reason = kernel.signed_ops.get(*op).map(|o| {
+                    let places = kernel.signed_places(*op);
+                    // Another source operation with the same expression is this one.
+                    let also = match places.split_once(", ") {
+                        Some((_, rest)) => format!(" (one expression with {rest})"),
+                        None => String::new(),
+                    };
+                    format!("`{}`{also} overflows {}: undefined behaviour", o.text, o.type_name())
+                });
                 Finding {
                     kind: FindingKind::SignedOverflow,
                     array: None,

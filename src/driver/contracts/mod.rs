@@ -537,7 +537,8 @@ fn signed(
             .push("whether no signed overflow is consistent with the kernel's requirements is undecided or false: no finding is excluded by it".into());
         return Ok(false);
     }
-    let (gone, kept): (Vec<Finding>, Vec<Finding>) = std::mem::take(&mut result.findings).into_iter().partition(excludes);
+    let (gone, kept): (Vec<Finding>, Vec<Finding>) =
+        std::mem::take(&mut result.findings).into_iter().partition(excludes);
     // Per excluded finding, the operations found alone to exclude it.
     let mut needs: Vec<Vec<usize>> = vec![Vec::new(); gone.len()];
     if let [op] = v.signed[..] {
@@ -585,10 +586,12 @@ fn signed(
             }
         })
         .collect();
-    result.excluded.extend(gone.into_iter().zip(conditions).map(|(finding, condition)| Excluded {
-        finding,
-        condition: format!("only when {condition}"),
-    }));
+    result
+        .excluded
+        .extend(gone.into_iter().zip(conditions).map(|(finding, condition)| Excluded {
+            finding,
+            condition: format!("only when {condition}"),
+        }));
     // The defects with no overflow, with their witnesses there, and the overflows reported.
     result.findings = under.findings;
     for f in kept.into_iter().filter(overflow) {

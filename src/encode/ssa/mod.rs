@@ -626,7 +626,11 @@ impl<'k> Encoder<'k> {
                 .cloned()
                 .reduce(crate::encode::terms::or)
                 .unwrap_or_else(crate::encode::terms::f);
-            let name = format!("{}.overflow.L{}.{op}", crate::encode::terms::sym(&self.k.name), span.line);
+            let name = format!(
+                "{}.overflow.L{}.{op}",
+                crate::encode::terms::sym(&self.k.name),
+                span.line
+            );
             self.push_check(Property::SignedOverflow { op, span }, name, fail, Vec::new(), possible);
         }
     }
