@@ -180,6 +180,9 @@ pub(super) fn verify_under(
             "assumes `{e}` on entry (--assume): a defect only in launches outside it is not reported"
         ));
     }
+    if opts.no_overflow && opts.check_overflow {
+        notes.push("--check-overflow checks nothing under --no-overflow, which assumes that no operation overflows".into());
+    }
     if opts.no_overflow {
         notes.push("assumes that no integer +, -, * wraps and no integer conversion changes a value (--no-overflow): an execution in which the kernel's arithmetic wraps anywhere, even after a defect, is not checked".into());
     }
