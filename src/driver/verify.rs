@@ -181,7 +181,9 @@ pub(super) fn verify_under(
         ));
     }
     if opts.no_overflow && opts.check_overflow {
-        notes.push("--check-overflow checks nothing under --no-overflow, which assumes that no operation overflows".into());
+        notes.push(
+            "--check-overflow checks nothing under --no-overflow, which assumes that no operation overflows".into(),
+        );
     }
     if opts.no_overflow {
         notes.push("assumes that no integer +, -, * wraps and no integer conversion changes a value (--no-overflow): an execution in which the kernel's arithmetic wraps anywhere, even after a defect, is not checked".into());

@@ -839,7 +839,7 @@ pub struct Kernel {
     /// at least 32 bits after C's integer promotions, whose overflow is undefined behaviour
     /// (C11 6.5p5, C++ [expr.pre]/4, OpenCL C 6.3). Recorded by the front end where it lowers
     /// the operator, never for its own arithmetic (byte offsets, built-in functions'
-    /// expansions), in source order; the encoders find an operation here by its
+    /// expansions), in the order they are lowered; the encoders find an operation here by its
     /// [`SignedOp::matches`]. Passes copy statements without rewriting their expressions, so
     /// the prepared kernel still holds these expressions.
     pub signed_ops: Vec<SignedOp>,
