@@ -526,7 +526,7 @@ fn signed(
     if !under.inconclusive.is_empty() {
         return Ok(false);
     }
-    let excludes = |f: &Finding| !overflow(f) && !under.findings.iter().any(|g| same_sites(f, g));
+    let excludes = |f: &Finding| !overflow(f) && !under.findings.iter().any(|g| same_check(f, g));
     if !result.findings.iter().any(excludes) {
         return Ok(false);
     }
@@ -557,7 +557,7 @@ fn signed(
                 continue;
             }
             for (f, n) in gone.iter().zip(needs.iter_mut()) {
-                if !r.findings.iter().any(|g| same_sites(f, g)) {
+                if !r.findings.iter().any(|g| same_check(f, g)) {
                     n.push(op);
                 }
             }
@@ -838,6 +838,16 @@ fn label(launch: &Launch) -> String {
         _ => parts.push("no signed overflow".into()),
     }
     format!("contract ({}):", parts.join(", "))
+}
+
+/// Found by the same check: a race on the same array (one check asks for any pair of its
+/// accesses, and a re-verification may answer it with another pair: the pair found first is
+/// then not shown to need the assumption), else the same kind at the same sites.
+fn same_check(a: &Finding, b: &Finding) -> bool {
+    match (a.kind, b.kind) {
+        (FindingKind::Race { .. }, FindingKind::Race { .. }) => a.array == b.array,
+        _ => same_sites(a, b),
+    }
 }
 
 /// Same kind of defect (same array) at the same source sites.
