@@ -368,3 +368,16 @@ fn check_overflow_follows_short_circuits_and_conditionals() {
     let x = witness_value(f, "params", "x").unwrap();
     assert!(x.checked_mul(1000000).is_some_and(|p| i32::try_from(p).is_err()), "{f}");
 }
+
+/// A race check asks for any pair of accesses of its array: when the re-verification under the
+/// signed assumption answers it with another pair (`s[t] += s[t + 32]` against a later read),
+/// the pair found first (a write of `s[t] += s[t + 32]` against the read of `s[t + 16]`, which
+/// needs no overflow) must not be listed as needing one.
+#[test]
+fn race_found_again_with_another_pair_is_not_excluded() {
+    let out = common::run_example("warp_sync_tail.cu", &["--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(kinds(&json, "findings"), ["race"], "{json}");
+    assert!(entries(&json, "excluded").is_empty(), "{json}");
+}
