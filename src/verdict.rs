@@ -126,6 +126,11 @@ pub enum FindingKind {
     Divergence,
     /// An assertion that fails for some thread (pair model).
     Assertion,
+    /// `--check-overflow`: a source-level signed `+`, `-` or `*` that some thread reaches
+    /// with operands whose exact result does not fit its type: undefined behaviour in C, C++
+    /// and OpenCL C (UBSan's `signed-integer-overflow`). The finding's reason names the
+    /// operation; its one access is where it is.
+    SignedOverflow,
     /// A user loop invariant that may not hold on entry (`base`) or may not be preserved.
     Invariant {
         /// It may not hold on entry (else: may not be preserved by an iteration).

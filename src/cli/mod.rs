@@ -305,12 +305,24 @@ pub struct VerifyArgs {
     #[arg(long = "no-overflow")]
     pub no_overflow: bool,
 
+    /// Report each signed `+`, `-`, `*` of the source (in `int` or `long`, after C's integer
+    /// promotions) that some thread can reach while it overflows, as a defect of its own kind
+    /// (UBSan's `signed-integer-overflow`: undefined behaviour in C++ and OpenCL C), with a
+    /// witness: the thread, the launch and the parameters. Unsigned arithmetic wraps as C++
+    /// defines it and is never reported. One query per operation. Without it, a race or
+    /// assertion that exists only when such an operation overflows is listed apart, with
+    /// that operation as its condition (see --strict).
+    #[arg(long = "check-overflow")]
+    pub check_overflow: bool,
+
     /// Report every finding as a defect. Without it, under a launch left symbolic, a kernel
     /// whose findings all need a launch outside the standard assumptions (each dimension the
     /// kernel never reads has extent 1; `gridDim * blockDim` of each dimension it reads stays
     /// within 2^32, else 2^31, so the linear thread index does not wrap) is verified for
     /// launches where they hold: the verdict lists that launch contract and each finding it
-    /// excludes, with its condition; a defect lists its findings of other launches apart; a
+    /// excludes, with its condition; a defect lists its findings of other launches apart;
+    /// likewise a finding that needs a signed `int` `+`, `-`, `*` of the source to overflow
+    /// (undefined behaviour), named with that operation and its line; a
     /// finding that a parameter relation (`n % blockDim.x == 0`, …) excludes carries its
     /// condition, and a relation under which gpug verified the kernel is suggested as an
     /// --assume, never assumed. --strict also reports benign races as races (as --no-benign).
@@ -899,6 +911,7 @@ fn options(a: &VerifyArgs) -> Result<(RunOptions, VerifyOptions), String> {
         only_intra_group: a.only_intra_group,
         explain: a.explain,
         no_overflow: a.no_overflow,
+        check_overflow: a.check_overflow,
         strict: a.strict,
         benign: match (a.no_benign || a.strict, a.equality_abstraction) {
             (true, _) => crate::encode::Benign::Off,

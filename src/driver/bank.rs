@@ -107,6 +107,8 @@ impl Encodings<'_> {
                     split_invariants: false,
                     only_intra_group: false,
                     lockstep: None,
+                    signed_no_overflow: Vec::new(),
+                    check_overflow: false,
                 },
             )?;
             let script = eb::bank_script(&enc);

@@ -39,6 +39,9 @@ pub struct VerifyOptions {
     pub explain: bool,
     /// PUG's `+O`: assume no integer overflow in `+`, `-`, `*`.
     pub no_overflow: bool,
+    /// `--check-overflow`: report each source-level signed `+`, `-`, `*` that a thread can
+    /// reach while it overflows ([`encode::EncodeOptions::check_overflow`]).
+    pub check_overflow: bool,
     /// Report every finding as a defect: no launch contract ([`super::contracts`]).
     pub strict: bool,
     /// GPUVerify's benign write-write races (its default): a race whose two writes store the
@@ -103,6 +106,7 @@ fn verify_kernel(k: &Kernel, opts: &VerifyOptions, run: &mut KernelRun) -> Resul
     let launch = Launch {
         geometry,
         index_fits: None,
+        signed: Vec::new(),
         only: None,
         prefer,
     };
@@ -135,6 +139,7 @@ impl Launch {
             }
             encode::Property::Divergence { .. } => f.kind == FindingKind::Divergence,
             encode::Property::Assertion { .. } => f.kind == FindingKind::Assertion,
+            encode::Property::SignedOverflow { .. } => f.kind == FindingKind::SignedOverflow,
             encode::Property::BarrierInvariant { .. } => matches!(f.kind, FindingKind::BarrierInvariant { .. }),
             encode::Property::Invariant { .. } | encode::Property::ClosedForm { .. } => {
                 matches!(f.kind, FindingKind::Invariant { .. })
@@ -186,6 +191,11 @@ pub(super) fn verify_under(
             "assumes `{e}` on entry (--assume): a defect only in launches outside it is not reported"
         ));
     }
+    if opts.no_overflow && opts.check_overflow {
+        notes.push(
+            "--check-overflow checks nothing under --no-overflow, which assumes that no operation overflows".into(),
+        );
+    }
     if opts.no_overflow {
         notes.push("assumes that no integer +, -, * wraps and no integer conversion changes a value (--no-overflow): an execution in which the kernel's arithmetic wraps anywhere, even after a defect, is not checked".into());
     }
@@ -200,11 +210,13 @@ pub(super) fn verify_under(
         ) && (!opts.only_divergence || matches!(check.property, encode::Property::Divergence { .. }))
             && !matches!(
                 (opts.stage, &check.property),
-                (Stage::Races, encode::Property::Assertion { .. })
-                    | (
-                        Stage::Functional,
-                        encode::Property::Race { .. } | encode::Property::FlagWriters { .. }
-                    )
+                (
+                    Stage::Races,
+                    encode::Property::Assertion { .. } | encode::Property::SignedOverflow { .. }
+                ) | (
+                    Stage::Functional,
+                    encode::Property::Race { .. } | encode::Property::FlagWriters { .. }
+                )
             )
             && launch.asks(&kernel, &check.property)
     };
@@ -547,6 +559,8 @@ fn pair_options(opts: &VerifyOptions, launch: &Launch) -> encode::EncodeOptions 
     encode::EncodeOptions {
         no_overflow: opts.no_overflow,
         index_fits: launch.index_fits,
+        signed_no_overflow: launch.signed.clone(),
+        check_overflow: opts.check_overflow,
         benign: opts.benign,
         preferred: launch.prefer.clone(),
         barrier_access_checks: !opts.no_barrier_access_checks,

@@ -32,6 +32,8 @@ impl EncodeOptions {
             barrier_access_checks: true,
             split_invariants: false,
             only_intra_group: false,
+            signed_no_overflow: Vec::new(),
+            check_overflow: false,
         }
     }
 }

@@ -74,6 +74,7 @@ fn kernel(space: Space, body: impl FnOnce(&mut Kernel) -> Vec<Stmt>) -> Kernel {
         next_block: 0,
         unchecked: Vec::new(),
         language: Default::default(),
+        signed_ops: Vec::new(),
         uninterpreted: Vec::new(),
         notes: Vec::new(),
     };
@@ -959,4 +960,110 @@ fn no_overflow_conditions_of_the_program_are_asserted_where_the_thread_is() {
         let out = z3_says(&render(&e, &c.query));
         assert!(out.starts_with("unsat"), "{}: {out}", c.query.name);
     }
+}
+
+/// `a[tid] = x < 100 ? x * K : 0` with `x = (int)tid` and `K` a literal, the product recorded as
+/// the kernel's one source-level signed operation, and an unsigned `tid * 7` that is not one.
+fn select_of_a_signed_product(k_value: i64) -> crate::ir::Kernel {
+    let i = Ty::I32;
+    kernel(Space::Shared, |k| {
+        let x = k.new_var("x", i);
+        let xv = Expr::Var { id: x, ty: i };
+        let product = bin(BinOp::Mul, xv.clone(), Expr::int(k_value, i), i);
+        k.signed_ops.push(crate::ir::SignedOp {
+            expr: product.clone(),
+            span: sp(3),
+            text: "x * K".into(),
+        });
+        let value = Expr::Select {
+            cond: Box::new(bin(BinOp::Lt, xv, Expr::int(100, i), Ty::Bool)),
+            then: Box::new(product),
+            els: Box::new(Expr::int(0, i)),
+            ty: i,
+        };
+        let unsigned = bin(BinOp::Mul, tid(), Expr::int(7, Ty::U32), Ty::U32);
+        vec![
+            st(
+                StmtKind::Assign {
+                    var: x,
+                    value: Expr::Cast {
+                        arg: Box::new(tid()),
+                        ty: i,
+                    },
+                },
+                2,
+            ),
+            st(
+                StmtKind::Store {
+                    array: ArrayId(0),
+                    offset: off(bin(BinOp::Rem, unsigned, Expr::int(64, Ty::U32), Ty::U32)),
+                    value,
+                    ty: i,
+                },
+                3,
+            ),
+        ]
+    })
+}
+
+#[test]
+fn signed_no_overflow_is_asserted_for_source_operations_where_they_are_evaluated() {
+    let k = select_of_a_signed_product(1000);
+    let opts = EncodeOptions {
+        signed_no_overflow: vec![0],
+        ..EncodeOptions::pair()
+    };
+    let e = encode_with(&k, &block64(), &opts);
+    let asserted: Vec<String> = e
+        .script
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            Command::Assert(t) => Some(t.to_string()),
+            _ => None,
+        })
+        .collect();
+    // One condition per thread, on the product by the literal 1000: `x` within
+    // ±2147483647 / 1000 (#x0020c49b), conditioned on the select's arm (`x < 100`,
+    // #x00000064); none on the unsigned `tid * 7`.
+    let product: Vec<&String> = asserted.iter().filter(|t| t.contains("#x0020c49b")).collect();
+    assert_eq!(product.len(), 2, "{asserted:#?}");
+    for t in &product {
+        assert!(t.starts_with("(=> (bvslt ") && t.contains("#x00000064"), "{t}");
+    }
+    assert!(!asserted.iter().any(|t| t.contains("#x00000007")), "{asserted:#?}");
+    // Without the option the script asserts nothing of the product.
+    let plain = encode_with(&k, &block64(), &EncodeOptions::pair());
+    assert!(
+        !plain
+            .script
+            .commands
+            .iter()
+            .any(|c| matches!(c, Command::Assert(t) if t.to_string().contains("#x0020c49b"))),
+    );
+}
+
+#[test]
+fn check_overflow_asks_one_query_per_source_operation() {
+    let opts = EncodeOptions {
+        check_overflow: true,
+        ..EncodeOptions::pair()
+    };
+    let overflow_checks = |e: &Encoded| -> Vec<String> {
+        e.checks
+            .iter()
+            .filter(|c| matches!(c.property, Property::SignedOverflow { op: 0, .. }))
+            .map(|c| z3_says(&render(e, &c.query)))
+            .collect()
+    };
+    // x < 64 and x < 100: x * 1000 fits.
+    let fits = encode_with(&select_of_a_signed_product(1000), &block64(), &opts);
+    let answers = overflow_checks(&fits);
+    assert_eq!(answers.len(), 1, "{answers:?}");
+    assert!(answers[0].starts_with("unsat"), "{answers:?}");
+    // x * 100000000 overflows for x >= 22, which the arm x < 100 allows.
+    let wraps = encode_with(&select_of_a_signed_product(100_000_000), &block64(), &opts);
+    let answers = overflow_checks(&wraps);
+    assert_eq!(answers.len(), 1, "{answers:?}");
+    assert!(answers[0].starts_with("sat"), "{answers:?}");
 }

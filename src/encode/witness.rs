@@ -174,6 +174,28 @@ impl Check {
                     reason,
                 }
             }
+            Property::SignedOverflow { op, span } => {
+                let reason = kernel.signed_ops.get(*op).map(|o| {
+                    let places = kernel.signed_places(*op);
+                    // Another source operation with the same expression is this one.
+                    let also = match places.split_once(", ") {
+                        Some((_, rest)) => format!(" (one expression with {rest})"),
+                        None => String::new(),
+                    };
+                    format!("`{}`{also} overflows {}: undefined behaviour", o.text, o.type_name())
+                });
+                Finding {
+                    kind: FindingKind::SignedOverflow,
+                    array: None,
+                    accesses: vec![who(0, span, AccessKind::Assert, None)],
+                    params,
+                    geometry,
+                    index: None,
+                    possible: self.possible,
+                    condition: None,
+                    reason,
+                }
+            }
             // Not a defect (the driver makes the verdict inconclusive): the array's
             // declaration stands for where.
             Property::FlagWriters { array } => Finding {

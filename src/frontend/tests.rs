@@ -607,3 +607,56 @@ fn opencl_vectors_are_records_of_components() {
         "{b}"
     );
 }
+
+/// Issue 43, item 4: the source-level signed `+ - *` of at least 32 bits after the integer
+/// promotions are recorded with their text and place, in the order they are lowered: not
+/// unsigned ones, not `char`/`short` arithmetic done in their own width (`c++`), not the byte
+/// offsets of accesses nor the arithmetic of annotations; an inlined function's operation once
+/// per inlining (each has its own parameter variables).
+#[test]
+fn signed_operations_of_the_source_are_recorded() {
+    let k = one("__device__ int twice(int v) { return v + v; }
+__global__ void k(int *a, unsigned *u, short s, char c, long l, int n) {
+    __requires(n * 2 > 0);
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned w = threadIdx.x * 3u;
+    int t = s + s;
+    c++;
+    long m = l * l;
+    i += n;
+    n--;
+    a[i * 4 - 1] = twice(t) + twice(i) + c;
+    u[w] = w * w;
+}
+");
+    let texts: Vec<(&str, u32, u32)> = k
+        .signed_ops
+        .iter()
+        .map(|o| (o.text.as_str(), o.span.line, o.span.col))
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            ("s + s", 6, 13),
+            ("l * l", 8, 14),
+            ("i += n", 9, 5),
+            ("n--", 10, 5),
+            // Each inlining of `twice` adds its own `v`: two operations at one place.
+            ("v + v", 1, 38),
+            ("v + v", 1, 38),
+            ("twice(t) + twice(i)", 11, 20),
+            ("twice(t) + twice(i) + c", 11, 20),
+            // A store's value is lowered before its place.
+            ("i * 4", 11, 7),
+            ("i * 4 - 1", 11, 7),
+        ]
+        .iter()
+        .map(|(t, l, c)| (*t, *l, *c))
+        .collect::<Vec<_>>(),
+        "{:#?}",
+        k.signed_ops
+    );
+    for o in &k.signed_ops {
+        assert!(is_signed_arith(&o.expr), "{o:?}");
+    }
+}

@@ -834,6 +834,78 @@ pub struct Kernel {
     /// (work-item and `get_local_id(0)` for OpenCL, thread and `threadIdx.x` for CUDA), and
     /// which launch limits apply (CUDA's; OpenCL leaves them to the device).
     pub language: Language,
+    /// The source-level signed arithmetic of the kernel (issue 43, item 4): each `+`, `-`, `*`
+    /// (binary, compound assignment, `++`/`--`) that the source computes in a signed type of
+    /// at least 32 bits after C's integer promotions, whose overflow is undefined behaviour
+    /// (C11 6.5p5, C++ [expr.pre]/4, OpenCL C 6.3). Recorded by the front end where it lowers
+    /// the operator, never for its own arithmetic (byte offsets, built-in functions'
+    /// expansions), in the order they are lowered; the encoders find an operation here by its
+    /// [`SignedOp::matches`]. Passes copy statements without rewriting their expressions, so
+    /// the prepared kernel still holds these expressions.
+    pub signed_ops: Vec<SignedOp>,
+}
+
+/// One source-level signed `+`, `-`, `*` ([`Kernel::signed_ops`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SignedOp {
+    /// The operation as lowered: an [`Expr::Binary`] of `Add`, `Sub` or `Mul` whose type is a
+    /// signed integer of 32 or 64 bits.
+    pub expr: Expr,
+    /// Where the operator is in the source (the whole expression, `i * NJ`).
+    pub span: Span,
+    /// The source text of the operation (`i * NJ`), or the IR's text of it when the source
+    /// cannot be read.
+    pub text: String,
+}
+
+impl SignedOp {
+    /// Whether `op lhs rhs` of type `ty` is this operation.
+    pub fn matches(&self, op: BinOp, lhs: &Expr, rhs: &Expr, ty: Ty) -> bool {
+        matches!(&self.expr, Expr::Binary { op: o, lhs: l, rhs: r, ty: t }
+            if *o == op && *t == ty && **l == *lhs && **r == *rhs)
+    }
+
+    /// The C name of its type: `int` (32 bits) or `long` (64).
+    pub fn type_name(&self) -> &'static str {
+        if self.expr.ty().bits() == 32 { "int" } else { "long" }
+    }
+}
+
+impl Kernel {
+    /// The index in [`Kernel::signed_ops`] of the operation `op lhs rhs` of type `ty`: the
+    /// first one with that expression. The IR does not tell apart two source operations with
+    /// one expression (`x * 1000000` on two lines): the encoders treat them as one operation,
+    /// named by all its places ([`Kernel::signed_places`]).
+    pub fn signed_op(&self, op: BinOp, lhs: &Expr, rhs: &Expr, ty: Ty) -> Option<usize> {
+        self.signed_ops.iter().position(|o| o.matches(op, lhs, rhs, ty))
+    }
+
+    /// The indices of [`Kernel::signed_ops`] that [`Kernel::signed_op`] can return: one per
+    /// distinct expression.
+    pub fn signed_representatives(&self) -> Vec<usize> {
+        (0..self.signed_ops.len())
+            .filter(|&i| !self.signed_ops[..i].iter().any(|o| o.expr == self.signed_ops[i].expr))
+            .collect()
+    }
+
+    /// The places of the operation `signed_ops[i]` and of every other one with its expression:
+    /// `file.cu:4:7`, `file.cu:4:7, file.cu:9:12`.
+    pub fn signed_places(&self, i: usize) -> String {
+        let e = &self.signed_ops[i].expr;
+        let places: Vec<String> = self
+            .signed_ops
+            .iter()
+            .filter(|o| o.expr == *e)
+            .map(|o| o.span.to_string())
+            .collect();
+        places.join(", ")
+    }
+}
+
+/// Whether `e` is an operation that [`Kernel::signed_ops`] records: a signed `+`, `-`, `*` of
+/// at least 32 bits.
+pub fn is_signed_arith(e: &Expr) -> bool {
+    matches!(e, Expr::Binary { op: BinOp::Add | BinOp::Sub | BinOp::Mul, ty: Ty::Int { bits, signed: true }, .. } if *bits >= 32)
 }
 
 /// The source language of a [`Kernel`] (issue 13: OpenCL C next to CUDA).

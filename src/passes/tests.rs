@@ -46,6 +46,7 @@ fn kernel() -> (Kernel, VarId) {
         next_block: 0,
         unchecked: Vec::new(),
         language: Default::default(),
+        signed_ops: Vec::new(),
         uninterpreted: Vec::new(),
         notes: Vec::new(),
     };

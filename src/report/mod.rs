@@ -270,6 +270,7 @@ fn finding_entry<'a>(
         FindingKind::Race { .. } => Rule::DataRace,
         FindingKind::Divergence => Rule::BarrierDivergence,
         FindingKind::Assertion => Rule::Assertion,
+        FindingKind::SignedOverflow => Rule::SignedOverflow,
         FindingKind::Invariant { .. } => Rule::LoopInvariant,
         FindingKind::BarrierInvariant { .. } => Rule::BarrierInvariant,
     };
@@ -568,6 +569,7 @@ fn finding_title(f: &Finding) -> String {
         ),
         FindingKind::Divergence => "barrier divergence".to_string(),
         FindingKind::Assertion => "assertion may fail".to_string(),
+        FindingKind::SignedOverflow => "signed integer overflow".to_string(),
         FindingKind::Invariant { base: true } => "loop invariant may not hold on entry".to_string(),
         FindingKind::Invariant { base: false } => "loop invariant may not be preserved by an iteration".to_string(),
         FindingKind::BarrierInvariant { failure } => match failure {
@@ -638,6 +640,7 @@ fn access_what(kind: FindingKind, a: &WitnessAccess) -> &'static str {
         (FindingKind::Assertion | FindingKind::Invariant { .. } | FindingKind::BarrierInvariant { .. }, _, _) => {
             "fails"
         }
+        (FindingKind::SignedOverflow, _, _) => "overflows",
         (_, k, _) => k.as_str(),
     }
 }
@@ -701,6 +704,7 @@ fn finding_json(f: &Finding) -> Value {
         FindingKind::Race { .. } => "race",
         FindingKind::Divergence => "divergence",
         FindingKind::Assertion => "assertion",
+        FindingKind::SignedOverflow => "signed_overflow",
         FindingKind::Invariant { .. } => "invariant",
         FindingKind::BarrierInvariant { .. } => "barrier_invariant",
     };

@@ -64,6 +64,9 @@ pub enum Rule {
     BankConflict,
     /// A property could not be decided.
     Inconclusive,
+    /// A signed `+`, `-`, `*` may overflow (`--check-overflow`). Last, so that the indices
+    /// of the rules before it stay.
+    SignedOverflow,
 }
 
 /// A rule's descriptor: `id`, `name`, short and full description, default level.
@@ -152,6 +155,18 @@ pub const RULES: &[RuleInfo] = &[
                treated: the kernel is neither verified nor shown to have a defect. The reasons \
                are in the message.",
         level: "none",
+    },
+    RuleInfo {
+        rule: Rule::SignedOverflow,
+        id: "signed-integer-overflow",
+        name: "SignedIntegerOverflow",
+        short: "A signed integer +, - or * may overflow, which is undefined behaviour.",
+        full: "A thread may reach a signed `int` or `long` addition, subtraction or \
+               multiplication of the source whose exact result does not fit its type \
+               (--check-overflow): undefined behaviour in C++ and OpenCL C, as UBSan's \
+               signed-integer-overflow check reports it. Unsigned arithmetic wraps and is \
+               never reported.",
+        level: "error",
     },
 ];
 

@@ -10,7 +10,10 @@
 //!   every dimension would leave a launch of one thread, which has no pair of threads, so the
 //!   pair model would verify it vacuously); and the linear thread index of each dimension the
 //!   kernel reads does not wrap: `gridDim.d * blockDim.d <= 2^32` (an `unsigned` index), else
-//!   `<= 2^31` (an `int` one);
+//!   `<= 2^31` (an `int` one); and no signed `+`, `-`, `*` of the source overflows
+//!   ([`crate::ir::Kernel::signed_ops`]: undefined behaviour in C++ and OpenCL C, issue 43
+//!   item 4), asked last, for the findings that the launch assumptions keep ([`signed`]); a
+//!   finding it excludes is named with the operations whose overflow it needs;
 //! - **parameter relations** ([`relations`]): `n % blockDim.x == 0`, `n <= gridDim.x *
 //!   blockDim.x`, `n >= 1`, `blockDim.x` a power of two, `blockDim.x == C` for a `__shared__`
 //!   array of `C` elements.
@@ -32,7 +35,11 @@
 //! Soundness: a re-verification is the pair model itself with the geometry narrowed (unused
 //! dimensions pinned to 1) and the no-wrap assumption's per-thread consequences asserted
 //! ([`crate::encode::EncodeOptions::index_fits`], implied by the contract); a verdict under
-//! them holds for every launch the contract allows. A re-verification that is inconclusive
+//! them holds for every launch the contract allows. The signed assumption asserts, where a
+//! thread evaluates a source-level signed operation, that its exact result fits its type
+//! ([`crate::encode::EncodeOptions::signed_no_overflow`]): it leaves out exactly the
+//! executions with undefined behaviour, which C++ gives no meaning; unsigned arithmetic and
+//! the front end's own arithmetic are never assumed. A re-verification that is inconclusive
 //! excludes nothing.
 //!
 //! Must not: print, build SMT terms, or assume parameter relations (those are suggested only).
@@ -55,6 +62,10 @@ use num_bigint::BigInt;
 pub(in crate::driver) struct Launch {
     pub geometry: Geometry,
     pub index_fits: Option<(u32, [bool; 3])>,
+    /// The standard assumption that the kernel's signed arithmetic does not overflow: the
+    /// indices into [`Kernel::signed_ops`] of the operations assumed
+    /// ([`crate::encode::EncodeOptions::signed_no_overflow`]); empty: none.
+    pub signed: Vec<usize>,
     /// Ask only the checks of these findings' kinds (and arrays, for races): a re-verification
     /// under more assumptions, after a decided verification in which every other check was
     /// unsatisfiable, which more assumptions keep so. `None`: every check.
@@ -82,7 +93,8 @@ pub(in crate::driver) trait Reverify {
 }
 
 /// Applies the launch contracts to `result`, the verdict of `k` under the launch as given:
-/// nothing when it has no finding or the launch is concrete. Errors: those of
+/// nothing when it has no finding, or the launch is concrete and no signed operation may
+/// overflow. Errors: those of
 /// [`Reverify::verify_under`] (a solver that cannot start).
 pub(in crate::driver) fn apply(
     k: &Kernel,
@@ -94,10 +106,12 @@ pub(in crate::driver) fn apply(
         return Ok(());
     }
     let geometry = run.options().geometry.clone();
-    if geometry.block_dim.iter().chain(&geometry.grid_dim).all(Option::is_some) {
+    let concrete = geometry.block_dim.iter().chain(&geometry.grid_dim).all(Option::is_some);
+    let mut v = Vocabulary::of(k, geometry, opts.no_overflow());
+    // A concrete launch leaves only the signed assumption open.
+    if concrete && v.signed.is_empty() {
         return Ok(());
     }
-    let mut v = Vocabulary::of(k, geometry, opts.no_overflow());
     // After a decided verification every check without a finding was unsatisfiable, and stays
     // so under more assumptions: re-verifications ask only the others.
     if result.inconclusive.is_empty() {
@@ -108,8 +122,10 @@ pub(in crate::driver) fn apply(
     run.deadline = Some(std::time::Instant::now() + (run.elapsed() / 2).max(BUDGET));
     run.dump = false;
     let mut answers = Vec::new();
-    let mut outcome = standard(k, opts, run, &v, result, &mut answers);
-    if outcome.is_ok() && result.verdict == Verdict::Defect {
+    let mut outcome = standard(k, opts, run, &v, result, &mut answers).and_then(|bits| {
+        signed(k, opts, run, &v, bits, result, &mut answers).map(|assumed| v.signed_assumed = assumed)
+    });
+    if outcome.is_ok() && result.verdict == Verdict::Defect && !concrete {
         outcome = relations::suggest(k, opts, run, &v, result, &mut answers);
     }
     run.inconclusive = saved.0;
@@ -188,6 +204,12 @@ struct Vocabulary {
     wrap: [bool; 3],
     /// The checks re-verifications ask ([`Launch::only`]).
     only: Option<Vec<Finding>>,
+    /// The source-level signed operations that may overflow (indices into
+    /// [`Kernel::signed_ops`]): all of them, none under `--no-overflow` (which assumes it).
+    signed: Vec<usize>,
+    /// The signed assumption excluded a finding ([`signed`]): the launches of later
+    /// re-verifications (the parameter relations') assume it too.
+    signed_assumed: bool,
 }
 
 impl Vocabulary {
@@ -216,6 +238,12 @@ impl Vocabulary {
             unused,
             wrap,
             only: None,
+            signed: if no_overflow {
+                Vec::new()
+            } else {
+                k.signed_representatives()
+            },
+            signed_assumed: false,
         }
     }
 
@@ -252,6 +280,11 @@ impl Vocabulary {
         Launch {
             geometry: self.flat(),
             index_fits: bits.map(|b| (b, self.wrap)),
+            signed: if self.signed_assumed {
+                self.signed.clone()
+            } else {
+                Vec::new()
+            },
             only: self.only.clone(),
             // A re-verification's witness is used only to skip later re-verifications.
             prefer: Vec::new(),
@@ -339,7 +372,10 @@ const DIMS: [&str; 3] = ["x", "y", "z"];
 /// The standard assumptions: re-verifies `k` under them (the index bounded at 2^32, then at
 /// 2^31) unless every finding's witness already lies in their launches; turns `result` into a
 /// verdict with a contract when one excludes every finding, else moves the findings that the
-/// strongest one excludes to [`KernelResult::excluded`] and keeps those of its launches.
+/// strongest one excludes to [`KernelResult::excluded`] and keeps those of its launches. The
+/// signed assumption is not among them here ([`signed`] follows). Returns the index bound of
+/// the launch whose findings `result` now holds (`None` inside: no bound), or `None` when no
+/// re-verification was decided or the assumptions are vacuous.
 fn standard(
     k: &Kernel,
     opts: &dyn Reverify,
@@ -347,9 +383,9 @@ fn standard(
     v: &Vocabulary,
     result: &mut KernelResult,
     answers: &mut Vec<String>,
-) -> Result<(), Error> {
+) -> Result<Option<Option<u32>>, Error> {
     if !v.open() || result.findings.iter().all(|f| v.admits(f, v.strongest())) {
-        return Ok(());
+        return Ok(Some(v.strongest()));
     }
     // When every witness fits in 2^31 threads, no finding needs the index to wrap: the unused
     // dimensions alone are tried first, so the contract names no bound it does not need.
@@ -389,7 +425,7 @@ fn standard(
         }
     }
     let Some((bits, under)) = last else {
-        return Ok(());
+        return Ok(None);
     };
     // Vacuity before verdicts: assumptions that contradict the kernel's own requirements
     // (`__requires(blockDim.y == 2)` with `blockDim.y = 1`) exclude every finding and mean
@@ -409,7 +445,7 @@ fn standard(
         };
         if let Some(note) = note {
             result.notes.push(note.into());
-            return Ok(());
+            return Ok(None);
         }
     }
     let gone: Vec<Finding> = std::mem::take(&mut result.findings)
@@ -452,7 +488,144 @@ fn standard(
             );
         }
     }
-    Ok(())
+    Ok(Some(bits))
+}
+
+/// At most this many signed operations are asked about one at a time to name those whose
+/// overflow an excluded finding needs ([`signed`]); with more, the condition lists a few.
+const MAX_NAMED: usize = 8;
+
+/// The standard assumption that no source-level signed `+`, `-`, `*` overflows (undefined
+/// behaviour: C++ [expr.pre]/4, C11 6.5p5, OpenCL C 6.3), after [`standard`] left `result` a
+/// defect in the launches of the index bound `bits` (`None`: no decided launch, nothing is
+/// asked): re-verifies `k` there with every signed operation assumed not to overflow. Each
+/// finding that disappears moves to [`KernelResult::excluded`], its condition naming the
+/// operations whose overflow it needs, found by one re-verification per operation with only
+/// that one assumed (at most [`MAX_NAMED`], until every such finding has one); when none
+/// remains the kernel is verified, the assumption in its contract. A `--check-overflow`
+/// finding is never excluded by it (the assumption rules out what it reports). Returns
+/// whether it excluded a finding.
+fn signed(
+    k: &Kernel,
+    opts: &dyn Reverify,
+    run: &mut KernelRun,
+    v: &Vocabulary,
+    bits: Option<Option<u32>>,
+    result: &mut KernelResult,
+    answers: &mut Vec<String>,
+) -> Result<bool, Error> {
+    let Some(bits) = bits else { return Ok(false) };
+    let overflow = |f: &Finding| f.kind == FindingKind::SignedOverflow;
+    if v.signed.is_empty() || result.verdict != Verdict::Defect || result.findings.iter().all(overflow) {
+        return Ok(false);
+    }
+    let mut launch = v.launch(bits);
+    launch.signed = v.signed.clone();
+    let under = reverify(k, opts, run, &launch, false)?;
+    answers.extend(under.answers.iter().map(|a| format!("{} {a}", label(&launch))));
+    if !under.inconclusive.is_empty() {
+        return Ok(false);
+    }
+    let excludes = |f: &Finding| !overflow(f) && !under.findings.iter().any(|g| same_check(f, g));
+    if !result.findings.iter().any(excludes) {
+        return Ok(false);
+    }
+    let named = label(&launch);
+    if satisfiable(k, opts, run, &launch, Vec::new(), named.trim_end_matches(':'), answers)? != Some(true) {
+        result
+            .notes
+            .push("whether no signed overflow is consistent with the kernel's requirements is undecided or false: no finding is excluded by it".into());
+        return Ok(false);
+    }
+    let (gone, kept): (Vec<Finding>, Vec<Finding>) =
+        std::mem::take(&mut result.findings).into_iter().partition(excludes);
+    // Per excluded finding, the operations found alone to exclude it.
+    let mut needs: Vec<Vec<usize>> = vec![Vec::new(); gone.len()];
+    if let [op] = v.signed[..] {
+        // The one operation: the re-verification above asked it alone.
+        needs.iter_mut().for_each(|n| n.push(op));
+    } else if v.signed.len() <= MAX_NAMED {
+        for &op in &v.signed {
+            if needs.iter().all(|n| !n.is_empty()) {
+                break;
+            }
+            let mut one = launch.clone();
+            one.signed = vec![op];
+            let r = reverify(k, opts, run, &one, false)?;
+            answers.extend(r.answers.iter().map(|a| format!("{} {a}", label(&one))));
+            if !r.inconclusive.is_empty() {
+                continue;
+            }
+            for (f, n) in gone.iter().zip(needs.iter_mut()) {
+                if !r.findings.iter().any(|g| same_check(f, g)) {
+                    n.push(op);
+                }
+            }
+        }
+    }
+    let site = |op: usize| format!("`{}` ({})", k.signed_ops[op].text, k.signed_places(op));
+    let conditions: Vec<String> = needs
+        .iter()
+        .map(|n| match n.as_slice() {
+            [] => {
+                let mut some: Vec<String> = v.signed.iter().take(3).map(|&op| site(op)).collect();
+                if v.signed.len() > 3 {
+                    some.push("…".into());
+                }
+                format!(
+                    "a signed operation overflows (one of {}): undefined behaviour",
+                    some.join(", ")
+                )
+            }
+            ops => {
+                let each: Vec<String> = ops
+                    .iter()
+                    .map(|&op| format!("{} overflows {}", site(op), k.signed_ops[op].type_name()))
+                    .collect();
+                format!("{}: undefined behaviour", each.join(" and "))
+            }
+        })
+        .collect();
+    result
+        .excluded
+        .extend(gone.into_iter().zip(conditions).map(|(finding, condition)| Excluded {
+            finding,
+            condition: format!("only when {condition}"),
+        }));
+    // The defects with no overflow, with their witnesses there, and the overflows reported.
+    result.findings = under.findings;
+    for f in kept.into_iter().filter(overflow) {
+        if !result.findings.contains(&f) {
+            result.findings.push(f);
+        }
+    }
+    const OUTSIDE: &str = "the findings listed as excluded need launches outside the standard assumptions; --strict reports them as defects";
+    result.notes.retain(|n| n != OUTSIDE);
+    if result.findings.is_empty() {
+        let mut contract: Vec<String> = v.unused.iter().map(|(n, _, _)| format!("{n} = 1")).collect();
+        if let Some(bits) = bits {
+            for i in (0..3).filter(|i| v.wrap[*i]) {
+                let d = DIMS[i];
+                contract.push(format!("gridDim.{d} * blockDim.{d} <= 2^{bits}"));
+            }
+        }
+        contract.push("no signed +, -, * overflows (undefined behaviour)".into());
+        result.verdict = Verdict::Verified;
+        result.inconclusive.clear();
+        let n = result.excluded.len();
+        result.notes.push(format!(
+            "the launch contract is the standard assumptions, no signed overflow among them (--check-overflow reports each one); --strict reports the {} excluded finding{} as defect{}",
+            n,
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "" } else { "s" },
+        ));
+        result.contract = contract;
+    } else {
+        result.notes.push(
+            "the findings listed as excluded need launches outside the standard assumptions or a signed overflow (undefined behaviour); --strict reports them as defects".into(),
+        );
+    }
+    Ok(true)
 }
 
 /// The condition of the launches each finding of `gone` needs: which kind of standard
@@ -515,6 +688,7 @@ fn conditions(
         let dims = Launch {
             geometry: v.flat(),
             index_fits: None,
+            signed: Vec::new(),
             only: v.only.clone(),
             prefer: Vec::new(),
         };
@@ -522,6 +696,7 @@ fn conditions(
         let wraps = Launch {
             geometry: v.geometry.clone(),
             index_fits: Some((b, v.wrap)),
+            signed: Vec::new(),
             only: v.only.clone(),
             prefer: Vec::new(),
         };
@@ -657,7 +832,22 @@ fn label(launch: &Launch) -> String {
     if let Some((bits, _)) = launch.index_fits {
         parts.push(format!("linear index < 2^{bits}"));
     }
+    match launch.signed.len() {
+        0 => {}
+        1 => parts.push(format!("signed operation {} does not overflow", launch.signed[0])),
+        _ => parts.push("no signed overflow".into()),
+    }
     format!("contract ({}):", parts.join(", "))
+}
+
+/// Found by the same check: a race on the same array (one check asks for any pair of its
+/// accesses, and a re-verification may answer it with another pair: the pair found first is
+/// then not shown to need the assumption), else the same kind at the same sites.
+fn same_check(a: &Finding, b: &Finding) -> bool {
+    match (a.kind, b.kind) {
+        (FindingKind::Race { .. }, FindingKind::Race { .. }) => a.array == b.array,
+        _ => same_sites(a, b),
+    }
 }
 
 /// Same kind of defect (same array) at the same source sites.
@@ -667,5 +857,8 @@ fn same_sites(a: &Finding, b: &Finding) -> bool {
         v.sort();
         v
     };
-    a.kind == b.kind && a.array == b.array && sites(a) == sites(b)
+    // Two signed operations may start at one place (`row * w` and `row * w + col`): their
+    // reasons name them.
+    let op = |f: &Finding| (f.kind == FindingKind::SignedOverflow).then(|| f.reason.clone());
+    a.kind == b.kind && a.array == b.array && sites(a) == sites(b) && op(a) == op(b)
 }

@@ -182,6 +182,8 @@ pub fn encode_concrete(
         split_invariants: false,
         only_intra_group: false,
         lockstep: None,
+        signed_no_overflow: Vec::new(),
+        check_overflow: false,
     };
     let mut e = Encoder::new(kernel, geometry, &eo);
     e.float_ieee = opts.float_ieee;

@@ -75,8 +75,14 @@ impl Encoder<'_> {
             }
             Expr::Select { cond, then, els, .. } => {
                 let c = self.expr(cond, st, th);
+                // Each arm is evaluated only where it is chosen (C's `?:`): a signed operation
+                // in it overflows, or is assumed not to, only there.
+                self.evaluated_if.push(c.clone());
                 let a = self.expr(then, st, th);
+                self.evaluated_if.pop();
+                self.evaluated_if.push(not(c.clone()));
                 let b = self.expr(els, st, th);
+                self.evaluated_if.pop();
                 app("ite", vec![c, a, b])
             }
             Expr::Opaque { name, args, ty } => {
@@ -131,7 +137,21 @@ impl Encoder<'_> {
     pub(super) fn binary(&mut self, op: BinOp, lhs: &Expr, rhs: &Expr, ty: Ty, st: &mut TState, th: usize) -> Sexp {
         let lt = lhs.ty();
         let a = self.expr(lhs, st, th);
+        // `&&` and `||` evaluate their right operand only when the left one does not decide
+        // (C's short circuit): see `signed_op`.
+        let short = match (op, lt) {
+            (BinOp::LAnd, Ty::Bool) => Some(a.clone()),
+            (BinOp::LOr, Ty::Bool) => Some(not(a.clone())),
+            (BinOp::LAnd, Ty::Int { bits, .. }) => Some(not(app("=", vec![a.clone(), bvn(0, bits)]))),
+            (BinOp::LOr, Ty::Int { bits, .. }) => Some(app("=", vec![a.clone(), bvn(0, bits)])),
+            _ => None,
+        };
+        let guarded = short.is_some();
+        self.evaluated_if.extend(short);
         let mut b = self.expr(rhs, st, th);
+        if guarded {
+            self.evaluated_if.pop();
+        }
         if matches!(lt, Ty::Float { .. }) || matches!(ty, Ty::Float { .. }) {
             self.has_opaque_float = true;
             if matches!(op, BinOp::Eq) {
@@ -179,8 +199,48 @@ impl Encoder<'_> {
         if self.no_overflow && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) {
             let ok = no_overflow(op, &a, &b, lt.bits(), signed);
             self.assume_no_wrap(st, th, ok);
+        } else if signed
+            && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul)
+            && (self.check_overflow || !self.signed_no_overflow.is_empty())
+            && let Some(i) = self.k.signed_op(op, lhs, rhs, ty)
+        {
+            self.signed_op(i, op, (&a, &b), lt.bits(), st, th);
         }
         self.int_binary(op, a, b, lt, signed)
+    }
+
+    /// The source-level signed operation `kernel.signed_ops[i]`, `a op b` of `bits` bits,
+    /// evaluated by thread `th`: under `--check-overflow`, where the checked thread (thread 1
+    /// in the pair model, whose threads are symmetric) evaluates it on its path, the
+    /// condition that it overflows there joins the operation's check; under the contracts'
+    /// signed assumption, that it does not overflow is asserted where the thread evaluates it
+    /// ([`Encoder::assume_no_wrap`]), after the check is taken (the check of an operation
+    /// assumed not to overflow is then unsatisfiable, which the contracts know).
+    ///
+    /// Where the enclosing expression evaluates it only under conditions (an arm of `?:`, the
+    /// right operand of `&&`, `||`: [`Encoder::evaluated_if`]), both are conditioned on them:
+    /// an operation C does not evaluate has no overflow.
+    fn signed_op(&mut self, i: usize, op: BinOp, (a, b): (&Sexp, &Sexp), bits: u32, st: &mut TState, th: usize) {
+        let mut ok = super::fold::fold(&no_overflow(op, a, b, bits, true));
+        if ok == t() {
+            return;
+        }
+        if let Some(when) = self.evaluated_if.iter().cloned().reduce(crate::encode::terms::and) {
+            ok = app("=>", vec![when, ok]);
+        }
+        let checked = th == 0 || self.memory != super::MemoryModel::EqualityAbstraction;
+        if self.check_overflow && self.on_trace && checked {
+            let reach = self.reach(st, th);
+            let fail = crate::encode::terms::and(reach, not(ok.clone()));
+            let fail = self.define(&format!("t{}.overflows", th + 1), atom("Bool"), fail);
+            let abstracted = self.seen_abstract;
+            let entry = self.overflow_fails.entry(i).or_default();
+            entry.0.push(fail);
+            entry.1 |= abstracted;
+        }
+        if self.signed_no_overflow.contains(&i) {
+            self.assume_no_wrap(st, th, ok);
+        }
     }
 
     /// `a op b` on bit-vectors, signed or unsigned.

@@ -86,6 +86,12 @@ pub enum Property {
     Divergence { span: Span, reason: Option<&'static str> },
     /// `assert` at `span` failing for thread 1 (pair model: shared values abstracted).
     Assertion { span: Span },
+    /// `--check-overflow` (issue 43, item 4): the source-level signed operation
+    /// `kernel.signed_ops[op]` (at `span`) overflowing its type where a thread evaluates it
+    /// (pair model: thread 1 stands for both), undefined behaviour in C, C++ and OpenCL C
+    /// (UBSan's `signed-integer-overflow`). One check per operation, however often it is
+    /// evaluated ([`EncodeOptions::check_overflow`]).
+    SignedOverflow { op: usize, span: Span },
     /// A user loop invariant that may not hold on entry (`base`) or not be preserved.
     Invariant { span: Span, base: bool },
     /// The premise of message passing through the flag array `array` (`sync`): two writes
@@ -114,6 +120,10 @@ impl Property {
                 None => format!("barrier divergence at {span}"),
             },
             Property::Assertion { span } => format!("assertion at {span}"),
+            Property::SignedOverflow { op, span } => match kernel.signed_ops.get(*op) {
+                Some(o) => format!("signed overflow of `{}` at {span}", o.text),
+                None => format!("signed overflow at {span}"),
+            },
             Property::Invariant { span, base: true } => format!("loop invariant on entry at {span}"),
             Property::Invariant { span, base: false } => format!("loop invariant preserved at {span}"),
             Property::FlagWriters { array } => format!("two writers of flag {}", kernel.array(*array).name),
@@ -346,6 +356,18 @@ pub struct EncodeOptions {
     /// Only two threads of one block form a pair (GPUVerify's `--only-intra-group`): races
     /// between blocks are not asked about, and the report says so.
     pub only_intra_group: bool,
+    /// A launch contract's "signed arithmetic does not overflow" (`driver::contracts`; issue
+    /// 43, item 4): the indices into [`Kernel::signed_ops`] of the source operations assumed
+    /// not to overflow, each as `--no-overflow` assumes its operations (asserted where the
+    /// thread evaluates it: [`Encoder::assume_no_wrap`]). Signed overflow is undefined
+    /// behaviour in C, C++ and OpenCL C, so an execution in which one overflows is no
+    /// execution of the program. Unsigned arithmetic and the front end's own arithmetic (byte
+    /// offsets) are never among them. Empty: no such assumption.
+    pub signed_no_overflow: Vec<usize>,
+    /// `--check-overflow`: one [`Property::SignedOverflow`] check per operation of
+    /// [`Kernel::signed_ops`] that the threads evaluate (with `checks`): satisfiable when
+    /// thread 1 can reach it with operands whose exact result does not fit its type.
+    pub check_overflow: bool,
 }
 
 /// Which write-write races are benign ([`EncodeOptions::benign`]).
@@ -381,6 +403,7 @@ pub fn encode_with(
     };
     e.block(&kernel.body, &mut st);
     e.counter_values_differ();
+    e.overflow_checks();
     if e.checks && e.n == 2 && e.stopped.is_none() {
         e.race_checks();
     }
@@ -496,6 +519,18 @@ pub(in crate::encode) struct Encoder<'k> {
     no_wrap_asserted: HashSet<Sexp>,
     /// `EncodeOptions::index_fits`.
     index_fits: Option<(u32, [bool; 3])>,
+    /// `EncodeOptions::signed_no_overflow`.
+    signed_no_overflow: Vec<usize>,
+    /// `EncodeOptions::check_overflow`.
+    check_overflow: bool,
+    /// Under `check_overflow`, per index into [`Kernel::signed_ops`]: the conditions under
+    /// which each evaluation of it by the checked thread overflows, and whether one of them
+    /// rests on an abstraction (the finding is then possible).
+    overflow_fails: BTreeMap<usize, (Vec<Sexp>, bool)>,
+    /// While an expression is encoded: the conditions under which the part being encoded is
+    /// evaluated at all (an arm of a select, the right operand of `&&`/`||`), innermost last;
+    /// read only for the signed operations of `signed_no_overflow` and `check_overflow`.
+    evaluated_if: Vec<Sexp>,
     /// `EncodeOptions::benign`.
     benign: Benign,
     /// Under [`Benign::Adversarial`], while the race checks are made: the defined names whose
@@ -580,6 +615,26 @@ impl<'k> Encoder<'k> {
         });
     }
 
+    /// The checks of `--check-overflow` ([`Property::SignedOverflow`]): one per signed
+    /// operation that the checked thread evaluates, satisfiable when one of its evaluations
+    /// overflows.
+    fn overflow_checks(&mut self) {
+        for (op, (fails, possible)) in std::mem::take(&mut self.overflow_fails) {
+            let span = self.k.signed_ops[op].span.clone();
+            let fail = fails
+                .iter()
+                .cloned()
+                .reduce(crate::encode::terms::or)
+                .unwrap_or_else(crate::encode::terms::f);
+            let name = format!(
+                "{}.overflow.L{}.{op}",
+                crate::encode::terms::sym(&self.k.name),
+                span.line
+            );
+            self.push_check(Property::SignedOverflow { op, span }, name, fail, Vec::new(), possible);
+        }
+    }
+
     /// The conjunction of the uniform entry conditions `conds` as one term (`None` when
     /// empty), read in thread 0's entry state `st[0]`: no `--no-overflow` side condition
     /// becomes an assumption, so nothing the script asserts changes (the definitions it may
@@ -650,6 +705,10 @@ impl<'k> Encoder<'k> {
             on_trace: false,
             no_wrap_asserted: HashSet::new(),
             index_fits: opts.index_fits,
+            signed_no_overflow: opts.signed_no_overflow.clone(),
+            check_overflow: opts.check_overflow && opts.checks,
+            overflow_fails: BTreeMap::new(),
+            evaluated_if: Vec::new(),
             benign: opts.benign,
             reads_memory: HashSet::new(),
             written: None,

@@ -541,7 +541,7 @@ impl Lower<'_, '_> {
     }
 
     /// The text of the file of `at` and the byte offset of `at` in it (cached per file).
-    fn source_of(&mut self, at: &Pos) -> Option<(Arc<str>, usize)> {
+    pub(super) fn source_of(&mut self, at: &Pos) -> Option<(Arc<str>, usize)> {
         let src = match self.sources.get(&at.file) {
             Some(s) => s.clone(),
             None => {

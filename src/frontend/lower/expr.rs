@@ -74,6 +74,46 @@ impl Lower<'_, '_> {
         })
     }
 
+    /// Records `e`, the lowering of the source operator at `span`, in
+    /// [`crate::ir::Kernel::signed_ops`] when it is a signed `+`, `-`, `*` of at least 32 bits
+    /// ([`crate::ir::is_signed_arith`]), once per expression and place (an inlined function
+    /// called twice with the same arguments computes one operation). Only the lowerings of
+    /// source operators call it: the front end's own arithmetic is never recorded, nor is the
+    /// arithmetic of annotations (`__invariant`, `__requires`, …), which are conditions
+    /// checked or assumed in bit-vector arithmetic, not code whose overflow is undefined: an
+    /// invariant checked under the assumption that its own products do not overflow could
+    /// pass where it fails.
+    pub(super) fn record_signed(&mut self, e: &Expr, span: &Span) {
+        if self.annotation_depth > 0
+            || self.in_postcondition
+            || !crate::ir::is_signed_arith(e)
+            || self.k.signed_ops.iter().any(|o| o.expr == *e && o.span == *span)
+        {
+            return;
+        }
+        let text = self.span_text(span).unwrap_or_else(|| e.to_string());
+        self.k.signed_ops.push(crate::ir::SignedOp {
+            expr: e.clone(),
+            span: span.clone(),
+            text,
+        });
+    }
+
+    /// The source text of `span` when it lies on one line of a readable file.
+    fn span_text(&mut self, span: &Span) -> Option<String> {
+        let end = span.end_col?;
+        let at = crate::frontend::ast::Pos {
+            file: span.file.clone(),
+            line: span.line,
+            col: span.col,
+            tok_len: 1,
+        };
+        let (src, off) = self.source_of(&at)?;
+        let len = (end + 1).checked_sub(span.col)? as usize;
+        let text = src.get(off..off + len)?;
+        (!text.contains('\n')).then(|| text.to_string())
+    }
+
     pub(super) fn rvalue(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         let span = self.span(n);
         match n.kind.as_str() {
@@ -719,7 +759,9 @@ impl Lower<'_, '_> {
                             "<" | ">" | "<=" | ">=" | "==" | "!=" => Ty::Bool,
                             _ => self.scalar_ty(n)?,
                         };
-                        Ok(Val::Scalar(self.binop(&op, l, r, ty, &span)?))
+                        let e = self.binop(&op, l, r, ty, &span)?;
+                        self.record_signed(&e, &span);
+                        Ok(Val::Scalar(e))
                     }
                     _ => unsupported(span, format!("operator `{op}` on non-scalars")),
                 }

@@ -545,6 +545,7 @@ fn lower_kernel_pass(
             uninterpreted: Vec::new(),
             notes: Vec::new(),
             language: g.language,
+            signed_ops: Vec::new(),
         },
         frames: Vec::new(),
         ptrs: Vec::new(),

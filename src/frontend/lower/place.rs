@@ -492,12 +492,16 @@ impl Lower<'_, '_> {
                         ty,
                     },
                     Ty::Bool => return unsupported(span.clone(), "increment of a bool"),
-                    _ => Expr::Binary {
-                        op: if inc { BinOp::Add } else { BinOp::Sub },
-                        lhs: Box::new(e),
-                        rhs: Box::new(Expr::int(1, ty)),
-                        ty,
-                    },
+                    _ => {
+                        let e = Expr::Binary {
+                            op: if inc { BinOp::Add } else { BinOp::Sub },
+                            lhs: Box::new(e),
+                            rhs: Box::new(Expr::int(1, ty)),
+                            ty,
+                        };
+                        self.record_signed(&e, span);
+                        e
+                    }
                 }))
             }
             v @ (Val::Ptr(_) | Val::PtrCond(..)) => self.map_ptrs(v, &mut |l, p| {
@@ -570,6 +574,7 @@ impl Lower<'_, '_> {
                 let res_ty = res_ty.unwrap_or(lhs_ty);
                 let l = cast(old, lhs_ty);
                 let e = self.binop(bop, l, r, res_ty, &span)?;
+                self.record_signed(&e, &span);
                 Val::Scalar(cast(e, target))
             }
             // OpenCL vectors, component by component (`v += w`, `v *= 2` with the scalar

@@ -30,6 +30,7 @@ fn kernel(body: Vec<Stmt>) -> Kernel {
         uninterpreted: Vec::new(),
         notes: Vec::new(),
         language: Default::default(),
+        signed_ops: Vec::new(),
     };
     let n = k.new_var("n", Ty::I32);
     k.params.push(Param {
