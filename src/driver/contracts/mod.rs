@@ -4,13 +4,14 @@
 //! [`Reverify::verify_under`], which the verifier gives.
 //!
 //! The vocabulary has two parts:
-//! - **standard launch assumptions**, each added only where the launch leaves it open: a y or
-//!   z dimension the kernel never reads has extent 1 (`blockDim.y = 1` when `threadIdx.y` is
-//!   never read, `gridDim.y = 1` when `blockIdx.y` is never read; likewise z; never x: pinning
-//!   every dimension would leave a launch of one thread, which has no pair of threads, so the
-//!   pair model would verify it vacuously); and the linear thread index of each dimension the
-//!   kernel reads does not wrap: `gridDim.d * blockDim.d <= 2^32` (an `unsigned` index), else
-//!   `<= 2^31` (an `int` one);
+//! - **standard launch assumptions**, each added only where the launch leaves it open: a
+//!   dimension the kernel never reads has extent 1 (`blockDim.y = 1` when `threadIdx.y` is
+//!   never read, `gridDim.y = 1` when `blockIdx.y` is never read; likewise z, and x when some y
+//!   or z dimension the kernel reads keeps more than one thread or block, as in a kernel
+//!   indexed by `blockIdx.y` only: pinning every dimension would leave a launch of one thread,
+//!   which has no pair of threads, so the pair model would verify it vacuously); and the
+//!   linear thread index of each dimension the kernel reads does not wrap:
+//!   `gridDim.d * blockDim.d <= 2^32` (an `unsigned` index), else `<= 2^31` (an `int` one);
 //! - **parameter relations** ([`relations`]): `n % blockDim.x == 0`, `n <= gridDim.x *
 //!   blockDim.x`, `n >= 1`, `blockDim.x` a power of two, `blockDim.x == C` for a `__shared__`
 //!   array of `C` elements.
@@ -195,17 +196,27 @@ impl Vocabulary {
     fn of(k: &Kernel, geometry: Geometry, no_overflow: bool) -> Vocabulary {
         let reads = builtins_read(&k.body);
         let read = |b: Builtin| reads.contains(&b);
+        // x is pinned only when a y or z dimension the kernel reads keeps more than one
+        // thread or block (symbolic, or given above 1): then the narrowed launches still have
+        // pairs of distinct threads that the kernel tells apart. Pinning x otherwise could
+        // leave a launch of one thread, which has no pair of threads, and the pair model would
+        // verify it vacuously (an assertion that fails in every thread included).
+        let wide = |g: &Option<u32>| g.is_none_or(|n| n > 1);
+        let pairs_beyond_x = [Dim::Y, Dim::Z].into_iter().any(|d| {
+            let i = d.index();
+            (read(Builtin::ThreadIdx(d)) && wide(&geometry.block_dim[i]))
+                || (read(Builtin::BlockIdx(d)) && wide(&geometry.grid_dim[i]))
+        });
         let mut unused = Vec::new();
         let mut wrap = [false; 3];
         for d in Dim::ALL {
             let i = d.index();
             let name = DIMS[i];
-            // Never x: a launch of one thread has no pair of threads, and the pair model would
-            // verify it vacuously (an assertion that fails in every thread included).
-            if i > 0 && geometry.block_dim[i].is_none() && !read(Builtin::ThreadIdx(d)) {
+            let pinnable = i > 0 || pairs_beyond_x;
+            if pinnable && geometry.block_dim[i].is_none() && !read(Builtin::ThreadIdx(d)) {
                 unused.push((format!("blockDim.{name}"), true, i));
             }
-            if i > 0 && geometry.grid_dim[i].is_none() && !read(Builtin::BlockIdx(d)) {
+            if pinnable && geometry.grid_dim[i].is_none() && !read(Builtin::BlockIdx(d)) {
                 unused.push((format!("gridDim.{name}"), false, i));
             }
             let symbolic = geometry.block_dim[i].is_none() || geometry.grid_dim[i].is_none();

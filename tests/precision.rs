@@ -1,0 +1,111 @@
+//! Precision seen on whole programs (issue 43, item 5): launches and loops that real programs
+//! write and that gpug reported as defects they do not have. Each test asserts the verdict of
+//! the program as written and of a racy variant, which must stay a defect.
+
+mod common;
+
+use common::gpug;
+use serde_json::Value;
+
+const DIR: &str = "tests/kernels/precision";
+
+/// Runs gpug with z3 and `--json` on `tests/kernels/precision/<file>` with `extra` flags:
+/// the exit code and the report of its one kernel.
+fn run(file: &str, extra: &[&str]) -> (Option<i32>, Value, String) {
+    let mut args: Vec<String> = vec!["--solver".into(), "z3".into(), "--json".into()];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args.push(format!("{DIR}/{file}"));
+    let out = gpug(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let text = format!("{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {text}"));
+    (out.status.code(), v["kernels"][0].clone(), text)
+}
+
+/// The launch contract's conditions of a kernel report.
+fn contract(k: &Value) -> Vec<String> {
+    k["contract"]
+        .as_array()
+        .expect("contract")
+        .iter()
+        .filter_map(|c| c.as_str().map(String::from))
+        .collect()
+}
+
+/// (kind, array) of each finding of a kernel report.
+fn findings(k: &Value) -> Vec<(String, String)> {
+    k["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            let s = |v: &Value| v.as_str().unwrap_or("").to_string();
+            (s(&f["kind"]), s(&f["array"]))
+        })
+        .collect()
+}
+
+/// Item 5.1: a kernel indexed by `blockIdx.y`/`threadIdx.y` only never reads x, so threads
+/// that differ only in x race in launches nobody makes for it; x is now pinned like y and z
+/// (a y dimension it reads keeps pairs of distinct threads). It was a defect before.
+#[test]
+fn unread_x_dimension_is_pinned_when_y_keeps_pairs() {
+    let (code, k, text) = run("rows_y_only.cu", &[]);
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(k["verdict"], "verified", "{text}");
+    let c = contract(&k);
+    for want in ["blockDim.x = 1", "gridDim.x = 1", "blockDim.z = 1", "gridDim.z = 1"] {
+        assert!(c.iter().any(|x| x == want), "{want} missing from {c:?}");
+    }
+    assert!(!c.iter().any(|x| x.contains(".y")), "{c:?}");
+    let excluded = k["excluded"].as_array().expect("excluded");
+    assert_eq!(excluded.len(), 1, "{text}");
+    assert!(
+        excluded[0]["condition"]
+            .as_str()
+            .unwrap_or("")
+            .contains("a launch dimension the kernel never reads is above 1"),
+        "{text}"
+    );
+    // --strict reports the race of the wide launches.
+    let (code, k, text) = run("rows_y_only.cu", &["--strict"]);
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(findings(&k), [("race".to_string(), "y".to_string())], "{text}");
+}
+
+/// Item 5.1: the racy variant (each thread reads its neighbour's element) stays a defect, its
+/// witness in a launch one thread wide in x.
+#[test]
+fn unread_x_dimension_pinned_keeps_a_race_in_y() {
+    let (code, k, text) = run("rows_y_only_racy.cu", &[]);
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(k["verdict"], "defect", "{text}");
+    assert_eq!(findings(&k), [("race".to_string(), "y".to_string())], "{text}");
+    assert_eq!(contract(&k), Vec::<String>::new(), "{text}");
+    let g = &k["findings"][0]["geometry"];
+    assert_eq!((g["blockDim.x"].as_u64(), g["gridDim.x"].as_u64()), (Some(1), Some(1)), "{text}");
+}
+
+/// Item 5.1 with vacuity before verdicts: `blockDim.x = 1` contradicts the kernel's
+/// `__requires(blockDim.x == 2)`, so there is no contract and the race stays.
+#[test]
+fn unread_x_dimension_pin_is_never_vacuous() {
+    let (code, k, text) = run("rows_y_only_vacuous.cu", &[]);
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(contract(&k), Vec::<String>::new(), "{text}");
+    assert_eq!(findings(&k), [("race".to_string(), "y".to_string())], "{text}");
+    assert!(text.contains("contradict the kernel's requirements"), "{text}");
+}
+
+/// Item 5.1: a kernel that reads no thread or block index keeps x symbolic (pinning it too
+/// would leave a launch of one thread): every thread writing `out[0]` is a defect.
+#[test]
+fn x_stays_symbolic_when_no_other_dimension_is_read() {
+    let (code, k, text) = run("nothing_read.cu", &[]);
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(findings(&k), [("race".to_string(), "out".to_string())], "{text}");
+    assert_eq!(contract(&k), Vec::<String>::new(), "{text}");
+    // Given one column of threads in y, x is not pinned either: y is given as 1.
+    let (code, _, text) = run("rows_y_only.cu", &["--blockDim=[*,1,1]", "--gridDim=[*,1,1]"]);
+    assert_eq!(code, Some(1), "{text}");
+}
