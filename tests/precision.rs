@@ -12,7 +12,12 @@ const DIR: &str = "tests/kernels/precision";
 /// Runs gpug with z3 and `--json` on `tests/kernels/precision/<file>` with `extra` flags:
 /// the exit code and the report of its one kernel.
 fn run(file: &str, extra: &[&str]) -> (Option<i32>, Value, String) {
-    let mut args: Vec<String> = vec!["--solver".into(), "z3".into(), "--json".into()];
+    run_with("z3", file, extra)
+}
+
+/// [`run`] with `solver`.
+fn run_with(solver: &str, file: &str, extra: &[&str]) -> (Option<i32>, Value, String) {
+    let mut args: Vec<String> = vec!["--solver".into(), solver.into(), "--json".into()];
     args.extend(extra.iter().map(|s| s.to_string()));
     args.push(format!("{DIR}/{file}"));
     let out = gpug(&args);
@@ -83,7 +88,11 @@ fn unread_x_dimension_pinned_keeps_a_race_in_y() {
     assert_eq!(findings(&k), [("race".to_string(), "y".to_string())], "{text}");
     assert_eq!(contract(&k), Vec::<String>::new(), "{text}");
     let g = &k["findings"][0]["geometry"];
-    assert_eq!((g["blockDim.x"].as_u64(), g["gridDim.x"].as_u64()), (Some(1), Some(1)), "{text}");
+    assert_eq!(
+        (g["blockDim.x"].as_u64(), g["gridDim.x"].as_u64()),
+        (Some(1), Some(1)),
+        "{text}"
+    );
 }
 
 /// Item 5.1 with vacuity before verdicts: `blockDim.x = 1` contradicts the kernel's
@@ -108,4 +117,64 @@ fn x_stays_symbolic_when_no_other_dimension_is_read() {
     // Given one column of threads in y, x is not pinned either: y is given as 1.
     let (code, _, text) = run("rows_y_only.cu", &["--blockDim=[*,1,1]", "--gridDim=[*,1,1]"]);
     assert_eq!(code, Some(1), "{text}");
+}
+
+/// Item 5.2: a hand-linearised 2-D grid (`b = blockIdx.y * gridDim.x + blockIdx.x`,
+/// `i = b * blockDim.x + threadIdx.x`) was a defect under every standard assumption, its
+/// witness a launch of more than 2^32 threads in all (each dimension's own count fits): the
+/// index wraps there. The whole launch's thread count is now a standard assumption, named in
+/// the contract, tried when the per-dimension bounds leave findings. With yices and the unused
+/// dimensions given as 1, so that the contracts' few re-verifications stay far within their
+/// time budget on a loaded machine (z3 needs seconds to find the first witness).
+#[test]
+fn hand_linearised_grid_is_verified_for_launches_of_at_most_2_32_threads() {
+    let launch = ["--blockDim=[*,1,1]", "--gridDim=[*,*,1]"];
+    let (code, k, text) = run_with("yices", "grid_2d_linear.cu", &launch);
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(k["verdict"], "verified", "{text}");
+    assert_eq!(contract(&k), ["gridDim.x * gridDim.y * blockDim.x <= 2^32"], "{text}");
+    let excluded = k["excluded"].as_array().expect("excluded");
+    assert_eq!(excluded.len(), 1, "{text}");
+    assert_eq!(
+        excluded[0]["condition"],
+        "only when the linear thread index wraps: a launch of more than 2^32 threads in all \
+         (gridDim.x * gridDim.y * blockDim.x) races on a",
+        "{text}"
+    );
+    // --strict: the race of the launches of more than 2^32 threads.
+    let strict = ["--blockDim=[*,1,1]", "--gridDim=[*,*,1]", "--strict"];
+    let (code, k, text) = run_with("yices", "grid_2d_linear.cu", &strict);
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(findings(&k), [("race".to_string(), "a".to_string())], "{text}");
+}
+
+/// Item 5.2: rows of blocks that overlap (`blockDim.x` where `gridDim.x` belongs) race in
+/// small launches, which every contract keeps: a defect with no contract.
+#[test]
+fn hand_linearised_grid_with_overlapping_rows_stays_a_defect() {
+    let (code, k, text) = run("grid_2d_linear_racy.cu", &[]);
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(findings(&k), [("race".to_string(), "a".to_string())], "{text}");
+    assert_eq!(contract(&k), Vec::<String>::new(), "{text}");
+}
+
+/// Items 5.1 and 5.2 together: blocks along x, threads along y (`blockIdx.x * blockDim.y +
+/// threadIdx.y`): `blockDim.x` is pinned (threadIdx.x is never read, threadIdx.y keeps pairs)
+/// and `gridDim.x` is not; the index combines x and y, so the bound is the launch's. With
+/// yices (see above).
+#[test]
+fn blocks_along_x_threads_along_y_pin_block_x_and_bound_the_launch() {
+    let (code, k, text) = run_with("yices", "columns_block_x_thread_y.cu", &[]);
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(
+        contract(&k),
+        [
+            "blockDim.x = 1",
+            "gridDim.y = 1",
+            "blockDim.z = 1",
+            "gridDim.z = 1",
+            "gridDim.x * blockDim.y <= 2^32"
+        ],
+        "{text}"
+    );
 }
