@@ -178,3 +178,65 @@ fn blocks_along_x_threads_along_y_pin_block_x_and_bound_the_launch() {
         "{text}"
     );
 }
+
+/// The verdict of `file` at one block of 256 threads (z3): the exit code and the kinds of
+/// its findings.
+fn block_of_256(file: &str) -> (Option<i32>, Vec<String>, String) {
+    let (code, k, text) = run(file, &["--blockDim=256", "--gridDim=1"]);
+    let kinds = findings(&k).into_iter().map(|(kind, _)| kind).collect();
+    (code, kinds, text)
+}
+
+/// Item 5.3 (GPUVerify's uniformity analysis): a loop whose `break` depends on parameters and
+/// the loop counter only (through `acc`, havocked by the abstraction), between two barriers,
+/// was a barrier divergence and a race; the exit is the same in every thread, so it is
+/// verified. So is the same exit through a flag set under a uniform condition, and a
+/// `while (true)` whose only exit is a uniform `break` after both barriers.
+#[test]
+fn uniform_break_is_no_divergence() {
+    for file in ["uniform_break.cu", "uniform_break_flag.cu", "while_true_break.cu"] {
+        let (code, kinds, text) = block_of_256(file);
+        assert_eq!(code, Some(0), "{file}: {text}");
+        assert!(kinds.is_empty(), "{file}: {text}");
+    }
+}
+
+/// Item 5.3, what must stay: an exit that depends on the thread (`k == threadIdx.x`, or a flag
+/// set under `threadIdx.x + k >= limit`) is barrier divergence.
+#[test]
+fn thread_dependent_break_is_divergence() {
+    for file in ["thread_break.cu", "nonuniform_flag.cu"] {
+        let (code, kinds, text) = block_of_256(file);
+        assert_eq!(code, Some(1), "{file}: {text}");
+        assert!(kinds.iter().any(|k| k == "divergence"), "{file}: {text}");
+    }
+}
+
+/// Item 5.3, soundness of the barrier counts of a loop left by a `break` between its
+/// barriers: the threads leave after the first barrier of the same iteration, so the reads of
+/// s before the `break` and the writes right after the loop share a barrier interval: a race;
+/// a barrier after the loop closes that interval: verified.
+#[test]
+fn break_between_barriers_keeps_its_interval_open() {
+    let (code, kinds, text) = block_of_256("break_then_race.cu");
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(kinds, ["race"], "{text}");
+    let (code, kinds, text) = block_of_256("break_then_barrier.cu");
+    assert_eq!(code, Some(0), "{text}");
+    assert!(kinds.is_empty(), "{text}");
+}
+
+/// Item 5.4: a variable reset inside an abstracted outer loop (`j = 0` at the start of each
+/// iteration, counted up to TILE by an abstracted inner loop) is known again after the reset:
+/// `s[threadIdx.x + j - TILE]` is the thread's own element, verified (already so before issue
+/// 43's item 5; without the reset gpug reports a possible race). Writing the neighbour's
+/// element instead is a race.
+#[test]
+fn variable_reset_in_abstracted_loop_is_known_again() {
+    let (code, kinds, text) = block_of_256("reset_in_outer_loop.cu");
+    assert_eq!(code, Some(0), "{text}");
+    assert!(kinds.is_empty(), "{text}");
+    let (code, kinds, text) = block_of_256("reset_in_outer_loop_racy.cu");
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(kinds, ["race"], "{text}");
+}

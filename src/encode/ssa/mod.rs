@@ -52,6 +52,7 @@ mod shuffle;
 mod state;
 mod stmt;
 mod sync;
+mod uniform;
 
 pub use invariants::InvariantCheck;
 pub use reads::AssertInfo;
