@@ -224,6 +224,11 @@ fn break_between_barriers_keeps_its_interval_open() {
     let (code, kinds, text) = block_of_256("break_then_barrier.cu");
     assert_eq!(code, Some(0), "{text}");
     assert!(kinds.is_empty(), "{text}");
+    // A do-while left by its test after the whole iteration, or by a `break` after its first
+    // barrier: the test's exit (after the last barrier) races with the tail's reads.
+    let (code, kinds, text) = block_of_256("do_while_test_exit_race.cu");
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(kinds, ["race"], "{text}");
 }
 
 /// Item 5.4: a variable reset inside an abstracted outer loop (`j = 0` at the start of each

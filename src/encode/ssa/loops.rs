@@ -800,12 +800,12 @@ pub(super) fn barrier_shift(nb: u32) -> u32 {
 /// last barrier is at the next iteration's start) at which a thread leaves `l`, whose
 /// iterations each run `nb` barriers and which it leaves only by `break` or its test
 /// (`passes/abstraction.rs`: every barrier of the body is then at its top level or in plain
-/// blocks, and a statement holding a `break` holds no barrier). Its test fails at position 0.
+/// blocks, and a statement holding a `break` holds no barrier). Its test fails at position 0
+/// (always counted, even for a test that cannot fail: an over-approximation).
 fn break_positions(l: &AbstractLoop, nb: u32) -> BTreeSet<u32> {
-    let mut out = BTreeSet::new();
-    if !l.do_while || exits_to(&l.cond_stmts, l.brk) {
-        out.insert(0);
-    }
+    // The test: at an iteration's start, or (do-while) at the next one's; so is a `break` in
+    // the test's statements.
+    let mut out = BTreeSet::from([0]);
     let mut before = 0u32;
     for s in &l.body {
         let one = std::slice::from_ref(s);

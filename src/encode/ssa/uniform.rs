@@ -1,5 +1,7 @@
-//! Uniform variables (GPUVerify's uniformity analysis, paper `000_…` §4 "uniformity
-//! analysis", lecture notes `002_…`): a variable is *uniform* when every thread that reaches a
+//! Uniform variables (GPUVerify's uniformity analysis: paper `001_…` §3.3, "all threads agree
+//! on the value of these variables at each barrier … GPUVerify infers such *uniform*
+//! invariants automatically using static analysis"; the pair's lock-step execution, paper
+//! `000_…` §2.3): a variable is *uniform* when every thread that reaches a
 //! point of the kernel holds the same value in it there. Here: every assignment to it is of an
 //! expression of uniform values only (literals, scalar parameters, `blockDim`, `gridDim`,
 //! `warpSize`, uniform variables, pure functions of them; never a thread or block index, a
@@ -107,10 +109,8 @@ fn nonuniform_exit(stmts: &[Stmt], ctrl: bool, u: &BTreeSet<VarId>) -> bool {
 fn walk(stmts: &[Stmt], ctrl: bool, u: &mut BTreeSet<VarId>) {
     for s in stmts {
         match &s.kind {
-            StmtKind::Assign { var, value } => {
-                if !(ctrl && uniform_expr(value, u)) {
-                    u.remove(var);
-                }
+            StmtKind::Assign { var, value } if !(ctrl && uniform_expr(value, u)) => {
+                u.remove(var);
             }
             StmtKind::If { cond, then, els } => {
                 let c = ctrl && uniform_expr(cond, u);
