@@ -85,6 +85,7 @@
 (define-fun t2.i@38 () (_ BitVec 32) (bvashr blockDim.x (ite (bvuge (bvsub t2.exit.L13@33 #x0000000000000001) #x0000000000000020) #x00000020 ((_ extract 31 0) (bvsub t2.exit.L13@33 #x0000000000000001)))))
 (assert (=> (bvuge t2.exit.L13@33 #x0000000000000001) (bvsgt t2.i@38 #x00000001)))
 (define-fun t2.assumed@39 () Bool (=> true (not (bvsgt t2.i@35 #x00000001))))
+(assert (=> (and (and (= #x00000001 #x00000001) (= blockDim.x blockDim.x)) (= blockDim.x blockDim.x)) (= t1.exit.L13@26 t2.exit.L13@33)))
 (assert (=> (and (= #x00000001 #x00000001) (= t1.it.L13@2 t2.it.L13@8)) (= t1.j@3 t2.j@9)))
 (assert (=> (and (= #x00000001 #x00000001) (= t1.it.L13@2 t2.exit.L13@33)) (= t1.j@3 t2.j@34)))
 (assert (=> (and (= #x00000001 #x00000001) (= t1.exit.L13@26 t2.it.L13@8)) (= t1.j@27 t2.j@9)))

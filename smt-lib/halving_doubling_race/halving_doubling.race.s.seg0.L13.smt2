@@ -87,6 +87,7 @@
 (define-fun t2.i@40 () (_ BitVec 32) (bvashr t2.i@3 (ite (bvuge (bvsub t2.exit.L12@35 #x0000000000000001) #x0000000000000020) #x00000020 ((_ extract 31 0) (bvsub t2.exit.L12@35 #x0000000000000001)))))
 (assert (=> (bvuge t2.exit.L12@35 #x0000000000000001) (bvsgt t2.i@40 #x00000001)))
 (define-fun t2.assumed@41 () Bool (=> true (not (bvsgt t2.i@37 #x00000001))))
+(assert (=> (and (and (= #x00000001 #x00000001) (= blockDim.x blockDim.x)) (= t1.i@2 t2.i@3)) (= t1.exit.L12@28 t2.exit.L12@35)))
 (assert (=> (and (= #x00000001 #x00000001) (= t1.it.L12@4 t2.it.L12@10)) (= t1.j@5 t2.j@11)))
 (assert (=> (and (= #x00000001 #x00000001) (= t1.it.L12@4 t2.exit.L12@35)) (= t1.j@5 t2.j@36)))
 (assert (=> (and (= #x00000001 #x00000001) (= t1.exit.L12@28 t2.it.L12@10)) (= t1.j@29 t2.j@11)))

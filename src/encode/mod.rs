@@ -34,7 +34,7 @@ mod witness;
 
 pub use pair::encode;
 pub use ssa::schedule;
-pub use ssa::{Access, Benign, Check, EncodeOptions, Encoded, MemoryModel, Property, encode_with};
+pub use ssa::{Access, Benign, Check, EncodeOptions, Encoded, IndexFits, MemoryModel, Property, encode_with};
 pub use terms::thread_symbol;
 pub use witness::{AccessKind, Finding, FindingKind, WitnessAccess};
 

@@ -198,6 +198,18 @@ pub fn grid_barriers(stmts: &[Stmt]) -> u32 {
     n
 }
 
+/// The barrier statements (of any scope) in `stmts`, each counted once wherever it is.
+pub fn barrier_statements(stmts: &[Stmt]) -> u32 {
+    let mut n = 0;
+    any_event(stmts, |e| {
+        if matches!(e, Event::Stmt(s) if matches!(s.kind, StmtKind::Barrier(..))) {
+            n += 1;
+        }
+        false
+    });
+    n
+}
+
 /// Whether `e` reads one of `vars`.
 pub fn mentions(e: &Expr, vars: &BTreeSet<VarId>) -> bool {
     let mut found = false;

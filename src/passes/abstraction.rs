@@ -12,7 +12,7 @@
 use super::closed_form::closed_form;
 use super::consts::Env;
 use super::{LoopParts, LoopTreatment, Preparer, not};
-use crate::ir::query::{contains_barrier, has_exit, leaves, written_arrays};
+use crate::ir::query::{contains_barrier, grid_barriers, has_exit, leaves, written_arrays};
 use crate::ir::{AbstractLoop, BinOp, BlockId, Expr, LoopInvariant, Stmt, StmtKind, Ty, VarId};
 use std::collections::BTreeSet;
 
@@ -54,8 +54,11 @@ impl Preparer<'_> {
         for part in [&cond_stmts, &body, &step] {
             written_arrays(part, &mut written);
         }
-        let barriers = barrier_count(&body)
-            .filter(|_| !leaves(&body) && barrier_count(&cond_stmts) == Some(0) && barrier_count(&step) == Some(0));
+        let barriers = barrier_count(&body).filter(|_| {
+            barrier_count(&cond_stmts) == Some(0)
+                && barrier_count(&step) == Some(0)
+                && (!leaves(&body) || breaks_only(&body, brk))
+        });
         let treatment = self.treatment(&closed, &havocked, invariants.len());
         let abs = AbstractLoop {
             cond_stmts,
@@ -135,6 +138,24 @@ fn fold_leading_breaks(mut cond: Expr, body: &mut Vec<Stmt>, brk: BlockId) -> Ex
         body.remove(0);
     }
     cond
+}
+
+/// Whether `body` leaves its loop only by `break` (`Exit(brk)`), with no grid barrier: a
+/// thread then runs every barrier of each iteration it finishes, so the count of barriers per
+/// iteration stays fixed; one that breaks leaves after the barriers before its `break`, which
+/// the encoder counts at the exit (`encode/ssa/loops.rs`, `break_positions`).
+fn breaks_only(body: &[Stmt], brk: BlockId) -> bool {
+    let Some(first) = body.first() else {
+        return true;
+    };
+    let wrapped = Stmt {
+        kind: StmtKind::Block {
+            id: brk,
+            body: body.to_vec(),
+        },
+        span: first.span.clone(),
+    };
+    grid_barriers(body) == 0 && !leaves(std::slice::from_ref(&wrapped))
 }
 
 /// The number of barriers `stmts` run, when every one runs unconditionally (at the top level

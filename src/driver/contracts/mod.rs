@@ -4,13 +4,19 @@
 //! [`Reverify::verify_under`], which the verifier gives.
 //!
 //! The vocabulary has two parts:
-//! - **standard launch assumptions**, each added only where the launch leaves it open: a y or
-//!   z dimension the kernel never reads has extent 1 (`blockDim.y = 1` when `threadIdx.y` is
-//!   never read, `gridDim.y = 1` when `blockIdx.y` is never read; likewise z; never x: pinning
-//!   every dimension would leave a launch of one thread, which has no pair of threads, so the
-//!   pair model would verify it vacuously); and the linear thread index of each dimension the
-//!   kernel reads does not wrap: `gridDim.d * blockDim.d <= 2^32` (an `unsigned` index), else
-//!   `<= 2^31` (an `int` one); and no signed `+`, `-`, `*` of the source overflows
+//! - **standard launch assumptions**, each added only where the launch leaves it open: a
+//!   dimension the kernel never reads has extent 1 (`blockDim.y = 1` when `threadIdx.y` is
+//!   never read, `gridDim.y = 1` when `blockIdx.y` is never read; likewise z, and x when some y
+//!   or z dimension the kernel reads keeps more than one thread or block, as in a kernel
+//!   indexed by `blockIdx.y` only: pinning every dimension would leave a launch of one thread,
+//!   which has no pair of threads, so the pair model would verify it vacuously); and the
+//!   linear thread index of each dimension the kernel reads does not wrap:
+//!   `gridDim.d * blockDim.d <= 2^32` (an `unsigned` index), else `<= 2^31` (an `int` one);
+//!   and, tried last for a kernel that reads the indices of two dimensions or more, neither
+//!   does the whole launch's: `gridDim.x * gridDim.y * … * blockDim.z <= 2^32` (else
+//!   `2^31`), which a hand-linearised grid (`(blockIdx.y * gridDim.x + blockIdx.x) *
+//!   blockDim.x + threadIdx.x`) needs: CUDA launches may have up to 2^55 threads, and such an
+//!   index wraps in a launch of more than 2^32 although each dimension's count fits; and no signed `+`, `-`, `*` of the source overflows
 //!   ([`crate::ir::Kernel::signed_ops`]: undefined behaviour in C++ and OpenCL C, issue 43
 //!   item 4), asked last, for the findings that the launch assumptions keep ([`signed`]); a
 //!   finding it excludes is named with the operations whose overflow it needs;
@@ -33,7 +39,7 @@
 //! findings are such, the standard assumptions cost no query at all.
 //!
 //! Soundness: a re-verification is the pair model itself with the geometry narrowed (unused
-//! dimensions pinned to 1) and the no-wrap assumption's per-thread consequences asserted
+//! dimensions pinned to 1) and the no-wrap assumptions' per-thread consequences asserted
 //! ([`crate::encode::EncodeOptions::index_fits`], implied by the contract); a verdict under
 //! them holds for every launch the contract allows. The signed assumption asserts, where a
 //! thread evaluates a source-level signed operation, that its exact result fits its type
@@ -48,6 +54,7 @@ mod relations;
 
 use super::Error;
 use super::pipeline::KernelRun;
+use crate::encode::IndexFits;
 use crate::ir::query::builtins_read;
 use crate::ir::{Builtin, Dim, Expr, Kernel, Stmt, StmtKind, Ty};
 use crate::passes::Geometry;
@@ -61,7 +68,7 @@ use num_bigint::BigInt;
 #[derive(Clone, Debug)]
 pub(in crate::driver) struct Launch {
     pub geometry: Geometry,
-    pub index_fits: Option<(u32, [bool; 3])>,
+    pub index_fits: Option<IndexFits>,
     /// The standard assumption that the kernel's signed arithmetic does not overflow: the
     /// indices into [`Kernel::signed_ops`] of the operations assumed
     /// ([`crate::encode::EncodeOptions::signed_no_overflow`]); empty: none.
@@ -202,6 +209,11 @@ struct Vocabulary {
     unused: Vec<(String, bool, usize)>,
     /// The dimensions whose linear index may wrap (read by the kernel, not fully concrete).
     wrap: [bool; 3],
+    /// Whether the kernel reads the thread or block index of two dimensions or more, so that an
+    /// index may combine them (`blockIdx.y * gridDim.x + blockIdx.x`) and wrap although each
+    /// dimension's does not: then the whole launch's thread count is bounded too, when the
+    /// per-dimension bounds do not exclude every finding.
+    combined: bool,
     /// The checks re-verifications ask ([`Launch::only`]).
     only: Option<Vec<Finding>>,
     /// The source-level signed operations that may overflow (indices into
@@ -217,26 +229,43 @@ impl Vocabulary {
     fn of(k: &Kernel, geometry: Geometry, no_overflow: bool) -> Vocabulary {
         let reads = builtins_read(&k.body);
         let read = |b: Builtin| reads.contains(&b);
+        // x is pinned only when a y or z dimension the kernel reads keeps more than one
+        // thread or block (symbolic, or given above 1): then the narrowed launches still have
+        // pairs of distinct threads that the kernel tells apart. Pinning x otherwise could
+        // leave a launch of one thread, which has no pair of threads, and the pair model would
+        // verify it vacuously (an assertion that fails in every thread included).
+        let wide = |g: &Option<u32>| g.is_none_or(|n| n > 1);
+        let pairs_beyond_x = [Dim::Y, Dim::Z].into_iter().any(|d| {
+            let i = d.index();
+            (read(Builtin::ThreadIdx(d)) && wide(&geometry.block_dim[i]))
+                || (read(Builtin::BlockIdx(d)) && wide(&geometry.grid_dim[i]))
+        });
         let mut unused = Vec::new();
         let mut wrap = [false; 3];
         for d in Dim::ALL {
             let i = d.index();
             let name = DIMS[i];
-            // Never x: a launch of one thread has no pair of threads, and the pair model would
-            // verify it vacuously (an assertion that fails in every thread included).
-            if i > 0 && geometry.block_dim[i].is_none() && !read(Builtin::ThreadIdx(d)) {
+            let pinnable = i > 0 || pairs_beyond_x;
+            if pinnable && geometry.block_dim[i].is_none() && !read(Builtin::ThreadIdx(d)) {
                 unused.push((format!("blockDim.{name}"), true, i));
             }
-            if i > 0 && geometry.grid_dim[i].is_none() && !read(Builtin::BlockIdx(d)) {
+            if pinnable && geometry.grid_dim[i].is_none() && !read(Builtin::BlockIdx(d)) {
                 unused.push((format!("gridDim.{name}"), false, i));
             }
             let symbolic = geometry.block_dim[i].is_none() || geometry.grid_dim[i].is_none();
             wrap[i] = !no_overflow && symbolic && (read(Builtin::ThreadIdx(d)) || read(Builtin::BlockIdx(d)));
         }
+        let combined = wrap.contains(&true)
+            && Dim::ALL
+                .into_iter()
+                .filter(|d| read(Builtin::ThreadIdx(*d)) || read(Builtin::BlockIdx(*d)))
+                .count()
+                >= 2;
         Vocabulary {
             geometry,
             unused,
             wrap,
+            combined,
             only: None,
             signed: if no_overflow {
                 Vec::new()
@@ -275,11 +304,12 @@ impl Vocabulary {
         flat
     }
 
-    /// The launches of every standard assumption, the index bounded at 2^`bits`.
-    fn launch(&self, bits: Option<u32>) -> Launch {
+    /// The launches of every standard assumption, the index bounded at 2^`bits` (and the
+    /// whole launch's thread count when `total`).
+    fn launch(&self, bits: Option<u32>, total: bool) -> Launch {
         Launch {
             geometry: self.flat(),
-            index_fits: bits.map(|b| (b, self.wrap)),
+            index_fits: bits.map(|b| self.fits(b, total)),
             signed: if self.signed_assumed {
                 self.signed.clone()
             } else {
@@ -289,6 +319,33 @@ impl Vocabulary {
             // A re-verification's witness is used only to skip later re-verifications.
             prefer: Vec::new(),
         }
+    }
+
+    /// The no-wrap assumptions at 2^`bits`, of the whole launch too when `total`.
+    fn fits(&self, bits: u32, total: bool) -> IndexFits {
+        IndexFits {
+            bits,
+            dims: self.wrap,
+            launch: total,
+        }
+    }
+
+    /// The extents of the launch's thread count under the contract, as the contract names
+    /// them: the six but those pinned or given as 1.
+    fn extents(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (kind, block, given) in [
+            ("gridDim", false, &self.geometry.grid_dim),
+            ("blockDim", true, &self.geometry.block_dim),
+        ] {
+            for (i, g) in given.iter().enumerate() {
+                let pinned = self.unused.iter().any(|(_, b, j)| *b == block && *j == i);
+                if !pinned && *g != Some(1) {
+                    out.push(format!("{kind}.{}", DIMS[i]));
+                }
+            }
+        }
+        out
     }
 
     /// The value of geometry dimension `kind.d` (`blockDim`, 1) in `f`'s witness launch.
@@ -347,8 +404,8 @@ impl Vocabulary {
     }
 
     /// Whether `f`'s witness launch keeps every wrapping dimension's thread count within
-    /// 2^`bits` (`None`: not known).
-    fn fitting_witness(&self, f: &Finding, bits: u32) -> Option<bool> {
+    /// 2^`bits`, and its whole thread count too when `total` (`None`: not known).
+    fn fitting_witness(&self, f: &Finding, bits: u32, total: bool) -> Option<bool> {
         if f.possible {
             return None;
         }
@@ -357,13 +414,21 @@ impl Vocabulary {
             let threads = u128::from(self.value(f, false, i)?) * u128::from(self.value(f, true, i)?);
             all &= threads <= 1u128 << bits;
         }
+        if total {
+            let mut threads = 1u128;
+            for i in 0..3 {
+                threads = threads.saturating_mul(u128::from(self.value(f, false, i)?));
+                threads = threads.saturating_mul(u128::from(self.value(f, true, i)?));
+            }
+            all &= threads <= 1u128 << bits;
+        }
         Some(all)
     }
 
     /// Whether `f`'s witness lies in the launches of every standard assumption (bound at
-    /// 2^`bits`), so that no contract can exclude it.
-    fn admits(&self, f: &Finding, bits: Option<u32>) -> bool {
-        self.flat_witness(f) == Some(true) && bits.is_none_or(|b| self.fitting_witness(f, b) == Some(true))
+    /// 2^`bits`, the whole launch too when `total`), so that no contract can exclude it.
+    fn admits(&self, f: &Finding, bits: Option<u32>, total: bool) -> bool {
+        self.flat_witness(f) == Some(true) && bits.is_none_or(|b| self.fitting_witness(f, b, total) == Some(true))
     }
 }
 
@@ -383,32 +448,40 @@ fn standard(
     v: &Vocabulary,
     result: &mut KernelResult,
     answers: &mut Vec<String>,
-) -> Result<Option<Option<u32>>, Error> {
-    if !v.open() || result.findings.iter().all(|f| v.admits(f, v.strongest())) {
-        return Ok(Some(v.strongest()));
+) -> Result<Option<(Option<u32>, bool)>, Error> {
+    if !v.open() || result.findings.iter().all(|f| v.admits(f, v.strongest(), v.combined)) {
+        return Ok(Some((v.strongest(), v.combined)));
     }
     // When every witness fits in 2^31 threads, no finding needs the index to wrap: the unused
     // dimensions alone are tried first, so the contract names no bound it does not need.
-    let fitting = result.findings.iter().all(|f| v.fitting_witness(f, 31) == Some(true));
-    let candidates: Vec<Option<u32>> = match (v.wraps(), v.unused.is_empty()) {
-        (false, _) => vec![None],
-        (true, false) if fitting => vec![None, Some(32), Some(31)],
-        (true, _) => vec![Some(32), Some(31)],
+    let fitting = result
+        .findings
+        .iter()
+        .all(|f| v.fitting_witness(f, 31, false) == Some(true));
+    // Each candidate: the bound's bits and whether it bounds the whole launch (tried last,
+    // when the kernel combines dimensions and the per-dimension bounds leave findings).
+    let mut candidates: Vec<(Option<u32>, bool)> = match (v.wraps(), v.unused.is_empty()) {
+        (false, _) => vec![(None, false)],
+        (true, false) if fitting => vec![(None, false), (Some(32), false), (Some(31), false)],
+        (true, _) => vec![(Some(32), false), (Some(31), false)],
     };
-    // The last decided re-verification: its bits and its result; and that of the unused
+    if v.combined {
+        candidates.extend([(Some(32), true), (Some(31), true)]);
+    }
+    // The last decided re-verification: its bound and its result; and that of the unused
     // dimensions alone, when it was asked.
-    let mut last: Option<(Option<u32>, KernelResult)> = None;
+    let mut last: Option<((Option<u32>, bool), KernelResult)> = None;
     let mut dims_only: Option<KernelResult> = None;
-    for bits in candidates {
+    for (bits, total) in candidates {
         // A weaker bound's findings whose witnesses fit the stronger one stay under it too:
         // when all of them do, the stronger bound has the same findings.
         if let Some((_, r)) = &last
-            && r.findings.iter().all(|f| v.admits(f, bits))
+            && r.findings.iter().all(|f| v.admits(f, bits, total))
         {
-            last = last.map(|(_, r)| (bits, r));
+            last = last.map(|(_, r)| ((bits, total), r));
             continue;
         }
-        let launch = v.launch(bits);
+        let launch = v.launch(bits, total);
         let r = reverify(k, opts, run, &launch, false)?;
         answers.extend(r.answers.iter().map(|a| format!("{} {a}", label(&launch))));
         // (verify_under hands the run's undecided queries over to its result.)
@@ -419,18 +492,18 @@ fn standard(
         if bits.is_none() && v.wraps() {
             dims_only = Some(r.clone());
         }
-        last = Some((bits, r));
+        last = Some(((bits, total), r));
         if verified {
             break;
         }
     }
-    let Some((bits, under)) = last else {
+    let Some(((bits, total), under)) = last else {
         return Ok(None);
     };
     // Vacuity before verdicts: assumptions that contradict the kernel's own requirements
     // (`__requires(blockDim.y == 2)` with `blockDim.y = 1`) exclude every finding and mean
     // nothing; then there is no contract.
-    let launch = v.launch(bits);
+    let launch = v.launch(bits, total);
     let excludes = |f: &Finding| !under.findings.iter().any(|g| same_sites(f, g));
     if result.findings.iter().any(excludes) {
         let named = label(&launch);
@@ -452,7 +525,7 @@ fn standard(
         .into_iter()
         .filter(excludes)
         .collect();
-    let conditions = conditions(k, opts, run, v, bits, &gone, dims_only.as_ref(), answers)?;
+    let conditions = conditions(k, opts, run, v, (bits, total), &gone, dims_only.as_ref(), answers)?;
     result.excluded = gone
         .into_iter()
         .zip(conditions)
@@ -463,11 +536,16 @@ fn standard(
         .collect();
     if under.verdict == Verdict::Verified {
         let mut contract: Vec<String> = v.unused.iter().map(|(n, _, _)| format!("{n} = 1")).collect();
-        if let Some(bits) = bits {
-            for i in (0..3).filter(|i| v.wrap[*i]) {
-                let d = DIMS[i];
-                contract.push(format!("gridDim.{d} * blockDim.{d} <= 2^{bits}"));
+        match bits {
+            // The whole launch's bound implies each dimension's.
+            Some(bits) if total => contract.push(format!("{} <= 2^{bits}", v.extents().join(" * "))),
+            Some(bits) => {
+                for i in (0..3).filter(|i| v.wrap[*i]) {
+                    let d = DIMS[i];
+                    contract.push(format!("gridDim.{d} * blockDim.{d} <= 2^{bits}"));
+                }
             }
+            None => {}
         }
         result.verdict = Verdict::Verified;
         result.inconclusive.clear();
@@ -488,7 +566,7 @@ fn standard(
             );
         }
     }
-    Ok(Some(bits))
+    Ok(Some((bits, total)))
 }
 
 /// At most this many signed operations are asked about one at a time to name those whose
@@ -510,16 +588,16 @@ fn signed(
     opts: &dyn Reverify,
     run: &mut KernelRun,
     v: &Vocabulary,
-    bits: Option<Option<u32>>,
+    bits: Option<(Option<u32>, bool)>,
     result: &mut KernelResult,
     answers: &mut Vec<String>,
 ) -> Result<bool, Error> {
-    let Some(bits) = bits else { return Ok(false) };
+    let Some((bits, total)) = bits else { return Ok(false) };
     let overflow = |f: &Finding| f.kind == FindingKind::SignedOverflow;
     if v.signed.is_empty() || result.verdict != Verdict::Defect || result.findings.iter().all(overflow) {
         return Ok(false);
     }
-    let mut launch = v.launch(bits);
+    let mut launch = v.launch(bits, total);
     launch.signed = v.signed.clone();
     let under = reverify(k, opts, run, &launch, false)?;
     answers.extend(under.answers.iter().map(|a| format!("{} {a}", label(&launch))));
@@ -629,7 +707,8 @@ fn signed(
 }
 
 /// The condition of the launches each finding of `gone` needs: which kind of standard
-/// assumption alone excludes it (unused dimensions of extent 1, no wrap at 2^`bits`). A kind
+/// assumption alone excludes it (unused dimensions of extent 1, no wrap at 2^`bits` of each
+/// dimension's index, or of the whole launch's when `bound.1`). A kind
 /// that the finding's witness satisfies cannot exclude it alone; the others are asked by one
 /// re-verification each, only when some finding needs the answer (the unused dimensions'
 /// one is `dims_only` when the contract search already asked it).
@@ -639,11 +718,12 @@ fn conditions(
     opts: &dyn Reverify,
     run: &mut KernelRun,
     v: &Vocabulary,
-    bits: Option<u32>,
+    bound: (Option<u32>, bool),
     gone: &[Finding],
     dims_only: Option<&KernelResult>,
     answers: &mut Vec<String>,
 ) -> Result<Vec<String>, Error> {
+    let (bits, total) = bound;
     let n = gone.len();
     // Per finding: `None` when that kind is not in the contract, else whether it alone
     // excludes the finding.
@@ -655,7 +735,7 @@ fn conditions(
                 .map(|f| v.flat_witness(f).filter(|w| *w).map(|_| false))
                 .collect(),
             gone.iter()
-                .map(|f| v.fitting_witness(f, b).filter(|w| *w).map(|_| false))
+                .map(|f| v.fitting_witness(f, b, total).filter(|w| *w).map(|_| false))
                 .collect(),
         ),
     };
@@ -695,7 +775,7 @@ fn conditions(
         alone(run, dims, dims_only, &mut by_dims)?;
         let wraps = Launch {
             geometry: v.geometry.clone(),
-            index_fits: Some((b, v.wrap)),
+            index_fits: Some(v.fits(b, total)),
             signed: Vec::new(),
             only: v.only.clone(),
             prefer: Vec::new(),
@@ -723,7 +803,15 @@ fn conditions(
             .as_deref()
             .map(|a| format!("races on {a}"))
             .unwrap_or_else(|| "has this defect".into());
-        format!("the linear thread index wraps: a launch of more than 2^{b} threads in a dimension {what}")
+        let threads = if total {
+            format!(
+                "a launch of more than 2^{b} threads in all ({})",
+                v.extents().join(" * ")
+            )
+        } else {
+            format!("a launch of more than 2^{b} threads in a dimension")
+        };
+        format!("the linear thread index wraps: {threads} {what}")
     };
     Ok(gone
         .iter()
@@ -829,8 +917,11 @@ fn label(launch: &Launch) -> String {
             }
         }
     }
-    if let Some((bits, _)) = launch.index_fits {
-        parts.push(format!("linear index < 2^{bits}"));
+    if let Some(fits) = launch.index_fits {
+        parts.push(format!("linear index < 2^{}", fits.bits));
+        if fits.launch {
+            parts.push(format!("at most 2^{} threads in all", fits.bits));
+        }
     }
     match launch.signed.len() {
         0 => {}

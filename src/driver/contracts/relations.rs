@@ -288,7 +288,7 @@ pub(super) fn suggest(
         return Ok(());
     }
     let started = std::time::Instant::now();
-    let mut launch = v.launch(v.strongest());
+    let mut launch = v.launch(v.strongest(), v.combined);
     launch.only = Some(result.findings.clone());
     let launch = &launch;
     // Per finding, the witnesses at its sites found so far (its own first): a relation that

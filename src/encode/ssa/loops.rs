@@ -9,7 +9,9 @@ use super::invariants::{Reading, Seen};
 use super::relational::LoopStates;
 use super::{Check, Encoder, MemoryModel, Property, TState};
 use crate::encode::terms::{and, app, atom, bvn, extend, f, mem_sort, not, or, sym, t, to_unsigned};
-use crate::ir::query::{contains_barrier, exits_to, grid_barriers, has_exit, mentions, reads_other_thread};
+use crate::ir::query::{
+    barrier_statements, contains_barrier, exits_to, grid_barriers, has_exit, mentions, reads_other_thread,
+};
 use crate::ir::visit::{LabelContext, Visitor};
 use crate::ir::{
     AbstractLoop, ArrayId, BinOp, BlockId, ClosedForm, Expr, LoopInvariant, Space, Stmt, StmtKind, Ty, UnOp, VarId,
@@ -104,6 +106,18 @@ impl Encoder<'_> {
             its.push(it);
         }
         self.recall_at_count(l, &entry_known, &tail, &its, &mut head);
+        // Uniform havocked variables agree at equal iteration counts (`uniform`).
+        let uniformity = self.loop_uniformity(l);
+        if !uniformity.havocked.is_empty() {
+            let same = app("=", vec![its[0].clone(), its[1].clone()]);
+            self.uniform_agree(
+                &uniformity.havocked,
+                &uniformity.entry,
+                &mut entry.clone(),
+                same,
+                &mut head,
+            );
+        }
         // Each thread's states at a count of this loop (the iteration, then the exit).
         let mut instances: Vec<Vec<(Sexp, TState)>> = head
             .iter()
@@ -185,8 +199,19 @@ impl Encoder<'_> {
         // Without a `break` and with a plain test, a thread leaves the loop from a head (the
         // one whose test fails): the invariants hold there.
         let at_head = !has_break && l.cond_stmts.is_empty();
+        // A loop with a fixed number of barriers per iteration that a `break` leaves after
+        // some of them: the exit's count is past those too.
+        let positions = match l.barriers {
+            Some(nb) if nb > 0 && has_break => break_positions(l, nb),
+            _ => BTreeSet::new(),
+        };
+        let mid_iteration = positions.iter().any(|p| *p != 0);
+        let mut exit_at = Vec::new();
         for (th, ts) in post.iter_mut().enumerate() {
             let count = self.iteration_state(l, line, "exit", ts, th);
+            if mid_iteration {
+                exit_at.push(self.exit_position(&positions, line, ts, th));
+            }
             self.loop_fences(l, loop_pos, line, ts, th);
             instances[th].push((count.clone(), ts.clone()));
             exits.push(count);
@@ -208,13 +233,52 @@ impl Encoder<'_> {
                 self.assume_relational(l, &exits, &mut post);
             }
         }
-        self.recall_at_count(l, &entry_known, &tail, &exits, &mut post);
+        if exits.len() == 2 {
+            let mut same = app("=", vec![exits[0].clone(), exits[1].clone()]);
+            if let [p1, p2] = exit_at.as_slice() {
+                same = and(same, app("=", vec![p1.clone(), p2.clone()]));
+            }
+            if uniformity.control {
+                // A loop whose test and exits are uniform: two threads that enter it with the
+                // same uniform values leave it together (`uniform`).
+                let agree = self.entry_agrees(&uniformity.entry, &mut entry.clone());
+                self.assert(app("=>", vec![agree, same.clone()]));
+            }
+            self.uniform_agree(
+                &uniformity.havocked,
+                &uniformity.entry,
+                &mut entry.clone(),
+                same,
+                &mut post,
+            );
+        }
+        if !mid_iteration {
+            // (After a `break` between barriers the interval is not the one after an
+            // iteration's last barrier: nothing is known there.)
+            self.recall_at_count(l, &entry_known, &tail, &exits, &mut post);
+        }
         self.closed_congruence(l, &entry, &instances);
         self.depth -= 1;
         self.abstract_depth -= 1;
         for (th, p) in post.into_iter().enumerate() {
             st[th] = p;
         }
+    }
+
+    /// Thread `th`'s state after a loop it may leave by a `break` between barriers: its count
+    /// (at the exit count's iteration start) goes up by the barriers run before that exit,
+    /// one of `positions`, which one unknown. Returns that number.
+    fn exit_position(&mut self, positions: &BTreeSet<u32>, line: u32, ts: &mut TState, th: usize) -> Sexp {
+        let name = self.fresh_name(&format!("t{}.exit_at.L{line}", th + 1));
+        let p = self.declare(&name, Sexp::bv_sort(64));
+        let one_of = positions
+            .iter()
+            .map(|q| app("=", vec![p.clone(), bvn(u64::from(*q), 64)]))
+            .fold(f(), or);
+        self.assert(one_of);
+        let bc = app("bvadd", vec![ts.bc.clone(), p.clone()]);
+        ts.bc = self.define(&format!("t{}.bc", th + 1), Sexp::bv_sort(64), bc);
+        p
     }
 
     /// The step checks of the closed forms of `l` (the loop statement `s`): for each, whether
@@ -730,6 +794,27 @@ pub(super) fn tail_accesses(l: &AbstractLoop) -> Vec<(ArrayId, Expr, Ty)> {
 /// smallest power of two `>= nb`.
 pub(super) fn barrier_shift(nb: u32) -> u32 {
     nb.max(1).next_power_of_two().trailing_zeros()
+}
+
+/// The positions (barriers of the iteration run before it, modulo `nb`: a `break` after the
+/// last barrier is at the next iteration's start) at which a thread leaves `l`, whose
+/// iterations each run `nb` barriers and which it leaves only by `break` or its test
+/// (`passes/abstraction.rs`: every barrier of the body is then at its top level or in plain
+/// blocks, and a statement holding a `break` holds no barrier). Its test fails at position 0
+/// (always counted, even for a test that cannot fail: an over-approximation).
+fn break_positions(l: &AbstractLoop, nb: u32) -> BTreeSet<u32> {
+    // The test: at an iteration's start, or (do-while) at the next one's; so is a `break` in
+    // the test's statements.
+    let mut out = BTreeSet::from([0]);
+    let mut before = 0u32;
+    for s in &l.body {
+        let one = std::slice::from_ref(s);
+        if exits_to(one, l.brk) {
+            out.insert(before % nb);
+        }
+        before += barrier_statements(one);
+    }
+    out
 }
 
 /// Whether `stmts` (a loop body) can leave the loop other than by `break` or `continue`: a

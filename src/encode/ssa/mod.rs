@@ -41,6 +41,7 @@ mod copies;
 mod expr;
 pub(in crate::encode) mod fold;
 mod invariants;
+mod launch;
 mod loops;
 mod memory;
 mod races;
@@ -51,6 +52,7 @@ mod shuffle;
 mod state;
 mod stmt;
 mod sync;
+mod uniform;
 
 pub use invariants::InvariantCheck;
 pub use reads::AssertInfo;
@@ -280,6 +282,19 @@ pub enum MemoryModel {
     Serialized,
 }
 
+/// A launch contract's no-wrap assumptions ([`EncodeOptions::index_fits`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IndexFits {
+    /// 31 (an `int` index) or 32 (an `unsigned` one).
+    pub bits: u32,
+    /// The dimensions `d` with `gridDim.d * blockDim.d <= 2^bits`.
+    pub dims: [bool; 3],
+    /// The whole launch too: `gridDim.x * gridDim.y * gridDim.z * blockDim.x * blockDim.y *
+    /// blockDim.z <= 2^bits`, for indices that combine dimensions (`blockIdx.y * gridDim.x +
+    /// blockIdx.x`).
+    pub launch: bool,
+}
+
 /// What [`encode_with`] builds.
 #[derive(Clone, Debug)]
 pub struct EncodeOptions {
@@ -296,13 +311,13 @@ pub struct EncodeOptions {
     /// unsigned), as a side condition on the path where it is evaluated.
     pub no_overflow: bool,
     /// A launch contract's "no wrap of the linear thread index" (`driver::contracts`):
-    /// `Some((bits, dims))` assumes, for each dimension `d` with `dims[d]`, what
-    /// `gridDim.d * blockDim.d <= 2^bits` implies for each thread: `blockIdx.d * blockDim.d`
-    /// does not wrap 32 bits and is at most `2^bits - blockDim.d` (so that adding
-    /// `threadIdx.d` stays below `2^bits`). Weaker than the contract, so a query unsatisfiable
-    /// under it is unsatisfiable for every launch the contract allows. `bits` is 31 (an `int`
-    /// index) or 32 (an `unsigned` one).
-    pub index_fits: Option<(u32, [bool; 3])>,
+    /// assumes, for each dimension `d` with `dims[d]`, what `gridDim.d * blockDim.d <=
+    /// 2^bits` implies for each thread: `blockIdx.d * blockDim.d` does not wrap 32 bits and is
+    /// at most `2^bits - blockDim.d` (so that adding `threadIdx.d` stays below `2^bits`); with
+    /// [`IndexFits::launch`], what a launch of at most `2^bits` threads in all implies for the
+    /// script's products and sums of launch values (`launch.rs`). Weaker than the contract, so
+    /// a query unsatisfiable under it is unsatisfiable for every launch the contract allows.
+    pub index_fits: Option<IndexFits>,
     /// Which write-write races are benign ([`Benign`]): under any but [`Benign::Off`], each
     /// race check with a write-write pair whose written values are known is followed by its
     /// [`Property::HarmfulRace`] variant, which leaves out the pairs where both threads store
@@ -409,6 +424,9 @@ pub fn encode_with(
     }
     if let Some(e) = e.stopped.take() {
         return Err(e);
+    }
+    if let Some(fits) = opts.index_fits {
+        e.launch_fits(fits);
     }
     // Last, so that the kernel's own names are those of an encoding without them.
     let preferred = e.preferred(&opts.preferred, &entry);
@@ -518,7 +536,7 @@ pub(in crate::encode) struct Encoder<'k> {
     /// The `--no-overflow` facts asserted so far (each is asserted once).
     no_wrap_asserted: HashSet<Sexp>,
     /// `EncodeOptions::index_fits`.
-    index_fits: Option<(u32, [bool; 3])>,
+    index_fits: Option<IndexFits>,
     /// `EncodeOptions::signed_no_overflow`.
     signed_no_overflow: Vec<usize>,
     /// `EncodeOptions::check_overflow`.

@@ -152,10 +152,10 @@ impl Encoder<'_> {
                     let x = self.declare(&name, Sexp::bv_sort(32));
                     self.assert(app("bvult", vec![x, atom(Self::builtin_name(dim, 0))]));
                 }
-                if let Some((bits, dims)) = self.index_fits
-                    && dims[d.index()]
+                if let Some(fits) = self.index_fits
+                    && fits.dims[d.index()]
                 {
-                    self.index_fits(th, d, bits);
+                    self.index_fits(th, d, fits.bits);
                 }
             }
         }

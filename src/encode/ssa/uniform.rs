@@ -1,0 +1,282 @@
+//! Uniform variables (GPUVerify's uniformity analysis: paper `001_…` §3.3, "all threads agree
+//! on the value of these variables at each barrier … GPUVerify infers such *uniform*
+//! invariants automatically using static analysis"; the pair's lock-step execution, paper
+//! `000_…` §2.3): a variable is *uniform* when every thread that reaches a
+//! point of the kernel holds the same value in it there. Here: every assignment to it is of an
+//! expression of uniform values only (literals, scalar parameters, `blockDim`, `gridDim`,
+//! `warpSize`, uniform variables, pure functions of them; never a thread or block index, a
+//! value read from memory, an atomic's, a shuffle's or a vote's result) and happens under
+//! uniform control only (every enclosing `if` and loop test uniform, and no loop or block
+//! around it that a thread may leave early under a condition that is not).
+//!
+//! What the pair model does with it: an abstracted loop havocs the variables it assigns, each
+//! thread its own value; for a uniform one, two threads at the same iteration count whose
+//! uniform variables agreed on entry hold the same value there (they ran the same iterations
+//! from the same values), and so at the same exit count (and, after a `break` between
+//! barriers, the same exit position). That is asserted as an implication, which every
+//! execution satisfies: a uniform `break` or test then exits both threads together, and a
+//! barrier after it is no divergence.
+//!
+//! A variable read before it is assigned holds an arbitrary value per thread: the premise
+//! that the uniform variables the loop reads agree on entry keeps such values out.
+
+use super::{Encoder, TState};
+use crate::encode::terms::{and, app};
+use crate::ir::query::{defined_vars, read_vars};
+use crate::ir::visit::VarContext;
+use crate::ir::{AbstractLoop, Builtin, Expr, Kernel, Stmt, StmtKind, VarId};
+use crate::solver::Sexp;
+use std::collections::BTreeSet;
+
+/// What [`Encoder::loop_uniformity`] finds of an abstracted loop.
+#[derive(Default)]
+pub(super) struct LoopUniformity {
+    /// Its havocked variables that are uniform.
+    pub havocked: Vec<VarId>,
+    /// The uniform variables it reads (whose values on entry must agree in both threads).
+    pub entry: Vec<VarId>,
+    /// Whether its test and every early exit from it are uniform: two threads that enter it
+    /// with the same values of `entry` leave it in the same iteration at the same place.
+    pub control: bool,
+}
+
+/// The uniform variables of `k` (a prepared kernel): the greatest set closed under the rules
+/// of the module doc, found by removing variables until none changes.
+pub(super) fn uniform_vars(k: &Kernel) -> BTreeSet<VarId> {
+    let mut u: BTreeSet<VarId> = (0..k.vars.len()).map(VarId).collect();
+    // Given a value other than by an assignment: not uniform.
+    let mut other = BTreeSet::new();
+    defined_vars(&k.body, |c| c.is_def() && c != VarContext::Assign, &mut other);
+    for v in other {
+        u.remove(&v);
+    }
+    // (Scalar parameters start uniform and are assigned nowhere else.)
+    loop {
+        let before = u.len();
+        walk(&k.body, true, &mut u);
+        if u.len() == before {
+            return u;
+        }
+    }
+}
+
+/// Whether `e` has the same value in every thread, given the uniform variables `u`.
+fn uniform_expr(e: &Expr, u: &BTreeSet<VarId>) -> bool {
+    match e {
+        Expr::Const { .. } => true,
+        Expr::Var { id, .. } => u.contains(id),
+        Expr::Builtin(b) => matches!(b, Builtin::BlockDim(_) | Builtin::GridDim(_) | Builtin::WarpSize),
+        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => uniform_expr(arg, u),
+        Expr::Binary { lhs, rhs, .. } => uniform_expr(lhs, u) && uniform_expr(rhs, u),
+        Expr::Select { cond, then, els, .. } => uniform_expr(cond, u) && uniform_expr(then, u) && uniform_expr(els, u),
+        Expr::Opaque { args, .. } => args.iter().all(|a| uniform_expr(a, u)),
+        Expr::Other(_) | Expr::Enabled => false,
+    }
+}
+
+/// Whether a thread may leave some enclosing construct early from `stmts` under a condition
+/// that is not uniform (`ctrl`: whether the control reaching `stmts` is uniform).
+fn nonuniform_exit(stmts: &[Stmt], ctrl: bool, u: &BTreeSet<VarId>) -> bool {
+    stmts.iter().any(|s| match &s.kind {
+        StmtKind::Exit(_) | StmtKind::Break | StmtKind::Continue | StmtKind::Return => !ctrl,
+        StmtKind::If { cond, then, els } => {
+            let c = ctrl && uniform_expr(cond, u);
+            nonuniform_exit(then, c, u) || nonuniform_exit(els, c, u)
+        }
+        StmtKind::Block { body, .. } => nonuniform_exit(body, ctrl, u),
+        StmtKind::Loop {
+            cond_stmts,
+            cond,
+            body,
+            step,
+            ..
+        } => {
+            let c = ctrl && uniform_expr(cond, u);
+            [cond_stmts, body, step].iter().any(|p| nonuniform_exit(p, c, u))
+        }
+        StmtKind::AbstractLoop(l) => {
+            let c = ctrl && uniform_expr(&l.cond, u);
+            [&l.cond_stmts, &l.body, &l.step]
+                .iter()
+                .any(|p| nonuniform_exit(p, c, u))
+        }
+        _ => false,
+    })
+}
+
+/// Removes from `u` the variables `stmts` assign a value that is not uniform, or under
+/// control that is not (`ctrl`).
+fn walk(stmts: &[Stmt], ctrl: bool, u: &mut BTreeSet<VarId>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Assign { var, value } if !(ctrl && uniform_expr(value, u)) => {
+                u.remove(var);
+            }
+            StmtKind::If { cond, then, els } => {
+                let c = ctrl && uniform_expr(cond, u);
+                walk(then, c, u);
+                walk(els, c, u);
+            }
+            // A block or loop that a thread may leave early under a condition that is not
+            // uniform: what follows the exit inside it runs in some threads only.
+            StmtKind::Block { body, .. } => {
+                let c = ctrl && !nonuniform_exit(body, ctrl, u);
+                walk(body, c, u);
+            }
+            StmtKind::Loop {
+                cond_stmts,
+                cond,
+                body,
+                step,
+                ..
+            } => {
+                let parts = [cond_stmts, body, step];
+                let c = ctrl && uniform_expr(cond, u) && !parts.iter().any(|p| nonuniform_exit(p, ctrl, u));
+                for p in parts {
+                    walk(p, c, u);
+                }
+            }
+            StmtKind::AbstractLoop(l) => {
+                let parts = [&l.cond_stmts, &l.body, &l.step];
+                let c = ctrl && uniform_expr(&l.cond, u) && !parts.iter().any(|p| nonuniform_exit(p, ctrl, u));
+                for p in parts {
+                    walk(p, c, u);
+                }
+            }
+            // Other statements give values only by loads, atomics, shuffles, votes and havocs
+            // (removed up front); annotation bodies compute temporaries: not uniform.
+            StmtKind::Ensures { body, .. } | StmtKind::Invariant { body, .. } => {
+                let mut defs = BTreeSet::new();
+                defined_vars(body, |_| true, &mut defs);
+                for v in defs {
+                    u.remove(&v);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Encoder<'_> {
+    /// What the uniformity analysis says of `l` in the pair model (nothing elsewhere).
+    pub(super) fn loop_uniformity(&self, l: &AbstractLoop) -> LoopUniformity {
+        let mut out = LoopUniformity::default();
+        if self.n != 2 || !self.pinned.is_empty() {
+            return out;
+        }
+        let u = uniform_vars(self.k);
+        out.havocked = l.havocked.iter().copied().filter(|v| u.contains(v)).collect();
+        let parts = [&l.cond_stmts, &l.body, &l.step];
+        out.control = uniform_expr(&l.cond, &u) && !parts.iter().any(|p| nonuniform_exit(p, true, &u));
+        if out.havocked.is_empty() && !out.control {
+            return out;
+        }
+        let mut read = BTreeSet::new();
+        for part in parts {
+            read_vars(part, &mut read);
+        }
+        let mut cond_reads = Vec::new();
+        super::expr_vars(&l.cond, &mut cond_reads);
+        read.extend(cond_reads);
+        out.entry = read.into_iter().filter(|v| u.contains(v)).collect();
+        out
+    }
+
+    /// Whether the uniform variables `entry_vars` agree in the two threads' states `entry`
+    /// (a loop's entry states).
+    pub(super) fn entry_agrees(&mut self, entry_vars: &[VarId], entry: &mut [TState]) -> Sexp {
+        let mut premise = crate::encode::terms::t();
+        if entry.len() == 2 {
+            for v in entry_vars {
+                let a = self.read_var(*v, &mut entry[0], 0);
+                let b = self.read_var(*v, &mut entry[1], 1);
+                premise = and(premise, app("=", vec![a, b]));
+            }
+        }
+        premise
+    }
+
+    /// For the uniform variables `vars` of the two threads' states `st`: equal where `same`
+    /// (the threads are at the same count of the loop) and the uniform variables `entry_vars`
+    /// agreed in the loop's entry states `entry`.
+    pub(super) fn uniform_agree(
+        &mut self,
+        vars: &[VarId],
+        entry_vars: &[VarId],
+        entry: &mut [TState],
+        same: Sexp,
+        st: &mut [TState],
+    ) {
+        if vars.is_empty() || st.len() != 2 || entry.len() != 2 {
+            return;
+        }
+        let premise = and(same, self.entry_agrees(entry_vars, entry));
+        for v in vars {
+            let a = self.read_var(*v, &mut st[0], 0);
+            let b = self.read_var(*v, &mut st[1], 1);
+            self.assert(app("=>", vec![premise.clone(), app("=", vec![a, b])]));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{BinOp, Dim, Ty};
+
+    fn var(id: usize) -> Expr {
+        Expr::Var {
+            id: VarId(id),
+            ty: Ty::I32,
+        }
+    }
+
+    fn assign(v: usize, value: Expr) -> Stmt {
+        Stmt {
+            kind: StmtKind::Assign { var: VarId(v), value },
+            span: crate::ir::Span::point(std::sync::Arc::from("t.cu"), 1, 1),
+        }
+    }
+
+    fn add(a: Expr, b: Expr) -> Expr {
+        Expr::Binary {
+            op: BinOp::Add,
+            lhs: Box::new(a),
+            rhs: Box::new(b),
+            ty: Ty::I32,
+        }
+    }
+
+    /// `a = a + blockDim.x` is uniform; `b = a + threadIdx.x` is not, nor is `c = b`, nor `d`
+    /// assigned under `if (b)`.
+    #[test]
+    fn thread_indices_and_what_they_reach_are_not_uniform() {
+        let block_dim = Expr::Builtin(Builtin::BlockDim(Dim::X));
+        let tid = Expr::Builtin(Builtin::ThreadIdx(Dim::X));
+        let body = vec![
+            assign(0, add(var(0), block_dim)),
+            assign(1, add(var(0), tid)),
+            assign(2, var(1)),
+            Stmt {
+                kind: StmtKind::If {
+                    cond: Expr::Cast {
+                        arg: Box::new(var(1)),
+                        ty: Ty::Bool,
+                    },
+                    then: vec![assign(3, var(0))],
+                    els: vec![],
+                },
+                span: crate::ir::Span::point(std::sync::Arc::from("t.cu"), 1, 1),
+            },
+        ];
+        let mut u: BTreeSet<VarId> = (0..4).map(VarId).collect();
+        loop {
+            let n = u.len();
+            walk(&body, true, &mut u);
+            if u.len() == n {
+                break;
+            }
+        }
+        assert_eq!(u, BTreeSet::from([VarId(0)]));
+    }
+}
