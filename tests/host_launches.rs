@@ -380,3 +380,34 @@ fn each_report_form_names_the_launch() {
         "{message}"
     );
 }
+
+/// A `dim3` whose x a loop halves keeps its y and z (1 by default), and an `if` that changes
+/// only x keeps them too.
+#[test]
+fn a_loop_or_branch_changing_one_dim3_component_keeps_the_others() {
+    let text = format!(
+        "{KERNEL}
+int main(int argc, char **argv) {{
+    int *d;
+    dim3 block;
+    dim3 grid;
+    block.x = 128;
+    grid.x = 4096;
+    while (grid.x > 64) grid.x >>= 1;
+    if (argc > 2) block.x = 256;
+    k<<<grid, block>>>(d, 5);
+    return 0;
+}}"
+    );
+    let a = assuming(&[], &text);
+    assert_eq!(
+        a,
+        vec![vec![
+            "blockDim.y = 1".to_string(),
+            "blockDim.z = 1".into(),
+            "gridDim.y = 1".into(),
+            "gridDim.z = 1".into(),
+            "n = 5".into(),
+        ]]
+    );
+}

@@ -400,11 +400,20 @@ impl<'a, 'g> Host<'a, 'g> {
         Some(Val::Int(self.unknown(name, t)))
     }
 
-    /// Makes the variables `ids` unknown in `env`.
+    /// Makes the variables `ids` unknown in `env`; `id.x` names one component of a `dim3`.
     fn kill(&mut self, env: &mut Env, ids: &HashSet<String>) {
         let mut ids: Vec<&String> = ids.iter().collect();
         ids.sort();
         for id in ids {
+            if let Some((base, c)) = id.rsplit_once('.').and_then(|(b, c)| Some((b, component(c)?)))
+                && let Some(Val::Dim3(_)) = env.vals.get(base)
+            {
+                let fresh = self.unknown("?", Ty::U32);
+                if let Some(Val::Dim3(d)) = env.vals.get_mut(base) {
+                    d[c] = fresh;
+                }
+                continue;
+            }
             if let Some(v) = env.vals.get(id) {
                 let v = match v {
                     Val::Int(e) => Val::Int(self.unknown("?", e.ty())),
@@ -554,8 +563,17 @@ impl<'a, 'g> Host<'a, 'g> {
     fn join(&mut self, env: &mut Env, a: &Env, b: &Env) {
         let mut ids: HashSet<String> = HashSet::new();
         for (id, v) in &a.vals {
-            if b.vals.get(id) != Some(v) {
-                ids.insert(id.clone());
+            match (v, b.vals.get(id)) {
+                // A `dim3` keeps the components both branches agree on.
+                (Val::Dim3(x), Some(Val::Dim3(y))) => {
+                    for c in (0..3).filter(|&c| x[c] != y[c]) {
+                        ids.insert(format!("{id}.{}", ["x", "y", "z"][c]));
+                    }
+                }
+                (v, w) if w != Some(v) => {
+                    ids.insert(id.clone());
+                }
+                _ => {}
             }
         }
         for id in b.vals.keys() {
@@ -808,7 +826,10 @@ impl<'a, 'g> Host<'a, 'g> {
     /// names): those of `env` become unknown; a write to anything else (a global, through a
     /// pointer, a reference or a field) may change what other names reach.
     fn write(&mut self, env: &mut Env, ids: &HashSet<String>) {
-        if !ids.is_empty() && ids.iter().all(|id| env.vals.contains_key(id)) {
+        let local = |id: &String| {
+            env.vals.contains_key(id) || id.rsplit_once('.').is_some_and(|(b, _)| env.vals.contains_key(b))
+        };
+        if !ids.is_empty() && ids.iter().all(local) {
             self.kill(env, ids);
         } else {
             self.clobber(env);
@@ -1485,11 +1506,21 @@ fn assigned(n: &Node, out: &mut HashSet<String>) {
     }
 }
 
-/// The variable an assignment's target (`x`, `d.x`) is part of.
+/// The variable an assignment's target is part of (`x`; `d.x`, one component of the `dim3`
+/// `d`, as `id.x`; the whole of another record).
 fn target_of(t: &Node, out: &mut HashSet<String>) {
     let t = strip_parens(t);
     match t.kind.as_str() {
         "DeclRefExpr" => out.extend(t.referenced_decl.as_ref().map(|d| d.id.clone())),
+        "MemberExpr"
+            if !t.is_arrow
+                && let Some(c) = t.name.as_deref().filter(|c| component(c).is_some())
+                && let Some(b) = t.inner.first().map(strip_parens)
+                && b.kind == "DeclRefExpr"
+                && is_dim3(b.type_str()) =>
+        {
+            out.extend(b.referenced_decl.as_ref().map(|d| format!("{}.{c}", d.id)));
+        }
         "MemberExpr" if !t.is_arrow => {
             if let Some(b) = t.inner.first() {
                 target_of(b, out);
