@@ -1,9 +1,11 @@
-// expect: race
+// expect: verified
 // --blockDim=64 --gridDim=4
-// Each iteration writes one half of `s` and reads the other after a barrier; the half is
-// chosen by `base`, which is not a closed form of the iteration count (`& 127`). Both threads
-// agree on `base` there: without it the two threads' halves are unrelated and the writes may
-// race (see uniform_offset_barrier_loop_no_invariant.cu).
+// uniform_offset_barrier_loop.cu without its `__uniform_int(base)` invariant. Each iteration
+// writes one half of `s` and reads the other after a barrier; the half is chosen by `base`,
+// which is not a closed form of the iteration count (`& 127`). The kernel is race-free because
+// both threads agree on `base`, which gpug's uniformity analysis (`encode/ssa/uniform.rs`,
+// after GPUVerify's, paper 001 §3.3) infers: `base` is assigned only uniform values under
+// uniform control. (Before it, this kernel needed the invariant and was a possible race.)
 __global__ void rotate(int *out, int n) {
   __shared__ int s[128];
   unsigned base = 0;
