@@ -17,7 +17,7 @@ use crate::passes::{Geometry, PassOptions, Prepared};
 use crate::solver::{Answer, Query, Script, Session, SessionOptions, Sexp, SolverError, SolverSpec};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -41,6 +41,9 @@ pub struct RunOptions {
     pub timeout: Duration,
     /// Where to write each query as a standalone `.smt2` script.
     pub dump_dir: Option<PathBuf>,
+    /// What each dump's `:source` says of the run (`Command: …`, `Launch: …` lines):
+    /// [`crate::solver::SessionOptions::dump_source`].
+    pub dump_source: Option<Arc<str>>,
     /// The stages `--show` prints, and where.
     pub show: Show,
 }
@@ -257,6 +260,7 @@ impl<'a> KernelRun<'a> {
         SessionOptions {
             timeout: Some(limit),
             dump_dir: self.opts.dump_dir.clone().filter(|_| self.dump),
+            dump_source: self.opts.dump_source.clone(),
             eager: false,
         }
     }
