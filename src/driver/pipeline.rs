@@ -17,8 +17,8 @@ use crate::passes::{Geometry, PassOptions, Prepared};
 use crate::solver::{Answer, Query, Script, Session, SessionOptions, Sexp, SolverError, SolverSpec};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// What every command needs: the front end, the launch, the passes and the solver.

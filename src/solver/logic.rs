@@ -100,10 +100,11 @@ impl Theories {
 
     fn indexed(&mut self, head: &str) {
         match head {
-            "BitVec" | "extract" | "zero_extend" | "sign_extend" | "rotate_left" | "rotate_right"
-            | "repeat" => self.bit_vectors = true,
-            "FloatingPoint" | "to_fp" | "to_fp_unsigned" | "fp.to_ubv" | "fp.to_sbv" | "+zero"
-            | "-zero" | "+oo" | "-oo" | "NaN" => self.floats = true,
+            "BitVec" | "extract" | "zero_extend" | "sign_extend" | "rotate_left" | "rotate_right" | "repeat" => {
+                self.bit_vectors = true
+            }
+            "FloatingPoint" | "to_fp" | "to_fp_unsigned" | "fp.to_ubv" | "fp.to_sbv" | "+zero" | "-zero" | "+oo"
+            | "-oo" | "NaN" => self.floats = true,
             h if h.starts_with("bv") => self.bit_vectors = true,
             _ => {}
         }
@@ -113,11 +114,22 @@ impl Theories {
         match a {
             "Array" | "select" | "store" => self.arrays = true,
             "concat" => self.bit_vectors = true,
-            "RoundingMode" | "Float16" | "Float32" | "Float64" | "Float128" | "RNE" | "RNA"
-            | "RTP" | "RTN" | "RTZ" | "roundNearestTiesToEven" | "roundNearestTiesToAway"
-            | "roundTowardPositive" | "roundTowardNegative" | "roundTowardZero" | "fp" => {
-                self.floats = true
-            }
+            "RoundingMode"
+            | "Float16"
+            | "Float32"
+            | "Float64"
+            | "Float128"
+            | "RNE"
+            | "RNA"
+            | "RTP"
+            | "RTN"
+            | "RTZ"
+            | "roundNearestTiesToEven"
+            | "roundNearestTiesToAway"
+            | "roundTowardPositive"
+            | "roundTowardNegative"
+            | "roundTowardZero"
+            | "fp" => self.floats = true,
             a if a.starts_with("fp.") => self.floats = true,
             a if a.starts_with("bv") && is_bv_operator(a) => self.bit_vectors = true,
             _ => {}

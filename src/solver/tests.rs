@@ -560,8 +560,17 @@ fn dump_header_says_status_once_and_quotes_source() {
     assert_eq!(h(None).matches(":status").count(), 1);
     // The source is one quoted symbol: no `|` inside it but its two delimiters.
     let text = h(None);
-    let source = text.split_once("(set-info :source |").unwrap().1.split_once("|)").unwrap().0;
-    assert!(source.contains("Command: gpug --assume=a\u{a6}\u{a6}b k.cu\nQuery: q\n"), "{source}");
+    let source = text
+        .split_once("(set-info :source |")
+        .unwrap()
+        .1
+        .split_once("|)")
+        .unwrap()
+        .0;
+    assert!(
+        source.contains("Command: gpug --assume=a\u{a6}\u{a6}b k.cu\nQuery: q\n"),
+        "{source}"
+    );
     assert!(text.starts_with("(set-info :smt-lib-version 2.6)\n(set-logic QF_ABV)\n"));
 }
 
