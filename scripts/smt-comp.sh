@@ -5,12 +5,16 @@
 # the file's `(set-info :status …)`), and the total wall-clock time; then every file on which
 # two solvers disagree (one sat, one unsat) and every wrong answer.
 #
-# Usage: scripts/smt-comp.sh [-j N] [-o FILE] CORPUS [LIMIT]
+# Usage: scripts/smt-comp.sh [-j N] [-o FILE] [-s K/M] CORPUS [LIMIT]
+#        scripts/smt-comp.sh -t FILE…
 #   CORPUS  a folder searched for *.smt2 (gen-corpus.sh's output, or smt-lib/)
 #   LIMIT   seconds per query and solver, default 60
 #   -j N    queries at once (default 1; each its own process)
 #   -o FILE also keep the raw results, one line per run: family, solver, answer, seconds,
 #           status, file (tab-separated)
+#   -s K/M  only the K-th of every M queries in path order (1/3: the 1st, 4th, 7th, …): a
+#           deterministic subset, or one of M parts whose raw results -t puts together
+#   -t FILE… print the table of raw results written by -o (several: one table of all)
 # Env:    SOLVERS="z3 cvc5 yices-smt2" (default: those of the three on PATH; a path works
 #         too). A solver that refuses a file's logic (yices on QF_FP and the like) is counted
 #         unsolved, as an error; the table says how many errors each had.
@@ -42,77 +46,25 @@ fi
 
 jobs=1
 raw=""
-while getopts "j:o:h" opt; do
+shard=1/1
+table=""
+while getopts "j:o:s:th" opt; do
     case $opt in
         j) jobs=$OPTARG ;;
         o) raw=$OPTARG ;;
+        s) shard=$OPTARG ;;
+        t) table=1 ;;
         h) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
-corpus=${1:-}
-limit=${2:-60}
-if [[ -z "$corpus" || ! -d "$corpus" ]]; then
-    echo "usage: scripts/smt-comp.sh [-j N] [-o FILE] CORPUS [LIMIT]" >&2
-    exit 2
-fi
-if ! [[ $jobs =~ ^[1-9][0-9]*$ && $limit =~ ^[1-9][0-9]*$ ]]; then
-    echo "smt-comp: -j and LIMIT want positive integers" >&2
-    exit 2
-fi
 
-solvers=()
-for s in ${SOLVERS:-z3 cvc5 yices-smt2}; do
-    if command -v "$s" >/dev/null 2>&1; then
-        solvers+=("$s")
-    else
-        echo "smt-comp: solver $s not found: skipped" >&2
-    fi
-done
-(( ${#solvers[@]} > 0 )) || { echo "smt-comp: no solver installed" >&2; exit 2; }
-
-corpus=${corpus%/}
-mapfile -t files < <(find "$corpus" -name '*.smt2' -type f | LC_ALL=C sort)
-(( ${#files[@]} > 0 )) || { echo "smt-comp: no .smt2 file under $corpus" >&2; exit 2; }
-
-family_of() {
-    local rel=${1#"$corpus"/}
-    local part
-    IFS=/ read -r -a parts <<<"$rel"
-    for part in "${parts[@]}"; do
-        if [[ $part =~ ^[0-9]{8}-gpug-(.+)$ ]]; then
-            echo "${BASH_REMATCH[1]}"
-            return
-        fi
-    done
-    if (( ${#parts[@]} > 1 )); then echo "${parts[0]}"; else echo "."; fi
-}
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-# The task list: family, solver, status, file.
-for f in "${files[@]}"; do
-    fam=$(family_of "$f")
-    status=$(grep -m 1 -oE '^\(set-info :status (sat|unsat|unknown)\)' "$f" | awk '{ print $3 }' | tr -d ')')
-    for s in "${solvers[@]}"; do
-        printf '%s\t%s\t%s\t%s\n' "$fam" "$s" "${status:-unknown}" "$f"
-    done
-done >"$tmp/tasks"
-echo "smt-comp: ${#files[@]} queries x ${#solvers[@]} solvers (${solvers[*]}), limit ${limit} s, $jobs at once" >&2
-
-# Each task's result line: family, solver, answer, seconds, status, file.
-self=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[0]}")
-export self limit
-# shellcheck disable=SC2016
-tr '\n' '\0' <"$tmp/tasks" | xargs -0 -P "$jobs" -n 1 bash -c '
-    IFS=$'"'"'\t'"'"' read -r fam solver status file <<<"$1"
-    r=$("$self" --run "$limit" "$solver" "$file")
-    printf "%s\t%s\t%s\t%s\t%s\n" "$fam" "$solver" "$r" "$status" "$file"
-' _ >"$tmp/results"
-[[ -n "$raw" ]] && cp "$tmp/results" "$raw"
-
-LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2 "$tmp/results" | awk -F'\t' -v limit="$limit" '
+# table LIMIT RAW…: the table of raw results.
+table() {
+    local limit=$1
+    shift
+    cat "$@" | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2 | awk -F'\t' -v limit="$limit" '
     {
         key = $1 SUBSEP $2
         if (!(key in n)) { nk++; keys[nk] = key; kf[nk] = $1; ks[nk] = $2 }
@@ -149,3 +101,79 @@ LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2 "$tmp/results" | awk -F'\t' -v lim
         if (d == 0) printf "  none\n"
         printf "\nWrong answers (against :status):\n%s", (wrongs == "" ? "  none\n" : wrongs)
     }'
+}
+
+if [[ -n "$table" ]]; then
+    (( $# > 0 )) || { echo "smt-comp: -t wants raw result files" >&2; exit 2; }
+    limit=$(cut -f4 "$@" | sort -n | tail -1 | cut -d. -f1)
+    table "${limit:-60}" "$@"
+    exit 0
+fi
+if ! [[ $shard =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] || (( BASH_REMATCH[1] > BASH_REMATCH[2] )); then
+    echo "smt-comp: -s wants K/M with 1 <= K <= M" >&2
+    exit 2
+fi
+shard_k=${BASH_REMATCH[1]} shard_m=${BASH_REMATCH[2]}
+corpus=${1:-}
+limit=${2:-60}
+if [[ -z "$corpus" || ! -d "$corpus" ]]; then
+    echo "usage: scripts/smt-comp.sh [-j N] [-o FILE] CORPUS [LIMIT]" >&2
+    exit 2
+fi
+if ! [[ $jobs =~ ^[1-9][0-9]*$ && $limit =~ ^[1-9][0-9]*$ ]]; then
+    echo "smt-comp: -j and LIMIT want positive integers" >&2
+    exit 2
+fi
+
+solvers=()
+for s in ${SOLVERS:-z3 cvc5 yices-smt2}; do
+    if command -v "$s" >/dev/null 2>&1; then
+        solvers+=("$s")
+    else
+        echo "smt-comp: solver $s not found: skipped" >&2
+    fi
+done
+(( ${#solvers[@]} > 0 )) || { echo "smt-comp: no solver installed" >&2; exit 2; }
+
+corpus=${corpus%/}
+mapfile -t files < <(find "$corpus" -name '*.smt2' -type f | LC_ALL=C sort |
+    awk -v k="$shard_k" -v m="$shard_m" '(NR - 1) % m == k - 1')
+(( ${#files[@]} > 0 )) || { echo "smt-comp: no .smt2 file under $corpus" >&2; exit 2; }
+
+family_of() {
+    local rel=${1#"$corpus"/}
+    local part
+    IFS=/ read -r -a parts <<<"$rel"
+    for part in "${parts[@]}"; do
+        if [[ $part =~ ^[0-9]{8}-gpug-(.+)$ ]]; then
+            echo "${BASH_REMATCH[1]}"
+            return
+        fi
+    done
+    if (( ${#parts[@]} > 1 )); then echo "${parts[0]}"; else echo "."; fi
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# Results go straight to -o's file, so that a stopped run keeps what it finished.
+results=${raw:-$tmp/results}
+# The task list: family, solver, status, file.
+for f in "${files[@]}"; do
+    fam=$(family_of "$f")
+    status=$(grep -m 1 -oE '^\(set-info :status (sat|unsat|unknown)\)' "$f" | awk '{ print $3 }' | tr -d ')')
+    for s in "${solvers[@]}"; do
+        printf '%s\t%s\t%s\t%s\n' "$fam" "$s" "${status:-unknown}" "$f"
+    done
+done >"$tmp/tasks"
+echo "smt-comp: ${#files[@]} queries x ${#solvers[@]} solvers (${solvers[*]}), limit ${limit} s, $jobs at once" >&2
+
+# Each task's result line: family, solver, answer, seconds, status, file.
+self=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[0]}")
+export self limit
+# shellcheck disable=SC2016
+tr '\n' '\0' <"$tmp/tasks" | xargs -0 -P "$jobs" -n 1 bash -c '
+    IFS=$'"'"'\t'"'"' read -r fam solver status file <<<"$1"
+    r=$("$self" --run "$limit" "$solver" "$file")
+    printf "%s\t%s\t%s\t%s\t%s\n" "$fam" "$solver" "$r" "$status" "$file"
+' _ >"$results"
+table "$limit" "$results"
