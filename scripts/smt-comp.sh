@@ -14,7 +14,8 @@
 #           status, file (tab-separated)
 #   -s K/M  only the K-th of every M queries in path order (1/3: the 1st, 4th, 7th, …): a
 #           deterministic subset, or one of M parts whose raw results -t puts together
-#   -t FILE… print the table of raw results written by -o (several: one table of all)
+#   -t FILE… print the table of raw results written by -o (several: one table of all; the
+#           limit they ran under, for the summary line, from LIMIT=…, default 60)
 # Env:    SOLVERS="z3 cvc5 yices-smt2" (default: those of the three on PATH; a path works
 #         too). A solver that refuses a file's logic (yices on QF_FP and the like) is counted
 #         unsolved, as an error; the table says how many errors each had.
@@ -105,8 +106,7 @@ table() {
 
 if [[ -n "$table" ]]; then
     (( $# > 0 )) || { echo "smt-comp: -t wants raw result files" >&2; exit 2; }
-    limit=$(cut -f4 "$@" | sort -n | tail -1 | cut -d. -f1)
-    table "${limit:-60}" "$@"
+    table "${LIMIT:-60}" "$@"
     exit 0
 fi
 if ! [[ $shard =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] || (( BASH_REMATCH[1] > BASH_REMATCH[2] )); then
