@@ -206,7 +206,7 @@ families() {
         for launch in 1 32 256 '*'; do
             local b="[$launch,1,1]" g='[*,1,1]'
             [[ $k == matrix_2d* ]] && b="[$launch,*,1]" g='[*,*,1]'
-            instance symbolic-launch "${k//_/-}-b${launch/\*/any}" '.' "race queries of a symbolic launch with --no-overflow, exact products and their linear relaxation side by side; scales with blockDim.x (32, 256, any)" \
+            instance symbolic-launch "${k//_/-}-b${launch/\*/any}" '.' "race queries of a symbolic launch with --no-overflow, exact products and their linear relaxation side by side; scales with blockDim.x (1, 32, 256, any)" \
                 -- examples/$k.cu "--blockDim=$b" "--gridDim=$g" --no-overflow
         done
     done
