@@ -3,7 +3,9 @@
 // gpug check float_sum.cu --blockDim=4 --gridDim=1 --float ieee      fails
 #include <assert.h>
 
+#ifndef N
 #define N 4
+#endif
 
 __global__ void float_sum(const float *in, float *out) {
     __shared__ float s[N];

@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
 (set-logic QF_AUFBV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=64 --gridDim=8 examples/barrier_param.cu
+Launch: blockDim=[64,1,1] gridDim=[8,1,1]
+Query: barrier_param.divergence.L17
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status unsat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -122,6 +134,5 @@
 (define-fun t2.valid@82 () Bool (and (bvsge (bvmul ((_ sign_extend 64) ((_ zero_extend 32) t2.g@3)) ((_ sign_extend 64) #x0000000000000004)) #xffffffffffffffffffff800000000000) (bvslt (bvmul ((_ sign_extend 64) ((_ zero_extend 32) t2.g@3)) ((_ sign_extend 64) #x0000000000000004)) #x00000000000000000000800000000000)))
 (define-fun t2.mem.data@83 () (Array (_ BitVec 64) (_ BitVec 8)) (store (store (store (store t2.mem.data@74 t2.off@81 ((_ extract 7 0) t2.v@73)) (bvadd t2.off@81 #x0000000000000001) ((_ extract 15 8) t2.v@73)) (bvadd t2.off@81 #x0000000000000002) ((_ extract 23 16) t2.v@73)) (bvadd t2.off@81 #x0000000000000003) ((_ extract 31 24) t2.v@73)))
 (assert (and (and same_block (= t1.bc@22 t2.bc@25)) (not (= t1.cond@10 t2.cond@11))))
-(set-info :status unsat)
 (check-sat)
 (exit)

@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
 (set-logic QF_AUFBV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=64 --gridDim=4 examples/benign_flag.cu
+Launch: blockDim=[64,1,1] gridDim=[4,1,1]
+Query: scale_and_flag.race.flag.seg0.L16.harmful
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status unsat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -58,6 +70,5 @@
 (define-fun t2.valid@19 () Bool (and (bvsge ((_ sign_extend 64) #x0000000000000000) #xffffffffffffffffffff800000000000) (bvslt ((_ sign_extend 64) #x0000000000000000) #x00000000000000000000800000000000)))
 (define-fun t2.mem.flag@20 () (Array (_ BitVec 64) (_ BitVec 8)) (store (store (store (store mem.flag.0.init #x0000000000000000 ((_ extract 7 0) #x00000001)) (bvadd #x0000000000000000 #x0000000000000001) ((_ extract 15 8) #x00000001)) (bvadd #x0000000000000000 #x0000000000000002) ((_ extract 23 16) #x00000001)) (bvadd #x0000000000000000 #x0000000000000003) ((_ extract 31 24) #x00000001)))
 (assert false)
-(set-info :status unsat)
 (check-sat)
 (exit)

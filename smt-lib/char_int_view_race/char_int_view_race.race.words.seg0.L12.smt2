@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
-(set-logic QF_AUFBV)
+(set-logic QF_ABV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=64 --gridDim=1 examples/char_int_view_race.cu
+Launch: blockDim=[64,1,1] gridDim=[1,1,1]
+Query: char_int_view_race.race.words.seg0.L12
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status sat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -67,6 +79,5 @@
 (define-fun t2.mem.out@30 () (Array (_ BitVec 64) (_ BitVec 8)) (store (store (store (store mem.out.bar1@15 t2.off@28 ((_ extract 7 0) t2._t0@24)) (bvadd t2.off@28 #x0000000000000001) ((_ extract 15 8) t2._t0@24)) (bvadd t2.off@28 #x0000000000000002) ((_ extract 23 16) t2._t0@24)) (bvadd t2.off@28 #x0000000000000003) ((_ extract 31 24) t2._t0@24)))
 (assert (or (and (and (and t1.valid@2 t2.valid@5) (and (bvslt t1.off@1 (bvadd t2.off@4 #x0000000000000004)) (bvslt t2.off@4 (bvadd t1.off@1 #x0000000000000004)))) same_block) (and (and (and t1.valid@2 t2.valid@12) (and (bvslt t1.off@1 (bvadd t2.off@11 #x0000000000000001)) (bvslt t2.off@11 (bvadd t1.off@1 #x0000000000000004)))) same_block) (and (and (and t1.valid@8 t2.valid@12) (and (bvslt t1.off@7 (bvadd t2.off@11 #x0000000000000001)) (bvslt t2.off@11 (bvadd t1.off@7 #x0000000000000001)))) same_block)))
 (assert (=> (and (and (bvsge ((_ zero_extend 32) t1.threadIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.threadIdx.x) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.threadIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.threadIdx.x) #x0800000000000000)) (bvslt t1.off@1 (bvadd t2.off@4 #x0000000000000004)) (bvslt t2.off@4 (bvadd t1.off@1 #x0000000000000004))) (= ((_ zero_extend 32) t1.threadIdx.x) ((_ zero_extend 32) t2.threadIdx.x))))
-(set-info :status sat)
 (check-sat)
 (exit)

@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
-(set-logic QF_AUFBV)
+(set-logic QF_ABV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=64 --gridDim=4 examples/divergent_barrier.cu
+Launch: blockDim=[64,1,1] gridDim=[4,1,1]
+Query: divergent_barrier.divergence.L14
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status sat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -84,6 +96,5 @@
 (define-fun t2.bc@47 () (_ BitVec 64) (ite t2.cond@5 t2.bc@25 #x0000000000000000))
 (define-fun t2.pc@48 () Bool (ite t2.cond@5 t2.cond@5 t2.pc@7))
 (assert (and same_block (not (= t1.cond@4 t2.cond@5))))
-(set-info :status sat)
 (check-sat)
 (exit)

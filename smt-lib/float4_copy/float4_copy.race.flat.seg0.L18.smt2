@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
 (set-logic QF_AUFBV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=128 --gridDim=16 examples/float4_copy.cu
+Launch: blockDim=[128,1,1] gridDim=[16,1,1]
+Query: float4_copy.race.flat.seg0.L18
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status unsat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -173,6 +185,5 @@
 (assert (=> (= (bvadd (bvmul #x00000004 t1.i@1) t1.k@103) (bvadd (bvmul #x00000004 t2.i@2) t2.k@112)) (and (= t1.k@103 t2.k@112) (= t1.i@1 t2.i@2))))
 (assert (=> (and (and (bvsge ((_ sign_extend 32) (bvadd (bvmul #x00000004 t1.i@1) t1.k@111)) #xf800000000000000) (bvslt ((_ sign_extend 32) (bvadd (bvmul #x00000004 t1.i@1) t1.k@111)) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) (bvadd (bvmul #x00000004 t2.i@2) t2.k@112)) #xf800000000000000) (bvslt ((_ sign_extend 32) (bvadd (bvmul #x00000004 t2.i@2) t2.k@112)) #x0800000000000000)) (bvslt t1.off@113 (bvadd t2.off@116 #x0000000000000004)) (bvslt t2.off@116 (bvadd t1.off@113 #x0000000000000004))) (= ((_ sign_extend 32) (bvadd (bvmul #x00000004 t1.i@1) t1.k@111)) ((_ sign_extend 32) (bvadd (bvmul #x00000004 t2.i@2) t2.k@112)))))
 (assert (=> (= (bvadd (bvmul #x00000004 t1.i@1) t1.k@111) (bvadd (bvmul #x00000004 t2.i@2) t2.k@112)) (and (= t1.k@111 t2.k@112) (= t1.i@1 t2.i@2))))
-(set-info :status unsat)
 (check-sat)
 (exit)

@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
 (set-logic QF_AUFBV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=128 --gridDim=16 examples/float4_copy.cu
+Launch: blockDim=[128,1,1] gridDim=[16,1,1]
+Query: float4_copy.race.out.seg0.L17
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status unsat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -161,6 +173,5 @@
 (assert (or (and (and t1.valid@50 t2.valid@53) (and (bvslt t1.off@49 (bvadd t2.off@52 #x0000000000000004)) (bvslt t2.off@52 (bvadd t1.off@49 #x0000000000000004)))) (and (and t1.valid@50 t2.valid@59) (and (bvslt t1.off@49 (bvadd t2.off@58 #x0000000000000004)) (bvslt t2.off@58 (bvadd t1.off@49 #x0000000000000004)))) (and (and t1.valid@50 t2.valid@65) (and (bvslt t1.off@49 (bvadd t2.off@64 #x0000000000000004)) (bvslt t2.off@64 (bvadd t1.off@49 #x0000000000000004)))) (and (and t1.valid@50 t2.valid@71) (and (bvslt t1.off@49 (bvadd t2.off@70 #x0000000000000004)) (bvslt t2.off@70 (bvadd t1.off@49 #x0000000000000004)))) (and (and t1.valid@56 t2.valid@59) (and (bvslt t1.off@55 (bvadd t2.off@58 #x0000000000000004)) (bvslt t2.off@58 (bvadd t1.off@55 #x0000000000000004)))) (and (and t1.valid@56 t2.valid@65) (and (bvslt t1.off@55 (bvadd t2.off@64 #x0000000000000004)) (bvslt t2.off@64 (bvadd t1.off@55 #x0000000000000004)))) (and (and t1.valid@56 t2.valid@71) (and (bvslt t1.off@55 (bvadd t2.off@70 #x0000000000000004)) (bvslt t2.off@70 (bvadd t1.off@55 #x0000000000000004)))) (and (and t1.valid@62 t2.valid@65) (and (bvslt t1.off@61 (bvadd t2.off@64 #x0000000000000004)) (bvslt t2.off@64 (bvadd t1.off@61 #x0000000000000004)))) (and (and t1.valid@62 t2.valid@71) (and (bvslt t1.off@61 (bvadd t2.off@70 #x0000000000000004)) (bvslt t2.off@70 (bvadd t1.off@61 #x0000000000000004)))) (and (and t1.valid@68 t2.valid@71) (and (bvslt t1.off@67 (bvadd t2.off@70 #x0000000000000004)) (bvslt t2.off@70 (bvadd t1.off@67 #x0000000000000004))))))
 (assert (=> (and (and (bvsge ((_ sign_extend 32) t1.i@1) #xfe00000000000000) (bvslt ((_ sign_extend 32) t1.i@1) #x0200000000000000)) (and (bvsge ((_ sign_extend 32) t2.i@2) #xfe00000000000000) (bvslt ((_ sign_extend 32) t2.i@2) #x0200000000000000)) (bvslt t1.off@49 (bvadd t2.off@52 #x0000000000000004)) (bvslt t2.off@52 (bvadd t1.off@49 #x0000000000000004))) (= ((_ sign_extend 32) t1.i@1) ((_ sign_extend 32) t2.i@2))))
 (assert (=> (= t1.i@1 t2.i@2) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.blockIdx.x t2.blockIdx.x))))
-(set-info :status unsat)
 (check-sat)
 (exit)

@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
 (set-logic QF_AUFBV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=256 --gridDim=64 examples/grid_stride.cu
+Launch: blockDim=[256,1,1] gridDim=[64,1,1]
+Query: saxpy.loop.L10.i
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status unsat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -108,6 +120,5 @@
 (assert (=> (and (= t1.i@1 t2.i@2) (= (bvmul ((_ zero_extend 32) blockDim.x) ((_ zero_extend 32) gridDim.x)) (bvmul ((_ zero_extend 32) blockDim.x) ((_ zero_extend 32) gridDim.x))) (= t1.exit.L10@39 t2.it.L10@9)) (= t1.i@40 t2.i@10)))
 (assert (=> (and (= t1.i@1 t2.i@2) (= (bvmul ((_ zero_extend 32) blockDim.x) ((_ zero_extend 32) gridDim.x)) (bvmul ((_ zero_extend 32) blockDim.x) ((_ zero_extend 32) gridDim.x))) (= t1.exit.L10@39 t2.exit.L10@46)) (= t1.i@40 t2.i@47)))
 (assert (and t1.pc@15 (not (= t1.i@37 (bvadd t1.i@4 (bvmul ((_ zero_extend 32) blockDim.x) ((_ zero_extend 32) gridDim.x)))))))
-(set-info :status unsat)
 (check-sat)
 (exit)

@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
 (set-logic QF_AUFBV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=256 --gridDim=64 examples/grid_stride.cu
+Launch: blockDim=[256,1,1] gridDim=[64,1,1]
+Query: saxpy.race.y.seg0.L11
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status unsat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -112,6 +124,5 @@
 (assert (=> (= t1.i@4 t2.i@10) (and (= t1.i@1 t2.i@2) (= t1.it.L10@3 t2.it.L10@9))))
 (assert (=> (= (bvadd (bvmul t1.blockIdx.x blockDim.x) t1.threadIdx.x) (bvadd (bvmul t2.blockIdx.x blockDim.x) t2.threadIdx.x)) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.blockIdx.x t2.blockIdx.x))))
 (assert (=> (and (and (bvsge t1.i@4 #xf800000000000000) (bvslt t1.i@4 #x0800000000000000)) (and (bvsge t2.i@10 #xf800000000000000) (bvslt t2.i@10 #x0800000000000000)) (bvslt t1.off@29 (bvadd t2.off@33 #x0000000000000004)) (bvslt t2.off@33 (bvadd t1.off@29 #x0000000000000004))) (= t1.i@4 t2.i@10)))
-(set-info :status unsat)
 (check-sat)
 (exit)

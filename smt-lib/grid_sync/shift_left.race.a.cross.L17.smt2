@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
-(set-logic QF_AUFBV)
+(set-logic QF_ABV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=128 --gridDim=8 examples/grid_sync.cu
+Launch: blockDim=[128,1,1] gridDim=[8,1,1]
+Query: shift_left.race.a.cross.L17
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status unsat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -67,6 +79,5 @@
 (define-fun t2.mem.b@30 () (Array (_ BitVec 64) (_ BitVec 8)) (store (store (store (store mem.b.bar1@14 t2.off@28 ((_ extract 7 0) t2._t0@24)) (bvadd t2.off@28 #x0000000000000001) ((_ extract 15 8) t2._t0@24)) (bvadd t2.off@28 #x0000000000000002) ((_ extract 23 16) t2._t0@24)) (bvadd t2.off@28 #x0000000000000003) ((_ extract 31 24) t2._t0@24)))
 (assert (and (and (and t1.valid@6 t2.valid@23) (and (bvslt t1.off@5 (bvadd t2.off@22 #x0000000000000004)) (bvslt t2.off@22 (bvadd t1.off@5 #x0000000000000004)))) (and (not same_block) (= #x0000000000000000 t2.gc@18))))
 (assert (=> (and (and (bvsge ((_ zero_extend 32) t1.i@1) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.i@1) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) (bvurem (bvadd t2.i@2 #x00000001) t2.n@4)) #xf800000000000000) (bvslt ((_ zero_extend 32) (bvurem (bvadd t2.i@2 #x00000001) t2.n@4)) #x0800000000000000)) (bvslt t1.off@5 (bvadd t2.off@22 #x0000000000000004)) (bvslt t2.off@22 (bvadd t1.off@5 #x0000000000000004))) (= ((_ zero_extend 32) t1.i@1) ((_ zero_extend 32) (bvurem (bvadd t2.i@2 #x00000001) t2.n@4)))))
-(set-info :status unsat)
 (check-sat)
 (exit)

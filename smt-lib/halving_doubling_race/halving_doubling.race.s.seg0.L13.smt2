@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
-(set-logic QF_AUFBV)
+(set-logic QF_ABV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=64 --gridDim=16 --unroll=0 examples/halving_doubling_race.cu
+Launch: blockDim=[64,1,1] gridDim=[16,1,1]
+Query: halving_doubling.race.s.seg0.L13
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status sat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -113,6 +125,5 @@
 (define-fun t2.mem.out@59 () (Array (_ BitVec 64) (_ BitVec 8)) (store (store (store (store mem.out.bar1@42 t2.off@57 ((_ extract 7 0) t2._t0@53)) (bvadd t2.off@57 #x0000000000000001) ((_ extract 15 8) t2._t0@53)) (bvadd t2.off@57 #x0000000000000002) ((_ extract 23 16) t2._t0@53)) (bvadd t2.off@57 #x0000000000000003) ((_ extract 31 24) t2._t0@53)))
 (assert (and (and t1.pc@16 t2.pc@17) (and (and (and t1.valid@19 t2.valid@22) (and (bvslt t1.off@18 (bvadd t2.off@21 #x0000000000000004)) (bvslt t2.off@21 (bvadd t1.off@18 #x0000000000000004)))) same_block)))
 (assert (=> (and (and (bvsge ((_ zero_extend 32) (bvadd (bvmul t1.threadIdx.x blockDim.x) t1.j@5)) #xf800000000000000) (bvslt ((_ zero_extend 32) (bvadd (bvmul t1.threadIdx.x blockDim.x) t1.j@5)) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) (bvadd (bvmul t2.threadIdx.x blockDim.x) t2.j@11)) #xf800000000000000) (bvslt ((_ zero_extend 32) (bvadd (bvmul t2.threadIdx.x blockDim.x) t2.j@11)) #x0800000000000000)) (bvslt t1.off@18 (bvadd t2.off@21 #x0000000000000004)) (bvslt t2.off@21 (bvadd t1.off@18 #x0000000000000004))) (= ((_ zero_extend 32) (bvadd (bvmul t1.threadIdx.x blockDim.x) t1.j@5)) ((_ zero_extend 32) (bvadd (bvmul t2.threadIdx.x blockDim.x) t2.j@11)))))
-(set-info :status sat)
 (check-sat)
 (exit)

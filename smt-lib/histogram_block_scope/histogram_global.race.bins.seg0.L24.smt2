@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
-(set-logic QF_AUFBV)
+(set-logic QF_ABV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=64 --gridDim=4 examples/histogram_block_scope.cu
+Launch: blockDim=[64,1,1] gridDim=[4,1,1]
+Query: histogram_global.race.bins.seg0.L24
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status sat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -58,6 +70,5 @@
 (define-fun t2.pc@20 () Bool (ite t2.cond@4 t2.cond@4 t2.pc@6))
 (assert (and (and t1.cond@3 t2.cond@4) (and (and (and t1.valid@14 t2.valid@17) (and (bvslt t1.off@13 (bvadd t2.off@16 #x0000000000000004)) (bvslt t2.off@16 (bvadd t1.off@13 #x0000000000000004)))) (not same_block))))
 (assert (=> (and (and (bvsge ((_ sign_extend 32) (bvsrem ((_ zero_extend 24) t1._t0@9) #x00000010)) #xf800000000000000) (bvslt ((_ sign_extend 32) (bvsrem ((_ zero_extend 24) t1._t0@9) #x00000010)) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) (bvsrem ((_ zero_extend 24) t2._t0@12) #x00000010)) #xf800000000000000) (bvslt ((_ sign_extend 32) (bvsrem ((_ zero_extend 24) t2._t0@12) #x00000010)) #x0800000000000000)) (bvslt t1.off@13 (bvadd t2.off@16 #x0000000000000004)) (bvslt t2.off@16 (bvadd t1.off@13 #x0000000000000004))) (= ((_ sign_extend 32) (bvsrem ((_ zero_extend 24) t1._t0@9) #x00000010)) ((_ sign_extend 32) (bvsrem ((_ zero_extend 24) t2._t0@12) #x00000010)))))
-(set-info :status sat)
 (check-sat)
 (exit)

@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
-(set-logic QF_AUFBV)
+(set-logic QF_ABV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=64 --gridDim=8 examples/inter_iteration_barrier.cu
+Launch: blockDim=[64,1,1] gridDim=[8,1,1]
+Query: inter_iteration.loop.L10.i
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status unsat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -140,6 +152,5 @@
 (define-fun t2.valid@85 () Bool (and (bvsge (bvmul ((_ sign_extend 64) ((_ zero_extend 32) (bvadd (bvmul t2.blockIdx.x blockDim.x) t2.threadIdx.x))) ((_ sign_extend 64) #x0000000000000004)) #xffffffffffffffffffff800000000000) (bvslt (bvmul ((_ sign_extend 64) ((_ zero_extend 32) (bvadd (bvmul t2.blockIdx.x blockDim.x) t2.threadIdx.x))) ((_ sign_extend 64) #x0000000000000004)) #x00000000000000000000800000000000)))
 (define-fun t2.mem.out@86 () (Array (_ BitVec 64) (_ BitVec 8)) (store (store (store (store mem.out.bar2@69 t2.off@84 ((_ extract 7 0) t2._t2@80)) (bvadd t2.off@84 #x0000000000000001) ((_ extract 15 8) t2._t2@80)) (bvadd t2.off@84 #x0000000000000002) ((_ extract 23 16) t2._t2@80)) (bvadd t2.off@84 #x0000000000000003) ((_ extract 31 24) t2._t2@80)))
 (assert (and t1.pc@18 (not (= t1.i@49 (bvadd t1.i@3 #x00000001)))))
-(set-info :status unsat)
 (check-sat)
 (exit)

@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
-(set-logic QF_AUFBV)
+(set-logic QF_ABV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=64 --gridDim=8 examples/inter_iteration_race.cu
+Launch: blockDim=[64,1,1] gridDim=[8,1,1]
+Query: inter_iteration.race.acc.seg0.L11
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status sat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -126,6 +138,5 @@
 (assert (=> (and (and (bvsge ((_ sign_extend 32) t1.i@3) #xf800000000000000) (bvslt ((_ sign_extend 32) t1.i@3) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) (bvadd (bvadd t2.i@9 #x00000001) t2.threadIdx.x)) #xf800000000000000) (bvslt ((_ zero_extend 32) (bvadd (bvadd t2.i@9 #x00000001) t2.threadIdx.x)) #x0800000000000000)) (bvslt t1.off@16 (bvadd t2.off@32 #x0000000000000004)) (bvslt t2.off@32 (bvadd t1.off@16 #x0000000000000004))) (= ((_ sign_extend 32) t1.i@3) ((_ zero_extend 32) (bvadd (bvadd t2.i@9 #x00000001) t2.threadIdx.x)))))
 (assert (=> (and (and (bvsge ((_ zero_extend 32) (bvadd (bvadd t1.i@3 #x00000001) t1.threadIdx.x)) #xf800000000000000) (bvslt ((_ zero_extend 32) (bvadd (bvadd t1.i@3 #x00000001) t1.threadIdx.x)) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) (bvadd (bvadd t2.i@9 #x00000001) t2.threadIdx.x)) #xf800000000000000) (bvslt ((_ zero_extend 32) (bvadd (bvadd t2.i@9 #x00000001) t2.threadIdx.x)) #x0800000000000000)) (bvslt t1.off@22 (bvadd t2.off@32 #x0000000000000004)) (bvslt t2.off@32 (bvadd t1.off@22 #x0000000000000004))) (= ((_ zero_extend 32) (bvadd (bvadd t1.i@3 #x00000001) t1.threadIdx.x)) ((_ zero_extend 32) (bvadd (bvadd t2.i@9 #x00000001) t2.threadIdx.x)))))
 (assert (=> (and (and (bvsge ((_ zero_extend 32) (bvadd (bvadd t1.i@3 #x00000001) t1.threadIdx.x)) #xf800000000000000) (bvslt ((_ zero_extend 32) (bvadd (bvadd t1.i@3 #x00000001) t1.threadIdx.x)) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) (bvadd (bvadd t2.i@9 #x00000001) t2.threadIdx.x)) #xf800000000000000) (bvslt ((_ zero_extend 32) (bvadd (bvadd t2.i@9 #x00000001) t2.threadIdx.x)) #x0800000000000000)) (bvslt t1.off@28 (bvadd t2.off@32 #x0000000000000004)) (bvslt t2.off@32 (bvadd t1.off@28 #x0000000000000004))) (= ((_ zero_extend 32) (bvadd (bvadd t1.i@3 #x00000001) t1.threadIdx.x)) ((_ zero_extend 32) (bvadd (bvadd t2.i@9 #x00000001) t2.threadIdx.x)))))
-(set-info :status sat)
 (check-sat)
 (exit)

@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
 (set-logic QF_AUFBV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=[*,*,1] --gridDim=[*,*,1] --no-overflow examples/matrix_2d_symbolic_transposed.cu
+Launch: blockDim=[*,*,1] gridDim=[*,*,1]
+Query: scale_2d_transposed.race.m.seg0.L13.relaxed
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status sat)
 (declare-fun nl.mul32 ((_ BitVec 32) (_ BitVec 32)) (_ BitVec 32))
 (declare-fun nl.mul64 ((_ BitVec 64) (_ BitVec 64)) (_ BitVec 64))
 (declare-fun nl.nowrapu32 ((_ BitVec 32) (_ BitVec 32)) Bool)
@@ -151,6 +163,5 @@
 (assert (or (and (and t1.cond@5 t2.cond@6) (and (and t1.valid@10 t2.valid@20) (and (bvslt t1.off@9 (bvadd t2.off@19 #x0000000000000004)) (bvslt t2.off@19 (bvadd t1.off@9 #x0000000000000004))))) (and (and t1.cond@5 t2.cond@6) (and (and t1.valid@16 t2.valid@20) (and (bvslt t1.off@15 (bvadd t2.off@19 #x0000000000000004)) (bvslt t2.off@19 (bvadd t1.off@15 #x0000000000000004)))))))
 (assert (=> (and (and (bvsge ((_ sign_extend 32) (bvadd (nl.mul32 t1.col@1 param.width) t1.row@3)) #xf800000000000000) (bvslt ((_ sign_extend 32) (bvadd (nl.mul32 t1.col@1 param.width) t1.row@3)) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) (bvadd (nl.mul32 t2.col@2 param.width) t2.row@4)) #xf800000000000000) (bvslt ((_ sign_extend 32) (bvadd (nl.mul32 t2.col@2 param.width) t2.row@4)) #x0800000000000000)) (bvslt t1.off@9 (bvadd t2.off@19 #x0000000000000004)) (bvslt t2.off@19 (bvadd t1.off@9 #x0000000000000004))) (= ((_ sign_extend 32) (bvadd (nl.mul32 t1.col@1 param.width) t1.row@3)) ((_ sign_extend 32) (bvadd (nl.mul32 t2.col@2 param.width) t2.row@4)))))
 (assert (=> (and (and (bvsge ((_ sign_extend 32) (bvadd (nl.mul32 t1.col@1 param.width) t1.row@3)) #xf800000000000000) (bvslt ((_ sign_extend 32) (bvadd (nl.mul32 t1.col@1 param.width) t1.row@3)) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) (bvadd (nl.mul32 t2.col@2 param.width) t2.row@4)) #xf800000000000000) (bvslt ((_ sign_extend 32) (bvadd (nl.mul32 t2.col@2 param.width) t2.row@4)) #x0800000000000000)) (bvslt t1.off@15 (bvadd t2.off@19 #x0000000000000004)) (bvslt t2.off@19 (bvadd t1.off@15 #x0000000000000004))) (= ((_ sign_extend 32) (bvadd (nl.mul32 t1.col@1 param.width) t1.row@3)) ((_ sign_extend 32) (bvadd (nl.mul32 t2.col@2 param.width) t2.row@4)))))
-(set-info :status sat)
 (check-sat)
 (exit)

@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
-(set-logic QF_AUFBV)
+(set-logic QF_ABV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=64 --gridDim=4 examples/message_passing.cu
+Launch: blockDim=[64,1,1] gridDim=[4,1,1]
+Query: publish.flag.flag
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status unsat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -121,6 +133,5 @@
 (define-fun t2.fence.dev@79 () (_ BitVec 32) (ite t2.cond@2 t2.fence.dev@16 t2.fence.dev@56))
 (define-fun t2.pc@80 () Bool (ite t2.cond@2 t2.cond@2 t2.pc@4))
 (assert (and (and t1.cond@1 t2.cond@2) (and (bvslt t1.off@17 (bvadd t2.off@20 #x0000000000000004)) (bvslt t2.off@20 (bvadd t1.off@17 #x0000000000000004)))))
-(set-info :status unsat)
 (check-sat)
 (exit)

@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
-(set-logic QF_AUFBV)
+(set-logic QF_ABV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=64 --gridDim=4 examples/message_passing.cu
+Launch: blockDim=[64,1,1] gridDim=[4,1,1]
+Query: publish.race.data.seg0.L40
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status unsat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -123,6 +135,5 @@
 (assert (or (and (and t1.cond@1 t2.cond@2) (and (and t1.valid@6 t2.valid@10) (and (bvslt t1.off@5 (bvadd t2.off@9 #x0000000000000004)) (bvslt t2.off@9 (bvadd t1.off@5 #x0000000000000004))))) (and (and t1.cond@1 t2.pc@4) (and (and (and t1.valid@6 t2.valid@61) (and (bvslt t1.off@5 (bvadd t2.off@60 #x0000000000000004)) (bvslt t2.off@60 (bvadd t1.off@5 #x0000000000000004)))) (not (and (and (and (and t1.cond@1 t2.pc@4) (= t1.off@17 t2.off@51)) (ite same_block (bvugt t1.fence@13 #x00000001) (bvugt t1.fence.dev@14 #x00000001))) (ite same_block (bvugt t2.fence@55 #x00000007) (bvugt t2.fence.dev@56 #x00000007))))))))
 (assert (=> (and (and (bvsge ((_ zero_extend 32) t1.threadIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.threadIdx.x) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.threadIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.threadIdx.x) #x0800000000000000)) (bvslt t1.off@5 (bvadd t2.off@9 #x0000000000000004)) (bvslt t2.off@9 (bvadd t1.off@5 #x0000000000000004))) (= ((_ zero_extend 32) t1.threadIdx.x) ((_ zero_extend 32) t2.threadIdx.x))))
 (assert (=> (and (and (bvsge ((_ zero_extend 32) t1.threadIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.threadIdx.x) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.threadIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.threadIdx.x) #x0800000000000000)) (bvslt t1.off@5 (bvadd t2.off@60 #x0000000000000004)) (bvslt t2.off@60 (bvadd t1.off@5 #x0000000000000004))) (= ((_ zero_extend 32) t1.threadIdx.x) ((_ zero_extend 32) t2.threadIdx.x))))
-(set-info :status unsat)
 (check-sat)
 (exit)

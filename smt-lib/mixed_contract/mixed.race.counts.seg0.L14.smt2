@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
-(set-logic QF_AUFBV)
+(set-logic QF_ABV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug examples/mixed_contract.cu
+Launch: blockDim=[*,*,*] gridDim=[*,*,*]
+Query: mixed.race.counts.seg0.L14
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status sat)
 (declare-const blockDim.x (_ BitVec 32))
 (declare-const gridDim.x (_ BitVec 32))
 (declare-const blockDim.y (_ BitVec 32))
@@ -73,6 +85,5 @@
 (assert (or (and (and t1.valid@4 t2.valid@14) (and (bvslt t1.off@3 (bvadd t2.off@13 #x0000000000000004)) (bvslt t2.off@13 (bvadd t1.off@3 #x0000000000000004)))) (and (and t1.valid@10 t2.valid@14) (and (bvslt t1.off@9 (bvadd t2.off@13 #x0000000000000004)) (bvslt t2.off@13 (bvadd t1.off@9 #x0000000000000004))))))
 (assert (=> (and (and (bvsge ((_ zero_extend 32) t1.i@1) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.i@1) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.i@2) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.i@2) #x0800000000000000)) (bvslt t1.off@3 (bvadd t2.off@13 #x0000000000000004)) (bvslt t2.off@13 (bvadd t1.off@3 #x0000000000000004))) (= ((_ zero_extend 32) t1.i@1) ((_ zero_extend 32) t2.i@2))))
 (assert (=> (and (and (bvsge ((_ zero_extend 32) t1.i@1) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.i@1) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.i@2) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.i@2) #x0800000000000000)) (bvslt t1.off@9 (bvadd t2.off@13 #x0000000000000004)) (bvslt t2.off@13 (bvadd t1.off@9 #x0000000000000004))) (= ((_ zero_extend 32) t1.i@1) ((_ zero_extend 32) t2.i@2))))
-(set-info :status sat)
 (check-sat)
 (exit)

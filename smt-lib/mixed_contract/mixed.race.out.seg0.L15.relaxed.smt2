@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
 (set-logic QF_AUFBV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug examples/mixed_contract.cu
+Launch: blockDim=[*,*,*] gridDim=[*,*,*]
+Query: mixed.race.out.seg0.L15.relaxed
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status sat)
 (declare-fun nl.mul32 ((_ BitVec 32) (_ BitVec 32)) (_ BitVec 32))
 (declare-fun nl.mul64 ((_ BitVec 64) (_ BitVec 64)) (_ BitVec 64))
 (declare-const blockDim.x (_ BitVec 32))
@@ -92,6 +104,5 @@
 (assert (=> (= t2.blockIdx.x #x00000001) (= (nl.mul32 blockDim.x t2.blockIdx.x) blockDim.x)))
 (assert (and (and t1.valid@18 t2.valid@21) (and (bvslt t1.off@17 (bvadd t2.off@20 #x0000000000000004)) (bvslt t2.off@20 (bvadd t1.off@17 #x0000000000000004)))))
 (assert (=> (and (and (bvsge ((_ zero_extend 32) (bvudiv t1.i@1 #x00000002)) #xf800000000000000) (bvslt ((_ zero_extend 32) (bvudiv t1.i@1 #x00000002)) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) (bvudiv t2.i@2 #x00000002)) #xf800000000000000) (bvslt ((_ zero_extend 32) (bvudiv t2.i@2 #x00000002)) #x0800000000000000)) (bvslt t1.off@17 (bvadd t2.off@20 #x0000000000000004)) (bvslt t2.off@20 (bvadd t1.off@17 #x0000000000000004))) (= ((_ zero_extend 32) (bvudiv t1.i@1 #x00000002)) ((_ zero_extend 32) (bvudiv t2.i@2 #x00000002)))))
-(set-info :status sat)
 (check-sat)
 (exit)

@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
-(set-logic QF_AUFBV)
+(set-logic QF_ABV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug examples/pairs_race_symbolic.cu
+Launch: blockDim=[*,*,*] gridDim=[*,*,*]
+Query: pairs.race.out.seg0.L12
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status sat)
 (declare-const blockDim.x (_ BitVec 32))
 (declare-const gridDim.x (_ BitVec 32))
 (declare-const blockDim.y (_ BitVec 32))
@@ -57,6 +69,5 @@
 (define-fun t2.mem.out@8 () (Array (_ BitVec 64) (_ BitVec 8)) (store (store (store (store mem.out.0.init t2.off@6 ((_ extract 7 0) t2.i@2)) (bvadd t2.off@6 #x0000000000000001) ((_ extract 15 8) t2.i@2)) (bvadd t2.off@6 #x0000000000000002) ((_ extract 23 16) t2.i@2)) (bvadd t2.off@6 #x0000000000000003) ((_ extract 31 24) t2.i@2)))
 (assert (and (and t1.valid@4 t2.valid@7) (and (bvslt t1.off@3 (bvadd t2.off@6 #x0000000000000004)) (bvslt t2.off@6 (bvadd t1.off@3 #x0000000000000004)))))
 (assert (=> (and (and (bvsge ((_ sign_extend 32) (bvsdiv t1.i@1 #x00000002)) #xf800000000000000) (bvslt ((_ sign_extend 32) (bvsdiv t1.i@1 #x00000002)) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) (bvsdiv t2.i@2 #x00000002)) #xf800000000000000) (bvslt ((_ sign_extend 32) (bvsdiv t2.i@2 #x00000002)) #x0800000000000000)) (bvslt t1.off@3 (bvadd t2.off@6 #x0000000000000004)) (bvslt t2.off@6 (bvadd t1.off@3 #x0000000000000004))) (= ((_ sign_extend 32) (bvsdiv t1.i@1 #x00000002)) ((_ sign_extend 32) (bvsdiv t2.i@2 #x00000002)))))
-(set-info :status sat)
 (check-sat)
 (exit)

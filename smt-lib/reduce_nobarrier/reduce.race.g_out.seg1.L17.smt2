@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
-(set-logic QF_AUFBV)
+(set-logic QF_ABV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=256 --gridDim=64 examples/reduce_nobarrier.cu
+Launch: blockDim=[256,1,1] gridDim=[64,1,1]
+Query: reduce.race.g_out.seg1.L17
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status unsat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -347,6 +359,5 @@
 (define-fun t2.pc@309 () Bool (ite t2.cond@293 t2.cond@293 t2.pc@295))
 (assert (and (and t1.cond@292 t2.cond@293) (and (and (and t1.valid@301 t2.valid@304) (and (bvslt t1.off@300 (bvadd t2.off@303 #x0000000000000004)) (bvslt t2.off@303 (bvadd t1.off@300 #x0000000000000004)))) (or (not same_block) (= t1.bc@18 t2.bc@19)))))
 (assert (=> (and (and (bvsge ((_ zero_extend 32) t1.blockIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.blockIdx.x) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.blockIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.blockIdx.x) #x0800000000000000)) (bvslt t1.off@300 (bvadd t2.off@303 #x0000000000000004)) (bvslt t2.off@303 (bvadd t1.off@300 #x0000000000000004))) (= ((_ zero_extend 32) t1.blockIdx.x) ((_ zero_extend 32) t2.blockIdx.x))))
-(set-info :status unsat)
 (check-sat)
 (exit)

@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
 (set-logic QF_AUFBV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug examples/saxpy_contract.cu
+Launch: blockDim=[*,*,*] gridDim=[*,*,*]
+Query: saxpy.race.y.seg0.L16.relaxed
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status sat)
 (declare-fun nl.mul32 ((_ BitVec 32) (_ BitVec 32)) (_ BitVec 32))
 (declare-fun nl.mul64 ((_ BitVec 64) (_ BitVec 64)) (_ BitVec 64))
 (declare-fun nl.udiv32 ((_ BitVec 32) (_ BitVec 32)) (_ BitVec 32))
@@ -107,6 +119,5 @@
 (assert (or (and (and t1.cond@3 t2.cond@4) (and (and t1.valid@14 t2.valid@24) (and (bvslt t1.off@13 (bvadd t2.off@23 #x0000000000000004)) (bvslt t2.off@23 (bvadd t1.off@13 #x0000000000000004))))) (and (and t1.cond@3 t2.cond@4) (and (and t1.valid@20 t2.valid@24) (and (bvslt t1.off@19 (bvadd t2.off@23 #x0000000000000004)) (bvslt t2.off@23 (bvadd t1.off@19 #x0000000000000004)))))))
 (assert (=> (and (and (bvsge ((_ sign_extend 32) t1.i@1) #xf800000000000000) (bvslt ((_ sign_extend 32) t1.i@1) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) t2.i@2) #xf800000000000000) (bvslt ((_ sign_extend 32) t2.i@2) #x0800000000000000)) (bvslt t1.off@13 (bvadd t2.off@23 #x0000000000000004)) (bvslt t2.off@23 (bvadd t1.off@13 #x0000000000000004))) (= ((_ sign_extend 32) t1.i@1) ((_ sign_extend 32) t2.i@2))))
 (assert (=> (and (and (bvsge ((_ sign_extend 32) t1.i@1) #xf800000000000000) (bvslt ((_ sign_extend 32) t1.i@1) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) t2.i@2) #xf800000000000000) (bvslt ((_ sign_extend 32) t2.i@2) #x0800000000000000)) (bvslt t1.off@19 (bvadd t2.off@23 #x0000000000000004)) (bvslt t2.off@23 (bvadd t1.off@19 #x0000000000000004))) (= ((_ sign_extend 32) t1.i@1) ((_ sign_extend 32) t2.i@2))))
-(set-info :status sat)
 (check-sat)
 (exit)

@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
 (set-logic QF_AUFBV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=128 --gridDim=32 examples/scalar_product_noendbarrier.cu
+Launch: blockDim=[128,1,1] gridDim=[32,1,1]
+Query: scalarProdGPU.loop.L24.i.relaxed
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status unsat)
 (declare-fun nl.mul32 ((_ BitVec 32) (_ BitVec 32)) (_ BitVec 32))
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
@@ -921,6 +933,5 @@
 (assert (=> (= param.eN #x00000000) (= (nl.mul32 t2.vec@23 param.eN) #x00000000)))
 (assert (=> (= param.eN #x00000001) (= (nl.mul32 t2.vec@23 param.eN) t2.vec@23)))
 (assert (and t1.reach@548 (not (= t1.i@546 (bvadd t1.i@507 blockDim.x)))))
-(set-info :status unsat)
 (check-sat)
 (exit)

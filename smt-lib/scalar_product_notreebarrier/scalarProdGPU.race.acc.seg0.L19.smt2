@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
 (set-logic QF_AUFBV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=128 --gridDim=32 examples/scalar_product_notreebarrier.cu
+Launch: blockDim=[128,1,1] gridDim=[32,1,1]
+Query: scalarProdGPU.race.acc.seg0.L19
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status sat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -1006,6 +1018,5 @@
 (assert (=> (and (and (bvsge ((_ sign_extend 32) (bvadd t1.stride@511 t1.i@514)) #xf800000000000000) (bvslt ((_ sign_extend 32) (bvadd t1.stride@511 t1.i@514)) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) t2.i@520) #xf800000000000000) (bvslt ((_ sign_extend 32) t2.i@520) #x0800000000000000)) (bvslt t1.off@527 (bvadd t2.off@548 #x0000000000000004)) (bvslt t2.off@548 (bvadd t1.off@527 #x0000000000000004))) (= ((_ sign_extend 32) (bvadd t1.stride@511 t1.i@514)) ((_ sign_extend 32) t2.i@520))))
 (assert (=> (and (and (bvsge ((_ sign_extend 32) t1.i@514) #xf800000000000000) (bvslt ((_ sign_extend 32) t1.i@514) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) t2.i@520) #xf800000000000000) (bvslt ((_ sign_extend 32) t2.i@520) #x0800000000000000)) (bvslt t1.off@535 (bvadd t2.off@548 #x0000000000000004)) (bvslt t2.off@548 (bvadd t1.off@535 #x0000000000000004))) (= ((_ sign_extend 32) t1.i@514) ((_ sign_extend 32) t2.i@520))))
 (assert (=> (and (and (bvsge ((_ sign_extend 32) t1.i@514) #xf800000000000000) (bvslt ((_ sign_extend 32) t1.i@514) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) t2.i@520) #xf800000000000000) (bvslt ((_ sign_extend 32) t2.i@520) #x0800000000000000)) (bvslt t1.off@543 (bvadd t2.off@548 #x0000000000000004)) (bvslt t2.off@548 (bvadd t1.off@543 #x0000000000000004))) (= ((_ sign_extend 32) t1.i@514) ((_ sign_extend 32) t2.i@520))))
-(set-info :status sat)
 (check-sat)
 (exit)

@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
 (set-logic QF_AUFBV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=128 --gridDim=32 examples/scalar_product_notreebarrier.cu
+Launch: blockDim=[128,1,1] gridDim=[32,1,1]
+Query: scalarProdGPU.race.d_C.seg0.L26
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status unsat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -859,6 +871,5 @@
 (assert (=> (and (= t1.blockIdx.x t2.blockIdx.x) (= gridDim.x gridDim.x) (= t1.exit.L12@614 t2.exit.L12@635)) (= t1.vec@615 t2.vec@636)))
 (assert (and (and t1.reach@589 t2.reach@593) (and (and (and t1.valid@587 t2.valid@591) (and (bvslt t1.off@586 (bvadd t2.off@590 #x0000000000000004)) (bvslt t2.off@590 (bvadd t1.off@586 #x0000000000000004)))) (or (not same_block) (= t1.bc@20 t2.bc@40)))))
 (assert (=> (and (and (bvsge ((_ sign_extend 32) t1.vec@3) #xf800000000000000) (bvslt ((_ sign_extend 32) t1.vec@3) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) t2.vec@23) #xf800000000000000) (bvslt ((_ sign_extend 32) t2.vec@23) #x0800000000000000)) (bvslt t1.off@586 (bvadd t2.off@590 #x0000000000000004)) (bvslt t2.off@590 (bvadd t1.off@586 #x0000000000000004))) (= ((_ sign_extend 32) t1.vec@3) ((_ sign_extend 32) t2.vec@23))))
-(set-info :status unsat)
 (check-sat)
 (exit)

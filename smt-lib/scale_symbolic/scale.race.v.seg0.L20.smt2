@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
 (set-logic QF_AUFBV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=[*,1,1] --gridDim=[*,1,1] --no-overflow examples/scale_symbolic.cu
+Launch: blockDim=[*,1,1] gridDim=[*,1,1]
+Query: scale.race.v.seg0.L20
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status unsat)
 (declare-const blockDim.x (_ BitVec 32))
 (declare-const gridDim.x (_ BitVec 32))
 (declare-const t1.threadIdx.x (_ BitVec 32))
@@ -75,6 +87,5 @@
 (assert (or (and (and t1.cond@3 t2.cond@4) (and (and t1.valid@8 t2.valid@18) (and (bvslt t1.off@7 (bvadd t2.off@17 #x0000000000000004)) (bvslt t2.off@17 (bvadd t1.off@7 #x0000000000000004))))) (and (and t1.cond@3 t2.cond@4) (and (and t1.valid@14 t2.valid@18) (and (bvslt t1.off@13 (bvadd t2.off@17 #x0000000000000004)) (bvslt t2.off@17 (bvadd t1.off@13 #x0000000000000004)))))))
 (assert (=> (and (and (bvsge ((_ sign_extend 32) t1.i@1) #xf800000000000000) (bvslt ((_ sign_extend 32) t1.i@1) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) t2.i@2) #xf800000000000000) (bvslt ((_ sign_extend 32) t2.i@2) #x0800000000000000)) (bvslt t1.off@7 (bvadd t2.off@17 #x0000000000000004)) (bvslt t2.off@17 (bvadd t1.off@7 #x0000000000000004))) (= ((_ sign_extend 32) t1.i@1) ((_ sign_extend 32) t2.i@2))))
 (assert (=> (and (and (bvsge ((_ sign_extend 32) t1.i@1) #xf800000000000000) (bvslt ((_ sign_extend 32) t1.i@1) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) t2.i@2) #xf800000000000000) (bvslt ((_ sign_extend 32) t2.i@2) #x0800000000000000)) (bvslt t1.off@13 (bvadd t2.off@17 #x0000000000000004)) (bvslt t2.off@17 (bvadd t1.off@13 #x0000000000000004))) (= ((_ sign_extend 32) t1.i@1) ((_ sign_extend 32) t2.i@2))))
-(set-info :status unsat)
 (check-sat)
 (exit)

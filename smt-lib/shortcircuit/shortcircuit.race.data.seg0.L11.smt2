@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
-(set-logic QF_AUFBV)
+(set-logic QF_ABV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=256 --gridDim=16 examples/shortcircuit.cu
+Launch: blockDim=[256,1,1] gridDim=[16,1,1]
+Query: shortcircuit.race.data.seg0.L11
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status unsat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -68,6 +80,5 @@
 (assert (=> (and (and (bvsge ((_ zero_extend 32) (bvadd t1.i@1 #x00000001)) #xf800000000000000) (bvslt ((_ zero_extend 32) (bvadd t1.i@1 #x00000001)) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.i@2) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.i@2) #x0800000000000000)) (bvslt t1.off@7 (bvadd t2.off@24 #x0000000000000004)) (bvslt t2.off@24 (bvadd t1.off@7 #x0000000000000004))) (= ((_ zero_extend 32) (bvadd t1.i@1 #x00000001)) ((_ zero_extend 32) t2.i@2))))
 (assert (=> (and (and (bvsge ((_ zero_extend 32) t1.i@1) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.i@1) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.i@2) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.i@2) #x0800000000000000)) (bvslt t1.off@21 (bvadd t2.off@24 #x0000000000000004)) (bvslt t2.off@24 (bvadd t1.off@21 #x0000000000000004))) (= ((_ zero_extend 32) t1.i@1) ((_ zero_extend 32) t2.i@2))))
 (assert (=> (= t1.i@1 t2.i@2) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.blockIdx.x t2.blockIdx.x))))
-(set-info :status unsat)
 (check-sat)
 (exit)

@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
-(set-logic QF_AUFBV)
+(set-logic QF_ABV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=64 --gridDim=4 examples/shuffle_inactive_lane.cu
+Launch: blockDim=[64,1,1] gridDim=[4,1,1]
+Query: half_warp_shift.inactive_lane.L17
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status sat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -74,6 +86,5 @@
 (define-fun t2.valid@36 () Bool (and (bvsge (bvmul ((_ sign_extend 64) ((_ zero_extend 32) t2.i@2)) ((_ sign_extend 64) #x0000000000000004)) #xffffffffffffffffffff800000000000) (bvslt (bvmul ((_ sign_extend 64) ((_ zero_extend 32) t2.i@2)) ((_ sign_extend 64) #x0000000000000004)) #x00000000000000000000800000000000)))
 (define-fun t2.mem.out@37 () (Array (_ BitVec 64) (_ BitVec 8)) (ite t2.pc@8 (store (store (store (store mem.out.1.init t2.off@35 ((_ extract 7 0) t2.v@30)) (bvadd t2.off@35 #x0000000000000001) ((_ extract 15 8) t2.v@30)) (bvadd t2.off@35 #x0000000000000002) ((_ extract 23 16) t2.v@30)) (bvadd t2.off@35 #x0000000000000003) ((_ extract 31 24) t2.v@30)) mem.out.1.init))
 (assert (or (and (and t1.pc@17 same_warp@23) (and (and (= (bvand (bvlshr #xffffffff (bvand (bvadd t2.threadIdx.x (bvmul blockDim.x (bvadd t2.threadIdx.y (bvmul blockDim.y t2.threadIdx.z)))) #x0000001f)) #x00000001) #x00000001) (not t2.pc@19)) (not t2.cond@4))) (and (and t2.pc@19 same_warp@23) (and (and (= (bvand (bvlshr #xffffffff (bvand (bvadd t1.threadIdx.x (bvmul blockDim.x (bvadd t1.threadIdx.y (bvmul blockDim.y t1.threadIdx.z)))) #x0000001f)) #x00000001) #x00000001) (not t1.pc@17)) (not t1.cond@3)))))
-(set-info :status sat)
 (check-sat)
 (exit)

@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
 (set-logic QF_AUFBV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=256 --gridDim=64 examples/shuffle_reduce.cu
+Launch: blockDim=[256,1,1] gridDim=[64,1,1]
+Query: warp_sums.inactive_lane.L16
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status unsat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -110,6 +122,5 @@
 (define-fun t2.mem.out@72 () (Array (_ BitVec 64) (_ BitVec 8)) (ite t2.cond@61 t2.mem.out@69 mem.out.1.init))
 (define-fun t2.pc@73 () Bool (ite t2.cond@61 t2.cond@61 t2.pc@63))
 (assert false)
-(set-info :status unsat)
 (check-sat)
 (exit)

@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
-(set-logic QF_AUFBV)
+(set-logic QF_ABV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=32 --gridDim=4 examples/spin_lock.cu
+Launch: blockDim=[32,1,1] gridDim=[4,1,1]
+Query: locked_sum.race.total.seg0.L37
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status unsat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -93,6 +105,5 @@
 (define-fun t1.valid@49 () Bool (and (bvsge ((_ sign_extend 64) #x0000000000000000) #xffffffffffffffffffff800000000000) (bvslt ((_ sign_extend 64) #x0000000000000000) #x00000000000000000000800000000000)))
 (define-fun t2.valid@51 () Bool (and (bvsge ((_ sign_extend 64) #x0000000000000000) #xffffffffffffffffffff800000000000) (bvslt ((_ sign_extend 64) #x0000000000000000) #x00000000000000000000800000000000)))
 (assert (or (and (and (and t1.valid@35 t2.valid@42) (and (bvslt #x0000000000000000 (bvadd #x0000000000000000 #x0000000000000004)) (bvslt #x0000000000000000 (bvadd #x0000000000000000 #x0000000000000004)))) (not (and (and (and (ite same_block (bvugt t1.fence@31 #x00000005) (bvugt t1.fence.dev@32 #x00000005)) (ite same_block (bvugt t1.fence@45 #x00000007) (bvugt t1.fence.dev@46 #x00000007))) (ite same_block (bvugt t2.fence@33 #x00000005) (bvugt t2.fence.dev@34 #x00000005))) (ite same_block (bvugt t2.fence@47 #x00000008) (bvugt t2.fence.dev@48 #x00000008))))) (and (and (and t1.valid@39 t2.valid@42) (and (bvslt #x0000000000000000 (bvadd #x0000000000000000 #x0000000000000004)) (bvslt #x0000000000000000 (bvadd #x0000000000000000 #x0000000000000004)))) (not (and (and (and (ite same_block (bvugt t1.fence@31 #x00000005) (bvugt t1.fence.dev@32 #x00000005)) (ite same_block (bvugt t1.fence@45 #x00000008) (bvugt t1.fence.dev@46 #x00000008))) (ite same_block (bvugt t2.fence@33 #x00000005) (bvugt t2.fence.dev@34 #x00000005))) (ite same_block (bvugt t2.fence@47 #x00000008) (bvugt t2.fence.dev@48 #x00000008)))))))
-(set-info :status unsat)
 (check-sat)
 (exit)

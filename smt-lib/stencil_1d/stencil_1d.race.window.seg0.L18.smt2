@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
-(set-logic QF_AUFBV)
+(set-logic QF_ABV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=128 --gridDim=32 examples/stencil_1d.cu
+Launch: blockDim=[128,1,1] gridDim=[32,1,1]
+Query: stencil_1d.race.window.seg0.L18
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status unsat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -176,6 +188,5 @@
 (assert (=> (and (and (bvsge ((_ sign_extend 32) (bvsub t1.l@4 #x00000003)) #xf800000000000000) (bvslt ((_ sign_extend 32) (bvsub t1.l@4 #x00000003)) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) (bvsub t2.l@5 #x00000003)) #xf800000000000000) (bvslt ((_ sign_extend 32) (bvsub t2.l@5 #x00000003)) #x0800000000000000)) (bvslt t1.off@28 (bvadd t2.off@31 #x0000000000000004)) (bvslt t2.off@31 (bvadd t1.off@28 #x0000000000000004))) (= ((_ sign_extend 32) (bvsub t1.l@4 #x00000003)) ((_ sign_extend 32) (bvsub t2.l@5 #x00000003)))))
 (assert (=> (and (and (bvsge ((_ sign_extend 32) (bvsub t1.l@4 #x00000003)) #xf800000000000000) (bvslt ((_ sign_extend 32) (bvsub t1.l@4 #x00000003)) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) (bvadd t2.l@5 #x00000080)) #xf800000000000000) (bvslt ((_ sign_extend 32) (bvadd t2.l@5 #x00000080)) #x0800000000000000)) (bvslt t1.off@28 (bvadd t2.off@43 #x0000000000000004)) (bvslt t2.off@43 (bvadd t1.off@28 #x0000000000000004))) (= ((_ sign_extend 32) (bvsub t1.l@4 #x00000003)) ((_ sign_extend 32) (bvadd t2.l@5 #x00000080)))))
 (assert (=> (and (and (bvsge ((_ sign_extend 32) (bvadd t1.l@4 #x00000080)) #xf800000000000000) (bvslt ((_ sign_extend 32) (bvadd t1.l@4 #x00000080)) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) (bvadd t2.l@5 #x00000080)) #xf800000000000000) (bvslt ((_ sign_extend 32) (bvadd t2.l@5 #x00000080)) #x0800000000000000)) (bvslt t1.off@40 (bvadd t2.off@43 #x0000000000000004)) (bvslt t2.off@43 (bvadd t1.off@40 #x0000000000000004))) (= ((_ sign_extend 32) (bvadd t1.l@4 #x00000080)) ((_ sign_extend 32) (bvadd t2.l@5 #x00000080)))))
-(set-info :status unsat)
 (check-sat)
 (exit)

@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
-(set-logic QF_AUFBV)
+(set-logic QF_ABV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=256 --gridDim=64 examples/stream_compaction.cu
+Launch: blockDim=[256,1,1] gridDim=[64,1,1]
+Query: compact.race.out.seg0.L27
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status unsat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -80,6 +92,5 @@
 (assert (=> (and t1._t1@15 t2._t1@17 (= #x0000000000000000 #x0000000000000000)) (not (= t1._t2.havoc@22 t2._t2.havoc@24))))
 (assert (and (and t1._t1@15 t2._t1@17) (and (and t1.valid@32 t2.valid@35) (and (bvslt t1.off@31 (bvadd t2.off@34 #x0000000000000004)) (bvslt t2.off@34 (bvadd t1.off@31 #x0000000000000004))))))
 (assert (=> (and (and (bvsge ((_ zero_extend 32) t1._t2.havoc@22) #xf800000000000000) (bvslt ((_ zero_extend 32) t1._t2.havoc@22) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2._t2.havoc@24) #xf800000000000000) (bvslt ((_ zero_extend 32) t2._t2.havoc@24) #x0800000000000000)) (bvslt t1.off@31 (bvadd t2.off@34 #x0000000000000004)) (bvslt t2.off@34 (bvadd t1.off@31 #x0000000000000004))) (= ((_ zero_extend 32) t1._t2.havoc@22) ((_ zero_extend 32) t2._t2.havoc@24))))
-(set-info :status unsat)
 (check-sat)
 (exit)

@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
-(set-logic QF_AUFBV)
+(set-logic QF_ABV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=64 --gridDim=[4,1,1] examples/struct_fields.cu
+Launch: blockDim=[64,1,1] gridDim=[4,1,1]
+Query: struct_fields.race.data.seg0.L17
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status unsat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -100,6 +112,5 @@
 (assert (=> (= (bvadd t1.r_begin@1 t1.k@23) (bvadd t2.r_begin@2 t2.k@34)) (and (= t1.k@23 t2.k@34) (= (bvadd (bvmul t1.blockIdx.x blockDim.x) t1.threadIdx.x) (bvadd (bvmul t2.blockIdx.x blockDim.x) t2.threadIdx.x)))))
 (assert (=> (and (and (bvsge ((_ sign_extend 32) (bvadd t1.r_begin@1 t1.k@33)) #xf800000000000000) (bvslt ((_ sign_extend 32) (bvadd t1.r_begin@1 t1.k@33)) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) (bvadd t2.r_begin@2 t2.k@34)) #xf800000000000000) (bvslt ((_ sign_extend 32) (bvadd t2.r_begin@2 t2.k@34)) #x0800000000000000)) (bvslt t1.off@35 (bvadd t2.off@39 #x0000000000000004)) (bvslt t2.off@39 (bvadd t1.off@35 #x0000000000000004))) (= ((_ sign_extend 32) (bvadd t1.r_begin@1 t1.k@33)) ((_ sign_extend 32) (bvadd t2.r_begin@2 t2.k@34)))))
 (assert (=> (= (bvadd t1.r_begin@1 t1.k@33) (bvadd t2.r_begin@2 t2.k@34)) (and (= t1.k@33 t2.k@34) (= (bvadd (bvmul t1.blockIdx.x blockDim.x) t1.threadIdx.x) (bvadd (bvmul t2.blockIdx.x blockDim.x) t2.threadIdx.x)))))
-(set-info :status unsat)
 (check-sat)
 (exit)

@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
 (set-logic QF_AUFBV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=64 --gridDim=4 examples/texture_index_race.cu
+Launch: blockDim=[64,1,1] gridDim=[4,1,1]
+Query: texture_index_race.race.out.seg0.L13
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status sat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -47,6 +59,5 @@
 (define-fun t2.mem.out@10 () (Array (_ BitVec 64) (_ BitVec 8)) (store (store (store (store mem.out.0.init t2.off@8 ((_ extract 7 0) t2.i@2)) (bvadd t2.off@8 #x0000000000000001) ((_ extract 15 8) t2.i@2)) (bvadd t2.off@8 #x0000000000000002) ((_ extract 23 16) t2.i@2)) (bvadd t2.off@8 #x0000000000000003) ((_ extract 31 24) t2.i@2)))
 (assert (and (and t1.valid@6 t2.valid@9) (and (bvslt t1.off@5 (bvadd t2.off@8 #x0000000000000004)) (bvslt t2.off@8 (bvadd t1.off@5 #x0000000000000004)))))
 (assert (=> (and (and (bvsge ((_ sign_extend 32) t1.j@3) #xf800000000000000) (bvslt ((_ sign_extend 32) t1.j@3) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) t2.j@4) #xf800000000000000) (bvslt ((_ sign_extend 32) t2.j@4) #x0800000000000000)) (bvslt t1.off@5 (bvadd t2.off@8 #x0000000000000004)) (bvslt t2.off@8 (bvadd t1.off@5 #x0000000000000004))) (= ((_ sign_extend 32) t1.j@3) ((_ sign_extend 32) t2.j@4))))
-(set-info :status sat)
 (check-sat)
 (exit)

@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
-(set-logic QF_AUFBV)
+(set-logic QF_ABV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=[16,16] --gridDim=[8,8,1] examples/transpose_nobarrier.cu
+Launch: blockDim=[16,16,1] gridDim=[8,8,1]
+Query: transpose.race.out.seg0.L19
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status unsat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -76,6 +88,5 @@
 (assert (=> (= (bvadd (bvmul t1.y@22 t1.width@2) t1.x@20) (bvadd (bvmul t2.y@23 t2.width@3) t2.x@21)) (and (= t1.x@20 t2.x@21) (= t1.y@22 t2.y@23))))
 (assert (=> (= t1.x@20 t2.x@21) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.blockIdx.y t2.blockIdx.y))))
 (assert (=> (= t1.y@22 t2.y@23) (and (= t1.threadIdx.y t2.threadIdx.y) (= t1.blockIdx.x t2.blockIdx.x))))
-(set-info :status unsat)
 (check-sat)
 (exit)

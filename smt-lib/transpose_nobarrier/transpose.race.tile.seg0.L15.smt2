@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
-(set-logic QF_AUFBV)
+(set-logic QF_ABV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=[16,16] --gridDim=[8,8,1] examples/transpose_nobarrier.cu
+Launch: blockDim=[16,16,1] gridDim=[8,8,1]
+Query: transpose.race.tile.seg0.L15
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status sat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -72,6 +84,5 @@
 (define-fun t2.valid@34 () Bool (and (bvsge (bvmul ((_ sign_extend 64) ((_ zero_extend 32) (bvadd (bvmul t2.y@23 t2.width@3) t2.x@21))) ((_ sign_extend 64) #x0000000000000004)) #xffffffffffffffffffff800000000000) (bvslt (bvmul ((_ sign_extend 64) ((_ zero_extend 32) (bvadd (bvmul t2.y@23 t2.width@3) t2.x@21))) ((_ sign_extend 64) #x0000000000000004)) #x00000000000000000000800000000000)))
 (define-fun t2.mem.out@35 () (Array (_ BitVec 64) (_ BitVec 8)) (store (store (store (store mem.out.0.init t2.off@33 ((_ extract 7 0) t2._t1@29)) (bvadd t2.off@33 #x0000000000000001) ((_ extract 15 8) t2._t1@29)) (bvadd t2.off@33 #x0000000000000002) ((_ extract 23 16) t2._t1@29)) (bvadd t2.off@33 #x0000000000000003) ((_ extract 31 24) t2._t1@29)))
 (assert (or (and (and (and t1.valid@15 t2.valid@18) (and (bvslt t1.off@14 (bvadd t2.off@17 #x0000000000000004)) (bvslt t2.off@17 (bvadd t1.off@14 #x0000000000000004)))) same_block) (and (and (and t1.valid@15 t2.valid@28) (and (bvslt t1.off@14 (bvadd t2.off@27 #x0000000000000004)) (bvslt t2.off@27 (bvadd t1.off@14 #x0000000000000004)))) same_block)))
-(set-info :status sat)
 (check-sat)
 (exit)

@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
-(set-logic QF_AUFBV)
+(set-logic QF_ABV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=256 --gridDim=16 examples/warp_reduce_syncwarp.cu
+Launch: blockDim=[256,1,1] gridDim=[16,1,1]
+Query: reduce_warp.divergence.L33
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status unsat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -347,6 +359,5 @@
 (define-fun t2.wc@309 () (_ BitVec 64) (ite t2.cond@99 t2.wc@281 #x0000000000000000))
 (define-fun t2.pc@310 () Bool (ite t2.cond@99 t2.cond@99 t2.pc@101))
 (assert (and (and (and warp.g0@122 (= t1.bc@92 t2.bc@93)) (= ((_ extract 15 0) t1.wc@142) ((_ extract 15 0) t2.wc@145))) (not (= t1.cond@98 t2.cond@99))))
-(set-info :status unsat)
 (check-sat)
 (exit)

@@ -1,5 +1,17 @@
 (set-info :smt-lib-version 2.6)
-(set-logic QF_AUFBV)
+(set-logic QF_ABV)
+(set-info :source |
+Generator: gpug 0.1.0 (SMT-based verifier of CUDA and OpenCL kernels)
+Application: verification of GPU kernels: data races, barrier divergence, assertions, barrier invariants, shared-memory bank conflicts
+Target solver: z3, cvc5, yices
+Publications: G. Li, G. Gopalakrishnan, "Scalable SMT-based verification of GPU kernel functions", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, "GPUVerify: a verifier for GPU kernels", OOPSLA 2012; N. Chong, A. F. Donaldson, P. H. J. Kelly, J. Ketema, S. Qadeer, "Barrier invariants: a shared state abstraction for the analysis of data-dependent GPU kernels", OOPSLA 2013
+Command: gpug --blockDim=128 --gridDim=4 --warp-sync=32 examples/warp_sync_two_warps.cu
+Launch: blockDim=[128,1,1] gridDim=[4,1,1]
+Query: reduce_tail64.race.s.seg0.L11
+|)
+(set-info :license "https://creativecommons.org/licenses/by/4.0/")
+(set-info :category "industrial")
+(set-info :status unsat)
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))
 (declare-const t1.threadIdx.y (_ BitVec 32))
@@ -241,6 +253,5 @@
 (define-fun lockstep_warp@203 () Bool (and same_block (= (bvlshr (bvadd t1.threadIdx.x (bvmul blockDim.x (bvadd t1.threadIdx.y (bvmul blockDim.y t1.threadIdx.z)))) #x00000005) (bvlshr (bvadd t2.threadIdx.x (bvmul blockDim.x (bvadd t2.threadIdx.y (bvmul blockDim.y t2.threadIdx.z)))) #x00000005))))
 (assert (and (and (and t1.valid@9 t2.valid@12) (and (bvslt t1.off@8 (bvadd t2.off@11 #x0000000000000004)) (bvslt t2.off@11 (bvadd t1.off@8 #x0000000000000004)))) same_block))
 (assert (=> (and (and (bvsge ((_ zero_extend 32) t1.threadIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.threadIdx.x) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.threadIdx.x) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.threadIdx.x) #x0800000000000000)) (bvslt t1.off@8 (bvadd t2.off@11 #x0000000000000004)) (bvslt t2.off@11 (bvadd t1.off@8 #x0000000000000004))) (= ((_ zero_extend 32) t1.threadIdx.x) ((_ zero_extend 32) t2.threadIdx.x))))
-(set-info :status unsat)
 (check-sat)
 (exit)

@@ -693,6 +693,10 @@ impl CommonArgs {
         if !(timeout > 0.0 && timeout.is_finite()) {
             return Err("--timeout must be a positive number of seconds".into());
         }
+        let dump_source = self
+            .dump_smt2
+            .as_ref()
+            .map(|_| dump_source(&std::env::args().collect::<Vec<_>>(), &geometry).into());
         Ok(RunOptions {
             frontend: self.frontend(),
             geometry,
@@ -701,6 +705,7 @@ impl CommonArgs {
             portfolio,
             jobs: self.jobs.unwrap_or_else(batch::default_jobs).max(1),
             timeout: Duration::from_secs_f64(timeout),
+            dump_source,
             dump_dir: self.dump_smt2.clone(),
             host_launches: false,
             show: match self.show.is_empty() {
@@ -949,6 +954,51 @@ fn groups_of(global: [Option<u32>; 3], local: [Option<u32>; 3]) -> Result<[Optio
 /// work-group count is not 1 (`--local_size=[64,64]`: 2); `None` when a count is symbolic.
 /// (A dimension of extent 1 on both counts is told from no dimension only by `get_work_dim()`,
 /// which then says fewer.)
+/// Flags that say how gpug ran, not what it was asked: left out of a dump's `Command:` line,
+/// so that the same question gives the same file whatever the solver, limit or folder.
+const RUN_ONLY_FLAGS: &[&str] = &[
+    "--dump-smt2",
+    "--solver",
+    "--solver-cmd",
+    "--timeout",
+    "--jobs",
+    "--max-memory",
+    "--sarif",
+    "--format",
+];
+
+/// The `Command:` and `Launch:` lines of a dump's `:source`
+/// ([`crate::solver::SessionOptions::dump_source`]): the command line `args` (the program
+/// as `gpug`) without [`RUN_ONLY_FLAGS`] and `--json`, and the launch `geometry` (`*` for a
+/// symbolic dimension).
+fn dump_source(args: &[String], geometry: &Geometry) -> String {
+    let mut kept = vec!["gpug".to_string()];
+    let mut rest = args.iter().skip(1);
+    while let Some(a) = rest.next() {
+        let name = a.split_once('=').map_or(a.as_str(), |(n, _)| n);
+        if RUN_ONLY_FLAGS.contains(&name) {
+            if !a.contains('=') {
+                rest.next();
+            }
+            continue;
+        }
+        if a == "--json" {
+            continue;
+        }
+        kept.push(a.clone());
+    }
+    let dims = |d: &[Option<u32>; 3]| {
+        let parts: Vec<String> = d.iter().map(|v| v.map_or("*".to_string(), |v| v.to_string())).collect();
+        format!("[{}]", parts.join(","))
+    };
+    format!(
+        "Command: {}\nLaunch: blockDim={} gridDim={}\n",
+        kept.join(" "),
+        dims(&geometry.block_dim),
+        dims(&geometry.grid_dim)
+    )
+}
+
 fn work_dim(g: &Geometry) -> Option<u32> {
     let mut dims = 1;
     for d in 0..3 {

@@ -17,8 +17,8 @@ use crate::passes::{Geometry, PassOptions, Prepared};
 use crate::solver::{Answer, Query, Script, Session, SessionOptions, Sexp, SolverError, SolverSpec};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// What every command needs: the front end, the launch, the passes and the solver.
@@ -41,6 +41,9 @@ pub struct RunOptions {
     pub timeout: Duration,
     /// Where to write each query as a standalone `.smt2` script.
     pub dump_dir: Option<PathBuf>,
+    /// What each dump's `:source` says of the run (`Command: …`, `Launch: …` lines):
+    /// [`crate::solver::SessionOptions::dump_source`].
+    pub dump_source: Option<Arc<str>>,
     /// The stages `--show` prints, and where.
     pub show: Show,
     /// Verify each kernel at the launches the file's host code makes
@@ -296,6 +299,7 @@ impl<'a> KernelRun<'a> {
         SessionOptions {
             timeout: Some(limit),
             dump_dir: self.opts.dump_dir.clone().filter(|_| self.dump),
+            dump_source: self.opts.dump_source.clone(),
             eager: false,
         }
     }

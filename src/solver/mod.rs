@@ -12,6 +12,7 @@
 //! whatever other threads start at the same time, and a timed-out check kills exactly that
 //! process with `kill(2)` (see `process`).
 
+pub mod logic;
 mod portfolio;
 mod process;
 pub mod sexp;
@@ -306,6 +307,10 @@ pub struct SessionOptions {
     pub timeout: Option<Duration>,
     /// Where to write each checked query as a standalone `<query.name>.smt2` script.
     pub dump_dir: Option<PathBuf>,
+    /// What a dump's `(set-info :source |…|)` says of where its query comes from (the
+    /// command, the kernel, the launch), one `Field: value` line each, after gpug's own
+    /// lines ([`dump_header`]); `None`: gpug's lines only.
+    pub dump_source: Option<Arc<str>>,
     /// Answer each query with the logic's eager tactic where the solver has one (z3:
     /// `(check-sat-using qfaufbv)`, which bit-blasts the whole formula anew) instead of its
     /// incremental core: for formulas with uninterpreted products, see `process::check_tactic`.
@@ -340,8 +345,11 @@ pub struct Session {
     /// `None` after a timeout or an error: restarted (and the script re-sent) on the next
     /// check.
     proc: Option<Proc>,
-    /// The dump text up to the query's assertions, rendered once.
+    /// The script's commands as text, one a line, with the session's logic in front (for a
+    /// replay), rendered once.
     dump_prefix: Option<String>,
+    /// The theories of the script's commands, for a dump's logic, found once.
+    dump_theories: Option<logic::Theories>,
     /// How many dumps each query name has had.
     dump_names: HashMap<String, u32>,
     /// Whether the solver gets the limit as its own soft timeout (z3, cvc5).
@@ -383,6 +391,7 @@ impl Session {
             opts,
             proc: None,
             dump_prefix: None,
+            dump_theories: None,
             dump_names: HashMap::new(),
             soft_timeout: process::has_soft_timeout(spec),
             unreadable: false,
@@ -751,7 +760,12 @@ impl Session {
     }
 
     fn write_dump(&mut self, path: &Path, query: &Query, answer: Option<&Answer>) -> Result<(), SolverError> {
-        let text = dump_text(self.dump_prefix(), query, answer);
+        let theories = *self
+            .dump_theories
+            .get_or_insert_with(|| logic::Theories::of_script(&self.script));
+        let logic = theories.with_query(query).logic();
+        let header = dump_header(&logic, self.opts.dump_source.as_deref(), &query.name, answer);
+        let text = dump_text(&header, commands_text(self.dump_prefix()), query);
         let err = |source| SolverError::Dump {
             path: path.to_path_buf(),
             source,
@@ -801,27 +815,83 @@ fn dump_prefix(script: &Script) -> String {
     s
 }
 
-/// A standalone script for one query: the prefix, the assertions, `(set-info :status …)`
-/// once answered, `(check-sat)`, `(exit)`.
-fn dump_text(prefix: &str, query: &Query, answer: Option<&Answer>) -> String {
-    use std::fmt::Write;
-    let mut s = String::with_capacity(prefix.len() + 256);
-    s.push_str(prefix);
-    for a in &query.assertions {
-        let _ = writeln!(s, "(assert {a})");
+/// The commands of a [`dump_prefix`], without its first two lines (version and logic).
+fn commands_text(prefix: &str) -> &str {
+    let mut rest = prefix;
+    for _ in 0..2 {
+        if rest.starts_with("(set-") {
+            rest = rest.split_once('\n').map_or("", |(_, r)| r);
+        }
     }
-    if let Some(a) = answer {
-        let status = match a {
-            Answer::Sat(_) => "sat",
-            Answer::Unsat => "unsat",
+    rest
+}
+
+/// The licence of every dump, as SMT-LIB's benchmark library asks it to be written.
+pub const DUMP_LICENSE: &str = "https://creativecommons.org/licenses/by/4.0/";
+
+/// What gpug says of itself in every dump's `:source`: SMT-LIB's structured fields
+/// (`Generator`, `Application`, `Target solver`, `Publications`) and a line on how queries
+/// are named.
+fn gpug_source_lines() -> String {
+    format!(
+        "Generator: gpug {} (SMT-based verifier of CUDA and OpenCL kernels)\n\
+         Application: verification of GPU kernels: data races, barrier divergence, assertions, \
+         barrier invariants, shared-memory bank conflicts\n\
+         Target solver: z3, cvc5, yices\n\
+         Publications: G. Li, G. Gopalakrishnan, \"Scalable SMT-based verification of GPU kernel \
+         functions\", FSE 2010 (PUG); A. Betts, N. Chong, A. F. Donaldson, S. Qadeer, P. Thomson, \
+         \"GPUVerify: a verifier for GPU kernels\", OOPSLA 2012; N. Chong, A. F. Donaldson, \
+         P. H. J. Kelly, J. Ketema, S. Qadeer, \"Barrier invariants: a shared state abstraction \
+         for the analysis of data-dependent GPU kernels\", OOPSLA 2013\n",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// SMT-LIB's benchmark header for a dump: `:smt-lib-version`, `(set-logic logic)`,
+/// `:source` (gpug's lines, then `source`, then the query's name), `:license` (CC BY 4.0),
+/// `:category "industrial"` and `:status` (the answer's `sat` or `unsat`, else `unknown`,
+/// also before the query is answered). A `|` or `\` in `source` (a quoted symbol cannot hold
+/// them) becomes `¦` or `/`.
+pub fn dump_header(logic: &str, source: Option<&str>, query: &str, answer: Option<&Answer>) -> String {
+    use std::fmt::Write;
+    let mut s = String::from("(set-info :smt-lib-version 2.6)\n");
+    let _ = writeln!(s, "(set-logic {logic})");
+    let mut text = gpug_source_lines();
+    if let Some(src) = source {
+        text.push_str(src.trim_end());
+        text.push('\n');
+    }
+    let _ = writeln!(text, "Query: {query}");
+    let text = text.replace('|', "\u{a6}").replace('\\', "/");
+    let _ = writeln!(s, "(set-info :source |\n{text}|)");
+    let _ = writeln!(s, "(set-info :license \"{DUMP_LICENSE}\")");
+    s.push_str("(set-info :category \"industrial\")\n");
+    let status = match answer {
+        Some(Answer::Sat(_)) => "sat",
+        Some(Answer::Unsat) => "unsat",
+        Some(
             Answer::Unknown(_)
             | Answer::Timeout
             | Answer::Unread
             | Answer::Failed(_)
             | Answer::InvalidModel(_)
-            | Answer::Disagreement { .. } => "unknown",
-        };
-        let _ = writeln!(s, "(set-info :status {status})");
+            | Answer::Disagreement { .. },
+        )
+        | None => "unknown",
+    };
+    let _ = writeln!(s, "(set-info :status {status})");
+    s
+}
+
+/// A standalone non-incremental benchmark for one query: the `header` ([`dump_header`]), the
+/// script's `commands` (text, one a line), the assertions, `(check-sat)`, `(exit)`.
+fn dump_text(header: &str, commands: &str, query: &Query) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(header.len() + commands.len() + 256);
+    s.push_str(header);
+    s.push_str(commands);
+    for a in &query.assertions {
+        let _ = writeln!(s, "(assert {a})");
     }
     s.push_str("(check-sat)\n(exit)\n");
     s

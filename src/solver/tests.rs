@@ -66,6 +66,7 @@ fn session(spec: &SolverSpec, script: &Script, timeout: Option<Duration>) -> Ses
         SessionOptions {
             timeout,
             dump_dir: None,
+            dump_source: None,
             eager: false,
         },
     )
@@ -374,6 +375,7 @@ fn reading_the_script_counts_against_the_limit() {
         SessionOptions {
             timeout: Some(Duration::from_secs(1)),
             dump_dir: None,
+            dump_source: None,
             eager: false,
         },
     );
@@ -503,6 +505,7 @@ fn dump_files_are_exact() {
         SessionOptions {
             timeout: Some(Duration::from_secs(10)),
             dump_dir: Some(dir.clone()),
+            dump_source: Some("Command: gpug k.cu --blockDim=2\nLaunch: blockDim=[2,1,1] gridDim=[1,1,1]\n".into()),
             eager: false,
         },
     )
@@ -511,20 +514,28 @@ fn dump_files_are_exact() {
     let q2 = query("k.race.L1", vec![eq(a("x"), bv(5, 8))], vec![a("x")]);
     assert!(matches!(s.check(&q1).unwrap(), Answer::Sat(_)));
     assert_eq!(s.check(&q2).unwrap(), Answer::Unsat);
-    let head = "(set-info :smt-lib-version 2.6)\n\
-                (set-logic QF_ABV)\n\
-                (declare-const x (_ BitVec 8))\n\
+    let header = |status: &str| {
+        format!(
+            "(set-info :smt-lib-version 2.6)\n(set-logic QF_BV)\n(set-info :source |\n{}\
+             Command: gpug k.cu --blockDim=2\nLaunch: blockDim=[2,1,1] gridDim=[1,1,1]\n\
+             Query: k.race.L1\n|)\n\
+             (set-info :license \"https://creativecommons.org/licenses/by/4.0/\")\n\
+             (set-info :category \"industrial\")\n(set-info :status {status})\n",
+            gpug_source_lines()
+        )
+    };
+    let body = "(declare-const x (_ BitVec 8))\n\
                 (define-fun k () (_ BitVec 8) #x03)\n\
                 (assert (bvult x k))\n";
     let one = std::fs::read_to_string(dir.join("k.race.L1.smt2")).unwrap();
     assert_eq!(
         one,
-        format!("{head}(assert (= x #x02))\n(set-info :status sat)\n(check-sat)\n(exit)\n")
+        format!("{}{body}(assert (= x #x02))\n(check-sat)\n(exit)\n", header("sat"))
     );
     let two = std::fs::read_to_string(dir.join("k.race.L1-2.smt2")).unwrap();
     assert_eq!(
         two,
-        format!("{head}(assert (= x #x05))\n(set-info :status unsat)\n(check-sat)\n(exit)\n")
+        format!("{}{body}(assert (= x #x05))\n(check-sat)\n(exit)\n", header("unsat"))
     );
     // The dump is a valid standalone script.
     let out = std::process::Command::new(&spec.program)
@@ -537,14 +548,79 @@ fn dump_files_are_exact() {
 }
 
 #[test]
-fn dump_text_is_deterministic() {
-    let q = query("q", vec![a("true")], vec![]);
-    let p = dump_prefix(&bv32_script());
-    assert_eq!(dump_text(&p, &q, None), dump_text(&p, &q, None));
-    assert!(!dump_text(&p, &q, None).contains(":status"));
-    assert!(dump_text(&p, &q, Some(&Answer::Timeout)).contains("(set-info :status unknown)\n(check-sat)"));
+fn dump_header_says_status_once_and_quotes_source() {
+    let h = |a: Option<&Answer>| dump_header("QF_ABV", Some("Command: gpug --assume=a||b k.cu"), "q", a);
+    assert_eq!(h(None), h(None));
+    assert!(h(None).contains("(set-info :status unknown)\n"));
+    assert!(h(Some(&Answer::Unsat)).ends_with("(set-info :status unsat)\n"));
+    assert!(h(Some(&Answer::Sat(vec![]))).ends_with("(set-info :status sat)\n"));
+    assert!(h(Some(&Answer::Timeout)).ends_with("(set-info :status unknown)\n"));
     let failed = Answer::Failed("fatal: out of memory".to_string());
-    assert!(dump_text(&p, &q, Some(&failed)).contains("(set-info :status unknown)\n(check-sat)"));
+    assert!(h(Some(&failed)).ends_with("(set-info :status unknown)\n"));
+    assert_eq!(h(None).matches(":status").count(), 1);
+    // The source is one quoted symbol: no `|` inside it but its two delimiters.
+    let text = h(None);
+    let source = text
+        .split_once("(set-info :source |")
+        .unwrap()
+        .1
+        .split_once("|)")
+        .unwrap()
+        .0;
+    assert!(
+        source.contains("Command: gpug --assume=a\u{a6}\u{a6}b k.cu\nQuery: q\n"),
+        "{source}"
+    );
+    assert!(text.starts_with("(set-info :smt-lib-version 2.6)\n(set-logic QF_ABV)\n"));
+}
+
+#[test]
+fn dump_logic_is_the_smallest_the_terms_need() {
+    use super::logic::Theories;
+    let bvs = Script {
+        logic: "QF_AUFBV".into(),
+        commands: vec![Command::DeclareConst {
+            name: "x".into(),
+            sort: Sexp::bv_sort(8),
+        }],
+    };
+    let q = query("q", vec![app("bvult", vec![a("x"), bv(1, 8)])], vec![]);
+    assert_eq!(Theories::of_script(&bvs).with_query(&q).logic(), "QF_BV");
+    let mut arrays = bvs.clone();
+    arrays.commands.push(Command::DeclareConst {
+        name: "m".into(),
+        sort: Sexp::list(vec![a("Array"), Sexp::bv_sort(64), Sexp::bv_sort(8)]),
+    });
+    assert_eq!(Theories::of_script(&arrays).logic(), "QF_ABV");
+    let mut uf = arrays.clone();
+    uf.commands.push(Command::DeclareFun {
+        name: "f".into(),
+        args: vec![Sexp::bv_sort(8)],
+        ret: Sexp::bv_sort(8),
+    });
+    assert_eq!(Theories::of_script(&uf).logic(), "QF_AUFBV");
+    // A nullary declare-fun is a constant, not a function.
+    let mut nullary = bvs.clone();
+    nullary.commands.push(Command::DeclareFun {
+        name: "c".into(),
+        args: vec![],
+        ret: Sexp::bv_sort(8),
+    });
+    assert_eq!(Theories::of_script(&nullary).logic(), "QF_BV");
+    let fp = query(
+        "f",
+        vec![app(
+            "fp.eq",
+            vec![app("fp.add", vec![a("RNE"), a("y"), a("y")]), a("y")],
+        )],
+        vec![],
+    );
+    assert_eq!(Theories::of_script(&bvs).with_query(&fp).logic(), "QF_BVFP");
+    assert_eq!(Theories::of_script(&arrays).with_query(&fp).logic(), "QF_ABVFP");
+    // A user symbol that starts with `bv` is not a bit-vector operator.
+    let empty = Script::default();
+    let named = query("n", vec![a("bvflag")], vec![]);
+    assert_eq!(Theories::of_script(&empty).with_query(&named).logic(), "QF_UF");
 }
 
 #[test]
@@ -661,6 +737,7 @@ fn killable_session(spec: &SolverSpec) -> Session {
     let opts = SessionOptions {
         timeout: Some(Duration::from_secs(1)),
         dump_dir: None,
+        dump_source: None,
         eager: false,
     };
     let mut s = Session::lazy(spec, &factoring_script(), opts);
