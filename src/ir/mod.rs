@@ -239,7 +239,42 @@ pub enum BinOp {
     LOr,
 }
 
+/// Each operator with its C spelling ([`BinOp::spelling`], [`BinOp::from_spelling`]).
+const BINOP_SPELLINGS: [(BinOp, &str); 18] = [
+    (BinOp::Add, "+"),
+    (BinOp::Sub, "-"),
+    (BinOp::Mul, "*"),
+    (BinOp::Div, "/"),
+    (BinOp::Rem, "%"),
+    (BinOp::Shl, "<<"),
+    (BinOp::Shr, ">>"),
+    (BinOp::BitAnd, "&"),
+    (BinOp::BitOr, "|"),
+    (BinOp::BitXor, "^"),
+    (BinOp::Eq, "=="),
+    (BinOp::Ne, "!="),
+    (BinOp::Lt, "<"),
+    (BinOp::Le, "<="),
+    (BinOp::Gt, ">"),
+    (BinOp::Ge, ">="),
+    (BinOp::LAnd, "&&"),
+    (BinOp::LOr, "||"),
+];
+
 impl BinOp {
+    /// The operator as C spells it (`+`, `<<`, `&&`).
+    pub fn spelling(self) -> &'static str {
+        BINOP_SPELLINGS
+            .iter()
+            .find(|(op, _)| *op == self)
+            .map_or("?", |(_, s)| s)
+    }
+
+    /// The operator C spells `s` (clang's `opcode`), if it is one of these.
+    pub fn from_spelling(s: &str) -> Option<BinOp> {
+        BINOP_SPELLINGS.iter().find(|(_, t)| *t == s).map(|(op, _)| *op)
+    }
+
     /// Whether `self` is a comparison (`==`, `!=`, `<`, `<=`, `>`, `>=`), whose result is `Bool`.
     pub fn is_comparison(self) -> bool {
         matches!(

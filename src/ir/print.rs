@@ -134,26 +134,7 @@ fn line(out: &mut String, indent: usize, text: &str, comment: &str) {
 }
 
 fn binop(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        BinOp::Div => "/",
-        BinOp::Rem => "%",
-        BinOp::Shl => "<<",
-        BinOp::Shr => ">>",
-        BinOp::BitAnd => "&",
-        BinOp::BitOr => "|",
-        BinOp::BitXor => "^",
-        BinOp::Eq => "==",
-        BinOp::Ne => "!=",
-        BinOp::Lt => "<",
-        BinOp::Le => "<=",
-        BinOp::Gt => ">",
-        BinOp::Ge => ">=",
-        BinOp::LAnd => "&&",
-        BinOp::LOr => "||",
-    }
+    op.spelling()
 }
 
 fn scope(s: AtomicScope) -> &'static str {

@@ -37,26 +37,8 @@ impl Lower<'_, '_> {
                 ty,
             });
         }
-        let bop = match op {
-            "+" => BinOp::Add,
-            "-" => BinOp::Sub,
-            "*" => BinOp::Mul,
-            "/" => BinOp::Div,
-            "%" => BinOp::Rem,
-            "<<" => BinOp::Shl,
-            ">>" => BinOp::Shr,
-            "&" => BinOp::BitAnd,
-            "|" => BinOp::BitOr,
-            "^" => BinOp::BitXor,
-            "==" => BinOp::Eq,
-            "!=" => BinOp::Ne,
-            "<" => BinOp::Lt,
-            "<=" => BinOp::Le,
-            ">" => BinOp::Gt,
-            ">=" => BinOp::Ge,
-            "&&" => BinOp::LAnd,
-            "||" => BinOp::LOr,
-            _ => return unsupported(span.clone(), format!("operator `{op}`")),
+        let Some(bop) = BinOp::from_spelling(op) else {
+            return unsupported(span.clone(), format!("operator `{op}`"));
         };
         // Bool operands of arithmetic (clang promotes them, but be safe).
         let (l, r) = if lt == Ty::Bool && !matches!(bop, BinOp::LAnd | BinOp::LOr | BinOp::Eq | BinOp::Ne) {

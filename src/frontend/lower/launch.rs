@@ -719,7 +719,7 @@ impl<'a, 'g> Host<'a, 'g> {
         if e.kind == "BinaryOperator" {
             return Some(cast(rhs, ty));
         }
-        let op = binop(e.opcode.as_deref()?.trim_end_matches('='))?;
+        let op = BinOp::from_spelling(e.opcode.as_deref()?.trim_end_matches('='))?;
         let Val::Int(old) = self.eval(&e.inner[0], env)? else {
             return None;
         };
@@ -975,7 +975,7 @@ impl<'a, 'g> Host<'a, 'g> {
                 if opcode == "," {
                     return int(self, e.inner.get(1)?);
                 }
-                let op = binop(opcode)?;
+                let op = BinOp::from_spelling(opcode)?;
                 let lhs = int(self, e.inner.first()?)?;
                 let rhs = int(self, e.inner.get(1)?)?;
                 let (lhs, rhs) = if matches!(op, BinOp::LAnd | BinOp::LOr) {
@@ -1459,30 +1459,6 @@ fn component(name: &str) -> Option<usize> {
     }
 }
 
-fn binop(op: &str) -> Option<BinOp> {
-    Some(match op {
-        "+" => BinOp::Add,
-        "-" => BinOp::Sub,
-        "*" => BinOp::Mul,
-        "/" => BinOp::Div,
-        "%" => BinOp::Rem,
-        "<<" => BinOp::Shl,
-        ">>" => BinOp::Shr,
-        "&" => BinOp::BitAnd,
-        "|" => BinOp::BitOr,
-        "^" => BinOp::BitXor,
-        "==" => BinOp::Eq,
-        "!=" => BinOp::Ne,
-        "<" => BinOp::Lt,
-        "<=" => BinOp::Le,
-        ">" => BinOp::Gt,
-        ">=" => BinOp::Ge,
-        "&&" => BinOp::LAnd,
-        "||" => BinOp::LOr,
-        _ => return None,
-    })
-}
-
 /// The variables an assignment, increment or escape under `n` may change.
 fn assigned(n: &Node, out: &mut HashSet<String>) {
     match (n.kind.as_str(), n.opcode.as_deref()) {
@@ -1564,7 +1540,7 @@ fn c_text(e: &Expr, name: &dyn Fn(VarId) -> String) -> String {
             format!("{o}{}", atom(arg, name))
         }
         Expr::Binary { op, lhs, rhs, .. } => {
-            format!("{} {} {}", atom(lhs, name), op_text(*op), atom(rhs, name))
+            format!("{} {} {}", atom(lhs, name), op.spelling(), atom(rhs, name))
         }
         Expr::Select { cond, then, els, .. } => {
             format!("{} ? {} : {}", atom(cond, name), atom(then, name), atom(els, name))
@@ -1583,29 +1559,6 @@ fn atom(e: &Expr, name: &dyn Fn(VarId) -> String) -> String {
     match inner {
         Expr::Binary { .. } | Expr::Select { .. } => format!("({t})"),
         _ => t,
-    }
-}
-
-fn op_text(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        BinOp::Div => "/",
-        BinOp::Rem => "%",
-        BinOp::Shl => "<<",
-        BinOp::Shr => ">>",
-        BinOp::BitAnd => "&",
-        BinOp::BitOr => "|",
-        BinOp::BitXor => "^",
-        BinOp::Eq => "==",
-        BinOp::Ne => "!=",
-        BinOp::Lt => "<",
-        BinOp::Le => "<=",
-        BinOp::Gt => ">",
-        BinOp::Ge => ">=",
-        BinOp::LAnd => "&&",
-        BinOp::LOr => "||",
     }
 }
 
