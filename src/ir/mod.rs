@@ -990,13 +990,13 @@ pub struct Program {
     /// come precompiled), so that a batch run can tell a file verified through its includer.
     pub includes: Vec<String>,
     /// The launches of [`Program::kernels`] that the file's host code makes
-    /// (`frontend/lower/launch.rs`, issue 43), distinct ones only, in source order.
+    /// (`frontend/lower/launch/`, issue 43), distinct ones only, in source order.
     pub launches: Vec<HostLaunch>,
 }
 
 /// A launch of a kernel read from the file's host code (`k<<<grid, block>>>(args)`,
 /// `cudaLaunchKernel`): the geometry and argument values the host code makes known, as the
-/// front end evaluated them (`frontend/lower/launch.rs`).
+/// front end evaluated them (`frontend/lower/launch/`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct HostLaunch {
     /// The index of the launched kernel in [`Program::kernels`].

@@ -264,7 +264,7 @@ extern "C" int cudaConfigureCall(...);
 extern "C" unsigned __cudaPushCallConfiguration(...);
 
 /* The host runtime API that programs' host code calls around its launches (declarations only:
-   gpug reads the launches, src/frontend/lower/launch.rs, not what the host code does), as
+   gpug reads the launches, src/frontend/lower/launch/, not what the host code does), as
    NVIDIA's driver_types.h and cuda_runtime_api.h declare them. */
 typedef enum cudaError { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2 } cudaError_t;
 typedef struct CUstream_st *cudaStream_t;
