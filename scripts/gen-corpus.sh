@@ -190,7 +190,7 @@ families() {
     # themselves (not their access or uniformity side conditions, not the race queries).
     # + beyond 16 threads (Kogge-Stone: 64) gives queries of 80 MB and more, above what
     # SMT-LIB takes: those sizes are left out. The abstract operator's queries grow slowly
-    # (Brent-Kung: 3.6 MB at 64 threads, 4.2 MB at 128), so they go on to 256.
+    # (Brent-Kung: 3.6 MB at 64 threads, 4.7 MB at 256), so they go on to 256.
     for op in add abstract; do
         extra=""
         [[ $op == abstract ]] && extra=-DABSTRACT
