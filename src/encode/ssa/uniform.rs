@@ -84,24 +84,27 @@ fn nonuniform_exit(stmts: &[Stmt], ctrl: bool, u: &BTreeSet<VarId>) -> bool {
             nonuniform_exit(then, c, u) || nonuniform_exit(els, c, u)
         }
         StmtKind::Block { body, .. } => nonuniform_exit(body, ctrl, u),
+        kind => loop_parts(kind).is_some_and(|(cond, parts)| {
+            let c = ctrl && uniform_expr(cond, u);
+            parts.iter().any(|p| nonuniform_exit(p, c, u))
+        }),
+    })
+}
+
+/// A loop's test and its three statement lists (condition statements, body, step), for a
+/// `Loop` and an `AbstractLoop` alike; `None` for any other statement.
+fn loop_parts(kind: &StmtKind) -> Option<(&Expr, [&[Stmt]; 3])> {
+    match kind {
         StmtKind::Loop {
             cond_stmts,
             cond,
             body,
             step,
             ..
-        } => {
-            let c = ctrl && uniform_expr(cond, u);
-            [cond_stmts, body, step].iter().any(|p| nonuniform_exit(p, c, u))
-        }
-        StmtKind::AbstractLoop(l) => {
-            let c = ctrl && uniform_expr(&l.cond, u);
-            [&l.cond_stmts, &l.body, &l.step]
-                .iter()
-                .any(|p| nonuniform_exit(p, c, u))
-        }
-        _ => false,
-    })
+        } => Some((cond, [cond_stmts, body, step])),
+        StmtKind::AbstractLoop(l) => Some((&l.cond, [&l.cond_stmts, &l.body, &l.step])),
+        _ => None,
+    }
 }
 
 /// Removes from `u` the variables `stmts` assign a value that is not uniform, or under
@@ -123,28 +126,7 @@ fn walk(stmts: &[Stmt], ctrl: bool, u: &mut BTreeSet<VarId>) {
                 let c = ctrl && !nonuniform_exit(body, ctrl, u);
                 walk(body, c, u);
             }
-            StmtKind::Loop {
-                cond_stmts,
-                cond,
-                body,
-                step,
-                ..
-            } => {
-                let parts = [cond_stmts, body, step];
-                let c = ctrl && uniform_expr(cond, u) && !parts.iter().any(|p| nonuniform_exit(p, ctrl, u));
-                for p in parts {
-                    walk(p, c, u);
-                }
-            }
-            StmtKind::AbstractLoop(l) => {
-                let parts = [&l.cond_stmts, &l.body, &l.step];
-                let c = ctrl && uniform_expr(&l.cond, u) && !parts.iter().any(|p| nonuniform_exit(p, ctrl, u));
-                for p in parts {
-                    walk(p, c, u);
-                }
-            }
-            // Other statements give values only by loads, atomics, shuffles, votes and havocs
-            // (removed up front); annotation bodies compute temporaries: not uniform.
+            // Annotation bodies compute temporaries: not uniform.
             StmtKind::Ensures { body, .. } | StmtKind::Invariant { body, .. } => {
                 let mut defs = BTreeSet::new();
                 defined_vars(body, |_| true, &mut defs);
@@ -152,7 +134,16 @@ fn walk(stmts: &[Stmt], ctrl: bool, u: &mut BTreeSet<VarId>) {
                     u.remove(&v);
                 }
             }
-            _ => {}
+            // A loop, as a block, and its test must be uniform too; other statements give
+            // values only by loads, atomics, shuffles, votes and havocs (removed up front).
+            kind => {
+                if let Some((cond, parts)) = loop_parts(kind) {
+                    let c = ctrl && uniform_expr(cond, u) && !parts.iter().any(|p| nonuniform_exit(p, ctrl, u));
+                    for p in parts {
+                        walk(p, c, u);
+                    }
+                }
+            }
         }
     }
 }
