@@ -126,6 +126,10 @@ pub struct Node {
     pub range: Option<Range>,
     /// Children in source order.
     pub inner: Vec<Node>,
+    /// The id of the previous declaration of the same entity (`previousDecl`), on a
+    /// redeclaration: a function declared again after a header declared it.
+    #[serde(rename = "previousDecl")]
+    pub previous_decl: Option<String>,
     /// Operator spelling.
     pub opcode: Option<String>,
     /// Cast kind of a cast expression.

@@ -29,11 +29,21 @@ impl Lower<'_, '_> {
             Some(d) => d.name.clone(),
             None => c.name.clone().unwrap_or_default(),
         };
-        if let Some(v) = self.group_call(n, c, &callee_name, &args, &span, out)? {
-            return Ok(v);
+        // A function the program declares is lowered from its body whatever its name: only a
+        // declaration of the toolkit's headers (or gpug's prelude) is a built-in.
+        let program_fn = match c.kind.as_str() {
+            "DeclRefExpr" => c.referenced_decl.as_ref().map(|d| d.id.as_str()),
+            "MemberExpr" => c.referenced_member_decl.as_deref(),
+            _ => None,
         }
-        if let Some(v) = self.wmma_call(&callee_name, &args, &span, out)? {
-            return Ok(v);
+        .is_some_and(|id| self.g.is_program_fn(id));
+        if !program_fn {
+            if let Some(v) = self.group_call(n, c, &callee_name, &args, &span, out)? {
+                return Ok(v);
+            }
+            if let Some(v) = self.wmma_call(&callee_name, &args, &span, out)? {
+                return Ok(v);
+            }
         }
         if let Some(v) = self.lambda_call(n, c, &args, &span, out)? {
             return Ok(v);
@@ -61,7 +71,7 @@ impl Lower<'_, '_> {
                     return self.builtin_vector(var, &span);
                 }
                 if let Some(b) = c.inner.first() {
-                    if crate::frontend::builtins::lookup(self.g.language, &name).is_some()
+                    if (!program_fn && crate::frontend::builtins::lookup(self.g.language, &name).is_some())
                         || !self.g.funcs_by_id.contains_key(&id)
                     {
                         if b.kind != "MaterializeTemporaryExpr" && b.kind != "CXXTemporaryObjectExpr" && !b.is_glvalue()
@@ -83,7 +93,7 @@ impl Lower<'_, '_> {
             let lv = self.lvalue(n, out)?;
             return self.read(lv, n, out);
         }
-        if let Some(v) = self.builtin_call(n, &name, &args, &span, out)? {
+        if !program_fn && let Some(v) = self.builtin_call(n, &name, &args, &span, out)? {
             return Ok(v);
         }
         let def = self

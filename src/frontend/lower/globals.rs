@@ -203,6 +203,13 @@ pub(super) struct Globals<'a> {
     /// The `operator()`s of the lambdas in function bodies, by id: the id of their closure
     /// class (`lambda.rs`). They are in [`Self::funcs_by_id`] too.
     pub(super) lambda_ops: HashMap<String, String>,
+    /// Whether each function declaration (by id, with or without a body) is the program's:
+    /// first declared in one of its files, not in a toolkit or system header
+    /// ([`in_library`]) nor in gpug's prelude. A redeclaration takes its first declaration's
+    /// origin (`previousDecl`). A call to the program's function is lowered from its body (or
+    /// uninterpreted without one), never as the built-in of the same name: a program's own
+    /// `atomicMin(float *, float)` is not CUDA's (issue 53, item 1).
+    pub(super) program_fns: HashMap<String, bool>,
 }
 
 /// The name prefix of the functions the prelude's `__axiom(e)` macro defines.
@@ -213,6 +220,14 @@ fn is_function(n: &Node) -> bool {
         n.kind.as_str(),
         "FunctionDecl" | "CXXMethodDecl" | "CXXConversionDecl" | "CXXConstructorDecl"
     )
+}
+
+impl Globals<'_> {
+    /// Whether the function declaration `id` is the program's ([`Self::program_fns`]): a call
+    /// to it is never taken as a built-in of the same name.
+    pub(super) fn is_program_fn(&self, id: &str) -> bool {
+        self.program_fns.get(id).copied().unwrap_or(false)
+    }
 }
 
 pub(super) fn body_of(f: &Node) -> Option<&Node> {
@@ -448,6 +463,14 @@ fn add_typedef(c: &Node, g: &mut Globals) {
 }
 
 fn add_function<'a>(f: &'a Node, g: &mut Globals<'a>, prelude: &str, template: bool) {
+    let program = match f.previous_decl.as_ref().and_then(|p| g.program_fns.get(p)) {
+        Some(&first) => first,
+        None => f
+            .pos
+            .as_ref()
+            .is_some_and(|p| !p.file.is_empty() && &*p.file != prelude && !in_library(&p.file)),
+    };
+    g.program_fns.insert(f.id.clone(), program);
     if body_of(f).is_none() {
         return;
     }
