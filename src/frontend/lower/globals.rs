@@ -205,7 +205,7 @@ pub(super) struct Globals<'a> {
     pub(super) lambda_ops: HashMap<String, String>,
     /// Whether each function declaration (by id, with or without a body) is the program's:
     /// first declared in one of its files, not in a toolkit or system header
-    /// ([`in_library`]) nor in gpug's prelude. A redeclaration takes its first declaration's
+    /// ([`in_library`]) nor in gpug's prelude and headers (the prelude's folder). A redeclaration takes its first declaration's
     /// origin (`previousDecl`). A call to the program's function is lowered from its body (or
     /// uninterpreted without one), never as the built-in of the same name: a program's own
     /// `atomicMin(float *, float)` is not CUDA's (issue 53, item 1).
@@ -465,10 +465,13 @@ fn add_typedef(c: &Node, g: &mut Globals) {
 fn add_function<'a>(f: &'a Node, g: &mut Globals<'a>, prelude: &str, template: bool) {
     let program = match f.previous_decl.as_ref().and_then(|p| g.program_fns.get(p)) {
         Some(&first) => first,
-        None => f
-            .pos
-            .as_ref()
-            .is_some_and(|p| !p.file.is_empty() && &*p.file != prelude && !in_library(&p.file)),
+        None => f.pos.as_ref().is_some_and(|p| {
+            // gpug's own headers (the prelude, the annotations, the stub headers) are written
+            // into the prelude's folder.
+            let gpug_dir = std::path::Path::new(prelude).parent();
+            let file = std::path::Path::new(&*p.file);
+            !p.file.is_empty() && !in_library(&p.file) && gpug_dir.is_none_or(|d| file.parent() != Some(d))
+        }),
     };
     g.program_fns.insert(f.id.clone(), program);
     if body_of(f).is_none() {
