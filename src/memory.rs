@@ -17,6 +17,13 @@
 //! ([`solver_limit`], `RLIMIT_DATA`): a solver that needs more fails its query (inconclusive)
 //! instead of taking the machine's memory.
 //!
+//! The process's own resource limits bound it too (issue 56, item 4): under `ulimit -v`
+//! (`RLIMIT_AS`) or `ulimit -d` (`RLIMIT_DATA`) an allocation past the limit fails, and Rust
+//! aborts the process on a failed allocation (SIGABRT, no report). So the monitor also samples
+//! the address space (`VmSize`) and the data segment (`VmData`) and raises the same flag when
+//! one passes [`RLIMIT_SHARE`] of its limit, with or without `--max-memory`: the kernel then
+//! ends inconclusive, naming the limit, while the allocator still has room.
+//!
 //! Owns: the limit, the monitor, the flag, [`Exceeded`] and [`Activity`] (what a stage was
 //! doing). Must not: print, exit, or know about kernels beyond the words of an [`Activity`].
 
@@ -32,6 +39,10 @@ pub const DEFAULT_CAP: u64 = 8 << 30;
 pub const MIN_LIMIT: u64 = 64 << 20;
 /// How often the monitor samples the resident set.
 pub const PERIOD: Duration = Duration::from_millis(50);
+/// The share of `RLIMIT_AS` (`RLIMIT_DATA`) that the address space (data segment) may take
+/// before the flag is raised: the stages that poll stop within one [`PERIOD`] or one loop
+/// iteration, and what they allocate meanwhile must still fit below the hard limit.
+pub const RLIMIT_SHARE: f64 = 0.75;
 /// The last resort acts past this multiple of the limit ...
 pub const RUNAWAY: f64 = 1.25;
 /// ... held this long (stages that poll have stopped well before).
@@ -45,6 +56,27 @@ static OVER: AtomicBool = AtomicBool::new(false);
 static RESIDENT: AtomicU64 = AtomicU64::new(0);
 /// The monitor, started once.
 static MONITOR: OnceLock<()> = OnceLock::new();
+/// `RLIMIT_AS` and `RLIMIT_DATA` of this process at [`start`], in bytes; 0: unlimited.
+static RLIMITS: [AtomicU64; 2] = [AtomicU64::new(0), AtomicU64::new(0)];
+/// The [`Bound`] passed at the last sample (its index), when [`OVER`].
+static PASSED: AtomicU64 = AtomicU64::new(0);
+/// The measure of the bound passed at the last sample, in bytes.
+static MEASURE: AtomicU64 = AtomicU64::new(0);
+
+/// Which bound a stage stopped at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// `--max-memory` (or its default), measured on the resident set.
+    Resident,
+    /// The process's `RLIMIT_AS` (`ulimit -v`), measured on its address space (`VmSize`).
+    AddressSpace,
+    /// The process's `RLIMIT_DATA` (`ulimit -d`), measured on its data segment (`VmData`).
+    DataSegment,
+}
+
+impl Bound {
+    const ALL: [Bound; 3] = [Bound::Resident, Bound::AddressSpace, Bound::DataSegment];
+}
 
 /// What a stage was doing when it stopped at the bound: the reason's words.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,20 +125,39 @@ impl fmt::Display for Activity {
     }
 }
 
-/// A stage stopped because gpug's resident memory passed `--max-memory`.
+/// A stage stopped because gpug's resident memory passed `--max-memory`, or its address space
+/// or data segment neared the process's resource limit ([`Bound`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "memory limit of {} exceeded ({} resident) while {during}; raise it with --max-memory",
-    human(*limit),
-    human(*resident)
-)]
 pub struct Exceeded {
-    /// The limit, in bytes.
+    /// The limit, in bytes (of `--max-memory`, or the resource limit itself).
     pub limit: u64,
-    /// Resident memory at the last sample, in bytes.
+    /// What was measured against it at the last sample, in bytes: the resident set, the
+    /// address space or the data segment.
     pub resident: u64,
     /// What the stage was doing.
     pub during: Activity,
+    /// The bound it passed.
+    pub bound: Bound,
+}
+
+impl fmt::Display for Exceeded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (limit, measured, during) = (human(self.limit), human(self.resident), &self.during);
+        match self.bound {
+            Bound::Resident => write!(
+                f,
+                "memory limit of {limit} exceeded ({measured} resident) while {during}; raise it with --max-memory"
+            ),
+            Bound::AddressSpace => write!(
+                f,
+                "address-space limit of {limit} (ulimit -v) nearly reached ({measured} mapped) while {during}; raise it with ulimit -v"
+            ),
+            Bound::DataSegment => write!(
+                f,
+                "data-segment limit of {limit} (ulimit -d) nearly reached ({measured} of data) while {during}; raise it with ulimit -d"
+            ),
+        }
+    }
 }
 
 /// Whether resident memory was above the limit at the last sample (always `false` without a
@@ -126,10 +177,19 @@ pub fn check(during: impl FnOnce() -> Activity) -> Result<(), Exceeded> {
 
 /// The [`Exceeded`] of a stage that saw [`over`] while doing `during`.
 pub fn exceeded(during: Activity) -> Exceeded {
+    let bound = Bound::ALL[PASSED.load(Ordering::Relaxed) as usize % Bound::ALL.len()];
+    let (limit, resident) = match bound {
+        Bound::Resident => (LIMIT.load(Ordering::Relaxed), RESIDENT.load(Ordering::Relaxed)),
+        Bound::AddressSpace | Bound::DataSegment => (
+            RLIMITS[bound as usize - 1].load(Ordering::Relaxed),
+            MEASURE.load(Ordering::Relaxed),
+        ),
+    };
     Exceeded {
-        limit: LIMIT.load(Ordering::Relaxed),
-        resident: RESIDENT.load(Ordering::Relaxed),
+        limit,
+        resident,
         during,
+        bound,
     }
 }
 
@@ -143,21 +203,29 @@ pub fn solver_limit() -> Option<u64> {
     limit()
 }
 
-/// Starts the monitor with `limit` bytes (`None`: no limit, nothing started). Once per
-/// process; a later call changes nothing. `runaway` is called on the monitor's thread when
-/// resident memory stays above [`RUNAWAY`] times the limit for [`GRACE`]; it should end the
-/// process (the monitor stops sampling after calling it).
+/// Starts the monitor with `limit` bytes of resident memory (`None`: no such limit), which
+/// also watches the process's `RLIMIT_AS` and `RLIMIT_DATA` when they are finite; nothing is
+/// started when there is neither. Once per process; a later call changes nothing. `runaway`
+/// is called on the monitor's thread when resident memory stays above [`RUNAWAY`] times the
+/// limit for [`GRACE`]; it should end the process (the monitor stops sampling after calling
+/// it).
 ///
 /// Where the resident set cannot be read (not Linux), nothing is started: the limit then
 /// applies only to solver processes.
 pub fn start(limit: Option<u64>, runaway: impl Fn(Exceeded) + Send + 'static) {
-    let Some(limit) = limit.filter(|&l| l > 0) else { return };
+    let limit = limit.filter(|&l| l > 0).unwrap_or(0);
+    let (address_space, data) = own_rlimits();
+    if limit == 0 && address_space.is_none() && data.is_none() {
+        return;
+    }
     if resident().is_none() {
         LIMIT.store(limit, Ordering::Relaxed);
         return;
     }
     MONITOR.get_or_init(|| {
         LIMIT.store(limit, Ordering::Relaxed);
+        RLIMITS[0].store(address_space.unwrap_or(0), Ordering::Relaxed);
+        RLIMITS[1].store(data.unwrap_or(0), Ordering::Relaxed);
         // Without a thread there is no sampling; the solvers are still limited.
         let _ = std::thread::Builder::new()
             .name("gpug-memory".into())
@@ -170,7 +238,7 @@ fn monitor(limit: u64, runaway: impl Fn(Exceeded)) {
     loop {
         sample(limit);
         let rss = RESIDENT.load(Ordering::Relaxed);
-        if rss as f64 > RUNAWAY * limit as f64 {
+        if limit > 0 && rss as f64 > RUNAWAY * limit as f64 {
             let since = *above_since.get_or_insert_with(Instant::now);
             if since.elapsed() >= GRACE {
                 runaway(exceeded(Activity::Runaway));
@@ -183,12 +251,61 @@ fn monitor(limit: u64, runaway: impl Fn(Exceeded)) {
     }
 }
 
-/// Takes a sample: the resident set and whether it is above `limit`.
+/// Takes a sample: the resident set and whether it is above `limit` (0: none), or the address
+/// space or data segment above [`RLIMIT_SHARE`] of their resource limits.
 fn sample(limit: u64) {
-    if let Some(rss) = resident() {
-        RESIDENT.store(rss, Ordering::Relaxed);
-        OVER.store(rss > limit, Ordering::Relaxed);
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
+        return;
+    };
+    let Some(rss) = kib_field(&status, "VmRSS:") else {
+        return;
+    };
+    RESIDENT.store(rss, Ordering::Relaxed);
+    let near = |bound: Bound, field: &str| {
+        let rlimit = RLIMITS[bound as usize - 1].load(Ordering::Relaxed);
+        let measured = kib_field(&status, field).unwrap_or(0);
+        (rlimit > 0 && measured as f64 > RLIMIT_SHARE * rlimit as f64).then_some((bound, measured))
+    };
+    let passed = if limit > 0 && rss > limit {
+        Some((Bound::Resident, rss))
+    } else {
+        near(Bound::AddressSpace, "VmSize:").or_else(|| near(Bound::DataSegment, "VmData:"))
+    };
+    if let Some((bound, measured)) = passed {
+        PASSED.store(bound as u64, Ordering::Relaxed);
+        MEASURE.store(measured, Ordering::Relaxed);
     }
+    OVER.store(passed.is_some(), Ordering::Relaxed);
+}
+
+/// This process's soft `RLIMIT_AS` and `RLIMIT_DATA` in bytes, `None` for each that is
+/// unlimited or cannot be read.
+#[cfg(target_os = "linux")]
+fn own_rlimits() -> (Option<u64>, Option<u64>) {
+    use std::ffi::c_ulong;
+    #[repr(C)]
+    struct Rlimit {
+        cur: c_ulong,
+        max: c_ulong,
+    }
+    unsafe extern "C" {
+        fn getrlimit(resource: i32, rlim: *mut Rlimit) -> i32;
+    }
+    const RLIMIT_DATA: i32 = 2;
+    const RLIMIT_AS: i32 = 9;
+    let read = |resource: i32| {
+        let mut r = Rlimit { cur: 0, max: 0 };
+        // SAFETY: getrlimit(2) writes only `r`, a local.
+        let ok = unsafe { getrlimit(resource, &mut r) } == 0;
+        // RLIM_INFINITY is all ones.
+        (ok && r.cur != c_ulong::MAX).then(|| u64::from(r.cur))
+    };
+    (read(RLIMIT_AS), read(RLIMIT_DATA))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn own_rlimits() -> (Option<u64>, Option<u64>) {
+    (None, None)
 }
 
 /// After a kernel stopped at the bound and its data was dropped: returns freed memory to the
@@ -196,9 +313,8 @@ fn sample(limit: u64) {
 /// that the next kernel starts from what is resident now.
 pub fn settle() {
     trim();
-    let l = LIMIT.load(Ordering::Relaxed);
-    if l > 0 && MONITOR.get().is_some() {
-        sample(l);
+    if MONITOR.get().is_some() {
+        sample(LIMIT.load(Ordering::Relaxed));
     }
 }
 

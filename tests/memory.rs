@@ -154,3 +154,40 @@ fn solvers_get_the_bound_as_their_data_limit() {
         assert!(text.contains(expect), "{bound}: {text}");
     }
 }
+
+/// Under `ulimit -v` (the process's `RLIMIT_AS`) and no `--max-memory`, the ODE-shaped kernel
+/// ends inconclusive naming the address-space limit, and the file's next kernel is verified:
+/// an allocation past `RLIMIT_AS` would abort the process (SIGABRT, no report), so the monitor
+/// stops the stage while the allocator still has room (issue 56, item 4).
+#[test]
+fn the_address_space_limit_ends_the_kernel_inconclusive() {
+    let out = Command::new("/bin/sh")
+        .current_dir(root())
+        .args([
+            "-c",
+            "ulimit -v 3000000 && exec \"$0\" \"$@\"",
+            env!("CARGO_BIN_EXE_gpug"),
+            "--json",
+            "--solver",
+            "z3",
+            "--max-memory",
+            "none",
+            "--blockDim=64",
+            "--gridDim=4",
+            "tests/kernels/memory/ode_solver.cu",
+        ])
+        .output()
+        .expect("run gpug under ulimit -v");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{text}{err}");
+    let json: serde_json::Value = serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}{err}"));
+    let reasons = json["kernels"][0]["inconclusive"].to_string();
+    assert!(
+        reasons.contains("address-space limit of 2.86 GiB (ulimit -v) nearly reached")
+            && reasons.contains("raise it with ulimit -v"),
+        "{reasons}"
+    );
+    assert_eq!(json["kernels"][1]["name"], "scale", "{text}");
+    assert_eq!(json["kernels"][1]["verdict"], "verified", "{text}");
+}
