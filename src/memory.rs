@@ -298,6 +298,8 @@ fn own_rlimits() -> (Option<u64>, Option<u64>) {
         // SAFETY: getrlimit(2) writes only `r`, a local.
         let ok = unsafe { getrlimit(resource, &mut r) } == 0;
         // RLIM_INFINITY is all ones.
+        // `c_ulong` is `u64` here but not on every Linux target.
+        #[allow(clippy::useless_conversion)]
         (ok && r.cur != c_ulong::MAX).then(|| u64::from(r.cur))
     };
     (read(RLIMIT_AS), read(RLIMIT_DATA))
