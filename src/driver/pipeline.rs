@@ -214,12 +214,15 @@ pub struct KernelRun<'a> {
     /// A tighter per-query limit than `--timeout` while it is set (the launch contracts'
     /// optional re-verifications, whose undecided answers only leave a finding as it was).
     pub limit: Option<Duration>,
+    /// How many queries of this kernel ran into their limit (or were not read in time).
+    pub timeouts: usize,
+    /// A query of a launch-contract re-verification ran into its limit: the pass asks no
+    /// further re-verification (`driver/contracts`).
+    pub gave_up: bool,
     /// A query with a linear relaxation that the relaxation does not settle stays undecided
     /// instead of being asked exactly (optional re-verifications, where a slow exact query
     /// would cost more than its answer is worth).
     pub relaxed_only: bool,
-    /// When optional re-verifications (the launch contracts') stop being started.
-    pub deadline: Option<Instant>,
     /// The command count of the smallest script the solver could not read within
     /// `--timeout` ([`Session::unreadable`]): a later session of this kernel with a script
     /// at least as large (a re-encoding after a closed form failed, a re-verification) is not
@@ -236,9 +239,10 @@ impl<'a> KernelRun<'a> {
             queries: 0,
             inconclusive: Vec::new(),
             dump: true,
-            limit: None,
             relaxed_only: false,
-            deadline: None,
+            limit: None,
+            timeouts: 0,
+            gave_up: false,
             unreadable: None,
         }
     }
@@ -442,6 +446,7 @@ impl<'a> KernelRun<'a> {
                 Reply::Undecided
             }
             Answer::Timeout => {
+                self.timeouts += 1;
                 self.inconclusive.push(format!(
                     "query {name}: no answer within {} s (--timeout)",
                     self.timeout().as_secs_f64()
@@ -449,6 +454,7 @@ impl<'a> KernelRun<'a> {
                 Reply::Undecided
             }
             Answer::Unread => {
+                self.timeouts += 1;
                 // Said once: every later query of a script as large is not asked either.
                 const UNREAD: &str = "the solver did not finish reading the kernel's SMT script within";
                 if !self.inconclusive.iter().any(|r| r.contains(UNREAD)) {

@@ -125,9 +125,8 @@ pub(in crate::driver) fn apply(
         v.only = Some(result.findings.clone());
     }
     let saved = (std::mem::take(&mut run.inconclusive), run.queries);
-    // The pass may take half as long as the verification it follows, and at least BUDGET.
-    run.deadline = Some(std::time::Instant::now() + (run.elapsed() / 2).max(BUDGET));
     run.dump = false;
+    run.gave_up = false;
     let mut answers = Vec::new();
     let mut outcome = standard(k, opts, run, &v, result, &mut answers).and_then(|bits| {
         signed(k, opts, run, &v, bits, result, &mut answers).map(|assumed| v.signed_assumed = assumed)
@@ -137,7 +136,6 @@ pub(in crate::driver) fn apply(
     }
     run.inconclusive = saved.0;
     run.dump = true;
-    run.deadline = None;
     result.answers.append(&mut answers);
     result.queries += run.queries - saved.1;
     result.time = run.elapsed();
@@ -825,10 +823,6 @@ fn conditions(
         .collect())
 }
 
-/// The least time the launch contracts may take for one kernel (they may also take half as
-/// long as the verification they follow); no query of theirs starts after it.
-const BUDGET: std::time::Duration = std::time::Duration::from_secs(5);
-
 /// Most time one query of a re-verification may take: its answer can only exclude a finding
 /// already found, and an undecided one leaves the finding as it was.
 const LIMIT: std::time::Duration = std::time::Duration::from_secs(2);
@@ -836,8 +830,14 @@ const LIMIT: std::time::Duration = std::time::Duration::from_secs(2);
 /// [`Reverify::verify_under`] for a re-verification of the launch contracts: each query within
 /// [`LIMIT`] (or `--timeout` when shorter), a query with a linear relaxation answered by it
 /// only (`relaxed_only`: no exact query when the relaxation does not settle it), or also
-/// exactly. Past the pass's deadline ([`BUDGET`]) nothing is asked and the result is
-/// inconclusive, which excludes nothing.
+/// exactly. An undecided result excludes nothing.
+///
+/// The pass is bounded by counts, not by a clock (issue 53, item 3): its re-verifications are
+/// few (the standard assumptions' bounds, the signed assumption once, at most
+/// `relations::MAX_CHECKS` for the relations), and once a query of one runs into its limit no
+/// later re-verification is asked ([`KernelRun::gave_up`]), so a kernel whose re-verifications the
+/// solver cannot answer costs one limit, and the same file gives the same contracts at any
+/// load unless a query's time is near [`LIMIT`].
 fn reverify(
     k: &Kernel,
     opts: &dyn Reverify,
@@ -846,19 +846,18 @@ fn reverify(
     relaxed_only: bool,
 ) -> Result<KernelResult, Error> {
     run.inconclusive.clear();
-    if run.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+    if run.gave_up {
+        const WHY: &str = "an earlier re-verification of the launch contracts ran into its limit";
         return Ok(KernelResult {
-            answers: vec!["not asked: the launch contracts' time ran out".into()],
-            ..KernelResult::undecided(
-                &k.name,
-                vec!["the launch contracts' time ran out".into()],
-                run.elapsed(),
-            )
+            answers: vec![format!("not asked: {WHY}")],
+            ..KernelResult::undecided(&k.name, vec![WHY.into()], run.elapsed())
         });
     }
+    let timeouts = run.timeouts;
     (run.limit, run.relaxed_only) = (Some(LIMIT), relaxed_only);
     let r = opts.verify_under(k, run, launch);
     (run.limit, run.relaxed_only) = (None, false);
+    run.gave_up = run.timeouts > timeouts;
     r
 }
 

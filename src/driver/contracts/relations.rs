@@ -22,9 +22,6 @@ use crate::verdict::{Finding, KernelResult};
 use num_bigint::BigInt;
 use std::collections::BTreeSet;
 
-/// Time after which no further re-verification under a relation starts.
-const BUDGET: std::time::Duration = std::time::Duration::from_secs(2);
-
 /// Most re-verifications one kernel's relations may cost (all relations together, the single
 /// relations in the order of [`vocabulary`], then the helpful ones together).
 const MAX_CHECKS: usize = 8;
@@ -287,7 +284,6 @@ pub(super) fn suggest(
         // Some check is undecided: no relation can be shown to verify the kernel.
         return Ok(());
     }
-    let started = std::time::Instant::now();
     let mut launch = v.launch(v.strongest(), v.combined);
     launch.only = Some(result.findings.clone());
     let launch = &launch;
@@ -323,7 +319,7 @@ pub(super) fn suggest(
     }
     let mut helpful: Vec<&Relation> = Vec::new();
     for rel in &relations {
-        if checks == MAX_CHECKS || started.elapsed() >= BUDGET {
+        if checks == MAX_CHECKS {
             break;
         }
         if satisfied(&evidence, &open, rel) {

@@ -465,6 +465,8 @@ fn add_typedef(c: &Node, g: &mut Globals) {
 fn add_function<'a>(f: &'a Node, g: &mut Globals<'a>, prelude: &str, template: bool) {
     let program = match f.previous_decl.as_ref().and_then(|p| g.program_fns.get(p)) {
         Some(&first) => first,
+        // clang's implicit declarations (`__builtin_assume_aligned`) have no place of their own.
+        None if f.is_implicit => false,
         None => f.pos.as_ref().is_some_and(|p| {
             // gpug's own headers (the prelude, the annotations, the stub headers) are written
             // into the prelude's folder.
