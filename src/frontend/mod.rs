@@ -17,10 +17,8 @@
 //! | [`lower`] | the one lowering to [`crate::ir`]: declarations, statements, expressions, places, calls |
 
 pub mod ast;
-mod builtins;
 mod clang;
 mod cuda;
-pub mod fragment;
 pub mod host;
 pub mod libraries;
 pub mod lower;

@@ -102,7 +102,7 @@ impl TypeEnv {
         }
         // A warp matrix fragment, by whichever spelling (`lower/wmma.rs`).
         if key.contains("fragment<")
-            && let Some(mut f) = super::fragment::Fragment::parse(key)
+            && let Some(mut f) = crate::frontend::cuda::fragment::Fragment::parse(key)
         {
             if !self.records.contains_key(&f.key()) && depth < 16 {
                 // An element type named by a typedef (`uint8_t`): the type it stands for.

@@ -15,7 +15,7 @@ use num_bigint::BigInt;
 
 impl Lower<'_, '_> {
     /// A binary operation on scalars of result type `ty` (comparisons: `Bool`).
-    pub(super) fn binop(&self, op: &str, l: Expr, r: Expr, ty: Ty, span: &Span) -> R<Expr> {
+    pub(in crate::frontend) fn binop(&self, op: &str, l: Expr, r: Expr, ty: Ty, span: &Span) -> R<Expr> {
         let lt = l.ty();
         if let Ty::Float { bits } = lt {
             let name = match op {
@@ -65,7 +65,7 @@ impl Lower<'_, '_> {
     /// checked or assumed in bit-vector arithmetic, not code whose overflow is undefined: an
     /// invariant checked under the assumption that its own products do not overflow could
     /// pass where it fails.
-    pub(super) fn record_signed(&mut self, e: &Expr, span: &Span) {
+    pub(in crate::frontend) fn record_signed(&mut self, e: &Expr, span: &Span) {
         if self.annotation_depth > 0
             || self.in_postcondition
             || !crate::ir::is_signed_arith(e)
@@ -96,7 +96,7 @@ impl Lower<'_, '_> {
         (!text.contains('\n')).then(|| text.to_string())
     }
 
-    pub(super) fn rvalue(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn rvalue(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         let span = self.span(n);
         match n.kind.as_str() {
             "ParenExpr"
@@ -274,7 +274,7 @@ impl Lower<'_, '_> {
         }
     }
 
-    pub(super) fn cast_expr(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn cast_expr(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         let span = self.span(n);
         let Some(c) = n.inner.iter().find(|c| !c.kind.ends_with("Attr")) else {
             return unsupported(span, "empty cast");
@@ -425,7 +425,7 @@ impl Lower<'_, '_> {
         }
     }
 
-    pub(super) fn unary(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn unary(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         let span = self.span(n);
         let Some(c) = n.inner.first() else {
             return unsupported(span, "malformed unary operator");
@@ -635,7 +635,7 @@ impl Lower<'_, '_> {
         }
     }
 
-    pub(super) fn binary(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn binary(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         let span = self.span(n);
         let (Some(a), Some(b)) = (n.inner.first(), n.inner.get(1)) else {
             return unsupported(span, "malformed binary operator");
@@ -751,7 +751,7 @@ impl Lower<'_, '_> {
         }
     }
 
-    pub(super) fn conditional(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn conditional(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         let span = self.span(n);
         let (Some(c), Some(a), Some(b)) = (n.inner.first(), n.inner.get(1), n.inner.get(2)) else {
             return unsupported(span, "malformed conditional");

@@ -13,7 +13,11 @@ use std::collections::HashMap;
 
 /// The kernels of `root` that `only` selects (all when `None`), each with the name reports
 /// use (plain, or with template arguments where a template has several instantiations).
-pub(super) fn select_kernels<'a>(g: &Globals<'a>, file: &str, only: Option<&str>) -> R<Vec<(String, &'a Node)>> {
+pub(in crate::frontend) fn select_kernels<'a>(
+    g: &Globals<'a>,
+    file: &str,
+    only: Option<&str>,
+) -> R<Vec<(String, &'a Node)>> {
     let mut found: Vec<(String, String, &Node)> = Vec::new(); // (plain name, full name, decl)
     for (k, is_template) in &g.kernels {
         let name = k.name.clone().unwrap_or_default();
@@ -85,7 +89,7 @@ fn same_name(a: &str, b: &str) -> bool {
 /// the template's namespaces). Clang 14 to 19 accept this form, which needs no parameter
 /// list: `decltype` of the template-id gives the function type once clang has deduced it.
 /// `None` when the file already has the kernel, or no such template.
-pub(super) fn template_instantiation(
+pub(in crate::frontend) fn template_instantiation(
     g: &Globals,
     root: &Node,
     file: &str,
@@ -141,7 +145,7 @@ fn full_name(k: &Node) -> String {
     }
 }
 
-pub(super) fn template_args(k: &Node) -> String {
+pub(in crate::frontend) fn template_args(k: &Node) -> String {
     let mut out = Vec::new();
     for a in k.inner.iter().filter(|c| c.kind == "TemplateArgument") {
         if let Some(t) = &a.ty {
@@ -160,60 +164,60 @@ pub(super) fn template_args(k: &Node) -> String {
 
 /// What the whole translation unit declares.
 #[derive(Default)]
-pub(super) struct Globals<'a> {
-    pub(super) types: TypeEnv,
+pub(in crate::frontend) struct Globals<'a> {
+    pub(in crate::frontend) types: TypeEnv,
     /// Kernels (and whether each is a template instantiation).
-    pub(super) kernels: Vec<(&'a Node, bool)>,
+    pub(in crate::frontend) kernels: Vec<(&'a Node, bool)>,
     /// Kernels defined in a library's header ([`in_library`]), not verified: (name, file).
-    pub(super) library_kernels: Vec<(String, String)>,
+    pub(in crate::frontend) library_kernels: Vec<(String, String)>,
     /// Function definitions by declaration id.
-    pub(super) funcs_by_id: HashMap<String, &'a Node>,
+    pub(in crate::frontend) funcs_by_id: HashMap<String, &'a Node>,
     /// Function definitions by (name, type).
-    pub(super) funcs_by_sig: HashMap<(String, String), &'a Node>,
+    pub(in crate::frontend) funcs_by_sig: HashMap<(String, String), &'a Node>,
     /// Complete record declarations by the name their type is spelt with (as
     /// [`TypeEnv::records`] keys them): where their constructors are found (`ctor.rs`).
-    pub(super) record_nodes: HashMap<String, &'a Node>,
+    pub(in crate::frontend) record_nodes: HashMap<String, &'a Node>,
     /// File-scope variables by id.
-    pub(super) vars: HashMap<String, &'a Node>,
+    pub(in crate::frontend) vars: HashMap<String, &'a Node>,
     /// Enum constants by id.
-    pub(super) enum_consts: HashMap<String, BigInt>,
+    pub(in crate::frontend) enum_consts: HashMap<String, BigInt>,
     /// Record fields by record declaration id.
-    pub(super) record_by_id: HashMap<String, Vec<(String, CType)>>,
+    pub(in crate::frontend) record_by_id: HashMap<String, Vec<(String, CType)>>,
     /// Alignments that records ask for (`__align__(n)`), by record declaration id.
-    pub(super) align_by_id: HashMap<String, u64>,
+    pub(in crate::frontend) align_by_id: HashMap<String, u64>,
     /// GPUVerify's axioms: the functions the prelude's `__axiom(e)` defines at file scope, in
     /// source order.
-    pub(super) axioms: Vec<&'a Node>,
+    pub(in crate::frontend) axioms: Vec<&'a Node>,
     /// The names of the translation unit's aliases of `cooperative_groups` (`cg` of
     /// `namespace cg = cooperative_groups;`, at any depth): the qualifiers under which
-    /// [`super::groups`] takes a type spelling clang did not desugar for a group's.
-    pub(super) group_aliases: Vec<String>,
+    /// [`crate::frontend::cuda::groups`] takes a type spelling clang did not desugar for a group's.
+    pub(in crate::frontend) group_aliases: Vec<String>,
     /// The source language: which table of built-in functions calls are looked up in.
-    pub(super) language: crate::ir::Language,
+    pub(in crate::frontend) language: crate::ir::Language,
     /// Whether device code of the file names a null pointer (`NULL`, `nullptr`, `0` as a
     /// pointer): CUDA kernels then get `null.rs`'s null array, as OpenCL's always do.
-    pub(super) device_null: bool,
+    pub(in crate::frontend) device_null: bool,
     /// OpenCL's global offset per dimension ([`crate::frontend::FrontendOptions::global_offset`]).
-    pub(super) global_offset: [u64; 3],
+    pub(in crate::frontend) global_offset: [u64; 3],
     /// OpenCL's `get_work_dim()` when known ([`crate::frontend::FrontendOptions::work_dim`]).
-    pub(super) work_dim: Option<u32>,
+    pub(in crate::frontend) work_dim: Option<u32>,
     /// Constructors with a body (`ctor.rs`), by (record name as [`TypeEnv::parse`] names it,
     /// the constructor's type as clang spells it: `void (const float)`).
-    pub(super) ctors: HashMap<(String, String), &'a Node>,
+    pub(in crate::frontend) ctors: HashMap<(String, String), &'a Node>,
     /// The `operator()`s of the lambdas in function bodies, by id: the id of their closure
     /// class (`lambda.rs`). They are in [`Self::funcs_by_id`] too.
-    pub(super) lambda_ops: HashMap<String, String>,
+    pub(in crate::frontend) lambda_ops: HashMap<String, String>,
     /// Whether each function declaration (by id, with or without a body) is the program's:
     /// first declared in one of its files, not in a toolkit or system header
     /// ([`in_library`]) nor in gpug's prelude. A redeclaration takes its first declaration's
     /// origin (`previousDecl`). A call to the program's function is lowered from its body (or
     /// uninterpreted without one), never as the built-in of the same name: a program's own
     /// `atomicMin(float *, float)` is not CUDA's (issue 53, item 1).
-    pub(super) program_fns: HashMap<String, bool>,
+    pub(in crate::frontend) program_fns: HashMap<String, bool>,
 }
 
 /// The name prefix of the functions the prelude's `__axiom(e)` macro defines.
-pub(super) const AXIOM_PREFIX: &str = "__gpug_axiom_";
+pub(in crate::frontend) const AXIOM_PREFIX: &str = "__gpug_axiom_";
 
 fn is_function(n: &Node) -> bool {
     matches!(
@@ -225,18 +229,18 @@ fn is_function(n: &Node) -> bool {
 impl Globals<'_> {
     /// Whether the function declaration `id` is the program's ([`Self::program_fns`]): a call
     /// to it is never taken as a built-in of the same name.
-    pub(super) fn is_program_fn(&self, id: &str) -> bool {
+    pub(in crate::frontend) fn is_program_fn(&self, id: &str) -> bool {
         self.program_fns.get(id).copied().unwrap_or(false)
     }
 }
 
-pub(super) fn body_of(f: &Node) -> Option<&Node> {
+pub(in crate::frontend) fn body_of(f: &Node) -> Option<&Node> {
     f.inner.iter().find(|c| c.kind == "CompoundStmt")
 }
 
 /// The names of the aliases of `cooperative_groups` declared anywhere under `n`
 /// ([`Globals::group_aliases`]).
-pub(super) fn group_aliases(n: &Node, out: &mut Vec<String>) {
+pub(in crate::frontend) fn group_aliases(n: &Node, out: &mut Vec<String>) {
     for c in &n.inner {
         if c.kind == "NamespaceAliasDecl" {
             if let (Some(name), Some(ns)) = (&c.name, &c.aliased_namespace)
@@ -255,7 +259,7 @@ pub(super) fn group_aliases(n: &Node, out: &mut Vec<String>) {
 /// and CUB's, instantiated by the host code's `thrust::device_vector`): a file under a CUDA
 /// installation's `include/` (a folder holding `cuda_runtime.h`, as gpug's CUDA folder), or
 /// under `/usr/include` or `/usr/lib`.
-pub(super) fn in_library(file: &str) -> bool {
+pub(in crate::frontend) fn in_library(file: &str) -> bool {
     let path = std::path::Path::new(file);
     if !path.is_absolute() {
         return false;
@@ -267,7 +271,7 @@ pub(super) fn in_library(file: &str) -> bool {
         .any(|a| a.file_name().is_some_and(|n| n == "include") && a.join("cuda_runtime.h").is_file())
 }
 
-pub(super) fn collect<'a>(n: &'a Node, g: &mut Globals<'a>, prelude: &str) {
+pub(in crate::frontend) fn collect<'a>(n: &'a Node, g: &mut Globals<'a>, prelude: &str) {
     collect_in(n, g, prelude, &mut Vec::new());
 }
 
@@ -340,7 +344,7 @@ fn add_record<'a>(c: &'a Node, g: &mut Globals<'a>, ns: &[String]) {
     if !c.complete_definition {
         return;
     }
-    if super::wmma::add_fragment(c, g, ns) {
+    if crate::frontend::cuda::wmma::add_fragment(c, g, ns) {
         return;
     }
     let mut fields: Vec<(String, CType)> = Vec::new();
@@ -476,7 +480,7 @@ fn add_function<'a>(f: &'a Node, g: &mut Globals<'a>, prelude: &str, template: b
     }
     g.funcs_by_id.insert(f.id.clone(), f);
     if let Some(body) = body_of(f) {
-        super::lambda::collect_lambdas(body, g);
+        crate::frontend::lower::calls::lambda::collect_lambdas(body, g);
     }
     let key = (
         f.name.clone().unwrap_or_default(),
@@ -503,7 +507,7 @@ fn add_function<'a>(f: &'a Node, g: &mut Globals<'a>, prelude: &str, template: b
 }
 
 /// An integer constant folded from literals (enum values, array sizes, `const` globals).
-pub(super) fn const_value(n: &Node) -> Option<BigInt> {
+pub(in crate::frontend) fn const_value(n: &Node) -> Option<BigInt> {
     match n.kind.as_str() {
         "ConstantExpr" => match &n.value {
             // A `bool` constant prints as `true`/`false`.

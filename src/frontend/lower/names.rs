@@ -13,7 +13,7 @@ use crate::ir::Ty;
 use num_bigint::BigInt;
 
 /// Walk the whole tree `root` and record its enums, typedefs and static data members in `g`.
-pub(super) fn collect_names<'a>(root: &'a Node, g: &mut Globals<'a>) {
+pub(in crate::frontend) fn collect_names<'a>(root: &'a Node, g: &mut Globals<'a>) {
     walk(root, g, "", false);
 }
 

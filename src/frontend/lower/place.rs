@@ -5,11 +5,11 @@
 //! A pointer variable is resolved to the arrays it may point into (one, or several chosen by a
 //! tag: `target.rs`); accesses through it go to the array it points into.
 
-use super::ctor16::is_copy;
 use super::target::ptr_value;
 use super::{Binding, LVal, Lower, PtrOff, PtrVal, R, Val, add_off, cast, float_name, scale, set, unsupported};
 use crate::frontend::FrontendError;
 use crate::frontend::ast::{Node, strip_parens};
+use crate::frontend::cuda::ctor16::is_copy;
 use crate::frontend::types::{CType, is_fp16_record};
 use crate::ir::*;
 
@@ -18,7 +18,7 @@ const MAX_ARRAY_COPY: u64 = 256;
 
 impl Lower<'_, '_> {
     /// Read an lvalue.
-    pub(super) fn read(&mut self, lv: LVal, at: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn read(&mut self, lv: LVal, at: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         match lv {
             LVal::Bound(b) => self.read_binding(&b, at, out),
             LVal::Cond { cond, then, els } => self.read_cond(cond, *then, *els, at, out),
@@ -77,7 +77,7 @@ impl Lower<'_, '_> {
         }
     }
 
-    pub(super) fn read_binding(&mut self, b: &Binding, at: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn read_binding(&mut self, b: &Binding, at: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         match b {
             Binding::Scalar(v, ty) => Ok(Val::Scalar(Expr::Var { id: *v, ty: *ty })),
             Binding::Const(e) => Ok(Val::Scalar(e.clone())),
@@ -119,7 +119,14 @@ impl Lower<'_, '_> {
     }
 
     /// Write `v` to `lv`. `at` is the node whose span a store gets.
-    pub(super) fn assign(&mut self, lv: &LVal, v: Val, at: &Node, span: &Span, out: &mut Vec<Stmt>) -> R<()> {
+    pub(in crate::frontend) fn assign(
+        &mut self,
+        lv: &LVal,
+        v: Val,
+        at: &Node,
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
         match (lv, v) {
             (LVal::Cond { cond, then, els }, v) => self.assign_cond((cond, then, els), v, at, span, out),
             (LVal::Bound(Binding::Ref(r)), v) => self.assign(&r.clone(), v, at, span, out),
@@ -245,7 +252,7 @@ impl Lower<'_, '_> {
         }
     }
 
-    pub(super) fn member_of(&mut self, base: LVal, field: &str, span: &Span) -> R<LVal> {
+    pub(in crate::frontend) fn member_of(&mut self, base: LVal, field: &str, span: &Span) -> R<LVal> {
         match base {
             LVal::Cond { cond, then, els } => Ok(LVal::Cond {
                 cond,
@@ -287,7 +294,7 @@ impl Lower<'_, '_> {
         }
     }
 
-    pub(super) fn lvalue(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
+    pub(in crate::frontend) fn lvalue(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
         let span = self.span(n);
         match n.kind.as_str() {
             // A temporary (`f().x`, `make().g()`) is evaluated into a fresh local.
@@ -462,7 +469,7 @@ impl Lower<'_, '_> {
 
     /// `++`/`--`: returns the lvalue (prefix) after emitting the update; with `want_old`, the
     /// old value is kept in a temporary and returned through [`Self::rvalue`].
-    pub(super) fn incdec(&mut self, n: &Node, _want_old: bool, out: &mut Vec<Stmt>) -> R<Option<LVal>> {
+    pub(in crate::frontend) fn incdec(&mut self, n: &Node, _want_old: bool, out: &mut Vec<Stmt>) -> R<Option<LVal>> {
         let span = self.span(n);
         let Some(c) = n.inner.first() else {
             return unsupported(span, "malformed increment");
@@ -475,7 +482,7 @@ impl Lower<'_, '_> {
         Ok(Some(lv))
     }
 
-    pub(super) fn step(&mut self, old: Val, inc: bool, span: &Span) -> R<Val> {
+    pub(in crate::frontend) fn step(&mut self, old: Val, inc: bool, span: &Span) -> R<Val> {
         match old {
             Val::Scalar(e) => {
                 let ty = e.ty();
@@ -516,7 +523,7 @@ impl Lower<'_, '_> {
         }
     }
 
-    pub(super) fn compound_assign(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
+    pub(in crate::frontend) fn compound_assign(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
         let span = self.span(n);
         let (Some(a), Some(b)) = (n.inner.first(), n.inner.get(1)) else {
             return unsupported(span, "malformed compound assignment");
@@ -591,7 +598,7 @@ impl Lower<'_, '_> {
         Ok(lv)
     }
 
-    pub(super) fn ptr_arith(&self, p: PtrVal, i: Expr, sub: bool, span: &Span) -> R<Val> {
+    pub(in crate::frontend) fn ptr_arith(&self, p: PtrVal, i: Expr, sub: bool, span: &Span) -> R<Val> {
         let size = self.size_of(&p.pointee, span)?;
         let d = scale(i, size);
         let off = if sub {
@@ -620,7 +627,7 @@ impl Lower<'_, '_> {
     /// Whether `n` is a call of an `operator=` that is a plain copy (implicit, without a body,
     /// or the copy or move of one of CUDA's 16-bit float types: `ctor.rs`), lowered as an
     /// assignment; a user-defined one (`__nv_bfloat16 &operator=(float)`) is a call of its body.
-    pub(super) fn builtin_assignment(&self, n: &Node) -> bool {
+    pub(in crate::frontend) fn builtin_assignment(&self, n: &Node) -> bool {
         let Some(c) = n.inner.first() else {
             return false;
         };
@@ -643,7 +650,7 @@ impl Lower<'_, '_> {
 
 /// The place a binding denotes: memory at offset 0, the place a reference is bound to, or the
 /// binding itself.
-pub(super) fn place_of(b: Binding) -> LVal {
+pub(in crate::frontend) fn place_of(b: Binding) -> LVal {
     match b {
         Binding::Mem(array, cty) => LVal::Mem {
             array,

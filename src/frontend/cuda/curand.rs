@@ -29,10 +29,10 @@
 //! state pointer into one of several arrays is clobbered like a call without a body's.
 //! Each function is named once in the kernel's notes.
 //!
-//! [`Lowering::Curand`]: crate::frontend::builtins::Lowering::Curand
+//! [`Lowering::Curand`]: crate::frontend::lower::builtin::table::Lowering::Curand
 
-use super::{Lower, R, Val, add_off, cast, unsupported};
 use crate::frontend::ast::Node;
+use crate::frontend::lower::{Lower, R, Val, add_off, cast, unsupported};
 use crate::frontend::types::CType;
 use crate::ir::*;
 
@@ -77,7 +77,7 @@ impl Lower<'_, '_> {
     ///
     /// Errors: the address of a variable that is not in memory as the state, a result that is
     /// not a scalar or a struct of scalars.
-    pub(super) fn curand_call(
+    pub(in crate::frontend) fn curand_call(
         &mut self,
         n: &Node,
         name: &str,

@@ -4,53 +4,60 @@
 //! `blockIdx`, `blockDim`, `gridDim`) as they appear in clang's AST.
 //!
 //! Owns what is CUDA-specific before lowering. Does not run the clang process itself
-//! ([`super::clang`]), lower statements ([`super::lower`]) or list built-in functions
-//! ([`super::builtins`]).
+//! ([`crate::frontend::clang`]), lower statements ([`crate::frontend::lower`]) or list built-in functions
+//! ([`crate::frontend::lower::builtin::table`]).
 
-use super::ast::{self, Node};
-use super::clang::{dump_ast, find_clang, write_if_changed};
-use super::{FrontendError, FrontendOptions};
+pub(in crate::frontend) mod asm;
+pub(in crate::frontend) mod builtins;
+pub(in crate::frontend) mod ctor16;
+pub(in crate::frontend) mod curand;
+pub(in crate::frontend) mod fragment;
+pub(in crate::frontend) mod groups;
+pub(in crate::frontend) mod texture;
+pub(in crate::frontend) mod vector;
+pub(in crate::frontend) mod wmma;
+
+use crate::frontend::ast::{self, Node};
+use crate::frontend::clang::{dump_ast, find_clang, write_if_changed};
+use crate::frontend::{FrontendError, FrontendOptions};
 use crate::ir::{Builtin, Dim};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The stub prelude force-included before every file when NVIDIA's headers are not found.
-pub const PRELUDE: &str = include_str!("cuda/prelude.h");
+pub const PRELUDE: &str = include_str!("prelude.h");
 
 /// GPUVerify's annotation functions, included by both preludes as `gpug_annotations.h`.
-pub const ANNOTATIONS: &str = include_str!("cuda/annotations.h");
+pub const ANNOTATIONS: &str = include_str!("annotations.h");
 
 /// GPUVerify's barrier invariants and `__read_permission`, included by the annotations and by
 /// the OpenCL prelude as `gpug_barrier_invariants.h` (each defines the qualifier and the
 /// instantiation type first).
-pub const BARRIER_INVARIANTS: &str = include_str!("barrier_invariants.h");
+pub const BARRIER_INVARIANTS: &str = include_str!("../barrier_invariants.h");
 
 /// The prelude precompiled over NVIDIA's real headers (cooperative groups, cuRAND, the
 /// annotations).
-pub const NVIDIA_PRELUDE: &str = include_str!("cuda/nvidia_prelude.h");
+pub const NVIDIA_PRELUDE: &str = include_str!("nvidia_prelude.h");
 
 /// Stub headers: (file name, contents).
 pub const STUB_HEADERS: &[(&str, &str)] = &[
-    ("cuda.h", include_str!("cuda/include/cuda.h")),
-    ("cuda_runtime.h", include_str!("cuda/include/cuda_runtime.h")),
-    ("cuda_runtime_api.h", include_str!("cuda/include/cuda_runtime_api.h")),
+    ("cuda.h", include_str!("include/cuda.h")),
+    ("cuda_runtime.h", include_str!("include/cuda_runtime.h")),
+    ("cuda_runtime_api.h", include_str!("include/cuda_runtime_api.h")),
     (
         "device_launch_parameters.h",
-        include_str!("cuda/include/device_launch_parameters.h"),
+        include_str!("include/device_launch_parameters.h"),
     ),
-    ("device_functions.h", include_str!("cuda/include/device_functions.h")),
-    ("math_functions.h", include_str!("cuda/include/math_functions.h")),
-    (
-        "sm_atomic_functions.h",
-        include_str!("cuda/include/sm_atomic_functions.h"),
-    ),
-    ("math.h", include_str!("cuda/include/math.h")),
-    ("stdlib.h", include_str!("cuda/include/stdlib.h")),
-    ("assert.h", include_str!("cuda/include/assert.h")),
-    ("cassert", include_str!("cuda/include/cassert")),
-    ("stdio.h", include_str!("cuda/include/stdio.h")),
-    ("cstdio", include_str!("cuda/include/cstdio")),
+    ("device_functions.h", include_str!("include/device_functions.h")),
+    ("math_functions.h", include_str!("include/math_functions.h")),
+    ("sm_atomic_functions.h", include_str!("include/sm_atomic_functions.h")),
+    ("math.h", include_str!("include/math.h")),
+    ("stdlib.h", include_str!("include/stdlib.h")),
+    ("assert.h", include_str!("include/assert.h")),
+    ("cassert", include_str!("include/cassert")),
+    ("stdio.h", include_str!("include/stdio.h")),
+    ("cstdio", include_str!("include/cstdio")),
 ];
 
 /// Where CUDA's headers come from ([`FrontendOptions::headers`]).
@@ -137,7 +144,7 @@ pub fn resolve_headers(headers: &Headers) -> Result<Option<PathBuf>, FrontendErr
 
 /// A folder in the temporary directory named after the hash of `key` (gpug's version in
 /// front), created if missing.
-pub(super) fn cache_dir(key: impl Hash) -> Result<PathBuf, FrontendError> {
+pub(in crate::frontend) fn cache_dir(key: impl Hash) -> Result<PathBuf, FrontendError> {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     key.hash(&mut h);
     let dir = std::env::temp_dir().join(format!("gpug-{}-{:016x}", env!("CARGO_PKG_VERSION"), h.finish()));
@@ -198,7 +205,7 @@ fn cuda_command(clang: &Path, cuda: Option<&Path>, arch: &str, std: &str, extra:
 
 /// clang's flags for every CUDA parse (and NVIDIA's precompiled headers, whose cache key
 /// holds them):
-/// - `-ferror-limit=0`: every error is reported, so that [`super::host::host_only`] can tell
+/// - `-ferror-limit=0`: every error is reported, so that [`crate::frontend::host::rejected::host_only`] can tell
 ///   whether all of them lie in host code;
 /// - `-Wno-register`: C++17 removed the `register` storage class, which older CUDA code still
 ///   writes and nvcc accepts with a warning;
@@ -266,7 +273,7 @@ pub fn libraries_for(file: &Path) -> Libraries {
 /// Why: parsed afresh, the real headers cost ~0.5 s of CPU per kernel and their JSON AST is
 /// ~130 MB; through the PCH a kernel parses in ~0.1 s (~0.2 s with the libraries) and the dump
 /// holds the kernel's file only (declarations that come from the PCH are not dumped; the front
-/// end knows header functions by name, [`super::builtins`], and vector types by layout,
+/// end knows header functions by name, [`crate::frontend::lower::builtin::table`], and vector types by layout,
 /// `types.rs`).
 ///
 /// Errors: clang fails on the headers ([`FrontendError::ClangFailed`]), or the cache cannot be
@@ -339,20 +346,20 @@ pub fn nvidia_pch(
 }
 
 /// Run clang on `path` and return the parsed, location-resolved AST, the prelude's path and the
-/// notes to give (host code skipped, [`super::host`]).
+/// notes to give (host code skipped, [`crate::frontend::host::rejected`]).
 ///
 /// With NVIDIA's headers ([`resolve_headers`]) the file is parsed over the precompiled
 /// headers ([`nvidia_pch`]): without cooperative groups and cuRAND unless the file names them
 /// ([`libraries_for`]), and again with them when that parse fails. Without NVIDIA's headers
 /// the file is parsed over gpug's stub prelude and headers.
-pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<super::Parsed, FrontendError> {
+pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<crate::frontend::Parsed, FrontendError> {
     let clang = find_clang(opts.clang.as_deref())?;
-    let arch = opts.gpu_arch.as_deref().unwrap_or(super::DEFAULT_GPU_ARCH);
-    let std = opts.cxx_std.as_deref().unwrap_or(super::DEFAULT_CXX_STD);
+    let arch = opts.gpu_arch.as_deref().unwrap_or(crate::frontend::DEFAULT_GPU_ARCH);
+    let std = opts.cxx_std.as_deref().unwrap_or(crate::frontend::DEFAULT_CXX_STD);
     let extra = &opts.clang_args;
     match resolve_headers(&opts.headers)? {
         Some(cuda) => {
-            let over = |libs| -> Result<super::Parsed, FrontendError> {
+            let over = |libs| -> Result<crate::frontend::Parsed, FrontendError> {
                 let (pch, prelude) = nvidia_pch(&clang, &cuda, libs, arch, std, extra)?;
                 let make = || {
                     let mut cmd = cuda_command(&clang, Some(&cuda), arch, std, extra);
@@ -361,7 +368,7 @@ pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<super::Parsed, Front
                     cmd
                 };
                 let (root, notes) = dump_ast(make, &clang, path, opts, true)?;
-                Ok(super::Parsed { root, prelude, notes })
+                Ok(crate::frontend::Parsed { root, prelude, notes })
             };
             let parsed = match libraries_for(path) {
                 Libraries::WithLibraries => over(Libraries::WithLibraries),
@@ -391,7 +398,7 @@ pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<super::Parsed, Front
                 cmd
             };
             let (root, notes) = dump_ast(make, &clang, path, opts, true)?;
-            Ok(super::Parsed { root, prelude, notes })
+            Ok(crate::frontend::Parsed { root, prelude, notes })
         }
     }
 }
@@ -417,7 +424,7 @@ fn bf16_arch_hint(stderr: &str, arch: &str) -> Option<String> {
 }
 
 /// The built-in variable a clang type names (`__cuda_builtin_threadIdx_t` is `threadIdx`).
-pub(super) fn is_builtin_struct(t: &str) -> Option<&'static str> {
+pub(in crate::frontend) fn is_builtin_struct(t: &str) -> Option<&'static str> {
     for (s, name) in [
         ("__cuda_builtin_threadIdx_t", "threadIdx"),
         ("__cuda_builtin_blockIdx_t", "blockIdx"),
@@ -433,7 +440,7 @@ pub(super) fn is_builtin_struct(t: &str) -> Option<&'static str> {
 
 /// The built-in that field `field` (`x`, or clang's `__fetch_builtin_x`) of the built-in variable
 /// `var` (`threadIdx`, …) reads.
-pub(super) fn builtin_from(var: &str, field: &str) -> Option<Builtin> {
+pub(in crate::frontend) fn builtin_from(var: &str, field: &str) -> Option<Builtin> {
     let d = match field.trim_start_matches("__fetch_builtin_") {
         "x" => Dim::X,
         "y" => Dim::Y,
@@ -450,7 +457,7 @@ pub(super) fn builtin_from(var: &str, field: &str) -> Option<Builtin> {
 }
 
 /// Find `threadIdx.x`-like builtins anywhere below a `PseudoObjectExpr`/`MemberExpr`.
-pub(super) fn find_builtin(n: &Node) -> Option<Builtin> {
+pub(in crate::frontend) fn find_builtin(n: &Node) -> Option<Builtin> {
     fn var_name(n: &Node) -> Option<&'static str> {
         if n.kind == "DeclRefExpr" {
             return is_builtin_struct(n.type_str());
@@ -473,7 +480,7 @@ pub(super) fn find_builtin(n: &Node) -> Option<Builtin> {
 }
 
 /// The built-in an lvalue such as `threadIdx.x` (a `MemberExpr` of a built-in variable) reads.
-pub(super) fn find_builtin_lv(n: &Node) -> Option<Builtin> {
+pub(in crate::frontend) fn find_builtin_lv(n: &Node) -> Option<Builtin> {
     let n = ast::strip_parens(n);
     if n.kind == "MemberExpr"
         && n.inner

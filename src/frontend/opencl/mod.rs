@@ -4,27 +4,31 @@
 //! annotation functions in their OpenCL spelling, `opencl/prelude.h`), and [`normalize`], which
 //! puts clang's OpenCL AST in the shapes the one lowering reads.
 //!
-//! What bends, and where: the lowering ([`super::lower`]) was written for CUDA's AST, whose
+//! What bends, and where: the lowering ([`crate::frontend::lower`]) was written for CUDA's AST, whose
 //! memory spaces are attributes (`CUDASharedAttr`, …) and whose types have no address-space
 //! qualifiers. [`normalize`] gives an OpenCL kernel the attribute of its CUDA counterpart
 //! (`__kernel` → `CUDAGlobalAttr`, a `__local` variable → `CUDASharedAttr`, a program-scope
 //! `__constant` variable → `CUDAConstantAttr`, a `__local T *` kernel parameter → a
 //! `CUDASharedAttr` on the parameter: a work-group array of symbolic size) and strips the
 //! address-space qualifiers from every type spelling. The built-in functions differ by name
-//! ([`super::builtins::opencl`]); nothing after the front end knows which language a kernel came
+//! ([`crate::frontend::opencl::builtins`]); nothing after the front end knows which language a kernel came
 //! from, but for the words of the report ([`crate::ir::Language`]).
 //!
 //! Owns what is OpenCL-specific before lowering. Does not run the clang process itself
-//! ([`super::clang`]).
+//! ([`crate::frontend::clang`]).
 
-use super::ast::{Node, TypeInfo};
-use super::clang::{dump_ast, find_clang, write_if_changed};
-use super::{FrontendError, FrontendOptions};
+pub(in crate::frontend) mod builtins;
+pub(in crate::frontend) mod ext_vector;
+pub(in crate::frontend) mod group_copy;
+
+use crate::frontend::ast::{Node, TypeInfo};
+use crate::frontend::clang::{dump_ast, find_clang, write_if_changed};
+use crate::frontend::{FrontendError, FrontendOptions};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The prelude force-included before every OpenCL file: GPUVerify's annotations.
-pub const OPENCL_PRELUDE: &str = include_str!("opencl/prelude.h");
+pub const OPENCL_PRELUDE: &str = include_str!("prelude.h");
 
 /// The OpenCL C version of `-cl-std` when `--cl-std` is not given (GPUVerify's suite and most
 /// kernels in the wild are OpenCL 1.x).
@@ -38,8 +42,8 @@ pub const CL_STDS: &[&str] = &["CL1.0", "CL1.1", "CL1.2", "CL2.0", "CL3.0"];
 /// # Errors
 /// [`FrontendError::Io`] when the folder or the file cannot be written.
 fn prelude_file() -> Result<PathBuf, FrontendError> {
-    let shared = super::cuda::BARRIER_INVARIANTS;
-    let dir = super::cuda::cache_dir(("opencl", OPENCL_PRELUDE, shared))?;
+    let shared = crate::frontend::cuda::BARRIER_INVARIANTS;
+    let dir = crate::frontend::cuda::cache_dir(("opencl", OPENCL_PRELUDE, shared))?;
     let prelude = dir.join("gpug_opencl_prelude.h");
     write_if_changed(&dir.join("gpug_barrier_invariants.h"), shared)?;
     write_if_changed(&prelude, OPENCL_PRELUDE)?;
@@ -52,7 +56,7 @@ fn prelude_file() -> Result<PathBuf, FrontendError> {
 /// # Errors
 /// [`FrontendError::ClangFailed`] with clang's diagnostics; the errors of finding and running
 /// clang ([`find_clang`]).
-pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<super::Parsed, FrontendError> {
+pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<crate::frontend::Parsed, FrontendError> {
     let clang = find_clang(opts.clang.as_deref())?;
     let prelude = prelude_file()?;
     let std = opts.cl_std.as_deref().unwrap_or(DEFAULT_CL_STD);
@@ -73,7 +77,7 @@ pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<super::Parsed, Front
     normalize(&mut root);
     let mut files = std::collections::HashMap::new();
     name_vector_accessors(&mut root, &mut files);
-    Ok(super::Parsed { root, prelude, notes })
+    Ok(crate::frontend::Parsed { root, prelude, notes })
 }
 
 /// OpenCL's address-space qualifiers as clang spells them in types.
@@ -114,7 +118,7 @@ fn find_word(s: &str, word: &str, from: usize) -> Option<usize> {
 }
 
 /// `t` without its address-space qualifiers (`__global int *__private` → `int *`).
-pub(super) fn strip_spaces(t: &str) -> String {
+pub(in crate::frontend) fn strip_spaces(t: &str) -> String {
     let mut s = t.to_string();
     for space in ADDRESS_SPACES {
         while let Some(i) = find_word(&s, space, 0) {

@@ -18,17 +18,17 @@
 //! Errors: a destination in `__constant__` memory, the address of a pointer variable as an
 //! argument, a call without three arguments.
 
-use super::{Lower, R, Val, add_off, branch, cast, set, unsupported};
 use crate::frontend::ast::{Node, strip_parens};
+use crate::frontend::lower::{Lower, R, Val, add_off, branch, cast, set, unsupported};
 use crate::ir::query::int_constant;
 use crate::ir::*;
 use num_bigint::BigInt;
 
 /// The longest constant length that is unrolled; longer copies are loops.
-pub(super) const UNROLL_BYTES: u64 = 64;
+pub(in crate::frontend) const UNROLL_BYTES: u64 = 64;
 
 /// `unsigned char`: the type of each access.
-pub(super) const U8: Ty = Ty::Int { bits: 8, signed: false };
+pub(in crate::frontend) const U8: Ty = Ty::Int { bits: 8, signed: false };
 /// `size_t`: the type of lengths and of the byte counter.
 const U64: Ty = Ty::Int {
     bits: 64,
@@ -47,7 +47,7 @@ enum Source {
 impl Lower<'_, '_> {
     /// A call to `memcpy` (`is_set` false) or `memset` (`is_set` true) named `name`, with the
     /// argument nodes `args`; its value is the destination pointer.
-    pub(super) fn memory_call(
+    pub(in crate::frontend) fn memory_call(
         &mut self,
         is_set: bool,
         name: &str,
@@ -226,7 +226,7 @@ fn byte(src: &Source, (array, off): (ArrayId, &Expr), at: &Expr, t: VarId, span:
 
 /// Whether `n` is a null pointer constant: `0`, `NULL`, `nullptr` or `(void *)0`, through
 /// parentheses and conversions between pointer types.
-pub(super) fn is_null_constant(n: &Node) -> bool {
+pub(in crate::frontend) fn is_null_constant(n: &Node) -> bool {
     let n = strip_parens(n);
     match n.kind.as_str() {
         "CXXNullPtrLiteralExpr" | "GNUNullExpr" => true,

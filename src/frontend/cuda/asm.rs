@@ -26,15 +26,15 @@
 //! expansion position) and checked as the others. The same rules hold in a program's own code
 //! (issue 42: cuda-samples' `inlinePTX` and `stereoDisparity`), macros included.
 
-use super::{Lower, R, Val, unsupported};
 use crate::frontend::ast::{Node, Pos};
+use crate::frontend::lower::{Lower, R, Val, unsupported};
 use crate::frontend::types::CType;
 use crate::ir::*;
 use std::sync::Arc;
 
 /// Instructions (the part of the opcode before its first `.`) that synchronize threads, order
 /// memory, jump or leave the kernel: an asm naming one is refused.
-pub(super) const CONTROL: &[&str] = &[
+pub(in crate::frontend) const CONTROL: &[&str] = &[
     "bar",
     "barrier",
     "membar",
@@ -53,7 +53,7 @@ pub(super) const CONTROL: &[&str] = &[
 /// Instructions that exchange values between the threads of a warp: an asm naming one is
 /// refused, since gpug checks the masks and lanes of these operations only for the built-in
 /// functions (`__shfl_sync`, `__ballot_sync`, ...).
-pub(super) const COLLECTIVE: &[&str] = &["shfl", "vote", "match", "redux", "activemask", "elect"];
+pub(in crate::frontend) const COLLECTIVE: &[&str] = &["shfl", "vote", "match", "redux", "activemask", "elect"];
 
 /// Constraint letters of register and immediate operands (NVPTX: `h` 16-bit, `r` 32-bit, `l`
 /// 64-bit, `q` 128-bit, `c` 8-bit, `f` and `d` floats; `n` and `i` immediates), with the
@@ -62,7 +62,7 @@ const REGISTER_CONSTRAINTS: &str = "hrlqcfdni=+&%0123456789";
 
 /// What the text of an asm statement says, as [`parse_asm`] reads it.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub(super) struct AsmText {
+pub(in crate::frontend) struct AsmText {
     /// `asm volatile`.
     pub volatile: bool,
     /// `asm goto`.
@@ -103,7 +103,7 @@ enum Tok {
 /// qualifiers, then the template, output, input and clobber sections of its parentheses.
 ///
 /// Errors: a description of what does not have an asm statement's shape.
-pub(super) fn parse_asm(src: &str, at: usize) -> Result<AsmText, String> {
+pub(in crate::frontend) fn parse_asm(src: &str, at: usize) -> Result<AsmText, String> {
     let s = src.get(at..).ok_or("position past the end of the file")?;
     let mut cur = Cursor { s, i: 0, open: 0 };
     let kw = cur.ident().ok_or("no `asm` keyword at the statement's position")?;
@@ -398,7 +398,7 @@ fn opcodes(template: &str) -> Vec<String> {
 }
 
 /// Why the asm `t` is not one gpug models (see the module documentation), or `None`.
-pub(super) fn refusal(t: &AsmText) -> Option<String> {
+pub(in crate::frontend) fn refusal(t: &AsmText) -> Option<String> {
     if t.goto {
         return Some("inline assembly that jumps (`asm goto`)".into());
     }
@@ -443,7 +443,7 @@ pub(super) fn refusal(t: &AsmText) -> Option<String> {
 impl Lower<'_, '_> {
     /// The asm statement `n` at `span`: its outputs assigned as the module documentation says,
     /// or an error where it is refused.
-    pub(super) fn asm_stmt(&mut self, n: &Node, span: Span, out: &mut Vec<Stmt>) -> R<()> {
+    pub(in crate::frontend) fn asm_stmt(&mut self, n: &Node, span: Span, out: &mut Vec<Stmt>) -> R<()> {
         let Some(at) = n.spelled.as_ref().or(n.begin.as_ref()) else {
             return unsupported(span, "inline assembly without a source position");
         };
@@ -541,7 +541,7 @@ impl Lower<'_, '_> {
     }
 
     /// The text of the file of `at` and the byte offset of `at` in it (cached per file).
-    pub(super) fn source_of(&mut self, at: &Pos) -> Option<(Arc<str>, usize)> {
+    pub(in crate::frontend) fn source_of(&mut self, at: &Pos) -> Option<(Arc<str>, usize)> {
         let src = match self.sources.get(&at.file) {
             Some(s) => s.clone(),
             None => {

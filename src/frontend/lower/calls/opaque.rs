@@ -17,8 +17,8 @@
 //! are listed in [`Kernel::uninterpreted`], so a defect that depends on them is reported as
 //! possible. A pointer result, or an array or pointer field in a struct result, is an error.
 
-use super::{Lower, R, Val, unsupported};
 use crate::frontend::ast::Node;
+use crate::frontend::lower::{Lower, R, Val, unsupported};
 use crate::frontend::types::CType;
 use crate::ir::*;
 
@@ -35,7 +35,7 @@ struct Args {
 
 impl Lower<'_, '_> {
     /// A call `n` to `name`, a function without a body, with the argument nodes `args`.
-    pub(super) fn opaque_call(
+    pub(in crate::frontend) fn opaque_call(
         &mut self,
         n: &Node,
         name: &str,
@@ -84,7 +84,7 @@ impl Lower<'_, '_> {
     }
 
     /// Adds "`name` (span) text" to the kernel's notes unless one about `name` is there.
-    pub(super) fn note_once(&mut self, name: &str, span: &Span, text: &str) {
+    pub(in crate::frontend) fn note_once(&mut self, name: &str, span: &Span, text: &str) {
         let head = format!("`{name}` (");
         if !self.k.notes.iter().any(|x| x.starts_with(&head)) {
             self.k.notes.push(format!("`{name}` ({span}) {text}"));

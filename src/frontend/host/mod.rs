@@ -27,10 +27,11 @@
 //!
 //! Must not: lower device code or know about SMT.
 
+pub(in crate::frontend) mod rejected;
 mod terms;
 
-use super::globals::{Globals, body_of, const_value};
 use crate::frontend::ast::{Node, strip_parens};
+use crate::frontend::lower::globals::{Globals, body_of, const_value};
 use crate::ir::{BinOp, Builtin, Dim, Expr, HostLaunch, Kernel, ParamKind, Ty, UnOp, VarId};
 use num_bigint::BigInt;
 use std::collections::{HashMap, HashSet};
@@ -39,7 +40,7 @@ use terms::{c_text, cast, eq, fold, passed_unknown, substitute, wrap_ty};
 /// The launches of `kernels` (each with its declaration) in the host code of the translation
 /// unit `root`, distinct ones only, in source order. `user` tells the files whose host
 /// functions are the program's (not a library's or the prelude's).
-pub(super) fn read<'a>(
+pub(in crate::frontend) fn read<'a>(
     root: &'a Node,
     g: &Globals<'a>,
     kernels: &[(&'a Node, &Kernel)],
@@ -1217,7 +1218,7 @@ impl<'a, 'g> Host<'a, 'g> {
                 _ => n.clone(),
             })
             .collect();
-        let site = super::span_of(e, &crate::ir::Span::point(kernel.span.file.clone(), 0, 0));
+        let site = crate::frontend::lower::span_of(e, &crate::ir::Span::point(kernel.span.file.clone(), 0, 0));
         let config = self.config_text(e);
         self.found.push(Found {
             launch: HostLaunch {

@@ -1,4 +1,4 @@
-//! Constructor calls that [`super::ctor`] leaves (CUDA's own records, named with `__`: the
+//! Constructor calls that [`crate::frontend::lower::ctor`] leaves (CUDA's own records, named with `__`: the
 //! 16-bit float types `__nv_bfloat16(f)`, `__nv_bfloat162(a, b)`): a constructor
 //! with a body is inlined as a method whose object (`this`) is a fresh local: its member
 //! initializers (`: x(a), y(b)`) first, in order, then its body; the call's value is the object
@@ -15,9 +15,9 @@
 //! (`CXXDefaultInitExpr`) leaves the field unconstrained (an over-approximation); one of a base
 //! class is an error.
 
-use super::place::place_of;
-use super::{Lower, R, Val, unsupported};
 use crate::frontend::ast::Node;
+use crate::frontend::lower::place::place_of;
+use crate::frontend::lower::{Lower, R, Val, unsupported};
 use crate::frontend::types::{CType, TypeEnv, is_fp16_record};
 use crate::ir::*;
 
@@ -27,7 +27,12 @@ impl Lower<'_, '_> {
     ///
     /// Errors: a recursive constructor, a call whose arguments do not match its parameters, and
     /// what inlining the constructor meets.
-    pub(super) fn construct_call(&mut self, n: &Node, args: &[&Node], out: &mut Vec<Stmt>) -> R<Option<Val>> {
+    pub(in crate::frontend) fn construct_call(
+        &mut self,
+        n: &Node,
+        args: &[&Node],
+        out: &mut Vec<Stmt>,
+    ) -> R<Option<Val>> {
         let cty = self.ctype(n);
         let (CType::Record(r), Some(t)) = (&cty, n.ctor_type.as_ref()) else {
             return Ok(None);
@@ -75,7 +80,7 @@ impl Lower<'_, '_> {
     /// For a constructor or `operator=` `f` of one of CUDA's 16-bit float types `r` whose one
     /// parameter is a reference to another record of the same scalars (its `_raw` form): that
     /// record's name.
-    pub(super) fn bit_source(&self, f: &Node, r: &str) -> Option<String> {
+    pub(in crate::frontend) fn bit_source(&self, f: &Node, r: &str) -> Option<String> {
         if !is_fp16_record(r) {
             return None;
         }
@@ -93,7 +98,7 @@ impl Lower<'_, '_> {
     }
 
     /// Whether the records `a` and `b` hold the same scalar types at the same offsets.
-    pub(super) fn same_scalars(&self, a: &str, b: &str) -> bool {
+    pub(in crate::frontend) fn same_scalars(&self, a: &str, b: &str) -> bool {
         let flat = |r: &str| {
             let mut out = Vec::new();
             self.scalar_layout(&CType::Record(r.to_string()), 0, &mut out)
@@ -122,7 +127,7 @@ impl Lower<'_, '_> {
     /// scalars ([`Lower::same_scalars`]): its scalars in order, regrouped.
     ///
     /// Errors: `v` is not a struct of those scalars.
-    pub(super) fn bit_copy(&self, v: Val, from: &str, to: &CType, span: &Span) -> R<Val> {
+    pub(in crate::frontend) fn bit_copy(&self, v: Val, from: &str, to: &CType, span: &Span) -> R<Val> {
         fn flatten(v: Val, out: &mut Vec<Expr>) -> bool {
             match v {
                 Val::Scalar(e) => {
@@ -168,7 +173,7 @@ impl Lower<'_, '_> {
 
 /// Whether `f` (a constructor or `operator=` of the record `r`) is a copy or a move: one
 /// parameter, a reference to `r`.
-pub(super) fn is_copy(types: &TypeEnv, f: &Node, r: &str) -> bool {
+pub(in crate::frontend) fn is_copy(types: &TypeEnv, f: &Node, r: &str) -> bool {
     let params: Vec<&Node> = f.inner.iter().filter(|p| p.kind == "ParmVarDecl").collect();
     match params.as_slice() {
         [p] => matches!(types.parse(p.type_str()), CType::Ref(to) if matches!(&*to, CType::Record(x) if x == r)),

@@ -47,11 +47,11 @@
 //!
 //! A kernel that calls them gets a note saying all this in one line.
 
-use super::globals::{Globals, template_args};
-use super::groups::block_rank;
-use super::{LVal, Lower, PtrVal, R, Val, bin, cast, unsupported};
 use crate::frontend::ast::{Node, strip_parens};
-use crate::frontend::fragment::{Fragment, storage_len};
+use crate::frontend::cuda::fragment::{Fragment, storage_len};
+use crate::frontend::cuda::groups::block_rank;
+use crate::frontend::lower::globals::{Globals, template_args};
+use crate::frontend::lower::{LVal, Lower, PtrVal, R, Val, bin, cast, unsupported};
 use crate::frontend::types::CType;
 use crate::ir::*;
 
@@ -70,7 +70,7 @@ const NOTE: &str = "warp matrix functions: fragment values are arbitrary; a load
 /// Registers `c` when it is one of NVIDIA's fragment specializations (`template<> class
 /// fragment<…> : public __frag_base<T, size>` in `nvcuda::wmma`): a record of one field, the
 /// array `x` of the base's storage elements, under [`Fragment::key`]. Whether it was one.
-pub(super) fn add_fragment(c: &Node, g: &mut Globals, ns: &[String]) -> bool {
+pub(in crate::frontend) fn add_fragment(c: &Node, g: &mut Globals, ns: &[String]) -> bool {
     if c.kind != "ClassTemplateSpecializationDecl"
         || c.name.as_deref() != Some("fragment")
         || ns.iter().map(String::as_str).ne(["nvcuda", "wmma"])
@@ -98,7 +98,13 @@ pub(super) fn add_fragment(c: &Node, g: &mut Globals, ns: &[String]) -> bool {
 impl Lower<'_, '_> {
     /// A call to the warp matrix function `name` with `args`, when it is one (a function of
     /// [`FUNCTIONS`] whose fragment argument has a fragment type); `None` otherwise.
-    pub(super) fn wmma_call(&mut self, name: &str, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<Option<Val>> {
+    pub(in crate::frontend) fn wmma_call(
+        &mut self,
+        name: &str,
+        args: &[&Node],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Option<Val>> {
         if !FUNCTIONS.contains(&name) {
             return Ok(None);
         }

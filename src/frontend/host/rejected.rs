@@ -20,9 +20,9 @@
 //! the instantiations it finds, or asks for `--kernel name<args>`).
 //!
 //! Owns the reading of clang's diagnostics lines (`file:line:col: error: text`) and the
-//! function ranges of the AST; does not run clang ([`super::clang`]).
+//! function ranges of the AST; does not run clang ([`crate::frontend::clang`]).
 
-use super::ast::{Node, Pos};
+use crate::frontend::ast::{Node, Pos};
 use std::collections::HashSet;
 
 /// One error clang printed: where, and its text.

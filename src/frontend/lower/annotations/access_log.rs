@@ -18,31 +18,31 @@
 //! final memory) and are not logged. Knows nothing of clang's AST: it rewrites lowered
 //! statements.
 
-use crate::frontend::builtins::LogKind;
+use crate::frontend::lower::builtin::table::LogKind;
 use crate::ir::{ArrayId, Expr, Span, Stmt, StmtKind, Ty, VarId};
 
 /// The log of one kind of access to one array, as variables of the kernel.
 #[derive(Clone, Debug)]
-pub(super) struct AccessLog {
-    pub(super) array: ArrayId,
-    pub(super) kind: LogKind,
+pub(in crate::frontend) struct AccessLog {
+    pub(in crate::frontend) array: ArrayId,
+    pub(in crate::frontend) kind: LogKind,
     /// `Bool`: an access has been logged since the last barrier.
-    pub(super) has: VarId,
+    pub(in crate::frontend) has: VarId,
     /// `unsigned long`: the logged access's byte offset.
-    pub(super) off: VarId,
+    pub(in crate::frontend) off: VarId,
     /// `Bool`: the nondeterministic choice to log an access.
-    pub(super) choice: VarId,
+    pub(in crate::frontend) choice: VarId,
 }
 
 /// The unsigned 64-bit type of byte offsets in the logs (`size_t`).
-pub(super) const OFFSET_TY: Ty = Ty::Int {
+pub(in crate::frontend) const OFFSET_TY: Ty = Ty::Int {
     bits: 64,
     signed: false,
 };
 
 /// `body` with every access to a logged array logged just before it, every log emptied after
 /// each barrier and at the start.
-pub(super) fn instrument(body: Vec<Stmt>, logs: &[AccessLog]) -> Vec<Stmt> {
+pub(in crate::frontend) fn instrument(body: Vec<Stmt>, logs: &[AccessLog]) -> Vec<Stmt> {
     if logs.is_empty() {
         return body;
     }

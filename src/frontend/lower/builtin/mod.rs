@@ -1,20 +1,23 @@
-//! Calls to built-in functions: the entry of the language's table ([`crate::frontend::builtins`])
+//! Calls to built-in functions: the entry of the language's table ([`crate::frontend::lower::builtin::table`])
 //! applied to a call: arguments evaluated as the entry says, statements emitted, the call's
 //! value returned.
 //!
 //! Which names are built-ins, and the IR constructors of pure ones, are table data; this file
 //! only knows how each kind of [`Lowering`] is lowered.
 
-use super::{Lower, R, Val, cast, unsupported};
+pub(in crate::frontend) mod int;
+pub(in crate::frontend) mod table;
+
 use crate::frontend::FrontendError;
 use crate::frontend::ast::Node;
-use crate::frontend::builtins::{self, Check, IntFn, Lowering, WorkItem};
+use crate::frontend::lower::builtin::table::{Check, IntFn, Lowering, WorkItem};
+use crate::frontend::lower::{Lower, R, Val, cast, unsupported};
 use crate::frontend::types::{CType, is_fp16_record};
 use crate::ir::*;
 
 impl Lower<'_, '_> {
     /// A call `n` to `name` when the table lists it; `None` when `name` is not a built-in.
-    pub(super) fn builtin_call(
+    pub(in crate::frontend) fn builtin_call(
         &mut self,
         n: &Node,
         name: &str,
@@ -22,7 +25,7 @@ impl Lower<'_, '_> {
         span: &Span,
         out: &mut Vec<Stmt>,
     ) -> R<Option<Val>> {
-        let Some(lowering) = builtins::lookup(self.g.language, name) else {
+        let Some(lowering) = lookup(self.g.language, name) else {
             return Ok(None);
         };
         // CUDA's half and bfloat16 overloads of built-in names (`__hadd(__half, __half)`,
@@ -243,7 +246,7 @@ impl Lower<'_, '_> {
         Ok(Val::Struct(comps))
     }
 
-    pub(super) fn scalar_args(&mut self, args: &[&Node], out: &mut Vec<Stmt>) -> R<Vec<Expr>> {
+    pub(in crate::frontend) fn scalar_args(&mut self, args: &[&Node], out: &mut Vec<Stmt>) -> R<Vec<Expr>> {
         let mut v = Vec::new();
         for a in args {
             let x = self.rvalue(a, out)?;
@@ -467,7 +470,7 @@ impl Lower<'_, '_> {
 
     /// The value of the argument `a` when it folds to an integer constant (`CLK_LOCAL_MEM_FENCE
     /// | CLK_GLOBAL_MEM_FENCE`, a dimension, a count); its statements go to `out`.
-    pub(super) fn const_arg(&mut self, a: &Node, out: &mut Vec<Stmt>) -> R<Option<num_bigint::BigInt>> {
+    pub(in crate::frontend) fn const_arg(&mut self, a: &Node, out: &mut Vec<Stmt>) -> R<Option<num_bigint::BigInt>> {
         let v = self.rvalue(a, out)?;
         Ok(crate::ir::query::int_constant(&self.expect_scalar(v, a)?))
     }
@@ -537,7 +540,7 @@ impl Lower<'_, '_> {
     /// The value of the call `n` to the `what` collective `name` (warp intrinsics, tiles'
     /// methods): its arguments as given (clang's default arguments left out) evaluated, then
     /// [`Self::arbitrary_per_thread`] of them, with a note that a defect after it is possible.
-    pub(super) fn unmodelled_collective(
+    pub(in crate::frontend) fn unmodelled_collective(
         &mut self,
         n: &Node,
         name: &str,
@@ -665,7 +668,7 @@ impl Lower<'_, '_> {
     /// function of `args` and of a fresh value havocked at the call (so every call of every
     /// thread may return anything), listed in [`Kernel::uninterpreted`] so that what follows
     /// it is possible, not certain (and `gpug check` inconclusive about it).
-    pub(super) fn arbitrary_per_thread(
+    pub(in crate::frontend) fn arbitrary_per_thread(
         &mut self,
         n: &Node,
         name: &str,
@@ -704,7 +707,7 @@ impl Lower<'_, '_> {
                 let (mut sa, mut sb) = (Vec::new(), Vec::new());
                 self.atomic_on(*a, ((op, scope), name, ty, t), operands, span, &mut sa)?;
                 self.atomic_on(*b, ((op, scope), name, ty, t), operands, span, &mut sb)?;
-                out.push(super::branch(c, sa, sb, span.clone()));
+                out.push(crate::frontend::lower::branch(c, sa, sb, span.clone()));
                 return Ok(());
             }
             Val::Ptr(p) => p,
@@ -745,7 +748,7 @@ impl Lower<'_, '_> {
         };
         match check {
             Check::Assert | Check::Assume | Check::Precondition => {
-                let cond = super::annotation::global_cond(name, self.annotation_cond(a, out)?);
+                let cond = crate::frontend::lower::annotations::global_cond(name, self.annotation_cond(a, out)?);
                 // A device function's precondition is checked at its call (this inlined copy);
                 // the entry's own is assumed (a kernel's, or a function checked on its own).
                 let in_callee = self.frames.len() > self.entry_depth;
@@ -789,7 +792,7 @@ impl Lower<'_, '_> {
                         out,
                         StmtKind::Ensures {
                             body,
-                            cond: super::annotation::global_cond(name, cond),
+                            cond: crate::frontend::lower::annotations::global_cond(name, cond),
                         },
                     ),
                     Err(FrontendError::Unsupported { what, .. }) => self.not_checked(name, what, span),
@@ -801,7 +804,7 @@ impl Lower<'_, '_> {
     }
 
     /// Record that the annotation `name` at `span` is not checked, and why.
-    pub(super) fn not_checked(&mut self, name: &str, why: String, span: &Span) {
+    pub(in crate::frontend) fn not_checked(&mut self, name: &str, why: String, span: &Span) {
         self.k
             .unchecked
             .push((span.clone(), format!("`{name}` not checked: {why}")));
@@ -835,5 +838,24 @@ impl Lower<'_, '_> {
             Some(e) => Ok(Val::Scalar(e)),
             None => unsupported(span.clone(), format!("`{name}` with these arguments")),
         }
+    }
+}
+
+/// The lowering of the built-in function `name` of `language`, if it is one: OpenCL's table
+/// first for OpenCL, then CUDA's (which holds what both share: GPUVerify's annotations, `min`,
+/// `max`, float math, `printf`).
+pub(in crate::frontend) fn lookup(language: crate::ir::Language, name: &str) -> Option<Lowering> {
+    // GPUVerify's barrier invariants, one declaration per arity (`__barrier_invariant_3`).
+    if let Some(n) = name.strip_prefix("__barrier_invariant_binary_") {
+        return n.parse::<u32>().is_ok().then_some(Lowering::BarrierInvariant(true));
+    }
+    if let Some(n) = name.strip_prefix("__barrier_invariant_") {
+        return n.parse::<u32>().is_ok().then_some(Lowering::BarrierInvariant(false));
+    }
+    match language {
+        crate::ir::Language::Cuda => crate::frontend::cuda::builtins::BUILTINS.get(name),
+        crate::ir::Language::OpenCl => crate::frontend::opencl::builtins::BUILTINS
+            .get(name)
+            .or_else(|| crate::frontend::cuda::builtins::BUILTINS.get(name)),
     }
 }

@@ -6,7 +6,7 @@ use num_bigint::BigInt;
 use std::collections::HashMap;
 
 /// `e` folded to a constant when it is one.
-pub(super) fn fold(e: Expr) -> Expr {
+pub(in crate::frontend) fn fold(e: Expr) -> Expr {
     if let Expr::Const { .. } = e {
         return e;
     }
@@ -21,14 +21,14 @@ pub(super) fn fold(e: Expr) -> Expr {
 }
 
 /// Whether `e` mentions a host unknown.
-pub(super) fn has_unknown(e: &Expr) -> bool {
+pub(in crate::frontend) fn has_unknown(e: &Expr) -> bool {
     let mut found = false;
     vars(e, &mut |_| found = true);
     found
 }
 
 /// Calls `f` on each variable of `e`.
-pub(super) fn vars(e: &Expr, f: &mut dyn FnMut(VarId)) {
+pub(in crate::frontend) fn vars(e: &Expr, f: &mut dyn FnMut(VarId)) {
     match e {
         Expr::Var { id, .. } => f(*id),
         Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => vars(arg, f),
@@ -48,7 +48,7 @@ pub(super) fn vars(e: &Expr, f: &mut dyn FnMut(VarId)) {
 }
 
 /// `e` with each host unknown replaced by `map`'s expression (`None` when one is not mapped).
-pub(super) fn substitute(e: &Expr, map: &HashMap<VarId, Expr>) -> Option<Expr> {
+pub(in crate::frontend) fn substitute(e: &Expr, map: &HashMap<VarId, Expr>) -> Option<Expr> {
     let sub = |a: &Expr| substitute(a, map).map(Box::new);
     Some(match e {
         Expr::Var { id, .. } => map.get(id)?.clone(),
@@ -79,14 +79,14 @@ pub(super) fn substitute(e: &Expr, map: &HashMap<VarId, Expr>) -> Option<Expr> {
 }
 
 /// `v` converted to `ty` (nothing when it has it), folded.
-pub(super) fn cast(v: Expr, ty: Ty) -> Expr {
+pub(in crate::frontend) fn cast(v: Expr, ty: Ty) -> Expr {
     if v.ty() == ty {
         return v;
     }
     fold(Expr::Cast { arg: Box::new(v), ty })
 }
 
-pub(super) fn eq(lhs: Expr, rhs: Expr) -> Expr {
+pub(in crate::frontend) fn eq(lhs: Expr, rhs: Expr) -> Expr {
     let rhs = cast(rhs, lhs.ty());
     Expr::Binary {
         op: BinOp::Eq,
@@ -98,7 +98,7 @@ pub(super) fn eq(lhs: Expr, rhs: Expr) -> Expr {
 
 /// The host unknown `v` is, when the conversion to the parameter's type keeps every value
 /// (the same type, or a widening one): the unknown and its own type.
-pub(super) fn passed_unknown(v: &Expr) -> Option<(VarId, Ty)> {
+pub(in crate::frontend) fn passed_unknown(v: &Expr) -> Option<(VarId, Ty)> {
     match v {
         Expr::Var { id, ty } => Some((*id, *ty)),
         Expr::Cast { arg, ty } => match (&**arg, *ty) {
@@ -116,7 +116,7 @@ pub(super) fn passed_unknown(v: &Expr) -> Option<(VarId, Ty)> {
 }
 
 /// `v` as a value of `ty`: wrapped to an integer's width, or 0/1 for `Bool`.
-pub(super) fn wrap_ty(v: BigInt, ty: Ty) -> BigInt {
+pub(in crate::frontend) fn wrap_ty(v: BigInt, ty: Ty) -> BigInt {
     match ty {
         Ty::Int { bits, signed } => crate::ir::query::wrap(v, bits, signed),
         Ty::Bool => BigInt::from(u8::from(v != BigInt::from(0))),
@@ -125,7 +125,7 @@ pub(super) fn wrap_ty(v: BigInt, ty: Ty) -> BigInt {
 }
 
 /// `e` as C text, parameters by `name`.
-pub(super) fn c_text(e: &Expr, name: &dyn Fn(VarId) -> String) -> String {
+pub(in crate::frontend) fn c_text(e: &Expr, name: &dyn Fn(VarId) -> String) -> String {
     match e {
         Expr::Const { value, .. } => value.to_string(),
         Expr::Var { id, .. } => name(*id),
@@ -151,7 +151,7 @@ pub(super) fn c_text(e: &Expr, name: &dyn Fn(VarId) -> String) -> String {
 }
 
 /// `e` as C text, parenthesised unless it is a name or a number.
-pub(super) fn atom(e: &Expr, name: &dyn Fn(VarId) -> String) -> String {
+pub(in crate::frontend) fn atom(e: &Expr, name: &dyn Fn(VarId) -> String) -> String {
     let mut inner = e;
     while let Expr::Cast { arg, .. } = inner {
         inner = arg;

@@ -24,10 +24,10 @@
 //! inlined call. A parameter of another type (a struct, a reference, a pointer to pointers) is
 //! refused by name, and the run says the function was not checked.
 
-use super::decl::param_space;
-use super::globals::{Globals, body_of};
-use super::{Lower, PtrVal, R, Val, bin, unsupported};
 use crate::frontend::ast::Node;
+use crate::frontend::lower::decl::param_space;
+use crate::frontend::lower::globals::{Globals, body_of};
+use crate::frontend::lower::{Lower, PtrVal, R, Val, bin, unsupported};
 use crate::frontend::types::CType;
 use crate::ir::*;
 use std::collections::HashSet;
@@ -47,7 +47,7 @@ pub(in crate::frontend) const PRIVATE_ATTR: &str = "GpugPrivatePointeeAttr";
 /// module docs), in source order: not a kernel, not a method or template instance, device code
 /// (CUDA: `__device__`), with a body, and either with a contract or called by none of `roots`
 /// (directly or through other functions).
-pub(super) fn functions<'a>(g: &Globals<'a>, roots: &[&'a Node]) -> Vec<&'a Node> {
+pub(in crate::frontend) fn functions<'a>(g: &Globals<'a>, roots: &[&'a Node]) -> Vec<&'a Node> {
     let files: HashSet<&str> = roots.iter().filter_map(|k| k.pos.as_ref()).map(|p| &*p.file).collect();
     let called = reachable(g, roots);
     let mut out: Vec<&Node> = g
@@ -119,7 +119,7 @@ impl Lower<'_, '_> {
     /// # Errors
     /// [`crate::frontend::FrontendError::Unsupported`] for a parameter of a type not modelled
     /// here, or anything the body has that is not modelled.
-    pub(super) fn modular_entry(&mut self, f: &Node, out: &mut Vec<Stmt>) -> R<()> {
+    pub(in crate::frontend) fn modular_entry(&mut self, f: &Node, out: &mut Vec<Stmt>) -> R<()> {
         let name = f.name.clone().unwrap_or_default();
         let span = self.kspan.clone();
         let params: Vec<&Node> = f.inner.iter().filter(|p| p.kind == "ParmVarDecl").collect();

@@ -12,9 +12,9 @@
 //! through a pointer means the pointer may be null or point to no known function. A candidate
 //! without a body, or a call with no candidate at all, is an `Unsupported` error.
 
-use super::globals::body_of;
-use super::{Lower, R, Val, branch, cast, set, unsupported};
 use crate::frontend::ast::{DeclRef, Node};
+use crate::frontend::lower::globals::body_of;
+use crate::frontend::lower::{Lower, R, Val, branch, cast, set, unsupported};
 use crate::frontend::types::{CType, FN_PTR, TypeEnv};
 use crate::ir::*;
 use std::sync::Arc;
@@ -24,7 +24,7 @@ const FN_CODE_BASE: u64 = 0x1000_0000;
 
 /// A function a call through a pointer may reach.
 #[derive(Clone)]
-pub(super) struct FnCand<'a> {
+pub(in crate::frontend) struct FnCand<'a> {
     /// Identity (the definition's id, or name and type of a declaration without a body).
     key: String,
     name: String,
@@ -37,7 +37,7 @@ pub(super) struct FnCand<'a> {
 
 impl<'a> Lower<'a, '_> {
     /// The code of the function `d` names.
-    pub(super) fn fn_code(&mut self, d: &DeclRef) -> Expr {
+    pub(in crate::frontend) fn fn_code(&mut self, d: &DeclRef) -> Expr {
         let (key, _) = self.fn_key(d);
         self.code_of_key(&key)
     }
@@ -69,7 +69,7 @@ impl<'a> Lower<'a, '_> {
 
     /// The value (code) of an expression of function or function-pointer type: `f`, `&f`,
     /// `*p`, `(*p)`, a pointer variable, a table element, a call returning a pointer.
-    pub(super) fn fn_value(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Expr> {
+    pub(in crate::frontend) fn fn_value(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Expr> {
         match n.kind.as_str() {
             "ParenExpr" if !n.inner.is_empty() => self.fn_value(&n.inner[0], out),
             "ImplicitCastExpr" if n.cast_kind.as_deref() == Some("FunctionToPointerDecay") && !n.inner.is_empty() => {
@@ -87,7 +87,7 @@ impl<'a> Lower<'a, '_> {
     }
 
     /// A call `n` through the function pointer `callee`, with the argument nodes `args`.
-    pub(super) fn indirect_call(
+    pub(in crate::frontend) fn indirect_call(
         &mut self,
         n: &Node,
         callee: &Node,
@@ -307,7 +307,7 @@ fn closing(s: &str, open: usize) -> Option<usize> {
 /// Return and parameter types of a function type spelling: `float (float *, unsigned int)`,
 /// or `float (*(int))(float *)` (a function of `int` returning a function pointer). `None`
 /// for a variadic function or a spelling that is not a function type.
-pub(super) fn fn_signature(env: &TypeEnv, s: &str) -> Option<(CType, Vec<CType>)> {
+pub(in crate::frontend) fn fn_signature(env: &TypeEnv, s: &str) -> Option<(CType, Vec<CType>)> {
     let s = s.trim();
     let (ret, open) = match s.find("(*(") {
         Some(i) => (CType::Scalar(FN_PTR), i + 2),

@@ -3,7 +3,7 @@
 //! products (`__mul24`, `__umul24`, `__mulhi`, `__umulhi`), halving additions (`__hadd`,
 //! `__rhadd`, `__uhadd`, `__urhadd`) and sums of absolute differences (`__sad`, `__usad`).
 //!
-//! Each is an [`super::IntFn`] builder: from the call's arguments (already converted by clang
+//! Each is an [`crate::frontend::lower::builtin::table::IntFn`] builder: from the call's arguments (already converted by clang
 //! to the parameter types) and its result type, an [`Expr`], as the CUDA Math API and the PTX
 //! ISA define them. `None` when the arguments do not fit.
 

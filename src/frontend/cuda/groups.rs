@@ -20,14 +20,14 @@
 //!
 //! Reads calls and declarations only; it emits barriers and pure expressions.
 
-use super::{Binding, LVal, Lower, R, Val, unsupported};
 use crate::frontend::ast::{Node, strip_parens};
+use crate::frontend::lower::{Binding, LVal, Lower, R, Val, unsupported};
 use crate::frontend::types::CType;
 use crate::ir::*;
 
 /// The kind of cooperative group a clang type spelling names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Group {
+pub(in crate::frontend) enum Group {
     /// `thread_block`.
     Block,
     /// `grid_group`.
@@ -44,10 +44,10 @@ pub(super) enum Group {
 /// A namespace alias (`namespace cg = cooperative_groups;`) shows in a spelling clang does not
 /// desugar (a reference parameter's `const cg::thread_block &`): a name qualified by one of
 /// `aliases` (the translation unit's aliases of `cooperative_groups`,
-/// [`super::globals::group_aliases`]) whose class is one of the groups' is taken as that group.
+/// [`crate::frontend::lower::globals::group_aliases`]) whose class is one of the groups' is taken as that group.
 /// A class of that name in another namespace (`mylib::thread_block`) is not a group: its
 /// `sync()` is no barrier.
-pub(super) fn group_of(ty: &str, aliases: &[String]) -> Option<Group> {
+pub(in crate::frontend) fn group_of(ty: &str, aliases: &[String]) -> Option<Group> {
     let t = ty.trim_start_matches("const ").trim_end_matches('&').trim();
     let rest = match t.strip_prefix("cooperative_groups::") {
         Some(rest) => rest,
@@ -98,7 +98,7 @@ pub(super) fn group_of(ty: &str, aliases: &[String]) -> Option<Group> {
 }
 
 /// The group a node's type names (its desugared type first), `aliases` as for [`group_of`].
-pub(super) fn node_group(n: &Node, aliases: &[String]) -> Option<Group> {
+pub(in crate::frontend) fn node_group(n: &Node, aliases: &[String]) -> Option<Group> {
     let t = n.ty.as_ref()?;
     t.desugared
         .as_deref()
@@ -109,7 +109,7 @@ pub(super) fn node_group(n: &Node, aliases: &[String]) -> Option<Group> {
 impl Lower<'_, '_> {
     /// A call `n` (callee `c`, named `name`) on a cooperative group, lowered; `None` when it
     /// is not one.
-    pub(super) fn group_call(
+    pub(in crate::frontend) fn group_call(
         &mut self,
         n: &Node,
         c: &Node,
@@ -282,7 +282,7 @@ fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
 }
 
 /// `threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)`.
-pub(super) fn block_rank() -> Expr {
+pub(in crate::frontend) fn block_rank() -> Expr {
     let b = |x| Expr::Builtin(x);
     let yz = bin(
         BinOp::Add,

@@ -7,8 +7,8 @@
 //! opencl_vector_records`]): loads, stores and copies are those of any struct (`place.rs`),
 //! byte-accurate through its layout (a 3-component vector takes 4 components' room).
 
-use super::{LVal, Lower, R, Val, cast, unsupported};
 use crate::frontend::ast::Node;
+use crate::frontend::lower::{LVal, Lower, R, Val, cast, unsupported};
 use crate::frontend::types::{CType, ext_vector_of};
 use crate::ir::*;
 
@@ -16,7 +16,7 @@ use crate::ir::*;
 /// `w` (and `r`, `g`, `b`, `a`); `s` (or `S`) and hexadecimal digits; `lo`, `hi`, `even`, `odd`
 /// (halves of a 3-component vector as of a 4-component one). `None` for anything else, or a
 /// component past the vector's.
-pub(super) fn components(acc: &str, n: usize) -> Option<Vec<usize>> {
+pub(in crate::frontend) fn components(acc: &str, n: usize) -> Option<Vec<usize>> {
     let m = if n == 3 { 4 } else { n };
     let idx: Vec<usize> = match acc {
         "lo" => (0..m / 2).collect(),
@@ -42,7 +42,7 @@ fn comp(i: usize) -> String {
 
 impl Lower<'_, '_> {
     /// The component type and count of `cty` when it is an OpenCL vector.
-    pub(super) fn vector_type(&self, cty: &CType) -> Option<(Ty, usize)> {
+    pub(in crate::frontend) fn vector_type(&self, cty: &CType) -> Option<(Ty, usize)> {
         match cty {
             CType::Record(r) => ext_vector_of(r),
             _ => None,
@@ -66,7 +66,7 @@ impl Lower<'_, '_> {
 
     /// The place of a one-component access `n` (`v.x = 1`, `p[i].s2 += 3`). Several
     /// components as a place (`v.xy = w`) are refused.
-    pub(super) fn vector_element_place(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
+    pub(in crate::frontend) fn vector_element_place(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
         let span = self.span(n);
         let (base, idx) = self.accessed(n)?;
         let [i] = idx[..] else {
@@ -79,7 +79,7 @@ impl Lower<'_, '_> {
     /// `n = v` for a component access `n` (`v.x = 1`, `v.xy = w.yx`): each component named
     /// gets its part of `v`, in order; the place of the base vector is the result (an
     /// assignment to several components is not itself used as a value in OpenCL code).
-    pub(super) fn assign_components(&mut self, n: &Node, v: Val, out: &mut Vec<Stmt>) -> R<LVal> {
+    pub(in crate::frontend) fn assign_components(&mut self, n: &Node, v: Val, out: &mut Vec<Stmt>) -> R<LVal> {
         let span = self.span(n);
         let (base, idx) = self.accessed(n)?;
         let lv = self.lvalue(base, out)?;
@@ -103,7 +103,7 @@ impl Lower<'_, '_> {
 
     /// The value of a component access `n`: a scalar for one component, a vector of the
     /// components in order for several.
-    pub(super) fn vector_element_value(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn vector_element_value(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         let span = self.span(n);
         let (base, idx) = self.accessed(n)?;
         if let [i] = idx[..]
@@ -118,7 +118,7 @@ impl Lower<'_, '_> {
         };
         let pick = |i: usize| fields.get(i).map(|(_, v)| v.clone());
         match idx[..] {
-            [i] => pick(i).ok_or_else(|| super::FrontendError::Unsupported {
+            [i] => pick(i).ok_or_else(|| crate::frontend::FrontendError::Unsupported {
                 span: span.clone(),
                 what: "vector component out of range".into(),
             }),
@@ -137,7 +137,7 @@ impl Lower<'_, '_> {
 
     /// A scalar converted to the vector type of the cast `n` (`VectorSplat`): every component
     /// the scalar, converted to the component type.
-    pub(super) fn splat(&mut self, n: &Node, c: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn splat(&mut self, n: &Node, c: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         let span = self.span(n);
         let Some((ty, count)) = self.vector_type(&self.ctype(n)) else {
             return unsupported(span, "scalar converted to a non-vector type");
@@ -152,7 +152,7 @@ impl Lower<'_, '_> {
     /// A vector literal: the initializer list `n` of a vector type, its items scalars (one
     /// component each) or vectors (all their components, in order); one scalar alone fills
     /// every component (`(int4)(7)`).
-    pub(super) fn vector_literal(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn vector_literal(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         let span = self.span(n);
         let Some((ty, count)) = self.vector_type(&self.ctype(n)) else {
             return unsupported(span, "initializer list of a non-vector type in an expression");
@@ -208,7 +208,7 @@ impl Lower<'_, '_> {
     ///
     /// # Errors
     /// Arguments that are not an offset and a pointer; a call whose type is not a vector of `K`.
-    pub(super) fn vload(
+    pub(in crate::frontend) fn vload(
         &mut self,
         n: &Node,
         name: &str,
@@ -239,7 +239,14 @@ impl Lower<'_, '_> {
     ///
     /// # Errors
     /// Arguments that are not a vector of `K`, an offset and a pointer.
-    pub(super) fn vstore(&mut self, name: &str, k: usize, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn vstore(
+        &mut self,
+        name: &str,
+        k: usize,
+        args: &[&Node],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Val> {
         let [data, off, p] = args else {
             return unsupported(span.clone(), format!("`{name}` with these arguments"));
         };
@@ -268,7 +275,7 @@ impl Lower<'_, '_> {
     ///
     /// # Errors
     /// Between vectors or types of different sizes.
-    pub(super) fn as_type(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn as_type(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         let span = self.span(n);
         let Some(c) = n.code_children().next() else {
             return unsupported(span, "empty `as_type`");
@@ -291,7 +298,13 @@ impl Lower<'_, '_> {
     /// `a op b` on two vectors of the operator `n`'s type, component by component (OpenCL 1.2
     /// section 6.3): a comparison gives -1 (all bits set) for true and 0 for false in each
     /// component of its integer vector.
-    pub(super) fn vector_binop(&mut self, n: &Node, op: &str, a: Vec<(String, Val)>, b: Vec<(String, Val)>) -> R<Val> {
+    pub(in crate::frontend) fn vector_binop(
+        &mut self,
+        n: &Node,
+        op: &str,
+        a: Vec<(String, Val)>,
+        b: Vec<(String, Val)>,
+    ) -> R<Val> {
         let span = self.span(n);
         let Some((ty, count)) = self.vector_type(&self.ctype(n)) else {
             return unsupported(span, format!("operator `{op}` on non-scalars"));

@@ -6,19 +6,25 @@
 //! parameters bind to the caller's places. Calls through function pointers are case splits
 //! over their targets (`fnptr.rs`). Recursion is an error.
 
-use super::cxx::Arg;
-use super::fnptr::fn_signature;
-use super::globals::body_of;
-use super::groups::node_group;
-use super::{Binding, Frame, LVal, Lower, PtrBind, PtrOff, R, Val, scan, unsupported};
+pub(in crate::frontend) mod fnptr;
+pub(in crate::frontend) mod lambda;
+pub(in crate::frontend) mod memory_calls;
+pub(in crate::frontend) mod modular;
+pub(in crate::frontend) mod opaque;
+
 use crate::frontend::ast::{Node, strip_parens};
+use crate::frontend::cuda::groups::node_group;
 use crate::frontend::cuda::is_builtin_struct;
+use crate::frontend::lower::calls::fnptr::fn_signature;
+use crate::frontend::lower::cxx::Arg;
+use crate::frontend::lower::globals::body_of;
+use crate::frontend::lower::{Binding, Frame, LVal, Lower, PtrBind, PtrOff, R, Val, scan, unsupported};
 use crate::frontend::types::{CType, TypeEnv, is_fp16_record};
 use crate::ir::*;
 use std::collections::{HashMap, HashSet};
 
 impl Lower<'_, '_> {
-    pub(super) fn call(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn call(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         let span = self.span(n);
         let Some(callee) = n.inner.first() else {
             return unsupported(span, "malformed call");
@@ -71,7 +77,7 @@ impl Lower<'_, '_> {
                     return self.builtin_vector(var, &span);
                 }
                 if let Some(b) = c.inner.first() {
-                    if (!program_fn && crate::frontend::builtins::lookup(self.g.language, &name).is_some())
+                    if (!program_fn && crate::frontend::lower::builtin::lookup(self.g.language, &name).is_some())
                         || !self.g.funcs_by_id.contains_key(&id)
                     {
                         if b.kind != "MaterializeTemporaryExpr" && b.kind != "CXXTemporaryObjectExpr" && !b.is_glvalue()
@@ -171,7 +177,7 @@ impl Lower<'_, '_> {
 
     /// Inline `def` with argument values and no object (see [`Self::inline_call`]).
     #[allow(dead_code)]
-    pub(super) fn inline(
+    pub(in crate::frontend) fn inline(
         &mut self,
         def: &Node,
         name: &str,
@@ -188,7 +194,7 @@ impl Lower<'_, '_> {
     /// object `this` when given; a reference-returning function leaves its place in
     /// [`Lower::last_ret_ref`] and has no value.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn inline_call(
+    pub(in crate::frontend) fn inline_call(
         &mut self,
         def: &Node,
         name: &str,
@@ -204,7 +210,7 @@ impl Lower<'_, '_> {
     /// [`Self::inline_call`] with the callee's frame starting from the bindings `env` (a
     /// lambda's captures, `lambda.rs`); its parameters and locals are added to them.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn inline_call_in(
+    pub(in crate::frontend) fn inline_call_in(
         &mut self,
         def: &Node,
         name: &str,
@@ -336,7 +342,7 @@ impl Lower<'_, '_> {
 /// The expression the argument `a` for the parameter `p` stands for: itself, or for a default
 /// argument (`CXXDefaultArgExpr`, which clang's JSON leaves empty) the parameter's default
 /// value, evaluated in the caller (clang has resolved its names where the function is declared).
-pub(super) fn default_arg<'n>(a: &'n Node, p: &'n Node, span: &Span) -> R<&'n Node> {
+pub(in crate::frontend) fn default_arg<'n>(a: &'n Node, p: &'n Node, span: &Span) -> R<&'n Node> {
     if strip_parens(a).kind != "CXXDefaultArgExpr" || !strip_parens(a).inner.is_empty() {
         return Ok(a);
     }
@@ -359,7 +365,7 @@ fn uses_this(n: &Node) -> bool {
 fn return_type(def: &Node, env: &TypeEnv) -> CType {
     let t = def.ty.as_ref().map(|t| t.qual_type.as_str()).unwrap_or("void ()");
     // A lambda's `operator()`: `auto (int) const -> float`.
-    if let Some(r) = super::lambda::trailing_return(t) {
+    if let Some(r) = crate::frontend::lower::calls::lambda::trailing_return(t) {
         return env.parse(r);
     }
     // `int (int *, int)`: the return type is what precedes the parameter list;

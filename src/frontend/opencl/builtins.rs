@@ -3,15 +3,15 @@
 //! spellings (`atomic_*`, and the extensions' `atom_*`), integer helpers (`mad24`, `mul24`,
 //! `clamp`, `select`, …), conversions, float math (uninterpreted).
 //!
-//! A name not listed here is looked up in CUDA's table ([`super::cuda::BUILTINS`]), which holds
+//! A name not listed here is looked up in CUDA's table ([`crate::frontend::cuda::builtins::BUILTINS`]), which holds
 //! what both languages share: GPUVerify's annotation functions, `min`/`max`/`abs`, float math
 //! (`sqrt`, `exp`, …), `printf`.
 //!
 //! Data only: one line per function. What each [`Lowering`] means is documented on it.
 
-use super::Lowering::{self, *};
-use super::int::{mul24, umul24};
-use super::{IntFn, Table, WorkItem, max, min};
+use crate::frontend::lower::builtin::int::{mul24, umul24};
+use crate::frontend::lower::builtin::table::Lowering::{self, *};
+use crate::frontend::lower::builtin::table::{IntFn, Table, WorkItem, max, min};
 use crate::ir::{AtomicOp, AtomicScope, BinOp, Expr, Ty};
 
 /// OpenCL C's built-in functions by name.
@@ -193,7 +193,7 @@ fn mad24(args: &[Expr], ty: Ty) -> Option<Expr> {
     Some(Expr::Binary {
         op: BinOp::Add,
         lhs: Box::new(p),
-        rhs: Box::new(super::to(c, ty)),
+        rhs: Box::new(crate::frontend::lower::builtin::table::to(c, ty)),
         ty,
     })
 }
@@ -208,11 +208,11 @@ fn clamp(args: &[Expr], ty: Ty) -> Option<Expr> {
 /// `select(a, b, c)` on scalars: `c != 0 ? b : a`.
 fn select(args: &[Expr], ty: Ty) -> Option<Expr> {
     let [a, b, c] = args else { return None };
-    let cond = super::super::lower::to_bool(c.clone());
+    let cond = crate::frontend::lower::to_bool(c.clone());
     Some(Expr::Select {
         cond: Box::new(cond),
-        then: Box::new(super::to(b, ty)),
-        els: Box::new(super::to(a, ty)),
+        then: Box::new(crate::frontend::lower::builtin::table::to(b, ty)),
+        els: Box::new(crate::frontend::lower::builtin::table::to(a, ty)),
         ty,
     })
 }

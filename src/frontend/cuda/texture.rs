@@ -11,8 +11,8 @@
 //! relate the two. `__ldg(p)` and its siblings are ordinary reads of `*p` (they race with
 //! another thread's write of the same bytes); the stores are ordinary writes.
 
-use super::{LVal, Lower, R, Val, unsupported};
 use crate::frontend::ast::Node;
+use crate::frontend::lower::{LVal, Lower, R, Val, unsupported};
 use crate::frontend::types::{CType, strip_tag};
 use crate::ir::*;
 
@@ -20,7 +20,7 @@ impl Lower<'_, '_> {
     /// A texture fetch `name(args)`, a call `n`: by reference (`tex1Dfetch(texRef, i)`), by
     /// object (`tex1Dfetch<float>(obj, i)`) or by object into `*ptr`
     /// (`tex1Dfetch(&v, obj, i)`). The value of the call (`Void` for the last form).
-    pub(super) fn texture_fetch(
+    pub(in crate::frontend) fn texture_fetch(
         &mut self,
         n: &Node,
         name: &str,
@@ -159,7 +159,7 @@ impl Lower<'_, '_> {
     /// z·2^44` (`z` the layer or face where there is one): the same coordinates always give
     /// the same offset, and different ones the same offset only beyond 16 MiB rows or 2^20
     /// rows, where a conflict found is a false alarm, never a missed one.
-    pub(super) fn surface_access(
+    pub(in crate::frontend) fn surface_access(
         &mut self,
         n: &Node,
         name: &str,
@@ -197,14 +197,14 @@ impl Lower<'_, '_> {
         let mut off: Option<Expr> = None;
         for (i, a) in args[lead + 1..lead + 1 + dims].iter().enumerate() {
             let c = self.rvalue(a, out)?;
-            let c = super::cast(self.expect_scalar(c, a)?, Ty::I64);
+            let c = crate::frontend::lower::cast(self.expect_scalar(c, a)?, Ty::I64);
             let term = match i {
                 0 => c,
-                _ => super::bin(BinOp::Mul, c, Expr::int(1i64 << [0, 24, 44][i], Ty::I64), Ty::I64),
+                _ => crate::frontend::lower::bin(BinOp::Mul, c, Expr::int(1i64 << [0, 24, 44][i], Ty::I64), Ty::I64),
             };
             off = Some(match off {
                 None => term,
-                Some(o) => super::bin(BinOp::Add, o, term, Ty::I64),
+                Some(o) => crate::frontend::lower::bin(BinOp::Add, o, term, Ty::I64),
             });
         }
         let off = off.unwrap_or_else(|| Expr::int(0, Ty::I64));
@@ -247,7 +247,13 @@ impl Lower<'_, '_> {
     }
 
     /// `__ldg(p)` and its siblings: the value of `*p`, read from memory.
-    pub(super) fn cached_load(&mut self, name: &str, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn cached_load(
+        &mut self,
+        name: &str,
+        args: &[&Node],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Val> {
         let [p] = args else {
             return unsupported(span.clone(), format!("`{name}` needs one pointer argument"));
         };
@@ -262,7 +268,13 @@ impl Lower<'_, '_> {
     }
 
     /// `__stcg(p, v)` and its siblings: the write `*p = v`.
-    pub(super) fn cached_store(&mut self, name: &str, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn cached_store(
+        &mut self,
+        name: &str,
+        args: &[&Node],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Val> {
         let [p, x] = args else {
             return unsupported(span.clone(), format!("`{name}` needs a pointer and a value"));
         };
@@ -281,7 +293,7 @@ impl Lower<'_, '_> {
 
 /// Whether a type spelling names a texture reference (`texture<float, 1,
 /// cudaReadModeElementType>`, `const struct texture<…>`).
-pub(super) fn is_texture_reference(t: &str) -> bool {
+pub(in crate::frontend) fn is_texture_reference(t: &str) -> bool {
     strip_tag(t).starts_with("texture<")
 }
 

@@ -4,9 +4,9 @@
 //!
 //! Data only: one line per function. What each [`Lowering`] means is documented on it.
 
-use super::Lowering::{self, *};
-use super::int::{brev, clz, ffs, hadd, mul24, mulhi, popc, rhadd, sad, umul24};
-use super::{
+use crate::frontend::lower::builtin::int::{brev, clz, ffs, hadd, mul24, mulhi, popc, rhadd, sad, umul24};
+use crate::frontend::lower::builtin::table::Lowering::{self, *};
+use crate::frontend::lower::builtin::table::{
     Check, IntFn, LogKind, LogQuery, LogWhat, Table, abs, add_noovfl, all, distinct, exclusive, implies, ite, max, min,
     mod_pow2, other, same_group, uniform,
 };
@@ -438,3 +438,18 @@ const TABLE: &[(&str, Lowering)] = &[
     ("__add_noovfl_int", AddNoOverflow),
     ("__add_noovfl_unsigned_int", AddNoOverflow),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::BUILTINS;
+
+    #[test]
+    fn cuda_names_are_listed_once() {
+        for (i, (name, _)) in BUILTINS.0.iter().enumerate() {
+            assert!(
+                BUILTINS.0[i + 1..].iter().all(|(n, _)| n != name),
+                "`{name}` is listed twice"
+            );
+        }
+    }
+}

@@ -12,15 +12,17 @@
 //!   `__ensures` checked after the inlined body, where every return has joined, with
 //!   `__return_val_int()` its result, and then assumed.
 
-use super::access_log::{AccessLog, OFFSET_TY};
-use super::{Lower, PtrVal, R, Val, cast, unsupported};
+pub(in crate::frontend) mod access_log;
+
 use crate::frontend::ast::{Node, strip_parens};
-use crate::frontend::builtins::{LogKind, LogQuery, LogWhat, implies};
+use crate::frontend::lower::annotations::access_log::{AccessLog, OFFSET_TY};
+use crate::frontend::lower::builtin::table::{LogKind, LogQuery, LogWhat, implies};
+use crate::frontend::lower::{Lower, PtrVal, R, Val, cast, unsupported};
 use crate::ir::*;
 
 impl Lower<'_, '_> {
     /// Lowers `cond` as an annotation's condition: two-thread predicates are allowed in it.
-    pub(super) fn annotation_cond(&mut self, a: &Node, out: &mut Vec<Stmt>) -> R<Expr> {
+    pub(in crate::frontend) fn annotation_cond(&mut self, a: &Node, out: &mut Vec<Stmt>) -> R<Expr> {
         self.annotation_depth += 1;
         let c = self.cond(a, out);
         self.annotation_depth -= 1;
@@ -28,7 +30,7 @@ impl Lower<'_, '_> {
     }
 
     /// The two-thread predicate `name` (built by `f`) applied to the scalar arguments.
-    pub(super) fn two_thread(
+    pub(in crate::frontend) fn two_thread(
         &mut self,
         f: fn(&[Expr]) -> Option<Expr>,
         name: &str,
@@ -56,7 +58,7 @@ impl Lower<'_, '_> {
     }
 
     /// What the access log of the array `args[0]` points to says, as `q` asks (the call `n`).
-    pub(super) fn access_log(
+    pub(in crate::frontend) fn access_log(
         &mut self,
         q: LogQuery,
         n: &Node,
@@ -97,7 +99,7 @@ impl Lower<'_, '_> {
     }
 
     /// `__ptr_offset_bytes(p)`: the byte offset of `p` in its array, as the call `n`'s type.
-    pub(super) fn ptr_offset(
+    pub(in crate::frontend) fn ptr_offset(
         &mut self,
         n: &Node,
         name: &str,
@@ -144,7 +146,7 @@ impl Lower<'_, '_> {
     /// inlined (its frame still on top): each checked after the call, where every return has
     /// joined, and then assumed, as GPUVerify checks a function's postcondition at its exits
     /// and assumes it at its calls. `__return_val_int()` is the function's result there.
-    pub(super) fn postconditions(&mut self, body: &Node, out: &mut Vec<Stmt>) -> R<()> {
+    pub(in crate::frontend) fn postconditions(&mut self, body: &Node, out: &mut Vec<Stmt>) -> R<()> {
         let mut calls = Vec::new();
         ensures_calls(body, &mut calls);
         let outer = std::mem::replace(&mut self.in_postcondition, true);
@@ -161,7 +163,13 @@ impl Lower<'_, '_> {
 
     /// One postcondition `a` of `name` at `span` (see [`Self::postconditions`]); one that
     /// cannot be lowered is not checked, and the verdict says so.
-    pub(super) fn postcondition(&mut self, name: &str, a: &Node, span: &Span, out: &mut Vec<Stmt>) -> R<()> {
+    pub(in crate::frontend) fn postcondition(
+        &mut self,
+        name: &str,
+        a: &Node,
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
         let mut stmts = Vec::new();
         match self.annotation_cond(a, &mut stmts) {
             Ok(cond) => {
@@ -182,7 +190,7 @@ impl Lower<'_, '_> {
 
     /// `__return_val_int()` (the call `n`): the result of the device function whose
     /// postcondition is being lowered.
-    pub(super) fn return_value(&mut self, n: &Node, name: &str, span: &Span) -> R<Val> {
+    pub(in crate::frontend) fn return_value(&mut self, n: &Node, name: &str, span: &Span) -> R<Val> {
         match (&self.frame().ret, self.in_postcondition) {
             (Some(b), true) => {
                 let b = b.clone();
@@ -203,7 +211,7 @@ impl Lower<'_, '_> {
     }
 
     /// Assumes every axiom of the file (`__axiom(e)` at file scope) on entry, in source order.
-    pub(super) fn axioms(&mut self, out: &mut Vec<Stmt>) -> R<()> {
+    pub(in crate::frontend) fn axioms(&mut self, out: &mut Vec<Stmt>) -> R<()> {
         for def in self.g.axioms.clone() {
             let name = def.name.clone().unwrap_or_default();
             let span = self.span(def);
@@ -215,7 +223,7 @@ impl Lower<'_, '_> {
             };
             out.push(Stmt {
                 kind: StmtKind::Assume {
-                    cond: super::to_bool(e),
+                    cond: crate::frontend::lower::to_bool(e),
                 },
                 span,
             });
@@ -245,7 +253,7 @@ fn ensures_calls<'n>(n: &'n Node, out: &mut Vec<&'n Node>) {
 /// disabled threads too), `cond` in both threads of the pair (`cond && __other(cond)`, the other
 /// thread's state at the same point) unless `cond` reads the other thread already; `cond`
 /// otherwise.
-pub(super) fn global_cond(name: &str, cond: Expr) -> Expr {
+pub(in crate::frontend) fn global_cond(name: &str, cond: Expr) -> Expr {
     match name {
         // A condition that already reads the other thread relates the two threads itself
         // (`__all`, `__exclusive`): asked of thread 1 with its partner, it covers every pair,
@@ -271,7 +279,7 @@ impl Lower<'_, '_> {
     /// No instantiation (or an odd number of expressions for a binary invariant); an
     /// instantiation expression that reads memory; `__other_int` in a unary invariant (it has
     /// one thread).
-    pub(super) fn barrier_invariant(
+    pub(in crate::frontend) fn barrier_invariant(
         &mut self,
         binary: bool,
         name: &str,
@@ -346,7 +354,13 @@ impl Lower<'_, '_> {
     /// Not two arguments; an argument that is not a pointer to the start of an array
     /// (GPUVerify refuses snapshots of pointers it cannot resolve to one array); a `dst` in
     /// `__constant` memory.
-    pub(super) fn array_snapshot(&mut self, name: &str, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn array_snapshot(
+        &mut self,
+        name: &str,
+        args: &[&Node],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Val> {
         let [dst, src] = args else {
             return unsupported(span.clone(), format!("`{name}` needs two arguments (dst, src)"));
         };
@@ -382,7 +396,7 @@ impl Lower<'_, '_> {
     /// them only there (GPUVerify collects the path conditions of `==>` and `if then else` in
     /// a barrier invariant's reads); the plain expression when none reads memory. `None`
     /// outside annotations and for other calls: the built-in's table entry applies.
-    pub(super) fn guarded_annotation(
+    pub(in crate::frontend) fn guarded_annotation(
         &mut self,
         n: &Node,
         name: &str,
@@ -410,10 +424,10 @@ impl Lower<'_, '_> {
         if arms.iter().all(|(_, s)| s.is_empty()) {
             let mut v: Vec<Expr> = arms.into_iter().map(|(e, _)| e).collect();
             let e = match v.len() {
-                1 => crate::frontend::builtins::implies(c, v.remove(0)),
+                1 => crate::frontend::lower::builtin::table::implies(c, v.remove(0)),
                 _ => {
                     v.insert(0, c);
-                    match crate::frontend::builtins::ite(&v, ty) {
+                    match crate::frontend::lower::builtin::table::ite(&v, ty) {
                         Some(e) => e,
                         None => return unsupported(span, format!("`{name}` with these arguments")),
                     }
@@ -424,24 +438,28 @@ impl Lower<'_, '_> {
         let t = self.temp(ty);
         let tv = Expr::Var { id: t, ty };
         let mut arms = arms.into_iter().map(|(e, mut stmts)| {
-            let e = if ty == Ty::Bool { super::to_bool(e) } else { cast(e, ty) };
-            stmts.push(super::set(t, e, span.clone()));
+            let e = if ty == Ty::Bool {
+                crate::frontend::lower::to_bool(e)
+            } else {
+                cast(e, ty)
+            };
+            stmts.push(crate::frontend::lower::set(t, e, span.clone()));
             stmts
         });
         let then = arms.next().unwrap_or_default();
         let els = match arms.next() {
             Some(e) => e,
             // `__implies(a, b)`: true where `a` is false.
-            None => vec![super::set(t, Expr::bool(true), span.clone())],
+            None => vec![crate::frontend::lower::set(t, Expr::bool(true), span.clone())],
         };
-        out.push(super::branch(c, then, els, span));
+        out.push(crate::frontend::lower::branch(c, then, els, span));
         Ok(Some(Val::Scalar(tv)))
     }
 
     /// GPUVerify's `__add_noovfl_int(a, b)` / `__add_noovfl_unsigned_int(a, b)` (the call `n`,
     /// paper `001_…` §5): `a + b` in the call's type, after assuming it does not overflow
-    /// ([`crate::frontend::builtins::add_noovfl`]).
-    pub(super) fn add_no_overflow(
+    /// ([`crate::frontend::lower::builtin::table::add_noovfl`]).
+    pub(in crate::frontend) fn add_no_overflow(
         &mut self,
         n: &Node,
         name: &str,
@@ -452,7 +470,7 @@ impl Lower<'_, '_> {
         let v = self.scalar_args(args, out)?;
         let ty = self.scalar_ty(n)?;
         let v: Vec<Expr> = v.into_iter().map(|e| cast(e, ty)).collect();
-        let Some(ok) = crate::frontend::builtins::add_noovfl(&v, ty) else {
+        let Some(ok) = crate::frontend::lower::builtin::table::add_noovfl(&v, ty) else {
             return unsupported(span.clone(), format!("`{name}` with these arguments"));
         };
         out.push(Stmt {

@@ -13,16 +13,16 @@
 //! between calls and whose closure may be copied) is refused, as are init-captures (`[y = e]`)
 //! and any other use of a closure (its address, a copy into memory).
 
-use super::cxx::Arg;
-use super::globals::{Globals, body_of};
-use super::{Binding, LVal, Lower, R, Val, unsupported};
 use crate::frontend::ast::{Node, strip_parens};
+use crate::frontend::lower::cxx::Arg;
+use crate::frontend::lower::globals::{Globals, body_of};
+use crate::frontend::lower::{Binding, LVal, Lower, R, Val, unsupported};
 use crate::ir::*;
 use std::collections::HashMap;
 
 /// A lambda's closure as the lowering sees it.
 #[derive(Clone, Debug)]
-pub(super) struct Closure {
+pub(in crate::frontend) struct Closure {
     /// The id of the closure class (`CXXRecordDecl`), which owns the `operator()` called.
     record: String,
     /// The bindings of the function that created the lambda, by declaration id, with each
@@ -34,7 +34,7 @@ pub(super) struct Closure {
 
 /// Record the `operator()` of every lambda under `n` in `g` ([`Globals::lambda_ops`] and
 /// [`Globals::funcs_by_id`]), generic lambdas' instantiations included.
-pub(super) fn collect_lambdas<'a>(n: &'a Node, g: &mut Globals<'a>) {
+pub(in crate::frontend) fn collect_lambdas<'a>(n: &'a Node, g: &mut Globals<'a>) {
     if n.kind == "LambdaExpr"
         && let Some(record) = n.inner.iter().find(|c| c.kind == "CXXRecordDecl")
     {
@@ -82,7 +82,7 @@ fn after_params(t: &str) -> &str {
 
 /// The trailing return type of the function type `t` (`float` of `auto (int) const -> float`,
 /// as clang spells a lambda's `operator()`), if it has one.
-pub(super) fn trailing_return(t: &str) -> Option<&str> {
+pub(in crate::frontend) fn trailing_return(t: &str) -> Option<&str> {
     if !t.starts_with("auto (") {
         return None;
     }
@@ -206,7 +206,7 @@ impl Lower<'_, '_> {
 
     /// The local variable `d` when it holds a lambda: its closure is recorded and `true`
     /// returned; a variable of a lambda's type initialised otherwise is refused.
-    pub(super) fn lambda_local(&mut self, d: &Node, out: &mut Vec<Stmt>) -> R<bool> {
+    pub(in crate::frontend) fn lambda_local(&mut self, d: &Node, out: &mut Vec<Stmt>) -> R<bool> {
         let init = d.code_children().last().filter(|_| d.init.is_some());
         if let Some(e) = init
             && let Some(c) = self.closure_of(e, out)?
@@ -226,7 +226,7 @@ impl Lower<'_, '_> {
 
     /// The argument `a` for the parameter `p` when it is a lambda: the parameter holds its
     /// closure (`true`); `false` for any other argument.
-    pub(super) fn bind_lambda_param(&mut self, a: &Node, p: &Node, out: &mut Vec<Stmt>) -> R<bool> {
+    pub(in crate::frontend) fn bind_lambda_param(&mut self, a: &Node, p: &Node, out: &mut Vec<Stmt>) -> R<bool> {
         match self.closure_of(a, out)? {
             Some(c) => {
                 self.closures.insert(p.id.clone(), c);
@@ -238,7 +238,7 @@ impl Lower<'_, '_> {
 
     /// The call `n` (callee `c`, arguments `args`) when it calls a lambda: `operator()`
     /// inlined in a frame starting from the closure's bindings; `None` for any other call.
-    pub(super) fn lambda_call(
+    pub(in crate::frontend) fn lambda_call(
         &mut self,
         n: &Node,
         c: &Node,

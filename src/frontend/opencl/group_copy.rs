@@ -8,8 +8,8 @@
 //! (`encode/pair/copies.rs`). An event is a `uint`: a copy given the event 0 makes the event
 //! `site + 1` (its own), one given an event returns it (the copies then share it).
 
-use super::{LVal, Lower, R, Val, bin, cast, unsupported};
 use crate::frontend::ast::Node;
+use crate::frontend::lower::{LVal, Lower, R, Val, bin, cast, unsupported};
 use crate::frontend::types::CType;
 use crate::ir::query::int_constant;
 use crate::ir::*;
@@ -28,7 +28,7 @@ impl Lower<'_, '_> {
     /// # Errors
     /// Arguments that are not two pointers, a count, (a stride,) an event; an element type
     /// without a layout.
-    pub(super) fn group_copy(
+    pub(in crate::frontend) fn group_copy(
         &mut self,
         n: &Node,
         name: &str,
@@ -119,8 +119,8 @@ impl Lower<'_, '_> {
     fn copy_arrays(
         &mut self,
         copy: &Copy,
-        dst: super::PtrVal,
-        src: super::PtrVal,
+        dst: crate::frontend::lower::PtrVal,
+        src: crate::frontend::lower::PtrVal,
         span: &Span,
         out: &mut Vec<Stmt>,
     ) -> R<()> {
@@ -209,7 +209,13 @@ impl Lower<'_, '_> {
     ///
     /// # Errors
     /// A `num` that is not an integer constant; a `list` that is not a pointer to events.
-    pub(super) fn wait_events(&mut self, name: &str, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn wait_events(
+        &mut self,
+        name: &str,
+        args: &[&Node],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Val> {
         let [num, list] = args else {
             return unsupported(span.clone(), format!("`{name}` with {} arguments", args.len()));
         };

@@ -6,9 +6,9 @@
 //! (`place.rs`), byte-accurate through the record layout of [`crate::frontend::types`]. This
 //! file only gives meaning, by name, to what the headers declare without a body gpug reads.
 
-use super::{Lower, R, Val, cast, unsupported};
 use crate::frontend::ast::Node;
 use crate::frontend::cuda::builtin_from;
+use crate::frontend::lower::{Lower, R, Val, cast, unsupported};
 use crate::frontend::types::CType;
 use crate::ir::*;
 
@@ -17,7 +17,7 @@ impl Lower<'_, '_> {
     /// the arguments as its fields, in order. `None`, with nothing evaluated, when the call is
     /// not of that shape (not one scalar per field: another overload, such as
     /// `make_float4(float3, float)` of the CUDA samples' `helper_math.h`).
-    pub(super) fn make_vector(&mut self, n: &Node, args: &[&Node], out: &mut Vec<Stmt>) -> R<Option<Val>> {
+    pub(in crate::frontend) fn make_vector(&mut self, n: &Node, args: &[&Node], out: &mut Vec<Stmt>) -> R<Option<Val>> {
         let fields = match self.ctype(n) {
             CType::Record(r) => self.g.types.records.get(&r).cloned(),
             _ => None,
@@ -42,7 +42,7 @@ impl Lower<'_, '_> {
     /// A constructor call with several arguments, `e` (a `CXXConstructExpr`): `dim3(x, y, z)`,
     /// whose omitted arguments are 1 (as in `vector_types.h`). Any other constructor is an
     /// error.
-    pub(super) fn construct(&mut self, e: &Node, args: &[&Node], out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn construct(&mut self, e: &Node, args: &[&Node], out: &mut Vec<Stmt>) -> R<Val> {
         let span = self.span(e);
         let cty = self.ctype(e);
         let is_dim3 = matches!(&cty, CType::Record(r) if r == "dim3");
@@ -69,7 +69,7 @@ impl Lower<'_, '_> {
 
     /// `threadIdx`, `blockIdx`, `blockDim` or `gridDim` (`var`) as a `uint3`/`dim3` value (its
     /// conversion operators).
-    pub(super) fn builtin_vector(&self, var: &str, span: &Span) -> R<Val> {
+    pub(in crate::frontend) fn builtin_vector(&self, var: &str, span: &Span) -> R<Val> {
         let mut vs = Vec::new();
         for f in ["x", "y", "z"] {
             let Some(b) = builtin_from(var, f) else {

@@ -1,20 +1,16 @@
 //! Built-in functions as tables keyed by name: what a call to each becomes in the IR.
 //!
 //! A language's [`Table`] lists every built-in function once, with its [`Lowering`]: adding an
-//! intrinsic is one line in the table ([`cuda::BUILTINS`] for CUDA). The small IR constructors
+//! intrinsic is one line in the table ([`crate::frontend::cuda::builtins::BUILTINS`] for CUDA). The small IR constructors
 //! of pure built-ins ([`min`], [`max`], [`abs`], [`implies`], [`add_noovfl`]; the integer
 //! intrinsics in [`int`]) and of GPUVerify's two-thread annotations ([`other`], [`uniform`],
 //! [`distinct`], [`all`], [`exclusive`], [`same_group`]) live here, shared by the languages'
 //! tables.
 //!
 //! Owns names and IR shapes only: evaluating a call's arguments and emitting its statements is
-//! the lowering's job (`lower/builtin.rs`), and clang's AST is not read here.
+//! the lowering's job ([`super`], which also looks a name up in the tables), and clang's AST is not read here.
 
-pub mod cuda;
-pub mod int;
-pub mod opencl;
-
-use super::lower::to_bool;
+use crate::frontend::lower::to_bool;
 use crate::ir::{AtomicOp, AtomicScope, BinOp, Builtin, Dim, Expr, Ty, UnOp};
 
 /// What a call to a built-in function becomes.
@@ -194,23 +190,6 @@ pub enum WorkItem {
     WorkDim,
 }
 
-/// The lowering of the built-in function `name` of `language`, if it is one: OpenCL's table
-/// first for OpenCL, then CUDA's (which holds what both share: GPUVerify's annotations, `min`,
-/// `max`, float math, `printf`).
-pub fn lookup(language: crate::ir::Language, name: &str) -> Option<Lowering> {
-    // GPUVerify's barrier invariants, one declaration per arity (`__barrier_invariant_3`).
-    if let Some(n) = name.strip_prefix("__barrier_invariant_binary_") {
-        return n.parse::<u32>().is_ok().then_some(Lowering::BarrierInvariant(true));
-    }
-    if let Some(n) = name.strip_prefix("__barrier_invariant_") {
-        return n.parse::<u32>().is_ok().then_some(Lowering::BarrierInvariant(false));
-    }
-    match language {
-        crate::ir::Language::Cuda => cuda::BUILTINS.get(name),
-        crate::ir::Language::OpenCl => opencl::BUILTINS.get(name).or_else(|| cuda::BUILTINS.get(name)),
-    }
-}
-
 /// Which accesses an access log records: a thread's reads, writes or atomics of one array
 /// since the last barrier (GPUVerify's `__read`, `__write` and `__atomic`; atomics are neither
 /// reads nor writes there).
@@ -298,7 +277,7 @@ pub fn max(args: &[Expr], ty: Ty) -> Option<Expr> {
 }
 
 /// `e` converted to `ty` (itself when it has that type).
-pub(super) fn to(e: &Expr, ty: Ty) -> Expr {
+pub(in crate::frontend) fn to(e: &Expr, ty: Ty) -> Expr {
     if e.ty() == ty {
         return e.clone();
     }
@@ -312,7 +291,7 @@ pub(super) fn to(e: &Expr, ty: Ty) -> Expr {
 pub fn ite(args: &[Expr], ty: Ty) -> Option<Expr> {
     let [c, a, b] = args else { return None };
     Some(Expr::Select {
-        cond: Box::new(super::lower::to_bool(c.clone())),
+        cond: Box::new(crate::frontend::lower::to_bool(c.clone())),
         then: Box::new(to(a, ty)),
         els: Box::new(to(b, ty)),
         ty,
@@ -491,20 +470,5 @@ pub fn implies(a: Expr, b: Expr) -> Expr {
         lhs: Box::new(na),
         rhs: Box::new(to_bool(b)),
         ty: Ty::Bool,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::cuda::BUILTINS;
-
-    #[test]
-    fn cuda_names_are_listed_once() {
-        for (i, (name, _)) in BUILTINS.0.iter().enumerate() {
-            assert!(
-                BUILTINS.0[i + 1..].iter().all(|(n, _)| n != name),
-                "`{name}` is listed twice"
-            );
-        }
     }
 }
