@@ -32,8 +32,9 @@
 //! [`Lowering::Curand`]: crate::frontend::lower::builtin::table::Lowering::Curand
 
 use crate::frontend::ast::Node;
-use crate::frontend::lower::{Lower, R, Val, add_off, cast, unsupported};
+use crate::frontend::lower::{Lower, R, Val, add_off, unsupported};
 use crate::frontend::types::CType;
+use crate::ir::build::cast;
 use crate::ir::*;
 
 /// The MTGP32 calls that draw one number with `curand(state)` (the others are calls without a

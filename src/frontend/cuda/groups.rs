@@ -272,13 +272,9 @@ fn mul(a: Expr, b: Expr) -> Expr {
     bin(BinOp::Mul, a, b)
 }
 
+/// The expression `a op b` of type `u32`.
 fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
-    Expr::Binary {
-        op,
-        lhs: Box::new(a),
-        rhs: Box::new(b),
-        ty: Ty::U32,
-    }
+    crate::ir::build::bin(op, a, b, Ty::U32)
 }
 
 /// `threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)`.

@@ -197,14 +197,14 @@ impl Lower<'_, '_> {
         let mut off: Option<Expr> = None;
         for (i, a) in args[lead + 1..lead + 1 + dims].iter().enumerate() {
             let c = self.rvalue(a, out)?;
-            let c = crate::frontend::lower::cast(self.expect_scalar(c, a)?, Ty::I64);
+            let c = crate::ir::build::cast(self.expect_scalar(c, a)?, Ty::I64);
             let term = match i {
                 0 => c,
-                _ => crate::frontend::lower::bin(BinOp::Mul, c, Expr::int(1i64 << [0, 24, 44][i], Ty::I64), Ty::I64),
+                _ => crate::ir::build::bin(BinOp::Mul, c, Expr::int(1i64 << [0, 24, 44][i], Ty::I64), Ty::I64),
             };
             off = Some(match off {
                 None => term,
-                Some(o) => crate::frontend::lower::bin(BinOp::Add, o, term, Ty::I64),
+                Some(o) => crate::ir::build::bin(BinOp::Add, o, term, Ty::I64),
             });
         }
         let off = off.unwrap_or_else(|| Expr::int(0, Ty::I64));

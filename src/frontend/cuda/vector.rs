@@ -8,8 +8,9 @@
 
 use crate::frontend::ast::Node;
 use crate::frontend::cuda::builtin_from;
-use crate::frontend::lower::{Lower, R, Val, cast, unsupported};
+use crate::frontend::lower::{Lower, R, Val, unsupported};
 use crate::frontend::types::CType;
+use crate::ir::build::cast;
 use crate::ir::*;
 
 impl Lower<'_, '_> {

@@ -51,8 +51,9 @@ use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::cuda::fragment::{Fragment, storage_len};
 use crate::frontend::cuda::groups::block_rank;
 use crate::frontend::lower::globals::{Globals, template_args};
-use crate::frontend::lower::{LVal, Lower, PtrVal, R, Val, bin, cast, unsupported};
+use crate::frontend::lower::{LVal, Lower, PtrVal, R, Val, unsupported};
 use crate::frontend::types::CType;
+use crate::ir::build::{bin, cast};
 use crate::ir::*;
 
 /// The warp matrix functions gpug models.

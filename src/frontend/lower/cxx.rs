@@ -366,7 +366,7 @@ impl Lower<'_, '_> {
                 let ty = x.ty();
                 let t = self.temp(ty);
                 sa.push(set(t, x, span.clone()));
-                sb.push(set(t, super::cast(y, ty), span.clone()));
+                sb.push(set(t, crate::ir::build::cast(y, ty), span.clone()));
                 Val::Scalar(Expr::Var { id: t, ty })
             }
             (Val::Ptr(p), Val::Ptr(q)) if p.array == q.array => {
@@ -580,7 +580,7 @@ impl Lower<'_, '_> {
             None => return unsupported(self.span(at), "view of a struct without fields"),
         };
         for (k, (_, b)) in fs.iter().enumerate().rev().skip(1) {
-            let cond = super::bin(BinOp::Eq, i.clone(), Expr::int(k as u64, Ty::I64), Ty::Bool);
+            let cond = crate::ir::build::bin(BinOp::Eq, i.clone(), Expr::int(k as u64, Ty::I64), Ty::Bool);
             place = LVal::Cond {
                 cond,
                 then: Box::new(LVal::Bound(b.clone())),

@@ -597,7 +597,7 @@ impl Lower<'_, '_> {
         }
         let mut stmts = Vec::new();
         match self.rvalue(init, &mut stmts) {
-            Ok(Val::Scalar(e)) if stmts.is_empty() => Ok(Some(Binding::Const(super::cast(e, ty)))),
+            Ok(Val::Scalar(e)) if stmts.is_empty() => Ok(Some(Binding::Const(crate::ir::build::cast(e, ty)))),
             _ => Ok(None),
         }
     }

@@ -6,10 +6,11 @@
 //! functions.
 
 use super::globals::const_value;
-use super::{LVal, Lower, PtrVal, R, Val, branch, cast, describe, float_name, set, to_bool, unsupported, wrap_ty};
+use super::{LVal, Lower, PtrVal, R, Val, branch, describe, float_name, set, unsupported, wrap_ty};
 use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::cuda::{find_builtin, find_builtin_lv, is_builtin_struct};
 use crate::frontend::types::{CType, FN_PTR};
+use crate::ir::build::{cast, to_bool};
 use crate::ir::*;
 use num_bigint::BigInt;
 

@@ -42,6 +42,7 @@
 use super::FrontendError;
 use super::ast::{Node, Pos};
 use super::types::CType;
+use crate::ir::build::cast;
 use crate::ir::query::wrap;
 use crate::ir::*;
 use calls::memory_calls::U8;
@@ -706,18 +707,6 @@ pub(in crate::frontend) fn scale(idx: Expr, size: u64) -> Expr {
     }
 }
 
-pub(in crate::frontend) fn cast(e: Expr, ty: Ty) -> Expr {
-    if e.ty() == ty {
-        return e;
-    }
-    if let (Expr::Const { value, .. }, Ty::Int { bits, signed }) = (&e, ty)
-        && matches!(e.ty(), Ty::Int { .. })
-    {
-        return Expr::int(wrap(value.clone(), bits, signed), ty);
-    }
-    Expr::Cast { arg: Box::new(e), ty }
-}
-
 /// The statement `var = value`.
 pub(in crate::frontend) fn set(var: VarId, value: Expr, span: Span) -> Stmt {
     Stmt {
@@ -726,33 +715,11 @@ pub(in crate::frontend) fn set(var: VarId, value: Expr, span: Span) -> Stmt {
     }
 }
 
-/// The expression `l op r` of type `ty`.
-pub(in crate::frontend) fn bin(op: BinOp, l: Expr, r: Expr, ty: Ty) -> Expr {
-    Expr::Binary {
-        op,
-        lhs: Box::new(l),
-        rhs: Box::new(r),
-        ty,
-    }
-}
-
 /// The statement `if (cond) { then } else { els }`.
 pub(in crate::frontend) fn branch(cond: Expr, then: Vec<Stmt>, els: Vec<Stmt>, span: Span) -> Stmt {
     Stmt {
         kind: StmtKind::If { cond, then, els },
         span,
-    }
-}
-
-/// `e` as a truth value: a `Bool` as it is, anything else cast to `Bool`.
-pub(in crate::frontend) fn to_bool(e: Expr) -> Expr {
-    if e.ty() == Ty::Bool {
-        e
-    } else {
-        Expr::Cast {
-            arg: Box::new(e),
-            ty: Ty::Bool,
-        }
     }
 }
 

@@ -6,11 +6,12 @@
 //! tag: `target.rs`); accesses through it go to the array it points into.
 
 use super::target::ptr_value;
-use super::{Binding, LVal, Lower, PtrOff, PtrVal, R, Val, add_off, cast, float_name, scale, set, unsupported};
+use super::{Binding, LVal, Lower, PtrOff, PtrVal, R, Val, add_off, float_name, scale, set, unsupported};
 use crate::frontend::FrontendError;
 use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::cuda::ctor16::is_copy;
 use crate::frontend::types::{CType, is_fp16_record};
+use crate::ir::build::cast;
 use crate::ir::*;
 
 /// The largest fixed-size array (in elements) copied element by element as part of a struct.

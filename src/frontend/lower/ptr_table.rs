@@ -84,7 +84,7 @@ impl Lower<'_, '_> {
                 f
             }
         };
-        let off = super::bin(BinOp::Shl, off, Expr::int(SLOT_SHIFT, Ty::I64), Ty::I64);
+        let off = crate::ir::build::bin(BinOp::Shl, off, Expr::int(SLOT_SHIFT, Ty::I64), Ty::I64);
         Ok(Some(Val::Ptr(PtrVal {
             array: family,
             off,
@@ -135,5 +135,5 @@ impl Lower<'_, '_> {
 pub(in crate::frontend) fn family_slot(off: &Expr) -> Expr {
     let half = Expr::int(1u64 << (SLOT_SHIFT - 1), Ty::I64);
     let near = super::add_off(off.clone(), half);
-    super::bin(BinOp::Shr, near, Expr::int(SLOT_SHIFT, Ty::I64), Ty::I64)
+    crate::ir::build::bin(BinOp::Shr, near, Expr::int(SLOT_SHIFT, Ty::I64), Ty::I64)
 }

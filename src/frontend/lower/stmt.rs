@@ -6,8 +6,9 @@
 //! `place.rs`.
 
 use super::globals::const_value;
-use super::{LVal, Lower, R, branch, cast, set, to_bool, unsupported};
+use super::{LVal, Lower, R, branch, set, unsupported};
 use crate::frontend::ast::{Node, strip_parens};
+use crate::ir::build::{cast, to_bool};
 use crate::ir::*;
 use num_bigint::BigInt;
 

@@ -208,7 +208,7 @@ fn clamp(args: &[Expr], ty: Ty) -> Option<Expr> {
 /// `select(a, b, c)` on scalars: `c != 0 ? b : a`.
 fn select(args: &[Expr], ty: Ty) -> Option<Expr> {
     let [a, b, c] = args else { return None };
-    let cond = crate::frontend::lower::to_bool(c.clone());
+    let cond = crate::ir::build::to_bool(c.clone());
     Some(Expr::Select {
         cond: Box::new(cond),
         then: Box::new(crate::frontend::lower::builtin::table::to(b, ty)),

@@ -8,8 +8,9 @@
 //! byte-accurate through its layout (a 3-component vector takes 4 components' room).
 
 use crate::frontend::ast::Node;
-use crate::frontend::lower::{LVal, Lower, R, Val, cast, unsupported};
+use crate::frontend::lower::{LVal, Lower, R, Val, unsupported};
 use crate::frontend::types::{CType, ext_vector_of};
+use crate::ir::build::cast;
 use crate::ir::*;
 
 /// The components an accessor names on a vector of `n` components, in order: `x`, `y`, `z`,

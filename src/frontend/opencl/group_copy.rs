@@ -9,8 +9,9 @@
 //! `site + 1` (its own), one given an event returns it (the copies then share it).
 
 use crate::frontend::ast::Node;
-use crate::frontend::lower::{LVal, Lower, R, Val, bin, cast, unsupported};
+use crate::frontend::lower::{LVal, Lower, R, Val, unsupported};
 use crate::frontend::types::CType;
+use crate::ir::build::{bin, cast};
 use crate::ir::query::int_constant;
 use crate::ir::*;
 

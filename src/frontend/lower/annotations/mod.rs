@@ -17,7 +17,8 @@ pub(in crate::frontend) mod access_log;
 use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::lower::annotations::access_log::{AccessLog, OFFSET_TY};
 use crate::frontend::lower::builtin::table::{LogKind, LogQuery, LogWhat, implies};
-use crate::frontend::lower::{Lower, PtrVal, R, Val, cast, unsupported};
+use crate::frontend::lower::{Lower, PtrVal, R, Val, unsupported};
+use crate::ir::build::cast;
 use crate::ir::*;
 
 impl Lower<'_, '_> {
@@ -223,7 +224,7 @@ impl Lower<'_, '_> {
             };
             out.push(Stmt {
                 kind: StmtKind::Assume {
-                    cond: crate::frontend::lower::to_bool(e),
+                    cond: crate::ir::build::to_bool(e),
                 },
                 span,
             });
@@ -439,7 +440,7 @@ impl Lower<'_, '_> {
         let tv = Expr::Var { id: t, ty };
         let mut arms = arms.into_iter().map(|(e, mut stmts)| {
             let e = if ty == Ty::Bool {
-                crate::frontend::lower::to_bool(e)
+                crate::ir::build::to_bool(e)
             } else {
                 cast(e, ty)
             };

@@ -7,6 +7,7 @@
 //! to the parameter types) and its result type, an [`Expr`], as the CUDA Math API and the PTX
 //! ISA define them. `None` when the arguments do not fit.
 
+use crate::ir::build::bin;
 use crate::ir::{BinOp, Expr, Ty, UnOp};
 
 /// `e` converted to `ty` (a no-op when it has that type).
@@ -16,16 +17,6 @@ fn conv(e: &Expr, ty: Ty) -> Expr {
     }
     Expr::Cast {
         arg: Box::new(e.clone()),
-        ty,
-    }
-}
-
-/// `lhs op rhs` of type `ty`.
-fn bin(op: BinOp, lhs: Expr, rhs: Expr, ty: Ty) -> Expr {
-    Expr::Binary {
-        op,
-        lhs: Box::new(lhs),
-        rhs: Box::new(rhs),
         ty,
     }
 }

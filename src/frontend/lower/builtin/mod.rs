@@ -11,8 +11,9 @@ pub(in crate::frontend) mod table;
 use crate::frontend::FrontendError;
 use crate::frontend::ast::Node;
 use crate::frontend::lower::builtin::table::{Check, IntFn, Lowering, WorkItem};
-use crate::frontend::lower::{Lower, R, Val, cast, unsupported};
+use crate::frontend::lower::{Lower, R, Val, unsupported};
 use crate::frontend::types::{CType, is_fp16_record};
+use crate::ir::build::cast;
 use crate::ir::*;
 
 impl Lower<'_, '_> {

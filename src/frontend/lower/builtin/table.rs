@@ -10,7 +10,7 @@
 //! Owns names and IR shapes only: evaluating a call's arguments and emitting its statements is
 //! the lowering's job ([`super`], which also looks a name up in the tables), and clang's AST is not read here.
 
-use crate::frontend::lower::to_bool;
+use crate::ir::build::{bin, to_bool};
 use crate::ir::{AtomicOp, AtomicScope, BinOp, Builtin, Dim, Expr, Ty, UnOp};
 
 /// What a call to a built-in function becomes.
@@ -291,7 +291,7 @@ pub(in crate::frontend) fn to(e: &Expr, ty: Ty) -> Expr {
 pub fn ite(args: &[Expr], ty: Ty) -> Option<Expr> {
     let [c, a, b] = args else { return None };
     Some(Expr::Select {
-        cond: Box::new(crate::frontend::lower::to_bool(c.clone())),
+        cond: Box::new(crate::ir::build::to_bool(c.clone())),
         then: Box::new(to(a, ty)),
         els: Box::new(to(b, ty)),
         ty,
@@ -301,16 +301,11 @@ pub fn ite(args: &[Expr], ty: Ty) -> Option<Expr> {
 /// GPUVerify's `__mod_pow2(x, y)`: `x % y` for `y` a power of two, as `x & (y - 1)`.
 pub fn mod_pow2(args: &[Expr], ty: Ty) -> Option<Expr> {
     let [x, y] = args else { return None };
-    let bin = |op, l: Expr, r: Expr| Expr::Binary {
-        op,
-        lhs: Box::new(l),
-        rhs: Box::new(r),
-        ty,
-    };
     Some(bin(
         BinOp::BitAnd,
         to(x, ty),
-        bin(BinOp::Sub, to(y, ty), Expr::int(1, ty)),
+        bin(BinOp::Sub, to(y, ty), Expr::int(1, ty), ty),
+        ty,
     ))
 }
 

@@ -14,8 +14,9 @@
 
 use crate::frontend::ast::{DeclRef, Node};
 use crate::frontend::lower::globals::body_of;
-use crate::frontend::lower::{Lower, R, Val, branch, cast, set, unsupported};
+use crate::frontend::lower::{Lower, R, Val, branch, set, unsupported};
 use crate::frontend::types::{CType, FN_PTR, TypeEnv};
+use crate::ir::build::cast;
 use crate::ir::*;
 use std::sync::Arc;
 

@@ -19,7 +19,8 @@
 //! argument, a call without three arguments.
 
 use crate::frontend::ast::{Node, strip_parens};
-use crate::frontend::lower::{Lower, R, Val, add_off, branch, cast, set, unsupported};
+use crate::frontend::lower::{Lower, R, Val, add_off, branch, set, unsupported};
+use crate::ir::build::cast;
 use crate::ir::query::int_constant;
 use crate::ir::*;
 use num_bigint::BigInt;

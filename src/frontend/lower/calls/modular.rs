@@ -27,8 +27,9 @@
 use crate::frontend::ast::Node;
 use crate::frontend::lower::decl::param_space;
 use crate::frontend::lower::globals::{Globals, body_of};
-use crate::frontend::lower::{Lower, PtrVal, R, Val, bin, unsupported};
+use crate::frontend::lower::{Lower, PtrVal, R, Val, unsupported};
 use crate::frontend::types::CType;
+use crate::ir::build::bin;
 use crate::ir::*;
 use std::collections::HashSet;
 
