@@ -289,7 +289,7 @@ pub enum FrontendError {
 /// With `--kernel NAME<ARGS>` naming a `__global__` template that the file does not
 /// instantiate with `ARGS` (by an explicit instantiation or a launch `NAME<ARGS><<<…>>>`), clang
 /// runs again on a copy with an explicit instantiation appended after the last line
-/// (`lower::template_instantiation`), so the file need not be edited; a clang error about it
+/// (`lower::kernel::template_instantiation`), so the file need not be edited; a clang error about it
 /// says what was appended.
 pub fn load(path: &Path, opts: &FrontendOptions) -> Result<Program, FrontendError> {
     let mut program = load_kernels(path, opts)?;
@@ -353,7 +353,7 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
     let io = |context: String| move |source| FrontendError::Io { context, source };
     let mut appended = String::new();
     if let Some(want) = opts.kernel.as_deref()
-        && let Some(text) = lower::template_instantiation(&root, &file, &prelude.to_string_lossy(), want)
+        && let Some(text) = lower::kernel::template_instantiation(&root, &file, &prelude.to_string_lossy(), want)
     {
         let mut bytes = std::fs::read(path).map_err(io(format!("reading {file}")))?;
         bytes.extend_from_slice(text.as_bytes());
@@ -366,13 +366,13 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
     }
     let prelude_s = prelude.to_string_lossy();
     if opts.assumptions.is_empty() {
-        let mut program = lower::lower_program(&root, &file, &prelude_s, opts.kernel.as_deref(), opts)
+        let mut program = lower::kernel::lower_program(&root, &file, &prelude_s, opts.kernel.as_deref(), opts)
             .map_err(|e| empty_headers_hint(e, &notes))?;
         program.notes.splice(0..0, notes);
         program.includes = included_files(&root, &file, &prelude_s);
         return Ok(program);
     }
-    let offsets = lower::kernel_body_offsets(&root, &file, &prelude_s, opts.kernel.as_deref())?;
+    let offsets = lower::kernel::kernel_body_offsets(&root, &file, &prelude_s, opts.kernel.as_deref())?;
     let inserted: String = opts
         .assumptions
         .iter()
@@ -427,7 +427,7 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
         opts.preprocessor.push(PreprocessorFlag::VfsOverlay(yaml));
     }
     let again = reparse(path, &opts, &out, "")?;
-    let mut program = lower::lower_program(
+    let mut program = lower::kernel::lower_program(
         &again.root,
         &file,
         &again.prelude.to_string_lossy(),

@@ -16,9 +16,10 @@
 //! class is an error.
 
 use crate::frontend::ast::Node;
+use crate::frontend::lower::ctor::is_copy;
 use crate::frontend::lower::place::place_of;
 use crate::frontend::lower::{Lower, R, Val, unsupported};
-use crate::frontend::types::{CType, TypeEnv, is_fp16_record};
+use crate::frontend::types::{CType, is_fp16_record};
 use crate::ir::*;
 
 impl Lower<'_, '_> {
@@ -168,15 +169,5 @@ impl Lower<'_, '_> {
             }
             _ => None,
         }
-    }
-}
-
-/// Whether `f` (a constructor or `operator=` of the record `r`) is a copy or a move: one
-/// parameter, a reference to `r`.
-pub(in crate::frontend) fn is_copy(types: &TypeEnv, f: &Node, r: &str) -> bool {
-    let params: Vec<&Node> = f.inner.iter().filter(|p| p.kind == "ParmVarDecl").collect();
-    match params.as_slice() {
-        [p] => matches!(types.parse(p.type_str()), CType::Ref(to) if matches!(&*to, CType::Record(x) if x == r)),
-        _ => false,
     }
 }

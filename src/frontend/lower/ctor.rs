@@ -11,7 +11,7 @@
 use super::{Binding, LVal, Lower, R, Val, unsupported};
 use crate::frontend::ast::Node;
 use crate::frontend::lower::calls::default_arg;
-use crate::frontend::types::CType;
+use crate::frontend::types::{CType, TypeEnv};
 use crate::ir::*;
 
 impl<'a> Lower<'a, '_> {
@@ -136,5 +136,15 @@ impl<'a> Lower<'a, '_> {
         let cty = self.ctype(n);
         let span = self.span(n);
         self.temporary(n, out, |l, lv, out| l.init(lv, &cty, n, &span, out))
+    }
+}
+
+/// Whether `f` (a constructor or `operator=` of the record `r`) is a copy or a move: one
+/// parameter, a reference to `r`.
+pub(in crate::frontend) fn is_copy(types: &TypeEnv, f: &Node, r: &str) -> bool {
+    let params: Vec<&Node> = f.inner.iter().filter(|p| p.kind == "ParmVarDecl").collect();
+    match params.as_slice() {
+        [p] => matches!(types.parse(p.type_str()), CType::Ref(to) if matches!(&*to, CType::Record(x) if x == r)),
+        _ => false,
     }
 }

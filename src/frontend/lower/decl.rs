@@ -20,16 +20,20 @@ const MAX_POINTER_MEMBERS: u64 = 64;
 /// the rest of a larger table stays unknown.
 const MAX_CONSTANT_VALUES: usize = 1024;
 
+/// A marker [`crate::frontend::opencl`] puts on an OpenCL parameter pointing to private memory
+/// (unqualified in OpenCL C 1.2), for [`param_space`] (and so `Lower::arbitrary_arg`).
+pub(in crate::frontend) const PRIVATE_ATTR: &str = "GpugPrivatePointeeAttr";
+
 /// The memory a pointer parameter `p` points into, as `opencl.rs` marks it: OpenCL's
 /// `__local T *` and `__constant T *` parameters are a work-group array and a read-only one, each
 /// of symbolic size; a device function's unqualified (private) pointer is per-thread memory
-/// ([`super::PRIVATE_ATTR`]); anything else (CUDA's pointers, `__global`) global memory.
+/// ([`PRIVATE_ATTR`]); anything else (CUDA's pointers, `__global`) global memory.
 pub(in crate::frontend) fn param_space(p: &Node) -> Space {
     if p.has_attr("CUDASharedAttr") {
         Space::Shared
     } else if p.has_attr("CUDAConstantAttr") {
         Space::Constant
-    } else if p.has_attr(super::PRIVATE_ATTR) {
+    } else if p.has_attr(PRIVATE_ATTR) {
         Space::Local
     } else {
         Space::Global

@@ -9,7 +9,7 @@ use super::target::ptr_value;
 use super::{Binding, LVal, Lower, PtrOff, PtrVal, R, Val, add_off, float_name, scale, set, unsupported};
 use crate::frontend::FrontendError;
 use crate::frontend::ast::{Node, strip_parens};
-use crate::frontend::cuda::ctor16::is_copy;
+use crate::frontend::lower::ctor::is_copy;
 use crate::frontend::types::{CType, is_fp16_record};
 use crate::ir::build::cast;
 use crate::ir::*;

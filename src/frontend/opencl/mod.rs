@@ -198,7 +198,7 @@ fn mark(n: &mut Node, kernel: bool) {
         "ParmVarDecl" if n.type_str().contains('*') => match pointee_space(n.type_str()) {
             Some("__local") => n.inner.push(attr("CUDASharedAttr")),
             Some("__constant") => n.inner.push(attr("CUDAConstantAttr")),
-            Some("__private") | None => n.inner.push(attr(crate::frontend::lower::PRIVATE_ATTR)),
+            Some("__private") | None => n.inner.push(attr(crate::frontend::lower::decl::PRIVATE_ATTR)),
             _ => {}
         },
         "VarDecl" => match own_space(n.type_str()) {

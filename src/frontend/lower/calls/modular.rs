@@ -40,10 +40,6 @@ const CONTRACTS: &[&str] = &["__requires", "__ensures", "__global_requires", "__
 /// that offsets computed from it do not wrap.
 const MAX_OFFSET: i64 = 1 << 40;
 
-/// A marker [`crate::frontend::opencl`] puts on an OpenCL parameter pointing to private memory
-/// (unqualified in OpenCL C 1.2), for [`Lower::arbitrary_arg`].
-pub(in crate::frontend) const PRIVATE_ATTR: &str = "GpugPrivatePointeeAttr";
-
 /// The device functions of the kernels' file that `--modular` checks on their own (see the
 /// module docs), in source order: not a kernel, not a method or template instance, device code
 /// (CUDA: `__device__`), with a body, and either with a contract or called by none of `roots`
