@@ -53,110 +53,16 @@ impl<'a, 'g> Host<'a, 'g> {
         let Some((index, kdecl, kernel)) = self.kernel_of(decl) else {
             return;
         };
-        let dims = |h: &mut Self, n: Option<&'a Node>| -> [Expr; 3] {
-            match n.and_then(|n| h.eval(n, env)) {
-                Some(Val::Dim3(d)) => d,
-                Some(Val::Int(v)) => [cast(v, Ty::U32), one(), one()],
-                None => [
-                    h.unknown("?", Ty::U32),
-                    h.unknown("?", Ty::U32),
-                    h.unknown("?", Ty::U32),
-                ],
-            }
-        };
-        let grid = dims(self, grid);
-        let block = dims(self, block);
-        // The kernel's scalar parameters by position: (name, variable, type).
-        let names: Vec<String> = kdecl
-            .inner
-            .iter()
-            .filter(|c| c.kind == "ParmVarDecl")
-            .map(|p| p.name.clone().unwrap_or_default())
-            .collect();
-        let scalar = |name: &str| {
-            kernel.params.iter().find_map(|p| match p.kind {
-                ParamKind::Scalar(v) if p.name == name && !name.is_empty() => Some((v, kernel.var(v).ty)),
-                _ => None,
-            })
-        };
-        // Host unknowns passed unchanged to a parameter are that parameter.
-        let mut map: HashMap<VarId, Expr> = HashMap::new();
-        let mut pending: Vec<(String, Expr, Expr)> = Vec::new();
-        let mut described = Vec::new();
-        let mut assumptions = Vec::new();
-        // Whether every scalar argument is known (then a host loop around the launch changes
-        // nothing worth saying).
-        let mut all_known = true;
-        for (name, arg) in names.iter().zip(&args) {
-            let Some((var, pty)) = scalar(name) else { continue };
-            let Some(Val::Int(v)) = arg else {
-                all_known = false;
-                continue;
-            };
-            let param = Expr::Var { id: var, ty: pty };
-            let v = fold(cast(v.clone(), pty));
-            if let Expr::Const { value, .. } = &v {
-                described.push(format!("{name} = {value}"));
-                assumptions.push(eq(param, v));
-                continue;
-            }
-            all_known = false;
-            match passed_unknown(&v) {
-                Some((u, uty)) if !map.contains_key(&u) => {
-                    map.insert(u, cast(param, uty));
-                }
-                _ => pending.push((name.clone(), param, v)),
-            }
-        }
-        let mut block_dim = [None; 3];
-        let mut grid_dim = [None; 3];
-        let mut geometry = Vec::new();
-        for (is_block, d) in [(false, &grid), (true, &block)] {
-            for (i, v) in d.iter().enumerate() {
-                let dim = Dim::ALL[i];
-                let b = if is_block {
-                    Builtin::BlockDim(dim)
-                } else {
-                    Builtin::GridDim(dim)
-                };
-                let label = format!(
-                    "{}.{}",
-                    if is_block { "blockDim" } else { "gridDim" },
-                    ["x", "y", "z"][i]
-                );
-                match fold(v.clone()) {
-                    Expr::Const { value, .. } => {
-                        if let Ok(n) = u32::try_from(&value)
-                            && n >= 1
-                        {
-                            if is_block {
-                                block_dim[i] = Some(n);
-                            } else {
-                                grid_dim[i] = Some(n);
-                            }
-                        }
-                    }
-                    v => pending.push((label, Expr::Builtin(b), v)),
-                }
-            }
-        }
-        for (is_block, d) in [(true, block_dim), (false, grid_dim)] {
-            if d.iter().all(Option::is_some) {
-                let v: Vec<String> = d.iter().map(|v| v.unwrap_or(1).to_string()).collect();
-                geometry.push(format!(
-                    "{} = ({})",
-                    if is_block { "blockDim" } else { "gridDim" },
-                    v.join(", ")
-                ));
-            } else {
-                for (i, v) in d.iter().enumerate() {
-                    if let Some(v) = v {
-                        let kind = if is_block { "blockDim" } else { "gridDim" };
-                        geometry.push(format!("{kind}.{} = {v}", ["x", "y", "z"][i]));
-                    }
-                }
-            }
-        }
+        let grid = self.launch_dims(grid, env);
+        let block = self.launch_dims(block, env);
+        let Arguments {
+            map,
+            mut pending,
+            mut described,
+            mut assumptions,
+            all_known,
+        } = arguments(kdecl, kernel, &args);
+        let (block_dim, grid_dim, mut geometry) = launch_geometry(&grid, &block, &mut pending);
         let names_of = |id: VarId| -> String {
             kernel
                 .params
@@ -171,16 +77,7 @@ impl<'a, 'g> Host<'a, 'g> {
             assumptions.push(eq(lhs, rhs));
         }
         geometry.extend(described);
-        // `main (line 24)` for a function that calls the next one at line 24.
-        let callers: Vec<String> = self
-            .stack
-            .iter()
-            .enumerate()
-            .map(|(i, (_, n))| match self.call_lines.get(i) {
-                Some(line) if i + 1 < self.stack.len() => format!("{n} (line {line})"),
-                _ => n.clone(),
-            })
-            .collect();
+        let callers = self.callers();
         let site = crate::frontend::lower::span_of(e, &crate::ir::Span::point(kernel.span.file.clone(), 0, 0));
         let config = self.config_text(e);
         self.found.push(Found {
@@ -197,6 +94,33 @@ impl<'a, 'g> Host<'a, 'g> {
                 in_loop: env.in_loop && !(all_known && block_dim.iter().chain(&grid_dim).all(Option::is_some)),
             },
         });
+    }
+
+    /// A launch's grid or block dimensions: a `dim3`, an integer (`x`, with `y = z = 1`), or
+    /// three fresh unknowns.
+    fn launch_dims(&mut self, n: Option<&'a Node>, env: &Env) -> [Expr; 3] {
+        match n.and_then(|n| self.eval(n, env)) {
+            Some(Val::Dim3(d)) => d,
+            Some(Val::Int(v)) => [cast(v, Ty::U32), one(), one()],
+            None => [
+                self.unknown("?", Ty::U32),
+                self.unknown("?", Ty::U32),
+                self.unknown("?", Ty::U32),
+            ],
+        }
+    }
+
+    /// The functions being interpreted, outermost first: `main (line 24)` for a function that
+    /// calls the next one at line 24.
+    fn callers(&self) -> Vec<String> {
+        self.stack
+            .iter()
+            .enumerate()
+            .map(|(i, (_, n))| match self.call_lines.get(i) {
+                Some(line) if i + 1 < self.stack.len() => format!("{n} (line {line})"),
+                _ => n.clone(),
+            })
+            .collect()
     }
 
     /// The kernel a launch's callee names: by its declaration, else by its name when one
@@ -268,4 +192,126 @@ impl<'a, 'g> Host<'a, 'g> {
         }
         text
     }
+}
+
+/// What a launch's scalar arguments make known about the kernel's parameters.
+struct Arguments {
+    /// Host unknowns passed unchanged to a parameter: that parameter.
+    map: HashMap<VarId, Expr>,
+    /// Values over host unknowns, to be written over the parameters: (label, the kernel's
+    /// term, the host's value).
+    pending: Vec<(String, Expr, Expr)>,
+    /// The values described (`n = 256`).
+    described: Vec<String>,
+    /// The equalities assumed at the kernel's entry.
+    assumptions: Vec<Expr>,
+    /// Whether every scalar argument is known (then a host loop around the launch changes
+    /// nothing worth saying).
+    all_known: bool,
+}
+
+/// The launch's arguments `args` matched to the scalar parameters of the kernel `kernel`
+/// (declared by `kdecl`), by position.
+fn arguments(kdecl: &Node, kernel: &Kernel, args: &[Option<Val>]) -> Arguments {
+    // The kernel's scalar parameters by position: (name, variable, type).
+    let names: Vec<String> = kdecl
+        .inner
+        .iter()
+        .filter(|c| c.kind == "ParmVarDecl")
+        .map(|p| p.name.clone().unwrap_or_default())
+        .collect();
+    let scalar = |name: &str| {
+        kernel.params.iter().find_map(|p| match p.kind {
+            ParamKind::Scalar(v) if p.name == name && !name.is_empty() => Some((v, kernel.var(v).ty)),
+            _ => None,
+        })
+    };
+    let mut a = Arguments {
+        map: HashMap::new(),
+        pending: Vec::new(),
+        described: Vec::new(),
+        assumptions: Vec::new(),
+        all_known: true,
+    };
+    for (name, arg) in names.iter().zip(args) {
+        let Some((var, pty)) = scalar(name) else { continue };
+        let Some(Val::Int(v)) = arg else {
+            a.all_known = false;
+            continue;
+        };
+        let param = Expr::Var { id: var, ty: pty };
+        let v = fold(cast(v.clone(), pty));
+        if let Expr::Const { value, .. } = &v {
+            a.described.push(format!("{name} = {value}"));
+            a.assumptions.push(eq(param, v));
+            continue;
+        }
+        a.all_known = false;
+        match passed_unknown(&v) {
+            Some((u, uty)) if !a.map.contains_key(&u) => {
+                a.map.insert(u, cast(param, uty));
+            }
+            _ => a.pending.push((name.clone(), param, v)),
+        }
+    }
+    a
+}
+
+/// The launch's block and grid dimensions where they are constants, and their description
+/// (`blockDim = (256, 1, 1)`); a dimension over host unknowns goes to `pending`.
+fn launch_geometry(
+    grid: &[Expr; 3],
+    block: &[Expr; 3],
+    pending: &mut Vec<(String, Expr, Expr)>,
+) -> ([Option<u32>; 3], [Option<u32>; 3], Vec<String>) {
+    let mut block_dim = [None; 3];
+    let mut grid_dim = [None; 3];
+    let mut geometry = Vec::new();
+    for (is_block, d) in [(false, grid), (true, block)] {
+        for (i, v) in d.iter().enumerate() {
+            let dim = Dim::ALL[i];
+            let b = if is_block {
+                Builtin::BlockDim(dim)
+            } else {
+                Builtin::GridDim(dim)
+            };
+            let label = format!(
+                "{}.{}",
+                if is_block { "blockDim" } else { "gridDim" },
+                ["x", "y", "z"][i]
+            );
+            match fold(v.clone()) {
+                Expr::Const { value, .. } => {
+                    if let Ok(n) = u32::try_from(&value)
+                        && n >= 1
+                    {
+                        if is_block {
+                            block_dim[i] = Some(n);
+                        } else {
+                            grid_dim[i] = Some(n);
+                        }
+                    }
+                }
+                v => pending.push((label, Expr::Builtin(b), v)),
+            }
+        }
+    }
+    for (is_block, d) in [(true, block_dim), (false, grid_dim)] {
+        if d.iter().all(Option::is_some) {
+            let v: Vec<String> = d.iter().map(|v| v.unwrap_or(1).to_string()).collect();
+            geometry.push(format!(
+                "{} = ({})",
+                if is_block { "blockDim" } else { "gridDim" },
+                v.join(", ")
+            ));
+        } else {
+            for (i, v) in d.iter().enumerate() {
+                if let Some(v) = v {
+                    let kind = if is_block { "blockDim" } else { "gridDim" };
+                    geometry.push(format!("{kind}.{} = {v}", ["x", "y", "z"][i]));
+                }
+            }
+        }
+    }
+    (block_dim, grid_dim, geometry)
 }

@@ -294,6 +294,95 @@ impl Lower<'_, '_> {
             _ => unsupported(span.clone(), format!("member `{field}` of a non-struct value")),
         }
     }
+    /// A cast that keeps a place (`NoOp`, a base class, `LValueBitCast`: the same bytes as
+    /// the cast's type).
+    fn cast_place(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
+        let span = self.span(n);
+        let Some(c) = n.inner.first() else {
+            return unsupported(span, "empty cast");
+        };
+        let lv = self.lvalue(c, out)?;
+        if n.cast_kind.as_deref() == Some("LValueBitCast")
+            && let LVal::Mem { array, off, .. } = lv
+        {
+            return Ok(LVal::Mem {
+                array,
+                off,
+                cty: self.ctype(n),
+            });
+        }
+        Ok(lv)
+    }
+    /// `a[i]` (or `i[a]`): the element of the array or pointer.
+    fn subscript_place(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
+        let span = self.span(n);
+        let (Some(a), Some(b)) = (n.inner.first(), n.inner.get(1)) else {
+            return unsupported(span, "malformed subscript");
+        };
+        let (base, idx) = if matches!(self.ctype(a), CType::Ptr(_)) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        if let Some(lv) = self.pointer_member_element(base, idx, out)? {
+            return Ok(lv);
+        }
+        let pv = self.rvalue(base, out)?;
+        let iv = self.rvalue(idx, out)?;
+        let i = self.expect_scalar(iv, idx)?;
+        self.index(pv, Some(i), base)
+    }
+    /// `b.f`, `p->f`, `this->f`: the member's place; a static data member named through an object.
+    fn member_place(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
+        let span = self.span(n);
+        let Some(b) = n.inner.first() else {
+            return unsupported(span, "malformed member access");
+        };
+        let field = n.name.clone().unwrap_or_default();
+        // A static data member named through an object (`x.size`): the object is
+        // evaluated for its side effects only.
+        if let Some(decl) = n
+            .referenced_member_decl
+            .as_ref()
+            .and_then(|id| self.g.vars.get(id))
+            .copied()
+        {
+            if strip_parens(b).kind != "DeclRefExpr" && strip_parens(b).kind != "CXXThisExpr" {
+                self.effect(b, out)?;
+            }
+            return Ok(place_of(self.global_binding(decl)?));
+        }
+        let base = if n.is_arrow && strip_parens(b).kind == "CXXThisExpr" {
+            self.this_place(b)?
+        } else if n.is_arrow {
+            let pv = self.rvalue(b, out)?;
+            self.deref(pv, b)?
+        } else {
+            self.lvalue(b, out)?
+        };
+        self.member_of(base, &field, &span)
+    }
+    /// `a = b` written as a call of a record's built-in `operator=`: the assignment, and its
+    /// place `a`.
+    fn operator_assign_place(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
+        let span = self.span(n);
+        let (Some(a), Some(b)) = (n.inner.get(1), n.inner.get(2)) else {
+            return unsupported(span, "malformed assignment");
+        };
+        let mut v = self.rvalue(b, out)?;
+        // `h2 = raw` of one of CUDA's 16-bit float types: a bit copy (`ctor.rs`).
+        let to = self.ctype(a);
+        if let (CType::Record(x), CType::Record(y)) = (&to, self.ctype(b))
+            && *x != y
+            && is_fp16_record(x)
+            && self.same_scalars(x, &y)
+        {
+            v = self.bit_copy(v, &y, &to, &span)?;
+        }
+        let lv = self.lvalue(a, out)?;
+        self.assign(&lv, v, a, &span, out)?;
+        Ok(lv)
+    }
 
     pub(in crate::frontend) fn lvalue(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
         let span = self.span(n);
@@ -319,42 +408,13 @@ impl Lower<'_, '_> {
                     Some("NoOp") | Some("LValueBitCast") | Some("UncheckedDerivedToBase") | Some("DerivedToBase")
                 ) =>
             {
-                let Some(c) = n.inner.first() else {
-                    return unsupported(span, "empty cast");
-                };
-                let lv = self.lvalue(c, out)?;
-                if n.cast_kind.as_deref() == Some("LValueBitCast")
-                    && let LVal::Mem { array, off, .. } = lv
-                {
-                    return Ok(LVal::Mem {
-                        array,
-                        off,
-                        cty: self.ctype(n),
-                    });
-                }
-                Ok(lv)
+                self.cast_place(n, out)
             }
             "DeclRefExpr" => {
                 let b = self.lookup(n)?;
                 Ok(place_of(b))
             }
-            "ArraySubscriptExpr" => {
-                let (Some(a), Some(b)) = (n.inner.first(), n.inner.get(1)) else {
-                    return unsupported(span, "malformed subscript");
-                };
-                let (base, idx) = if matches!(self.ctype(a), CType::Ptr(_)) {
-                    (a, b)
-                } else {
-                    (b, a)
-                };
-                if let Some(lv) = self.pointer_member_element(base, idx, out)? {
-                    return Ok(lv);
-                }
-                let pv = self.rvalue(base, out)?;
-                let iv = self.rvalue(idx, out)?;
-                let i = self.expect_scalar(iv, idx)?;
-                self.index(pv, Some(i), base)
-            }
+            "ArraySubscriptExpr" => self.subscript_place(n, out),
             "UnaryOperator" => match n.opcode.as_deref() {
                 Some("*") => {
                     let Some(c) = n.inner.first() else {
@@ -383,34 +443,7 @@ impl Lower<'_, '_> {
                 other => unsupported(span, format!("operator `{}` as an lvalue", other.unwrap_or("?"))),
             },
             "ExtVectorElementExpr" => self.vector_element_place(n, out),
-            "MemberExpr" => {
-                let Some(b) = n.inner.first() else {
-                    return unsupported(span, "malformed member access");
-                };
-                let field = n.name.clone().unwrap_or_default();
-                // A static data member named through an object (`x.size`): the object is
-                // evaluated for its side effects only.
-                if let Some(decl) = n
-                    .referenced_member_decl
-                    .as_ref()
-                    .and_then(|id| self.g.vars.get(id))
-                    .copied()
-                {
-                    if strip_parens(b).kind != "DeclRefExpr" && strip_parens(b).kind != "CXXThisExpr" {
-                        self.effect(b, out)?;
-                    }
-                    return Ok(place_of(self.global_binding(decl)?));
-                }
-                let base = if n.is_arrow && strip_parens(b).kind == "CXXThisExpr" {
-                    self.this_place(b)?
-                } else if n.is_arrow {
-                    let pv = self.rvalue(b, out)?;
-                    self.deref(pv, b)?
-                } else {
-                    self.lvalue(b, out)?
-                };
-                self.member_of(base, &field, &span)
-            }
+            "MemberExpr" => self.member_place(n, out),
             "BinaryOperator" => match n.opcode.as_deref() {
                 Some("=") => {
                     let (Some(a), Some(b)) = (n.inner.first(), n.inner.get(1)) else {
@@ -434,24 +467,7 @@ impl Lower<'_, '_> {
                 _ => unsupported(span, "binary operator as an lvalue"),
             },
             "CompoundAssignOperator" => self.compound_assign(n, out),
-            "CXXOperatorCallExpr" if self.builtin_assignment(n) => {
-                let (Some(a), Some(b)) = (n.inner.get(1), n.inner.get(2)) else {
-                    return unsupported(span, "malformed assignment");
-                };
-                let mut v = self.rvalue(b, out)?;
-                // `h2 = raw` of one of CUDA's 16-bit float types: a bit copy (`ctor.rs`).
-                let to = self.ctype(a);
-                if let (CType::Record(x), CType::Record(y)) = (&to, self.ctype(b))
-                    && *x != y
-                    && is_fp16_record(x)
-                    && self.same_scalars(x, &y)
-                {
-                    v = self.bit_copy(v, &y, &to, &span)?;
-                }
-                let lv = self.lvalue(a, out)?;
-                self.assign(&lv, v, a, &span, out)?;
-                Ok(lv)
-            }
+            "CXXOperatorCallExpr" if self.builtin_assignment(n) => self.operator_assign_place(n, out),
             "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" => {
                 self.last_ret_ref = None;
                 self.call(n, out)?;
