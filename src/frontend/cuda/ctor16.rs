@@ -72,7 +72,16 @@ impl Lower<'_, '_> {
         self.temps += 1;
         let obj = format!("$obj{}", self.temps - 1);
         let place = place_of(self.local_binding(&obj, &cty, "", &span)?);
-        self.inline_call(def, &name, params, vals, Some(place.clone()), &span, out)?;
+        self.inline_call(
+            def,
+            &name,
+            params,
+            vals,
+            Some(place.clone()),
+            Default::default(),
+            &span,
+            out,
+        )?;
         Ok(Some(self.read(place, n, out)?))
     }
 }

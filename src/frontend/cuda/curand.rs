@@ -31,8 +31,7 @@
 //!
 //! [`Lowering::Curand`]: crate::frontend::lower::builtin::table::Lowering::Curand
 
-use crate::frontend::ast::Node;
-use crate::frontend::lower::{Lower, R, Val, add_off, unsupported};
+use crate::frontend::lower::{CallSite, Lower, R, Val, add_off, unsupported};
 use crate::frontend::types::CType;
 use crate::ir::build::cast;
 use crate::ir::*;
@@ -78,14 +77,8 @@ impl Lower<'_, '_> {
     ///
     /// Errors: the address of a variable that is not in memory as the state, a result that is
     /// not a scalar or a struct of scalars.
-    pub(in crate::frontend) fn curand_call(
-        &mut self,
-        n: &Node,
-        name: &str,
-        args: &[&Node],
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Option<Val>> {
+    pub(in crate::frontend) fn curand_call(&mut self, call: &CallSite, out: &mut Vec<Stmt>) -> R<Option<Val>> {
+        let (n, name, args, span) = call.parts();
         // Pointer arguments: the state, and (`curand_init` of Sobol) the direction vectors.
         let mut state = None;
         let mut others = Vec::new();

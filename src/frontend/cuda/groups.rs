@@ -21,7 +21,7 @@
 //! Reads calls and declarations only; it emits barriers and pure expressions.
 
 use crate::frontend::ast::{Node, strip_parens};
-use crate::frontend::lower::{Binding, LVal, Lower, R, Val, unsupported};
+use crate::frontend::lower::{Binding, CallSite, LVal, Lower, R, Val, unsupported};
 use crate::frontend::types::CType;
 use crate::ir::*;
 
@@ -109,15 +109,8 @@ pub(in crate::frontend) fn node_group(n: &Node, aliases: &[String]) -> Option<Gr
 impl Lower<'_, '_> {
     /// A call `n` (callee `c`, named `name`) on a cooperative group, lowered; `None` when it
     /// is not one.
-    pub(in crate::frontend) fn group_call(
-        &mut self,
-        n: &Node,
-        c: &Node,
-        name: &str,
-        args: &[&Node],
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Option<Val>> {
+    pub(in crate::frontend) fn group_call(&mut self, call: &CallSite, c: &Node, out: &mut Vec<Stmt>) -> R<Option<Val>> {
+        let (n, name, args, span) = call.parts();
         // The group the call is on: the object of a method, else the first argument of a
         // free function of the namespace.
         let group = if c.kind == "MemberExpr" {
@@ -205,7 +198,7 @@ impl Lower<'_, '_> {
             ("reduce" | "inclusive_scan" | "exclusive_scan", Group::Warp(_) | Group::Block)
                 if matches!(self.ctype(n), CType::Record(_)) =>
             {
-                self.struct_collective(n, name, args, span, out)?
+                self.struct_collective(call, out)?
             }
             ("reduce" | "inclusive_scan" | "exclusive_scan", Group::Warp(_) | Group::Block) => {
                 let v = match args.get(1) {
@@ -223,7 +216,7 @@ impl Lower<'_, '_> {
             (
                 "shfl" | "shfl_up" | "shfl_down" | "shfl_xor" | "any" | "all" | "ballot" | "match_any" | "match_all",
                 Group::Warp(_),
-            ) => self.unmodelled_collective(n, name, "tile", args, span, out)?,
+            ) => self.unmodelled_collective(call, "tile", out)?,
             ("sync" | "synchronize" | "barrier_sync", Group::MultiGrid) => {
                 return unsupported(
                     span.clone(),
@@ -368,7 +361,8 @@ impl Lower<'_, '_> {
     /// A group collective `name` (`reduce`, a scan) of a struct value, the call `n`: the value
     /// (`args[1]`) evaluated for its reads, the result a fresh object whose every field is any
     /// value, with a note, and `name` listed as uninterpreted (a defect after it is possible).
-    fn struct_collective(&mut self, n: &Node, name: &str, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
+    fn struct_collective(&mut self, call: &CallSite, out: &mut Vec<Stmt>) -> R<Val> {
+        let (n, name, args, span) = call.parts();
         if let Some(a) = args.get(1) {
             self.rvalue(a, out)?;
         }

@@ -12,7 +12,7 @@
 //! another thread's write of the same bytes); the stores are ordinary writes.
 
 use crate::frontend::ast::Node;
-use crate::frontend::lower::{LVal, Lower, R, Val, unsupported};
+use crate::frontend::lower::{CallSite, LVal, Lower, R, Val, unsupported};
 use crate::frontend::types::{CType, strip_tag};
 use crate::ir::*;
 
@@ -20,14 +20,8 @@ impl Lower<'_, '_> {
     /// A texture fetch `name(args)`, a call `n`: by reference (`tex1Dfetch(texRef, i)`), by
     /// object (`tex1Dfetch<float>(obj, i)`) or by object into `*ptr`
     /// (`tex1Dfetch(&v, obj, i)`). The value of the call (`Void` for the last form).
-    pub(in crate::frontend) fn texture_fetch(
-        &mut self,
-        n: &Node,
-        name: &str,
-        args: &[&Node],
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Val> {
+    pub(in crate::frontend) fn texture_fetch(&mut self, call: &CallSite, out: &mut Vec<Stmt>) -> R<Val> {
+        let (n, name, args, span) = call.parts();
         let Some((first, mut rest)) = args.split_first() else {
             return unsupported(span.clone(), format!("`{name}` without arguments"));
         };
@@ -159,14 +153,8 @@ impl Lower<'_, '_> {
     /// z·2^44` (`z` the layer or face where there is one): the same coordinates always give
     /// the same offset, and different ones the same offset only beyond 16 MiB rows or 2^20
     /// rows, where a conflict found is a false alarm, never a missed one.
-    pub(in crate::frontend) fn surface_access(
-        &mut self,
-        n: &Node,
-        name: &str,
-        args: &[&Node],
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Val> {
+    pub(in crate::frontend) fn surface_access(&mut self, call: &CallSite, out: &mut Vec<Stmt>) -> R<Val> {
+        let (n, name, args, span) = call.parts();
         let (base, write) = match (name.strip_suffix("write"), name.strip_suffix("read")) {
             (Some(b), _) => (b, true),
             (_, Some(b)) => (b, false),
@@ -247,13 +235,8 @@ impl Lower<'_, '_> {
     }
 
     /// `__ldg(p)` and its siblings: the value of `*p`, read from memory.
-    pub(in crate::frontend) fn cached_load(
-        &mut self,
-        name: &str,
-        args: &[&Node],
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Val> {
+    pub(in crate::frontend) fn cached_load(&mut self, call: &CallSite, out: &mut Vec<Stmt>) -> R<Val> {
+        let (_, name, args, span) = call.parts();
         let [p] = args else {
             return unsupported(span.clone(), format!("`{name}` needs one pointer argument"));
         };
@@ -268,13 +251,8 @@ impl Lower<'_, '_> {
     }
 
     /// `__stcg(p, v)` and its siblings: the write `*p = v`.
-    pub(in crate::frontend) fn cached_store(
-        &mut self,
-        name: &str,
-        args: &[&Node],
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Val> {
+    pub(in crate::frontend) fn cached_store(&mut self, call: &CallSite, out: &mut Vec<Stmt>) -> R<Val> {
+        let (_, name, args, span) = call.parts();
         let [p, x] = args else {
             return unsupported(span.clone(), format!("`{name}` needs a pointer and a value"));
         };

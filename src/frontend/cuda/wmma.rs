@@ -51,7 +51,7 @@ use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::cuda::fragment::{Fragment, storage_len};
 use crate::frontend::cuda::groups::block_rank;
 use crate::frontend::lower::globals::{Globals, template_args};
-use crate::frontend::lower::{LVal, Lower, PtrVal, R, Val, unsupported};
+use crate::frontend::lower::{CallSite, LVal, Lower, PtrVal, R, Val, unsupported};
 use crate::frontend::types::CType;
 use crate::ir::build::{bin, cast};
 use crate::ir::*;
@@ -99,13 +99,8 @@ pub(in crate::frontend) fn add_fragment(c: &Node, g: &mut Globals, ns: &[String]
 impl Lower<'_, '_> {
     /// A call to the warp matrix function `name` with `args`, when it is one (a function of
     /// [`FUNCTIONS`] whose fragment argument has a fragment type); `None` otherwise.
-    pub(in crate::frontend) fn wmma_call(
-        &mut self,
-        name: &str,
-        args: &[&Node],
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Option<Val>> {
+    pub(in crate::frontend) fn wmma_call(&mut self, call: &CallSite, out: &mut Vec<Stmt>) -> R<Option<Val>> {
+        let (_, name, args, span) = call.parts();
         if !FUNCTIONS.contains(&name) {
             return Ok(None);
         }

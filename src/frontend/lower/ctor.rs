@@ -60,7 +60,7 @@ impl<'a> Lower<'a, '_> {
             vals.push(self.arg(a, &pty, out)?);
         }
         let this = self.pin(lv, &span, out);
-        self.inline_call(ctor, &name, params, vals, Some(this), &span, out)?;
+        self.inline_call(ctor, &name, params, vals, Some(this), Default::default(), &span, out)?;
         Ok(())
     }
 

@@ -134,6 +134,24 @@ impl PtrBind {
     }
 }
 
+/// A call being lowered, as the lowerings of built-in and bodiless functions take it: the call
+/// expression, the callee's name, the argument expressions (as written, without defaults
+/// clang adds unless the lowering asks) and the call's span.
+#[derive(Clone, Copy)]
+pub(in crate::frontend) struct CallSite<'n> {
+    pub(in crate::frontend) node: &'n Node,
+    pub(in crate::frontend) name: &'n str,
+    pub(in crate::frontend) args: &'n [&'n Node],
+    pub(in crate::frontend) span: &'n Span,
+}
+
+impl<'n> CallSite<'n> {
+    /// The call's node, name, arguments and span.
+    pub(in crate::frontend) fn parts(&self) -> (&'n Node, &'n str, &'n [&'n Node], &'n Span) {
+        (self.node, self.name, self.args, self.span)
+    }
+}
+
 /// What a declaration denotes.
 #[derive(Clone, Debug)]
 pub(in crate::frontend) enum Binding {

@@ -8,7 +8,7 @@
 //! byte-accurate through its layout (a 3-component vector takes 4 components' room).
 
 use crate::frontend::ast::Node;
-use crate::frontend::lower::{LVal, Lower, R, Val, unsupported};
+use crate::frontend::lower::{CallSite, LVal, Lower, R, Val, unsupported};
 use crate::frontend::types::{CType, ext_vector_of};
 use crate::ir::build::cast;
 use crate::ir::*;
@@ -209,15 +209,8 @@ impl Lower<'_, '_> {
     ///
     /// # Errors
     /// Arguments that are not an offset and a pointer; a call whose type is not a vector of `K`.
-    pub(in crate::frontend) fn vload(
-        &mut self,
-        n: &Node,
-        name: &str,
-        k: usize,
-        args: &[&Node],
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Val> {
+    pub(in crate::frontend) fn vload(&mut self, call: &CallSite, k: usize, out: &mut Vec<Stmt>) -> R<Val> {
+        let (n, name, args, span) = call.parts();
         let ([off, p], Some((ty, count))) = (args, self.vector_type(&self.ctype(n))) else {
             return unsupported(span.clone(), format!("`{name}` with these arguments"));
         };
@@ -240,14 +233,8 @@ impl Lower<'_, '_> {
     ///
     /// # Errors
     /// Arguments that are not a vector of `K`, an offset and a pointer.
-    pub(in crate::frontend) fn vstore(
-        &mut self,
-        name: &str,
-        k: usize,
-        args: &[&Node],
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Val> {
+    pub(in crate::frontend) fn vstore(&mut self, call: &CallSite, k: usize, out: &mut Vec<Stmt>) -> R<Val> {
+        let (_, name, args, span) = call.parts();
         let [data, off, p] = args else {
             return unsupported(span.clone(), format!("`{name}` with these arguments"));
         };

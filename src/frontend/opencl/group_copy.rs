@@ -9,7 +9,7 @@
 //! `site + 1` (its own), one given an event returns it (the copies then share it).
 
 use crate::frontend::ast::Node;
-use crate::frontend::lower::{LVal, Lower, R, Val, unsupported};
+use crate::frontend::lower::{CallSite, LVal, Lower, R, Val, unsupported};
 use crate::frontend::types::CType;
 use crate::ir::build::{bin, cast};
 use crate::ir::query::int_constant;
@@ -29,15 +29,8 @@ impl Lower<'_, '_> {
     /// # Errors
     /// Arguments that are not two pointers, a count, (a stride,) an event; an element type
     /// without a layout.
-    pub(in crate::frontend) fn group_copy(
-        &mut self,
-        n: &Node,
-        name: &str,
-        args: &[&Node],
-        strided: bool,
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Val> {
+    pub(in crate::frontend) fn group_copy(&mut self, call: &CallSite, strided: bool, out: &mut Vec<Stmt>) -> R<Val> {
+        let (n, name, args, span) = call.parts();
         let want = if strided { 5 } else { 4 };
         if args.len() != want {
             return unsupported(span.clone(), format!("`{name}` with {} arguments", args.len()));
@@ -210,13 +203,8 @@ impl Lower<'_, '_> {
     ///
     /// # Errors
     /// A `num` that is not an integer constant; a `list` that is not a pointer to events.
-    pub(in crate::frontend) fn wait_events(
-        &mut self,
-        name: &str,
-        args: &[&Node],
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Val> {
+    pub(in crate::frontend) fn wait_events(&mut self, call: &CallSite, out: &mut Vec<Stmt>) -> R<Val> {
+        let (_, name, args, span) = call.parts();
         let [num, list] = args else {
             return unsupported(span.clone(), format!("`{name}` with {} arguments", args.len()));
         };

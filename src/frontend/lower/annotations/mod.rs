@@ -17,7 +17,7 @@ pub(in crate::frontend) mod access_log;
 use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::lower::annotations::access_log::{AccessLog, OFFSET_TY};
 use crate::frontend::lower::builtin::table::{LogKind, LogQuery, LogWhat, implies};
-use crate::frontend::lower::{Lower, PtrVal, R, Val, unsupported};
+use crate::frontend::lower::{CallSite, Lower, PtrVal, R, Val, unsupported};
 use crate::ir::build::cast;
 use crate::ir::*;
 
@@ -59,16 +59,9 @@ impl Lower<'_, '_> {
     }
 
     /// What the access log of the array `args[0]` points to says, as `q` asks (the call `n`).
-    pub(in crate::frontend) fn access_log(
-        &mut self,
-        q: LogQuery,
-        n: &Node,
-        name: &str,
-        args: &[&Node],
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Val> {
-        let array = self.pointer_arg(name, args, span, out)?.array;
+    pub(in crate::frontend) fn access_log(&mut self, q: LogQuery, call: &CallSite, out: &mut Vec<Stmt>) -> R<Val> {
+        let (n, name, args, span) = call.parts();
+        let array = self.pointer_arg(call, out)?.array;
         let log = self.log_of(array, q.kind);
         let has = Expr::Var {
             id: log.has,
@@ -100,20 +93,15 @@ impl Lower<'_, '_> {
     }
 
     /// `__ptr_offset_bytes(p)`: the byte offset of `p` in its array, as the call `n`'s type.
-    pub(in crate::frontend) fn ptr_offset(
-        &mut self,
-        n: &Node,
-        name: &str,
-        args: &[&Node],
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Val> {
-        let off = self.pointer_arg(name, args, span, out)?.off;
+    pub(in crate::frontend) fn ptr_offset(&mut self, call: &CallSite, out: &mut Vec<Stmt>) -> R<Val> {
+        let (n, _, _, _) = call.parts();
+        let off = self.pointer_arg(call, out)?.off;
         Ok(Val::Scalar(cast(off, self.scalar_ty(n)?)))
     }
 
     /// The pointer the first argument of the annotation `name` gives.
-    fn pointer_arg(&mut self, name: &str, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<PtrVal> {
+    fn pointer_arg(&mut self, call: &CallSite, out: &mut Vec<Stmt>) -> R<PtrVal> {
+        let (_, name, args, span) = call.parts();
         let Some(p) = args.first() else {
             return unsupported(span.clone(), format!("`{name}` without an argument"));
         };
@@ -283,11 +271,10 @@ impl Lower<'_, '_> {
     pub(in crate::frontend) fn barrier_invariant(
         &mut self,
         binary: bool,
-        name: &str,
-        args: &[&Node],
-        span: &Span,
+        call: &CallSite,
         out: &mut Vec<Stmt>,
     ) -> R<Val> {
+        let (_, name, args, span) = call.parts();
         let per = if binary { 2 } else { 1 };
         let Some((e, insts)) = args.split_first() else {
             return unsupported(span.clone(), format!("`{name}` without a condition"));
@@ -355,13 +342,8 @@ impl Lower<'_, '_> {
     /// Not two arguments; an argument that is not a pointer to the start of an array
     /// (GPUVerify refuses snapshots of pointers it cannot resolve to one array); a `dst` in
     /// `__constant` memory.
-    pub(in crate::frontend) fn array_snapshot(
-        &mut self,
-        name: &str,
-        args: &[&Node],
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Val> {
+    pub(in crate::frontend) fn array_snapshot(&mut self, call: &CallSite, out: &mut Vec<Stmt>) -> R<Val> {
+        let (_, name, args, span) = call.parts();
         let [dst, src] = args else {
             return unsupported(span.clone(), format!("`{name}` needs two arguments (dst, src)"));
         };
@@ -460,14 +442,8 @@ impl Lower<'_, '_> {
     /// GPUVerify's `__add_noovfl_int(a, b)` / `__add_noovfl_unsigned_int(a, b)` (the call `n`,
     /// paper `001_…` §5): `a + b` in the call's type, after assuming it does not overflow
     /// ([`crate::frontend::lower::builtin::table::add_noovfl`]).
-    pub(in crate::frontend) fn add_no_overflow(
-        &mut self,
-        n: &Node,
-        name: &str,
-        args: &[&Node],
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Val> {
+    pub(in crate::frontend) fn add_no_overflow(&mut self, call: &CallSite, out: &mut Vec<Stmt>) -> R<Val> {
+        let (n, name, args, span) = call.parts();
         let v = self.scalar_args(args, out)?;
         let ty = self.scalar_ty(n)?;
         let v: Vec<Expr> = v.into_iter().map(|e| cast(e, ty)).collect();

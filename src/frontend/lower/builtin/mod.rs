@@ -11,21 +11,15 @@ pub(in crate::frontend) mod table;
 use crate::frontend::FrontendError;
 use crate::frontend::ast::Node;
 use crate::frontend::lower::builtin::table::{Check, IntFn, Lowering, WorkItem};
-use crate::frontend::lower::{Lower, R, Val, unsupported};
+use crate::frontend::lower::{CallSite, Lower, R, Val, unsupported};
 use crate::frontend::types::{CType, is_fp16_record};
 use crate::ir::build::cast;
 use crate::ir::*;
 
 impl Lower<'_, '_> {
     /// A call `n` to `name` when the table lists it; `None` when `name` is not a built-in.
-    pub(in crate::frontend) fn builtin_call(
-        &mut self,
-        n: &Node,
-        name: &str,
-        args: &[&Node],
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Option<Val>> {
+    pub(in crate::frontend) fn builtin_call(&mut self, call: &CallSite, out: &mut Vec<Stmt>) -> R<Option<Val>> {
+        let (n, name, args, span) = call.parts();
         let Some(lowering) = lookup(self.g.language, name) else {
             return Ok(None);
         };
@@ -41,14 +35,14 @@ impl Lower<'_, '_> {
             return Ok(None);
         }
         let v = match lowering {
-            Lowering::Atomic(op, scope) => self.atomic((op, scope), name, args, false, span, out)?,
-            Lowering::AtomicStep(op) => self.atomic((op, AtomicScope::Device), name, args, true, span, out)?,
-            Lowering::WorkItemFn(f) => self.work_item(n, f, name, args, span, out)?,
-            Lowering::GroupCopy(strided) => self.group_copy(n, name, args, strided, span, out)?,
-            Lowering::WaitEvents => self.wait_events(name, args, span, out)?,
-            Lowering::VLoad(k) => self.vload(n, name, usize::from(k), args, span, out)?,
-            Lowering::VStore(k) => self.vstore(name, usize::from(k), args, span, out)?,
-            Lowering::FencedBarrier => self.fenced_barrier(name, args, span, out)?,
+            Lowering::Atomic(op, scope) => self.atomic((op, scope), call, false, out)?,
+            Lowering::AtomicStep(op) => self.atomic((op, AtomicScope::Device), call, true, out)?,
+            Lowering::WorkItemFn(f) => self.work_item(call, f, out)?,
+            Lowering::GroupCopy(strided) => self.group_copy(call, strided, out)?,
+            Lowering::WaitEvents => self.wait_events(call, out)?,
+            Lowering::VLoad(k) => self.vload(call, usize::from(k), out)?,
+            Lowering::VStore(k) => self.vstore(call, usize::from(k), out)?,
+            Lowering::FencedBarrier => self.fenced_barrier(call, out)?,
             Lowering::Barrier => {
                 out.push(Stmt {
                     kind: StmtKind::Barrier(BarrierScope::Block, Fences::ALL),
@@ -56,49 +50,11 @@ impl Lower<'_, '_> {
                 });
                 Val::Void
             }
-            Lowering::WarpValue => self.unmodelled_collective(n, name, "warp", args, span, out)?,
-            Lowering::Shuffle(mode, sync) => self.shuffle(n, name, (mode, sync), args, span, out)?,
-            Lowering::Vote(op, sync) => self.vote(n, name, (op, sync), args, span, out)?,
-            Lowering::BarrierValue(op) => {
-                // The block's vote on the predicates (evaluated before the barrier: their
-                // loads are the thread's), then the barrier.
-                let v = self.vote(n, name, (op, false), args, span, out)?;
-                out.push(Stmt {
-                    kind: StmtKind::Barrier(BarrierScope::Block, Fences::ALL),
-                    span: span.clone(),
-                });
-                v
-            }
-            Lowering::WarpBarrier => {
-                let mask = match args.first() {
-                    // The header's default argument is the full mask.
-                    None => Some(u32::MAX),
-                    Some(a) if a.kind == "CXXDefaultArgExpr" => Some(u32::MAX),
-                    Some(a) => {
-                        let v = self.rvalue(a, out)?;
-                        match self.expect_scalar(v, a)? {
-                            Expr::Const { value, .. } => u32::try_from(value).ok().filter(|m| *m != 0),
-                            _ => None,
-                        }
-                    }
-                };
-                match mask {
-                    Some(m) => out.push(Stmt {
-                        kind: StmtKind::WarpBarrier(if m == u32::MAX {
-                            WarpLanes::Tile(32)
-                        } else {
-                            WarpLanes::Mask(m)
-                        }),
-                        span: span.clone(),
-                    }),
-                    None => self.note_once(
-                        name,
-                        span,
-                        "with a mask that is not a nonzero literal orders nothing here: races it would prevent are reported",
-                    ),
-                }
-                Val::Void
-            }
+            Lowering::WarpValue => self.unmodelled_collective(call, "warp", out)?,
+            Lowering::Shuffle(mode, sync) => self.shuffle(call, (mode, sync), out)?,
+            Lowering::Vote(op, sync) => self.vote(call, (op, sync), out)?,
+            Lowering::BarrierValue(op) => self.barrier_value(call, op, out)?,
+            Lowering::WarpBarrier => self.warp_barrier(call, out)?,
             Lowering::Fence(scope) => {
                 out.push(Stmt {
                     kind: StmtKind::Fence(scope),
@@ -133,7 +89,7 @@ impl Lower<'_, '_> {
             {
                 v
             }
-            Lowering::Int(f) => self.int_fn(f, n, name, args, span, out)?,
+            Lowering::Int(f) => self.int_fn(f, call, out)?,
             Lowering::Connective(f) => {
                 let v = self.scalar_args(args, out)?;
                 let [a, b] = <[Expr; 2]>::try_from(v).map_err(|_| FrontendError::Unsupported {
@@ -142,14 +98,14 @@ impl Lower<'_, '_> {
                 })?;
                 Val::Scalar(f(a, b))
             }
-            Lowering::Uninterpreted => match self.uninterpreted(n, name, args, span, out)? {
+            Lowering::Uninterpreted => match self.uninterpreted(call, out)? {
                 Some(v) => v,
                 None => return Ok(None),
             },
             Lowering::TwoThread(f) => self.two_thread(f, name, args, span, out)?,
             Lowering::Enabled => Val::Scalar(Expr::Enabled),
-            Lowering::AccessLog(q) => self.access_log(q, n, name, args, span, out)?,
-            Lowering::PtrOffset => self.ptr_offset(n, name, args, span, out)?,
+            Lowering::AccessLog(q) => self.access_log(q, call, out)?,
+            Lowering::PtrOffset => self.ptr_offset(call, out)?,
             Lowering::ReturnValue => self.return_value(n, name, span)?,
             Lowering::Unmodelled => return unsupported(span.clone(), format!("annotation `{name}`")),
             Lowering::Timer => {
@@ -161,33 +117,82 @@ impl Lower<'_, '_> {
                 // Another overload (helper_math.h's `make_float4(float3, float)`): its body.
                 None => return Ok(None),
             },
-            Lowering::Texture => self.texture_fetch(n, name, args, span, out)?,
-            Lowering::Surface => self.surface_access(n, name, args, span, out)?,
-            Lowering::SinCos => self.sincos(name, args, span, out)?,
-            Lowering::First => {
-                let Some((first, rest)) = args.split_first() else {
-                    return unsupported(span.clone(), format!("`{name}` without arguments"));
-                };
-                let v = self.rvalue(first, out)?;
-                for a in rest {
-                    self.rvalue(a, out)?;
-                }
-                v
-            }
-            Lowering::Load => self.cached_load(name, args, span, out)?,
-            Lowering::Store => self.cached_store(name, args, span, out)?,
-            Lowering::Memory(set) => self.memory_call(set, name, args, span, out)?,
-            Lowering::Curand => match self.curand_call(n, name, args, span, out)? {
+            Lowering::Texture => self.texture_fetch(call, out)?,
+            Lowering::Surface => self.surface_access(call, out)?,
+            Lowering::SinCos => self.sincos(call, out)?,
+            Lowering::First => self.first_arg(call, out)?,
+            Lowering::Load => self.cached_load(call, out)?,
+            Lowering::Store => self.cached_store(call, out)?,
+            Lowering::Memory(set) => self.memory_call(set, call, out)?,
+            Lowering::Curand => match self.curand_call(call, out)? {
                 Some(v) => v,
                 None => return Ok(None),
             },
             Lowering::Unsupported(why) => return unsupported(span.clone(), format!("`{name}`: {why}")),
-            Lowering::BarrierInvariant(binary) => self.barrier_invariant(binary, name, args, span, out)?,
-            Lowering::ArraySnapshot => self.array_snapshot(name, args, span, out)?,
-            Lowering::AddNoOverflow => self.add_no_overflow(n, name, args, span, out)?,
+            Lowering::BarrierInvariant(binary) => self.barrier_invariant(binary, call, out)?,
+            Lowering::ArraySnapshot => self.array_snapshot(call, out)?,
+            Lowering::AddNoOverflow => self.add_no_overflow(call, out)?,
             Lowering::Evaluate => self.scalar_args(args, out).map(|_| Val::Void)?,
         };
         Ok(Some(v))
+    }
+
+    /// `__syncthreads_count(p)` and its siblings: the block's vote on the predicates (evaluated
+    /// before the barrier: their loads are the thread's), then the barrier.
+    fn barrier_value(&mut self, call: &CallSite, op: VoteOp, out: &mut Vec<Stmt>) -> R<Val> {
+        let v = self.vote(call, (op, false), out)?;
+        out.push(Stmt {
+            kind: StmtKind::Barrier(BarrierScope::Block, Fences::ALL),
+            span: call.span.clone(),
+        });
+        Ok(v)
+    }
+
+    /// `__syncwarp(mask)`: a barrier of the warp's lanes the mask names (the full mask by
+    /// default); a mask that is not a nonzero literal orders nothing, with a note.
+    fn warp_barrier(&mut self, call: &CallSite, out: &mut Vec<Stmt>) -> R<Val> {
+        let (_, name, args, span) = call.parts();
+        let mask = match args.first() {
+            // The header's default argument is the full mask.
+            None => Some(u32::MAX),
+            Some(a) if a.kind == "CXXDefaultArgExpr" => Some(u32::MAX),
+            Some(a) => {
+                let v = self.rvalue(a, out)?;
+                match self.expect_scalar(v, a)? {
+                    Expr::Const { value, .. } => u32::try_from(value).ok().filter(|m| *m != 0),
+                    _ => None,
+                }
+            }
+        };
+        match mask {
+            Some(m) => out.push(Stmt {
+                kind: StmtKind::WarpBarrier(if m == u32::MAX {
+                    WarpLanes::Tile(32)
+                } else {
+                    WarpLanes::Mask(m)
+                }),
+                span: span.clone(),
+            }),
+            None => self.note_once(
+                name,
+                span,
+                "with a mask that is not a nonzero literal orders nothing here: races it would prevent are reported",
+            ),
+        }
+        Ok(Val::Void)
+    }
+
+    /// A call whose value is its first argument's, the others evaluated for their effects.
+    fn first_arg(&mut self, call: &CallSite, out: &mut Vec<Stmt>) -> R<Val> {
+        let (_, name, args, span) = call.parts();
+        let Some((first, rest)) = args.split_first() else {
+            return unsupported(span.clone(), format!("`{name}` without arguments"));
+        };
+        let v = self.rvalue(first, out)?;
+        for a in rest {
+            self.rvalue(a, out)?;
+        }
+        Ok(v)
     }
 
     /// The arguments, each a scalar, evaluated in order.
@@ -202,13 +207,11 @@ impl Lower<'_, '_> {
     /// `None`.
     fn componentwise(
         &mut self,
-        n: &Node,
-        name: &str,
-        args: &[&Node],
-        span: &Span,
+        call: &CallSite,
         out: &mut Vec<Stmt>,
         f: &mut dyn FnMut(&[Expr], Ty) -> Option<Expr>,
     ) -> R<Val> {
+        let (n, name, args, span) = call.parts();
         let Some((ty, count)) = self.vector_type(&self.ctype(n)) else {
             return unsupported(span.clone(), format!("`{name}` on non-vectors"));
         };
@@ -258,15 +261,8 @@ impl Lower<'_, '_> {
 
     /// `op` on the location the first argument points to, with the others as operands; the
     /// value is the old content, in a fresh temporary.
-    fn atomic(
-        &mut self,
-        op: (AtomicOp, AtomicScope),
-        name: &str,
-        args: &[&Node],
-        step: bool,
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Val> {
+    fn atomic(&mut self, op: (AtomicOp, AtomicScope), call: &CallSite, step: bool, out: &mut Vec<Stmt>) -> R<Val> {
+        let (_, name, args, span) = call.parts();
         let Some((p, rest)) = args.split_first() else {
             return unsupported(span.clone(), format!("`{name}` without arguments"));
         };
@@ -309,15 +305,8 @@ impl Lower<'_, '_> {
     ///
     /// # Errors
     /// A dimension that is not an integer constant from 0 to 2, named with the call.
-    fn work_item(
-        &mut self,
-        n: &Node,
-        f: WorkItem,
-        name: &str,
-        args: &[&Node],
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Val> {
+    fn work_item(&mut self, call: &CallSite, f: WorkItem, out: &mut Vec<Stmt>) -> R<Val> {
+        let (n, name, args, span) = call.parts();
         let ty = self.scalar_ty(n)?;
         let u32v = |e: Expr| cast(e, Ty::U32);
         if f == WorkItem::WorkDim {
@@ -420,7 +409,8 @@ impl Lower<'_, '_> {
     /// name, `CLK_LOCAL_MEM_FENCE` (1) and `CLK_GLOBAL_MEM_FENCE` (2), when they are an integer
     /// constant; none (with a note) when they are not: such a barrier still synchronises, but
     /// no access is ordered by it (more races, none hidden).
-    fn fenced_barrier(&mut self, name: &str, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
+    fn fenced_barrier(&mut self, call: &CallSite, out: &mut Vec<Stmt>) -> R<Val> {
+        let (_, name, args, span) = call.parts();
         let flags = match args.first() {
             Some(a) => self.const_arg(a, out)?,
             None => None,
@@ -480,14 +470,8 @@ impl Lower<'_, '_> {
     /// arguments under the built-in's name, component by component for an OpenCL vector;
     /// `None` when the call's result is neither a scalar nor a vector (then it is not taken as
     /// a built-in).
-    fn uninterpreted(
-        &mut self,
-        n: &Node,
-        name: &str,
-        args: &[&Node],
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Option<Val>> {
+    fn uninterpreted(&mut self, call: &CallSite, out: &mut Vec<Stmt>) -> R<Option<Val>> {
+        let (n, name, args, _) = call.parts();
         let opaque = |v: &[Expr], ty| Expr::Opaque {
             name: name.to_string(),
             args: v.to_vec(),
@@ -495,7 +479,7 @@ impl Lower<'_, '_> {
         };
         if self.vector_type(&self.ctype(n)).is_some() {
             return self
-                .componentwise(n, name, args, span, out, &mut |v, ty| Some(opaque(v, ty)))
+                .componentwise(call, out, &mut |v, ty| Some(opaque(v, ty)))
                 .map(Some);
         }
         if !matches!(self.ctype(n), CType::Scalar(_)) {
@@ -509,7 +493,8 @@ impl Lower<'_, '_> {
     /// `name(x, sp, cp)` (CUDA's `sincosf`, …): `*sp` and `*cp` get `name.sin(x)` and
     /// `name.cos(x)`; OpenCL's `sincos(x, cp)`: the value `name.sin(x)`, `*cp` gets
     /// `name.cos(x)`.
-    fn sincos(&mut self, name: &str, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
+    fn sincos(&mut self, call: &CallSite, out: &mut Vec<Stmt>) -> R<Val> {
+        let (_, name, args, span) = call.parts();
         let (x, outputs): (&Node, Vec<(&Node, &str)>) = match args {
             [x, sp, cp] => (x, vec![(sp, "sin"), (cp, "cos")]),
             [x, cp] => (x, vec![(cp, "cos")]),
@@ -543,14 +528,12 @@ impl Lower<'_, '_> {
     /// [`Self::arbitrary_per_thread`] of them, with a note that a defect after it is possible.
     pub(in crate::frontend) fn unmodelled_collective(
         &mut self,
-        n: &Node,
-        name: &str,
+        call: &CallSite,
         what: &str,
-        args: &[&Node],
-        span: &Span,
         out: &mut Vec<Stmt>,
     ) -> R<Val> {
-        let (_, args) = self.collective_args(name, false, args, span, out)?;
+        let (n, name, _, span) = call.parts();
+        let (_, args) = self.collective_args(call, false, out)?;
         self.note_once(
             name,
             span,
@@ -563,17 +546,10 @@ impl Lower<'_, '_> {
     /// in a fresh temporary set by a [`StmtKind::Shuffle`]. The value argument is converted to
     /// the call's type; the lane (or delta, or lane mask) and the width to `unsigned`, the
     /// width 32 when the header's default argument stands.
-    fn shuffle(
-        &mut self,
-        n: &Node,
-        name: &str,
-        (mode, sync): (ShuffleMode, bool),
-        args: &[&Node],
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Val> {
+    fn shuffle(&mut self, call: &CallSite, (mode, sync): (ShuffleMode, bool), out: &mut Vec<Stmt>) -> R<Val> {
+        let (n, name, _, span) = call.parts();
         let ty = self.scalar_ty(n)?;
-        let (mask, rest) = self.collective_args(name, sync, args, span, out)?;
+        let (mask, rest) = self.collective_args(call, sync, out)?;
         let given = rest.len() + usize::from(sync);
         let u32 = |e: &Expr| cast(e.clone(), Ty::U32);
         let (value, lane, width) = match rest.as_slice() {
@@ -606,14 +582,8 @@ impl Lower<'_, '_> {
     /// A warp collective's arguments as scalars, in order (the header's default arguments left
     /// out), the first split off as its mask (`unsigned`) when `sync`; a `sync` call without
     /// arguments is an error.
-    fn collective_args(
-        &mut self,
-        name: &str,
-        sync: bool,
-        args: &[&Node],
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<(Option<Expr>, Vec<Expr>)> {
+    fn collective_args(&mut self, call: &CallSite, sync: bool, out: &mut Vec<Stmt>) -> R<(Option<Expr>, Vec<Expr>)> {
+        let (_, name, args, span) = call.parts();
         let given: Vec<&Node> = args.iter().copied().filter(|a| a.kind != "CXXDefaultArgExpr").collect();
         let mut args = self.scalar_args(&given, out)?;
         match sync {
@@ -626,17 +596,10 @@ impl Lower<'_, '_> {
     /// A vote `n` (`name`, of `op`; `sync`: its first argument is the mask): its value in a
     /// fresh temporary set by a [`StmtKind::Vote`]. A reduction's argument is converted to the
     /// call's type; `__activemask` has none (a literal 1 stands for it).
-    fn vote(
-        &mut self,
-        n: &Node,
-        name: &str,
-        (op, sync): (VoteOp, bool),
-        args: &[&Node],
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Val> {
+    fn vote(&mut self, call: &CallSite, (op, sync): (VoteOp, bool), out: &mut Vec<Stmt>) -> R<Val> {
+        let (n, name, _, span) = call.parts();
         let ty = self.scalar_ty(n)?;
-        let (mask, mut args) = self.collective_args(name, sync, args, span, out)?;
+        let (mask, mut args) = self.collective_args(call, sync, out)?;
         let given = args.len() + usize::from(sync);
         let arg = match (args.len(), op) {
             (0, VoteOp::ActiveMask) => Expr::Const {
@@ -813,9 +776,10 @@ impl Lower<'_, '_> {
 
     /// A pure built-in: its value from the scalar arguments, or an uninterpreted function when
     /// the call's result is a float.
-    fn int_fn(&mut self, f: IntFn, n: &Node, name: &str, args: &[&Node], span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
+    fn int_fn(&mut self, f: IntFn, call: &CallSite, out: &mut Vec<Stmt>) -> R<Val> {
+        let (n, name, args, span) = call.parts();
         if self.vector_type(&self.ctype(n)).is_some() {
-            return self.componentwise(n, name, args, span, out, &mut |v, ty| {
+            return self.componentwise(call, out, &mut |v, ty| {
                 if let Ty::Float { .. } = ty {
                     return Some(Expr::Opaque {
                         name: f.float.unwrap_or(name).into(),

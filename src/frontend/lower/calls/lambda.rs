@@ -286,7 +286,7 @@ impl Lower<'_, '_> {
             let pty = self.ctype(p);
             vals.push(self.arg(a, &pty, out)?);
         }
-        let v = self.inline_call_in(def, "operator()", params, vals, closure.this, closure.env, span, out)?;
+        let v = self.inline_call(def, "operator()", params, vals, closure.this, closure.env, span, out)?;
         Ok(Some(v))
     }
 }

@@ -19,7 +19,7 @@
 //! argument, a call without three arguments.
 
 use crate::frontend::ast::{Node, strip_parens};
-use crate::frontend::lower::{Lower, R, Val, add_off, branch, set, unsupported};
+use crate::frontend::lower::{CallSite, Lower, R, Val, add_off, branch, set, unsupported};
 use crate::ir::build::cast;
 use crate::ir::query::int_constant;
 use crate::ir::*;
@@ -48,14 +48,8 @@ enum Source {
 impl Lower<'_, '_> {
     /// A call to `memcpy` (`is_set` false) or `memset` (`is_set` true) named `name`, with the
     /// argument nodes `args`; its value is the destination pointer.
-    pub(in crate::frontend) fn memory_call(
-        &mut self,
-        is_set: bool,
-        name: &str,
-        args: &[&Node],
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Val> {
+    pub(in crate::frontend) fn memory_call(&mut self, is_set: bool, call: &CallSite, out: &mut Vec<Stmt>) -> R<Val> {
+        let (_, name, args, span) = call.parts();
         let [dst, second, len] = args else {
             return unsupported(span.clone(), format!("`{name}` without three arguments"));
         };

@@ -18,12 +18,50 @@ use crate::frontend::cuda::is_builtin_struct;
 use crate::frontend::lower::calls::fnptr::fn_signature;
 use crate::frontend::lower::cxx::Arg;
 use crate::frontend::lower::globals::body_of;
-use crate::frontend::lower::{Binding, Frame, LVal, Lower, PtrBind, PtrOff, R, Val, scan, unsupported};
+use crate::frontend::lower::{Binding, CallSite, Frame, LVal, Lower, PtrBind, PtrOff, R, Val, scan, unsupported};
 use crate::frontend::types::{CType, TypeEnv, is_fp16_record};
 use crate::ir::*;
 use std::collections::{HashMap, HashSet};
 
 impl Lower<'_, '_> {
+    /// A call `n` (callee `c`) of one of the CUDA features with a lowering of their own:
+    /// cooperative groups' (`groups.rs`), warp matrix functions (`wmma.rs`); `None` for any
+    /// other call.
+    fn feature_call(&mut self, call: &CallSite, c: &Node, out: &mut Vec<Stmt>) -> R<Option<Val>> {
+        if let Some(v) = self.group_call(call, c, out)? {
+            return Ok(Some(v));
+        }
+        self.wmma_call(call, out)
+    }
+
+    /// `operator __half2_raw()` of one of CUDA's 16-bit float types called on `object`: a bit
+    /// copy (`ctor.rs`); `None` for any other call of `def`.
+    fn fp16_conversion(
+        &mut self,
+        def: &Node,
+        object: Option<(&Node, bool)>,
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<Option<Val>> {
+        let to = return_type(def, &self.g.types);
+        if def.kind == "CXXConversionDecl"
+            && let Some((b, arrow)) = object
+            && let (CType::Record(from), CType::Record(x)) = (self.ctype(b), &to)
+            && is_fp16_record(&from)
+            && self.same_scalars(&from, x)
+        {
+            let v = if arrow {
+                let pv = self.rvalue(b, out)?;
+                let lv = self.deref(pv, b)?;
+                self.read(lv, b, out)?
+            } else {
+                self.rvalue(b, out)?
+            };
+            return self.bit_copy(v, &from, &to, span).map(Some);
+        }
+        Ok(None)
+    }
+
     pub(in crate::frontend) fn call(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         let span = self.span(n);
         let Some(callee) = n.inner.first() else {
@@ -43,13 +81,14 @@ impl Lower<'_, '_> {
             _ => None,
         }
         .is_some_and(|id| self.g.is_program_fn(id));
-        if !program_fn {
-            if let Some(v) = self.group_call(n, c, &callee_name, &args, &span, out)? {
-                return Ok(v);
-            }
-            if let Some(v) = self.wmma_call(&callee_name, &args, &span, out)? {
-                return Ok(v);
-            }
+        let feature = CallSite {
+            node: n,
+            name: &callee_name,
+            args: &args,
+            span: &span,
+        };
+        if !program_fn && let Some(v) = self.feature_call(&feature, c, out)? {
+            return Ok(v);
         }
         if let Some(v) = self.lambda_call(n, c, &args, &span, out)? {
             return Ok(v);
@@ -99,7 +138,13 @@ impl Lower<'_, '_> {
             let lv = self.lvalue(n, out)?;
             return self.read(lv, n, out);
         }
-        if !program_fn && let Some(v) = self.builtin_call(n, &name, &args, &span, out)? {
+        let site = CallSite {
+            node: n,
+            name: &name,
+            args: &args,
+            span: &span,
+        };
+        if !program_fn && let Some(v) = self.builtin_call(&site, out)? {
             return Ok(v);
         }
         let def = self
@@ -109,27 +154,13 @@ impl Lower<'_, '_> {
             .copied()
             .or_else(|| self.g.funcs_by_sig.get(&(name.clone(), decl_ty.clone())).copied());
         let Some(def) = def else {
-            return self.opaque_call(n, &name, &args, &span, out);
+            return self.opaque_call(&site, out);
         };
         if self.frames.iter().any(|f| f.func_id == def.id) {
             return unsupported(span, format!("recursive call to `{name}`"));
         }
-        // `operator __half2_raw()` of one of CUDA's 16-bit float types: a bit copy (`ctor.rs`).
-        let to = return_type(def, &self.g.types);
-        if def.kind == "CXXConversionDecl"
-            && let Some((b, arrow)) = object
-            && let (CType::Record(from), CType::Record(x)) = (self.ctype(b), &to)
-            && is_fp16_record(&from)
-            && self.same_scalars(&from, x)
-        {
-            let v = if arrow {
-                let pv = self.rvalue(b, out)?;
-                let lv = self.deref(pv, b)?;
-                self.read(lv, b, out)?
-            } else {
-                self.rvalue(b, out)?
-            };
-            return self.bit_copy(v, &from, &to, &span);
+        if let Some(v) = self.fp16_conversion(def, object, &span, out)? {
+            return Ok(v);
         }
         let is_method = matches!(def.kind.as_str(), "CXXMethodDecl" | "CXXConversionDecl")
             && def.storage_class.as_deref() != Some("static");
@@ -172,7 +203,7 @@ impl Lower<'_, '_> {
             let pty = self.ctype(p);
             vals.push(self.arg(a, &pty, out)?);
         }
-        self.inline_call(def, &name, params, vals, this, &span, out)
+        self.inline_call(def, &name, params, vals, this, HashMap::new(), &span, out)
     }
 
     /// Inline `def` with argument values and no object (see [`Self::inline_call`]).
@@ -187,30 +218,16 @@ impl Lower<'_, '_> {
         out: &mut Vec<Stmt>,
     ) -> R<Val> {
         let args = vals.into_iter().map(Arg::Val).collect();
-        self.inline_call(def, name, params, args, None, span, out)
+        self.inline_call(def, name, params, args, None, HashMap::new(), span, out)
     }
 
     /// Inline `def` (named `name`, with parameters `params`) given `args`, as a method of the
-    /// object `this` when given; a reference-returning function leaves its place in
-    /// [`Lower::last_ret_ref`] and has no value.
+    /// object `this` when given, in a frame starting from the bindings `env` (empty but for a
+    /// lambda's captures, `lambda.rs`; its parameters and locals are added to them); a
+    /// reference-returning function leaves its place in [`Lower::last_ret_ref`] and has no
+    /// value.
     #[allow(clippy::too_many_arguments)]
     pub(in crate::frontend) fn inline_call(
-        &mut self,
-        def: &Node,
-        name: &str,
-        params: Vec<&Node>,
-        args: Vec<Arg>,
-        this: Option<LVal>,
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Val> {
-        self.inline_call_in(def, name, params, args, this, HashMap::new(), span, out)
-    }
-
-    /// [`Self::inline_call`] with the callee's frame starting from the bindings `env` (a
-    /// lambda's captures, `lambda.rs`); its parameters and locals are added to them.
-    #[allow(clippy::too_many_arguments)]
-    pub(in crate::frontend) fn inline_call_in(
         &mut self,
         def: &Node,
         name: &str,

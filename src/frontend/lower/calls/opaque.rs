@@ -18,7 +18,7 @@
 //! possible. A pointer result, or an array or pointer field in a struct result, is an error.
 
 use crate::frontend::ast::Node;
-use crate::frontend::lower::{Lower, R, Val, unsupported};
+use crate::frontend::lower::{CallSite, Lower, R, Val, unsupported};
 use crate::frontend::types::CType;
 use crate::ir::*;
 
@@ -35,14 +35,8 @@ struct Args {
 
 impl Lower<'_, '_> {
     /// A call `n` to `name`, a function without a body, with the argument nodes `args`.
-    pub(in crate::frontend) fn opaque_call(
-        &mut self,
-        n: &Node,
-        name: &str,
-        args: &[&Node],
-        span: &Span,
-        out: &mut Vec<Stmt>,
-    ) -> R<Val> {
+    pub(in crate::frontend) fn opaque_call(&mut self, call: &CallSite, out: &mut Vec<Stmt>) -> R<Val> {
+        let (n, name, args, span) = call.parts();
         let mut a = Args::default();
         let mut structs = false;
         for arg in args {
