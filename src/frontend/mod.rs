@@ -10,11 +10,13 @@
 //! | --- | --- |
 //! | `mod.rs` | the public entry [`load`] (with `--assume`), [`FrontendOptions`], [`FrontendError`] |
 //! | `clang` | finding and running clang, reading its JSON output |
-//! | `cuda` | CUDA's clang flags, NVIDIA's headers (found, precompiled), the stub prelude and headers (`cuda/`), built-in variables |
 //! | [`ast`] | the small serde view of clang's JSON AST |
 //! | [`types`] | C types from clang's spellings, record layouts |
-//! | `builtins` | built-in functions as tables keyed by name (`builtins/cuda.rs`: CUDA's) |
-//! | [`lower`] | the one lowering to [`crate::ir`]: declarations, statements, expressions, places, calls |
+//! | [`libraries`] | host libraries' headers: which are missing, which package provides them |
+//! | [`lower`] | the one lowering of the core language to [`crate::ir`]: declarations, statements, expressions, places, calls (`lower/calls/`), built-in functions (`lower/builtin/`, with the tables' types), GPUVerify's annotations (`lower/annotations/`) |
+//! | `cuda/` | CUDA's clang flags, NVIDIA's headers (found, precompiled), the stub prelude and headers, built-in variables (`mod.rs`); CUDA's features as lowering extensions (WMMA, cuRAND, textures, cooperative groups, inline assembly, vector types, 16-bit floats) and CUDA's built-in table |
+//! | `opencl/` | OpenCL's clang flags, prelude and AST normalization (`mod.rs`); OpenCL's vectors and work-group copies as lowering extensions, and OpenCL's built-in table |
+//! | [`host`] | the host code: launches read by a small interpreter (`mod.rs`, `walk.rs`, `eval.rs`, `record.rs`, `terms.rs`), host-only code clang rejects (`rejected.rs`) |
 
 pub mod ast;
 mod clang;

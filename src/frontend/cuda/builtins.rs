@@ -291,7 +291,7 @@ const TABLE: &[(&str, Lowering)] = &[
     ("make_double2", Vector),
     ("make_double3", Vector),
     ("make_double4", Vector),
-    // Surface reads and writes by object: accesses of the surface memory (`lower/texture.rs`).
+    // Surface reads and writes by object: accesses of the surface memory (`cuda/texture.rs`).
     ("surf1Dread", Surface),
     ("surf1Dwrite", Surface),
     ("surf2Dread", Surface),
@@ -398,7 +398,7 @@ const TABLE: &[(&str, Lowering)] = &[
             float: None,
         }),
     ),
-    // cuRAND's device API: reads and writes of the state, fresh results (`lower/curand.rs`).
+    // cuRAND's device API: reads and writes of the state, fresh results (`cuda/curand.rs`).
     ("curand_init", Curand),
     ("curand", Curand),
     ("curand4", Curand),

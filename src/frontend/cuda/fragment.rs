@@ -6,7 +6,7 @@
 //! float>` as written, `nvcuda::wmma::fragment<…, __half, nvcuda::wmma::row_major>`
 //! desugared, `fragment<…>` inside NVIDIA's own signatures, with or without the default
 //! `void` layout); [`Fragment::key`] is the one name gpug's type environment knows each by.
-//! How the functions on fragments are modelled is `lower/wmma.rs`' business.
+//! How the functions on fragments are modelled is `cuda/wmma.rs`' business.
 
 use crate::ir::Ty;
 

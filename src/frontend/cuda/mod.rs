@@ -3,9 +3,24 @@
 //! the stub include directory (`cuda/include/`), and the built-in variables (`threadIdx`,
 //! `blockIdx`, `blockDim`, `gridDim`) as they appear in clang's AST.
 //!
-//! Owns what is CUDA-specific before lowering. Does not run the clang process itself
-//! ([`crate::frontend::clang`]), lower statements ([`crate::frontend::lower`]) or list built-in functions
-//! ([`crate::frontend::lower::builtin::table`]).
+//! Owns what is CUDA-specific before lowering (this file), and the room of CUDA's features
+//! that the lowering hands calls and types to, each an extension of the lowering
+//! ([`crate::frontend::lower`]'s `Lower`):
+//!
+//! | file | owns |
+//! | --- | --- |
+//! | `builtins.rs` | CUDA's table of built-in functions (the [`crate::frontend::lower::builtin::table`] types) |
+//! | `vector.rs` | vector types by name: `make_float4`, `dim3(x, y)`, `threadIdx` as a `uint3` |
+//! | `ctor16.rs` | constructor calls of CUDA's own records (the 16-bit float types): inlined into a fresh object, bit copies |
+//! | `texture.rs` | texture fetches (read-only data), surfaces, loads and stores with cache hints (`__ldg`) |
+//! | `curand.rs` | cuRAND's device API: the state read and written, per thread or per block (MTGP32) |
+//! | `groups.rs` | cooperative groups: handles, ranks and sizes, their barriers and collectives |
+//! | `asm.rs` | inline assembly of NVIDIA's headers that computes values: uninterpreted functions of its inputs |
+//! | `fragment.rs` | a WMMA fragment's shape and storage, read from its record name |
+//! | `wmma.rs` | warp matrix functions (`nvcuda::wmma`, tensor cores): fragments, tile loads and stores as each lane's share |
+//!
+//! Does not run the clang process itself ([`crate::frontend::clang`]) or lower the core
+//! language (statements, expressions, places, calls: [`crate::frontend::lower`]).
 
 pub(in crate::frontend) mod asm;
 pub(in crate::frontend) mod builtins;

@@ -25,6 +25,12 @@
 //! behaviour of the host code itself), so verifying the kernel under it covers that launch;
 //! a value we cannot follow is never assumed.
 //!
+//! The files: this one holds the entry [`read`], the interpreter's state (`Host`, `Env`, `Val`)
+//! and the small readings of the AST it shares; `walk.rs` the statement walk, `eval.rs` the
+//! expressions' values, `record.rs` the launch record (a launch's geometry and arguments as a
+//! [`HostLaunch`]), `terms.rs` the integer terms over host unknowns. `rejected.rs` is the other
+//! reading of host code: which errors clang reports lie in host-only code.
+//!
 //! Must not: lower device code or know about SMT.
 
 mod eval;

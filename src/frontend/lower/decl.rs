@@ -24,7 +24,7 @@ const MAX_CONSTANT_VALUES: usize = 1024;
 /// (unqualified in OpenCL C 1.2), for [`param_space`] (and so `Lower::arbitrary_arg`).
 pub(in crate::frontend) const PRIVATE_ATTR: &str = "GpugPrivatePointeeAttr";
 
-/// The memory a pointer parameter `p` points into, as `opencl.rs` marks it: OpenCL's
+/// The memory a pointer parameter `p` points into, as `opencl/mod.rs` marks it: OpenCL's
 /// `__local T *` and `__constant T *` parameters are a work-group array and a read-only one, each
 /// of symbolic size; a device function's unqualified (private) pointer is per-thread memory
 /// ([`PRIVATE_ATTR`]); anything else (CUDA's pointers, `__global`) global memory.

@@ -361,7 +361,7 @@ impl Lower<'_, '_> {
                 Ok(Val::Scalar(cast(e, ty)))
             }
             "VectorSplat" => self.splat(n, c, out),
-            // OpenCL's `0` as an event (`event_t`, an integer here: `lower/group_copy.rs`).
+            // OpenCL's `0` as an event (`event_t`, an integer here: `opencl/group_copy.rs`).
             "ZeroToOCLOpaqueType" => Ok(Val::Scalar(Expr::int(0, target.scalar().unwrap_or(Ty::U32)))),
             "FunctionToPointerDecay" => Ok(Val::Scalar(self.fn_value(c, out)?)),
             "BuiltinFnToFnPtr" => unsupported(span, "pointer to a compiler built-in function"),

@@ -4,37 +4,36 @@
 //! evaluation order. Device functions are inlined, pointers are resolved to (array, byte offset)
 //! at their definition, and anything not modelled is a [`FrontendError::Unsupported`].
 //!
-//! This module holds the entry points ([`lower_program`], [`kernel_body_offsets`]), the lowering
-//! state (`Lower`, one `Frame` per inlined function) and the values it works with
-//! (`Binding`, `Val`, `LVal`), with small expression helpers. Each concern has a file:
+//! This module holds the lowering state (`Lower`, one `Frame` per inlined function), the values
+//! it works with (`Binding`, `Val`, `LVal`), a call being lowered (`CallSite`), with small
+//! expression helpers; the entry points are in `kernel.rs`. Each concern of the core language
+//! has a file or a room:
 //!
 //! | file | owns |
 //! | --- | --- |
+//! | `kernel.rs` | the entry points ([`kernel::lower_program`], [`kernel::kernel_body_offsets`]), a kernel lowered until its pointers settle, whole-kernel checks |
 //! | `globals.rs` | what the translation unit declares (`Globals`), kernel selection |
+//! | `collect.rs` | the walk that fills `Globals`: records, typedefs, functions, axioms |
 //! | `names.rs` | enums, typedefs and static data members, wherever declared |
 //! | `decl.rs` | declarations: kernel parameters, locals, `__shared__`/file-scope arrays, initializers |
 //! | `stmt.rs` | statements: blocks, `if`, loops, `switch`, `return`, expression statements |
+//! | `goto.rs` | forward `goto`s: the blocks their labels end |
 //! | `expr.rs` | rvalues: literals, casts, unary, binary and conditional operators |
 //! | `place.rs` | lvalues: reads, writes, members, pointers as (array, byte offset), `++`, `+=` |
-//! | `call.rs` | calls: inlining of device functions, dispatch to built-ins |
-//! | `fnptr.rs` | function pointers: integer-coded targets, calls through them as case splits |
 //! | `target.rs` | pointer variables that may point into several arrays (a tag beside the offset) |
 //! | `ctor.rs` | user-written constructors (inlined, member initializers), initializer lists in expressions |
-//! | `ctor16.rs` | constructor calls the above leaves (CUDA's own records: the 16-bit float types): inlined into a fresh object, bit copies |
 //! | `cxx.rs` | C++ places: references, `this` and methods, conditional lvalues, pointers to pointers, string literals |
 //! | `ptr_table.rs` | pointers loaded from the kernel's parameter memory (`float **` parameters, pointer fields of structs passed by pointer) |
 //! | `null.rs` | null pointers: OpenCL's `NULL` array, whether a kernel's pointer parameter is null |
-//! | `builtin.rs` | calls to built-in functions, as their table entry (`frontend/builtins/`) says |
-//! | `texture.rs` | texture fetches (read-only data), loads and stores with cache hints (`__ldg`) |
-//! | `vector.rs` | vector types by name: `make_float4`, `dim3(x, y)`, `threadIdx` as a `uint3` |
-//! | `memory_calls.rs` | `memcpy` and `memset`: byte loads and stores, null pointer arguments as assertions |
-//! | `opaque.rs` | calls to functions without a body: uninterpreted functions, clobbered arrays |
-//! | `asm.rs` | inline assembly of NVIDIA's headers that computes values: uninterpreted functions of its inputs |
-//! | `curand.rs` | cuRAND's device API: the state read and written, per thread or per block (MTGP32) |
-//! | `annotation.rs` | GPUVerify's annotations that need more than a table entry: two-thread predicates, access logs, axioms |
-//! | `access_log.rs` | the access logs' instrumentation (`__read`, `__write`, …) |
-//! | `modular.rs` | device functions checked on their own (`--modular`): which, and their arbitrary arguments |
-//! | `wmma.rs` | warp matrix functions (`nvcuda::wmma`, tensor cores): fragments, tile loads and stores as each lane's share |
+//! | `calls/` | calls: dispatch, inlining of device functions, function pointers, lambdas, bodiless functions, `memcpy`/`memset`, `--modular` |
+//! | `builtin/` | calls to built-in functions as their table entry says (`mod.rs`); the entries' types and shared IR constructors (`table.rs`), integer intrinsics (`int.rs`) |
+//! | `annotations/` | GPUVerify's annotations that need more than a table entry: two-thread predicates, contracts, axioms (`mod.rs`); the access logs' instrumentation (`access_log.rs`) |
+//!
+//! The languages' own features are rooms beside this one, extending `Lower` from there:
+//! CUDA's ([`crate::frontend::cuda`]: vector types, textures, cuRAND, cooperative groups, inline
+//! assembly, WMMA, the 16-bit float types, CUDA's built-in table) and OpenCL's
+//! ([`crate::frontend::opencl`]: vectors, work-group copies, OpenCL's built-in table). The launches
+//! the host code makes are read by [`crate::frontend::host`].
 //!
 //! Lowering knows C and CUDA's AST shapes; it does not run clang, know about SMT or analyse the
 //! IR it builds (that is [`crate::passes`]' job).
@@ -252,7 +251,7 @@ pub(in crate::frontend) struct Lower<'a, 'g> {
     /// Nesting depth of annotation conditions being lowered (GPUVerify's two-thread
     /// annotations are allowed only there).
     pub(in crate::frontend) annotation_depth: u32,
-    /// Lowering the postconditions of the device function just inlined (`annotation.rs`).
+    /// Lowering the postconditions of the device function just inlined (`annotations/`).
     pub(in crate::frontend) in_postcondition: bool,
     /// Arrays of the pointer variables with several, by creation index, from the last pass.
     pub(in crate::frontend) seeds: target::Seeds,

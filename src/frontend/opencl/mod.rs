@@ -14,8 +14,17 @@
 //! ([`crate::frontend::opencl::builtins`]); nothing after the front end knows which language a kernel came
 //! from, but for the words of the report ([`crate::ir::Language`]).
 //!
-//! Owns what is OpenCL-specific before lowering. Does not run the clang process itself
-//! ([`crate::frontend::clang`]).
+//! Owns what is OpenCL-specific before lowering (this file), and the room of OpenCL's features
+//! that the lowering hands calls to, each an extension of the lowering
+//! ([`crate::frontend::lower`]'s `Lower`):
+//!
+//! | file | owns |
+//! | --- | --- |
+//! | `builtins.rs` | OpenCL's table of built-in functions (the [`crate::frontend::lower::builtin::table`] types) |
+//! | `ext_vector.rs` | OpenCL's vector types: swizzles, vector literals, `vload`/`vstore`, `as_type` |
+//! | `group_copy.rs` | `async_work_group_copy` and `wait_group_events` |
+//!
+//! Does not run the clang process itself ([`crate::frontend::clang`]).
 
 pub(in crate::frontend) mod builtins;
 pub(in crate::frontend) mod ext_vector;
@@ -129,7 +138,7 @@ pub(in crate::frontend) fn strip_spaces(t: &str) -> String {
             s.replace_range(i..end, "");
         }
     }
-    // An event (`async_work_group_copy`'s) is an integer handle (`lower/group_copy.rs`).
+    // An event (`async_work_group_copy`'s) is an integer handle (`opencl/group_copy.rs`).
     while let Some(i) = find_word(&s, "event_t", 0) {
         s.replace_range(i..i + "event_t".len(), "unsigned int");
     }
@@ -194,7 +203,7 @@ fn mark(n: &mut Node, kernel: bool) {
             _ => {}
         },
         // A device function's pointer parameter, for when the function is checked on its own
-        // (`lower/modular.rs`); inlined calls bind it to the argument and read no attribute.
+        // (`lower/calls/modular.rs`); inlined calls bind it to the argument and read no attribute.
         "ParmVarDecl" if n.type_str().contains('*') => match pointee_space(n.type_str()) {
             Some("__local") => n.inner.push(attr("CUDASharedAttr")),
             Some("__constant") => n.inner.push(attr("CUDAConstantAttr")),

@@ -1,4 +1,4 @@
-//! GPUVerify's annotations that need more than a table entry (`builtin.rs` dispatches to them):
+//! GPUVerify's annotations that need more than a table entry ([`crate::frontend::lower::builtin`] dispatches to them):
 //!
 //! - the two-thread predicates (`__other_int`, `__uniform_int`, `__all`, …; the lecture notes
 //!   `002_…` and `004_…`, where an annotation of one thread may name the other thread's copy
@@ -8,7 +8,7 @@
 //!   lowered;
 //! - axioms: `__axiom(e)` at file scope, which the prelude turns into a function
 //!   `__gpug_axiom_N` returning `e`; each is assumed on entry to every kernel, by every thread;
-//! - a device function's contract: its `__requires` is checked at each call (`builtin.rs`), its
+//! - a device function's contract: its `__requires` is checked at each call (`lower/builtin/`), its
 //!   `__ensures` checked after the inlined body, where every return has joined, with
 //!   `__return_val_int()` its result, and then assumed.
 

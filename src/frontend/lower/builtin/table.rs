@@ -95,12 +95,12 @@ pub enum Lowering {
     /// A read from texture memory (`tex1Dfetch`, `tex2D`, …): read-only for the kernel's whole
     /// run, so it cannot race and the same texture at the same coordinates gives the same value.
     /// The value is an uninterpreted function of the texture and the coordinates (see
-    /// `lower/texture.rs`).
+    /// `cuda/texture.rs`).
     Texture,
     /// A read or write of surface memory by surface object (`surf2Dread`, `surf2Dwrite`, …):
     /// an ordinary access of one array that stands for all surfaces (two surface objects may
     /// name the same CUDA array), at an offset made of the coordinates (see
-    /// `lower/texture.rs`).
+    /// `cuda/texture.rs`).
     Surface,
     /// `sincosf(x, &s, &c)` and its siblings: `*s` and `*c` get the uninterpreted functions
     /// `NAME.sin` and `NAME.cos` of `x` (floats are opaque), written through the pointers
@@ -117,10 +117,10 @@ pub enum Lowering {
     Store,
     /// `memcpy(dst, src, len)` (`false`) or `memset(dst, c, len)` (`true`): byte loads and
     /// stores of the bytes `[0, len)`, a null pointer constant argument an assertion that `len`
-    /// is 0 (see `lower/memory_calls.rs`); the value is `dst`.
+    /// is 0 (see `lower/calls/memory_calls.rs`); the value is `dst`.
     Memory(bool),
     /// cuRAND's device API on a state the first pointer argument of a cuRAND state type points
-    /// to (`curand_init`, `curand`, `curand_uniform`, …; see `lower/curand.rs`): the call reads
+    /// to (`curand_init`, `curand`, `curand_uniform`, …; see `cuda/curand.rs`): the call reads
     /// and writes the state, its result is a fresh value. A call on anything else is not taken
     /// as a built-in (it is a call without a body).
     Curand,
@@ -155,7 +155,7 @@ pub enum Lowering {
     AtomicStep(AtomicOp),
     /// OpenCL's `async_work_group_copy(dst, src, n, event)` (`false`) and
     /// `async_work_group_strided_copy(dst, src, n, stride, event)` (`true`): a copy by the
-    /// whole work-group (`lower/group_copy.rs`); the value is the copy's event.
+    /// whole work-group (`opencl/group_copy.rs`); the value is the copy's event.
     GroupCopy(bool),
     /// OpenCL's `wait_group_events(n, list)`: the copies of the `n` events of `list` are
     /// complete (`n` an integer constant).

@@ -4,7 +4,7 @@
 //!
 //! The closure has no storage: it is a [`Closure`], the bindings its body sees, kept by the
 //! declaration id of the variable or parameter that holds it. A call (`f(i)`, a
-//! `CXXOperatorCallExpr` on the closure) inlines `operator()` like any method (`call.rs`),
+//! `CXXOperatorCallExpr` on the closure) inlines `operator()` like any method (`calls/mod.rs`),
 //! in a frame that starts from those bindings. A by-reference capture (`[&]`, `[&x]`) is the
 //! enclosing function's binding itself, so reads and writes through it are exact; a by-copy
 //! capture (`[=]`, `[x]`) is a snapshot taken where the lambda is created: a fresh local

@@ -1,10 +1,19 @@
-//! Calls: built-in functions are handed to `builtin.rs`; device functions are inlined into the
+//! Calls: built-in functions are handed to [`crate::frontend::lower::builtin`]; device functions are inlined into the
 //! caller (paper §2, scopes) with their own `Frame`, exit block and result slot; functions
 //! without a body are uninterpreted (`opaque.rs`).
 //!
 //! A method is inlined with its object as the place `this` points to (`cxx.rs`); reference
 //! parameters bind to the caller's places. Calls through function pointers are case splits
 //! over their targets (`fnptr.rs`). Recursion is an error.
+//!
+//! | file | owns |
+//! | --- | --- |
+//! | `mod.rs` | a call's dispatch: CUDA's features, lambdas, built-ins, inlining of a body, bodiless functions |
+//! | `fnptr.rs` | function pointers: integer-coded targets, calls through them as case splits |
+//! | `lambda.rs` | lambdas: closures in locals and parameters, their calls inlined with their captures |
+//! | `opaque.rs` | calls to functions without a body: uninterpreted functions, clobbered arrays |
+//! | `memory_calls.rs` | `memcpy` and `memset`: byte loads and stores, null pointer arguments as assertions |
+//! | `modular.rs` | device functions checked on their own (`--modular`): which, and their arbitrary arguments |
 
 pub(in crate::frontend) mod fnptr;
 pub(in crate::frontend) mod lambda;
