@@ -78,7 +78,8 @@ pub(in crate::frontend) fn substitute(e: &Expr, map: &HashMap<VarId, Expr>) -> O
     })
 }
 
-/// `v` converted to `ty` (nothing when it has it), folded.
+/// `v` converted to `ty` (nothing when it has it), folded: unlike [`crate::ir::build::cast`],
+/// which wraps only an integer constant, the whole conversion is folded ([`fold`]).
 pub(in crate::frontend) fn cast(v: Expr, ty: Ty) -> Expr {
     if v.ty() == ty {
         return v;
