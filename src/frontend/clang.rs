@@ -71,7 +71,7 @@ const MAX_EMPTY_HEADERS: usize = 16;
 /// `-Xclang -ast-dump=json path`, run it and return the parsed, location-resolved AST with the
 /// notes to give. Clang's diagnostics become [`FrontendError::ClangFailed`], except, where
 /// `host_code` (a CUDA file):
-/// - errors that all lie in host-only functions ([`super::host::host_only`]): the AST is
+/// - errors that all lie in host-only functions ([`crate::frontend::host::rejected::host_only`]): the AST is
 ///   returned with a note naming them;
 /// - headers clang cannot find (a platform's: `windows.h`, Tegra's `cudla.h`, a window
 ///   toolkit's): each is read as an empty file (an `-idirafter` folder of empty headers, so a
@@ -238,7 +238,10 @@ fn finish(
     if success {
         return Ok((root, Vec::new()));
     }
-    match host_code.then(|| super::host::host_only(&root, &stderr)).flatten() {
+    match host_code
+        .then(|| crate::frontend::host::rejected::host_only(&root, &stderr))
+        .flatten()
+    {
         Some(note) => Ok((root, vec![note])),
         None => Err(FrontendError::ClangFailed { stderr }),
     }

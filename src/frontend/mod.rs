@@ -10,17 +10,17 @@
 //! | --- | --- |
 //! | `mod.rs` | the public entry [`load`] (with `--assume`), [`FrontendOptions`], [`FrontendError`] |
 //! | `clang` | finding and running clang, reading its JSON output |
-//! | `cuda` | CUDA's clang flags, NVIDIA's headers (found, precompiled), the stub prelude and headers (`cuda/`), built-in variables |
 //! | [`ast`] | the small serde view of clang's JSON AST |
 //! | [`types`] | C types from clang's spellings, record layouts |
-//! | `builtins` | built-in functions as tables keyed by name (`builtins/cuda.rs`: CUDA's) |
-//! | [`lower`] | the one lowering to [`crate::ir`]: declarations, statements, expressions, places, calls |
+//! | [`libraries`] | host libraries' headers: which are missing, which package provides them |
+//! | [`lower`] | the one lowering of the core language to [`crate::ir`]: declarations, statements, expressions, places, calls (`lower/calls/`), built-in functions (`lower/builtin/`, with the tables' types), GPUVerify's annotations (`lower/annotations/`) |
+//! | `cuda/` | CUDA's clang flags, NVIDIA's headers (found, precompiled), the stub prelude and headers, built-in variables (`mod.rs`); CUDA's features as lowering extensions (WMMA, cuRAND, textures, cooperative groups, inline assembly, vector types, 16-bit floats) and CUDA's built-in table |
+//! | `opencl/` | OpenCL's clang flags, prelude and AST normalization (`mod.rs`); OpenCL's vectors and work-group copies as lowering extensions, and OpenCL's built-in table |
+//! | [`host`] | the host code: launches read by a small interpreter (`mod.rs`, `walk.rs`, `eval.rs`, `record.rs`, `terms.rs`), host-only code clang rejects (`rejected.rs`) |
 
 pub mod ast;
-mod builtins;
 mod clang;
 mod cuda;
-pub mod fragment;
 pub mod host;
 pub mod libraries;
 pub mod lower;
@@ -291,7 +291,7 @@ pub enum FrontendError {
 /// With `--kernel NAME<ARGS>` naming a `__global__` template that the file does not
 /// instantiate with `ARGS` (by an explicit instantiation or a launch `NAME<ARGS><<<…>>>`), clang
 /// runs again on a copy with an explicit instantiation appended after the last line
-/// (`lower::template_instantiation`), so the file need not be edited; a clang error about it
+/// (`lower::kernel::template_instantiation`), so the file need not be edited; a clang error about it
 /// says what was appended.
 pub fn load(path: &Path, opts: &FrontendOptions) -> Result<Program, FrontendError> {
     let mut program = load_kernels(path, opts)?;
@@ -355,7 +355,7 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
     let io = |context: String| move |source| FrontendError::Io { context, source };
     let mut appended = String::new();
     if let Some(want) = opts.kernel.as_deref()
-        && let Some(text) = lower::template_instantiation(&root, &file, &prelude.to_string_lossy(), want)
+        && let Some(text) = lower::kernel::template_instantiation(&root, &file, &prelude.to_string_lossy(), want)
     {
         let mut bytes = std::fs::read(path).map_err(io(format!("reading {file}")))?;
         bytes.extend_from_slice(text.as_bytes());
@@ -368,13 +368,13 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
     }
     let prelude_s = prelude.to_string_lossy();
     if opts.assumptions.is_empty() {
-        let mut program = lower::lower_program(&root, &file, &prelude_s, opts.kernel.as_deref(), opts)
+        let mut program = lower::kernel::lower_program(&root, &file, &prelude_s, opts.kernel.as_deref(), opts)
             .map_err(|e| empty_headers_hint(e, &notes))?;
         program.notes.splice(0..0, notes);
         program.includes = included_files(&root, &file, &prelude_s);
         return Ok(program);
     }
-    let offsets = lower::kernel_body_offsets(&root, &file, &prelude_s, opts.kernel.as_deref())?;
+    let offsets = lower::kernel::kernel_body_offsets(&root, &file, &prelude_s, opts.kernel.as_deref())?;
     let inserted: String = opts
         .assumptions
         .iter()
@@ -429,7 +429,7 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
         opts.preprocessor.push(PreprocessorFlag::VfsOverlay(yaml));
     }
     let again = reparse(path, &opts, &out, "")?;
-    let mut program = lower::lower_program(
+    let mut program = lower::kernel::lower_program(
         &again.root,
         &file,
         &again.prelude.to_string_lossy(),

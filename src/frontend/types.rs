@@ -1,7 +1,7 @@
 //! C types as clang spells them in `qualType` strings, read by a tiny parser, and the sizes and
 //! field offsets of the records a translation unit declares.
 //!
-//! Owns types only: it does not read declarations (`lower/globals.rs` fills a [`TypeEnv`]) or
+//! Owns types only: it does not read declarations (`lower/collect.rs` fills a [`TypeEnv`]) or
 //! lower values.
 
 use crate::ir::Ty;
@@ -100,9 +100,9 @@ impl TypeEnv {
         if self.records.contains_key(key) {
             return CType::Record(key.to_string());
         }
-        // A warp matrix fragment, by whichever spelling (`lower/wmma.rs`).
+        // A warp matrix fragment, by whichever spelling (`cuda/wmma.rs`).
         if key.contains("fragment<")
-            && let Some(mut f) = super::fragment::Fragment::parse(key)
+            && let Some(mut f) = crate::frontend::cuda::fragment::Fragment::parse(key)
         {
             if !self.records.contains_key(&f.key()) && depth < 16 {
                 // An element type named by a typedef (`uint8_t`): the type it stands for.

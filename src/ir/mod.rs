@@ -10,6 +10,7 @@
 //! over statements and expressions is [`visit`], and the questions passes and encoders ask
 //! about a list of statements (assigned variables, written arrays, exits) are in [`query`].
 
+pub mod build;
 pub mod print;
 pub mod query;
 pub mod validate;

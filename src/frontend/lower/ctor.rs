@@ -8,16 +8,16 @@
 //! constructors of CUDA's own types (`dim3`, the vector types, `__half` and the others named
 //! with `__`), which their own modules model.
 
-use super::call::default_arg;
 use super::{Binding, LVal, Lower, R, Val, unsupported};
 use crate::frontend::ast::Node;
-use crate::frontend::types::CType;
+use crate::frontend::lower::calls::default_arg;
+use crate::frontend::types::{CType, TypeEnv};
 use crate::ir::*;
 
 impl<'a> Lower<'a, '_> {
     /// The user-written constructor with a body that the `CXXConstructExpr` `e` calls, if any
     /// (found in its record by the constructor's type).
-    pub(super) fn user_constructor(&self, e: &Node) -> Option<&'a Node> {
+    pub(in crate::frontend) fn user_constructor(&self, e: &Node) -> Option<&'a Node> {
         let cty = self.ctype(e);
         let CType::Record(r) = &cty else {
             return None;
@@ -36,7 +36,13 @@ impl<'a> Lower<'a, '_> {
     }
 
     /// Initialise `lv` with the constructor `ctor`, as the `CXXConstructExpr` `e` calls it.
-    pub(super) fn construct_into(&mut self, ctor: &'a Node, e: &Node, lv: LVal, out: &mut Vec<Stmt>) -> R<()> {
+    pub(in crate::frontend) fn construct_into(
+        &mut self,
+        ctor: &'a Node,
+        e: &Node,
+        lv: LVal,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
         let span = self.span(e);
         let name = ctor.name.clone().unwrap_or_default();
         let params: Vec<&Node> = ctor.inner.iter().filter(|p| p.kind == "ParmVarDecl").collect();
@@ -54,7 +60,7 @@ impl<'a> Lower<'a, '_> {
             vals.push(self.arg(a, &pty, out)?);
         }
         let this = self.pin(lv, &span, out);
-        self.inline_call(ctor, &name, params, vals, Some(this), &span, out)?;
+        self.inline_call(ctor, &name, params, vals, Some(this), Default::default(), &span, out)?;
         Ok(())
     }
 
@@ -63,9 +69,9 @@ impl<'a> Lower<'a, '_> {
     ///
     /// Errors: an initializer of a base class; a default member initializer
     /// (`CXXDefaultInitExpr`, whose value clang's JSON leaves out) except in CUDA's 16-bit
-    /// float types, whose constructors run on a fresh object ([`super::ctor16`]) that the
+    /// float types, whose constructors run on a fresh object ([`crate::frontend::cuda::ctor16`]) that the
     /// field may then leave unconstrained; what lowering an initializer meets.
-    pub(super) fn member_inits(&mut self, ctor: &Node, out: &mut Vec<Stmt>) -> R<()> {
+    pub(in crate::frontend) fn member_inits(&mut self, ctor: &Node, out: &mut Vec<Stmt>) -> R<()> {
         for i in ctor.inner.iter().filter(|c| c.kind == "CXXCtorInitializer") {
             let span = self.span(i.inner.first().unwrap_or(ctor));
             if i.base_init.is_some() {
@@ -121,14 +127,24 @@ impl<'a> Lower<'a, '_> {
     }
 
     /// The object the constructor `ctor` makes for the `CXXConstructExpr` `e`, as a value.
-    pub(super) fn constructed(&mut self, ctor: &'a Node, e: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn constructed(&mut self, ctor: &'a Node, e: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         self.temporary(e, out, |l, lv, out| l.construct_into(ctor, e, lv, out))
     }
 
     /// The struct value of the initializer list `n` (of a record type) in an expression.
-    pub(super) fn aggregate(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn aggregate(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         let cty = self.ctype(n);
         let span = self.span(n);
         self.temporary(n, out, |l, lv, out| l.init(lv, &cty, n, &span, out))
+    }
+}
+
+/// Whether `f` (a constructor or `operator=` of the record `r`) is a copy or a move: one
+/// parameter, a reference to `r`.
+pub(in crate::frontend) fn is_copy(types: &TypeEnv, f: &Node, r: &str) -> bool {
+    let params: Vec<&Node> = f.inner.iter().filter(|p| p.kind == "ParmVarDecl").collect();
+    match params.as_slice() {
+        [p] => matches!(types.parse(p.type_str()), CType::Ref(to) if matches!(&*to, CType::Record(x) if x == r)),
+        _ => false,
     }
 }

@@ -22,7 +22,7 @@ use crate::frontend::types::CType;
 use crate::ir::*;
 
 /// An argument of an inlined call: a value, or the place a reference parameter binds to.
-pub(super) enum Arg {
+pub(in crate::frontend) enum Arg {
     /// Passed by value (or a temporary bound to a `const T &`).
     Val(Val),
     /// An lvalue bound to a reference parameter, already pinned ([`Lower::pin`]).
@@ -33,7 +33,7 @@ impl Lower<'_, '_> {
     /// `lv` fixed where it is formed: a non-constant offset or condition is copied into a fresh
     /// variable, and pointer variables it names that still have a fixed offset get an offset
     /// variable (so that a callee may reassign them through the reference).
-    pub(super) fn pin(&mut self, lv: LVal, span: &Span, out: &mut Vec<Stmt>) -> LVal {
+    pub(in crate::frontend) fn pin(&mut self, lv: LVal, span: &Span, out: &mut Vec<Stmt>) -> LVal {
         match lv {
             LVal::Mem { array, off, cty } => {
                 let off = self.pin_expr(off, Ty::I64, span, out);
@@ -92,7 +92,7 @@ impl Lower<'_, '_> {
 
     /// The argument `a` for a parameter of type `pty`: the pinned place of an lvalue for a
     /// reference parameter, else its value.
-    pub(super) fn arg(&mut self, a: &Node, pty: &CType, out: &mut Vec<Stmt>) -> R<Arg> {
+    pub(in crate::frontend) fn arg(&mut self, a: &Node, pty: &CType, out: &mut Vec<Stmt>) -> R<Arg> {
         let inner = strip_parens(a);
         if matches!(pty, CType::Ref(_)) && inner.is_glvalue() && inner.kind != "MaterializeTemporaryExpr" {
             let span = self.span(a);
@@ -105,7 +105,7 @@ impl Lower<'_, '_> {
     /// Bind the reference parameter or local `id` (named `name`, referring to `to`) to `arg`:
     /// a variable is aliased, a memory place is a [`Binding::Ref`], a value (a temporary bound
     /// to a `const T &`) is copied into a fresh local.
-    pub(super) fn bind_ref(
+    pub(in crate::frontend) fn bind_ref(
         &mut self,
         id: &str,
         name: &str,
@@ -137,7 +137,7 @@ impl Lower<'_, '_> {
     }
 
     /// A local reference `T &r = init;` (or `const T &r = temporary;`).
-    pub(super) fn ref_local(&mut self, d: &Node, to: &CType, out: &mut Vec<Stmt>) -> R<()> {
+    pub(in crate::frontend) fn ref_local(&mut self, d: &Node, to: &CType, out: &mut Vec<Stmt>) -> R<()> {
         let name = d.name.clone().unwrap_or_default();
         let Some(init) = d.code_children().last().filter(|_| d.init.is_some()) else {
             return unsupported(self.span(d), format!("reference `{name}` without an initializer"));
@@ -149,7 +149,7 @@ impl Lower<'_, '_> {
     /// A local pointer to pointer initialised with the address of a pointer variable and never
     /// reassigned (`int **pp = &q;`): that variable. `None`: any other pointer to pointer,
     /// lowered as a pointer (whose loads of pointers are errors).
-    pub(super) fn ptr_to_ptr_local(&mut self, d: &Node, out: &mut Vec<Stmt>) -> R<Option<Binding>> {
+    pub(in crate::frontend) fn ptr_to_ptr_local(&mut self, d: &Node, out: &mut Vec<Stmt>) -> R<Option<Binding>> {
         let Some(init) = d.code_children().last().filter(|_| d.init.is_some()) else {
             return Ok(None);
         };
@@ -174,7 +174,7 @@ impl Lower<'_, '_> {
 
     /// The object a method call `b.f()` / `p->f()` / `f()` (inside a method) works on. A
     /// temporary object (`make().f()`) is evaluated into a fresh local.
-    pub(super) fn object_place(&mut self, b: &Node, arrow: bool, out: &mut Vec<Stmt>) -> R<LVal> {
+    pub(in crate::frontend) fn object_place(&mut self, b: &Node, arrow: bool, out: &mut Vec<Stmt>) -> R<LVal> {
         let span = self.span(b);
         let inner = strip_parens(b);
         if inner.kind == "CXXThisExpr" {
@@ -209,7 +209,7 @@ impl Lower<'_, '_> {
     }
 
     /// The object `this` points to in the current method.
-    pub(super) fn this_place(&self, n: &Node) -> R<LVal> {
+    pub(in crate::frontend) fn this_place(&self, n: &Node) -> R<LVal> {
         match &self.frame().this_obj {
             Some(lv) => Ok(lv.clone()),
             None => unsupported(self.span(n), "`this` outside a method"),
@@ -217,7 +217,7 @@ impl Lower<'_, '_> {
     }
 
     /// `this` as a pointer value: only when the object is in memory.
-    pub(super) fn this_value(&self, n: &Node) -> R<Val> {
+    pub(in crate::frontend) fn this_value(&self, n: &Node) -> R<Val> {
         match self.this_place(n)? {
             LVal::Mem { array, off, cty } => Ok(Val::Ptr(PtrVal {
                 array,
@@ -230,13 +230,13 @@ impl Lower<'_, '_> {
 
     /// The place a pointer value points to (`*p`, `p->f`, `p[0]`), case split for
     /// [`Val::PtrCond`].
-    pub(super) fn deref(&mut self, pv: Val, at: &Node) -> R<LVal> {
+    pub(in crate::frontend) fn deref(&mut self, pv: Val, at: &Node) -> R<LVal> {
         self.index(pv, None, at)
     }
 
     /// The place `p[i]` (`i = None`: `*p`), case split for [`Val::PtrCond`]; a pointer to a
     /// pointer variable only at index 0.
-    pub(super) fn index(&mut self, pv: Val, i: Option<Expr>, at: &Node) -> R<LVal> {
+    pub(in crate::frontend) fn index(&mut self, pv: Val, i: Option<Expr>, at: &Node) -> R<LVal> {
         match pv {
             Val::PtrCond(cond, a, b) => Ok(LVal::Cond {
                 cond,
@@ -270,7 +270,7 @@ impl Lower<'_, '_> {
     /// `&lv`: a pointer into memory, a case split of two, or the address of a variable that is
     /// not in memory (a pointer to a pointer variable, `&s` of a struct whose fields are
     /// variables).
-    pub(super) fn address_of(&mut self, lv: LVal, span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn address_of(&mut self, lv: LVal, span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
         match lv {
             LVal::Mem { array, off, cty } => Ok(Val::Ptr(PtrVal {
                 array,
@@ -288,7 +288,7 @@ impl Lower<'_, '_> {
     }
 
     /// An array place decayed to a pointer to its first element.
-    pub(super) fn decay(&mut self, lv: LVal, span: &Span) -> R<Val> {
+    pub(in crate::frontend) fn decay(&mut self, lv: LVal, span: &Span) -> R<Val> {
         match lv {
             LVal::Mem {
                 array,
@@ -309,7 +309,7 @@ impl Lower<'_, '_> {
     }
 
     /// `(c ? a : b)` as an lvalue: both places, the condition fixed in a variable.
-    pub(super) fn cond_lvalue(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
+    pub(in crate::frontend) fn cond_lvalue(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
         let span = self.span(n);
         let (Some(c), Some(a), Some(b)) = (n.inner.first(), n.inner.get(1), n.inner.get(2)) else {
             return unsupported(span, "malformed conditional");
@@ -333,7 +333,14 @@ impl Lower<'_, '_> {
     }
 
     /// Read one of two places: each read under its branch, the value joined.
-    pub(super) fn read_cond(&mut self, cond: Expr, a: LVal, b: LVal, at: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn read_cond(
+        &mut self,
+        cond: Expr,
+        a: LVal,
+        b: LVal,
+        at: &Node,
+        out: &mut Vec<Stmt>,
+    ) -> R<Val> {
         let mut sa = Vec::new();
         let va = self.read(a, at, &mut sa)?;
         let mut sb = Vec::new();
@@ -344,7 +351,7 @@ impl Lower<'_, '_> {
     /// `cond ? va : vb` for values computed by the statements `sa` and `sb`: scalars and
     /// pointers into one array through a variable set in each arm, pointers into two arrays as
     /// [`Val::PtrCond`].
-    pub(super) fn join(
+    pub(in crate::frontend) fn join(
         &mut self,
         cond: Expr,
         (va, mut sa): (Val, Vec<Stmt>),
@@ -359,7 +366,7 @@ impl Lower<'_, '_> {
                 let ty = x.ty();
                 let t = self.temp(ty);
                 sa.push(set(t, x, span.clone()));
-                sb.push(set(t, super::cast(y, ty), span.clone()));
+                sb.push(set(t, crate::ir::build::cast(y, ty), span.clone()));
                 Val::Scalar(Expr::Var { id: t, ty })
             }
             (Val::Ptr(p), Val::Ptr(q)) if p.array == q.array => {
@@ -414,7 +421,7 @@ impl Lower<'_, '_> {
     }
 
     /// Write `v` to one of two places: each write under its branch.
-    pub(super) fn assign_cond(
+    pub(in crate::frontend) fn assign_cond(
         &mut self,
         (cond, a, b): (&Expr, &LVal, &LVal),
         v: Val,
@@ -433,7 +440,7 @@ impl Lower<'_, '_> {
     /// Record the place a `return` of a reference-returning function gives: the first return
     /// fixes the array (or variable) and an offset variable, later ones must return a place
     /// of the same array (or the same variable).
-    pub(super) fn return_place(&mut self, e: &Node, out: &mut Vec<Stmt>) -> R<()> {
+    pub(in crate::frontend) fn return_place(&mut self, e: &Node, out: &mut Vec<Stmt>) -> R<()> {
         let span = self.span(e);
         let lv = self.lvalue(strip_parens(e), out)?;
         let prev = self.frame().ret_ref.clone();
@@ -471,7 +478,7 @@ impl Lower<'_, '_> {
     }
 
     /// A string literal's place: its own local array of `char`s, filled in the prologue.
-    pub(super) fn string_literal(&mut self, n: &Node) -> R<LVal> {
+    pub(in crate::frontend) fn string_literal(&mut self, n: &Node) -> R<LVal> {
         let span = self.span(n);
         let cty = self.ctype(n);
         let CType::Array(elem, _) = &cty else {
@@ -526,7 +533,7 @@ fn is_view(lv: &LVal) -> bool {
 impl Lower<'_, '_> {
     /// `(T *)&s` of a struct `s` whose fields are variables, all of type `T` (a `float4` seen
     /// as `float[4]`): a view of its fields as an array, indexed by [`Self::index`].
-    pub(super) fn field_view(&mut self, lv: LVal, to: &CType, span: &Span) -> R<Val> {
+    pub(in crate::frontend) fn field_view(&mut self, lv: LVal, to: &CType, span: &Span) -> R<Val> {
         let LVal::Bound(Binding::Struct(fs)) = &lv else {
             return unsupported(span.clone(), "cast of the address of a variable that is not in memory");
         };
@@ -573,7 +580,7 @@ impl Lower<'_, '_> {
             None => return unsupported(self.span(at), "view of a struct without fields"),
         };
         for (k, (_, b)) in fs.iter().enumerate().rev().skip(1) {
-            let cond = super::bin(BinOp::Eq, i.clone(), Expr::int(k as u64, Ty::I64), Ty::Bool);
+            let cond = crate::ir::build::bin(BinOp::Eq, i.clone(), Expr::int(k as u64, Ty::I64), Ty::Bool);
             place = LVal::Cond {
                 cond,
                 then: Box::new(LVal::Bound(b.clone())),

@@ -5,9 +5,9 @@
 //! elsewhere.
 
 use super::globals::const_value;
-use super::texture::is_texture_reference;
 use super::{Binding, LVal, Lower, PtrBind, PtrOff, R, Val, add_off, pos_span, set, unsupported};
 use crate::frontend::ast::{Node, strip_parens};
+use crate::frontend::cuda::texture::is_texture_reference;
 use crate::frontend::types::{CType, FN_PTR};
 use crate::ir::*;
 use num_bigint::BigInt;
@@ -20,16 +20,20 @@ const MAX_POINTER_MEMBERS: u64 = 64;
 /// the rest of a larger table stays unknown.
 const MAX_CONSTANT_VALUES: usize = 1024;
 
-/// The memory a pointer parameter `p` points into, as `opencl.rs` marks it: OpenCL's
+/// A marker [`crate::frontend::opencl`] puts on an OpenCL parameter pointing to private memory
+/// (unqualified in OpenCL C 1.2), for [`param_space`] (and so `Lower::arbitrary_arg`).
+pub(in crate::frontend) const PRIVATE_ATTR: &str = "GpugPrivatePointeeAttr";
+
+/// The memory a pointer parameter `p` points into, as `opencl/mod.rs` marks it: OpenCL's
 /// `__local T *` and `__constant T *` parameters are a work-group array and a read-only one, each
 /// of symbolic size; a device function's unqualified (private) pointer is per-thread memory
-/// ([`super::PRIVATE_ATTR`]); anything else (CUDA's pointers, `__global`) global memory.
-pub(super) fn param_space(p: &Node) -> Space {
+/// ([`PRIVATE_ATTR`]); anything else (CUDA's pointers, `__global`) global memory.
+pub(in crate::frontend) fn param_space(p: &Node) -> Space {
     if p.has_attr("CUDASharedAttr") {
         Space::Shared
     } else if p.has_attr("CUDAConstantAttr") {
         Space::Constant
-    } else if p.has_attr(super::PRIVATE_ATTR) {
+    } else if p.has_attr(PRIVATE_ATTR) {
         Space::Local
     } else {
         Space::Global
@@ -37,7 +41,7 @@ pub(super) fn param_space(p: &Node) -> Space {
 }
 
 impl Lower<'_, '_> {
-    pub(super) fn kernel_param(&mut self, p: &Node, out: &mut Vec<Stmt>) -> R<()> {
+    pub(in crate::frontend) fn kernel_param(&mut self, p: &Node, out: &mut Vec<Stmt>) -> R<()> {
         let name = p.name.clone().unwrap_or_else(|| format!("$arg{}", self.k.params.len()));
         // A misprinted pointer to an array is read back by `ctype`.
         let cty = self.ctype(p);
@@ -52,7 +56,7 @@ impl Lower<'_, '_> {
         Ok(())
     }
 
-    pub(super) fn param_binding(
+    pub(in crate::frontend) fn param_binding(
         &mut self,
         name: &str,
         cty: &CType,
@@ -139,7 +143,7 @@ impl Lower<'_, '_> {
     }
 
     /// A fresh local binding for a declaration of type `cty` (no initialisation).
-    pub(super) fn local_binding(&mut self, name: &str, cty: &CType, id: &str, span: &Span) -> R<Binding> {
+    pub(in crate::frontend) fn local_binding(&mut self, name: &str, cty: &CType, id: &str, span: &Span) -> R<Binding> {
         let addr = self.frame().addr_taken.contains(id);
         match cty {
             CType::Scalar(ty) if addr => {
@@ -202,14 +206,14 @@ impl Lower<'_, '_> {
         }
     }
 
-    pub(super) fn var_decl(&mut self, d: &Node, out: &mut Vec<Stmt>) -> R<()> {
+    pub(in crate::frontend) fn var_decl(&mut self, d: &Node, out: &mut Vec<Stmt>) -> R<()> {
         let name = d.name.clone().unwrap_or_default();
         let span = self.span(d);
         if self.lambda_local(d, out)? {
             return Ok(());
         }
         let cty = self.ctype(d);
-        if super::groups::node_group(d, &self.g.group_aliases).is_some() {
+        if crate::frontend::cuda::groups::node_group(d, &self.g.group_aliases).is_some() {
             // A cooperative group handle: no storage, its initializer (`this_thread_block()`)
             // is pure (`groups.rs`).
             return Ok(());
@@ -242,7 +246,7 @@ impl Lower<'_, '_> {
         }
         let init = d.code_children().last().filter(|_| d.init.is_some());
         // A data pointer initialised with a function pointer (`void *x = (void *)f`) holds a
-        // function's code ([`super::fnptr`]), like a function pointer.
+        // function's code ([`crate::frontend::lower::calls::fnptr`]), like a function pointer.
         if matches!(cty, CType::Ptr(_)) && init.is_some_and(|e| self.casts_fn_ptr(e)) {
             let v = self.k.new_var(&name, FN_PTR);
             let b = Binding::Scalar(v, FN_PTR);
@@ -289,7 +293,7 @@ impl Lower<'_, '_> {
         }
     }
 
-    pub(super) fn havoc(&mut self, b: &Binding, span: &Span, out: &mut Vec<Stmt>) -> R<()> {
+    pub(in crate::frontend) fn havoc(&mut self, b: &Binding, span: &Span, out: &mut Vec<Stmt>) -> R<()> {
         match b {
             Binding::Scalar(v, _) => out.push(Stmt {
                 kind: StmtKind::Havoc { var: *v },
@@ -306,7 +310,14 @@ impl Lower<'_, '_> {
     }
 
     /// Initialise `lv` (of type `cty`) from the initializer `e`.
-    pub(super) fn init(&mut self, lv: LVal, cty: &CType, e: &Node, span: &Span, out: &mut Vec<Stmt>) -> R<()> {
+    pub(in crate::frontend) fn init(
+        &mut self,
+        lv: LVal,
+        cty: &CType,
+        e: &Node,
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
         let e = strip_parens(e);
         // A local array (or address-taken local) is initialised in its memory.
         let lv = match lv {
@@ -393,7 +404,7 @@ impl Lower<'_, '_> {
         }
     }
 
-    pub(super) fn zero(&self, cty: &CType, span: &Span) -> R<Val> {
+    pub(in crate::frontend) fn zero(&self, cty: &CType, span: &Span) -> R<Val> {
         match cty {
             CType::Scalar(t) => Ok(Val::Scalar(Expr::int(0, *t))),
             other => unsupported(span.clone(), format!("zero initialisation of `{}`", other.describe())),
@@ -485,7 +496,7 @@ impl Lower<'_, '_> {
     }
 
     /// Binding of a `__shared__`/file-scope declaration (one array per declaration per kernel).
-    pub(super) fn static_binding(&mut self, d: &Node) -> R<Binding> {
+    pub(in crate::frontend) fn static_binding(&mut self, d: &Node) -> R<Binding> {
         if let Some(b) = self.static_arrays.get(&d.id) {
             return Ok(b.clone());
         }
@@ -590,21 +601,21 @@ impl Lower<'_, '_> {
         }
         let mut stmts = Vec::new();
         match self.rvalue(init, &mut stmts) {
-            Ok(Val::Scalar(e)) if stmts.is_empty() => Ok(Some(Binding::Const(super::cast(e, ty)))),
+            Ok(Val::Scalar(e)) if stmts.is_empty() => Ok(Some(Binding::Const(crate::ir::build::cast(e, ty)))),
             _ => Ok(None),
         }
     }
 
     /// What a file-scope variable or static data member `decl` denotes: a constant, or its
     /// array.
-    pub(super) fn global_binding(&mut self, decl: &Node) -> R<Binding> {
+    pub(in crate::frontend) fn global_binding(&mut self, decl: &Node) -> R<Binding> {
         if let Some(b) = self.const_global(decl)? {
             return Ok(b);
         }
         self.static_binding(decl)
     }
 
-    pub(super) fn lookup(&mut self, n: &Node) -> R<Binding> {
+    pub(in crate::frontend) fn lookup(&mut self, n: &Node) -> R<Binding> {
         let Some(d) = &n.referenced_decl else {
             return unsupported(self.span(n), "reference without a declaration");
         };

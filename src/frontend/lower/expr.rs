@@ -6,16 +6,17 @@
 //! functions.
 
 use super::globals::const_value;
-use super::{LVal, Lower, PtrVal, R, Val, branch, cast, describe, float_name, set, to_bool, unsupported, wrap_ty};
+use super::{LVal, Lower, PtrVal, R, Val, branch, describe, float_name, set, unsupported, wrap_ty};
 use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::cuda::{find_builtin, find_builtin_lv, is_builtin_struct};
 use crate::frontend::types::{CType, FN_PTR};
+use crate::ir::build::{cast, to_bool};
 use crate::ir::*;
 use num_bigint::BigInt;
 
 impl Lower<'_, '_> {
     /// A binary operation on scalars of result type `ty` (comparisons: `Bool`).
-    pub(super) fn binop(&self, op: &str, l: Expr, r: Expr, ty: Ty, span: &Span) -> R<Expr> {
+    pub(in crate::frontend) fn binop(&self, op: &str, l: Expr, r: Expr, ty: Ty, span: &Span) -> R<Expr> {
         let lt = l.ty();
         if let Ty::Float { bits } = lt {
             let name = match op {
@@ -65,7 +66,7 @@ impl Lower<'_, '_> {
     /// checked or assumed in bit-vector arithmetic, not code whose overflow is undefined: an
     /// invariant checked under the assumption that its own products do not overflow could
     /// pass where it fails.
-    pub(super) fn record_signed(&mut self, e: &Expr, span: &Span) {
+    pub(in crate::frontend) fn record_signed(&mut self, e: &Expr, span: &Span) {
         if self.annotation_depth > 0
             || self.in_postcondition
             || !crate::ir::is_signed_arith(e)
@@ -96,7 +97,7 @@ impl Lower<'_, '_> {
         (!text.contains('\n')).then(|| text.to_string())
     }
 
-    pub(super) fn rvalue(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn rvalue(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         let span = self.span(n);
         match n.kind.as_str() {
             "ParenExpr"
@@ -112,18 +113,7 @@ impl Lower<'_, '_> {
                 Some(c) => self.rvalue(c, out),
                 None => unsupported(span, "empty template argument"),
             },
-            "ConstantExpr" => {
-                match (const_value(n), self.ctype(n)) {
-                    (Some(v), CType::Scalar(ty @ Ty::Int { .. })) => return Ok(Val::Scalar(Expr::int(v, ty))),
-                    // `if constexpr (std::is_same_v<T, float>)`: clang's value of the condition.
-                    (Some(v), CType::Scalar(Ty::Bool)) => return Ok(Val::Scalar(Expr::bool(v != 0.into()))),
-                    _ => {}
-                }
-                match n.inner.first() {
-                    Some(c) => self.rvalue(c, out),
-                    None => unsupported(span, "empty constant expression"),
-                }
-            }
+            "ConstantExpr" => self.constant_expr(n, out),
             "IntegerLiteral" | "CharacterLiteral" | "CXXBoolLiteralExpr" => {
                 let ty = self.scalar_ty(n)?;
                 match const_value(n) {
@@ -131,47 +121,9 @@ impl Lower<'_, '_> {
                     None => unsupported(span, "literal out of range"),
                 }
             }
-            "FloatingLiteral" => {
-                let ty = self.scalar_ty(n)?;
-                let s = match &n.value {
-                    Some(serde_json::Value::String(s)) => s.clone(),
-                    Some(v) => v.to_string(),
-                    None => "0".into(),
-                };
-                let x: f64 = s.parse().unwrap_or(0.0);
-                let bits = match ty {
-                    Ty::Float { bits: 32 } => BigInt::from((x as f32).to_bits()),
-                    Ty::Float { bits: 64 } => BigInt::from(x.to_bits()),
-                    _ => {
-                        return Ok(Val::Scalar(Expr::Opaque {
-                            name: format!("fconst:{s}"),
-                            args: vec![],
-                            ty,
-                        }));
-                    }
-                };
-                Ok(Val::Scalar(Expr::Const { value: bits, ty }))
-            }
+            "FloatingLiteral" => self.float_literal(n),
             "CXXNullPtrLiteralExpr" | "GNUNullExpr" => unsupported(span, "null pointer"),
-            "UnaryExprOrTypeTraitExpr" => {
-                let ty = self.scalar_ty(n)?;
-                let t = match (&n.arg_type, n.inner.first()) {
-                    (Some(t), _) => self.g.types.parse(t.best()),
-                    (None, Some(e)) => self.ctype(e),
-                    _ => return unsupported(span, "sizeof without an operand"),
-                };
-                let v = match n.name.as_deref() {
-                    Some("sizeof") => self.size_of(&t, &span)?,
-                    Some("alignof") | Some("__alignof") => match self.g.types.layout(&t) {
-                        Some((_, a)) => a,
-                        None => return unsupported(span, "alignof of this type"),
-                    },
-                    other => {
-                        return unsupported(span, format!("`{}`", other.unwrap_or("type trait")));
-                    }
-                };
-                Ok(Val::Scalar(Expr::int(v, ty)))
-            }
+            "UnaryExprOrTypeTraitExpr" => self.type_trait(n),
             "PseudoObjectExpr" => match find_builtin(n) {
                 Some(b) => Ok(Val::Scalar(cast(
                     Expr::Builtin(b),
@@ -228,20 +180,7 @@ impl Lower<'_, '_> {
                 self.read(lv, n, out)
             }
             "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" => self.call(n, out),
-            "CXXConstructExpr" | "CXXTemporaryObjectExpr" => {
-                if let Some(ctor) = self.user_constructor(n) {
-                    return self.constructed(ctor, n, out);
-                }
-                let args: Vec<&Node> = n.code_children().collect();
-                if let Some(v) = self.construct_call(n, &args, out)? {
-                    return Ok(v);
-                }
-                match args.as_slice() {
-                    [a] => self.rvalue(a, out),
-                    [] => Ok(Val::Void),
-                    _ => self.construct(n, &args, out),
-                }
-            }
+            "CXXConstructExpr" | "CXXTemporaryObjectExpr" => self.construct_expr(n, out),
             // An enum constant (or a constant of a non-type template argument) is a prvalue.
             "DeclRefExpr" if !n.is_glvalue() => {
                 let b = self.lookup(n)?;
@@ -274,7 +213,86 @@ impl Lower<'_, '_> {
         }
     }
 
-    pub(super) fn cast_expr(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+    /// A `ConstantExpr`: clang's value where it gives an integer or a truth value, else its
+    /// operand.
+    fn constant_expr(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+        let span = self.span(n);
+        match (const_value(n), self.ctype(n)) {
+            (Some(v), CType::Scalar(ty @ Ty::Int { .. })) => return Ok(Val::Scalar(Expr::int(v, ty))),
+            // `if constexpr (std::is_same_v<T, float>)`: clang's value of the condition.
+            (Some(v), CType::Scalar(Ty::Bool)) => return Ok(Val::Scalar(Expr::bool(v != 0.into()))),
+            _ => {}
+        }
+        match n.inner.first() {
+            Some(c) => self.rvalue(c, out),
+            None => unsupported(span, "empty constant expression"),
+        }
+    }
+
+    /// A floating-point literal: its bits (`f32`, `f64`), or an opaque constant of another
+    /// width.
+    fn float_literal(&mut self, n: &Node) -> R<Val> {
+        let ty = self.scalar_ty(n)?;
+        let s = match &n.value {
+            Some(serde_json::Value::String(s)) => s.clone(),
+            Some(v) => v.to_string(),
+            None => "0".into(),
+        };
+        let x: f64 = s.parse().unwrap_or(0.0);
+        let bits = match ty {
+            Ty::Float { bits: 32 } => BigInt::from((x as f32).to_bits()),
+            Ty::Float { bits: 64 } => BigInt::from(x.to_bits()),
+            _ => {
+                return Ok(Val::Scalar(Expr::Opaque {
+                    name: format!("fconst:{s}"),
+                    args: vec![],
+                    ty,
+                }));
+            }
+        };
+        Ok(Val::Scalar(Expr::Const { value: bits, ty }))
+    }
+
+    /// `sizeof` and `alignof` of a type or an expression.
+    fn type_trait(&mut self, n: &Node) -> R<Val> {
+        let span = self.span(n);
+        let ty = self.scalar_ty(n)?;
+        let t = match (&n.arg_type, n.inner.first()) {
+            (Some(t), _) => self.g.types.parse(t.best()),
+            (None, Some(e)) => self.ctype(e),
+            _ => return unsupported(span, "sizeof without an operand"),
+        };
+        let v = match n.name.as_deref() {
+            Some("sizeof") => self.size_of(&t, &span)?,
+            Some("alignof") | Some("__alignof") => match self.g.types.layout(&t) {
+                Some((_, a)) => a,
+                None => return unsupported(span, "alignof of this type"),
+            },
+            other => {
+                return unsupported(span, format!("`{}`", other.unwrap_or("type trait")));
+            }
+        };
+        Ok(Val::Scalar(Expr::int(v, ty)))
+    }
+
+    /// A constructor call as a value: a user-written constructor inlined, a built-in one
+    /// (`make_float4`-like, the 16-bit floats'), a copy, a zero value, an aggregate.
+    fn construct_expr(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+        if let Some(ctor) = self.user_constructor(n) {
+            return self.constructed(ctor, n, out);
+        }
+        let args: Vec<&Node> = n.code_children().collect();
+        if let Some(v) = self.construct_call(n, &args, out)? {
+            return Ok(v);
+        }
+        match args.as_slice() {
+            [a] => self.rvalue(a, out),
+            [] => Ok(Val::Void),
+            _ => self.construct(n, &args, out),
+        }
+    }
+
+    pub(in crate::frontend) fn cast_expr(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         let span = self.span(n);
         let Some(c) = n.inner.iter().find(|c| !c.kind.ends_with("Attr")) else {
             return unsupported(span, "empty cast");
@@ -319,47 +337,7 @@ impl Lower<'_, '_> {
             | "BaseToDerived"
             | "DerivedToBase"
             | "UncheckedDerivedToBase"
-            | "AddressSpaceConversion" => {
-                match (
-                    self.g.types.is_fn_ptr(n.type_str()),
-                    self.g.types.is_fn_ptr(c.type_str()),
-                ) {
-                    // Between function pointer types: the same target.
-                    (true, true) => return Ok(Val::Scalar(self.fn_value(c, out)?)),
-                    // A data pointer that holds a function's code (`decl.rs`): the same code.
-                    (true, false) => {
-                        return match self.rvalue(c, out)? {
-                            Val::Scalar(e) => Ok(Val::Scalar(cast(e, FN_PTR))),
-                            _ => unsupported(span, "cast of a data pointer to a function pointer"),
-                        };
-                    }
-                    // Kept as the function's code: only a data pointer initialised with it
-                    // may hold it (`decl.rs`); anywhere else it is "integer used as a pointer".
-                    (false, true) => return Ok(Val::Scalar(self.fn_value(c, out)?)),
-                    (false, false) => {}
-                }
-                let v = self.rvalue(c, out)?;
-                match (v, &target) {
-                    (Val::Ptr(p), CType::Ptr(t)) => Ok(Val::Ptr(PtrVal {
-                        pointee: (**t).clone(),
-                        ..p
-                    })),
-                    // `reinterpret_cast<float *>(&v)` of a `float4` whose fields are variables.
-                    (Val::Addr(lv), CType::Ptr(t)) => self.field_view(*lv, t, &span),
-                    (v @ Val::PtrCond(..), CType::Ptr(t)) => self.map_ptrs(v, &mut |_, p| {
-                        Ok(Val::Ptr(PtrVal {
-                            pointee: (**t).clone(),
-                            ..p
-                        }))
-                    }),
-                    (Val::Scalar(e), CType::Scalar(t)) if e.ty().bits() == t.bits() => Ok(Val::Scalar(Expr::Opaque {
-                        name: format!("bitcast{}", t.bits()),
-                        args: vec![e],
-                        ty: *t,
-                    })),
-                    _ => unsupported(span, format!("cast `{kind}` to `{}`", describe(n, &target))),
-                }
-            }
+            | "AddressSpaceConversion" => self.pointer_cast(n, c, &kind, &target, out),
             "IntegralCast"
             | "IntegralToBoolean"
             | "IntegralToFloating"
@@ -383,7 +361,7 @@ impl Lower<'_, '_> {
                 Ok(Val::Scalar(cast(e, ty)))
             }
             "VectorSplat" => self.splat(n, c, out),
-            // OpenCL's `0` as an event (`event_t`, an integer here: `lower/group_copy.rs`).
+            // OpenCL's `0` as an event (`event_t`, an integer here: `opencl/group_copy.rs`).
             "ZeroToOCLOpaqueType" => Ok(Val::Scalar(Expr::int(0, target.scalar().unwrap_or(Ty::U32)))),
             "FunctionToPointerDecay" => Ok(Val::Scalar(self.fn_value(c, out)?)),
             "BuiltinFnToFnPtr" => unsupported(span, "pointer to a compiler built-in function"),
@@ -424,8 +402,52 @@ impl Lower<'_, '_> {
             other => unsupported(span, format!("cast `{other}`")),
         }
     }
+    /// A cast `n` of `c` that keeps the bits: between pointer types (function pointers, data
+    /// pointers, a pointer to a struct's fields), or a scalar's bits read as another scalar type.
+    fn pointer_cast(&mut self, n: &Node, c: &Node, kind: &str, target: &CType, out: &mut Vec<Stmt>) -> R<Val> {
+        let span = self.span(n);
+        match (
+            self.g.types.is_fn_ptr(n.type_str()),
+            self.g.types.is_fn_ptr(c.type_str()),
+        ) {
+            // Between function pointer types: the same target.
+            (true, true) => return Ok(Val::Scalar(self.fn_value(c, out)?)),
+            // A data pointer that holds a function's code (`decl.rs`): the same code.
+            (true, false) => {
+                return match self.rvalue(c, out)? {
+                    Val::Scalar(e) => Ok(Val::Scalar(cast(e, FN_PTR))),
+                    _ => unsupported(span, "cast of a data pointer to a function pointer"),
+                };
+            }
+            // Kept as the function's code: only a data pointer initialised with it
+            // may hold it (`decl.rs`); anywhere else it is "integer used as a pointer".
+            (false, true) => return Ok(Val::Scalar(self.fn_value(c, out)?)),
+            (false, false) => {}
+        }
+        let v = self.rvalue(c, out)?;
+        match (v, target) {
+            (Val::Ptr(p), CType::Ptr(t)) => Ok(Val::Ptr(PtrVal {
+                pointee: (**t).clone(),
+                ..p
+            })),
+            // `reinterpret_cast<float *>(&v)` of a `float4` whose fields are variables.
+            (Val::Addr(lv), CType::Ptr(t)) => self.field_view(*lv, t, &span),
+            (v @ Val::PtrCond(..), CType::Ptr(t)) => self.map_ptrs(v, &mut |_, p| {
+                Ok(Val::Ptr(PtrVal {
+                    pointee: (**t).clone(),
+                    ..p
+                }))
+            }),
+            (Val::Scalar(e), CType::Scalar(t)) if e.ty().bits() == t.bits() => Ok(Val::Scalar(Expr::Opaque {
+                name: format!("bitcast{}", t.bits()),
+                args: vec![e],
+                ty: *t,
+            })),
+            _ => unsupported(span, format!("cast `{kind}` to `{}`", describe(n, target))),
+        }
+    }
 
-    pub(super) fn unary(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn unary(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         let span = self.span(n);
         let Some(c) = n.inner.first() else {
             return unsupported(span, "malformed unary operator");
@@ -635,7 +657,7 @@ impl Lower<'_, '_> {
         }
     }
 
-    pub(super) fn binary(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn binary(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         let span = self.span(n);
         let (Some(a), Some(b)) = (n.inner.first(), n.inner.get(1)) else {
             return unsupported(span, "malformed binary operator");
@@ -751,7 +773,7 @@ impl Lower<'_, '_> {
         }
     }
 
-    pub(super) fn conditional(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn conditional(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         let span = self.span(n);
         let (Some(c), Some(a), Some(b)) = (n.inner.first(), n.inner.get(1), n.inner.get(2)) else {
             return unsupported(span, "malformed conditional");

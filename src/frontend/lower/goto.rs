@@ -44,7 +44,7 @@ struct Open {
 
 impl Lower<'_, '_> {
     /// Lower a statement list, with the forward `goto`s to its labels as blocks and exits.
-    pub(super) fn stmt_list(&mut self, items: &[&Node], out: &mut Vec<Stmt>) -> R<()> {
+    pub(in crate::frontend) fn stmt_list(&mut self, items: &[&Node], out: &mut Vec<Stmt>) -> R<()> {
         let regions = self.regions(items)?;
         if regions.is_empty() {
             for c in items {
@@ -173,7 +173,7 @@ impl Lower<'_, '_> {
     }
 
     /// `goto L`: an exit of the block of `L`'s region, when one is open.
-    pub(super) fn goto_stmt(&mut self, n: &Node, span: Span, out: &mut Vec<Stmt>) -> R<()> {
+    pub(in crate::frontend) fn goto_stmt(&mut self, n: &Node, span: Span, out: &mut Vec<Stmt>) -> R<()> {
         let target = n.target_label_decl_id.as_deref().unwrap_or("");
         match self.goto_targets.get(target) {
             Some(&b) => {
@@ -191,7 +191,7 @@ impl Lower<'_, '_> {
     }
 
     /// `L: s` outside a list's regions' bookkeeping: `s` (a `goto L` inside `s` is backward).
-    pub(super) fn label_stmt(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<()> {
+    pub(in crate::frontend) fn label_stmt(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<()> {
         if let Some(id) = &n.decl_id
             && let Some(g) = n.inner.iter().find_map(|x| find_goto(x, id))
         {

@@ -4,37 +4,36 @@
 //! evaluation order. Device functions are inlined, pointers are resolved to (array, byte offset)
 //! at their definition, and anything not modelled is a [`FrontendError::Unsupported`].
 //!
-//! This module holds the entry points ([`lower_program`], [`kernel_body_offsets`]), the lowering
-//! state (`Lower`, one `Frame` per inlined function) and the values it works with
-//! (`Binding`, `Val`, `LVal`), with small expression helpers. Each concern has a file:
+//! This module holds the lowering state (`Lower`, one `Frame` per inlined function), the values
+//! it works with (`Binding`, `Val`, `LVal`), a call being lowered (`CallSite`), with small
+//! expression helpers; the entry points are in `kernel.rs`. Each concern of the core language
+//! has a file or a room:
 //!
 //! | file | owns |
 //! | --- | --- |
+//! | `kernel.rs` | the entry points ([`kernel::lower_program`], [`kernel::kernel_body_offsets`]), a kernel lowered until its pointers settle, whole-kernel checks |
 //! | `globals.rs` | what the translation unit declares (`Globals`), kernel selection |
+//! | `collect.rs` | the walk that fills `Globals`: records, typedefs, functions, axioms |
 //! | `names.rs` | enums, typedefs and static data members, wherever declared |
 //! | `decl.rs` | declarations: kernel parameters, locals, `__shared__`/file-scope arrays, initializers |
 //! | `stmt.rs` | statements: blocks, `if`, loops, `switch`, `return`, expression statements |
+//! | `goto.rs` | forward `goto`s: the blocks their labels end |
 //! | `expr.rs` | rvalues: literals, casts, unary, binary and conditional operators |
 //! | `place.rs` | lvalues: reads, writes, members, pointers as (array, byte offset), `++`, `+=` |
-//! | `call.rs` | calls: inlining of device functions, dispatch to built-ins |
-//! | `fnptr.rs` | function pointers: integer-coded targets, calls through them as case splits |
 //! | `target.rs` | pointer variables that may point into several arrays (a tag beside the offset) |
 //! | `ctor.rs` | user-written constructors (inlined, member initializers), initializer lists in expressions |
-//! | `ctor16.rs` | constructor calls the above leaves (CUDA's own records: the 16-bit float types): inlined into a fresh object, bit copies |
 //! | `cxx.rs` | C++ places: references, `this` and methods, conditional lvalues, pointers to pointers, string literals |
 //! | `ptr_table.rs` | pointers loaded from the kernel's parameter memory (`float **` parameters, pointer fields of structs passed by pointer) |
 //! | `null.rs` | null pointers: OpenCL's `NULL` array, whether a kernel's pointer parameter is null |
-//! | `builtin.rs` | calls to built-in functions, as their table entry (`frontend/builtins/`) says |
-//! | `texture.rs` | texture fetches (read-only data), loads and stores with cache hints (`__ldg`) |
-//! | `vector.rs` | vector types by name: `make_float4`, `dim3(x, y)`, `threadIdx` as a `uint3` |
-//! | `memory_calls.rs` | `memcpy` and `memset`: byte loads and stores, null pointer arguments as assertions |
-//! | `opaque.rs` | calls to functions without a body: uninterpreted functions, clobbered arrays |
-//! | `asm.rs` | inline assembly of NVIDIA's headers that computes values: uninterpreted functions of its inputs |
-//! | `curand.rs` | cuRAND's device API: the state read and written, per thread or per block (MTGP32) |
-//! | `annotation.rs` | GPUVerify's annotations that need more than a table entry: two-thread predicates, access logs, axioms |
-//! | `access_log.rs` | the access logs' instrumentation (`__read`, `__write`, …) |
-//! | `modular.rs` | device functions checked on their own (`--modular`): which, and their arbitrary arguments |
-//! | `wmma.rs` | warp matrix functions (`nvcuda::wmma`, tensor cores): fragments, tile loads and stores as each lane's share |
+//! | `calls/` | calls: dispatch, inlining of device functions, function pointers, lambdas, bodiless functions, `memcpy`/`memset`, `--modular` |
+//! | `builtin/` | calls to built-in functions as their table entry says (`mod.rs`); the entries' types and shared IR constructors (`table.rs`), integer intrinsics (`int.rs`) |
+//! | `annotations/` | GPUVerify's annotations that need more than a table entry: two-thread predicates, contracts, axioms (`mod.rs`); the access logs' instrumentation (`access_log.rs`) |
+//!
+//! The languages' own features are rooms beside this one, extending `Lower` from there:
+//! CUDA's ([`crate::frontend::cuda`]: vector types, textures, cuRAND, cooperative groups, inline
+//! assembly, WMMA, the 16-bit float types, CUDA's built-in table) and OpenCL's
+//! ([`crate::frontend::opencl`]: vectors, work-group copies, OpenCL's built-in table). The launches
+//! the host code makes are read by [`crate::frontend::host`].
 //!
 //! Lowering knows C and CUDA's AST shapes; it does not run clang, know about SMT or analyse the
 //! IR it builds (that is [`crate::passes`]' job).
@@ -42,221 +41,46 @@
 use super::FrontendError;
 use super::ast::{Node, Pos};
 use super::types::CType;
+use crate::ir::build::cast;
 use crate::ir::query::wrap;
 use crate::ir::*;
-use globals::{Globals, body_of, collect, select_kernels};
-use memory_calls::U8;
-pub(in crate::frontend) use modular::PRIVATE_ATTR;
+use calls::memory_calls::U8;
+use globals::Globals;
 use num_bigint::BigInt;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-mod access_log;
-mod annotation;
-mod asm;
-mod builtin;
-mod call;
-mod ctor;
-mod ctor16;
-mod curand;
-mod cxx;
-mod decl;
-mod expr;
-mod ext_vector;
-mod fnptr;
-mod globals;
-mod goto;
-mod group_copy;
-mod groups;
-mod lambda;
-mod launch;
-mod memory_calls;
-mod modular;
-mod names;
-mod null;
-mod opaque;
-mod place;
-mod ptr_table;
-mod stmt;
-mod target;
-mod texture;
-mod vector;
-mod wmma;
+pub(in crate::frontend) mod annotations;
+pub(in crate::frontend) mod builtin;
+pub(in crate::frontend) mod calls;
+pub(in crate::frontend) mod collect;
+pub(in crate::frontend) mod ctor;
+pub(in crate::frontend) mod cxx;
+pub(in crate::frontend) mod decl;
+pub(in crate::frontend) mod expr;
+pub(in crate::frontend) mod globals;
+pub(in crate::frontend) mod goto;
+pub(in crate::frontend) mod kernel;
+pub(in crate::frontend) mod names;
+pub(in crate::frontend) mod null;
+pub(in crate::frontend) mod place;
+pub(in crate::frontend) mod ptr_table;
+pub(in crate::frontend) mod stmt;
+pub(in crate::frontend) mod target;
 
-type R<T> = Result<T, FrontendError>;
-
-/// The file (as clang names it) and byte offset in it of the `{` opening the body of each
-/// kernel `only` selects (once per body: template instantiations share their pattern's), for
-/// `--assume` (see [`super::load`]): a kernel may be defined in a header the file includes.
-///
-/// Errors: no kernel, `--kernel` names none, a body that starts inside a macro.
-pub fn kernel_body_offsets(root: &Node, file: &str, prelude: &str, only: Option<&str>) -> R<Vec<(Arc<str>, u64)>> {
-    let mut g = Globals::default();
-    names::collect_names(root, &mut g);
-    add_vector_types(&mut g);
-    collect(root, &mut g, prelude);
-    let mut out = Vec::new();
-    for (_, k) in select_kernels(&g, file, only)? {
-        let body = k.inner.iter().find(|c| c.kind == "CompoundStmt");
-        let begin = body.and_then(|b| b.range.as_ref()).map(|r| &r.begin);
-        let in_file = body.and_then(|b| b.begin.as_ref()).map(|p| p.file.clone());
-        match begin
-            .and_then(|b| if b.expansion.is_some() { None } else { b.bare.offset })
-            .zip(in_file)
-        {
-            Some((o, f)) if !out.contains(&(f.clone(), o)) => out.push((f, o)),
-            Some(_) => {}
-            None => {
-                let fallback = Span::point(Arc::from(file), 0, 0);
-                return unsupported(
-                    span_of(k, &fallback),
-                    "--assume into a kernel whose body is written by a macro",
-                );
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// The explicit instantiation to append to the file for `--kernel NAME<ARGS>` when the file
-/// declares the `__global__` template `NAME` but does not instantiate it with `ARGS` (see
-/// [`super::load`]); `None` when nothing is to be added.
-pub fn template_instantiation(root: &Node, file: &str, prelude: &str, want: &str) -> Option<String> {
-    let mut g = Globals::default();
-    names::collect_names(root, &mut g);
-    collect(root, &mut g, prelude);
-    globals::template_instantiation(&g, root, file, prelude, want)
-}
-
-/// Lower every kernel of the translation unit `root` defined outside the prelude.
-pub fn lower_program(
-    root: &Node,
-    file: &str,
-    prelude: &str,
-    only: Option<&str>,
-    opts: &super::FrontendOptions,
-) -> R<Program> {
-    let mut g = Globals {
-        language: opts.language.unwrap_or_default(),
-        global_offset: opts.global_offset,
-        work_dim: opts.work_dim,
-        ..Globals::default()
-    };
-    names::collect_names(root, &mut g);
-    add_vector_types(&mut g);
-    collect(root, &mut g, prelude);
-    globals::group_aliases(root, &mut g.group_aliases);
-    g.device_null = g.language == Language::Cuda && null::names_null(root);
-    let selected = select_kernels(&g, file, only)?;
-    let mut kernels = Vec::new();
-    for (display, k) in &selected {
-        kernels.push(lower_kernel(&g, k, display, Entry::Kernel)?);
-    }
-    if opts.modular && only.is_none() {
-        let roots: Vec<&Node> = selected.iter().map(|(_, k)| *k).collect();
-        for f in modular::functions(&g, &roots) {
-            let name = f.name.clone().unwrap_or_default();
-            match lower_kernel(&g, f, &name, Entry::Function) {
-                Ok(k) => kernels.push(k),
-                // A function we cannot model on its own leaves the run inconclusive (a kernel
-                // we cannot model is an error, but this one is checked only on request).
-                Err(FrontendError::Unsupported { span, what }) => {
-                    if let Some(k) = kernels.first_mut() {
-                        k.unchecked.push((
-                            span,
-                            format!("device function `{name}` not checked on its own (--modular): {what}"),
-                        ));
-                    }
-                }
-                Err(e) => return Err(e),
-            }
-        }
-    }
-    // The launches the host code makes (CUDA only: OpenCL's host code is another program).
-    let launches = match g.language {
-        Language::Cuda => {
-            let decls: Vec<(&Node, &Kernel)> = selected.iter().map(|(_, n)| *n).zip(&kernels).collect();
-            launch::read(root, &g, &decls, &|f: &str| f != prelude && !globals::in_library(f))
-        }
-        Language::OpenCl => Vec::new(),
-    };
-    Ok(Program {
-        file: file.to_string(),
-        kernels,
-        notes: library_note(&g.library_kernels).into_iter().collect(),
-        includes: Vec::new(),
-        launches,
-    })
-}
-
-/// The note naming the kernels of library headers that were not verified (thrust's and CUB's,
-/// instantiated by the host code), if any.
-fn library_note(skipped: &[(String, String)]) -> Option<String> {
-    let (_, first_file) = skipped.first()?;
-    let names: Vec<&str> = skipped.iter().take(3).map(|(n, _)| n.as_str()).collect();
-    Some(format!(
-        "note: {} kernel{} defined in library headers ({}{}, in {first_file}{}) not verified: the library's, not the program's",
-        skipped.len(),
-        if skipped.len() == 1 { "" } else { "s" },
-        names.join(", "),
-        if skipped.len() > 3 { ", …" } else { "" },
-        if skipped.len() > 1 { " and others" } else { "" },
-    ))
-}
-
-/// The language's vector types: CUDA's ([`add_cuda_vector_types`]) or OpenCL's
-/// ([`crate::frontend::types::opencl_vector_records`]).
-fn add_vector_types(g: &mut Globals) {
-    match g.language {
-        Language::Cuda => add_cuda_vector_types(g),
-        Language::OpenCl => {
-            for (name, fields, align) in crate::frontend::types::opencl_vector_records() {
-                g.types.records.insert(name.clone(), fields);
-                g.types.aligns.insert(name, align);
-            }
-        }
-    }
-}
-
-/// CUDA's vector types and cuRAND's state records (with NVIDIA's
-/// precompiled headers their declarations are not in the AST): see
-/// [`crate::frontend::types::cuda_vector_records`] and
-/// [`crate::frontend::types::curand_records`].
-///
-/// Added before the file's own declarations are read, so that a record of the file with a
-/// vector-typed field has its layout; a file cannot redefine them (nvcc would refuse it).
-fn add_cuda_vector_types(g: &mut Globals) {
-    for (name, fields, align) in crate::frontend::types::cuda_vector_records() {
-        g.types.records.entry(name.clone()).or_insert(fields);
-        g.types.aligns.entry(name).or_insert(align);
-    }
-    // The runtime's by-value records and object handles, likewise.
-    for (name, fields) in crate::frontend::types::cuda_runtime_records() {
-        g.types.records.entry(name).or_insert(fields);
-    }
-    for (name, target) in crate::frontend::types::cuda_runtime_typedefs() {
-        g.types.add_typedef(name, target);
-    }
-    // cuRAND's state records, likewise from the precompiled headers (`curand.rs`).
-    for (name, fields) in crate::frontend::types::curand_records() {
-        g.types.records.entry(name).or_insert(fields);
-    }
-    for (name, target) in crate::frontend::types::curand_typedefs() {
-        g.types.add_typedef(name, target);
-    }
-}
+pub(in crate::frontend) type R<T> = Result<T, FrontendError>;
 
 /// A resolved pointer value: an array, a byte offset (`I64`) and the pointee type.
 #[derive(Clone, Debug)]
-struct PtrVal {
-    array: ArrayId,
-    off: Expr,
-    pointee: CType,
+pub(in crate::frontend) struct PtrVal {
+    pub(in crate::frontend) array: ArrayId,
+    pub(in crate::frontend) off: Expr,
+    pub(in crate::frontend) pointee: CType,
 }
 
 /// A lowered rvalue.
 #[derive(Clone, Debug)]
-enum Val {
+pub(in crate::frontend) enum Val {
     Scalar(Expr),
     Ptr(PtrVal),
     /// A struct value: its fields in order.
@@ -275,7 +99,7 @@ enum Val {
 
 /// How a pointer variable's offset is held.
 #[derive(Clone, Debug)]
-enum PtrOff {
+pub(in crate::frontend) enum PtrOff {
     /// Never reassigned: the offset expression fixed at the definition.
     Fixed(Expr),
     /// A variable of type `I64`.
@@ -284,21 +108,21 @@ enum PtrOff {
 
 /// A pointer variable: the arrays it may point into (`target.rs`) and its offset.
 #[derive(Clone, Debug)]
-struct PtrBind {
-    name: String,
+pub(in crate::frontend) struct PtrBind {
+    pub(in crate::frontend) name: String,
     /// The arrays it may point to, numbered as its tag numbers them (empty before its first
     /// assignment).
-    arrays: Vec<ArrayId>,
+    pub(in crate::frontend) arrays: Vec<ArrayId>,
     /// Which of `arrays` it points to (an `I32`), when there are several: a variable, or an
     /// expression fixed at the definition.
-    tag: Option<Expr>,
-    off: PtrOff,
-    pointee: CType,
+    pub(in crate::frontend) tag: Option<Expr>,
+    pub(in crate::frontend) off: PtrOff,
+    pub(in crate::frontend) pointee: CType,
 }
 
 impl PtrBind {
     /// A pointer variable `name` into `arrays` (empty: not yet assigned), no tag.
-    fn new(name: &str, arrays: Vec<ArrayId>, off: PtrOff, pointee: CType) -> PtrBind {
+    pub(in crate::frontend) fn new(name: &str, arrays: Vec<ArrayId>, off: PtrOff, pointee: CType) -> PtrBind {
         PtrBind {
             name: name.to_string(),
             arrays,
@@ -309,9 +133,27 @@ impl PtrBind {
     }
 }
 
+/// A call being lowered, as the lowerings of built-in and bodiless functions take it: the call
+/// expression, the callee's name, the argument expressions (as written, without defaults
+/// clang adds unless the lowering asks) and the call's span.
+#[derive(Clone, Copy)]
+pub(in crate::frontend) struct CallSite<'n> {
+    pub(in crate::frontend) node: &'n Node,
+    pub(in crate::frontend) name: &'n str,
+    pub(in crate::frontend) args: &'n [&'n Node],
+    pub(in crate::frontend) span: &'n Span,
+}
+
+impl<'n> CallSite<'n> {
+    /// The call's node, name, arguments and span.
+    pub(in crate::frontend) fn parts(&self) -> (&'n Node, &'n str, &'n [&'n Node], &'n Span) {
+        (self.node, self.name, self.args, self.span)
+    }
+}
+
 /// What a declaration denotes.
 #[derive(Clone, Debug)]
-enum Binding {
+pub(in crate::frontend) enum Binding {
     Scalar(VarId, Ty),
     /// Index into [`Lower::ptrs`].
     Ptr(usize),
@@ -331,7 +173,7 @@ enum Binding {
 
 /// A lowered lvalue.
 #[derive(Clone, Debug)]
-enum LVal {
+pub(in crate::frontend) enum LVal {
     Bound(Binding),
     Mem {
         array: ArrayId,
@@ -348,93 +190,93 @@ enum LVal {
 }
 
 /// Per inlined function: its exit block and result slot.
-struct Frame {
-    env: HashMap<String, Binding>,
-    block: Option<BlockId>,
-    ret: Option<Binding>,
-    func_id: String,
+pub(in crate::frontend) struct Frame {
+    pub(in crate::frontend) env: HashMap<String, Binding>,
+    pub(in crate::frontend) block: Option<BlockId>,
+    pub(in crate::frontend) ret: Option<Binding>,
+    pub(in crate::frontend) func_id: String,
     /// Declarations whose address is taken in this function.
-    addr_taken: HashSet<String>,
+    pub(in crate::frontend) addr_taken: HashSet<String>,
     /// Declarations assigned after their definition in this function.
-    modified: HashSet<String>,
+    pub(in crate::frontend) modified: HashSet<String>,
     /// The object of a method (`this` points to it), when the function is one.
-    this_obj: Option<LVal>,
+    pub(in crate::frontend) this_obj: Option<LVal>,
     /// The function returns a reference (`T &f()`): `ret` is unused, `ret_ref` is the place.
-    returns_ref: bool,
+    pub(in crate::frontend) returns_ref: bool,
     /// The place a reference-returning function returns (set by its `return`s).
-    ret_ref: Option<LVal>,
+    pub(in crate::frontend) ret_ref: Option<LVal>,
 }
 
-struct Lower<'a, 'g> {
-    g: &'g Globals<'a>,
-    k: Kernel,
-    frames: Vec<Frame>,
-    ptrs: Vec<PtrBind>,
+pub(in crate::frontend) struct Lower<'a, 'g> {
+    pub(in crate::frontend) g: &'g Globals<'a>,
+    pub(in crate::frontend) k: Kernel,
+    pub(in crate::frontend) frames: Vec<Frame>,
+    pub(in crate::frontend) ptrs: Vec<PtrBind>,
     /// Arrays for file-scope and `static`/`__shared__` declarations, by declaration id.
-    static_arrays: HashMap<String, Binding>,
-    temps: usize,
+    pub(in crate::frontend) static_arrays: HashMap<String, Binding>,
+    pub(in crate::frontend) temps: usize,
     /// Span of the kernel (fallback).
-    kspan: Span,
+    pub(in crate::frontend) kspan: Span,
     /// The place the last inlined reference-returning call returned.
-    last_ret_ref: Option<LVal>,
+    pub(in crate::frontend) last_ret_ref: Option<LVal>,
     /// Statements run first in the kernel (the contents of string literals).
-    prologue: Vec<Stmt>,
+    pub(in crate::frontend) prologue: Vec<Stmt>,
     /// Arrays holding string literals, by node id.
-    literals: HashMap<String, ArrayId>,
+    pub(in crate::frontend) literals: HashMap<String, ArrayId>,
     /// OpenCL work-group copies lowered so far (`async_work_group_copy`): the next one's site.
-    copies: u32,
+    pub(in crate::frontend) copies: u32,
     /// OpenCL: the array a null pointer points into (`null.rs`); `None` for CUDA, where a null
     /// pointer used as a pointer is refused.
-    null: Option<ArrayId>,
+    pub(in crate::frontend) null: Option<ArrayId>,
     /// The array that stands for every surface's memory (`texture.rs`), once a kernel reads
     /// or writes a surface.
-    surfaces: Option<ArrayId>,
+    pub(in crate::frontend) surfaces: Option<ArrayId>,
     /// Whether each pointer parameter's array is null (`null.rs`): a `Bool` parameter of the
     /// kernel, made at the first comparison of a pointer into it with a null pointer.
-    null_flags: HashMap<ArrayId, VarId>,
+    pub(in crate::frontend) null_flags: HashMap<ArrayId, VarId>,
     /// The array the pointers loaded from each array of parameter memory point into
     /// (`ptr_table.rs`), made at the first such load.
-    families: HashMap<ArrayId, ArrayId>,
+    pub(in crate::frontend) families: HashMap<ArrayId, ArrayId>,
     /// The arrays `memset` and `memcpy` write (`memory_calls.rs`), which may be pointers'
     /// (`ptr_table.rs`).
-    bulk_written: Vec<ArrayId>,
+    pub(in crate::frontend) bulk_written: Vec<ArrayId>,
     /// Functions with a function-pointer code, by identity (`fnptr.rs`): code `i` is the
     /// `i`-th.
-    fn_codes: Vec<String>,
+    pub(in crate::frontend) fn_codes: Vec<String>,
     /// Functions used as values in the translation unit, found at the first call through a
     /// pointer.
-    fn_taken: Option<Vec<fnptr::FnCand<'a>>>,
+    pub(in crate::frontend) fn_taken: Option<Vec<calls::fnptr::FnCand<'a>>>,
     /// The access logs annotations ask about (`access_log`), made on first use.
-    logs: Vec<access_log::AccessLog>,
+    pub(in crate::frontend) logs: Vec<annotations::access_log::AccessLog>,
     /// Nesting depth of annotation conditions being lowered (GPUVerify's two-thread
     /// annotations are allowed only there).
-    annotation_depth: u32,
-    /// Lowering the postconditions of the device function just inlined (`annotation.rs`).
-    in_postcondition: bool,
+    pub(in crate::frontend) annotation_depth: u32,
+    /// Lowering the postconditions of the device function just inlined (`annotations/`).
+    pub(in crate::frontend) in_postcondition: bool,
     /// Arrays of the pointer variables with several, by creation index, from the last pass.
-    seeds: target::Seeds,
+    pub(in crate::frontend) seeds: target::Seeds,
     /// A pointer variable learnt a new array in this pass (lower again).
-    grown: bool,
+    pub(in crate::frontend) grown: bool,
     /// The labels forward `goto`s may reach now, by label declaration id: the block whose
     /// `Exit` jumps to each (`goto.rs`).
-    goto_targets: HashMap<String, BlockId>,
+    pub(in crate::frontend) goto_targets: HashMap<String, BlockId>,
     /// The depth of the entry function's frame: 1 for a kernel, 2 for a device function
     /// checked on its own (`modular.rs`), whose `__requires` is assumed rather than checked.
-    entry_depth: usize,
+    pub(in crate::frontend) entry_depth: usize,
     /// The text of the files that asm statements are read from (`asm.rs`), by name; `None`
     /// for one that cannot be read.
-    sources: HashMap<Arc<str>, Option<Arc<str>>>,
+    pub(in crate::frontend) sources: HashMap<Arc<str>, Option<Arc<str>>>,
     /// The lambdas held in local variables and parameters, by their declaration id
     /// (`lambda.rs`).
-    closures: HashMap<String, lambda::Closure>,
+    pub(in crate::frontend) closures: HashMap<String, calls::lambda::Closure>,
 }
 
-fn pos_span(p: &Pos) -> Span {
+pub(in crate::frontend) fn pos_span(p: &Pos) -> Span {
     Span::point(p.file.clone(), p.line, p.col)
 }
 
 /// The span of a node: its range begin, with `end_col` when it ends on the same line.
-fn span_of(n: &Node, fallback: &Span) -> Span {
+pub(in crate::frontend) fn span_of(n: &Node, fallback: &Span) -> Span {
     let Some(b) = n.begin.as_ref().or(n.pos.as_ref()) else {
         return fallback.clone();
     };
@@ -449,7 +291,7 @@ fn span_of(n: &Node, fallback: &Span) -> Span {
     s
 }
 
-fn unsupported<T>(span: Span, what: impl Into<String>) -> R<T> {
+pub(in crate::frontend) fn unsupported<T>(span: Span, what: impl Into<String>) -> R<T> {
     let what: String = what.into();
     Err(FrontendError::Unsupported {
         span,
@@ -457,175 +299,8 @@ fn unsupported<T>(span: Span, what: impl Into<String>) -> R<T> {
     })
 }
 
-/// Lower the kernel `f`, again while pointer variables learn arrays after their first use
-/// (`target.rs`).
-/// What a lowering starts from.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Entry {
-    /// A kernel: its parameters are the launch's arguments, the same for every thread.
-    Kernel,
-    /// A device function checked on its own, for every caller (`modular.rs`).
-    Function,
-}
-
-fn lower_kernel(g: &Globals, f: &Node, display: &str, entry: Entry) -> R<Kernel> {
-    let mut seeds = target::Seeds::new();
-    for _ in 0..target::MAX_PASSES {
-        let (k, grown) = lower_kernel_pass(g, f, display, seeds, entry)?;
-        match grown {
-            None => {
-                // OpenCL leaves the size of local memory to the device (CL_DEVICE_LOCAL_MEM_SIZE).
-                if g.language == Language::Cuda {
-                    static_shared_fits(&k)?;
-                }
-                return Ok(k);
-            }
-            Some(s) => seeds = s,
-        }
-    }
-    unsupported(
-        f.pos
-            .as_ref()
-            .map(pos_span)
-            .unwrap_or_else(|| Span::point(Arc::from(""), 0, 0)),
-        "pointers whose possible arrays do not settle",
-    )
-}
-
-/// The most `__shared__` memory a block can have on any CUDA GPU, in bytes: 227 KiB (compute
-/// capability 9.0, CUDA C++ Programming Guide, "Features and Technical Specifications").
-/// nvcc already refuses more than 48 KiB of static `__shared__` arrays; gpug verifies kernels
-/// up to this larger size (GPUVerify's suite has a 64 KiB one) and refuses what no launch can
-/// have.
-const MAX_SHARED: u128 = 227 * 1024;
-
-/// Errors with [`FrontendError::OverLimit`] at the `__shared__` array whose size takes the
-/// kernel's static shared memory past [`MAX_SHARED`] (`extern __shared__` arrays have no size).
-fn static_shared_fits(k: &Kernel) -> R<()> {
-    let mut total: u128 = 0;
-    for a in k.arrays.iter().filter(|a| a.space == Space::Shared) {
-        let Some(elems) = a.elements() else { continue };
-        total = total.saturating_add(elems.saturating_mul(u128::from(a.elem.bytes())));
-        if total > MAX_SHARED {
-            return Err(FrontendError::OverLimit {
-                span: a.span.clone(),
-                what: format!(
-                    "the kernel's __shared__ arrays take {total} bytes with `{}`, more than any CUDA GPU gives a block ({MAX_SHARED} bytes, 227 KiB)",
-                    a.name
-                ),
-            });
-        }
-    }
-    Ok(())
-}
-
-/// One lowering of the kernel `f` (or of the device function `f` on its own, by `entry`) with
-/// the pointer sets `seeds`; the kernel, and the sets for another pass when some pointer learnt
-/// a new array.
-fn lower_kernel_pass(
-    g: &Globals,
-    f: &Node,
-    display: &str,
-    seeds: target::Seeds,
-    entry: Entry,
-) -> R<(Kernel, Option<target::Seeds>)> {
-    let fallback = Span::point(Arc::from(""), 0, 0);
-    let kspan = f.pos.as_ref().map(pos_span).unwrap_or(fallback);
-    let mut l = Lower {
-        g,
-        k: Kernel {
-            name: display.to_string(),
-            span: kspan.clone(),
-            params: Vec::new(),
-            vars: Vec::new(),
-            arrays: Vec::new(),
-            body: Vec::new(),
-            next_block: 0,
-            unchecked: Vec::new(),
-            uninterpreted: Vec::new(),
-            notes: Vec::new(),
-            language: g.language,
-            signed_ops: Vec::new(),
-        },
-        frames: Vec::new(),
-        ptrs: Vec::new(),
-        static_arrays: HashMap::new(),
-        temps: 0,
-        kspan,
-        last_ret_ref: None,
-        prologue: Vec::new(),
-        literals: HashMap::new(),
-        copies: 0,
-        null: None,
-        surfaces: None,
-        null_flags: HashMap::new(),
-        families: HashMap::new(),
-        bulk_written: Vec::new(),
-        fn_codes: Vec::new(),
-        fn_taken: None,
-        logs: Vec::new(),
-        annotation_depth: 0,
-        in_postcondition: false,
-        seeds,
-        grown: false,
-        goto_targets: HashMap::new(),
-        entry_depth: 1,
-        sources: HashMap::new(),
-        closures: HashMap::new(),
-    };
-    let body = body_of(f).ok_or_else(|| FrontendError::Unsupported {
-        span: l.kspan.clone(),
-        what: "kernel without a body".into(),
-    })?;
-    let mut frame = Frame {
-        env: HashMap::new(),
-        block: None,
-        ret: None,
-        // A function checked on its own is inlined into an empty entry frame.
-        func_id: if entry == Entry::Kernel {
-            f.id.clone()
-        } else {
-            String::new()
-        },
-        addr_taken: HashSet::new(),
-        modified: HashSet::new(),
-        this_obj: None,
-        returns_ref: false,
-        ret_ref: None,
-    };
-    scan(body, &mut frame.addr_taken, &mut frame.modified);
-    l.frames.push(frame);
-    if g.language == Language::OpenCl || g.device_null {
-        let bytes = CType::Array(Box::new(CType::Scalar(U8)), None);
-        l.null = Some(l.new_array(null::NULL, Space::Local, &bytes, l.kspan.clone())?);
-    }
-    let mut out = Vec::new();
-    match entry {
-        Entry::Kernel => {
-            for p in f.inner.iter().filter(|c| c.kind == "ParmVarDecl") {
-                l.kernel_param(p, &mut out)?;
-            }
-            l.axioms(&mut out)?;
-            l.block(body, &mut out)?;
-        }
-        Entry::Function => {
-            l.axioms(&mut out)?;
-            l.modular_entry(f, &mut out)?;
-        }
-    }
-    let mut all = std::mem::take(&mut l.prologue);
-    all.extend(out);
-    l.tables_unwritten(&all)?;
-    l.k.body = access_log::instrument(all, &l.logs);
-    if let Some(null) = l.null {
-        null::check_accesses(&mut l.k, null);
-    }
-    let again = l.grown.then(|| l.seeds_found());
-    Ok((l.k, again))
-}
-
 /// Find declarations whose address is taken and those modified after definition.
-fn scan(n: &Node, addr: &mut HashSet<String>, modified: &mut HashSet<String>) {
+pub(in crate::frontend) fn scan(n: &Node, addr: &mut HashSet<String>, modified: &mut HashSet<String>) {
     let target = |e: &Node| -> Option<String> {
         let mut e = e;
         loop {
@@ -675,7 +350,7 @@ fn scan(n: &Node, addr: &mut HashSet<String>, modified: &mut HashSet<String>) {
 }
 
 /// Sign- or zero-extend (or truncate) an integer to `I64`.
-fn to_i64(e: Expr) -> Expr {
+pub(in crate::frontend) fn to_i64(e: Expr) -> Expr {
     if e.ty() == Ty::I64 {
         e
     } else {
@@ -686,11 +361,11 @@ fn to_i64(e: Expr) -> Expr {
     }
 }
 
-fn is_zero(e: &Expr) -> bool {
+pub(in crate::frontend) fn is_zero(e: &Expr) -> bool {
     matches!(e, Expr::Const { value, .. } if *value == BigInt::from(0))
 }
 
-fn add_off(a: Expr, b: Expr) -> Expr {
+pub(in crate::frontend) fn add_off(a: Expr, b: Expr) -> Expr {
     match (&a, &b) {
         (Expr::Const { value: x, .. }, Expr::Const { value: y, .. }) => Expr::int(x + y, Ty::I64),
         _ if is_zero(&a) => b,
@@ -704,7 +379,7 @@ fn add_off(a: Expr, b: Expr) -> Expr {
     }
 }
 
-fn scale(idx: Expr, size: u64) -> Expr {
+pub(in crate::frontend) fn scale(idx: Expr, size: u64) -> Expr {
     let idx = if matches!(idx.ty(), Ty::Int { .. }) {
         cast(idx, Ty::I64)
     } else {
@@ -722,61 +397,27 @@ fn scale(idx: Expr, size: u64) -> Expr {
     }
 }
 
-fn cast(e: Expr, ty: Ty) -> Expr {
-    if e.ty() == ty {
-        return e;
-    }
-    if let (Expr::Const { value, .. }, Ty::Int { bits, signed }) = (&e, ty)
-        && matches!(e.ty(), Ty::Int { .. })
-    {
-        return Expr::int(wrap(value.clone(), bits, signed), ty);
-    }
-    Expr::Cast { arg: Box::new(e), ty }
-}
-
 /// The statement `var = value`.
-fn set(var: VarId, value: Expr, span: Span) -> Stmt {
+pub(in crate::frontend) fn set(var: VarId, value: Expr, span: Span) -> Stmt {
     Stmt {
         kind: StmtKind::Assign { var, value },
         span,
     }
 }
 
-/// The expression `l op r` of type `ty`.
-fn bin(op: BinOp, l: Expr, r: Expr, ty: Ty) -> Expr {
-    Expr::Binary {
-        op,
-        lhs: Box::new(l),
-        rhs: Box::new(r),
-        ty,
-    }
-}
-
 /// The statement `if (cond) { then } else { els }`.
-fn branch(cond: Expr, then: Vec<Stmt>, els: Vec<Stmt>, span: Span) -> Stmt {
+pub(in crate::frontend) fn branch(cond: Expr, then: Vec<Stmt>, els: Vec<Stmt>, span: Span) -> Stmt {
     Stmt {
         kind: StmtKind::If { cond, then, els },
         span,
     }
 }
 
-/// `e` as a truth value: a `Bool` as it is, anything else cast to `Bool`.
-pub(in crate::frontend) fn to_bool(e: Expr) -> Expr {
-    if e.ty() == Ty::Bool {
-        e
-    } else {
-        Expr::Cast {
-            arg: Box::new(e),
-            ty: Ty::Bool,
-        }
-    }
-}
-
-fn float_name(op: &str, bits: u32) -> String {
+pub(in crate::frontend) fn float_name(op: &str, bits: u32) -> String {
     format!("{op}{bits}")
 }
 
-fn wrap_ty(v: BigInt, ty: Ty) -> BigInt {
+pub(in crate::frontend) fn wrap_ty(v: BigInt, ty: Ty) -> BigInt {
     match ty {
         Ty::Int { bits, signed } => wrap(v, bits, signed),
         Ty::Bool => BigInt::from((v != BigInt::from(0)) as u8),
@@ -784,27 +425,27 @@ fn wrap_ty(v: BigInt, ty: Ty) -> BigInt {
     }
 }
 
-fn describe(n: &Node, t: &CType) -> String {
+pub(in crate::frontend) fn describe(n: &Node, t: &CType) -> String {
     let s = n.ty.as_ref().map(|t| t.qual_type.clone()).unwrap_or_default();
     if s.is_empty() { t.describe() } else { s }
 }
 
 impl<'a, 'g> Lower<'a, 'g> {
-    fn frame(&self) -> &Frame {
+    pub(in crate::frontend) fn frame(&self) -> &Frame {
         // A frame is pushed before any lowering starts.
         &self.frames[self.frames.len() - 1]
     }
 
-    fn frame_mut(&mut self) -> &mut Frame {
+    pub(in crate::frontend) fn frame_mut(&mut self) -> &mut Frame {
         let n = self.frames.len() - 1;
         &mut self.frames[n]
     }
 
-    fn span(&self, n: &Node) -> Span {
+    pub(in crate::frontend) fn span(&self, n: &Node) -> Span {
         span_of(n, &self.kspan)
     }
 
-    fn ctype(&self, n: &Node) -> CType {
+    pub(in crate::frontend) fn ctype(&self, n: &Node) -> CType {
         let t = self.g.types.parse(n.type_str());
         // clang 14 prints a pointer to an array substituted into a template (`T *const` with
         // `T = unsigned int[32]`) without its parentheses: `unsigned int *const[32]`. Where
@@ -822,7 +463,7 @@ impl<'a, 'g> Lower<'a, 'g> {
         }
     }
 
-    fn scalar_ty(&self, n: &Node) -> R<Ty> {
+    pub(in crate::frontend) fn scalar_ty(&self, n: &Node) -> R<Ty> {
         match self.ctype(n) {
             CType::Scalar(t) => Ok(t),
             other => unsupported(
@@ -832,12 +473,12 @@ impl<'a, 'g> Lower<'a, 'g> {
         }
     }
 
-    fn temp(&mut self, ty: Ty) -> VarId {
+    pub(in crate::frontend) fn temp(&mut self, ty: Ty) -> VarId {
         self.temps += 1;
         self.k.new_var(format!("$t{}", self.temps - 1), ty)
     }
 
-    fn new_array(&mut self, name: &str, space: Space, cty: &CType, span: Span) -> R<ArrayId> {
+    pub(in crate::frontend) fn new_array(&mut self, name: &str, space: Space, cty: &CType, span: Span) -> R<ArrayId> {
         let mut dims = Vec::new();
         let mut t = cty.clone();
         while let CType::Array(e, n) = t {
@@ -874,7 +515,7 @@ impl<'a, 'g> Lower<'a, 'g> {
         Ok(ArrayId(self.k.arrays.len() - 1))
     }
 
-    fn size_of(&self, t: &CType, span: &Span) -> R<u64> {
+    pub(in crate::frontend) fn size_of(&self, t: &CType, span: &Span) -> R<u64> {
         match self.g.types.layout(t) {
             Some((s, _)) => Ok(s),
             None => match t {
@@ -884,7 +525,7 @@ impl<'a, 'g> Lower<'a, 'g> {
         }
     }
 
-    fn expect_scalar(&self, v: Val, n: &Node) -> R<Expr> {
+    pub(in crate::frontend) fn expect_scalar(&self, v: Val, n: &Node) -> R<Expr> {
         match v {
             Val::Scalar(e) => Ok(e),
             Val::Ptr(_) => unsupported(
@@ -901,7 +542,7 @@ impl<'a, 'g> Lower<'a, 'g> {
         }
     }
 
-    fn expect_ptr(&self, v: Val, n: &Node) -> R<PtrVal> {
+    pub(in crate::frontend) fn expect_ptr(&self, v: Val, n: &Node) -> R<PtrVal> {
         match v {
             Val::Ptr(p) => Ok(p),
             Val::Scalar(Expr::Const { value, .. }) if value == BigInt::from(0) => match self.null {

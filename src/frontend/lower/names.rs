@@ -3,7 +3,7 @@
 //! static data members of records (`S::K`), at namespace scope, inside records and inside
 //! function bodies alike.
 //!
-//! Runs before [`super::globals::collect`], so that record fields spelled with a typedef
+//! Runs before [`super::collect::collect`], so that record fields spelled with a typedef
 //! (`real *p`) parse. Uninstantiated template patterns are skipped: their names are dependent
 //! (`typedef T real`) and only their instantiations are lowered.
 
@@ -13,7 +13,7 @@ use crate::ir::Ty;
 use num_bigint::BigInt;
 
 /// Walk the whole tree `root` and record its enums, typedefs and static data members in `g`.
-pub(super) fn collect_names<'a>(root: &'a Node, g: &mut Globals<'a>) {
+pub(in crate::frontend) fn collect_names<'a>(root: &'a Node, g: &mut Globals<'a>) {
     walk(root, g, "", false);
 }
 

@@ -24,7 +24,7 @@ use crate::ir::{ArrayId, Expr, Kernel, Param, ParamKind, Stmt, StmtKind, Ty};
 
 /// Whether a device function (`__device__` or `__global__`) of `root` names a null pointer: a
 /// `nullptr`, a GNU `__null`, or an integer converted to a data pointer (`NullToPointer`).
-pub(super) fn names_null(root: &crate::frontend::ast::Node) -> bool {
+pub(in crate::frontend) fn names_null(root: &crate::frontend::ast::Node) -> bool {
     use crate::frontend::ast::Node;
     fn in_body(n: &Node) -> bool {
         matches!(n.kind.as_str(), "CXXNullPtrLiteralExpr" | "GNUNullExpr")
@@ -41,11 +41,11 @@ pub(super) fn names_null(root: &crate::frontend::ast::Node) -> bool {
 }
 
 /// The name of the array null pointers point into.
-pub(super) const NULL: &str = "NULL";
+pub(in crate::frontend) const NULL: &str = "NULL";
 
 /// Inserts `assert(false)` before every access of `k` to `null`, with a note naming the
 /// accesses; does nothing when there is none.
-pub(super) fn check_accesses(k: &mut Kernel, null: ArrayId) {
+pub(in crate::frontend) fn check_accesses(k: &mut Kernel, null: ArrayId) {
     let mut lines = Vec::new();
     insert_before_accesses(&mut k.body, &mut |s| match &s.kind {
         StmtKind::Load { array, .. } | StmtKind::Store { array, .. } | StmtKind::Atomic { array, .. }
@@ -74,7 +74,7 @@ pub(super) fn check_accesses(k: &mut Kernel, null: ArrayId) {
 impl Lower<'_, '_> {
     /// Whether a pointer into `array` at byte offset `off` is null, as a `Bool` (see the
     /// module's documentation).
-    pub(super) fn null_test(&mut self, array: ArrayId, off: &Expr) -> Expr {
+    pub(in crate::frontend) fn null_test(&mut self, array: ArrayId, off: &Expr) -> Expr {
         if Some(array) == self.null {
             return Expr::bool(true);
         }

@@ -5,12 +5,13 @@
 //! A pointer variable is resolved to the arrays it may point into (one, or several chosen by a
 //! tag: `target.rs`); accesses through it go to the array it points into.
 
-use super::ctor16::is_copy;
 use super::target::ptr_value;
-use super::{Binding, LVal, Lower, PtrOff, PtrVal, R, Val, add_off, cast, float_name, scale, set, unsupported};
+use super::{Binding, LVal, Lower, PtrOff, PtrVal, R, Val, add_off, float_name, scale, set, unsupported};
 use crate::frontend::FrontendError;
 use crate::frontend::ast::{Node, strip_parens};
+use crate::frontend::lower::ctor::is_copy;
 use crate::frontend::types::{CType, is_fp16_record};
+use crate::ir::build::cast;
 use crate::ir::*;
 
 /// The largest fixed-size array (in elements) copied element by element as part of a struct.
@@ -18,7 +19,7 @@ const MAX_ARRAY_COPY: u64 = 256;
 
 impl Lower<'_, '_> {
     /// Read an lvalue.
-    pub(super) fn read(&mut self, lv: LVal, at: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn read(&mut self, lv: LVal, at: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         match lv {
             LVal::Bound(b) => self.read_binding(&b, at, out),
             LVal::Cond { cond, then, els } => self.read_cond(cond, *then, *els, at, out),
@@ -77,7 +78,7 @@ impl Lower<'_, '_> {
         }
     }
 
-    pub(super) fn read_binding(&mut self, b: &Binding, at: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+    pub(in crate::frontend) fn read_binding(&mut self, b: &Binding, at: &Node, out: &mut Vec<Stmt>) -> R<Val> {
         match b {
             Binding::Scalar(v, ty) => Ok(Val::Scalar(Expr::Var { id: *v, ty: *ty })),
             Binding::Const(e) => Ok(Val::Scalar(e.clone())),
@@ -119,7 +120,14 @@ impl Lower<'_, '_> {
     }
 
     /// Write `v` to `lv`. `at` is the node whose span a store gets.
-    pub(super) fn assign(&mut self, lv: &LVal, v: Val, at: &Node, span: &Span, out: &mut Vec<Stmt>) -> R<()> {
+    pub(in crate::frontend) fn assign(
+        &mut self,
+        lv: &LVal,
+        v: Val,
+        at: &Node,
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
         match (lv, v) {
             (LVal::Cond { cond, then, els }, v) => self.assign_cond((cond, then, els), v, at, span, out),
             (LVal::Bound(Binding::Ref(r)), v) => self.assign(&r.clone(), v, at, span, out),
@@ -245,7 +253,7 @@ impl Lower<'_, '_> {
         }
     }
 
-    pub(super) fn member_of(&mut self, base: LVal, field: &str, span: &Span) -> R<LVal> {
+    pub(in crate::frontend) fn member_of(&mut self, base: LVal, field: &str, span: &Span) -> R<LVal> {
         match base {
             LVal::Cond { cond, then, els } => Ok(LVal::Cond {
                 cond,
@@ -286,8 +294,97 @@ impl Lower<'_, '_> {
             _ => unsupported(span.clone(), format!("member `{field}` of a non-struct value")),
         }
     }
+    /// A cast that keeps a place (`NoOp`, a base class, `LValueBitCast`: the same bytes as
+    /// the cast's type).
+    fn cast_place(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
+        let span = self.span(n);
+        let Some(c) = n.inner.first() else {
+            return unsupported(span, "empty cast");
+        };
+        let lv = self.lvalue(c, out)?;
+        if n.cast_kind.as_deref() == Some("LValueBitCast")
+            && let LVal::Mem { array, off, .. } = lv
+        {
+            return Ok(LVal::Mem {
+                array,
+                off,
+                cty: self.ctype(n),
+            });
+        }
+        Ok(lv)
+    }
+    /// `a[i]` (or `i[a]`): the element of the array or pointer.
+    fn subscript_place(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
+        let span = self.span(n);
+        let (Some(a), Some(b)) = (n.inner.first(), n.inner.get(1)) else {
+            return unsupported(span, "malformed subscript");
+        };
+        let (base, idx) = if matches!(self.ctype(a), CType::Ptr(_)) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        if let Some(lv) = self.pointer_member_element(base, idx, out)? {
+            return Ok(lv);
+        }
+        let pv = self.rvalue(base, out)?;
+        let iv = self.rvalue(idx, out)?;
+        let i = self.expect_scalar(iv, idx)?;
+        self.index(pv, Some(i), base)
+    }
+    /// `b.f`, `p->f`, `this->f`: the member's place; a static data member named through an object.
+    fn member_place(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
+        let span = self.span(n);
+        let Some(b) = n.inner.first() else {
+            return unsupported(span, "malformed member access");
+        };
+        let field = n.name.clone().unwrap_or_default();
+        // A static data member named through an object (`x.size`): the object is
+        // evaluated for its side effects only.
+        if let Some(decl) = n
+            .referenced_member_decl
+            .as_ref()
+            .and_then(|id| self.g.vars.get(id))
+            .copied()
+        {
+            if strip_parens(b).kind != "DeclRefExpr" && strip_parens(b).kind != "CXXThisExpr" {
+                self.effect(b, out)?;
+            }
+            return Ok(place_of(self.global_binding(decl)?));
+        }
+        let base = if n.is_arrow && strip_parens(b).kind == "CXXThisExpr" {
+            self.this_place(b)?
+        } else if n.is_arrow {
+            let pv = self.rvalue(b, out)?;
+            self.deref(pv, b)?
+        } else {
+            self.lvalue(b, out)?
+        };
+        self.member_of(base, &field, &span)
+    }
+    /// `a = b` written as a call of a record's built-in `operator=`: the assignment, and its
+    /// place `a`.
+    fn operator_assign_place(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
+        let span = self.span(n);
+        let (Some(a), Some(b)) = (n.inner.get(1), n.inner.get(2)) else {
+            return unsupported(span, "malformed assignment");
+        };
+        let mut v = self.rvalue(b, out)?;
+        // `h2 = raw` of one of CUDA's 16-bit float types: a bit copy (`ctor.rs`).
+        let to = self.ctype(a);
+        if let (CType::Record(x), CType::Record(y)) = (&to, self.ctype(b))
+            && *x != y
+            && is_fp16_record(x)
+            && self.same_scalars(x, &y)
+        {
+            v = self.bit_copy(v, &y, &to, &span)?;
+        }
+        let lv = self.lvalue(a, out)?;
+        self.assign(&lv, v, a, &span, out)?;
+        Ok(lv)
+    }
 
-    pub(super) fn lvalue(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
+    pub(in crate::frontend) fn lvalue(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
         let span = self.span(n);
         match n.kind.as_str() {
             // A temporary (`f().x`, `make().g()`) is evaluated into a fresh local.
@@ -311,42 +408,13 @@ impl Lower<'_, '_> {
                     Some("NoOp") | Some("LValueBitCast") | Some("UncheckedDerivedToBase") | Some("DerivedToBase")
                 ) =>
             {
-                let Some(c) = n.inner.first() else {
-                    return unsupported(span, "empty cast");
-                };
-                let lv = self.lvalue(c, out)?;
-                if n.cast_kind.as_deref() == Some("LValueBitCast")
-                    && let LVal::Mem { array, off, .. } = lv
-                {
-                    return Ok(LVal::Mem {
-                        array,
-                        off,
-                        cty: self.ctype(n),
-                    });
-                }
-                Ok(lv)
+                self.cast_place(n, out)
             }
             "DeclRefExpr" => {
                 let b = self.lookup(n)?;
                 Ok(place_of(b))
             }
-            "ArraySubscriptExpr" => {
-                let (Some(a), Some(b)) = (n.inner.first(), n.inner.get(1)) else {
-                    return unsupported(span, "malformed subscript");
-                };
-                let (base, idx) = if matches!(self.ctype(a), CType::Ptr(_)) {
-                    (a, b)
-                } else {
-                    (b, a)
-                };
-                if let Some(lv) = self.pointer_member_element(base, idx, out)? {
-                    return Ok(lv);
-                }
-                let pv = self.rvalue(base, out)?;
-                let iv = self.rvalue(idx, out)?;
-                let i = self.expect_scalar(iv, idx)?;
-                self.index(pv, Some(i), base)
-            }
+            "ArraySubscriptExpr" => self.subscript_place(n, out),
             "UnaryOperator" => match n.opcode.as_deref() {
                 Some("*") => {
                     let Some(c) = n.inner.first() else {
@@ -375,34 +443,7 @@ impl Lower<'_, '_> {
                 other => unsupported(span, format!("operator `{}` as an lvalue", other.unwrap_or("?"))),
             },
             "ExtVectorElementExpr" => self.vector_element_place(n, out),
-            "MemberExpr" => {
-                let Some(b) = n.inner.first() else {
-                    return unsupported(span, "malformed member access");
-                };
-                let field = n.name.clone().unwrap_or_default();
-                // A static data member named through an object (`x.size`): the object is
-                // evaluated for its side effects only.
-                if let Some(decl) = n
-                    .referenced_member_decl
-                    .as_ref()
-                    .and_then(|id| self.g.vars.get(id))
-                    .copied()
-                {
-                    if strip_parens(b).kind != "DeclRefExpr" && strip_parens(b).kind != "CXXThisExpr" {
-                        self.effect(b, out)?;
-                    }
-                    return Ok(place_of(self.global_binding(decl)?));
-                }
-                let base = if n.is_arrow && strip_parens(b).kind == "CXXThisExpr" {
-                    self.this_place(b)?
-                } else if n.is_arrow {
-                    let pv = self.rvalue(b, out)?;
-                    self.deref(pv, b)?
-                } else {
-                    self.lvalue(b, out)?
-                };
-                self.member_of(base, &field, &span)
-            }
+            "MemberExpr" => self.member_place(n, out),
             "BinaryOperator" => match n.opcode.as_deref() {
                 Some("=") => {
                     let (Some(a), Some(b)) = (n.inner.first(), n.inner.get(1)) else {
@@ -426,24 +467,7 @@ impl Lower<'_, '_> {
                 _ => unsupported(span, "binary operator as an lvalue"),
             },
             "CompoundAssignOperator" => self.compound_assign(n, out),
-            "CXXOperatorCallExpr" if self.builtin_assignment(n) => {
-                let (Some(a), Some(b)) = (n.inner.get(1), n.inner.get(2)) else {
-                    return unsupported(span, "malformed assignment");
-                };
-                let mut v = self.rvalue(b, out)?;
-                // `h2 = raw` of one of CUDA's 16-bit float types: a bit copy (`ctor.rs`).
-                let to = self.ctype(a);
-                if let (CType::Record(x), CType::Record(y)) = (&to, self.ctype(b))
-                    && *x != y
-                    && is_fp16_record(x)
-                    && self.same_scalars(x, &y)
-                {
-                    v = self.bit_copy(v, &y, &to, &span)?;
-                }
-                let lv = self.lvalue(a, out)?;
-                self.assign(&lv, v, a, &span, out)?;
-                Ok(lv)
-            }
+            "CXXOperatorCallExpr" if self.builtin_assignment(n) => self.operator_assign_place(n, out),
             "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" => {
                 self.last_ret_ref = None;
                 self.call(n, out)?;
@@ -462,7 +486,7 @@ impl Lower<'_, '_> {
 
     /// `++`/`--`: returns the lvalue (prefix) after emitting the update; with `want_old`, the
     /// old value is kept in a temporary and returned through [`Self::rvalue`].
-    pub(super) fn incdec(&mut self, n: &Node, _want_old: bool, out: &mut Vec<Stmt>) -> R<Option<LVal>> {
+    pub(in crate::frontend) fn incdec(&mut self, n: &Node, _want_old: bool, out: &mut Vec<Stmt>) -> R<Option<LVal>> {
         let span = self.span(n);
         let Some(c) = n.inner.first() else {
             return unsupported(span, "malformed increment");
@@ -475,7 +499,7 @@ impl Lower<'_, '_> {
         Ok(Some(lv))
     }
 
-    pub(super) fn step(&mut self, old: Val, inc: bool, span: &Span) -> R<Val> {
+    pub(in crate::frontend) fn step(&mut self, old: Val, inc: bool, span: &Span) -> R<Val> {
         match old {
             Val::Scalar(e) => {
                 let ty = e.ty();
@@ -516,7 +540,7 @@ impl Lower<'_, '_> {
         }
     }
 
-    pub(super) fn compound_assign(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
+    pub(in crate::frontend) fn compound_assign(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<LVal> {
         let span = self.span(n);
         let (Some(a), Some(b)) = (n.inner.first(), n.inner.get(1)) else {
             return unsupported(span, "malformed compound assignment");
@@ -591,7 +615,7 @@ impl Lower<'_, '_> {
         Ok(lv)
     }
 
-    pub(super) fn ptr_arith(&self, p: PtrVal, i: Expr, sub: bool, span: &Span) -> R<Val> {
+    pub(in crate::frontend) fn ptr_arith(&self, p: PtrVal, i: Expr, sub: bool, span: &Span) -> R<Val> {
         let size = self.size_of(&p.pointee, span)?;
         let d = scale(i, size);
         let off = if sub {
@@ -620,7 +644,7 @@ impl Lower<'_, '_> {
     /// Whether `n` is a call of an `operator=` that is a plain copy (implicit, without a body,
     /// or the copy or move of one of CUDA's 16-bit float types: `ctor.rs`), lowered as an
     /// assignment; a user-defined one (`__nv_bfloat16 &operator=(float)`) is a call of its body.
-    pub(super) fn builtin_assignment(&self, n: &Node) -> bool {
+    pub(in crate::frontend) fn builtin_assignment(&self, n: &Node) -> bool {
         let Some(c) = n.inner.first() else {
             return false;
         };
@@ -643,7 +667,7 @@ impl Lower<'_, '_> {
 
 /// The place a binding denotes: memory at offset 0, the place a reference is bound to, or the
 /// binding itself.
-pub(super) fn place_of(b: Binding) -> LVal {
+pub(in crate::frontend) fn place_of(b: Binding) -> LVal {
     match b {
         Binding::Mem(array, cty) => LVal::Mem {
             array,

@@ -24,17 +24,17 @@ use crate::ir::*;
 use std::collections::BTreeSet;
 
 /// The type of a pointer slot in memory (what a `float **` parameter's array holds).
-pub(super) const SLOT: Ty = Ty::Int {
+pub(in crate::frontend) const SLOT: Ty = Ty::Int {
     bits: 64,
     signed: false,
 };
 
 /// log2 of the bytes of a family between the objects of consecutive bytes of slots.
-pub(super) const SLOT_SHIFT: u32 = 37;
+pub(in crate::frontend) const SLOT_SHIFT: u32 = 37;
 
 impl Lower<'_, '_> {
     /// Whether `array` is parameter memory: a pointer parameter's array, or a family.
-    pub(super) fn is_param_memory(&self, array: ArrayId) -> bool {
+    pub(in crate::frontend) fn is_param_memory(&self, array: ArrayId) -> bool {
         self.k
             .params
             .iter()
@@ -43,14 +43,14 @@ impl Lower<'_, '_> {
     }
 
     /// The table a family holds the objects of, when `array` is a family.
-    pub(super) fn family_table(&self, array: ArrayId) -> Option<ArrayId> {
+    pub(in crate::frontend) fn family_table(&self, array: ArrayId) -> Option<ArrayId> {
         self.families.iter().find(|(_, f)| **f == array).map(|(t, _)| *t)
     }
 
     /// The pointer to `pointee` read from `array` at byte offset `off`, when `array` is
     /// parameter memory (`None`: it is not, or the pointer is a function pointer). Emits the
     /// read of the slot.
-    pub(super) fn load_pointer(
+    pub(in crate::frontend) fn load_pointer(
         &mut self,
         array: ArrayId,
         off: Expr,
@@ -84,7 +84,7 @@ impl Lower<'_, '_> {
                 f
             }
         };
-        let off = super::bin(BinOp::Shl, off, Expr::int(SLOT_SHIFT, Ty::I64), Ty::I64);
+        let off = crate::ir::build::bin(BinOp::Shl, off, Expr::int(SLOT_SHIFT, Ty::I64), Ty::I64);
         Ok(Some(Val::Ptr(PtrVal {
             array: family,
             off,
@@ -97,7 +97,7 @@ impl Lower<'_, '_> {
     /// Errors when the kernel `body` writes pointers of an array it loads pointers from: any
     /// write of an array of pointers (`float **`), and `memset`, `memcpy` or a function without
     /// a body writing one of structs (`const Args *`, whose other fields the kernel may write).
-    pub(super) fn tables_unwritten(&self, body: &[Stmt]) -> R<()> {
+    pub(in crate::frontend) fn tables_unwritten(&self, body: &[Stmt]) -> R<()> {
         let mut written = BTreeSet::new();
         written_arrays(body, &mut written);
         let mut clobbered = BTreeSet::new();
@@ -132,8 +132,8 @@ impl Lower<'_, '_> {
 /// The byte offset of the slot a pointer at offset `off` of a family was loaded from
 /// (rounded to the nearest, so that an offset into the object within `2^(SLOT_SHIFT - 1)`
 /// bytes either way names its slot).
-pub(super) fn family_slot(off: &Expr) -> Expr {
+pub(in crate::frontend) fn family_slot(off: &Expr) -> Expr {
     let half = Expr::int(1u64 << (SLOT_SHIFT - 1), Ty::I64);
     let near = super::add_off(off.clone(), half);
-    super::bin(BinOp::Shr, near, Expr::int(SLOT_SHIFT, Ty::I64), Ty::I64)
+    crate::ir::build::bin(BinOp::Shr, near, Expr::int(SLOT_SHIFT, Ty::I64), Ty::I64)
 }

@@ -6,18 +6,19 @@
 //! `place.rs`.
 
 use super::globals::const_value;
-use super::{LVal, Lower, R, branch, cast, set, to_bool, unsupported};
+use super::{LVal, Lower, R, branch, set, unsupported};
 use crate::frontend::ast::{Node, strip_parens};
+use crate::ir::build::{cast, to_bool};
 use crate::ir::*;
 use num_bigint::BigInt;
 
 impl Lower<'_, '_> {
-    pub(super) fn block(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<()> {
+    pub(in crate::frontend) fn block(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<()> {
         let items: Vec<&Node> = n.inner.iter().collect();
         self.stmt_list(&items, out)
     }
 
-    pub(super) fn stmt(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<()> {
+    pub(in crate::frontend) fn stmt(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<()> {
         // Inlined device functions make the kernel grow with every call: stop at the bound.
         crate::memory::check(|| crate::memory::Activity::Lowering)?;
         let span = self.span(n);
@@ -166,7 +167,7 @@ impl Lower<'_, '_> {
 
     /// `switch` whose body is a list of `case`/`default` groups each ending in `break` (or the
     /// last), lowered to an if-chain.
-    pub(super) fn switch(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<()> {
+    pub(in crate::frontend) fn switch(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<()> {
         let span = self.span(n);
         let kids: Vec<&Node> = n.code_children().collect();
         let (c, body) = match kids.as_slice() {
@@ -279,7 +280,7 @@ impl Lower<'_, '_> {
         Ok(())
     }
 
-    pub(super) fn ret(&mut self, n: &Node, span: Span, out: &mut Vec<Stmt>) -> R<()> {
+    pub(in crate::frontend) fn ret(&mut self, n: &Node, span: Span, out: &mut Vec<Stmt>) -> R<()> {
         let value = n.code_children().next();
         let (block, ret) = {
             let f = self.frame();
@@ -318,14 +319,14 @@ impl Lower<'_, '_> {
         Ok(())
     }
 
-    pub(super) fn cond(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Expr> {
+    pub(in crate::frontend) fn cond(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Expr> {
         let v = self.rvalue(n, out)?;
         let e = self.expect_scalar(v, n)?;
         Ok(to_bool(e))
     }
 
     /// Evaluate for side effects only.
-    pub(super) fn effect(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<()> {
+    pub(in crate::frontend) fn effect(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<()> {
         let n = strip_parens(n);
         match n.kind.as_str() {
             "BinaryOperator" if n.opcode.as_deref() == Some(",") => {

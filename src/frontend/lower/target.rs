@@ -17,17 +17,17 @@ use crate::ir::*;
 use std::collections::HashMap;
 
 /// Lowering passes before a kernel whose pointer sets keep growing is refused.
-pub(super) const MAX_PASSES: usize = 8;
+pub(in crate::frontend) const MAX_PASSES: usize = 8;
 
 /// The arrays of each pointer variable that may point to several, by creation index.
-pub(super) type Seeds = HashMap<usize, Vec<ArrayId>>;
+pub(in crate::frontend) type Seeds = HashMap<usize, Vec<ArrayId>>;
 
 /// A pointer value flattened: the arrays it may point into, the `I32` index of the one it
 /// points into (`None`: the only one) and its byte offset.
-pub(super) struct Flat {
-    pub(super) arrays: Vec<ArrayId>,
-    pub(super) tag: Option<Expr>,
-    pub(super) off: Expr,
+pub(in crate::frontend) struct Flat {
+    pub(in crate::frontend) arrays: Vec<ArrayId>,
+    pub(in crate::frontend) tag: Option<Expr>,
+    pub(in crate::frontend) off: Expr,
 }
 
 /// `tag == k`.
@@ -52,7 +52,7 @@ fn select(cond: Expr, a: Expr, b: Expr, ty: Ty) -> Expr {
 impl Flat {
     /// An `I32` expression: the index in `set` (which holds all of `self.arrays`) of the array
     /// this value points into.
-    pub(super) fn index_in(&self, set: &[ArrayId]) -> Expr {
+    pub(in crate::frontend) fn index_in(&self, set: &[ArrayId]) -> Expr {
         let idx = |a: &ArrayId| Expr::int(set.iter().position(|x| x == a).unwrap_or(0) as u64, Ty::I32);
         match &self.tag {
             None => idx(&self.arrays[0]),
@@ -70,7 +70,7 @@ impl Flat {
 }
 
 /// The value of a pointer into `arrays[tag]` at `off` (one array: a plain pointer).
-pub(super) fn ptr_value(arrays: &[ArrayId], tag: Option<&Expr>, off: &Expr, pointee: &CType) -> Val {
+pub(in crate::frontend) fn ptr_value(arrays: &[ArrayId], tag: Option<&Expr>, off: &Expr, pointee: &CType) -> Val {
     let leaf = |a: ArrayId| {
         Val::Ptr(PtrVal {
             array: a,
@@ -91,7 +91,7 @@ pub(super) fn ptr_value(arrays: &[ArrayId], tag: Option<&Expr>, off: &Expr, poin
 impl Lower<'_, '_> {
     /// `v` (a pointer, or a [`Val::PtrCond`] of pointers) as one array set, tag and offset;
     /// `None` for anything else.
-    pub(super) fn flat_ptr(&self, v: &Val) -> Option<Flat> {
+    pub(in crate::frontend) fn flat_ptr(&self, v: &Val) -> Option<Flat> {
         match v {
             Val::Ptr(p) => Some(Flat {
                 arrays: vec![p.array],
@@ -116,7 +116,7 @@ impl Lower<'_, '_> {
     }
 
     /// The pointee of a pointer value (the first leaf's).
-    pub(super) fn pointee_of(v: &Val) -> Option<CType> {
+    pub(in crate::frontend) fn pointee_of(v: &Val) -> Option<CType> {
         match v {
             Val::Ptr(p) => Some(p.pointee.clone()),
             Val::PtrCond(_, a, _) => Self::pointee_of(a),
@@ -126,7 +126,7 @@ impl Lower<'_, '_> {
 
     /// `f` applied to each pointer of a pointer value (pointer arithmetic on a
     /// [`Val::PtrCond`] moves both).
-    pub(super) fn map_ptrs(&self, v: Val, f: &mut impl FnMut(&Self, PtrVal) -> R<Val>) -> R<Val> {
+    pub(in crate::frontend) fn map_ptrs(&self, v: Val, f: &mut impl FnMut(&Self, PtrVal) -> R<Val>) -> R<Val> {
         match v {
             Val::Ptr(p) => f(self, p),
             Val::PtrCond(c, a, b) => {
@@ -140,13 +140,13 @@ impl Lower<'_, '_> {
 
     /// Whether an earlier pass found that the next pointer variable registered may point into
     /// several arrays (it must then get a tag variable, not a tag fixed at its definition).
-    pub(super) fn next_ptr_seeded(&self) -> bool {
+    pub(in crate::frontend) fn next_ptr_seeded(&self) -> bool {
         self.seeds.contains_key(&self.ptrs.len())
     }
 
     /// Register a pointer variable, with the arrays an earlier pass found for it (and a tag
     /// variable when there are several, unless `b` comes with a tag); its index.
-    pub(super) fn push_ptr(&mut self, mut b: PtrBind) -> usize {
+    pub(in crate::frontend) fn push_ptr(&mut self, mut b: PtrBind) -> usize {
         let i = self.ptrs.len();
         if let Some(seed) = self.seeds.get(&i)
             && b.tag.is_none()
@@ -167,7 +167,7 @@ impl Lower<'_, '_> {
 
     /// A pointer variable `ptrs[i]`'s tag as a variable (created, and set to its current value,
     /// where it was an expression fixed at the definition).
-    pub(super) fn tag_var(&mut self, i: usize, span: &Span, out: &mut Vec<Stmt>) -> VarId {
+    pub(in crate::frontend) fn tag_var(&mut self, i: usize, span: &Span, out: &mut Vec<Stmt>) -> VarId {
         match self.ptrs[i].tag.clone() {
             Some(Expr::Var { id, .. }) => id,
             old => {
@@ -182,7 +182,7 @@ impl Lower<'_, '_> {
     }
 
     /// Point the pointer variable `ptrs[i]` at `v`: learn its arrays, set its tag and offset.
-    pub(super) fn point_to(&mut self, i: usize, v: &Val, span: &Span, out: &mut Vec<Stmt>) -> R<()> {
+    pub(in crate::frontend) fn point_to(&mut self, i: usize, v: &Val, span: &Span, out: &mut Vec<Stmt>) -> R<()> {
         let Some(flat) = self.flat_ptr(v) else {
             return unsupported(span.clone(), "pointer assigned a value that is not a pointer");
         };
@@ -223,7 +223,7 @@ impl Lower<'_, '_> {
 
     /// The arrays of every pointer variable with several and a tag variable, for the next
     /// pass (a tag fixed at the definition needs none).
-    pub(super) fn seeds_found(&self) -> Seeds {
+    pub(in crate::frontend) fn seeds_found(&self) -> Seeds {
         self.ptrs
             .iter()
             .enumerate()
@@ -236,7 +236,7 @@ impl Lower<'_, '_> {
 impl Lower<'_, '_> {
     /// A pointer value whose tag and offset are copied into temporaries here (the old value of
     /// `p++` for a pointer into several arrays).
-    pub(super) fn snapshot_ptr(&mut self, v: Val, span: &Span, out: &mut Vec<Stmt>) -> Val {
+    pub(in crate::frontend) fn snapshot_ptr(&mut self, v: Val, span: &Span, out: &mut Vec<Stmt>) -> Val {
         let (Some(flat), Some(pointee)) = (self.flat_ptr(&v), Self::pointee_of(&v)) else {
             return v;
         };

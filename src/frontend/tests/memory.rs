@@ -1,4 +1,4 @@
-//! Front-end tests of `memcpy` and `memset` (`lower/memory_calls.rs`).
+//! Front-end tests of `memcpy` and `memset` (`lower/calls/memory_calls.rs`).
 
 use super::*;
 

@@ -1,0 +1,525 @@
+//! CUDA as clang sees it: the language flags, the prelude force-included before every file
+//! (CUDA keywords, builtins, atomics, GPUVerify's annotation functions, in `cuda/prelude.h`),
+//! the stub include directory (`cuda/include/`), and the built-in variables (`threadIdx`,
+//! `blockIdx`, `blockDim`, `gridDim`) as they appear in clang's AST.
+//!
+//! Owns what is CUDA-specific before lowering (this file), and the room of CUDA's features
+//! that the lowering hands calls and types to, each an extension of the lowering
+//! ([`crate::frontend::lower`]'s `Lower`):
+//!
+//! | file | owns |
+//! | --- | --- |
+//! | `builtins.rs` | CUDA's table of built-in functions (the [`crate::frontend::lower::builtin::table`] types) |
+//! | `vector.rs` | vector types by name: `make_float4`, `dim3(x, y)`, `threadIdx` as a `uint3` |
+//! | `ctor16.rs` | constructor calls of CUDA's own records (the 16-bit float types): inlined into a fresh object, bit copies |
+//! | `texture.rs` | texture fetches (read-only data), surfaces, loads and stores with cache hints (`__ldg`) |
+//! | `curand.rs` | cuRAND's device API: the state read and written, per thread or per block (MTGP32) |
+//! | `groups.rs` | cooperative groups: handles, ranks and sizes, their barriers and collectives |
+//! | `asm.rs` | inline assembly of NVIDIA's headers that computes values: uninterpreted functions of its inputs |
+//! | `fragment.rs` | a WMMA fragment's shape and storage, read from its record name |
+//! | `wmma.rs` | warp matrix functions (`nvcuda::wmma`, tensor cores): fragments, tile loads and stores as each lane's share |
+//!
+//! Does not run the clang process itself ([`crate::frontend::clang`]) or lower the core
+//! language (statements, expressions, places, calls: [`crate::frontend::lower`]).
+
+pub(in crate::frontend) mod asm;
+pub(in crate::frontend) mod builtins;
+pub(in crate::frontend) mod ctor16;
+pub(in crate::frontend) mod curand;
+pub(in crate::frontend) mod fragment;
+pub(in crate::frontend) mod groups;
+pub(in crate::frontend) mod texture;
+pub(in crate::frontend) mod vector;
+pub(in crate::frontend) mod wmma;
+
+use crate::frontend::ast::{self, Node};
+use crate::frontend::clang::{dump_ast, find_clang, write_if_changed};
+use crate::frontend::{FrontendError, FrontendOptions};
+use crate::ir::{Builtin, Dim};
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The stub prelude force-included before every file when NVIDIA's headers are not found.
+pub const PRELUDE: &str = include_str!("prelude.h");
+
+/// GPUVerify's annotation functions, included by both preludes as `gpug_annotations.h`.
+pub const ANNOTATIONS: &str = include_str!("annotations.h");
+
+/// GPUVerify's barrier invariants and `__read_permission`, included by the annotations and by
+/// the OpenCL prelude as `gpug_barrier_invariants.h` (each defines the qualifier and the
+/// instantiation type first).
+pub const BARRIER_INVARIANTS: &str = include_str!("../barrier_invariants.h");
+
+/// The prelude precompiled over NVIDIA's real headers (cooperative groups, cuRAND, the
+/// annotations).
+pub const NVIDIA_PRELUDE: &str = include_str!("nvidia_prelude.h");
+
+/// Stub headers: (file name, contents).
+pub const STUB_HEADERS: &[(&str, &str)] = &[
+    ("cuda.h", include_str!("include/cuda.h")),
+    ("cuda_runtime.h", include_str!("include/cuda_runtime.h")),
+    ("cuda_runtime_api.h", include_str!("include/cuda_runtime_api.h")),
+    (
+        "device_launch_parameters.h",
+        include_str!("include/device_launch_parameters.h"),
+    ),
+    ("device_functions.h", include_str!("include/device_functions.h")),
+    ("math_functions.h", include_str!("include/math_functions.h")),
+    ("sm_atomic_functions.h", include_str!("include/sm_atomic_functions.h")),
+    ("math.h", include_str!("include/math.h")),
+    ("stdlib.h", include_str!("include/stdlib.h")),
+    ("assert.h", include_str!("include/assert.h")),
+    ("cassert", include_str!("include/cassert")),
+    ("stdio.h", include_str!("include/stdio.h")),
+    ("cstdio", include_str!("include/cstdio")),
+];
+
+/// Where CUDA's headers come from ([`FrontendOptions::headers`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Headers {
+    /// NVIDIA's headers from `$GPUG_CUDA_PATH`, else from the first of [`DEFAULT_CUDA_PATHS`]
+    /// that holds them; gpug's stubs (said once on stderr) when none does.
+    #[default]
+    Auto,
+    /// NVIDIA's headers from this CUDA folder (`--cuda-path DIR`); an error when it lacks them.
+    At(PathBuf),
+    /// gpug's own stub headers (`--stub-headers`).
+    Stubs,
+}
+
+/// Where `scripts/install-deps.sh` puts NVIDIA's headers (the first), and where else gpug
+/// looks for them when neither `--cuda-path` nor `$GPUG_CUDA_PATH` is given. `~` is `$HOME`.
+pub const DEFAULT_CUDA_PATHS: &[&str] = &["/usr/local/share/gpug/cuda", "~/.local/share/gpug/cuda"];
+
+/// The environment variable naming a CUDA folder, as `--cuda-path` does.
+pub const CUDA_PATH_ENV: &str = "GPUG_CUDA_PATH";
+
+/// Why `dir` cannot serve as a CUDA folder for clang (`--cuda-path`): it needs
+/// `include/cuda_runtime.h` and `include/crt/host_defines.h` (the runtime and nvcc wheels'
+/// headers in one `include/`), and clang also looks for the folders `bin/` and `lib64/`
+/// (which may be empty). `None` when it can.
+pub fn cuda_path_problem(dir: &Path) -> Option<String> {
+    for f in ["include/cuda_runtime.h", "include/crt/host_defines.h"] {
+        if !dir.join(f).is_file() {
+            return Some(format!("{} has no {f}", dir.display()));
+        }
+    }
+    for d in ["bin", "lib64"] {
+        if !dir.join(d).is_dir() {
+            return Some(format!(
+                "{} has no folder {d}/ (clang requires one, even empty)",
+                dir.display()
+            ));
+        }
+    }
+    None
+}
+
+/// The CUDA folder `headers` selects, or `None` for gpug's stubs.
+///
+/// Errors: [`FrontendError::CudaPath`] when `--cuda-path` or `$GPUG_CUDA_PATH` names a folder
+/// without NVIDIA's headers.
+pub fn resolve_headers(headers: &Headers) -> Result<Option<PathBuf>, FrontendError> {
+    let checked = |dir: PathBuf, from: &str| match cuda_path_problem(&dir) {
+        None => Ok(Some(dir)),
+        Some(why) => Err(FrontendError::CudaPath(format!("{from}: {why}"))),
+    };
+    match headers {
+        Headers::Stubs => Ok(None),
+        Headers::At(dir) => checked(dir.clone(), "--cuda-path"),
+        Headers::Auto => {
+            if let Some(dir) = std::env::var_os(CUDA_PATH_ENV).filter(|v| !v.is_empty()) {
+                return checked(PathBuf::from(dir), &format!("${CUDA_PATH_ENV}"));
+            }
+            let home = std::env::var_os("HOME").map(PathBuf::from);
+            let found = DEFAULT_CUDA_PATHS.iter().find_map(|p| {
+                let dir = match (p.strip_prefix("~/"), &home) {
+                    (Some(rest), Some(h)) => h.join(rest),
+                    (Some(_), None) => return None,
+                    (None, _) => PathBuf::from(p),
+                };
+                cuda_path_problem(&dir).is_none().then_some(dir)
+            });
+            if found.is_none() {
+                static SAID: std::sync::Once = std::sync::Once::new();
+                SAID.call_once(|| {
+                    eprintln!(
+                        "note: NVIDIA's CUDA headers not found (--cuda-path, ${CUDA_PATH_ENV}, {}); using gpug's \
+                         stub headers, which lack texture references, cooperative groups and cuRAND \
+                         (scripts/install-deps.sh installs the headers)",
+                        DEFAULT_CUDA_PATHS.join(", ")
+                    )
+                });
+            }
+            Ok(found)
+        }
+    }
+}
+
+/// A folder in the temporary directory named after the hash of `key` (gpug's version in
+/// front), created if missing.
+pub(in crate::frontend) fn cache_dir(key: impl Hash) -> Result<PathBuf, FrontendError> {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    key.hash(&mut h);
+    let dir = std::env::temp_dir().join(format!("gpug-{}-{:016x}", env!("CARGO_PKG_VERSION"), h.finish()));
+    std::fs::create_dir_all(&dir).map_err(|source| FrontendError::Io {
+        context: format!("creating {}", dir.display()),
+        source,
+    })?;
+    Ok(dir)
+}
+
+/// Write the stub prelude and the stub headers to a cache directory named after their
+/// contents. Returns (prelude path, include directory).
+pub fn support_files() -> Result<(PathBuf, PathBuf), FrontendError> {
+    let dir = cache_dir((PRELUDE, ANNOTATIONS, BARRIER_INVARIANTS, STUB_HEADERS))?;
+    let inc = dir.join("include");
+    std::fs::create_dir_all(&inc).map_err(|source| FrontendError::Io {
+        context: format!("creating {}", inc.display()),
+        source,
+    })?;
+    let prelude = dir.join("gpug_prelude.h");
+    write_if_changed(&dir.join("gpug_annotations.h"), ANNOTATIONS)?;
+    write_if_changed(&dir.join("gpug_barrier_invariants.h"), BARRIER_INVARIANTS)?;
+    write_if_changed(&prelude, PRELUDE)?;
+    for (name, text) in STUB_HEADERS {
+        write_if_changed(&inc.join(name), text)?;
+    }
+    Ok((prelude, inc))
+}
+
+/// clang's flags for device-side CUDA for the GPU architecture `arch` (`sm_70`) and the C++
+/// standard `std` (`c++17`) over the CUDA folder `cuda` (`None`: gpug's stubs), then the
+/// user's `--clang-arg` flags `extra`.
+///
+/// Then [`CUDA_FLAGS`].
+fn cuda_command(clang: &Path, cuda: Option<&Path>, arch: &str, std: &str, extra: &[String]) -> Command {
+    let mut cmd = Command::new(clang);
+    cmd.args(["-x", "cuda", "--cuda-device-only", "-nocudalib"])
+        .arg(format!("--cuda-gpu-arch={arch}"))
+        .arg(format!("-std={std}"))
+        .args(CUDA_FLAGS);
+    match cuda {
+        Some(dir) => {
+            cmd.arg(format!("--cuda-path={}", dir.display()))
+                .arg("-Wno-unknown-cuda-version")
+                // Kernel launches (`k<<<g, b>>>(…)`) in host code: clang picks the launch API
+                // by the CUDA SDK version, and one it does not know (11.8 for clang 14) selects
+                // the legacy `cudaConfigureCall`, which CUDA 11 headers no longer declare. 9.2
+                // is the first version of today's `__cudaPushCallConfiguration`.
+                .args(["-Xclang", SDK_VERSION_FLAG]);
+        }
+        None => {
+            cmd.arg("-nocudainc");
+        }
+    }
+    cmd.args(extra);
+    cmd
+}
+
+/// clang's flags for every CUDA parse (and NVIDIA's precompiled headers, whose cache key
+/// holds them):
+/// - `-ferror-limit=0`: every error is reported, so that [`crate::frontend::host::rejected::host_only`] can tell
+///   whether all of them lie in host code;
+/// - `-Wno-register`: C++17 removed the `register` storage class, which older CUDA code still
+///   writes and nvcc accepts with a warning;
+/// - `-fcuda-allow-variadic-functions`: libcu++ (`cuda/barrier`, `cuda/std/type_traits`)
+///   declares variadic overloads used only in unevaluated contexts, which nvcc accepts in
+///   device code and clang refuses without it;
+/// - `-DCCCL_IGNORE_DEPRECATED_API`: CCCL 2.8 (thrust) puts `[[deprecated]]` where clang 14
+///   refuses it; the attribute only warns.
+const CUDA_FLAGS: &[&str] = &[
+    "-ferror-limit=0",
+    "-Wno-register",
+    "-Xclang",
+    "-fcuda-allow-variadic-functions",
+    "-DCCCL_IGNORE_DEPRECATED_API",
+];
+
+/// The CUDA SDK version clang is told (see [`cuda_command`]).
+const SDK_VERSION_FLAG: &str = "-target-sdk-version=9.2";
+
+/// What the PCH over NVIDIA's headers holds besides the CUDA runtime headers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Libraries {
+    /// The runtime headers and the annotations only (~0.1 s of CPU per kernel).
+    Runtime,
+    /// Also `cooperative_groups.h` and `curand_kernel.h` (~0.2 s per kernel).
+    WithLibraries,
+}
+
+/// Names whose presence in a kernel's file asks for [`Libraries::WithLibraries`].
+const LIBRARY_WORDS: &[&str] = &[
+    "curand",
+    "cooperative_groups",
+    "this_grid",
+    "this_thread_block",
+    "grid_group",
+    "thread_block",
+    "tiled_partition",
+    "coalesced_",
+    "synchronize",
+];
+
+/// The PCH `file`'s text asks for: with the libraries when it names cooperative groups or
+/// cuRAND (a file that reaches them only through a header of its own is parsed again with
+/// them when the first parse fails, [`parse`]).
+pub fn libraries_for(file: &Path) -> Libraries {
+    match std::fs::read(file) {
+        Ok(b) => {
+            let text = String::from_utf8_lossy(&b);
+            if LIBRARY_WORDS.iter().any(|w| text.contains(w)) {
+                Libraries::WithLibraries
+            } else {
+                Libraries::Runtime
+            }
+        }
+        Err(_) => Libraries::WithLibraries,
+    }
+}
+
+/// NVIDIA's headers under `cuda`, precompiled once with [`NVIDIA_PRELUDE`] into a clang PCH
+/// cached in the temporary directory (keyed by clang, the CUDA folder, the prelude, the
+/// architecture `arch` and the C++ standard `std`, which clang requires the PCH to share with
+/// the file, and the `--clang-arg` flags `extra`), with or without cooperative groups and
+/// cuRAND (`libs`). Returns (PCH path, prelude path).
+///
+/// Why: parsed afresh, the real headers cost ~0.5 s of CPU per kernel and their JSON AST is
+/// ~130 MB; through the PCH a kernel parses in ~0.1 s (~0.2 s with the libraries) and the dump
+/// holds the kernel's file only (declarations that come from the PCH are not dumped; the front
+/// end knows header functions by name, [`crate::frontend::lower::builtin::table`], and vector types by layout,
+/// `types.rs`).
+///
+/// Errors: clang fails on the headers ([`FrontendError::ClangFailed`]), or the cache cannot be
+/// written.
+pub fn nvidia_pch(
+    clang: &Path,
+    cuda: &Path,
+    libs: Libraries,
+    arch: &str,
+    std: &str,
+    extra: &[String],
+) -> Result<(PathBuf, PathBuf), FrontendError> {
+    let stamp = |p: &Path| std::fs::metadata(p).ok().map(|m| (m.len(), m.modified().ok()));
+    let api = cuda.join("include/cuda_runtime_api.h");
+    let dir = cache_dir((
+        "nvidia",
+        clang,
+        stamp(clang),
+        cuda,
+        stamp(&api),
+        NVIDIA_PRELUDE,
+        ANNOTATIONS,
+        BARRIER_INVARIANTS,
+        (SDK_VERSION_FLAG, CUDA_FLAGS),
+        arch,
+        std,
+        extra,
+    ))?;
+    let prelude = dir.join("gpug_nvidia_prelude.h");
+    write_if_changed(&dir.join("gpug_annotations.h"), ANNOTATIONS)?;
+    write_if_changed(&dir.join("gpug_barrier_invariants.h"), BARRIER_INVARIANTS)?;
+    write_if_changed(&prelude, NVIDIA_PRELUDE)?;
+    let (top, pch) = match libs {
+        Libraries::Runtime => (prelude.clone(), dir.join("gpug_nvidia.pch")),
+        Libraries::WithLibraries => {
+            let top = dir.join("gpug_nvidia_libraries.h");
+            write_if_changed(&top, "#define __GPUG_LIBRARIES 1\n#include \"gpug_nvidia_prelude.h\"\n")?;
+            (top, dir.join("gpug_nvidia_libraries.pch"))
+        }
+    };
+    if pch.is_file() {
+        return Ok((pch, prelude));
+    }
+    let io = |source| FrontendError::Io {
+        context: format!("writing {}", pch.display()),
+        source,
+    };
+    let tmp = tempfile::NamedTempFile::new_in(&dir).map_err(io)?;
+    let out = cuda_command(clang, Some(cuda), arch, std, extra)
+        .args(["-S", "-Xclang", "-emit-pch", "-o"])
+        .arg(tmp.path())
+        .arg(&top)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|source| FrontendError::ClangSpawn {
+            path: clang.to_path_buf(),
+            source,
+        })?;
+    if !out.status.success() {
+        return Err(FrontendError::ClangFailed {
+            stderr: format!(
+                "{}error: clang could not precompile NVIDIA's CUDA headers in {} (try --stub-headers)\n",
+                String::from_utf8_lossy(&out.stderr),
+                cuda.display()
+            ),
+        });
+    }
+    tmp.persist(&pch).map_err(|e| io(e.error))?;
+    Ok((pch, prelude))
+}
+
+/// Run clang on `path` and return the parsed, location-resolved AST, the prelude's path and the
+/// notes to give (host code skipped, [`crate::frontend::host::rejected`]).
+///
+/// With NVIDIA's headers ([`resolve_headers`]) the file is parsed over the precompiled
+/// headers ([`nvidia_pch`]): without cooperative groups and cuRAND unless the file names them
+/// ([`libraries_for`]), and again with them when that parse fails. Without NVIDIA's headers
+/// the file is parsed over gpug's stub prelude and headers.
+pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<crate::frontend::Parsed, FrontendError> {
+    let clang = find_clang(opts.clang.as_deref())?;
+    let arch = opts.gpu_arch.as_deref().unwrap_or(crate::frontend::DEFAULT_GPU_ARCH);
+    let std = opts.cxx_std.as_deref().unwrap_or(crate::frontend::DEFAULT_CXX_STD);
+    let extra = &opts.clang_args;
+    match resolve_headers(&opts.headers)? {
+        Some(cuda) => {
+            let over = |libs| -> Result<crate::frontend::Parsed, FrontendError> {
+                let (pch, prelude) = nvidia_pch(&clang, &cuda, libs, arch, std, extra)?;
+                let make = || {
+                    let mut cmd = cuda_command(&clang, Some(&cuda), arch, std, extra);
+                    cmd.args(["-fsyntax-only", "-Xclang", "-include-pch", "-Xclang"])
+                        .arg(&pch);
+                    cmd
+                };
+                let (root, notes) = dump_ast(make, &clang, path, opts, true)?;
+                Ok(crate::frontend::Parsed { root, prelude, notes })
+            };
+            let parsed = match libraries_for(path) {
+                Libraries::WithLibraries => over(Libraries::WithLibraries),
+                Libraries::Runtime => match over(Libraries::Runtime) {
+                    Err(FrontendError::ClangFailed { .. }) => over(Libraries::WithLibraries),
+                    r => r,
+                },
+            };
+            parsed.map_err(|e| match e {
+                FrontendError::ClangFailed { mut stderr } => {
+                    if let Some(hint) = bf16_arch_hint(&stderr, arch) {
+                        stderr.push_str(&hint);
+                    }
+                    FrontendError::ClangFailed { stderr }
+                }
+                e => e,
+            })
+        }
+        None => {
+            let (prelude, inc) = support_files()?;
+            let make = || {
+                let mut cmd = cuda_command(&clang, None, arch, std, extra);
+                cmd.arg("-fsyntax-only")
+                    .arg("-include")
+                    .arg(&prelude)
+                    .arg(format!("-I{}", inc.display()));
+                cmd
+            };
+            let (root, notes) = dump_ast(make, &clang, path, opts, true)?;
+            Ok(crate::frontend::Parsed { root, prelude, notes })
+        }
+    }
+}
+
+/// A note for clang's errors `stderr` when they are about bfloat16 and the GPU architecture
+/// `arch` (`sm_70`) is below sm_80: CUDA 11's `cuda_bf16.h` declares the bfloat16 operators,
+/// its conversions from integers and most of its functions (`__ushort_as_bfloat16`,
+/// `__halves2bfloat162`, …) only for sm_80 and newer, where CUDA 12 declares them for every
+/// architecture. `None` otherwise.
+fn bf16_arch_hint(stderr: &str, arch: &str) -> Option<String> {
+    let cc: u32 = arch.strip_prefix("sm_")?.parse().ok()?;
+    let about_bf16 = stderr
+        .lines()
+        .any(|l| l.contains("error:") && (l.contains("bfloat16") || l.contains("bfloat162")));
+    (cc < 80 && about_bf16).then(|| {
+        format!(
+            "note: before CUDA 12, NVIDIA's cuda_bf16.h declares the bfloat16 operators, conversions \
+             from integers and most bfloat16 functions (`__ushort_as_bfloat16`, `__halves2bfloat162`, …) \
+             only for sm_80 and newer; gpug compiled for {arch}: give --gpu-arch=sm_80 (or the \
+             architecture the code is built for)\n"
+        )
+    })
+}
+
+/// The built-in variable a clang type names (`__cuda_builtin_threadIdx_t` is `threadIdx`).
+pub(in crate::frontend) fn is_builtin_struct(t: &str) -> Option<&'static str> {
+    for (s, name) in [
+        ("__cuda_builtin_threadIdx_t", "threadIdx"),
+        ("__cuda_builtin_blockIdx_t", "blockIdx"),
+        ("__cuda_builtin_blockDim_t", "blockDim"),
+        ("__cuda_builtin_gridDim_t", "gridDim"),
+    ] {
+        if t.contains(s) {
+            return Some(name);
+        }
+    }
+    None
+}
+
+/// The built-in that field `field` (`x`, or clang's `__fetch_builtin_x`) of the built-in variable
+/// `var` (`threadIdx`, …) reads.
+pub(in crate::frontend) fn builtin_from(var: &str, field: &str) -> Option<Builtin> {
+    let d = match field.trim_start_matches("__fetch_builtin_") {
+        "x" => Dim::X,
+        "y" => Dim::Y,
+        "z" => Dim::Z,
+        _ => return None,
+    };
+    Some(match var {
+        "threadIdx" => Builtin::ThreadIdx(d),
+        "blockIdx" => Builtin::BlockIdx(d),
+        "blockDim" => Builtin::BlockDim(d),
+        "gridDim" => Builtin::GridDim(d),
+        _ => return None,
+    })
+}
+
+/// Find `threadIdx.x`-like builtins anywhere below a `PseudoObjectExpr`/`MemberExpr`.
+pub(in crate::frontend) fn find_builtin(n: &Node) -> Option<Builtin> {
+    fn var_name(n: &Node) -> Option<&'static str> {
+        if n.kind == "DeclRefExpr" {
+            return is_builtin_struct(n.type_str());
+        }
+        n.inner.iter().find_map(var_name)
+    }
+    fn member(n: &Node) -> Option<&Node> {
+        if (n.kind == "MemberExpr" || n.kind == "MSPropertyRefExpr")
+            && n.name
+                .as_deref()
+                .is_some_and(|s| s.starts_with("__fetch_builtin_") || s.len() == 1)
+        {
+            return Some(n);
+        }
+        n.inner.iter().find_map(member)
+    }
+    let m = member(n)?;
+    let v = var_name(m)?;
+    builtin_from(v, m.name.as_deref()?)
+}
+
+/// The built-in an lvalue such as `threadIdx.x` (a `MemberExpr` of a built-in variable) reads.
+pub(in crate::frontend) fn find_builtin_lv(n: &Node) -> Option<Builtin> {
+    let n = ast::strip_parens(n);
+    if n.kind == "MemberExpr"
+        && n.inner
+            .first()
+            .is_some_and(|b| is_builtin_struct(b.type_str()).is_some())
+    {
+        return find_builtin(n);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bf16_arch_hint;
+
+    #[test]
+    fn bf16_hint_below_sm_80_only() {
+        let err = "k.cu:3:5: error: use of undeclared identifier '__ushort_as_bfloat16'\n";
+        assert!(bf16_arch_hint(err, "sm_70").is_some_and(|h| h.contains("--gpu-arch=sm_80")));
+        assert_eq!(bf16_arch_hint(err, "sm_80"), None);
+        assert_eq!(bf16_arch_hint(err, "sm_90"), None);
+        let other = "k.cu:3:5: error: use of undeclared identifier 'foo'\n";
+        assert_eq!(bf16_arch_hint(other, "sm_70"), None);
+        let ops = "k.cu:9:1: error: invalid operands to binary expression ('__nv_bfloat162' and '__nv_bfloat162')\n";
+        assert!(bf16_arch_hint(ops, "sm_75").is_some());
+    }
+}

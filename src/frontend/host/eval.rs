@@ -1,0 +1,230 @@
+//! The host code's expressions as values: integer terms over host unknowns
+//! (literals, constants, `sizeof`, arithmetic, `?:`, `min`/`max`, calls) and `dim3`s
+//! (see [`super`]).
+
+use super::*;
+
+impl<'a, 'g> Host<'a, 'g> {
+    /// The value of expression `e`, `None` when it is not an integer or `dim3` (or cannot be
+    /// followed: then an integer is a fresh unknown).
+    pub(super) fn eval(&mut self, e: &'a Node, env: &Env) -> Option<Val> {
+        let ty = e.type_str();
+        if is_dim3(ty) {
+            return self.eval_dim3(e, env);
+        }
+        let t = self.int_ty(ty);
+        let v = self.eval_int(e, env, t);
+        match (v, t) {
+            (Some(v), Some(t)) => Some(Val::Int(cast(v, t))),
+            (Some(v), None) => Some(Val::Int(v)),
+            (None, Some(t)) => Some(Val::Int(self.unknown("?", t))),
+            (None, None) => None,
+        }
+    }
+
+    pub(super) fn eval_int(&mut self, e: &'a Node, env: &Env, ty: Option<Ty>) -> Option<Expr> {
+        let ty = ty?;
+        if let Some(v) = const_value(e) {
+            return Some(Expr::int(wrap_ty(v, ty), ty));
+        }
+        let int = |h: &mut Self, n: &'a Node| match h.eval(n, env) {
+            Some(Val::Int(v)) => Some(v),
+            _ => None,
+        };
+        match e.kind.as_str() {
+            "ParenExpr"
+            | "ExprWithCleanups"
+            | "MaterializeTemporaryExpr"
+            | "ConstantExpr"
+            | "SubstNonTypeTemplateParmExpr"
+            | "CXXBindTemporaryExpr" => int(self, e.inner.last()?),
+            "ImplicitCastExpr" | "CStyleCastExpr" | "CXXStaticCastExpr" | "CXXFunctionalCastExpr" => {
+                let inner = e.inner.first()?;
+                if matches!(e.cast_kind.as_deref(), Some("FloatingToIntegral" | "PointerToIntegral")) {
+                    return None;
+                }
+                let v = int(self, inner)?;
+                Some(cast(v, ty))
+            }
+            "DeclRefExpr" => {
+                let d = e.referenced_decl.as_ref()?;
+                if let Some(v) = self.g.enum_consts.get(&d.id) {
+                    return Some(Expr::int(wrap_ty(v.clone(), ty), ty));
+                }
+                match env.vals.get(&d.id) {
+                    Some(Val::Int(v)) => Some(v.clone()),
+                    Some(Val::Dim3(_)) => None,
+                    None => self.global(&d.id, ty),
+                }
+            }
+            "MemberExpr" => {
+                let c = component(e.name.as_deref()?)?;
+                match self.eval(e.inner.first()?, env)? {
+                    Val::Dim3(d) => Some(d[c].clone()),
+                    Val::Int(_) => None,
+                }
+            }
+            "UnaryExprOrTypeTraitExpr" if e.name.as_deref() == Some("sizeof") => {
+                let t = match &e.arg_type {
+                    Some(t) => t.best().to_string(),
+                    None => e.inner.first()?.type_str().to_string(),
+                };
+                let (size, _) = self.g.types.layout(&self.g.types.parse(&t))?;
+                Some(Expr::int(size, ty))
+            }
+            "UnaryOperator" => {
+                let op = match e.opcode.as_deref()? {
+                    "-" => UnOp::Neg,
+                    "~" => UnOp::BitNot,
+                    "!" => UnOp::Not,
+                    "+" => return int(self, e.inner.first()?),
+                    _ => return None,
+                };
+                let arg = int(self, e.inner.first()?)?;
+                Some(fold(Expr::Unary {
+                    op,
+                    arg: Box::new(arg),
+                    ty,
+                }))
+            }
+            "BinaryOperator" => {
+                let opcode = e.opcode.as_deref()?;
+                if opcode == "," {
+                    return int(self, e.inner.get(1)?);
+                }
+                let op = BinOp::from_spelling(opcode)?;
+                let lhs = int(self, e.inner.first()?)?;
+                let rhs = int(self, e.inner.get(1)?)?;
+                let (lhs, rhs) = if matches!(op, BinOp::LAnd | BinOp::LOr) {
+                    (cast(lhs, Ty::Bool), cast(rhs, Ty::Bool))
+                } else {
+                    (lhs, rhs)
+                };
+                let ty = if op.is_comparison() || matches!(op, BinOp::LAnd | BinOp::LOr) {
+                    Ty::Bool
+                } else {
+                    ty
+                };
+                // Integer promotion happened in clang's casts; operands of a comparison share
+                // a type, and so do those of arithmetic (shifts excepted).
+                if !is_shift(op) && lhs.ty() != rhs.ty() {
+                    return None;
+                }
+                Some(fold(Expr::Binary {
+                    op,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                    ty,
+                }))
+            }
+            "ConditionalOperator" => {
+                let c = int(self, e.inner.first()?)?;
+                let a = int(self, e.inner.get(1)?)?;
+                let b = int(self, e.inner.get(2)?)?;
+                if let Expr::Const { value, .. } = &c {
+                    return Some(if *value != BigInt::from(0) { a } else { b });
+                }
+                if a.ty() != b.ty() {
+                    return None;
+                }
+                Some(Expr::Select {
+                    cond: Box::new(cast(c, Ty::Bool)),
+                    then: Box::new(a),
+                    els: Box::new(b),
+                    ty,
+                })
+            }
+            "CallExpr" => {
+                let name = callee_name(e.inner.first()?).unwrap_or("");
+                if matches!(name, "min" | "max" | "umin" | "umax") && e.inner.len() == 3 {
+                    let a = int(self, &e.inner[1])?;
+                    let b = int(self, &e.inner[2])?;
+                    if a.ty() != b.ty() {
+                        return None;
+                    }
+                    let op = if name.ends_with("min") { BinOp::Lt } else { BinOp::Gt };
+                    return Some(fold(Expr::Select {
+                        cond: Box::new(Expr::Binary {
+                            op,
+                            lhs: Box::new(a.clone()),
+                            rhs: Box::new(b.clone()),
+                            ty: Ty::Bool,
+                        }),
+                        then: Box::new(a),
+                        els: Box::new(b),
+                        ty,
+                    }));
+                }
+                // A host function of the file: its return value for these arguments. (Its
+                // launches were recorded by `scan`, which runs first.)
+                let mut scratch = env.clone();
+                let before = self.found.len();
+                let v = self.call(e, &mut scratch);
+                self.found.truncate(before);
+                match v? {
+                    Val::Int(v) => Some(v),
+                    Val::Dim3(_) => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// A variable not local to the function: a `const` (or `constexpr`) one's value, from its
+    /// initializer; another's unknown, the same until the next write other names may make
+    /// ([`Host::clobber`]).
+    pub(super) fn global(&mut self, id: &str, ty: Ty) -> Option<Expr> {
+        let v = *self.g.vars.get(id)?;
+        let constant = v.constexpr || v.type_str().trim_start().starts_with("const ");
+        if !constant {
+            if let Some((generation, e)) = self.globals.get(id)
+                && *generation == self.generation
+                && e.ty() == ty
+            {
+                return Some(e.clone());
+            }
+            let e = self.unknown(v.name.as_deref().unwrap_or("?"), ty);
+            self.globals.insert(id.to_string(), (self.generation, e.clone()));
+            return Some(e);
+        }
+        let init = v.inner.iter().find(|c| !c.kind.ends_with("Attr"))?;
+        if let Some(c) = const_value(init) {
+            return Some(Expr::int(wrap_ty(c, ty), ty));
+        }
+        match self.eval(init, &Env::default())? {
+            Val::Int(e @ Expr::Const { .. }) => Some(cast(e, ty)),
+            _ => None,
+        }
+    }
+
+    /// A `dim3` expression's three values.
+    pub(super) fn eval_dim3(&mut self, e: &'a Node, env: &Env) -> Option<Val> {
+        let n = strip(e);
+        match n.kind.as_str() {
+            "CXXConstructExpr" | "CXXTemporaryObjectExpr" => {
+                let args: Vec<&Node> = n.inner.iter().collect();
+                // A copy, or a conversion from `uint3`.
+                if args.len() == 1 && is_dim3(args[0].type_str()) {
+                    return self.eval_dim3(args[0], env);
+                }
+                let mut d = [one(), one(), one()];
+                for (i, a) in args.iter().enumerate().take(3) {
+                    if a.kind == "CXXDefaultArgExpr" {
+                        continue;
+                    }
+                    d[i] = match self.eval(a, env) {
+                        Some(Val::Int(v)) => cast(v, Ty::U32),
+                        _ => self.unknown("?", Ty::U32),
+                    };
+                }
+                Some(Val::Dim3(d))
+            }
+            "CXXFunctionalCastExpr" | "CStyleCastExpr" | "ImplicitCastExpr" => self.eval_dim3(n.inner.first()?, env),
+            "DeclRefExpr" => {
+                let id = &n.referenced_decl.as_ref()?.id;
+                env.vals.get(id).cloned()
+            }
+            _ => None,
+        }
+    }
+}

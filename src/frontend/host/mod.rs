@@ -1,0 +1,420 @@
+//! Launches read from the file's host code (issue 43): each `k<<<grid, block[, shm[, stream]]>>>(…)`
+//! (clang's `CUDAKernelCallExpr`) and each `cudaLaunchKernel` / `cudaLaunchCooperativeKernel`
+//! call, with the geometry and the scalar argument values the host code makes known.
+//!
+//! **What is evaluated.** A small abstract interpretation of the host functions' integer code,
+//! from each host function of the program that no other calls (`main`): literals, macros (clang
+//! has expanded them), enum constants, `const`/`constexpr` variables at any scope, `sizeof`,
+//! `dim3` constructors and their `.x/.y/.z`, locals assigned before the launch (declarations,
+//! `=`, compound assignments, `++`/`--`), arithmetic, comparisons, `?:`, `min`/`max`, and calls
+//! of the file's host functions (inlined with their argument values: a launch in a helper
+//! called from `main` is read at each call, and a helper returning a value, `iDivUp(n, 256)`,
+//! gives it). Integer arithmetic is C's (`ir::Expr` folded by [`crate::passes::eval`]).
+//!
+//! **What stays symbolic.** Anything else: function parameters with no caller in the file,
+//! values read from input (`argc`, `scanf`, `atoi`), floating point, variables whose address is
+//! taken or that are passed by reference (from then on), variables assigned in a loop or in one
+//! branch of an `if` (after it; inside the loop they are unknown from the start), globals that
+//! are not `const`. A symbolic value is a *host unknown*: when one is passed to a kernel
+//! parameter unchanged (`k<<<(n + 255) / 256, 256>>>(…, n)`), the unknown is that parameter,
+//! and every other launch value over such unknowns becomes a relation assumed at the kernel's
+//! entry (`gridDim.x == (n + 255) / 256`); a value over unknowns not passed is dropped (the
+//! launch stays symbolic there).
+//!
+//! Soundness: each assumption holds in the execution the host code makes (up to undefined
+//! behaviour of the host code itself), so verifying the kernel under it covers that launch;
+//! a value we cannot follow is never assumed.
+//!
+//! The files: this one holds the entry [`read`], the interpreter's state (`Host`, `Env`, `Val`)
+//! and the small readings of the AST it shares; `walk.rs` the statement walk, `eval.rs` the
+//! expressions' values, `record.rs` the launch record (a launch's geometry and arguments as a
+//! [`HostLaunch`]), `terms.rs` the integer terms over host unknowns. `rejected.rs` is the other
+//! reading of host code: which errors clang reports lie in host-only code.
+//!
+//! Must not: lower device code or know about SMT.
+
+mod eval;
+mod record;
+pub(in crate::frontend) mod rejected;
+mod terms;
+mod walk;
+
+use crate::frontend::ast::{Node, strip_parens};
+use crate::frontend::lower::globals::{Globals, body_of, const_value};
+use crate::ir::{BinOp, Builtin, Dim, Expr, HostLaunch, Kernel, ParamKind, Ty, UnOp, VarId};
+use num_bigint::BigInt;
+use std::collections::{HashMap, HashSet};
+use terms::{c_text, cast, eq, fold, passed_unknown, substitute, wrap_ty};
+
+/// The launches of `kernels` (each with its declaration) in the host code of the translation
+/// unit `root`, distinct ones only, in source order. `user` tells the files whose host
+/// functions are the program's (not a library's or the prelude's).
+pub(in crate::frontend) fn read<'a>(
+    root: &'a Node,
+    g: &Globals<'a>,
+    kernels: &[(&'a Node, &Kernel)],
+    user: &dyn Fn(&str) -> bool,
+) -> Vec<HostLaunch> {
+    let mut funcs: Vec<&'a Node> = Vec::new();
+    host_functions(root, user, &mut funcs);
+    let mut called: HashSet<String> = HashSet::new();
+    for f in &funcs {
+        if let Some(b) = body_of(f) {
+            callees(b, &mut called);
+        }
+    }
+    let mut h = Host {
+        g,
+        kernels,
+        unknowns: Vec::new(),
+        found: Vec::new(),
+        stack: Vec::new(),
+        call_lines: Vec::new(),
+        entered: HashSet::new(),
+        generation: 0,
+        globals: HashMap::new(),
+        steps: 0,
+        sources: HashMap::new(),
+    };
+    // The roots first (`main`), then each function holding a launch that no root's
+    // interpretation entered (called only from another file, or through a pointer). A launch
+    // in a branch the interpretation found dead (`if (block_size == 16)` with 32) is not made
+    // by the program.
+    for f in funcs.iter().filter(|f| !called.contains(&f.id)) {
+        h.function(f, Vec::new());
+    }
+    for f in &funcs {
+        let Some(b) = body_of(f) else { continue };
+        let mut sites = Vec::new();
+        launch_nodes(b, &mut sites);
+        if !sites.is_empty() && !h.entered.contains(&f.id) {
+            h.function(f, Vec::new());
+        }
+    }
+    dedup(h.found)
+}
+
+/// A host value: an integer term (host unknowns are `Var`s indexing [`Host::unknowns`]) or a
+/// `dim3`.
+#[derive(Clone, Debug, PartialEq)]
+enum Val {
+    Int(Expr),
+    Dim3([Expr; 3]),
+}
+
+/// The state of one host function's interpretation.
+#[derive(Clone, Default)]
+struct Env {
+    /// Local variables' values by declaration id.
+    vals: HashMap<String, Val>,
+    /// Variables whose address was taken, that were passed by reference or that a reference or
+    /// a lambda names: other names may change them, so each call and each write through a
+    /// pointer or reference makes them unknown ([`Host::clobber`]).
+    escaped: HashSet<String>,
+    /// `void *args[] = {&a, &n}`: the variables each slot points to, by the array's id.
+    arg_arrays: HashMap<String, Vec<Option<String>>>,
+    /// Inside a loop.
+    in_loop: bool,
+}
+
+/// How a statement ends.
+enum Flow {
+    Next,
+    Return(Option<Val>),
+}
+
+/// A launch as found, before the duplicates merge.
+struct Found {
+    launch: HostLaunch,
+}
+
+/// The interpreter.
+struct Host<'a, 'g> {
+    g: &'g Globals<'a>,
+    kernels: &'g [(&'a Node, &'g Kernel)],
+    /// The host unknowns' names (`n`, `argc`); `Var { id: VarId(i) }` is the i-th.
+    unknowns: Vec<String>,
+    found: Vec<Found>,
+    /// The functions being interpreted (ids), outermost first, and their names.
+    stack: Vec<(String, String)>,
+    /// The lines of the calls between the functions of [`Host::stack`].
+    call_lines: Vec<u32>,
+    /// The functions interpreted at least once.
+    entered: HashSet<String>,
+    /// The writes that other names may have made so far ([`Host::clobber`]): a global read
+    /// twice with no write between has one value.
+    generation: u64,
+    /// Each non-`const` global read so far: its unknown, and the generation it holds in.
+    globals: HashMap<String, (u64, Expr)>,
+    /// Statements interpreted: past [`MAX_STEPS`], calls are no longer inlined.
+    steps: usize,
+    /// Source files' lines, for the launches' configurations as written.
+    sources: HashMap<String, Option<Vec<String>>>,
+}
+
+/// Calls of host functions are inlined at most this deep.
+const MAX_DEPTH: usize = 6;
+/// The interpretation's budget in statements (a host program of many helpers called many times).
+const MAX_STEPS: usize = 200_000;
+
+/// The user's host functions with a body, anywhere in `n` (namespaces, classes, template
+/// instantiations).
+fn host_functions<'a>(n: &'a Node, user: &dyn Fn(&str) -> bool, out: &mut Vec<&'a Node>) {
+    for c in &n.inner {
+        match c.kind.as_str() {
+            "FunctionDecl" | "CXXMethodDecl" => {
+                let device =
+                    c.has_attr("CUDAGlobalAttr") || (c.has_attr("CUDADeviceAttr") && !c.has_attr("CUDAHostAttr"));
+                let mine = c.pos.as_ref().or(c.begin.as_ref()).is_some_and(|p| user(&p.file));
+                if !device && mine && body_of(c).is_some() && !c.is_implicit {
+                    out.push(c);
+                }
+            }
+            "NamespaceDecl"
+            | "LinkageSpecDecl"
+            | "CXXRecordDecl"
+            | "ClassTemplateSpecializationDecl"
+            | "FunctionTemplateDecl"
+            | "ClassTemplateDecl" => host_functions(c, user, out),
+            _ => {}
+        }
+    }
+}
+
+/// The ids of the functions called under `n` (a function whose address is only taken, as
+/// `glutDisplayFunc(display)`, is called from elsewhere: a root).
+fn callees(n: &Node, out: &mut HashSet<String>) {
+    if matches!(n.kind.as_str(), "CallExpr" | "CXXMemberCallExpr")
+        && let Some(callee) = n.inner.first().map(strip)
+    {
+        match callee.kind.as_str() {
+            "DeclRefExpr" => out.extend(callee.referenced_decl.as_ref().map(|d| d.id.clone())),
+            "MemberExpr" => out.extend(callee.referenced_member_decl.clone()),
+            _ => {}
+        }
+    }
+    for c in &n.inner {
+        callees(c, out);
+    }
+}
+
+/// The ids of the launch nodes under `n`.
+fn launch_nodes<'n>(n: &'n Node, out: &mut Vec<&'n str>) {
+    if n.kind == "CUDAKernelCallExpr" || (n.kind == "CallExpr" && launch_api(n).is_some()) {
+        out.push(&n.id);
+    }
+    for c in &n.inner {
+        launch_nodes(c, out);
+    }
+}
+
+/// `cudaLaunchKernel` or `cudaLaunchCooperativeKernel` when `call` calls one of them.
+fn launch_api(call: &Node) -> Option<&str> {
+    let callee = call.inner.first()?;
+    let name = callee_name(callee)?;
+    matches!(
+        name,
+        "cudaLaunchKernel" | "cudaLaunchCooperativeKernel" | "cudaLaunchKernelExC"
+    )
+    .then_some(name)
+}
+
+/// The name of the function a callee expression names.
+fn callee_name(n: &Node) -> Option<&str> {
+    let n = strip(n);
+    match n.kind.as_str() {
+        "DeclRefExpr" => n.referenced_decl.as_ref().map(|d| d.name.as_str()),
+        "UnresolvedLookupExpr" => n.name.as_deref(),
+        _ => None,
+    }
+}
+
+/// `n` without parentheses, implicit casts and temporaries' wrappers.
+fn strip(n: &Node) -> &Node {
+    let mut n = strip_parens(n);
+    while matches!(
+        n.kind.as_str(),
+        "ImplicitCastExpr"
+            | "ExprWithCleanups"
+            | "MaterializeTemporaryExpr"
+            | "CXXBindTemporaryExpr"
+            | "ParenExpr"
+            | "ConstantExpr"
+    ) && !n.inner.is_empty()
+    {
+        n = strip_parens(&n.inner[0]);
+    }
+    n
+}
+
+/// The type of `n` without qualifiers (`const int` → `int`).
+fn bare(ty: &str) -> &str {
+    let mut t = ty.trim();
+    for q in ["const ", "volatile "] {
+        t = t.strip_prefix(q).unwrap_or(t);
+    }
+    t.trim()
+}
+
+fn is_dim3(ty: &str) -> bool {
+    matches!(
+        bare(ty).trim_end_matches('&').trim(),
+        "dim3" | "struct dim3" | "const dim3" | "uint3"
+    )
+}
+
+fn one() -> Expr {
+    Expr::int(1, Ty::U32)
+}
+
+impl<'a, 'g> Host<'a, 'g> {
+    /// A fresh host unknown of type `ty` named `name`.
+    fn unknown(&mut self, name: &str, ty: Ty) -> Expr {
+        self.unknowns.push(name.to_string());
+        Expr::Var {
+            id: VarId(self.unknowns.len() - 1),
+            ty,
+        }
+    }
+
+    /// The scalar type of a type spelling, integers and `bool` only.
+    fn int_ty(&self, ty: &str) -> Option<Ty> {
+        match self.g.types.parse(bare(ty)).scalar()? {
+            t @ (Ty::Int { .. } | Ty::Bool) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+/// The shift operators' right operand type, as the node gives it.
+fn rhs_ty_of(n: &Node, h: &Host) -> Ty {
+    h.int_ty(n.type_str()).unwrap_or(Ty::I32)
+}
+
+fn is_shift(op: BinOp) -> bool {
+    matches!(op, BinOp::Shl | BinOp::Shr)
+}
+
+/// The variable `&x` takes the address of.
+fn address_of(e: &Node) -> Option<&str> {
+    let e = strip(e);
+    if e.kind != "UnaryOperator" || e.opcode.as_deref() != Some("&") {
+        return None;
+    }
+    let t = strip(e.inner.first()?);
+    (t.kind == "DeclRefExpr").then(|| t.referenced_decl.as_ref().map(|d| d.id.as_str()))?
+}
+
+/// The function a `(void *)k` expression names.
+fn function_ref(e: &Node) -> Option<&Node> {
+    let mut n = strip(e);
+    loop {
+        match n.kind.as_str() {
+            "DeclRefExpr" => return Some(n),
+            "CStyleCastExpr"
+            | "CXXReinterpretCastExpr"
+            | "CXXStaticCastExpr"
+            | "UnaryOperator"
+            | "ImplicitCastExpr"
+            | "ParenExpr" => n = strip(n.inner.first()?),
+            _ => return None,
+        }
+    }
+}
+
+/// `.x`, `.y`, `.z` as an index.
+fn component(name: &str) -> Option<usize> {
+    match name {
+        "x" => Some(0),
+        "y" => Some(1),
+        "z" => Some(2),
+        _ => None,
+    }
+}
+
+/// The variables an assignment, increment or escape under `n` may change.
+fn assigned(n: &Node, out: &mut HashSet<String>) {
+    match (n.kind.as_str(), n.opcode.as_deref()) {
+        ("BinaryOperator", Some("=")) | ("CompoundAssignOperator", _) | ("UnaryOperator", Some("++" | "--" | "&")) => {
+            if let Some(t) = n.inner.first() {
+                target_of(t, out);
+            }
+        }
+        ("CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr", _) => {
+            for a in n.inner.iter().skip(1) {
+                let a = strip_parens(a);
+                if a.kind == "DeclRefExpr" && a.is_glvalue() {
+                    out.extend(a.referenced_decl.as_ref().map(|d| d.id.clone()));
+                }
+            }
+        }
+        _ => {}
+    }
+    for c in &n.inner {
+        assigned(c, out);
+    }
+}
+
+/// The variable an assignment's target is part of (`x`; `d.x`, one component of the `dim3`
+/// `d`, as `id.x`; the whole of another record).
+fn target_of(t: &Node, out: &mut HashSet<String>) {
+    let t = strip_parens(t);
+    match t.kind.as_str() {
+        "DeclRefExpr" => out.extend(t.referenced_decl.as_ref().map(|d| d.id.clone())),
+        "MemberExpr"
+            if !t.is_arrow
+                && let Some(c) = t.name.as_deref().filter(|c| component(c).is_some())
+                && let Some(b) = t.inner.first().map(strip_parens)
+                && b.kind == "DeclRefExpr"
+                && is_dim3(b.type_str()) =>
+        {
+            out.extend(b.referenced_decl.as_ref().map(|d| format!("{}.{c}", d.id)));
+        }
+        "MemberExpr" if !t.is_arrow => {
+            if let Some(b) = t.inner.first() {
+                target_of(b, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The variables named under `n`.
+fn named(n: &Node, out: &mut HashSet<String>) {
+    if n.kind == "DeclRefExpr"
+        && let Some(d) = &n.referenced_decl
+        && matches!(d.kind.as_str(), "VarDecl" | "ParmVarDecl")
+    {
+        out.insert(d.id.clone());
+    }
+    for c in &n.inner {
+        named(c, out);
+    }
+}
+
+fn has_kind(n: &Node, kind: &str) -> bool {
+    n.kind == kind || n.inner.iter().any(|c| has_kind(c, kind))
+}
+
+/// The distinct launches: those with the same kernel, geometry and assumptions are one, the
+/// others' sites listed in [`HostLaunch::same`].
+fn dedup(found: Vec<Found>) -> Vec<HostLaunch> {
+    let mut out: Vec<HostLaunch> = Vec::new();
+    for Found { launch } in found {
+        match out.iter_mut().find(|l| {
+            l.kernel == launch.kernel
+                && l.block_dim == launch.block_dim
+                && l.grid_dim == launch.grid_dim
+                && l.assumptions == launch.assumptions
+        }) {
+            Some(l) => {
+                if l.site != launch.site && !l.same.contains(&launch.site) {
+                    l.same.push(launch.site);
+                }
+                l.in_loop |= launch.in_loop;
+            }
+            None => out.push(launch),
+        }
+    }
+    out
+}

@@ -1,0 +1,317 @@
+//! The launch record: a launch found by the walk (`k<<<grid, block[, shm]>>>(…)`,
+//! `cudaLaunchKernel`), its geometry and arguments matched to the kernel's parameters, as a
+//! [`HostLaunch`] (see [`super`]).
+
+use super::*;
+
+impl<'a, 'g> Host<'a, 'g> {
+    /// A launch `k<<<grid, block, …>>>(args)`.
+    pub(super) fn triple_launch(&mut self, e: &'a Node, env: &mut Env) {
+        let Some(decl) = e.inner.first().map(strip) else { return };
+        let Some(config) = e.inner.get(1) else { return };
+        let grid = config.inner.get(1);
+        let block = config.inner.get(2);
+        let args: Vec<&'a Node> = e.inner.iter().skip(2).collect();
+        let vals: Vec<Option<Val>> = args.iter().map(|a| self.eval(a, env)).collect();
+        self.record(e, decl, grid, block, vals, env);
+    }
+
+    /// A launch `cudaLaunchKernel(k, grid, block, args, …)`: the arguments are the values of
+    /// the variables `args` points to.
+    pub(super) fn api_launch(&mut self, e: &'a Node, env: &mut Env) {
+        let Some(func) = e.inner.get(1) else { return };
+        let Some(decl) = function_ref(func) else { return };
+        let grid = e.inner.get(2);
+        let block = e.inner.get(3);
+        let slots = e
+            .inner
+            .get(4)
+            .map(strip)
+            .and_then(|a| a.referenced_decl.as_ref())
+            .and_then(|d| env.arg_arrays.get(&d.id).cloned())
+            .unwrap_or_default();
+        let vals: Vec<Option<Val>> = slots
+            .iter()
+            .map(|s| {
+                let id = s.as_ref()?;
+                env.vals.get(id).cloned()
+            })
+            .collect();
+        self.record(e, decl, grid, block, vals, env);
+    }
+
+    /// Records the launch `e` of the kernel `decl` names.
+    pub(super) fn record(
+        &mut self,
+        e: &'a Node,
+        decl: &Node,
+        grid: Option<&'a Node>,
+        block: Option<&'a Node>,
+        args: Vec<Option<Val>>,
+        env: &mut Env,
+    ) {
+        let Some((index, kdecl, kernel)) = self.kernel_of(decl) else {
+            return;
+        };
+        let grid = self.launch_dims(grid, env);
+        let block = self.launch_dims(block, env);
+        let Arguments {
+            map,
+            mut pending,
+            mut described,
+            mut assumptions,
+            all_known,
+        } = arguments(kdecl, kernel, &args);
+        let (block_dim, grid_dim, mut geometry) = launch_geometry(&grid, &block, &mut pending);
+        let names_of = |id: VarId| -> String {
+            kernel
+                .params
+                .iter()
+                .find(|p| matches!(p.kind, ParamKind::Scalar(v) if v == id))
+                .map(|p| p.name.clone())
+                .unwrap_or_else(|| "?".into())
+        };
+        for (label, lhs, v) in pending {
+            let Some(rhs) = substitute(&v, &map) else { continue };
+            described.push(format!("{label} = {}", c_text(&rhs, &names_of)));
+            assumptions.push(eq(lhs, rhs));
+        }
+        geometry.extend(described);
+        let callers = self.callers();
+        let site = crate::frontend::lower::span_of(e, &crate::ir::Span::point(kernel.span.file.clone(), 0, 0));
+        let config = self.config_text(e);
+        self.found.push(Found {
+            launch: HostLaunch {
+                kernel: index,
+                site,
+                callers,
+                config,
+                block_dim,
+                grid_dim,
+                assumptions,
+                described: geometry,
+                same: Vec::new(),
+                in_loop: env.in_loop && !(all_known && block_dim.iter().chain(&grid_dim).all(Option::is_some)),
+            },
+        });
+    }
+
+    /// A launch's grid or block dimensions: a `dim3`, an integer (`x`, with `y = z = 1`), or
+    /// three fresh unknowns.
+    fn launch_dims(&mut self, n: Option<&'a Node>, env: &Env) -> [Expr; 3] {
+        match n.and_then(|n| self.eval(n, env)) {
+            Some(Val::Dim3(d)) => d,
+            Some(Val::Int(v)) => [cast(v, Ty::U32), one(), one()],
+            None => [
+                self.unknown("?", Ty::U32),
+                self.unknown("?", Ty::U32),
+                self.unknown("?", Ty::U32),
+            ],
+        }
+    }
+
+    /// The functions being interpreted, outermost first: `main (line 24)` for a function that
+    /// calls the next one at line 24.
+    fn callers(&self) -> Vec<String> {
+        self.stack
+            .iter()
+            .enumerate()
+            .map(|(i, (_, n))| match self.call_lines.get(i) {
+                Some(line) if i + 1 < self.stack.len() => format!("{n} (line {line})"),
+                _ => n.clone(),
+            })
+            .collect()
+    }
+
+    /// The kernel a launch's callee names: by its declaration, else by its name when one
+    /// kernel has it. Its index, declaration and lowered form.
+    pub(super) fn kernel_of(&self, callee: &Node) -> Option<(usize, &'a Node, &'g Kernel)> {
+        let d = callee.referenced_decl.as_ref()?;
+        if let Some(i) = self.kernels.iter().position(|(n, _)| n.id == d.id) {
+            return Some((i, self.kernels[i].0, self.kernels[i].1));
+        }
+        let same: Vec<usize> = (0..self.kernels.len())
+            .filter(|&i| self.kernels[i].0.name.as_deref() == Some(d.name.as_str()))
+            .collect();
+        match same[..] {
+            [i] if !self.kernels[i].0.inner.iter().any(|c| c.kind == "TemplateArgument") => {
+                Some((i, self.kernels[i].0, self.kernels[i].1))
+            }
+            _ => None,
+        }
+    }
+
+    /// The launch's configuration as written: `<<<…>>>` from the source, or the call.
+    pub(super) fn config_text(&mut self, e: &Node) -> String {
+        let Some(b) = &e.begin else { return String::new() };
+        let lines = self
+            .sources
+            .entry(b.file.to_string())
+            .or_insert_with(|| {
+                std::fs::read_to_string(&*b.file)
+                    .ok()
+                    .map(|t| t.lines().map(str::to_string).collect())
+            })
+            .clone();
+        let Some(lines) = lines else { return String::new() };
+        let start = (b.line as usize).saturating_sub(1);
+        let text: String = lines
+            .iter()
+            .skip(start)
+            .take(8)
+            .enumerate()
+            .map(|(i, l)| {
+                if i == 0 {
+                    l.get((b.col as usize).saturating_sub(1)..).unwrap_or("").to_string()
+                } else {
+                    l.clone()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if e.kind == "CUDAKernelCallExpr"
+            && let Some(i) = text.find("<<<")
+            && let Some(j) = text[i..].find(">>>")
+        {
+            return text[i..i + j + 3].to_string();
+        }
+        // `cudaLaunchKernel(…)` up to its closing parenthesis.
+        let mut depth = 0;
+        for (i, c) in text.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return text[..=i].to_string();
+                    }
+                }
+                _ => {}
+            }
+        }
+        text
+    }
+}
+
+/// What a launch's scalar arguments make known about the kernel's parameters.
+struct Arguments {
+    /// Host unknowns passed unchanged to a parameter: that parameter.
+    map: HashMap<VarId, Expr>,
+    /// Values over host unknowns, to be written over the parameters: (label, the kernel's
+    /// term, the host's value).
+    pending: Vec<(String, Expr, Expr)>,
+    /// The values described (`n = 256`).
+    described: Vec<String>,
+    /// The equalities assumed at the kernel's entry.
+    assumptions: Vec<Expr>,
+    /// Whether every scalar argument is known (then a host loop around the launch changes
+    /// nothing worth saying).
+    all_known: bool,
+}
+
+/// The launch's arguments `args` matched to the scalar parameters of the kernel `kernel`
+/// (declared by `kdecl`), by position.
+fn arguments(kdecl: &Node, kernel: &Kernel, args: &[Option<Val>]) -> Arguments {
+    // The kernel's scalar parameters by position: (name, variable, type).
+    let names: Vec<String> = kdecl
+        .inner
+        .iter()
+        .filter(|c| c.kind == "ParmVarDecl")
+        .map(|p| p.name.clone().unwrap_or_default())
+        .collect();
+    let scalar = |name: &str| {
+        kernel.params.iter().find_map(|p| match p.kind {
+            ParamKind::Scalar(v) if p.name == name && !name.is_empty() => Some((v, kernel.var(v).ty)),
+            _ => None,
+        })
+    };
+    let mut a = Arguments {
+        map: HashMap::new(),
+        pending: Vec::new(),
+        described: Vec::new(),
+        assumptions: Vec::new(),
+        all_known: true,
+    };
+    for (name, arg) in names.iter().zip(args) {
+        let Some((var, pty)) = scalar(name) else { continue };
+        let Some(Val::Int(v)) = arg else {
+            a.all_known = false;
+            continue;
+        };
+        let param = Expr::Var { id: var, ty: pty };
+        let v = fold(cast(v.clone(), pty));
+        if let Expr::Const { value, .. } = &v {
+            a.described.push(format!("{name} = {value}"));
+            a.assumptions.push(eq(param, v));
+            continue;
+        }
+        a.all_known = false;
+        match passed_unknown(&v) {
+            Some((u, uty)) if !a.map.contains_key(&u) => {
+                a.map.insert(u, cast(param, uty));
+            }
+            _ => a.pending.push((name.clone(), param, v)),
+        }
+    }
+    a
+}
+
+/// The launch's block and grid dimensions where they are constants, and their description
+/// (`blockDim = (256, 1, 1)`); a dimension over host unknowns goes to `pending`.
+fn launch_geometry(
+    grid: &[Expr; 3],
+    block: &[Expr; 3],
+    pending: &mut Vec<(String, Expr, Expr)>,
+) -> ([Option<u32>; 3], [Option<u32>; 3], Vec<String>) {
+    let mut block_dim = [None; 3];
+    let mut grid_dim = [None; 3];
+    let mut geometry = Vec::new();
+    for (is_block, d) in [(false, grid), (true, block)] {
+        for (i, v) in d.iter().enumerate() {
+            let dim = Dim::ALL[i];
+            let b = if is_block {
+                Builtin::BlockDim(dim)
+            } else {
+                Builtin::GridDim(dim)
+            };
+            let label = format!(
+                "{}.{}",
+                if is_block { "blockDim" } else { "gridDim" },
+                ["x", "y", "z"][i]
+            );
+            match fold(v.clone()) {
+                Expr::Const { value, .. } => {
+                    if let Ok(n) = u32::try_from(&value)
+                        && n >= 1
+                    {
+                        if is_block {
+                            block_dim[i] = Some(n);
+                        } else {
+                            grid_dim[i] = Some(n);
+                        }
+                    }
+                }
+                v => pending.push((label, Expr::Builtin(b), v)),
+            }
+        }
+    }
+    for (is_block, d) in [(true, block_dim), (false, grid_dim)] {
+        if d.iter().all(Option::is_some) {
+            let v: Vec<String> = d.iter().map(|v| v.unwrap_or(1).to_string()).collect();
+            geometry.push(format!(
+                "{} = ({})",
+                if is_block { "blockDim" } else { "gridDim" },
+                v.join(", ")
+            ));
+        } else {
+            for (i, v) in d.iter().enumerate() {
+                if let Some(v) = v {
+                    let kind = if is_block { "blockDim" } else { "gridDim" };
+                    geometry.push(format!("{kind}.{} = {v}", ["x", "y", "z"][i]));
+                }
+            }
+        }
+    }
+    (block_dim, grid_dim, geometry)
+}

@@ -1,0 +1,550 @@
+//! The statement walk of the host code's interpretation: a host function's statements in order
+//! (declarations, assignments, `if`, loops, calls inlined with their argument values), what each
+//! makes known or unknown, and where values escape (see [`super`]).
+
+use super::*;
+
+impl<'a, 'g> Host<'a, 'g> {
+    /// Interprets the host function `f` with the parameters `args` (missing ones unknown),
+    /// returning what its top-level `return` gives.
+    pub(super) fn function(&mut self, f: &'a Node, args: Vec<Option<Val>>) -> Option<Val> {
+        let body = body_of(f)?;
+        if self.stack.len() >= MAX_DEPTH || self.stack.iter().any(|(id, _)| *id == f.id) {
+            return None;
+        }
+        let mut env = Env::default();
+        let params = f.inner.iter().filter(|c| c.kind == "ParmVarDecl");
+        let mut args = args.into_iter();
+        for p in params {
+            let given = args.next().flatten();
+            let name = p.name.clone().unwrap_or_default();
+            // By value, or by `const` reference (which the callee cannot change).
+            let pty = p.type_str().trim();
+            let by_value = !pty.contains('&') || (pty.starts_with("const ") && !pty.contains('*'));
+            let val = match given {
+                Some(v) if by_value => Some(v),
+                _ => self.fresh(&name, pty.trim_end_matches('&').trim()),
+            };
+            if let Some(v) = val {
+                env.vals.insert(p.id.clone(), v);
+            }
+        }
+        // `goto` can jump back: whatever the function assigns is unknown throughout.
+        if has_kind(body, "GotoStmt") {
+            let mut ids = HashSet::new();
+            assigned(body, &mut ids);
+            self.kill(&mut env, &ids);
+            env.in_loop = true;
+        }
+        self.entered.insert(f.id.clone());
+        self.stack.push((f.id.clone(), f.name.clone().unwrap_or_default()));
+        let out = match self.stmt(body, &mut env) {
+            Flow::Return(v) => v,
+            Flow::Next => None,
+        };
+        self.stack.pop();
+        out
+    }
+
+    /// A fresh unknown value for a variable of type `ty` (a `dim3`'s three), `None` for a type
+    /// not followed.
+    pub(super) fn fresh(&mut self, name: &str, ty: &str) -> Option<Val> {
+        if is_dim3(ty) {
+            return Some(Val::Dim3([
+                self.unknown(&format!("{name}.x"), Ty::U32),
+                self.unknown(&format!("{name}.y"), Ty::U32),
+                self.unknown(&format!("{name}.z"), Ty::U32),
+            ]));
+        }
+        let t = self.int_ty(ty)?;
+        Some(Val::Int(self.unknown(name, t)))
+    }
+
+    /// Makes the variables `ids` unknown in `env`; `id.x` names one component of a `dim3`.
+    pub(super) fn kill(&mut self, env: &mut Env, ids: &HashSet<String>) {
+        let mut ids: Vec<&String> = ids.iter().collect();
+        ids.sort();
+        for id in ids {
+            if let Some((base, c)) = id.rsplit_once('.').and_then(|(b, c)| Some((b, component(c)?)))
+                && let Some(Val::Dim3(_)) = env.vals.get(base)
+            {
+                let fresh = self.unknown("?", Ty::U32);
+                if let Some(Val::Dim3(d)) = env.vals.get_mut(base) {
+                    d[c] = fresh;
+                }
+                continue;
+            }
+            if let Some(v) = env.vals.get(id) {
+                let v = match v {
+                    Val::Int(e) => Val::Int(self.unknown("?", e.ty())),
+                    Val::Dim3(_) => Val::Dim3([
+                        self.unknown("?", Ty::U32),
+                        self.unknown("?", Ty::U32),
+                        self.unknown("?", Ty::U32),
+                    ]),
+                };
+                env.vals.insert(id.clone(), v);
+            }
+        }
+    }
+
+    pub(super) fn stmt(&mut self, s: &'a Node, env: &mut Env) -> Flow {
+        self.steps += 1;
+        match s.kind.as_str() {
+            "CompoundStmt" => {
+                for c in &s.inner {
+                    if let Flow::Return(v) = self.stmt(c, env) {
+                        return Flow::Return(v);
+                    }
+                }
+                Flow::Next
+            }
+            "DeclStmt" => {
+                for d in &s.inner {
+                    self.decl(d, env);
+                }
+                Flow::Next
+            }
+            "ReturnStmt" => {
+                let v = s.inner.first().map(|e| {
+                    self.scan(e, env);
+                    self.eval(e, env)
+                });
+                Flow::Return(v.flatten())
+            }
+            "IfStmt" => {
+                let mut i = 0;
+                if s.has_init {
+                    self.stmt(&s.inner[i], env);
+                    i += 1;
+                }
+                if s.has_var {
+                    self.stmt(&s.inner[i], env);
+                    i += 1;
+                }
+                let Some(cond) = s.inner.get(i) else { return Flow::Next };
+                self.scan(cond, env);
+                let known = match self.eval(cond, env) {
+                    Some(Val::Int(Expr::Const { value, .. })) => Some(value != BigInt::from(0)),
+                    _ => None,
+                };
+                let then = s.inner.get(i + 1);
+                let els = s.inner.get(i + 2).filter(|_| s.has_else);
+                match known {
+                    Some(true) => then.map_or(Flow::Next, |t| self.stmt(t, env)),
+                    Some(false) => els.map_or(Flow::Next, |e| self.stmt(e, env)),
+                    None => {
+                        let mut a = env.clone();
+                        let mut b = env.clone();
+                        // A branch that returns leaves the other's values after the `if`.
+                        let ra = then.map(|t| matches!(self.stmt(t, &mut a), Flow::Return(_)));
+                        let rb = els.map(|e| matches!(self.stmt(e, &mut b), Flow::Return(_)));
+                        match (ra.unwrap_or(false), rb.unwrap_or(false)) {
+                            (true, false) => *env = b,
+                            (false, true) => *env = a,
+                            _ => self.join(env, &a, &b),
+                        }
+                        Flow::Next
+                    }
+                }
+            }
+            "ForStmt" | "WhileStmt" | "DoStmt" | "CXXForRangeStmt" | "SwitchStmt" => {
+                // A for's init runs once, before.
+                let mut parts: Vec<&Node> = s.inner.iter().collect();
+                if s.kind == "ForStmt"
+                    && let Some(init) = parts.first().copied()
+                {
+                    if !init.is_empty() {
+                        self.stmt(init, env);
+                    }
+                    parts.remove(0);
+                }
+                // What the loop changes, directly or through other names (in an earlier
+                // iteration), is unknown inside it and after it.
+                let mut ids = HashSet::new();
+                for p in &parts {
+                    assigned(p, &mut ids);
+                }
+                self.kill(env, &ids);
+                self.clobber(env);
+                let outer = env.in_loop;
+                env.in_loop = s.kind != "SwitchStmt" || outer;
+                for p in parts {
+                    if p.is_empty() {
+                        continue;
+                    }
+                    if p.kind.ends_with("Stmt") || p.kind == "DeclStmt" {
+                        let mut inner = env.clone();
+                        self.stmt(p, &mut inner);
+                        // Escapes stay escaped.
+                        env.escaped.extend(inner.escaped);
+                    } else {
+                        self.scan(p, env);
+                    }
+                }
+                env.in_loop = outer;
+                self.kill(env, &ids);
+                self.clobber(env);
+                Flow::Next
+            }
+            "CaseStmt" | "DefaultStmt" | "LabelStmt" | "AttributedStmt" => {
+                if let Some(last) = s.inner.last() {
+                    self.stmt(last, env);
+                }
+                Flow::Next
+            }
+            "CXXTryStmt" => {
+                for c in &s.inner {
+                    let mut inner = env.clone();
+                    self.stmt(c, &mut inner);
+                    env.escaped.extend(inner.escaped);
+                }
+                let mut ids = HashSet::new();
+                assigned(s, &mut ids);
+                self.kill(env, &ids);
+                Flow::Next
+            }
+            "CXXCatchStmt" => {
+                if let Some(b) = s.inner.iter().find(|c| c.kind == "CompoundStmt") {
+                    self.stmt(b, env);
+                }
+                Flow::Next
+            }
+            _ if s.kind.ends_with("Stmt") => Flow::Next,
+            _ => {
+                self.expr_stmt(s, env);
+                Flow::Next
+            }
+        }
+    }
+
+    /// After an `if` whose branches gave `a` and `b`: a variable whose values differ is
+    /// unknown.
+    pub(super) fn join(&mut self, env: &mut Env, a: &Env, b: &Env) {
+        let mut ids: HashSet<String> = HashSet::new();
+        for (id, v) in &a.vals {
+            match (v, b.vals.get(id)) {
+                // A `dim3` keeps the components both branches agree on.
+                (Val::Dim3(x), Some(Val::Dim3(y))) => {
+                    for c in (0..3).filter(|&c| x[c] != y[c]) {
+                        ids.insert(format!("{id}.{}", ["x", "y", "z"][c]));
+                    }
+                }
+                (v, w) if w != Some(v) => {
+                    ids.insert(id.clone());
+                }
+                _ => {}
+            }
+        }
+        for id in b.vals.keys() {
+            if !a.vals.contains_key(id) {
+                ids.insert(id.clone());
+            }
+        }
+        let mut merged = a.clone();
+        merged.escaped.extend(b.escaped.iter().cloned());
+        merged.arg_arrays.extend(b.arg_arrays.clone());
+        self.kill(&mut merged, &ids);
+        merged.in_loop = env.in_loop;
+        *env = merged;
+    }
+
+    /// A declaration statement's variable.
+    pub(super) fn decl(&mut self, d: &'a Node, env: &mut Env) {
+        if d.kind != "VarDecl" {
+            return;
+        }
+        let name = d.name.clone().unwrap_or_default();
+        let ty = d.type_str();
+        let init = d.inner.iter().find(|c| !c.kind.ends_with("Attr"));
+        // `void *args[] = {&a, &n}` for `cudaLaunchKernel`: the addresses are the launch's
+        // arguments, read at the launch (not an escape).
+        let arg_array = ty.starts_with("void *") && ty.ends_with(']');
+        if let Some(i) = init.filter(|_| !arg_array) {
+            self.scan(i, env);
+        }
+        // A reference (`int &r = n;`) changes a variable through another name: the variables
+        // its initializer names escape. (A pointer's `&n` escapes `n` in `scan`.)
+        if ty.contains('&') {
+            let mut ids = HashSet::new();
+            if let Some(i) = init {
+                named(i, &mut ids);
+            }
+            self.escape(env, ids);
+            return;
+        }
+        if arg_array {
+            if let Some(list) = init.map(strip).filter(|i| i.kind == "InitListExpr") {
+                let slots = list.inner.iter().map(|e| address_of(e).map(str::to_string)).collect();
+                env.arg_arrays.insert(d.id.clone(), slots);
+            }
+            return;
+        }
+        let val = match init {
+            Some(i) => self.eval(i, env).or_else(|| self.fresh(&name, ty)),
+            None if is_dim3(ty) => Some(Val::Dim3([one(), one(), one()])),
+            None => self.fresh(&name, ty),
+        };
+        let val = match (val, self.int_ty(ty)) {
+            (Some(Val::Int(e)), Some(t)) => Some(Val::Int(cast(e, t))),
+            (v, _) => v,
+        };
+        if let Some(v) = val {
+            env.vals.insert(d.id.clone(), v);
+        }
+    }
+
+    /// An expression statement: a simple assignment updates its variable; anything else is
+    /// scanned for launches, calls and the variables it changes.
+    pub(super) fn expr_stmt(&mut self, e: &'a Node, env: &mut Env) {
+        let e = strip(e);
+        match (e.kind.as_str(), e.opcode.as_deref()) {
+            ("BinaryOperator", Some("=")) | ("CompoundAssignOperator", _) => {
+                let (lhs, rhs) = (&e.inner[0], &e.inner[1]);
+                self.scan(rhs, env);
+                let target = strip_parens(lhs);
+                let Some(value) = self.assigned_value(e, env) else {
+                    self.scan(lhs, env);
+                    let mut ids = HashSet::new();
+                    target_of(lhs, &mut ids);
+                    self.write(env, &ids);
+                    return;
+                };
+                match target.kind.as_str() {
+                    "DeclRefExpr" => {
+                        let id = target
+                            .referenced_decl
+                            .as_ref()
+                            .map(|d| d.id.clone())
+                            .unwrap_or_default();
+                        if let Some(slot) = env.vals.get_mut(&id) {
+                            *slot = Val::Int(value);
+                        } else {
+                            // A global, or a variable through a reference.
+                            self.clobber(env);
+                        }
+                    }
+                    "MemberExpr" => {
+                        let base = strip(&target.inner[0]);
+                        let c = component(target.name.as_deref().unwrap_or(""));
+                        if let (Some(c), Some(id)) = (c, base.referenced_decl.as_ref().map(|d| d.id.clone()))
+                            && let Some(Val::Dim3(d)) = env.vals.get_mut(&id)
+                        {
+                            d[c] = cast(value, Ty::U32);
+                        } else {
+                            self.scan(lhs, env);
+                            self.clobber(env);
+                        }
+                    }
+                    _ => {
+                        self.scan(lhs, env);
+                        self.clobber(env);
+                    }
+                }
+            }
+            ("UnaryOperator", Some(op @ ("++" | "--"))) => {
+                let target = strip_parens(&e.inner[0]);
+                let id = target
+                    .referenced_decl
+                    .as_ref()
+                    .map(|d| d.id.clone())
+                    .unwrap_or_default();
+                match env.vals.get(&id) {
+                    Some(Val::Int(v)) if target.kind == "DeclRefExpr" => {
+                        let ty = v.ty();
+                        let op = if op == "++" { BinOp::Add } else { BinOp::Sub };
+                        let next = fold(Expr::Binary {
+                            op,
+                            lhs: Box::new(v.clone()),
+                            rhs: Box::new(Expr::int(1, ty)),
+                            ty,
+                        });
+                        env.vals.insert(id, Val::Int(next));
+                    }
+                    _ => self.scan(e, env),
+                }
+            }
+            _ => self.scan(e, env),
+        }
+    }
+
+    /// The new value of an assignment's variable: `rhs` for `=`, `lhs op rhs` for a compound
+    /// assignment (in its computation type, converted back).
+    pub(super) fn assigned_value(&mut self, e: &'a Node, env: &Env) -> Option<Expr> {
+        let ty = self.int_ty(e.inner[0].type_str())?;
+        let rhs = match self.eval(&e.inner[1], env)? {
+            Val::Int(v) => v,
+            Val::Dim3(_) => return None,
+        };
+        if e.kind == "BinaryOperator" {
+            return Some(cast(rhs, ty));
+        }
+        let op = BinOp::from_spelling(e.opcode.as_deref()?.trim_end_matches('='))?;
+        let Val::Int(old) = self.eval(&e.inner[0], env)? else {
+            return None;
+        };
+        let compute = e
+            .compute_result_type
+            .as_ref()
+            .and_then(|t| self.int_ty(t.best()))
+            .unwrap_or(ty);
+        let lhs_ty = e
+            .compute_lhs_type
+            .as_ref()
+            .and_then(|t| self.int_ty(t.best()))
+            .unwrap_or(compute);
+        Some(cast(
+            fold(Expr::Binary {
+                op,
+                lhs: Box::new(cast(old, lhs_ty)),
+                rhs: Box::new(cast(
+                    rhs,
+                    if is_shift(op) {
+                        rhs_ty_of(&e.inner[1], self)
+                    } else {
+                        lhs_ty
+                    },
+                )),
+                ty: compute,
+            }),
+            ty,
+        ))
+    }
+
+    /// Walks expression `e` in order: records its launches, inlines the file's host functions
+    /// it calls, and makes unknown the variables it changes.
+    pub(super) fn scan(&mut self, e: &'a Node, env: &mut Env) {
+        match e.kind.as_str() {
+            "CUDAKernelCallExpr" => {
+                // The configuration (clang's call of `cudaConfigureCall`) is not a call of the
+                // program's: only its arguments are.
+                let config = e.inner.get(1).map(|c| c.inner.iter().skip(1)).into_iter().flatten();
+                for c in config.chain(e.inner.iter().skip(2)) {
+                    self.scan(c, env);
+                }
+                self.triple_launch(e, env);
+                return;
+            }
+            "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" => {
+                for c in e.inner.iter().skip(1) {
+                    self.scan(c, env);
+                }
+                if launch_api(e).is_some() {
+                    self.api_launch(e, env);
+                } else if let Some(v) = self.call(e, env) {
+                    let _ = v;
+                }
+                // Arguments passed by reference may change, and so may whatever other names
+                // reach.
+                let mut ids = HashSet::new();
+                for a in e.inner.iter().skip(1) {
+                    let a = strip_parens(a);
+                    if a.kind == "DeclRefExpr" && a.is_glvalue() {
+                        ids.extend(a.referenced_decl.as_ref().map(|d| d.id.clone()));
+                    }
+                }
+                self.escape(env, ids);
+                self.clobber(env);
+                return;
+            }
+            "UnaryOperator" if e.opcode.as_deref() == Some("&") => {
+                if let Some(id) = address_of(e) {
+                    self.escape(env, HashSet::from([id.to_string()]));
+                    return;
+                }
+            }
+            // A lambda may change what it captures whenever it is called.
+            "LambdaExpr" => {
+                let mut ids = HashSet::new();
+                named(e, &mut ids);
+                self.escape(env, ids);
+                return;
+            }
+            _ => {}
+        }
+        for c in &e.inner {
+            self.scan(c, env);
+        }
+        // A nested assignment or increment: its variable becomes unknown.
+        if matches!(
+            e.kind.as_str(),
+            "BinaryOperator" | "CompoundAssignOperator" | "UnaryOperator"
+        ) {
+            let is_write = matches!(
+                (e.kind.as_str(), e.opcode.as_deref()),
+                ("BinaryOperator", Some("=")) | ("CompoundAssignOperator", _) | ("UnaryOperator", Some("++" | "--"))
+            );
+            if is_write {
+                let mut ids = HashSet::new();
+                target_of(&e.inner[0], &mut ids);
+                self.write(env, &ids);
+            }
+        }
+    }
+
+    /// A write of an unknown value to the variables `ids` (the variable an assignment's target
+    /// names): those of `env` become unknown; a write to anything else (a global, through a
+    /// pointer, a reference or a field) may change what other names reach.
+    pub(super) fn write(&mut self, env: &mut Env, ids: &HashSet<String>) {
+        let local = |id: &String| {
+            env.vals.contains_key(id) || id.rsplit_once('.').is_some_and(|(b, _)| env.vals.contains_key(b))
+        };
+        if !ids.is_empty() && ids.iter().all(local) {
+            self.kill(env, ids);
+        } else {
+            self.clobber(env);
+        }
+    }
+
+    /// Variables other names reach from now on ([`Env::escaped`]); their values stay until the
+    /// next [`Host::clobber`].
+    pub(super) fn escape(&mut self, env: &mut Env, ids: HashSet<String>) {
+        env.escaped.extend(ids);
+    }
+
+    /// A call, or a write through a pointer or reference: every escaped variable and every
+    /// global may have changed.
+    pub(super) fn clobber(&mut self, env: &mut Env) {
+        self.generation += 1;
+        let escaped = env.escaped.clone();
+        self.kill(env, &escaped);
+    }
+
+    /// A call of one of the file's host functions, interpreted with its arguments' values;
+    /// its return value when it gives one.
+    pub(super) fn call(&mut self, e: &'a Node, env: &mut Env) -> Option<Val> {
+        if self.steps > MAX_STEPS {
+            return None;
+        }
+        let callee = strip(e.inner.first()?);
+        let id = match callee.kind.as_str() {
+            "DeclRefExpr" => callee.referenced_decl.as_ref()?.id.clone(),
+            "MemberExpr" => callee.referenced_member_decl.clone()?,
+            _ => return None,
+        };
+        let f = *self.g.funcs_by_id.get(&id)?;
+        if f.has_attr("CUDAGlobalAttr") || (f.has_attr("CUDADeviceAttr") && !f.has_attr("CUDAHostAttr")) {
+            return None;
+        }
+        let args: Vec<Option<Val>> = e.inner.iter().skip(1).map(|a| self.eval(a, env)).collect();
+        let saved = env.in_loop;
+        let depth_loop = env.in_loop;
+        self.call_lines.push(e.begin.as_ref().map_or(0, |p| p.line));
+        let out = self.with_loop(depth_loop, |h| h.function(f, args));
+        self.call_lines.pop();
+        env.in_loop = saved;
+        out
+    }
+
+    /// Runs `f` with launches inside marked as in a loop when `in_loop`.
+    pub(super) fn with_loop<T>(&mut self, in_loop: bool, f: impl FnOnce(&mut Self) -> T) -> T {
+        let before = self.found.len();
+        let out = f(self);
+        if in_loop {
+            for l in &mut self.found[before..] {
+                l.launch.in_loop = true;
+            }
+        }
+        out
+    }
+}
