@@ -73,3 +73,27 @@ impl Model {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_options_decide_the_model() {
+        let of = |threads, memory| {
+            Model::of(&EncodeOptions {
+                threads,
+                memory,
+                ..Default::default()
+            })
+        };
+        assert_eq!(Model::of(&EncodeOptions::default()), Model::Pair);
+        // The bank model's encoding for two threads is the pair model's, without checks.
+        assert_eq!(of(2, MemoryModel::EqualityAbstraction), Model::Pair);
+        assert_eq!(of(4, MemoryModel::EqualityAbstraction), Model::Bank);
+        assert_eq!(of(2, MemoryModel::Serialized), Model::Concrete);
+        assert_eq!(Model::Pair.checked_threads(2), 1);
+        assert_eq!(Model::Concrete.checked_threads(8), 8);
+        assert!(Model::Bank.equality_abstraction() && !Model::Bank.pair() && !Model::Bank.pinned());
+    }
+}
