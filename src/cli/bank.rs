@@ -7,7 +7,8 @@
 
 use super::{EXIT_ERROR, parse_dim, run_command};
 use crate::driver::{self, bank::BankOptions};
-use crate::passes::{Geometry, PassOptions};
+use crate::ir::eval::Geometry;
+use crate::passes::PassOptions;
 use crate::verdict::BankModel;
 use std::path::PathBuf;
 
@@ -76,21 +77,14 @@ pub fn run(a: BankArgs) -> i32 {
         block_dim: block_dim.map(Some),
         grid_dim: a.grid_dim.map(|d| d.map(Some)).unwrap_or([None; 3]),
     };
-    if let Some(why) = geometry.outside_limits().filter(|_| !a.common.is_opencl(&a.file)) {
-        eprintln!("error: {why} (CUDA's launch limits)");
-        return EXIT_ERROR;
-    }
     let passes = PassOptions {
         unroll: a.unroll,
         ..PassOptions::default()
     };
-    let mut common = match a.common.run_options(a.timeout, geometry, passes) {
+    let common = match a.common.file_run_options(&a.file, a.timeout, geometry, passes) {
         Ok(c) => c,
         Err(code) => return code,
     };
-    if let Err(code) = a.common.apply_compile_db(&a.file, &mut common.frontend) {
-        return code;
-    }
     let opts = BankOptions {
         model: BankModel {
             banks: a.banks,

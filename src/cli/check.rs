@@ -8,7 +8,8 @@
 use super::{EXIT_ERROR, run_command};
 use crate::driver::check::CheckOptions;
 use crate::encode::concrete::ConcreteOptions;
-use crate::passes::{Geometry, PassOptions};
+use crate::ir::eval::Geometry;
+use crate::passes::PassOptions;
 use num_bigint::BigInt;
 use std::path::PathBuf;
 
@@ -100,21 +101,14 @@ pub fn run(mut a: CheckArgs) -> i32 {
         block_dim: a.block_dim.unwrap_or([1; 3]).map(Some),
         grid_dim: a.grid_dim.unwrap_or([1; 3]).map(Some),
     };
-    if let Some(why) = geometry.outside_limits().filter(|_| !a.common.is_opencl(&a.file)) {
-        eprintln!("error: {why} (CUDA's launch limits)");
-        return EXIT_ERROR;
-    }
     let passes = PassOptions {
         unroll: a.unroll.unwrap_or(64),
         ..PassOptions::default()
     };
-    let mut common = match a.common.run_options(a.timeout, geometry, passes) {
+    let common = match a.common.file_run_options(&a.file, a.timeout, geometry, passes) {
         Ok(c) => c,
         Err(code) => return code,
     };
-    if let Err(code) = a.common.apply_compile_db(&a.file, &mut common.frontend) {
-        return code;
-    }
     if a.block_dim.is_none() || a.grid_dim.is_none() {
         eprintln!("error: `gpug check` needs a concrete launch: give --blockDim and --gridDim");
         return EXIT_ERROR;

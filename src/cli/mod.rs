@@ -1,6 +1,6 @@
 //! The command line: clap definitions, GPUVerify flag compatibility, exit codes.
 //!
-//! Owns: turning arguments into the driver's options, running one [`Command`] on the file
+//! Owns: turning arguments into the driver's options (a verification's in `options`), running one [`Command`] on the file
 //! (`run_command`), printing its report or error, and the exit code, computed in one place
 //! ([`exit_code`]): 0 all kernels verified, 1 a defect found, 2 input or usage error
 //! ([`EXIT_ERROR`]), 3 inconclusive (timeout, `unknown`, an annotation that could not be
@@ -10,15 +10,19 @@ pub mod bank;
 mod batch;
 pub mod check;
 pub mod compile_db;
+mod options;
 mod values;
 
+pub use options::LaunchMode;
+use options::options;
 pub use values::{MaxMemory, parse_dim, parse_dim_partial, strip_ignored_flags};
-use values::{parse_gpu_arch, parse_kernel_args, parse_max_memory, parse_offset, parse_warp_size};
+use values::{parse_gpu_arch, parse_max_memory, parse_offset, parse_warp_size};
 
 use crate::driver::show::{Show, ShowStage};
-use crate::driver::{self, Command, RunOptions, VerifyOptions};
+use crate::driver::{self, Command, RunOptions};
 use crate::frontend::{FrontendError, FrontendOptions, Headers};
-use crate::passes::{Geometry, PassOptions};
+use crate::ir::eval::Geometry;
+use crate::passes::PassOptions;
 use crate::report::Render;
 use crate::report::sarif::{Invocation, SarifLog};
 use crate::solver;
@@ -650,6 +654,26 @@ impl CommonArgs {
             })
     }
 
+    /// For a command that runs once per file (`gpug check`, `gpug bank`): its options for
+    /// `file` ([`CommonArgs::run_options`]) with the flags of its entry in the database of `-p`
+    /// ([`CommonArgs::apply_compile_db`]), once `geometry` is within CUDA's launch limits (an
+    /// OpenCL file's are the device's). `Err`: the exit code, after the reason.
+    pub fn file_run_options(
+        &self,
+        file: &Path,
+        timeout: f64,
+        geometry: Geometry,
+        passes: PassOptions,
+    ) -> Result<RunOptions, i32> {
+        if let Some(why) = geometry.outside_limits().filter(|_| !self.is_opencl(file)) {
+            eprintln!("error: {why} (CUDA's launch limits)");
+            return Err(EXIT_ERROR);
+        }
+        let mut common = self.run_options(timeout, geometry, passes)?;
+        self.apply_compile_db(file, &mut common.frontend)?;
+        Ok(common)
+    }
+
     /// For a command that runs once per file (`gpug check`, `gpug bank`): puts the flags of
     /// `file`'s entry in the database of `-p` under `fe` ([`apply_first_entry`]). Nothing
     /// without `-p`. `Err`: the exit code of a database that cannot be read, after its reason.
@@ -850,110 +874,6 @@ fn verify(a: VerifyArgs, args: &[String]) -> i32 {
     run_command(&file, &common, &opts, &a.common, "")
 }
 
-/// `--launch`: which launches a kernel is verified for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum LaunchMode {
-    /// At the launches the file's host code makes (kernels it does not launch: every launch).
-    Host,
-    /// Every launch the command line allows, ignoring host code.
-    Symbolic,
-}
-
-/// The driver's options for `a`; `Err` why they are wrong (a launch outside CUDA's limits, an
-/// unknown solver, a bad `--timeout`).
-fn options(a: &VerifyArgs) -> Result<(RunOptions, VerifyOptions), String> {
-    let block_dim = a.block_dim.unwrap_or([None; 3]);
-    let grid_dim = match a.global_size {
-        Some(global) => groups_of(global, block_dim)?,
-        None => a.grid_dim.unwrap_or([None; 3]),
-    };
-    // A global size over a symbolic local size: the product of the two counts is known.
-    let global_products: Vec<String> = match a.global_size {
-        Some(global) => (0..3)
-            .filter_map(|d| match (global[d], block_dim[d]) {
-                (Some(g), None) => Some(format!("get_local_size({d}) * get_num_groups({d}) == {g}")),
-                _ => None,
-            })
-            .collect(),
-        None => Vec::new(),
-    };
-    let geometry = Geometry { block_dim, grid_dim };
-    // OpenCL leaves the limits to the device (CL_DEVICE_MAX_WORK_GROUP_SIZE).
-    let opencl = !a.file.is_empty() && a.file.iter().all(|f| a.common.is_opencl(f));
-    if let Some(why) = geometry.outside_limits().filter(|_| !opencl) {
-        return Err(format!("{why} (CUDA's launch limits)"));
-    }
-    let passes = PassOptions {
-        unroll: a.unroll,
-        loop_unwind: a.loop_unwind,
-        no_infer: a.no_infer,
-        check_array_bounds: a.check_array_bounds,
-        ..PassOptions::default()
-    };
-    let dims = work_dim(&geometry);
-    let host_launches =
-        a.launch == LaunchMode::Host && a.block_dim.is_none() && a.grid_dim.is_none() && a.global_size.is_none();
-    let mut common = a.common.try_run_options(a.timeout, geometry, passes)?;
-    common.host_launches = host_launches;
-    common.frontend.work_dim = dims;
-    common.frontend.modular = a.modular;
-    common.frontend.assumptions.extend(global_products);
-    for k in &a.kernel_args {
-        match k.split(',').next().is_some_and(|first| first.contains('=')) {
-            // `n=4,k=1`: by name, as assumptions clang checks in the kernel's scope.
-            true => {
-                for (name, v) in check::parse_kernel_args(std::slice::from_ref(k))? {
-                    common.frontend.assumptions.push(format!("{name} == ({v})"));
-                }
-            }
-            false => common.frontend.kernel_args.push(parse_kernel_args(k)?),
-        }
-    }
-    let opts = VerifyOptions {
-        only_divergence: a.only_divergence,
-        no_barrier_access_checks: a.no_barrier_access_checks,
-        split_invariants: a.split_invariants,
-        only_intra_group: a.only_intra_group,
-        explain: a.explain,
-        no_overflow: a.no_overflow,
-        check_overflow: a.check_overflow,
-        strict: a.strict,
-        benign: match (a.no_benign || a.strict, a.equality_abstraction) {
-            (true, _) => crate::encode::Benign::Off,
-            (false, false) => crate::encode::Benign::Adversarial,
-            (false, true) => crate::encode::Benign::Equality,
-        },
-        warp_sync: a.warp_sync,
-        stage: a.stage,
-    };
-    Ok((common, opts))
-}
-
-/// OpenCL's work-groups per dimension for `--global_size` `global` and `--local_size` `local`:
-/// `global / local`, symbolic where either is.
-///
-/// # Errors
-/// A dimension of `global` that `local` does not divide (GPUVerify's command-line error).
-fn groups_of(global: [Option<u32>; 3], local: [Option<u32>; 3]) -> Result<[Option<u32>; 3], String> {
-    let mut out = [None; 3];
-    for d in 0..3 {
-        out[d] = match (global[d], local[d]) {
-            (Some(g), Some(l)) if g % l != 0 => {
-                return Err(format!(
-                    "dimension {d} of --global_size ({g}) is not a multiple of dimension {d} of --local_size ({l})"
-                ));
-            }
-            (Some(g), Some(l)) => Some(g / l),
-            _ => None,
-        };
-    }
-    Ok(out)
-}
-
-/// OpenCL's `get_work_dim()` for a launch: 1 + the last dimension whose work-item or
-/// work-group count is not 1 (`--local_size=[64,64]`: 2); `None` when a count is symbolic.
-/// (A dimension of extent 1 on both counts is told from no dimension only by `get_work_dim()`,
-/// which then says fewer.)
 /// Flags that say how gpug ran, not what it was asked: left out of a dump's `Command:` line,
 /// so that the same question gives the same file whatever the solver, limit or folder.
 const RUN_ONLY_FLAGS: &[&str] = &[
@@ -997,18 +917,6 @@ fn dump_source(args: &[String], geometry: &Geometry) -> String {
         dims(&geometry.block_dim),
         dims(&geometry.grid_dim)
     )
-}
-
-fn work_dim(g: &Geometry) -> Option<u32> {
-    let mut dims = 1;
-    for d in 0..3 {
-        match (g.block_dim[d], g.grid_dim[d]) {
-            (Some(1), Some(1)) => {}
-            (Some(_), Some(_)) => dims = d as u32 + 1,
-            _ => return None,
-        }
-    }
-    Some(dims)
 }
 
 #[cfg(test)]

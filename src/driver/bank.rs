@@ -25,7 +25,7 @@
 use super::Error;
 use super::pipeline::{Command, KernelRun, Reply, RunOptions, reasons};
 use crate::encode::bank::{self as eb, BankModel, BankWitness, Site};
-use crate::encode::{self, EncodeOptions, Encoded, MemoryModel};
+use crate::encode::{self, EncodeOptions, Encoded};
 use crate::ir::{Kernel, Program};
 use crate::solver::Session;
 use crate::verdict::{BankFileResult, BankKernelResult, IntervalResult, SiteResult, SiteWitness};
@@ -97,18 +97,9 @@ impl Encodings<'_> {
                 &run.options().geometry,
                 &EncodeOptions {
                     threads: k,
-                    memory: MemoryModel::EqualityAbstraction,
-                    checks: false,
-                    no_overflow: false,
-                    index_fits: None,
+                    make_checks: false,
                     benign: encode::Benign::Off,
-                    preferred: Vec::new(),
-                    barrier_access_checks: true,
-                    split_invariants: false,
-                    only_intra_group: false,
-                    lockstep: None,
-                    signed_no_overflow: Vec::new(),
-                    check_overflow: false,
+                    ..Default::default()
                 },
             )?;
             let script = eb::bank_script(&enc);

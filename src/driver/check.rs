@@ -225,7 +225,7 @@ fn race_check(kernel: &Kernel, run: &mut KernelRun, result: &mut KernelCheck) ->
     // kernels only.
     let strict = encode::EncodeOptions {
         benign: encode::Benign::Off,
-        ..encode::EncodeOptions::pair()
+        ..Default::default()
     };
     let pair = encode::encode_with(kernel, &c.geometry, &strict)?;
     run.show_ssa(&kernel.name, "pair", &pair.script);

@@ -3,13 +3,15 @@
 //! Owns: the one [`pipeline`] (read and lower a file once, then per kernel build the models
 //! and ask the queries of one [`Command`]), the three commands ([`verify`]: races and
 //! divergence; [`check`]: assertions in the concrete model; [`bank`]: bank conflicts), and the
-//! one [`Error`] type at the driver's boundary. Results are [`crate::verdict`] data.
+//! one [`Error`] type at the driver's boundary; `verify`'s refinement loop of relaxed queries is
+//! `refinement`. Results are [`crate::verdict`] data.
 //! Must not: print (that is `report`'s and `cli`'s job) or build SMT terms itself.
 
 pub mod bank;
 pub mod check;
 mod contracts;
 pub mod pipeline;
+mod refinement;
 pub mod show;
 pub mod verify;
 

@@ -11,9 +11,10 @@
 use super::Error;
 use super::show::Show;
 use crate::frontend::{self, FrontendOptions};
+use crate::ir::eval::Geometry;
 use crate::ir::validate::{Stage, undefined_reads, validate};
 use crate::ir::{HostLaunch, Kernel, Program, Span};
-use crate::passes::{Geometry, PassOptions, Prepared};
+use crate::passes::{PassOptions, Prepared};
 use crate::solver::{Answer, Query, Script, Session, SessionOptions, Sexp, SolverError, SolverSpec};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -9,7 +9,7 @@
 //! The pair model and the default concrete model keep floats opaque (uninterpreted), which is
 //! what PUG does; this is the extension that lets float kernels be checked.
 
-use super::ssa::Encoder;
+use super::engine::Encoder;
 use super::terms::{app, atom, not};
 use crate::ir::Ty;
 use crate::solver::{Command, Sexp};

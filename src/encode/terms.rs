@@ -81,6 +81,15 @@ pub(super) fn not(a: Sexp) -> Sexp {
     }
 }
 
+/// `(= x y)`, or `true` when they are the same term.
+pub(super) fn equal(x: &Sexp, y: &Sexp) -> Sexp {
+    if x == y {
+        t()
+    } else {
+        app("=", vec![x.clone(), y.clone()])
+    }
+}
+
 /// The bit-vector literal `v` of width `w`.
 pub(super) fn bvn(v: u64, w: u32) -> Sexp {
     Sexp::bv(&BigUint::from(v), w)

@@ -1,33 +1,11 @@
 //! Reading a solver's model back into a [`Finding`]: threads, parameters, index.
 
-use super::{Check, Property};
-use crate::ir::{Kernel, Span, Ty};
+use super::property::{Check, Layout, Property};
+use crate::ir::{ArrayDecl, ArrayId, Kernel, Span, Ty};
 use crate::solver::Sexp;
 use num_bigint::{BigInt, BigUint};
 
 pub use crate::verdict::{AccessKind, Finding, FindingKind, WitnessAccess};
-
-/// Which terms come first in every query's `get-value` list.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Layout {
-    /// t1 blockIdx xyz, t1 threadIdx xyz, t2 blockIdx xyz, t2 threadIdx xyz.
-    pub coords: Vec<Sexp>,
-    pub params: Vec<(String, Ty, Sexp)>,
-    pub geometry: Vec<(String, Sexp)>,
-}
-
-impl Layout {
-    pub fn common(&self) -> Vec<Sexp> {
-        let mut v = self.coords.clone();
-        v.extend(self.params.iter().map(|p| p.2.clone()));
-        v.extend(self.geometry.iter().map(|g| g.1.clone()));
-        v
-    }
-
-    fn len(&self) -> usize {
-        self.coords.len() + self.params.len() + self.geometry.len()
-    }
-}
 
 fn num(v: Option<&Sexp>) -> u64 {
     v.and_then(Sexp::as_bv).and_then(|b| u64::try_from(b).ok()).unwrap_or(0)
@@ -59,120 +37,33 @@ pub fn format_value(v: &Sexp, ty: Ty) -> String {
 impl Check {
     /// Builds the finding from the values a `sat` answer gave for `self.query.get_values`.
     pub fn finding(&self, kernel: &Kernel, values: &[Sexp]) -> Finding {
-        let l = &self.layout;
-        let coord = |th: usize, which: usize| -> [u64; 3] {
-            let base = th * 6 + which * 3;
-            [
-                num(values.get(base)),
-                num(values.get(base + 1)),
-                num(values.get(base + 2)),
-            ]
-        };
-        let mut i = l.coords.len();
-        let mut params = Vec::new();
-        for (name, ty, _) in &l.params {
-            params.push((
-                name.clone(),
-                values.get(i).map(|v| format_value(v, *ty)).unwrap_or_default(),
-            ));
-            i += 1;
-        }
-        let mut geometry = Vec::new();
-        for (name, _) in &l.geometry {
-            geometry.push((name.clone(), num(values.get(i))));
-            i += 1;
-        }
-        let rest = &values[l.len().min(values.len())..];
-        let who = |th: usize, span: &Span, access, reaches| WitnessAccess {
-            span: span.clone(),
-            access,
-            block: coord(th, 0),
-            thread: coord(th, 1),
-            reaches,
-        };
+        let w = Witness::read(&self.layout, values);
         match &self.property {
-            Property::Race { array } | Property::HarmfulRace { array } => {
-                let decl = kernel.array(*array);
-                // The first pair whose condition the model makes true.
-                let hit = (0..self.pairs.len())
-                    .find(|p| rest.get(3 * p).and_then(Sexp::as_bool) == Some(true))
-                    .unwrap_or(0);
-                let (a, b) = &self.pairs[hit];
-                // Offsets are two's complement 64-bit: an index before the array is negative.
-                let off1 = num(rest.get(3 * hit + 1)) as i64;
-                let off2 = num(rest.get(3 * hit + 2)) as i64;
-                let write_write = a.kind != super::AccessKind::Read && b.kind != super::AccessKind::Read;
-                let elem = decl.elem.bytes().max(1) as i64;
-                // The first byte both touch: the later start.
-                let byte = off1.max(off2);
-                let index = if byte.rem_euclid(elem) != 0 {
-                    format!("byte {} of {}", byte, decl.name)
-                } else if byte < 0 || decl.dims.len() < 2 {
-                    format!("{}[{}]", decl.name, byte.div_euclid(elem))
-                } else {
-                    let mut idx = byte / elem;
-                    let mut parts = Vec::new();
-                    for d in decl.dims.iter().skip(1).rev() {
-                        let d = (*d).max(1) as i64;
-                        parts.push(idx % d);
-                        idx /= d;
-                    }
-                    parts.push(idx);
-                    parts.reverse();
-                    let s: String = parts.iter().map(|p| format!("[{p}]")).collect();
-                    format!("{}{}", decl.name, s)
-                };
-                let (wa, wb) = (who(0, &a.span, a.kind, None), who(1, &b.span, b.kind, None));
-                let hint = self.hints.get(hit).and_then(|h| match wa.block == wb.block {
-                    true => h.same_block.clone(),
-                    false => h.cross_block.clone(),
-                });
-                let reason = scope_reason(a, b, &wa, &wb).or(hint);
-                Finding {
-                    kind: FindingKind::Race { write_write },
-                    array: Some(decl.name.clone()),
-                    accesses: vec![wa, wb],
-                    params,
-                    geometry,
-                    index: Some(index),
-                    possible: a.abstracted || b.abstracted,
-                    condition: None,
-                    reason,
-                }
-            }
+            Property::Race { array } | Property::HarmfulRace { array } => self.race_finding(kernel, &w, *array),
             Property::Divergence { span, reason } => {
-                let r1 = rest.first().and_then(Sexp::as_bool);
-                let r2 = rest.get(1).and_then(Sexp::as_bool);
-                Finding {
-                    kind: FindingKind::Divergence,
-                    array: None,
-                    accesses: vec![
-                        who(0, span, AccessKind::Barrier, r1),
-                        who(1, span, AccessKind::Barrier, r2),
-                    ],
-                    params,
-                    geometry,
-                    index: None,
-                    possible: self.possible,
-                    condition: None,
-                    reason: reason.map(str::to_string),
-                }
+                let r1 = w.rest.first().and_then(Sexp::as_bool);
+                let r2 = w.rest.get(1).and_then(Sexp::as_bool);
+                let accesses = vec![
+                    w.who(0, span, AccessKind::Barrier, r1),
+                    w.who(1, span, AccessKind::Barrier, r2),
+                ];
+                w.finding(
+                    FindingKind::Divergence,
+                    accesses,
+                    self.possible,
+                    reason.map(str::to_string),
+                )
             }
             Property::Assertion { span }
             | Property::Invariant { span, .. }
             | Property::BarrierInvariant { span, .. } => {
                 let (kind, reason) = condition_failure(&self.property);
-                Finding {
+                w.finding(
                     kind,
-                    array: None,
-                    accesses: vec![who(0, span, AccessKind::Assert, None)],
-                    params,
-                    geometry,
-                    index: None,
-                    possible: self.possible,
-                    condition: None,
+                    vec![w.who(0, span, AccessKind::Assert, None)],
+                    self.possible,
                     reason,
-                }
+                )
             }
             Property::SignedOverflow { op, span } => {
                 let reason = kernel.signed_ops.get(*op).map(|o| {
@@ -184,42 +75,161 @@ impl Check {
                     };
                     format!("`{}`{also} overflows {}: undefined behaviour", o.text, o.type_name())
                 });
-                Finding {
-                    kind: FindingKind::SignedOverflow,
-                    array: None,
-                    accesses: vec![who(0, span, AccessKind::Assert, None)],
-                    params,
-                    geometry,
-                    index: None,
-                    possible: self.possible,
-                    condition: None,
-                    reason,
-                }
+                let accesses = vec![w.who(0, span, AccessKind::Assert, None)];
+                w.finding(FindingKind::SignedOverflow, accesses, self.possible, reason)
             }
             // Not a defect (the driver makes the verdict inconclusive): the array's
             // declaration stands for where.
             Property::FlagWriters { array } => Finding {
-                kind: FindingKind::Race { write_write: true },
                 array: Some(kernel.array(*array).name.clone()),
-                accesses: vec![who(0, &kernel.array(*array).span, AccessKind::Atomic, None)],
-                params,
-                geometry,
-                index: None,
-                possible: true,
-                condition: None,
-                reason: Some("two writes may store to one word of a flag".into()),
+                ..w.finding(
+                    FindingKind::Race { write_write: true },
+                    vec![w.who(0, &kernel.array(*array).span, AccessKind::Atomic, None)],
+                    true,
+                    Some("two writes may store to one word of a flag".into()),
+                )
             },
-            Property::ClosedForm { loop_span, .. } => Finding {
-                kind: FindingKind::Invariant { base: false },
-                array: None,
-                accesses: vec![who(0, loop_span, AccessKind::Assert, None)],
-                params,
-                geometry,
-                index: None,
-                possible: true,
-                condition: None,
-                reason: None,
-            },
+            Property::ClosedForm { loop_span, .. } => w.finding(
+                FindingKind::Invariant { base: false },
+                vec![w.who(0, loop_span, AccessKind::Assert, None)],
+                true,
+                None,
+            ),
+        }
+    }
+
+    /// The finding of a race on `array`: the first pair whose condition the model makes true,
+    /// the element both threads touch, and why their order does not help (scopes, locks, flags).
+    fn race_finding(&self, kernel: &Kernel, w: &Witness, array: ArrayId) -> Finding {
+        let decl = kernel.array(array);
+        let rest = w.rest;
+        let hit = (0..self.pairs.len())
+            .find(|p| rest.get(3 * p).and_then(Sexp::as_bool) == Some(true))
+            .unwrap_or(0);
+        let (a, b) = &self.pairs[hit];
+        // Offsets are two's complement 64-bit: an index before the array is negative.
+        let off1 = num(rest.get(3 * hit + 1)) as i64;
+        let off2 = num(rest.get(3 * hit + 2)) as i64;
+        let write_write = a.kind != AccessKind::Read && b.kind != AccessKind::Read;
+        // The first byte both touch: the later start.
+        let index = element(decl, off1.max(off2));
+        let (wa, wb) = (w.who(0, &a.span, a.kind, None), w.who(1, &b.span, b.kind, None));
+        let hint = self.hints.get(hit).and_then(|h| match wa.block == wb.block {
+            true => h.same_block.clone(),
+            false => h.cross_block.clone(),
+        });
+        let reason = scope_reason(a, b, &wa, &wb).or(hint);
+        Finding {
+            array: Some(decl.name.clone()),
+            index: Some(index),
+            ..w.finding(
+                FindingKind::Race { write_write },
+                vec![wa, wb],
+                a.abstracted || b.abstracted,
+                reason,
+            )
+        }
+    }
+}
+
+/// The element of `decl` at byte offset `byte`: `a[i]`, `a[i][j]`, or a byte of it when the
+/// offset is not at an element's start.
+fn element(decl: &ArrayDecl, byte: i64) -> String {
+    let elem = decl.elem.bytes().max(1) as i64;
+    if byte.rem_euclid(elem) != 0 {
+        format!("byte {} of {}", byte, decl.name)
+    } else if byte < 0 || decl.dims.len() < 2 {
+        format!("{}[{}]", decl.name, byte.div_euclid(elem))
+    } else {
+        let mut idx = byte / elem;
+        let mut parts = Vec::new();
+        for d in decl.dims.iter().skip(1).rev() {
+            let d = (*d).max(1) as i64;
+            parts.push(idx % d);
+            idx /= d;
+        }
+        parts.push(idx);
+        parts.reverse();
+        let s: String = parts.iter().map(|p| format!("[{p}]")).collect();
+        format!("{}{}", decl.name, s)
+    }
+}
+
+/// The common witness values of a model ([`Layout`]): the threads' coordinates, the scalar
+/// parameters and the geometry, then the check's own values (`rest`).
+struct Witness<'v> {
+    values: &'v [Sexp],
+    params: Vec<(String, String)>,
+    geometry: Vec<(String, u64)>,
+    rest: &'v [Sexp],
+}
+
+impl<'v> Witness<'v> {
+    /// Reads `values` (a `sat` answer's, for a query's `get_values`) as `layout` says.
+    fn read(layout: &Layout, values: &'v [Sexp]) -> Witness<'v> {
+        let mut i = layout.coords.len();
+        let mut params = Vec::new();
+        for (name, ty, _) in &layout.params {
+            params.push((
+                name.clone(),
+                values.get(i).map(|v| format_value(v, *ty)).unwrap_or_default(),
+            ));
+            i += 1;
+        }
+        let mut geometry = Vec::new();
+        for (name, _) in &layout.geometry {
+            geometry.push((name.clone(), num(values.get(i))));
+            i += 1;
+        }
+        let rest = &values[layout.len().min(values.len())..];
+        Witness {
+            values,
+            params,
+            geometry,
+            rest,
+        }
+    }
+
+    /// Thread `th`'s (0 or 1) block or thread index (`which` 0 or 1).
+    fn coord(&self, th: usize, which: usize) -> [u64; 3] {
+        let base = th * 6 + which * 3;
+        [
+            num(self.values.get(base)),
+            num(self.values.get(base + 1)),
+            num(self.values.get(base + 2)),
+        ]
+    }
+
+    /// Thread `th`'s access at `span`.
+    fn who(&self, th: usize, span: &Span, access: AccessKind, reaches: Option<bool>) -> WitnessAccess {
+        WitnessAccess {
+            span: span.clone(),
+            access,
+            block: self.coord(th, 0),
+            thread: self.coord(th, 1),
+            reaches,
+        }
+    }
+
+    /// A finding of `kind` with this witness's parameters and geometry, no array, index nor
+    /// condition.
+    fn finding(
+        &self,
+        kind: FindingKind,
+        accesses: Vec<WitnessAccess>,
+        possible: bool,
+        reason: Option<String>,
+    ) -> Finding {
+        Finding {
+            kind,
+            array: None,
+            accesses,
+            params: self.params.clone(),
+            geometry: self.geometry.clone(),
+            index: None,
+            possible,
+            condition: None,
+            reason,
         }
     }
 }
@@ -245,7 +255,7 @@ fn scope_reason(a: &super::Access, b: &super::Access, wa: &WitnessAccess, wb: &W
 /// The kind of finding, and its reason when the kind alone does not say it, of a failing
 /// condition: an assertion, a loop invariant or a barrier invariant (paper `001_…` §3).
 fn condition_failure(p: &Property) -> (FindingKind, Option<String>) {
-    use super::ssa::InvariantCheck;
+    use super::property::InvariantCheck;
     use crate::verdict::BarrierInvariantFailure as F;
     let failure = |failure| FindingKind::BarrierInvariant { failure };
     match p {

@@ -328,6 +328,31 @@ pub fn wrap(v: BigInt, bits: u32, signed: bool) -> BigInt {
     r
 }
 
+/// Appends to `out` the variables `e` reads, in order, each once (not those of another
+/// thread's side, [`Expr::Other`]).
+pub fn expr_vars(e: &Expr, out: &mut Vec<VarId>) {
+    ReadVars(out).visit_expr(e);
+}
+
+/// Collects the variables read, in order of reading, without repetitions, leaving out what
+/// another thread's side of an annotation reads ([`Expr::Other`]).
+pub struct ReadVars<'a>(pub &'a mut Vec<VarId>);
+
+impl Visitor for ReadVars<'_> {
+    // What another thread's side of the condition reads is not this thread's.
+    fn visit_expr(&mut self, e: &Expr) {
+        if !matches!(e, Expr::Other(_)) {
+            self.super_expr(e);
+        }
+    }
+
+    fn visit_var(&mut self, var: VarId, ctx: VarContext) {
+        if ctx == VarContext::Read && !self.0.contains(&var) {
+            self.0.push(var);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -40,8 +40,8 @@
 //! errors): every rule here is a promise one stage makes to the next.
 
 use super::{
-    AbstractLoop, ArrayId, AtomicOp, BinOp, BlockId, Expr, Kernel, ParamKind, Span, Stmt, StmtKind, SyncEvent, Ty,
-    UnOp, VarId,
+    AbstractLoop, ArrayId, AtomicOp, BarrierInvariant, BinOp, BlockId, Expr, Kernel, ParamKind, Span, Stmt, StmtKind,
+    SyncEvent, Ty, UnOp, VarId,
 };
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -451,23 +451,7 @@ impl<'k> Checker<'k> {
                 operands,
                 ty,
                 ..
-            } => {
-                self.offset(*array, at, d)?;
-                let want = if *op == AtomicOp::Cas { 2 } else { 1 };
-                if operands.len() != want {
-                    return Err(Inner::Here(
-                        Rule::Type,
-                        format!("{} takes {want} operands, not {}", op.cuda_name(), operands.len()),
-                    ));
-                }
-                for o in operands {
-                    Self::same("an atomic's operand", *ty, self.expr(o, d)?)?;
-                }
-                if let Some(v) = old {
-                    let got = self.define(*v, d)?;
-                    Self::same("an atomic's old value", *ty, got)?;
-                }
-            }
+            } => self.atomic(*op, *old, *array, at, operands, *ty, d)?,
             StmtKind::If { cond, then, els } => {
                 self.cond("the condition of `if`", cond, d)?;
                 let mut t = d.clone();
@@ -491,21 +475,7 @@ impl<'k> Checker<'k> {
                 let after_test = r?;
                 *d = meet(after_test, &ctx.breaks);
             }
-            StmtKind::Break | StmtKind::Continue => {
-                if self.stage == Stage::Prepared && !self.in_ensures {
-                    return Err(Inner::Here(
-                        Rule::Stage,
-                        "a break or continue after the loop pass".into(),
-                    ));
-                }
-                let brk = matches!(s.kind, StmtKind::Break);
-                let Some(l) = self.loops.last_mut() else {
-                    return Err(Inner::Here(Rule::Nesting, "a break or continue outside a loop".into()));
-                };
-                let slot = if brk { &mut l.breaks } else { &mut l.conts };
-                *slot = meet(std::mem::take(slot), d);
-                *d = None;
-            }
+            StmtKind::Break | StmtKind::Continue => self.jump(matches!(s.kind, StmtKind::Break), d)?,
             StmtKind::WarpBarrier(_) | StmtKind::Fence(_) | StmtKind::Barrier(..) | StmtKind::Return => {
                 if matches!(s.kind, StmtKind::Return) {
                     *d = None;
@@ -535,69 +505,17 @@ impl<'k> Checker<'k> {
                 self.expr(arg, d)?;
                 self.define(*dst, d)?;
             }
-            StmtKind::Sync(ev) => match ev {
-                SyncEvent::Lock { array, offset, .. } | SyncEvent::Observed { array, offset, .. } => {
-                    if self.stage == Stage::Lowered {
-                        return Err(Inner::Here(
-                            Rule::Stage,
-                            "a lock or flag marker before the sync pass".into(),
-                        ));
-                    }
-                    self.offset(*array, offset, d)?;
-                }
-                SyncEvent::Unlock => {
-                    if self.stage == Stage::Lowered {
-                        return Err(Inner::Here(Rule::Stage, "an unlock marker before the sync pass".into()));
-                    }
-                }
-                SyncEvent::CopyStart { event, dst, .. } => {
-                    self.array(*dst)?;
-                    self.expr(event, d)?;
-                }
-                SyncEvent::CopyEnd => {}
-                SyncEvent::CopyWait { events } => {
-                    for e in events {
-                        self.expr(e, d)?;
-                    }
-                }
-            },
+            StmtKind::Sync(ev) => self.sync_event(ev, d)?,
             StmtKind::Assert { cond } => self.cond("an assertion", cond, d)?,
             StmtKind::Assume { cond } => self.cond("an assumption", cond, d)?,
-            StmtKind::Ensures { body, cond } => {
-                // The final state: every variable is defined (arbitrary when never assigned).
-                let mut fin = Some(vec![true; self.k.vars.len()]);
-                let outer = std::mem::replace(&mut self.in_ensures, true);
-                let r = self.nested(body, &mut fin);
-                self.in_ensures = outer;
-                r?;
-                self.cond("a postcondition", cond, &Some(vec![true; self.k.vars.len()]))?;
-            }
-            StmtKind::BarrierInvariant(bi) => {
-                let mut here = d.clone();
-                self.nested(&bi.body, &mut here)?;
-                self.cond("a barrier invariant", &bi.cond, &here)?;
-                for inst in &bi.instances {
-                    for e in inst {
-                        Self::same("an instantiation", Ty::I64, self.expr(e, d)?)?;
-                    }
-                }
-            }
+            StmtKind::Ensures { body, cond } => self.ensures(body, cond)?,
+            StmtKind::BarrierInvariant(bi) => self.barrier_invariant(bi, d)?,
             StmtKind::Block { id, body } => {
                 self.label(*id)?;
                 let exits = self.with_label(*id, body, d)?;
                 *d = meet(std::mem::take(d), &exits);
             }
-            StmtKind::Exit(id) => {
-                if !self.open.contains(id) {
-                    return Err(Inner::Here(
-                        Rule::Label,
-                        format!("exit from b{}, which does not enclose it", id.0),
-                    ));
-                }
-                let slot = self.exits.entry(*id).or_default();
-                *slot = meet(std::mem::take(slot), d);
-                *d = None;
-            }
+            StmtKind::Exit(id) => self.exit(*id, d)?,
             StmtKind::Invariant { body, cond } => {
                 if self.stage == Stage::Prepared && !self.in_ensures {
                     return Err(Inner::Here(Rule::Stage, "a loop invariant after the loop pass".into()));
@@ -621,6 +539,124 @@ impl<'k> Checker<'k> {
             }
             StmtKind::Clobber { array, .. } => self.array(*array)?,
         }
+        Ok(())
+    }
+
+    /// An atomic `op` on `array` at `at` with `operands`, its old value (of type `ty`) into
+    /// `old` when kept.
+    #[allow(clippy::too_many_arguments)]
+    fn atomic<'s>(
+        &mut self,
+        op: AtomicOp,
+        old: Option<VarId>,
+        array: ArrayId,
+        at: &'s Expr,
+        operands: &'s [Expr],
+        ty: Ty,
+        d: &mut Defs,
+    ) -> Result<(), Inner<'s>> {
+        self.offset(array, at, d)?;
+        let want = if op == AtomicOp::Cas { 2 } else { 1 };
+        if operands.len() != want {
+            return Err(Inner::Here(
+                Rule::Type,
+                format!("{} takes {want} operands, not {}", op.cuda_name(), operands.len()),
+            ));
+        }
+        for o in operands {
+            Self::same("an atomic's operand", ty, self.expr(o, d)?)?;
+        }
+        if let Some(v) = old {
+            let got = self.define(v, d)?;
+            Self::same("an atomic's old value", ty, got)?;
+        }
+        Ok(())
+    }
+
+    /// A `break` (`brk`) or `continue` of the innermost loop: its definitions join the loop's.
+    fn jump<'s>(&mut self, brk: bool, d: &mut Defs) -> Result<(), Inner<'s>> {
+        if self.stage == Stage::Prepared && !self.in_ensures {
+            return Err(Inner::Here(
+                Rule::Stage,
+                "a break or continue after the loop pass".into(),
+            ));
+        }
+        let Some(l) = self.loops.last_mut() else {
+            return Err(Inner::Here(Rule::Nesting, "a break or continue outside a loop".into()));
+        };
+        let slot = if brk { &mut l.breaks } else { &mut l.conts };
+        *slot = meet(std::mem::take(slot), d);
+        *d = None;
+        Ok(())
+    }
+
+    /// A lock, flag or work-group copy marker ([`StmtKind::Sync`]).
+    fn sync_event<'s>(&mut self, ev: &'s SyncEvent, d: &mut Defs) -> Result<(), Inner<'s>> {
+        match ev {
+            SyncEvent::Lock { array, offset, .. } | SyncEvent::Observed { array, offset, .. } => {
+                if self.stage == Stage::Lowered {
+                    return Err(Inner::Here(
+                        Rule::Stage,
+                        "a lock or flag marker before the sync pass".into(),
+                    ));
+                }
+                self.offset(*array, offset, d)?;
+            }
+            SyncEvent::Unlock => {
+                if self.stage == Stage::Lowered {
+                    return Err(Inner::Here(Rule::Stage, "an unlock marker before the sync pass".into()));
+                }
+            }
+            SyncEvent::CopyStart { event, dst, .. } => {
+                self.array(*dst)?;
+                self.expr(event, d)?;
+            }
+            SyncEvent::CopyEnd => {}
+            SyncEvent::CopyWait { events } => {
+                for e in events {
+                    self.expr(e, d)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A postcondition, read in the final state: every variable is defined (arbitrary when
+    /// never assigned).
+    fn ensures<'s>(&mut self, body: &'s [Stmt], cond: &'s Expr) -> Result<(), Inner<'s>> {
+        let mut fin = Some(vec![true; self.k.vars.len()]);
+        let outer = std::mem::replace(&mut self.in_ensures, true);
+        let r = self.nested(body, &mut fin);
+        self.in_ensures = outer;
+        r?;
+        self.cond("a postcondition", cond, &Some(vec![true; self.k.vars.len()]))?;
+        Ok(())
+    }
+
+    /// A barrier invariant: its statements and condition, and its instantiations (`I64`).
+    fn barrier_invariant<'s>(&mut self, bi: &'s BarrierInvariant, d: &mut Defs) -> Result<(), Inner<'s>> {
+        let mut here = d.clone();
+        self.nested(&bi.body, &mut here)?;
+        self.cond("a barrier invariant", &bi.cond, &here)?;
+        for inst in &bi.instances {
+            for e in inst {
+                Self::same("an instantiation", Ty::I64, self.expr(e, d)?)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// An exit from block `id`, which must enclose it: its definitions join the block's exits.
+    fn exit<'s>(&mut self, id: BlockId, d: &mut Defs) -> Result<(), Inner<'s>> {
+        if !self.open.contains(&id) {
+            return Err(Inner::Here(
+                Rule::Label,
+                format!("exit from b{}, which does not enclose it", id.0),
+            ));
+        }
+        let slot = self.exits.entry(id).or_default();
+        *slot = meet(std::mem::take(slot), d);
+        *d = None;
         Ok(())
     }
 

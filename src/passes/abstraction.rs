@@ -10,8 +10,8 @@
 //! is a known constant inside or after it.
 
 use super::closed_form::closed_form;
-use super::consts::Env;
 use super::{LoopParts, LoopTreatment, Preparer, not};
+use crate::ir::eval::Env;
 use crate::ir::query::{contains_barrier, grid_barriers, has_exit, leaves, written_arrays};
 use crate::ir::{AbstractLoop, BinOp, BlockId, Expr, LoopInvariant, Stmt, StmtKind, Ty, VarId};
 use std::collections::BTreeSet;
@@ -143,7 +143,7 @@ fn fold_leading_breaks(mut cond: Expr, body: &mut Vec<Stmt>, brk: BlockId) -> Ex
 /// Whether `body` leaves its loop only by `break` (`Exit(brk)`), with no grid barrier: a
 /// thread then runs every barrier of each iteration it finishes, so the count of barriers per
 /// iteration stays fixed; one that breaks leaves after the barriers before its `break`, which
-/// the encoder counts at the exit (`encode/ssa/loops.rs`, `break_positions`).
+/// the encoder counts at the exit (`encode/engine/loops.rs`, `break_positions`).
 fn breaks_only(body: &[Stmt], brk: BlockId) -> bool {
     let Some(first) = body.first() else {
         return true;

@@ -13,7 +13,7 @@
 //! environment, to one of `unroll`, `unwind` or `abstraction` (whose loop-carried
 //! variables `closed_form` classifies). After encoding, the driver may call
 //! [`demote_closed_form`] when a closed form fails its step check. Expression evaluation and
-//! the geometry live in `consts`.
+//! the geometry are the floor below the passes, [`crate::ir::eval`].
 //!
 //! The passes, in order, each with the name `--show=passes` prints and an invalid kernel's
 //! error names: `bounds` (`--check-array-bounds` only), `sync` (lock and flag markers), and
@@ -30,19 +30,18 @@
 mod abstraction;
 mod bounds;
 mod closed_form;
-mod consts;
 mod demote;
 mod propagate;
 mod sync;
 mod unroll;
 mod unwind;
 
+use crate::ir::eval::{Env, Geometry};
 use crate::ir::query::assigned_vars;
 use crate::ir::validate::{Invalid, Stage, undefined_reads, validate};
 use crate::ir::{BlockId, Expr, Kernel, Span, Stmt, Ty, UnOp, VarId};
 /// Constant evaluation: for the launch contracts' witnesses and the front end's tests of its
 /// built-ins.
-pub use consts::{Env, Geometry, MAX_BLOCK_DIM, MAX_BLOCK_THREADS, MAX_GRID_DIM, eval};
 pub use demote::demote_closed_form;
 use std::collections::{BTreeSet, HashMap};
 

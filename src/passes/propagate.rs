@@ -1,5 +1,5 @@
 //! Constant propagation and branch folding: the walk of [`super::prepare`] over the
-//! statements, with the constant environment ([`super::consts::Env`]) flowing through them.
+//! statements, with the constant environment ([`crate::ir::eval::Env`]) flowing through them.
 //!
 //! Input: statements of a lowered kernel. Output: the same statements, except that an `If`
 //! whose condition is constant is replaced by the arm taken, an `Invariant` outside a loop head
@@ -7,8 +7,8 @@
 //! loop's block, and each `Loop` is handed to [`super::Preparer::lower_loop`]. This walk changes
 //! no expression: it only decides which statements remain.
 
-use super::consts::{Env, eval};
 use super::{LoopParts, Preparer};
+use crate::ir::eval::{Env, eval};
 use crate::ir::query::own_def;
 use crate::ir::{Stmt, StmtKind};
 

@@ -4,52 +4,16 @@
 //! [`prepare`] validates what each pass leaves in unit tests.
 
 use super::*;
+use crate::ir::testing::{bin, kernel_with_array, sp, st};
 use crate::ir::visit::Visitor;
-use crate::ir::{ArrayDecl, BarrierScope, BinOp, Builtin, ClosedForm, Dim, Kernel, Space, StmtKind, Ty};
-use std::sync::Arc;
-
-fn sp(line: u32) -> Span {
-    Span::point(Arc::from("t.cu"), line, 1)
-}
-
-fn st(kind: StmtKind, line: u32) -> Stmt {
-    Stmt { kind, span: sp(line) }
-}
+use crate::ir::{BarrierScope, BinOp, Builtin, ClosedForm, Dim, Kernel, Space, StmtKind, Ty};
 
 fn var(id: VarId) -> Expr {
     Expr::Var { id, ty: Ty::U32 }
 }
 
-fn bin(op: BinOp, a: Expr, b: Expr, ty: Ty) -> Expr {
-    Expr::Binary {
-        op,
-        lhs: Box::new(a),
-        rhs: Box::new(b),
-        ty,
-    }
-}
-
 fn kernel() -> (Kernel, VarId) {
-    let mut k = Kernel {
-        name: "k".into(),
-        span: sp(1),
-        params: vec![],
-        vars: vec![],
-        arrays: vec![ArrayDecl {
-            name: "s".into(),
-            space: Space::Shared,
-            elem: Ty::I32,
-            dims: vec![256],
-            span: sp(2),
-        }],
-        body: vec![],
-        next_block: 0,
-        unchecked: Vec::new(),
-        language: Default::default(),
-        signed_ops: Vec::new(),
-        uninterpreted: Vec::new(),
-        notes: Vec::new(),
-    };
+    let mut k = kernel_with_array("s", Space::Shared, 256);
     let s = k.new_var("s", Ty::U32);
     (k, s)
 }

@@ -7,8 +7,8 @@
 //! caller then abstracts the loop) when a test is not constant, past `--unroll` iterations or
 //! the statement limit, or when a nested loop could not be unrolled.
 
-use super::consts::{Env, eval};
 use super::{LoopParts, Preparer};
+use crate::ir::eval::{Env, eval};
 use crate::ir::{Stmt, StmtKind};
 
 impl Preparer<'_> {

@@ -7,8 +7,8 @@
 //! first one unguarded for a `do … while`), the innermost followed by `assume(!cond)`. Nothing
 //! the loop assigns is a known constant inside or after it.
 
-use super::consts::Env;
 use super::{LoopParts, Preparer, not};
+use crate::ir::eval::Env;
 use crate::ir::{Stmt, StmtKind};
 
 impl Preparer<'_> {

@@ -20,7 +20,7 @@ use super::{Render, Sources, coords, inconclusive_entry, kernels_text};
 use crate::ir::Language;
 use crate::verdict::{BankFileResult, BankKernelResult, KernelOutcome, SiteResult};
 use serde_json::{Map, Value, json};
-use serde_sarif::sarif::{ResultKind, ResultLevel};
+use serde_sarif::sarif::ResultLevel;
 use std::fmt::Write;
 
 impl Render for BankFileResult {
@@ -93,28 +93,21 @@ impl Render for BankFileResult {
                     Value::Object(o) => context(o),
                     _ => Map::new(),
                 };
+                let headline = format!("{degree} bank conflict on {} in kernel {}", s.array, k.name);
                 log.push(Entry {
-                    rule: Rule::BankConflict,
-                    kind: ResultKind::Fail,
-                    level: ResultLevel::Warning,
-                    headline: format!("{degree} bank conflict on {} in kernel {}", s.array, k.name),
                     places: vec![(&s.span, what)],
                     details,
-                    file: &self.file,
-                    kernel: &k.name,
-                    language: Language::Cuda,
                     properties,
+                    ..Entry::failure(Rule::BankConflict, ResultLevel::Warning, headline, &self.file, &k.name)
                 });
             }
-            if let Some(e) = inconclusive_entry(
+            log.extend(inconclusive_entry(
                 &self.file,
                 &k.name,
                 Language::Cuda,
                 &k.inconclusive,
                 context(Map::new()),
-            ) {
-                log.push(e);
-            }
+            ));
         }
     }
 }

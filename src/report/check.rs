@@ -127,35 +127,25 @@ impl Render for CheckResult {
                     true => format!("{what} in kernel {}", k.name),
                     false => format!("{what} `{text}` in kernel {}", k.name),
                 };
+                let place = format!(
+                    "fails for thread {} of block {}{final_state}",
+                    coords(w.thread_idx),
+                    coords(w.block)
+                );
                 log.push(Entry {
-                    rule: Rule::Assertion,
-                    kind: ResultKind::Fail,
-                    level: ResultLevel::Error,
-                    headline,
-                    places: vec![(
-                        &f.span,
-                        format!(
-                            "fails for thread {} of block {}{final_state}",
-                            coords(w.thread_idx),
-                            coords(w.block)
-                        ),
-                    )],
+                    places: vec![(&f.span, place)],
                     details,
-                    file: &self.file,
-                    kernel: &k.name,
-                    language: Language::Cuda,
                     properties,
+                    ..Entry::failure(Rule::Assertion, ResultLevel::Error, headline, &self.file, &k.name)
                 });
             }
-            if let Some(e) = inconclusive_entry(
+            log.extend(inconclusive_entry(
                 &self.file,
                 &k.name,
                 Language::Cuda,
                 &k.inconclusive,
                 context(Map::new()),
-            ) {
-                log.push(e);
-            }
+            ));
         }
     }
 }

@@ -235,9 +235,13 @@ impl Render for FileResult {
                 e.properties = context(e.properties);
                 log.push(e);
             }
-            if let Some(e) = inconclusive_entry(&self.file, &title, k.language, &k.inconclusive, context(Map::new())) {
-                log.push(e);
-            }
+            log.extend(inconclusive_entry(
+                &self.file,
+                &title,
+                k.language,
+                &k.inconclusive,
+                context(Map::new()),
+            ));
         }
     }
 }

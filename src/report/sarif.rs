@@ -225,6 +225,31 @@ pub(super) struct Entry<'a> {
     pub properties: Map<String, Value>,
 }
 
+impl<'a> Entry<'a> {
+    /// A failing result of `rule` at `level` in CUDA `kernel` of `file`: no places, details
+    /// nor properties yet.
+    pub(super) fn failure(
+        rule: Rule,
+        level: s::ResultLevel,
+        headline: String,
+        file: &'a str,
+        kernel: &'a str,
+    ) -> Entry<'a> {
+        Entry {
+            rule,
+            kind: s::ResultKind::Fail,
+            level,
+            headline,
+            places: Vec::new(),
+            details: Vec::new(),
+            file,
+            kernel,
+            language: Language::Cuda,
+            properties: Map::new(),
+        }
+    }
+}
+
 impl SarifLog {
     /// An empty log of a run in `working_directory` (relative URIs are relative to it).
     pub fn new(working_directory: PathBuf) -> SarifLog {
@@ -271,6 +296,13 @@ impl SarifLog {
     /// The source lines read so far, for the renderers.
     pub(super) fn sources(&mut self) -> &mut Sources {
         &mut self.sources
+    }
+
+    /// Adds each of `entries` (none, for an empty `Option`).
+    pub(super) fn extend<'e>(&mut self, entries: impl IntoIterator<Item = Entry<'e>>) {
+        for e in entries {
+            self.push(e);
+        }
     }
 
     /// Adds one result.

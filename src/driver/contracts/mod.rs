@@ -55,9 +55,9 @@ mod relations;
 use super::Error;
 use super::pipeline::KernelRun;
 use crate::encode::IndexFits;
+use crate::ir::eval::Geometry;
 use crate::ir::query::builtins_read;
 use crate::ir::{Builtin, Dim, Expr, Kernel, Stmt, StmtKind, Ty};
-use crate::passes::Geometry;
 use crate::verdict::{Excluded, Finding, FindingKind, KernelResult, Verdict};
 use num_bigint::BigInt;
 
@@ -163,7 +163,7 @@ pub(in crate::driver) fn holds_in_witness(k: &Kernel, given: &Geometry, cond: &E
     if f.possible {
         return None;
     }
-    let mut env = crate::passes::Env::default();
+    let mut env = crate::ir::eval::Env::default();
     for p in &k.params {
         if let crate::ir::ParamKind::Scalar(id) = p.kind
             && let Some((_, text)) = f.params.iter().find(|(n, _)| *n == p.name)
@@ -172,7 +172,7 @@ pub(in crate::driver) fn holds_in_witness(k: &Kernel, given: &Geometry, cond: &E
             env.set(id, value);
         }
     }
-    crate::passes::eval(cond, &env, &witness_geometry(given, f)).map(|b| b != BigInt::from(0))
+    crate::ir::eval::eval(cond, &env, &witness_geometry(given, f)).map(|b| b != BigInt::from(0))
 }
 
 /// The value of geometry dimension `kind.d` (`blockDim`, 1) in `f`'s witness launch: as

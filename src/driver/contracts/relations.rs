@@ -47,7 +47,7 @@ pub(super) struct Relation {
 /// `blockDim.x` is symbolic and the kernel reads it or `threadIdx.x`, it being a power of two,
 /// and `blockDim.x == C` for each distinct element count `C` (2 to 1024, CUDA's largest
 /// block) of a `__shared__` array.
-pub(super) fn vocabulary(k: &Kernel, geometry: &crate::passes::Geometry) -> Vec<Relation> {
+pub(super) fn vocabulary(k: &Kernel, geometry: &crate::ir::eval::Geometry) -> Vec<Relation> {
     let dims = parameter_dims(k);
     let mut out = Vec::new();
     for p in &k.params {
@@ -254,7 +254,7 @@ fn holds_in_witness(k: &Kernel, v: &Vocabulary, rel: &Relation, f: &Finding) -> 
 
 /// The conditions of the relations of [`vocabulary`] that can hold together
 /// ([`consistent`]), for [`super::preferences`].
-pub(super) fn preferred(k: &Kernel, geometry: &crate::passes::Geometry) -> Vec<Expr> {
+pub(super) fn preferred(k: &Kernel, geometry: &crate::ir::eval::Geometry) -> Vec<Expr> {
     let all = vocabulary(k, geometry);
     consistent(&all.iter().collect::<Vec<_>>())
         .into_iter()

@@ -12,7 +12,7 @@
 //! - canonical serialization ([`super::MemoryModel::Serialized`]): one memory updated in
 //!   lock-step order, a serialization of each barrier interval; exact once the kernel is
 //!   race-free (PUG §5, serializability theorem), which the caller must establish first;
-//! - schedule IDs ([`ConcreteOptions::schedules`], [`schedule`]): one formula for every
+//! - schedule IDs ([`ConcreteOptions::schedules`], `schedule`): one formula for every
 //!   interleaving (PUG §3).
 //!
 //! Each `assert` gives one [`AssertionCheck`] whose query is `∨_i pc_i ∧ ¬cond_i`. Each
@@ -21,24 +21,30 @@
 //! path condition; uninitialised locals in `e` are havocked, so they range over all values
 //! (PUG's `guarantee` with free variables).
 //!
-//! The threads run on the SSA engine every model shares (`super::ssa`, under
-//! [`super::MemoryModel::Serialized`]), whose hooks for this model live beside it: `schedule`
-//! (events and ORDER constraints), `fold` (constant folding and the memory overlay) and `reads`
-//! (what an assertion read); this module builds the launch's threads and its assertion checks
-//! and reads an assertion's witness back. Must not import the pair model (`super::pair`).
-//! Does not run a solver nor decide verdicts.
+//! The threads run on the engine every model shares (`super::engine`, whose `Model` says
+//! concrete: one serialized memory, [`super::MemoryModel::Serialized`]). This model's own state
+//! (`state`: coordinates, overlay, schedule, assertion reads) and its parts of the
+//! interpretation live beside this file: `overlay` (the memory overlay at literal offsets),
+//! `schedule` (events and ORDER constraints) and `reads` (what an assertion read); this module
+//! builds the launch's threads and its assertion checks and reads an assertion's witness back.
+//! Must not import the pair model (`super::pair`). Does not run a solver nor decide verdicts.
 
-use super::ssa::{AssertInfo, Encoder, MemKey, ReadVars, TState, expr_vars, schedule};
+mod overlay;
+mod reads;
+mod schedule;
+pub(in crate::encode) mod state;
+
+use super::engine::{Encoder, MemKey, TState};
 use super::terms::{app, atom, bvn, f, sym, t, thread_symbol};
 use super::witness::format_value;
 use super::{AccessKind, Benign, Check, EncodeOptions, MemoryModel, Property};
-use crate::ir::query::{defined_vars, own_def, reads_other_thread, stmts_read_other_thread};
+use crate::ir::eval::Geometry;
+use crate::ir::query::{ReadVars, defined_vars, expr_vars, own_def, reads_other_thread, stmts_read_other_thread};
 use crate::ir::visit::{AccessContext, VarContext, Visitor};
 use crate::ir::{ArrayId, Builtin, Dim, Expr, Kernel, ParamKind, Space, Span, Stmt, StmtKind, Ty, VarId};
-use crate::passes::Geometry;
 use crate::solver::{Query, Script, Sexp};
 use num_bigint::BigInt;
-use schedule::Timeline;
+use state::{AssertInfo, Timeline};
 use std::collections::{BTreeMap, HashSet};
 
 /// Most threads the concrete model accepts (each has its own SSA copy).
@@ -173,23 +179,14 @@ pub fn encode_concrete(
     let eo = EncodeOptions {
         threads: n,
         memory: MemoryModel::Serialized,
-        checks: true,
-        no_overflow: false,
-        index_fits: None,
         benign: Benign::Off,
-        preferred: Vec::new(),
-        barrier_access_checks: true,
-        split_invariants: false,
-        only_intra_group: false,
-        lockstep: None,
-        signed_no_overflow: Vec::new(),
-        check_overflow: false,
+        ..Default::default()
     };
     let mut e = Encoder::new(kernel, geometry, &eo);
-    e.float_ieee = opts.float_ieee;
+    e.concrete.float_ieee = opts.float_ieee;
     e.fold = true;
     if opts.schedules {
-        e.schedule = Some(Timeline::default());
+        e.concrete.schedule = Some(Timeline::default());
     }
     e.prologue();
     let coords = pin_threads(&mut e, &launch);
@@ -203,12 +200,12 @@ pub fn encode_concrete(
     if opts.schedules {
         e.finish_schedule(launch.tpb);
     }
-    let n_asserts = e.assert_info.len();
+    let n_asserts = e.concrete.assert_info.len();
     check_ensures(&mut e, kernel, &st);
     let tainted = float_vars(kernel);
     let mut checks = Vec::new();
     let asserts: Vec<Check> = e
-        .check_list
+        .checks
         .iter()
         .filter(|c| matches!(c.property, Property::Assertion { .. }))
         .cloned()
@@ -218,14 +215,14 @@ pub fn encode_concrete(
     // Under `--float ieee`, an operation left uninterpreted (e.g. `expf`) still makes a failure
     // possibly spurious.
     let opaque_left = e.has_opaque_float;
-    let timeline = e.timeline.clone();
+    let timeline = e.concrete.timeline.clone();
     let sources = WitnessSources {
         coords: &coords,
         init_mem: &init_mem,
         final_mem: &final_mem,
         timeline: timeline.as_ref(),
     };
-    for (idx, (c, info)) in asserts.iter().zip(e.assert_info.clone()).enumerate() {
+    for (idx, (c, info)) in asserts.iter().zip(e.concrete.assert_info.clone()).enumerate() {
         let Property::Assertion { span } = &c.property else {
             continue;
         };
@@ -336,8 +333,8 @@ fn pin_threads(e: &mut Encoder, launch: &Launch) -> Vec<([u64; 3], [u64; 3])> {
         }
         coords.push((b, th));
     }
-    e.pinned = coords.clone();
-    e.thread_blocks = (0..launch.threads).map(|i| i / launch.tpb.max(1)).collect();
+    e.concrete.pinned = coords.clone();
+    e.concrete.thread_blocks = (0..launch.threads).map(|i| i / launch.tpb.max(1)).collect();
     coords
 }
 
@@ -383,7 +380,7 @@ fn check_ensures(e: &mut Encoder, kernel: &Kernel, st: &[TState]) {
             used.iter().all(|v| !computed.contains(v))
         };
         let mut fin: Vec<TState> = st.to_vec();
-        let blocks = e.thread_blocks.clone();
+        let blocks = e.concrete.thread_blocks.clone();
         for (i, ts) in fin.iter_mut().enumerate() {
             let first = match per_block {
                 true => i == 0 || blocks.get(i - 1) != blocks.get(i),
@@ -456,7 +453,7 @@ fn witness_values(
             gv.push(off.clone());
             // A `__shared__` array has one memory per block: the thread's.
             let block = match d.space {
-                Space::Shared => e.thread_blocks.get(th).copied().unwrap_or(0),
+                Space::Shared => e.concrete.thread_blocks.get(th).copied().unwrap_or(0),
                 _ => 0,
             };
             let bytes_in = |mem: &BTreeMap<MemKey, Sexp>| {
@@ -465,7 +462,7 @@ fn witness_values(
             };
             gv.push(bytes_in(sources.init_mem));
             gv.push(bytes_in(sources.final_mem));
-            let several_blocks = e.thread_blocks.last().is_some_and(|&b| b > 0);
+            let several_blocks = e.concrete.thread_blocks.last().is_some_and(|&b| b > 0);
             let name = match (d.space, sources.coords.get(th)) {
                 (Space::Shared, Some((b, _))) if several_blocks => {
                     format!("{}@block({},{},{})", d.name, b[0], b[1], b[2])

@@ -9,7 +9,7 @@
 //! `=`, compound assignments, `++`/`--`), arithmetic, comparisons, `?:`, `min`/`max`, and calls
 //! of the file's host functions (inlined with their argument values: a launch in a helper
 //! called from `main` is read at each call, and a helper returning a value, `iDivUp(n, 256)`,
-//! gives it). Integer arithmetic is C's (`ir::Expr` folded by [`crate::passes::eval`]).
+//! gives it). Integer arithmetic is C's (`ir::Expr` folded by [`crate::ir::eval::eval`]).
 //!
 //! **What stays symbolic.** Anything else: function parameters with no caller in the file,
 //! values read from input (`argc`, `scanf`, `atoi`), floating point, variables whose address is

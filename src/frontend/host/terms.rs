@@ -14,7 +14,11 @@ pub(in crate::frontend) fn fold(e: Expr) -> Expr {
     if matches!(ty, Ty::Float { .. }) || has_unknown(&e) {
         return e;
     }
-    match crate::passes::eval(&e, &crate::passes::Env::default(), &crate::passes::Geometry::default()) {
+    match crate::ir::eval::eval(
+        &e,
+        &crate::ir::eval::Env::default(),
+        &crate::ir::eval::Geometry::default(),
+    ) {
         Some(v) => Expr::int(v, ty),
         None => e,
     }

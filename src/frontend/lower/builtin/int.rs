@@ -130,7 +130,7 @@ pub fn sad(args: &[Expr], ty: Ty) -> Option<Expr> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::passes::{Env, Geometry, eval};
+    use crate::ir::eval::{Env, Geometry, eval};
     use num_bigint::BigInt;
 
     const U32: Ty = Ty::U32;

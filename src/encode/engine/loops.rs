@@ -7,7 +7,7 @@
 
 use super::invariants::{Reading, Seen};
 use super::relational::LoopStates;
-use super::{Check, Encoder, MemoryModel, Property, TState};
+use super::{Check, Encoder, Property, TState};
 use crate::encode::terms::{and, app, atom, bvn, extend, f, mem_sort, not, or, sym, t, to_unsigned};
 use crate::ir::query::{
     barrier_statements, contains_barrier, exits_to, grid_barriers, has_exit, mentions, reads_other_thread,
@@ -25,17 +25,17 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 /// jumps to the next iteration's base `bc_entry + (it + 1) * 2^shift`, so the accesses after it
 /// share a barrier interval with the next iteration's first ones (the back edge), and equal
 /// counts mean equal iterations through a shift rather than a multiplication.
-pub(super) struct LoopFrame {
-    pub(super) barriers: u32,
-    pub(super) shift: u32,
-    pub(super) seen: u32,
+pub(in crate::encode) struct LoopFrame {
+    pub(in crate::encode) barriers: u32,
+    pub(in crate::encode) shift: u32,
+    pub(in crate::encode) seen: u32,
     /// Per thread: the barrier count on entry and the iteration count.
-    pub(super) base: Vec<(Sexp, Sexp)>,
+    pub(in crate::encode) base: Vec<(Sexp, Sexp)>,
     /// Grid barriers per iteration (at most `barriers`, so they share `shift`).
-    pub(super) grid_barriers: u32,
-    pub(super) grid_seen: u32,
+    pub(in crate::encode) grid_barriers: u32,
+    pub(in crate::encode) grid_seen: u32,
     /// Per thread: the grid-barrier count on entry and the iteration count.
-    pub(super) grid_base: Vec<(Sexp, Sexp)>,
+    pub(in crate::encode) grid_base: Vec<(Sexp, Sexp)>,
 }
 
 impl Encoder<'_> {
@@ -72,18 +72,9 @@ impl Encoder<'_> {
     /// loop-carried variables and the memory the loop may see changed are fresh. The state
     /// after the loop is built the same way for a fresh exit count, with the test false
     /// (loops are assumed to terminate).
-    pub(super) fn abstract_loop(&mut self, s: &Stmt, l: &AbstractLoop, st: &mut [TState]) {
+    pub(in crate::encode) fn abstract_loop(&mut self, s: &Stmt, l: &AbstractLoop, st: &mut [TState]) {
         let line = s.span.line;
-        // Variables the closed forms start from are read once on entry, so the head, the
-        // step check and the exit all see the same initial values.
-        for (th, ts) in st.iter_mut().enumerate() {
-            for (v, cf) in &l.closed {
-                self.read_var(*v, ts, th);
-                if let ClosedForm::Linear(k) = cf {
-                    let _ = self.expr(k, ts, th);
-                }
-            }
-        }
+        self.read_initial_values(l, st);
         let entry: Vec<TState> = st.to_vec();
         let loop_pos = self.loop_position();
         // The user's invariants hold on entry (base case).
@@ -98,14 +89,7 @@ impl Encoder<'_> {
         let entry_known = self.known_now();
         let tail = tail_accesses(l);
         self.forget_known();
-        let mut head = entry.clone();
-        let mut its = Vec::new();
-        for (th, ts) in head.iter_mut().enumerate() {
-            let it = self.iteration_state(l, line, "it", ts, th);
-            self.loop_fences(l, loop_pos, line, ts, th);
-            its.push(it);
-        }
-        self.recall_at_count(l, &entry_known, &tail, &its, &mut head);
+        let (mut head, its) = self.havoc_head(l, line, loop_pos, &entry, &entry_known, &tail);
         // Uniform havocked variables agree at equal iteration counts (`uniform`).
         let uniformity = self.loop_uniformity(l);
         if !uniformity.havocked.is_empty() {
@@ -132,11 +116,110 @@ impl Encoder<'_> {
             self.assume_relational(l, &its, &mut head);
         }
         let at_head = head.clone();
-        // The iteration: test (not for do-while: its head is the start of the body), body,
-        // step.
+        self.loop_iteration(s, l, &entry, &its, &mut head);
+        // Step checks: the closed forms and the user's invariants hold at the next head.
+        self.closed_form_checks(s, l, &instances, st, &mut head);
+        for inv in &l.invariants {
+            if !(relational && inv.reads_other_thread()) {
+                self.invariant_check(inv, &head, "step", false);
+            }
+        }
+        let next = head.clone();
+        // The next test's accesses.
+        self.block(&l.cond_stmts, &mut head);
+        if relational {
+            let states = LoopStates {
+                entry: &entry,
+                its: &its,
+                head: &at_head,
+                next: &next,
+                continues: &self.continuing(l, &next, &mut head),
+            };
+            self.relational_invariants(s, l, &states);
+        }
+        self.exits.remove(&l.brk);
+        self.forget_known();
+        let exit = self.loop_exit(l, line, loop_pos, relational, &entry, &mut instances);
+        let LoopExit {
+            mut post,
+            exits,
+            exit_at,
+            mid_iteration,
+        } = exit;
+        if exits.len() == 2 {
+            let mut same = app("=", vec![exits[0].clone(), exits[1].clone()]);
+            if let [p1, p2] = exit_at.as_slice() {
+                same = and(same, app("=", vec![p1.clone(), p2.clone()]));
+            }
+            if uniformity.control {
+                // A loop whose test and exits are uniform: two threads that enter it with the
+                // same uniform values leave it together (`uniform`).
+                let agree = self.entry_agrees(&uniformity.entry, &mut entry.clone());
+                self.assert(app("=>", vec![agree, same.clone()]));
+            }
+            self.uniform_agree(
+                &uniformity.havocked,
+                &uniformity.entry,
+                &mut entry.clone(),
+                same,
+                &mut post,
+            );
+        }
+        if !mid_iteration {
+            // (After a `break` between barriers the interval is not the one after an
+            // iteration's last barrier: nothing is known there.)
+            self.recall_at_count(l, &entry_known, &tail, &exits, &mut post);
+        }
+        self.closed_congruence(l, &entry, &instances);
+        self.depth -= 1;
+        self.abstract_depth -= 1;
+        for (th, p) in post.into_iter().enumerate() {
+            st[th] = p;
+        }
+    }
+
+    /// Reads the variables the closed forms of `l` start from once on entry, so the head, the
+    /// step check and the exit all see the same initial values.
+    fn read_initial_values(&mut self, l: &AbstractLoop, st: &mut [TState]) {
+        for (th, ts) in st.iter_mut().enumerate() {
+            for (v, cf) in &l.closed {
+                self.read_var(*v, ts, th);
+                if let ClosedForm::Linear(k) = cf {
+                    let _ = self.expr(k, ts, th);
+                }
+            }
+        }
+    }
+
+    /// Each thread's state at the head of an arbitrary iteration of `l` (havocked from
+    /// `entry`, with its fences), with each thread's iteration count; what was accessed before
+    /// (`entry_known`, and the `tail` accesses of the loop's end) is recalled at that count.
+    fn havoc_head(
+        &mut self,
+        l: &AbstractLoop,
+        line: u32,
+        loop_pos: u32,
+        entry: &[TState],
+        entry_known: &[Seen],
+        tail: &[(ArrayId, Expr, Ty)],
+    ) -> (Vec<TState>, Vec<Sexp>) {
+        let mut head = entry.to_vec();
+        let mut its = Vec::new();
+        for (th, ts) in head.iter_mut().enumerate() {
+            let it = self.iteration_state(l, line, "it", ts, th);
+            self.loop_fences(l, loop_pos, line, ts, th);
+            its.push(it);
+        }
+        self.recall_at_count(l, entry_known, tail, &its, &mut head);
+        (head, its)
+    }
+
+    /// One iteration of `l` from `head`: the test (not for do-while: its head is the start of
+    /// the body), the body, the step. Opens the loop's exits (closed by the caller).
+    fn loop_iteration(&mut self, s: &Stmt, l: &AbstractLoop, entry: &[TState], its: &[Sexp], head: &mut [TState]) {
         self.exits.insert(l.brk, Vec::new());
         if !l.do_while {
-            self.block(&l.cond_stmts, &mut head);
+            self.block(&l.cond_stmts, head);
             for (th, ts) in head.iter_mut().enumerate() {
                 let c = self.expr(&l.cond, ts, th);
                 let pc = and(ts.pc.clone(), c);
@@ -150,51 +233,46 @@ impl Encoder<'_> {
             },
             span: s.span.clone(),
         };
-        let framed = self.push_frame(l, &entry, &its);
-        self.stmt(&body, &mut head);
-        self.block(&l.step, &mut head);
+        let framed = self.push_frame(l, entry, its);
+        self.stmt(&body, head);
+        self.block(&l.step, head);
         if framed {
             self.frames.pop();
         }
-        // Step checks: the closed forms and the user's invariants hold at the next head.
-        self.closed_form_checks(s, l, &instances, st, &mut head);
-        for inv in &l.invariants {
-            if !(relational && inv.reads_other_thread()) {
-                self.invariant_check(inv, &head, "step", false);
-            }
-        }
-        let next = head.clone();
-        // The next test's accesses.
-        self.block(&l.cond_stmts, &mut head);
-        if relational {
-            // A thread goes on to the next head when it finishes the iteration (and, in a
-            // do-while loop, passes the test that follows it).
-            let mut continues = Vec::new();
-            for th in 0..2 {
-                let go_on = if l.do_while {
-                    let done = self.reach(&head[th], th);
-                    let c = self.expr(&l.cond, &mut head[th], th);
-                    and(done, c)
-                } else {
-                    self.reach(&next[th], th)
-                };
-                continues.push(go_on);
-            }
-            let states = LoopStates {
-                entry: &entry,
-                its: &its,
-                head: &at_head,
-                next: &next,
-                continues: &continues,
+    }
+
+    /// Per thread of the pair: whether it goes on to the next head, when it finishes the
+    /// iteration (`next`) and, in a do-while loop, passes the test that follows it (read in
+    /// `head`, after the test's accesses).
+    fn continuing(&mut self, l: &AbstractLoop, next: &[TState], head: &mut [TState]) -> Vec<Sexp> {
+        let mut continues = Vec::new();
+        for th in 0..2 {
+            let go_on = if l.do_while {
+                let done = self.reach(&head[th], th);
+                let c = self.expr(&l.cond, &mut head[th], th);
+                and(done, c)
+            } else {
+                self.reach(&next[th], th)
             };
-            self.relational_invariants(s, l, &states);
+            continues.push(go_on);
         }
-        self.exits.remove(&l.brk);
-        self.forget_known();
-        // After the loop: a fresh exit count.
+        continues
+    }
+
+    /// After the loop: each thread's state at a fresh exit count (added to its `instances`),
+    /// where the invariants hold when it leaves from a head.
+    fn loop_exit(
+        &mut self,
+        l: &AbstractLoop,
+        line: u32,
+        loop_pos: u32,
+        relational: bool,
+        entry: &[TState],
+        instances: &mut [Vec<(Sexp, TState)>],
+    ) -> LoopExit {
         let has_break = exits_to(&l.body, l.brk) || exits_to(&l.cond_stmts, l.brk);
         let leaves = leaves_loop(&l.body, l.brk, l.cont);
-        let mut post = entry.clone();
+        let mut post = entry.to_vec();
         let mut exits = Vec::new();
         // Without a `break` and with a plain test, a thread leaves the loop from a head (the
         // one whose test fails): the invariants hold there.
@@ -233,35 +311,11 @@ impl Encoder<'_> {
                 self.assume_relational(l, &exits, &mut post);
             }
         }
-        if exits.len() == 2 {
-            let mut same = app("=", vec![exits[0].clone(), exits[1].clone()]);
-            if let [p1, p2] = exit_at.as_slice() {
-                same = and(same, app("=", vec![p1.clone(), p2.clone()]));
-            }
-            if uniformity.control {
-                // A loop whose test and exits are uniform: two threads that enter it with the
-                // same uniform values leave it together (`uniform`).
-                let agree = self.entry_agrees(&uniformity.entry, &mut entry.clone());
-                self.assert(app("=>", vec![agree, same.clone()]));
-            }
-            self.uniform_agree(
-                &uniformity.havocked,
-                &uniformity.entry,
-                &mut entry.clone(),
-                same,
-                &mut post,
-            );
-        }
-        if !mid_iteration {
-            // (After a `break` between barriers the interval is not the one after an
-            // iteration's last barrier: nothing is known there.)
-            self.recall_at_count(l, &entry_known, &tail, &exits, &mut post);
-        }
-        self.closed_congruence(l, &entry, &instances);
-        self.depth -= 1;
-        self.abstract_depth -= 1;
-        for (th, p) in post.into_iter().enumerate() {
-            st[th] = p;
+        LoopExit {
+            post,
+            exits,
+            exit_at,
+            mid_iteration,
         }
     }
 
@@ -295,11 +349,7 @@ impl Encoder<'_> {
     ) {
         // In the pair model the two threads are symmetric (either may be any thread), so the
         // first one stands for both.
-        let checked = if self.memory == MemoryModel::EqualityAbstraction && self.pinned.is_empty() {
-            1
-        } else {
-            self.n
-        };
+        let checked = self.model.checked_threads(self.n);
         for (v, cf) in &l.closed {
             let mut fails = Vec::new();
             for th in 0..checked {
@@ -319,7 +369,7 @@ impl Encoder<'_> {
                 s.span.line,
                 sym(&self.k.var(*v).name)
             );
-            self.check_list.push(Check {
+            self.checks.push(Check {
                 property: Property::ClosedForm {
                     loop_span: s.span.clone(),
                     var: *v,
@@ -342,7 +392,7 @@ impl Encoder<'_> {
     /// Puts thread `th`'s state `ts` (the loop's entry state) at a fresh iteration count of the
     /// loop: closed forms at that count, other assigned variables and the memory the loop may
     /// change fresh, the barrier count advanced. Returns the count (BV64).
-    pub(super) fn iteration_state(
+    pub(in crate::encode) fn iteration_state(
         &mut self,
         l: &AbstractLoop,
         line: u32,
@@ -429,7 +479,7 @@ impl Encoder<'_> {
     /// `i > lb` / `i >= lb` with a linear `i`, the trip bound `i0 + (it-1)*k < ub` in wide
     /// arithmetic, under the condition that no step can wrap (`ub - 1 + k <= MAX`), which makes
     /// it exact too.
-    pub(super) fn iteration_bounds(
+    pub(in crate::encode) fn iteration_bounds(
         &mut self,
         l: &AbstractLoop,
         it: &Sexp,
@@ -562,8 +612,13 @@ impl Encoder<'_> {
     /// from equal values agree on it (asserted, a valid fact). Saves the solver proving it
     /// through two shifters or multipliers, e.g. that both threads of a tree reduction see
     /// the same `s` when their barrier counts agree.
-    pub(super) fn closed_congruence(&mut self, l: &AbstractLoop, entry: &[TState], instances: &[Vec<(Sexp, TState)>]) {
-        if self.n != 2 || self.memory != MemoryModel::EqualityAbstraction || !self.pinned.is_empty() {
+    pub(in crate::encode) fn closed_congruence(
+        &mut self,
+        l: &AbstractLoop,
+        entry: &[TState],
+        instances: &[Vec<(Sexp, TState)>],
+    ) {
+        if !self.model.pair() {
             return;
         }
         for (v, cf) in &l.closed {
@@ -705,14 +760,20 @@ impl Encoder<'_> {
     }
 
     /// A check that `inv` holds in `states` (on entry, or at the end of the iteration).
-    pub(super) fn invariant_check(&mut self, inv: &LoopInvariant, states: &[TState], what: &str, base: bool) {
+    pub(in crate::encode) fn invariant_check(
+        &mut self,
+        inv: &LoopInvariant,
+        states: &[TState],
+        what: &str,
+        base: bool,
+    ) {
         self.invariant_check_with(inv, states, what, base, t());
     }
 
     /// A check that `inv` holds in `states` where `premise` holds, over the memory both
     /// threads wrote ([`Reading::Both`]); an invariant that reads the other thread reads it in
     /// `states`.
-    pub(super) fn invariant_check_with(
+    pub(in crate::encode) fn invariant_check_with(
         &mut self,
         inv: &LoopInvariant,
         states: &[TState],
@@ -721,11 +782,7 @@ impl Encoder<'_> {
         premise: Sexp,
     ) {
         let relational = self.reads_other && inv.reads_other_thread();
-        let checked = if self.memory == MemoryModel::EqualityAbstraction {
-            1
-        } else {
-            self.n
-        };
+        let checked = self.model.checked_threads(self.n);
         let terms = self.loop_invariant_terms(inv, states, checked, Reading::Both, relational);
         let mut fails = Vec::new();
         for (th, c) in terms.into_iter().enumerate() {
@@ -743,13 +800,22 @@ impl Encoder<'_> {
     }
 }
 
+/// What [`Encoder::loop_exit`] leaves: each thread's state after the loop, its exit count,
+/// where a `break` between barriers left it (when one may), and whether one may.
+struct LoopExit {
+    post: Vec<TState>,
+    exits: Vec<Sexp>,
+    exit_at: Vec<Sexp>,
+    mid_iteration: bool,
+}
+
 /// The accesses that every iteration of `l` makes after its last barrier, in the barrier
 /// interval that the next head (or the exit) is in: those of the statements after the body's
 /// last barrier and of the step, at the top level (or in blocks), whose address reads no
 /// variable the loop assigns (so that it is the same at the head that follows). Only for a
 /// loop running a fixed number `> 0` of barriers per iteration whose body and step cannot
 /// leave early (a `continue` could skip them); none otherwise. As (array, byte offset, type).
-pub(super) fn tail_accesses(l: &AbstractLoop) -> Vec<(ArrayId, Expr, Ty)> {
+pub(in crate::encode) fn tail_accesses(l: &AbstractLoop) -> Vec<(ArrayId, Expr, Ty)> {
     if !matches!(l.barriers, Some(n) if n > 0) || has_exit(&l.body) || has_exit(&l.step) {
         return Vec::new();
     }
@@ -792,7 +858,7 @@ pub(super) fn tail_accesses(l: &AbstractLoop) -> Vec<(ArrayId, Expr, Ty)> {
 
 /// `log2` of the barrier-count stride of a loop running `nb` barriers per iteration: the
 /// smallest power of two `>= nb`.
-pub(super) fn barrier_shift(nb: u32) -> u32 {
+pub(in crate::encode) fn barrier_shift(nb: u32) -> u32 {
     nb.max(1).next_power_of_two().trailing_zeros()
 }
 
@@ -819,7 +885,7 @@ fn break_positions(l: &AbstractLoop, nb: u32) -> BTreeSet<u32> {
 
 /// Whether `stmts` (a loop body) can leave the loop other than by `break` or `continue`: a
 /// `return`, or an exit of a block around the loop.
-pub(super) fn leaves_loop(stmts: &[Stmt], brk: BlockId, cont: BlockId) -> bool {
+pub(in crate::encode) fn leaves_loop(stmts: &[Stmt], brk: BlockId, cont: BlockId) -> bool {
     let mut w = LoopExits {
         inner: HashSet::from([brk, cont]),
         exits: Vec::new(),

@@ -30,7 +30,7 @@ impl Encoder<'_> {
                 let v = self.read_var(*id, st, th);
                 self.guard_peer_value(v, *ty)
             }
-            Expr::Builtin(b) => match (self.pinned.get(th), b) {
+            Expr::Builtin(b) => match (self.concrete.pinned.get(th), b) {
                 // A barrier invariant evaluated at another thread (`invariants`).
                 _ if let Some(v) = self.invariant_builtin(*b, th) => v,
                 (Some((blk, _)), Builtin::BlockIdx(d)) => bvn(blk[d.index()], 32),
@@ -90,7 +90,7 @@ impl Encoder<'_> {
                 self.seen_abstract |= self.k.uninterpreted.contains(name);
                 let tys: Vec<Ty> = args.iter().map(Expr::ty).collect();
                 let vals: Vec<Sexp> = args.iter().map(|a| self.expr(a, st, th)).collect();
-                if self.float_ieee
+                if self.concrete.float_ieee
                     && let Some(v) = self.ieee_opaque(name, &vals, &tys, *ty)
                 {
                     return v;
@@ -109,7 +109,7 @@ impl Encoder<'_> {
     }
 
     /// The value `a` of type `from` converted to `to` (C conversions; floats opaque unless IEEE).
-    pub(super) fn cast(&mut self, a: Sexp, from: Ty, to: Ty) -> Sexp {
+    pub(in crate::encode) fn cast(&mut self, a: Sexp, from: Ty, to: Ty) -> Sexp {
         match (from, to) {
             (x, y) if x == y => a,
             (Ty::Bool, Ty::Int { bits, .. }) => app("ite", vec![a, bvn(1, bits), bvn(0, bits)]),
@@ -120,7 +120,7 @@ impl Encoder<'_> {
                 self.cast(i, Ty::I32, to)
             }
             _ => {
-                if self.float_ieee
+                if self.concrete.float_ieee
                     && let Some(v) = self.ieee_cast(a.clone(), from, to)
                 {
                     return v;
@@ -134,7 +134,15 @@ impl Encoder<'_> {
     }
 
     /// The term of `lhs op rhs` of result type `ty` for thread `th`.
-    pub(super) fn binary(&mut self, op: BinOp, lhs: &Expr, rhs: &Expr, ty: Ty, st: &mut TState, th: usize) -> Sexp {
+    pub(in crate::encode) fn binary(
+        &mut self,
+        op: BinOp,
+        lhs: &Expr,
+        rhs: &Expr,
+        ty: Ty,
+        st: &mut TState,
+        th: usize,
+    ) -> Sexp {
         let lt = lhs.ty();
         let a = self.expr(lhs, st, th);
         // `&&` and `||` evaluate their right operand only when the left one does not decide
@@ -228,7 +236,7 @@ impl Encoder<'_> {
         if let Some(when) = self.evaluated_if.iter().cloned().reduce(crate::encode::terms::and) {
             ok = app("=>", vec![when, ok]);
         }
-        let checked = th == 0 || self.memory != super::MemoryModel::EqualityAbstraction;
+        let checked = th < self.model.checked_threads(self.n);
         if self.check_overflow && self.on_trace && checked {
             let reach = self.reach(st, th);
             let fail = crate::encode::terms::and(reach, not(ok.clone()));
@@ -244,7 +252,7 @@ impl Encoder<'_> {
     }
 
     /// `a op b` on bit-vectors, signed or unsigned.
-    pub(super) fn int_binary(&mut self, op: BinOp, a: Sexp, b: Sexp, _lt: Ty, signed: bool) -> Sexp {
+    pub(in crate::encode) fn int_binary(&mut self, op: BinOp, a: Sexp, b: Sexp, _lt: Ty, signed: bool) -> Sexp {
         let s = |x: &'static str, y: &'static str| if signed { x } else { y };
         let name = match op {
             BinOp::Add => "bvadd",
@@ -271,7 +279,7 @@ impl Encoder<'_> {
 
     /// Converts between the access type and the variable's type when they differ (a load of
     /// an `int` into an `unsigned` temporary has the same bits).
-    pub(super) fn coerce(&mut self, v: Sexp, from: Ty, to: Ty) -> Sexp {
+    pub(in crate::encode) fn coerce(&mut self, v: Sexp, from: Ty, to: Ty) -> Sexp {
         if from == to || (from.bits() == to.bits() && from != Ty::Bool && to != Ty::Bool) {
             v
         } else {
@@ -280,7 +288,7 @@ impl Encoder<'_> {
     }
 
     /// Converts an integer term between widths by the source's signedness.
-    pub(super) fn coerce_int(&mut self, v: Sexp, from: Ty, to: Ty) -> Sexp {
+    pub(in crate::encode) fn coerce_int(&mut self, v: Sexp, from: Ty, to: Ty) -> Sexp {
         match (from, to) {
             (Ty::Int { bits: fb, signed }, Ty::Int { bits: tb, .. }) => extend(v, fb, tb, signed),
             _ => self.coerce(v, from, to),
@@ -293,7 +301,7 @@ impl Encoder<'_> {
 /// when every value is kept (a widening, or no integer conversion). An unsigned value above
 /// `INT_MAX` stored into an `int` changes value; so does a negative one stored into an
 /// `unsigned`, and a narrowing of a value that does not fit.
-pub(super) fn value_preserved(a: &Sexp, from: Ty, to: Ty) -> Option<Sexp> {
+pub(in crate::encode) fn value_preserved(a: &Sexp, from: Ty, to: Ty) -> Option<Sexp> {
     let (Ty::Int { bits: fb, signed: fs }, Ty::Int { bits: tb, signed: ts }) = (from, to) else {
         return None;
     };
@@ -348,7 +356,7 @@ pub(super) fn value_preserved(a: &Sexp, from: Ty, to: Ty) -> Option<Sexp> {
 /// [`mul_no_overflow`]'s shape, which the relaxation recognizes (`nl.nowrap…`).
 ///
 /// [`mul_no_overflow`]: crate::encode::nonlinear::mul_no_overflow
-pub(super) fn no_overflow(op: BinOp, a: &Sexp, b: &Sexp, bits: u32, signed: bool) -> Sexp {
+pub(in crate::encode) fn no_overflow(op: BinOp, a: &Sexp, b: &Sexp, bits: u32, signed: bool) -> Sexp {
     let name = match op {
         BinOp::Add => "bvadd",
         BinOp::Sub => "bvsub",

@@ -1,6 +1,9 @@
-//! Constant evaluation of IR expressions under the launch geometry, for loop unrolling.
+//! Constant evaluation of IR expressions under the launch geometry ([`eval`] over an [`Env`]
+//! of known values), and the geometry itself ([`Geometry`], CUDA's launch limits). The floor
+//! the passes (loop unrolling, propagation), the encoders, the driver and the front end's
+//! host-launch interpreter stand on.
 
-use crate::ir::{BinOp, Builtin, Expr, Ty, UnOp, VarId};
+use super::{BinOp, Builtin, Expr, Ty, UnOp, VarId};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::collections::HashMap;

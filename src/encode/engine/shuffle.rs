@@ -24,7 +24,7 @@
 //! exact in the concrete model, over the threads of the warp (block) that take part, and any
 //! value in the pair model, which follows two threads only.
 
-use super::{Encoder, MemoryModel, Property, TState};
+use super::{Encoder, Property, TState};
 use crate::encode::terms::{and, app, bvn, f, not, or, sort_of, sym, t};
 use crate::ir::{Expr, ReduceOp, ShuffleMode, Stmt, Ty, VarId, VoteOp};
 use crate::solver::Sexp;
@@ -42,7 +42,7 @@ struct Operands {
 impl Encoder<'_> {
     /// `dst = shuffle(mask, value, lane, width)` of `mode` for every thread of `st`.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn shuffle(
+    pub(in crate::encode) fn shuffle(
         &mut self,
         s: &Stmt,
         dst: VarId,
@@ -72,7 +72,7 @@ impl Encoder<'_> {
             });
         }
         self.inactive_lane_check(s, mask, &ops, st);
-        if self.memory != MemoryModel::Serialized {
+        if !self.model.pinned() {
             // Lanes the model does not follow may be the source.
             self.seen_abstract = true;
         }
@@ -108,12 +108,12 @@ impl Encoder<'_> {
     /// Thread `th`'s block and warp (its linear thread id / 32), when the model pins it
     /// (concrete model).
     fn concrete_warp(&self, th: usize) -> Option<([u64; 3], u64)> {
-        Some((self.pinned.get(th)?.0, self.concrete_linear_id(th)? / 32))
+        Some((self.concrete.pinned.get(th)?.0, self.concrete_linear_id(th)? / 32))
     }
 
     /// Thread `th`'s linear thread id in its block, when the model pins it (concrete model).
     fn concrete_linear_id(&self, th: usize) -> Option<u64> {
-        let (_, tid) = self.pinned.get(th)?;
+        let (_, tid) = self.concrete.pinned.get(th)?;
         let bx = u64::from(self.g.block_dim[0]?);
         let by = u64::from(self.g.block_dim[1]?);
         Some(tid[0] + bx * (tid[1] + by * tid[2]))
@@ -123,14 +123,14 @@ impl Encoder<'_> {
     /// it is of `th`'s warp: in the concrete model the other threads of its warp (condition
     /// true), in the pair model outside abstracted loops the other thread, else none.
     fn shuffle_sources(&mut self, th: usize, n: usize) -> Vec<(usize, Sexp)> {
-        if self.memory == MemoryModel::Serialized && !self.pinned.is_empty() {
+        if self.model.pinned() {
             let mine = self.concrete_warp(th);
             return (0..n)
                 .filter(|o| *o != th && mine.is_some() && self.concrete_warp(*o) == mine)
                 .map(|o| (o, t()))
                 .collect();
         }
-        if n == 2 && self.memory == MemoryModel::EqualityAbstraction && self.abstract_depth == 0 {
+        if self.model.pair() && self.abstract_depth == 0 {
             return vec![(1 - th, self.same_warp())];
         }
         Vec::new()
@@ -148,12 +148,7 @@ impl Encoder<'_> {
         let Ok(mask) = u32::try_from(mask) else {
             return;
         };
-        if !self.checks
-            || self.n != 2
-            || self.memory != MemoryModel::EqualityAbstraction
-            || self.abstract_depth > 0
-            || self.returned_in_loop
-        {
+        if !self.make_checks || !self.model.pair() || self.abstract_depth > 0 || self.returned_in_loop {
             return;
         }
         let same_warp = self.same_warp();
@@ -176,18 +171,18 @@ impl Encoder<'_> {
     }
 
     /// `same_warp`: the two threads are of one block and one warp of 32, defined once.
-    pub(super) fn same_warp(&mut self) -> Sexp {
-        if let Some(w) = &self.same_warp {
+    pub(in crate::encode) fn same_warp(&mut self) -> Sexp {
+        if let Some(w) = &self.pair.same_warp {
             return w.clone();
         }
         let w = self.one_warp("same_warp", 5);
-        self.same_warp = Some(w.clone());
+        self.pair.same_warp = Some(w.clone());
         w
     }
 
     /// A `return` by the threads of `st` under their path conditions: remembered per thread
     /// (outside abstracted loops; inside one, only that some thread may have returned there).
-    pub(super) fn note_return(&mut self, st: &[TState]) {
+    pub(in crate::encode) fn note_return(&mut self, st: &[TState]) {
         if self.abstract_depth > 0 {
             self.returned_in_loop = true;
             return;
@@ -201,7 +196,7 @@ impl Encoder<'_> {
 }
 
 /// `mask` (BV32) has the bit of `lane` (BV32) set.
-pub(super) fn names(mask: &Sexp, lane: &Sexp) -> Sexp {
+pub(in crate::encode) fn names(mask: &Sexp, lane: &Sexp) -> Sexp {
     let bit = app(
         "bvand",
         vec![app("bvlshr", vec![mask.clone(), lane.clone()]), bvn(1, 32)],
@@ -253,7 +248,7 @@ impl Encoder<'_> {
     /// has not exited and does not make the call, any value, as CUDA leaves it undefined),
     /// any value elsewhere (the pair model does not follow the other lanes: what follows is
     /// "possible"). A literal mask is checked as for shuffles.
-    pub(super) fn vote(
+    pub(in crate::encode) fn vote(
         &mut self,
         s: &Stmt,
         dst: VarId,
@@ -277,7 +272,7 @@ impl Encoder<'_> {
             });
         }
         self.inactive_lane_check(s, mask, &ops, st);
-        let exact = self.memory == MemoryModel::Serialized && !self.pinned.is_empty();
+        let exact = self.model.pinned();
         if !exact {
             self.seen_abstract = true;
         }
@@ -304,7 +299,7 @@ impl Encoder<'_> {
         let block_wide = matches!(op, VoteOp::BlockCount | VoteOp::BlockAnd | VoteOp::BlockOr);
         (0..st.len())
             .filter(|o| match block_wide {
-                true => self.pinned[*o].0 == self.pinned[th].0,
+                true => self.concrete.pinned[*o].0 == self.concrete.pinned[th].0,
                 false => self.concrete_warp(*o).is_some() && self.concrete_warp(*o) == self.concrete_warp(th),
             })
             .map(|o| {

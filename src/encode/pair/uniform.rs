@@ -19,9 +19,13 @@
 //!
 //! A variable read before it is assigned holds an arbitrary value per thread: the premise
 //! that the uniform variables the loop reads agree on entry keeps such values out.
+//!
+//! The pair model's: the engine's abstracted loops ask [`Encoder::loop_uniformity`], which says
+//! nothing in the other models.
 
-use super::{Encoder, TState};
+use crate::encode::engine::{Encoder, TState};
 use crate::encode::terms::{and, app};
+use crate::ir::query::expr_vars;
 use crate::ir::query::{defined_vars, read_vars};
 use crate::ir::visit::VarContext;
 use crate::ir::{AbstractLoop, Builtin, Expr, Kernel, Stmt, StmtKind, VarId};
@@ -30,7 +34,7 @@ use std::collections::BTreeSet;
 
 /// What [`Encoder::loop_uniformity`] finds of an abstracted loop.
 #[derive(Default)]
-pub(super) struct LoopUniformity {
+pub(in crate::encode) struct LoopUniformity {
     /// Its havocked variables that are uniform.
     pub havocked: Vec<VarId>,
     /// The uniform variables it reads (whose values on entry must agree in both threads).
@@ -42,7 +46,7 @@ pub(super) struct LoopUniformity {
 
 /// The uniform variables of `k` (a prepared kernel): the greatest set closed under the rules
 /// of the module doc, found by removing variables until none changes.
-pub(super) fn uniform_vars(k: &Kernel) -> BTreeSet<VarId> {
+pub(in crate::encode) fn uniform_vars(k: &Kernel) -> BTreeSet<VarId> {
     let mut u: BTreeSet<VarId> = (0..k.vars.len()).map(VarId).collect();
     // Given a value other than by an assignment: not uniform.
     let mut other = BTreeSet::new();
@@ -150,9 +154,9 @@ fn walk(stmts: &[Stmt], ctrl: bool, u: &mut BTreeSet<VarId>) {
 
 impl Encoder<'_> {
     /// What the uniformity analysis says of `l` in the pair model (nothing elsewhere).
-    pub(super) fn loop_uniformity(&self, l: &AbstractLoop) -> LoopUniformity {
+    pub(in crate::encode) fn loop_uniformity(&self, l: &AbstractLoop) -> LoopUniformity {
         let mut out = LoopUniformity::default();
-        if self.n != 2 || !self.pinned.is_empty() {
+        if !self.model.pair() {
             return out;
         }
         let u = uniform_vars(self.k);
@@ -167,7 +171,7 @@ impl Encoder<'_> {
             read_vars(part, &mut read);
         }
         let mut cond_reads = Vec::new();
-        super::expr_vars(&l.cond, &mut cond_reads);
+        expr_vars(&l.cond, &mut cond_reads);
         read.extend(cond_reads);
         out.entry = read.into_iter().filter(|v| u.contains(v)).collect();
         out
@@ -175,7 +179,7 @@ impl Encoder<'_> {
 
     /// Whether the uniform variables `entry_vars` agree in the two threads' states `entry`
     /// (a loop's entry states).
-    pub(super) fn entry_agrees(&mut self, entry_vars: &[VarId], entry: &mut [TState]) -> Sexp {
+    pub(in crate::encode) fn entry_agrees(&mut self, entry_vars: &[VarId], entry: &mut [TState]) -> Sexp {
         let mut premise = crate::encode::terms::t();
         if entry.len() == 2 {
             for v in entry_vars {
@@ -190,7 +194,7 @@ impl Encoder<'_> {
     /// For the uniform variables `vars` of the two threads' states `st`: equal where `same`
     /// (the threads are at the same count of the loop) and the uniform variables `entry_vars`
     /// agreed in the loop's entry states `entry`.
-    pub(super) fn uniform_agree(
+    pub(in crate::encode) fn uniform_agree(
         &mut self,
         vars: &[VarId],
         entry_vars: &[VarId],

@@ -34,25 +34,13 @@
 //! Only the pair model under the equality abstraction reads barrier invariants; the concrete
 //! model, whose memory is exact, ignores them.
 
-use super::{Encoder, MemoryModel, Property, TState};
+use super::{Encoder, Property, TState};
+use crate::encode::property::InvariantCheck;
 use crate::encode::terms::{and, app, atom, bvn, extend, f, not, or, t};
 use crate::ir::visit::{VarContext, Visitor};
 use crate::ir::{ArrayId, BarrierInvariant, Builtin, Dim, Expr, LoopInvariant, Space, Span, Stmt, StmtKind, VarId};
 use crate::solver::Sexp;
 use std::collections::BTreeSet;
-
-/// What one barrier-invariant query asks ([`Property::BarrierInvariant`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum InvariantCheck {
-    /// The invariant may not hold when the barrier is reached.
-    Holds,
-    /// The invariant may read a location neither thread of the pair accessed since the last
-    /// barrier (an unknown location, paper `001_…` §3.2).
-    Access,
-    /// The invariant reads this variable, which may differ between two threads of one block:
-    /// it cannot be instantiated at other threads.
-    Uniform(String),
-}
 
 /// How many ranges of the checking thread's `threadIdx.x` an access check is split into
 /// under `--split-invariants` ([`Encoder::push_split_check`]).
@@ -63,7 +51,7 @@ const ACCESS_CASES: u32 = 8;
 /// position, [`Encoder::recall_known`], is not taken as a write), the thread's barrier count
 /// (BV64) there.
 #[derive(Clone, Debug)]
-pub(super) struct Seen {
+pub(in crate::encode) struct Seen {
     array: ArrayId,
     th: usize,
     reach: Sexp,
@@ -75,7 +63,7 @@ pub(super) struct Seen {
 
 /// How an invariant's loads read memory.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Reading {
+pub(in crate::encode) enum Reading {
     /// At the check: the evaluating thread's view, with the bytes the other thread of its
     /// block wrote in this interval taken from that thread's view.
     Both,
@@ -85,11 +73,11 @@ pub(super) enum Reading {
 
 /// The pair model's barrier-invariant state.
 #[derive(Clone, Debug, Default)]
-pub(super) struct InvariantState {
+pub(in crate::encode) struct InvariantState {
     /// The invariants met since the last barrier, with their spans.
     pending: Vec<(Span, BarrierInvariant)>,
     /// The accesses of the current barrier interval.
-    pub(super) seen: Vec<Seen>,
+    pub(in crate::encode) seen: Vec<Seen>,
     /// While an invariant is evaluated: per evaluating position, the thread whose built-ins it
     /// reads and the value that replaces its `threadIdx.x` (`BV32`), if any.
     view: Option<[(usize, Option<Sexp>); 2]>,
@@ -104,11 +92,11 @@ pub(super) struct InvariantState {
 impl Encoder<'_> {
     /// Whether barrier invariants are read in this model.
     fn invariants_on(&self) -> bool {
-        self.memory == MemoryModel::EqualityAbstraction && self.n == 2
+        self.model.pair()
     }
 
     /// A [`StmtKind::BarrierInvariant`]: kept for the next barrier.
-    pub(super) fn stmt_barrier_invariant(&mut self, s: &Stmt, bi: &BarrierInvariant) {
+    pub(in crate::encode) fn stmt_barrier_invariant(&mut self, s: &Stmt, bi: &BarrierInvariant) {
         if self.invariants_on() {
             self.invariants.pending.push((s.span.clone(), bi.clone()));
         }
@@ -116,7 +104,7 @@ impl Encoder<'_> {
 
     /// Records the accesses of a statement for the access checks (shared and global arrays):
     /// per thread its reach and byte offset (`per`), and its barrier count (`bcs`).
-    pub(super) fn note_interval_access(
+    pub(in crate::encode) fn note_interval_access(
         &mut self,
         array: ArrayId,
         per: &[(Sexp, Sexp, Sexp)],
@@ -142,7 +130,7 @@ impl Encoder<'_> {
 
     /// The accesses known in the current interval (to be recalled where the interval goes on,
     /// [`Self::recall_known`]).
-    pub(super) fn known_now(&self) -> Vec<Seen> {
+    pub(in crate::encode) fn known_now(&self) -> Vec<Seen> {
         self.invariants.seen.clone()
     }
 
@@ -150,7 +138,7 @@ impl Encoder<'_> {
     /// at, e.g. the head or the exit of an abstracted loop) known again, each where `when`
     /// holds for its thread, at that thread's barrier count now; as known locations only, not
     /// as writes whose values a check would read from the other thread.
-    pub(super) fn recall_known(&mut self, items: &[Seen], when: &[Sexp], st: &[TState]) {
+    pub(in crate::encode) fn recall_known(&mut self, items: &[Seen], when: &[Sexp], st: &[TState]) {
         if !self.invariants_on() {
             return;
         }
@@ -172,7 +160,7 @@ impl Encoder<'_> {
     /// Records that thread `th` (now at barrier count `bc`) accessed the `width` bytes of
     /// `array` at `off` in this interval where `reach` holds (a known location only, see
     /// [`Self::recall_known`]).
-    pub(super) fn know(&mut self, array: ArrayId, th: usize, reach: Sexp, off: Sexp, width: u32, bc: Sexp) {
+    pub(in crate::encode) fn know(&mut self, array: ArrayId, th: usize, reach: Sexp, off: Sexp, width: u32, bc: Sexp) {
         if !self.invariants_on() || !matches!(self.k.array(array).space, Space::Shared | Space::Global) {
             return;
         }
@@ -202,14 +190,14 @@ impl Encoder<'_> {
             return atom("same_block");
         }
         match self.invariants.states.get(pos) {
-            Some(ts) => and(atom("same_block"), super::races::equal(bc, &ts.bc)),
+            Some(ts) => and(atom("same_block"), crate::encode::terms::equal(bc, &ts.bc)),
             None => atom("same_block"),
         }
     }
 
     /// The value of built-in `b` for position `th` while an invariant is evaluated at another
     /// thread (`None`: not evaluating one, or no replacement).
-    pub(super) fn invariant_builtin(&self, b: Builtin, th: usize) -> Option<Sexp> {
+    pub(in crate::encode) fn invariant_builtin(&self, b: Builtin, th: usize) -> Option<Sexp> {
         let view = self.invariants.view.as_ref()?;
         let (thread, lid) = view.get(th)?;
         if let (Builtin::ThreadIdx(Dim::X), Some(l)) = (b, lid) {
@@ -219,8 +207,8 @@ impl Encoder<'_> {
     }
 
     /// At a block barrier, before the threads pass it: the checks of the pending invariants.
-    pub(super) fn check_barrier_invariants(&mut self, st: &mut [TState]) {
-        if !self.invariants_on() || self.invariants.pending.is_empty() || !self.checks {
+    pub(in crate::encode) fn check_barrier_invariants(&mut self, st: &mut [TState]) {
+        if !self.invariants_on() || self.invariants.pending.is_empty() || !self.make_checks {
             return;
         }
         let pending = self.invariants.pending.clone();
@@ -244,7 +232,7 @@ impl Encoder<'_> {
                 // Both threads at this barrier: of one block, with the same barriers passed
                 // (in an abstracted loop, at the same iteration).
                 premise.push(atom("same_block"));
-                premise.push(super::races::equal(&st[0].bc, &st[1].bc));
+                premise.push(crate::encode::terms::equal(&st[0].bc, &st[1].bc));
                 premise.push(self.reach(&st[1], 1));
             }
             let premise = premise.into_iter().reduce(and).unwrap_or_else(t);
@@ -326,7 +314,7 @@ impl Encoder<'_> {
         match self.g.block_dim[0].filter(|_| self.split_invariants) {
             Some(size) => {
                 let tid = atom(Self::builtin_name(Builtin::ThreadIdx(Dim::X), 0));
-                let first = self.check_list.len();
+                let first = self.checks.len();
                 let cases = size.clamp(1, max_cases.max(1));
                 let width = size.div_ceil(cases);
                 let mut lo = 0;
@@ -347,7 +335,7 @@ impl Encoder<'_> {
                         vec![],
                         self.seen_abstract,
                     );
-                    if let Some(c) = self.check_list.last_mut() {
+                    if let Some(c) = self.checks.last_mut() {
                         c.split = Some(first);
                     }
                     lo = hi + 1;
@@ -360,7 +348,7 @@ impl Encoder<'_> {
     /// After a block barrier, once the threads of `st` see the fresh memories: the pending
     /// invariants assumed at each instance, for each thread; then none is pending and no
     /// location is known.
-    pub(super) fn assume_barrier_invariants(&mut self, st: &mut [TState]) {
+    pub(in crate::encode) fn assume_barrier_invariants(&mut self, st: &mut [TState]) {
         let pending = std::mem::take(&mut self.invariants.pending);
         self.invariants.seen.clear();
         if !self.invariants_on() {
@@ -420,7 +408,7 @@ impl Encoder<'_> {
 
     /// Forgets the locations known in this interval (at the entry and exit of an abstracted
     /// loop).
-    pub(super) fn forget_known(&mut self) {
+    pub(in crate::encode) fn forget_known(&mut self) {
         self.invariants.seen.clear();
     }
 
@@ -462,7 +450,7 @@ impl Encoder<'_> {
     /// invariant `A[tid] != A[__other_int(tid)]` holds only there). An assumption reads each
     /// thread's own view, which may always be taken as that same memory (the threads' views
     /// differ only where the other thread wrote in this interval, which reading would race).
-    pub(super) fn loop_invariant_terms(
+    pub(in crate::encode) fn loop_invariant_terms(
         &mut self,
         inv: &LoopInvariant,
         states: &[TState],
@@ -598,7 +586,7 @@ impl Encoder<'_> {
     /// ([`StmtKind::ArraySnapshot`]): its own view, and under the equality abstraction of the
     /// pair, the bytes the other thread of its block wrote in this interval (the writes known
     /// here) from the other thread's view.
-    pub(super) fn snapshot_view(&mut self, array: ArrayId, st: &[TState], th: usize) -> Sexp {
+    pub(in crate::encode) fn snapshot_view(&mut self, array: ArrayId, st: &[TState], th: usize) -> Sexp {
         let mine = self.mem_get(&st[th], array);
         if !self.invariants_on() || st.len() != 2 {
             return mine;

@@ -20,51 +20,17 @@
 //!
 //! The witness schedule is read back by sorting the enabled events by their SIDs' values.
 
+use super::state::{Event, Timeline};
 use crate::encode::AccessKind;
-use crate::encode::ssa::{Encoder, MemKey, TState};
+use crate::encode::engine::{Encoder, MemKey, TState};
 use crate::encode::terms::{and, app, atom, bvn, mem_sort, not, sym};
 use crate::ir::{ArrayId, Space, Span, Ty};
 use crate::solver::Sexp;
 
-/// One shared or global access of one thread (an atomic is one event).
-#[derive(Clone, Debug)]
-pub struct Event {
-    /// 0-based thread of the launch (block-major, x fastest).
-    pub thread: usize,
-    pub array: ArrayId,
-    /// Which of the array's memories the access uses: the thread's 0-based block for a
-    /// `__shared__` array (each block has its own), 0 otherwise.
-    pub block: usize,
-    /// Byte offset (BV64).
-    pub off: Sexp,
-    /// The access type (its width is `ty.bytes()`).
-    pub ty: Ty,
-    /// Path condition: whether the access happens.
-    pub pc: Sexp,
-    /// Barriers the thread has passed before the access (BV32).
-    pub bc: Sexp,
-    pub kind: AccessKind,
-    /// The bytes read (a fresh BV of `8 * width` bits), for reads and atomics.
-    pub read: Option<Sexp>,
-    /// The bytes written, for writes and atomics.
-    pub write: Option<Sexp>,
-    pub span: Span,
-    /// The SID variable.
-    pub sid: Sexp,
-}
-
-/// The events of a concrete encoding with schedule IDs, in encoding order.
-#[derive(Clone, Debug, Default)]
-pub struct Timeline {
-    pub events: Vec<Event>,
-    /// Width of SIDs in bits (set by `finish_schedule`).
-    pub sid_bits: u32,
-}
-
 impl Encoder<'_> {
     /// Whether accesses to `array` are events of the timeline.
     pub(in crate::encode) fn scheduled(&self, array: ArrayId) -> bool {
-        self.schedule.is_some() && !matches!(self.k.array(array).space, Space::Local | Space::Constant)
+        self.concrete.schedule.is_some() && !matches!(self.k.array(array).space, Space::Local | Space::Constant)
     }
 
     /// Adds an event for thread `th`; returns its index and the bytes it reads (a fresh
@@ -80,7 +46,7 @@ impl Encoder<'_> {
         kind: AccessKind,
         span: &Span,
     ) -> (usize, Sexp) {
-        let k = self.schedule.as_ref().map(|s| s.events.len()).unwrap_or(0);
+        let k = self.concrete.schedule.as_ref().map(|s| s.events.len()).unwrap_or(0);
         let read = if kind == AccessKind::Write {
             None
         } else {
@@ -101,7 +67,7 @@ impl Encoder<'_> {
             span: span.clone(),
             sid,
         };
-        if let Some(s) = self.schedule.as_mut() {
+        if let Some(s) = self.concrete.schedule.as_mut() {
             s.events.push(ev);
         }
         (k, read.unwrap_or_else(|| bvn(0, ty.bits())))
@@ -109,7 +75,7 @@ impl Encoder<'_> {
 
     /// Sets the bytes event `ev` writes.
     pub(in crate::encode) fn sched_write(&mut self, ev: usize, bits: Sexp) {
-        if let Some(e) = self.schedule.as_mut().and_then(|s| s.events.get_mut(ev)) {
+        if let Some(e) = self.concrete.schedule.as_mut().and_then(|s| s.events.get_mut(ev)) {
             e.write = Some(bits);
         }
     }
@@ -118,7 +84,7 @@ impl Encoder<'_> {
     /// groups the threads into blocks for barrier SIDs. Afterwards `self.global` holds each
     /// array's final memory and the encoder no longer schedules accesses.
     pub(in crate::encode) fn finish_schedule(&mut self, threads_per_block: usize) {
-        let Some(mut tl) = self.schedule.take() else {
+        let Some(mut tl) = self.concrete.schedule.take() else {
             return;
         };
         let n_events = tl.events.len();
@@ -227,7 +193,7 @@ impl Encoder<'_> {
         for key in keys {
             self.timeline_of(&tl, key, &range, total, bits);
         }
-        self.timeline = Some(tl);
+        self.concrete.timeline = Some(tl);
     }
 
     /// The timeline of memory `key` (see the module docs): its byte maps over the `total`

@@ -3,11 +3,11 @@
 //! thread coordinates, distinctness, parameters) and the initial states; joins of states at the
 //! end of an `if` or a block (`ite` per differing value).
 //!
-//! Does not interpret statements (`stmt`) nor decide what memory a thread sees (`memory`,
-//! `abstraction`).
+//! Does not interpret statements (`stmt`) nor decide what memory a thread sees (`access`,
+//! `pair/equality.rs`).
 
 use super::fold;
-use super::{Encoder, MemKey, MemoryModel};
+use super::{Encoder, MemKey};
 use crate::encode::terms::{and, app, atom, bvn, extend, f, mem_sort, not, sort_of, sym, t, thread_symbol, ty_tag};
 use crate::ir::{ArrayId, Builtin, ParamKind, Space, Ty, VarId};
 use crate::solver::{Command, Sexp};
@@ -84,14 +84,14 @@ impl Encoder<'_> {
     }
 
     /// The SMT symbol of builtin `b` for thread `thread` ([`thread_symbol`]).
-    pub(super) fn builtin_name(b: Builtin, thread: usize) -> String {
+    pub(in crate::encode) fn builtin_name(b: Builtin, thread: usize) -> String {
         thread_symbol(b, thread)
     }
 
     /// Geometry, the two threads, distinctness, scalar parameters.
     pub(in crate::encode) fn prologue(&mut self) {
         use crate::ir::Dim;
-        use crate::passes::{MAX_BLOCK_DIM, MAX_BLOCK_THREADS, MAX_GRID_DIM};
+        use crate::ir::eval::{MAX_BLOCK_DIM, MAX_BLOCK_THREADS, MAX_GRID_DIM};
         // OpenCL leaves the work-group size to the device (a CPU's can pass 1024): a symbolic
         // one is only bounded by 2^31 - 1 per dimension there; CUDA's limits otherwise.
         let opencl = self.k.language == crate::ir::Language::OpenCl;
@@ -260,10 +260,10 @@ impl Encoder<'_> {
                 gc: bvn(0, 64),
                 wc: bvn(0, 64),
                 fence: (bvn(0, 32), bvn(0, 32)),
-                block: self.thread_blocks.get(th).copied().unwrap_or(0),
+                block: self.concrete.thread_blocks.get(th).copied().unwrap_or(0),
             });
         }
-        if self.memory == MemoryModel::Serialized {
+        if !self.model.equality_abstraction() {
             self.global = self.serialized_memories(shared_mem);
         }
         states
@@ -272,7 +272,7 @@ impl Encoder<'_> {
     /// The serialized memories from the initial memory of each non-local array (block 0's):
     /// a `__shared__` array gets a fresh one for every other block of `thread_blocks`.
     fn serialized_memories(&mut self, init: BTreeMap<ArrayId, Sexp>) -> BTreeMap<MemKey, Sexp> {
-        let mut blocks: Vec<usize> = self.thread_blocks.clone();
+        let mut blocks: Vec<usize> = self.concrete.thread_blocks.clone();
         blocks.sort_unstable();
         blocks.dedup();
         let mut out = BTreeMap::new();
@@ -290,7 +290,7 @@ impl Encoder<'_> {
     }
 
     /// The SSA base name of variable `v` for thread `th`: `t1.name`.
-    pub(super) fn var_name(&self, v: VarId, th: usize) -> String {
+    pub(in crate::encode) fn var_name(&self, v: VarId, th: usize) -> String {
         format!("t{}.{}", th + 1, sym(&self.k.var(v).name))
     }
 
@@ -311,7 +311,7 @@ impl Encoder<'_> {
     }
 
     /// Gives `v` the value `value` (a new SSA definition) in thread `th`'s state.
-    pub(super) fn assign(&mut self, v: VarId, value: Sexp, st: &mut TState, th: usize) {
+    pub(in crate::encode) fn assign(&mut self, v: VarId, value: Sexp, st: &mut TState, th: usize) {
         let name = self.var_name(v, th);
         let x = self.define(&name, sort_of(self.k.var(v).ty), value);
         st.vars[v.0] = Some(x);
@@ -327,7 +327,7 @@ impl Encoder<'_> {
     }
 
     /// The uninterpreted function `uf.name_<arg tags>_<ret tag>`, declared on first use.
-    pub(super) fn uf(&mut self, name: &str, args: &[Ty], ret: Ty) -> String {
+    pub(in crate::encode) fn uf(&mut self, name: &str, args: &[Ty], ret: Ty) -> String {
         let mut full = sym(name);
         for a in args {
             full.push_str(&format!("_{}", ty_tag(*a)));
@@ -345,7 +345,7 @@ impl Encoder<'_> {
     }
 
     /// Adds the assumption `c` on thread `th`'s current path.
-    pub(super) fn assume(&mut self, ts: &mut TState, th: usize, c: Sexp) {
+    pub(in crate::encode) fn assume(&mut self, ts: &mut TState, th: usize, c: Sexp) {
         let a = and(ts.assumed.clone(), app("=>", vec![ts.pc.clone(), c]));
         ts.assumed = self.define(&format!("t{}.assumed", th + 1), atom("Bool"), a);
     }
@@ -359,7 +359,7 @@ impl Encoder<'_> {
     /// definitions per operation, which z3 4.8 reads in quadratic time: 87 s for GPUVerify's
     /// `scope`.) Elsewhere: an assumption of the state ([`Encoder::assume`]). A condition that
     /// folds to `true` adds nothing.
-    pub(super) fn assume_no_wrap(&mut self, ts: &mut TState, th: usize, c: Sexp) {
+    pub(in crate::encode) fn assume_no_wrap(&mut self, ts: &mut TState, th: usize, c: Sexp) {
         let c = fold::fold(&c);
         if c == t() {
             return;
@@ -381,7 +381,7 @@ impl Encoder<'_> {
     }
 
     /// The thread is here and every assumption made on its way holds.
-    pub(super) fn reach(&mut self, ts: &TState, th: usize) -> Sexp {
+    pub(in crate::encode) fn reach(&mut self, ts: &TState, th: usize) -> Sexp {
         if ts.assumed == t() {
             return ts.pc.clone();
         }
@@ -394,7 +394,7 @@ impl Encoder<'_> {
 
     /// The join of states `a` (where `c` holds) and `b` (where it does not): an `ite` per
     /// differing value.
-    pub(super) fn merge2(&mut self, c: &Sexp, a: &TState, b: &TState, th: usize) -> TState {
+    pub(in crate::encode) fn merge2(&mut self, c: &Sexp, a: &TState, b: &TState, th: usize) -> TState {
         let mut out = a.clone();
         for (i, (x, y)) in a.vars.iter().zip(&b.vars).enumerate() {
             if x != y {
@@ -453,7 +453,7 @@ impl Encoder<'_> {
     }
 
     /// Merges states with disjoint path conditions (the exits of a block and its end).
-    pub(super) fn merge_many(&mut self, states: Vec<TState>, th: usize) -> TState {
+    pub(in crate::encode) fn merge_many(&mut self, states: Vec<TState>, th: usize) -> TState {
         let states_shape = states.last().cloned().expect("the block's own end state");
         let live: Vec<TState> = states.into_iter().filter(|s| s.pc != f()).collect();
         let Some((last, rest)) = live.split_last() else {

@@ -7,10 +7,11 @@
 //! Does not record accesses (`memory`) nor read witnesses (`super::super::witness`).
 
 use super::barriers::warp_count;
-use super::{Access, Benign, Check, Encoder, Property, SyncHint};
+use super::{Access, Benign, Check, Encoder, Property};
 use crate::encode::AccessKind;
 use crate::encode::nonlinear;
-use crate::encode::terms::{and, app, atom, bvn, f, not, or, sym, t};
+use crate::encode::property::SyncHint;
+use crate::encode::terms::{and, app, atom, bvn, equal, f, not, or, sym, t};
 use crate::ir::{ArrayId, Space};
 use crate::solver::{Command, Query, Sexp};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -47,7 +48,7 @@ impl Lemmas {
 impl Encoder<'_> {
     /// One query per (array, segment) for accesses in one segment, and one per global array
     /// for accesses of different segments (different blocks only).
-    pub(super) fn race_checks(&mut self) {
+    pub(in crate::encode) fn race_checks(&mut self) {
         self.flag_checks();
         let facts = nonlinear::Facts::new(self.decls.iter().chain(&self.cmds));
         if facts.stopped {
@@ -152,6 +153,7 @@ impl Encoder<'_> {
         // are ordered.
         let order = match a.warp[0] != b.warp[1] {
             true => self
+                .pair
                 .warp_groups
                 .iter()
                 .enumerate()
@@ -199,7 +201,7 @@ impl Encoder<'_> {
     /// The order (every race first, the harmful ones only when a race is found) keeps the usual
     /// case, a kernel without races, at one query per check; and the first check's query is
     /// the one made without benign races (same name, same assertions).
-    pub(super) fn push_race(
+    pub(in crate::encode) fn push_race(
         &mut self,
         facts: &nonlinear::Facts,
         array: ArrayId,
@@ -297,7 +299,7 @@ impl Encoder<'_> {
         let mut assertions = Vec::with_capacity(1 + lemmas.list.len());
         assertions.push(disjunction(disj));
         assertions.extend(lemmas.list);
-        self.check_list.push(Check {
+        self.checks.push(Check {
             property: Property::Race { array },
             query: Query {
                 name,
@@ -311,7 +313,7 @@ impl Encoder<'_> {
             hints,
             split: None,
         });
-        self.check_list.extend(harmful_check);
+        self.checks.extend(harmful_check);
     }
 
     /// When `a` (thread 1's) and `b` (thread 2's) are plain writes whose values are known, of
@@ -373,7 +375,7 @@ fn memory_readers(cmds: &[Command]) -> HashSet<String> {
 /// Whether `width_a` bytes from the byte offset `oa` (BV64) and `width_b` bytes from `ob`
 /// share a byte. Signed comparisons: within the ±2^47 of a real address (`Encoder::offset`)
 /// `o + width` cannot wrap.
-pub(super) fn bytes_overlap((oa, width_a): (&Sexp, u32), (ob, width_b): (&Sexp, u32)) -> Sexp {
+pub(in crate::encode) fn bytes_overlap((oa, width_a): (&Sexp, u32), (ob, width_b): (&Sexp, u32)) -> Sexp {
     and(
         app(
             "bvslt",
@@ -384,15 +386,6 @@ pub(super) fn bytes_overlap((oa, width_a): (&Sexp, u32), (ob, width_b): (&Sexp, 
             vec![ob.clone(), app("bvadd", vec![oa.clone(), bvn(u64::from(width_a), 64)])],
         ),
     )
-}
-
-/// `(= x y)`, or `true` when they are the same term.
-pub(super) fn equal(x: &Sexp, y: &Sexp) -> Sexp {
-    if x == y {
-        t()
-    } else {
-        app("=", vec![x.clone(), y.clone()])
-    }
 }
 
 /// `(or terms…)`, or the one term, or `false`.
@@ -408,7 +401,7 @@ fn disjunction(mut terms: Vec<Sexp>) -> Sexp {
 /// other's scope. Two atomics of a global array conflict when one has block scope (threads of
 /// different blocks then race: [`scope_race`]); a `__shared__` array is only ever shared by
 /// one block, which every scope covers.
-pub(super) fn conflicting(a: &Access, b: &Access, global: bool) -> bool {
+pub(in crate::encode) fn conflicting(a: &Access, b: &Access, global: bool) -> bool {
     use AccessKind::*;
     match (a.kind, b.kind) {
         (Read, Read) => false,
@@ -420,7 +413,7 @@ pub(super) fn conflicting(a: &Access, b: &Access, global: bool) -> bool {
 /// Whether two atomic accesses race when their threads lie in different blocks: one of them is
 /// atomic only for its own block (`atomicAdd_block`; CUDA C++ Programming Guide, "Atomic
 /// Functions").
-pub(super) fn scope_race(a: &Access, b: &Access) -> bool {
+pub(in crate::encode) fn scope_race(a: &Access, b: &Access) -> bool {
     [a, b]
         .iter()
         .any(|x| matches!(x.atomic, Some((_, crate::ir::AtomicScope::Block))))

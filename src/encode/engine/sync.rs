@@ -35,17 +35,18 @@
 //! Anything else orders nothing: a fence without a flag or a lock, a spin-wait on a flag of
 //! another shape, a lock whose array is also written otherwise.
 
-use super::races::{bytes_overlap, equal};
-use super::{Access, Check, Encoder, Property, SyncHint, SyncPoint, TState};
+use super::races::bytes_overlap;
+use super::{Access, Check, Encoder, Property, TState};
 use crate::encode::AccessKind;
-use crate::encode::terms::{and, app, atom, bvn, f, or, sym};
+use crate::encode::property::{SyncHint, SyncPoint};
+use crate::encode::terms::{and, app, atom, bvn, equal, f, or, sym};
 use crate::ir::visit::Visitor;
 use crate::ir::{AbstractLoop, ArrayId, AtomicScope, Space, Stmt, StmtKind, SyncEvent};
 use crate::solver::{Query, Sexp};
 
 /// Positions, locks and flags met so far.
 #[derive(Clone, Debug, Default)]
-pub(super) struct SyncState {
+pub(in crate::encode) struct SyncState {
     /// The last position given.
     pos: u32,
     /// Every lock acquisition met (one per acquire loop encoded).
@@ -93,7 +94,7 @@ impl Encoder<'_> {
 
     /// Where the access about to be recorded lies: a new position, each thread's last fences,
     /// the locks held.
-    pub(super) fn sync_point(&mut self, st: &[TState]) -> SyncPoint {
+    pub(in crate::encode) fn sync_point(&mut self, st: &[TState]) -> SyncPoint {
         SyncPoint {
             pos: self.next_pos(),
             fences: st.iter().map(|ts| ts.fence.clone()).collect(),
@@ -104,7 +105,7 @@ impl Encoder<'_> {
 
     /// A fence of `scope`: each thread that reaches it has it as its last fence (of device
     /// scope too, unless `scope` is the block).
-    pub(super) fn fence(&mut self, s: &Stmt, scope: AtomicScope, st: &mut [TState]) {
+    pub(in crate::encode) fn fence(&mut self, s: &Stmt, scope: AtomicScope, st: &mut [TState]) {
         let at = self.next_pos();
         self.sync.fences.push((at, scope, s.span.line));
         let pos = bvn(u64::from(at), 32);
@@ -120,7 +121,7 @@ impl Encoder<'_> {
     }
 
     /// A marker of `passes::sync`.
-    pub(super) fn sync_event(&mut self, s: &Stmt, ev: &SyncEvent, st: &mut [TState]) {
+    pub(in crate::encode) fn sync_event(&mut self, s: &Stmt, ev: &SyncEvent, st: &mut [TState]) {
         let line = s.span.line;
         match ev {
             SyncEvent::CopyStart { .. } | SyncEvent::CopyEnd | SyncEvent::CopyWait { .. } => self.copy_event(s, ev, st),
@@ -177,13 +178,13 @@ impl Encoder<'_> {
 
     /// The position standing for an abstracted loop's earlier iterations (see the module
     /// documentation), taken when the loop is entered.
-    pub(super) fn loop_position(&mut self) -> u32 {
+    pub(in crate::encode) fn loop_position(&mut self) -> u32 {
         self.next_pos()
     }
 
     /// At the head of (or after) the abstracted loop `l` entered at position `pos`: a thread's
     /// last fence is the one before the loop or one of the loop's, which `pos` stands for.
-    pub(super) fn loop_fences(&mut self, l: &AbstractLoop, pos: u32, line: u32, ts: &mut TState, th: usize) {
+    pub(in crate::encode) fn loop_fences(&mut self, l: &AbstractLoop, pos: u32, line: u32, ts: &mut TState, th: usize) {
         let (any, dev) = fences_in(&[&l.cond_stmts, &l.body, &l.step]);
         for (fences, device) in [(any, false), (dev, true)] {
             if !fences {
@@ -204,7 +205,7 @@ impl Encoder<'_> {
 
     /// When thread 1's `a` and thread 2's `b` (conflicting, of `global` memory or not) are
     /// ordered by a lock or a message (module documentation); `false` when nothing can.
-    pub(super) fn sync_order(&self, a: &Access, b: &Access, global: bool) -> Sexp {
+    pub(in crate::encode) fn sync_order(&self, a: &Access, b: &Access, global: bool) -> Sexp {
         let mut orders = Vec::new();
         for &i in &a.sync.locks {
             for &j in &b.sync.locks {
@@ -271,7 +272,7 @@ impl Encoder<'_> {
     /// as a witness can say it: block scopes across blocks, and the scopes of the fences met
     /// between the points of the pattern (program order; a fence on another branch counts,
     /// so this is a hint for the report, never a fact of the query).
-    pub(super) fn sync_hint(&self, a: &Access, b: &Access) -> SyncHint {
+    pub(in crate::encode) fn sync_hint(&self, a: &Access, b: &Access) -> SyncHint {
         let name = |array: ArrayId| self.k.array(array).name.clone();
         let mut hint = SyncHint::default();
         if let Some(&i) = a.sync.locks.last().or(b.sync.locks.last()) {
@@ -381,7 +382,7 @@ impl Encoder<'_> {
     /// The premise of message passing for each flag array: no two writes (of two threads, or
     /// two sites of one thread) store to one word. One [`Property::FlagWriters`] check per
     /// array observed by a spin-wait.
-    pub(super) fn flag_checks(&mut self) {
+    pub(in crate::encode) fn flag_checks(&mut self) {
         let mut arrays: Vec<ArrayId> = self.sync.observed.iter().map(|o| o.array).collect();
         arrays.sort();
         arrays.dedup();
@@ -413,7 +414,7 @@ impl Encoder<'_> {
                 continue;
             }
             let layout = self.layout.clone();
-            self.check_list.push(Check {
+            self.checks.push(Check {
                 property: Property::FlagWriters { array },
                 query: Query {
                     name: format!("{}.flag.{}", sym(&self.k.name), sym(&self.k.array(array).name)),

@@ -1,5 +1,5 @@
-//! The pair model (races, barrier divergence, the pair's assertions): the SSA engine
-//! ([`super::ssa`]) run for two symbolic threads with the equality abstraction of shared
+//! The pair model (races, barrier divergence, the pair's assertions): the engine
+//! ([`super::engine`]) run for two symbolic threads with the equality abstraction of shared
 //! state, and every property check. A prepared kernel becomes one SMT-LIB2 script (its
 //! transition formula for two symbolic threads) and one [`Check`] per property instance.
 //!
@@ -8,33 +8,31 @@
 //! pair sees exactly what the equality abstraction gives it (the interval's fresh memory and
 //! its own writes). ARCHITECTURE.md "Soundness" gathers the argument with the other models'.
 //!
+//! The pair model's own parts of the interpretation live beside this file: `equality` (the
+//! equality abstraction of shared state at barriers, copies and warp statements), `adversarial`
+//! (which arrays it sets apart: adversarial, clobbered, counters), `uniform` (the uniformity
+//! analysis of abstracted loops) and `no_wrap` (the whole-launch no-wrap facts of a launch
+//! contract); `state` holds its state in the engine. The engine's `Model::pair` says where the pair's own checks and reasoning apply.
+//!
 //! Must not: import another model (`concrete`, `bank`); what the models share is in
-//! [`super::ssa`].
+//! [`super::engine`].
+
+pub(in crate::encode) mod adversarial;
+mod equality;
+mod no_wrap;
+pub(in crate::encode) mod state;
+mod uniform;
 
 #[cfg(doc)]
-use super::ssa::Check;
-use super::ssa::{Benign, EncodeOptions, Encoded, MemoryModel, encode_with};
+use super::Check;
+use super::{EncodeOptions, Encoded, encode_with};
 use crate::ir::Kernel;
-use crate::passes::Geometry;
+use crate::ir::eval::Geometry;
 
 impl EncodeOptions {
-    /// The pair model with all checks.
+    /// The pair model with all checks (the [`Default`]).
     pub fn pair() -> EncodeOptions {
-        EncodeOptions {
-            threads: 2,
-            memory: MemoryModel::EqualityAbstraction,
-            checks: true,
-            no_overflow: false,
-            index_fits: None,
-            benign: Benign::Adversarial,
-            preferred: Vec::new(),
-            lockstep: None,
-            barrier_access_checks: true,
-            split_invariants: false,
-            only_intra_group: false,
-            signed_no_overflow: Vec::new(),
-            check_overflow: false,
-        }
+        EncodeOptions::default()
     }
 }
 

@@ -2,7 +2,7 @@
 //! `width` bytes (little-endian), the values atomics write, and the record of every shared or
 //! global access (`Access`) that race and bank queries are built from.
 //!
-//! Does not decide when a thread's view of shared memory is renewed (`abstraction`) nor build
+//! Does not decide when a thread's view of shared memory is renewed (`pair/equality.rs`) nor build
 //! queries (`races`).
 
 use super::{Access, Encoder, MemKey, TState};
@@ -17,7 +17,7 @@ impl Encoder<'_> {
     /// (the `long long` additions and multiplications), done without wrapping in 128 bits,
     /// stays within ±2^47 bytes. Offsets outside that are out of any device's memory, and
     /// overflowing pointer arithmetic is undefined in C, so such accesses cannot race.
-    pub(super) fn offset(&mut self, e: &Expr, st: &mut TState, th: usize) -> (Sexp, Sexp) {
+    pub(in crate::encode) fn offset(&mut self, e: &Expr, st: &mut TState, th: usize) -> (Sexp, Sexp) {
         let o = self.expr(e, st, th);
         let o = match e.ty() {
             Ty::Int { bits, signed } => extend(o, bits, 64, signed),
@@ -42,7 +42,7 @@ impl Encoder<'_> {
     /// `e` in 128-bit arithmetic: 64-bit additions, subtractions and multiplications are
     /// redone without wrapping; anything else is taken at its value, extended by its
     /// signedness.
-    pub(super) fn wide_offset(&mut self, e: &Expr, st: &mut TState, th: usize) -> Sexp {
+    pub(in crate::encode) fn wide_offset(&mut self, e: &Expr, st: &mut TState, th: usize) -> Sexp {
         match e {
             Expr::Binary {
                 op: op @ (BinOp::Add | BinOp::Sub | BinOp::Mul),
@@ -119,7 +119,7 @@ impl Encoder<'_> {
     }
 
     /// The bits stored for a value of type `ty` (a `bool` is one byte 0 or 1).
-    pub(super) fn encode_stored(v: Sexp, ty: Ty) -> Sexp {
+    pub(in crate::encode) fn encode_stored(v: Sexp, ty: Ty) -> Sexp {
         match ty {
             Ty::Bool => app("ite", vec![v, bvn(1, 8), bvn(0, 8)]),
             _ => v,
@@ -127,7 +127,7 @@ impl Encoder<'_> {
     }
 
     /// The value of type `ty` from the bits loaded (a `bool` is any non-zero byte).
-    pub(super) fn decode_loaded(v: Sexp, ty: Ty) -> Sexp {
+    pub(in crate::encode) fn decode_loaded(v: Sexp, ty: Ty) -> Sexp {
         match ty {
             Ty::Bool => not(app("=", vec![v, bvn(0, 8)])),
             _ => v,
@@ -137,7 +137,7 @@ impl Encoder<'_> {
     /// Records an access to a shared or global array (accesses to local and constant arrays
     /// cannot race and are not recorded). `grid`, `warp`: each thread's grid- and warp-barrier count.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn record(
+    pub(in crate::encode) fn record(
         &mut self,
         array: ArrayId,
         span: &Span,
@@ -191,7 +191,7 @@ impl Encoder<'_> {
 
     /// Makes `m` the current memory of `array` as thread `ts` sees it (its serialized memory
     /// when it has one, [`Self::mem_get`]).
-    pub(super) fn mem_set(&mut self, ts: &mut TState, array: ArrayId, m: Sexp) {
+    pub(in crate::encode) fn mem_set(&mut self, ts: &mut TState, array: ArrayId, m: Sexp) {
         let key = self.mem_key(ts, array);
         match self.global.get_mut(&key) {
             Some(g) => *g = m,
@@ -202,7 +202,15 @@ impl Encoder<'_> {
     }
 
     /// Writes `bits` (`width` bytes) at `off` into `array` under the thread's path condition.
-    pub(super) fn store(&mut self, ts: &mut TState, th: usize, array: ArrayId, off: &Sexp, bits: &Sexp, width: u32) {
+    pub(in crate::encode) fn store(
+        &mut self,
+        ts: &mut TState,
+        th: usize,
+        array: ArrayId,
+        off: &Sexp,
+        bits: &Sexp,
+        width: u32,
+    ) {
         if self.overlay_store(ts, array, off, bits, width) {
             return;
         }
@@ -219,7 +227,7 @@ impl Encoder<'_> {
     }
 
     /// The value an atomic writes, from the old value and its operands (CUDA semantics).
-    pub(super) fn atomic_value(&mut self, op: AtomicOp, old: Sexp, ops: &[Sexp], ty: Ty) -> Sexp {
+    pub(in crate::encode) fn atomic_value(&mut self, op: AtomicOp, old: Sexp, ops: &[Sexp], ty: Ty) -> Sexp {
         let v = ops.first().cloned().unwrap_or_else(|| old.clone());
         let w = ty.bits();
         if let Ty::Float { bits } = ty {
@@ -231,7 +239,7 @@ impl Encoder<'_> {
                 AtomicOp::Exch => return v,
                 _ => "",
             };
-            if self.float_ieee
+            if self.concrete.float_ieee
                 && !ieee.is_empty()
                 && let Some(x) = self.ieee_opaque(&format!("{ieee}{bits}"), &[old.clone(), v.clone()], &[ty, ty], ty)
             {

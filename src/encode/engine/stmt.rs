@@ -2,10 +2,11 @@
 //! kernel, dispatching each statement kind (assignments, loads, stores, atomics, `if`, blocks
 //! and their exits, barriers, assumptions, assertions, abstracted loops).
 //!
-//! Does not build terms of expressions (`expr`) nor model memory (`memory`).
+//! Does not build terms of expressions (`expr`) nor model memory (`access`).
 
-use super::{Encoder, MemoryModel, Property, TState};
+use super::{Encoder, Property, TState};
 use crate::encode::AccessKind;
+use crate::encode::concrete::state::AssertInfo;
 use crate::encode::terms::{and, app, atom, bvn, f, mem_sort, not, or, sort_of, sym, t};
 use crate::ir::{ArrayId, AtomicOp, AtomicScope, BlockId, Expr, Space, Stmt, StmtKind, Ty, VarId};
 use crate::solver::Sexp;
@@ -113,7 +114,7 @@ impl Encoder<'_> {
                     self.assume(ts, th, c);
                 }
             }
-            StmtKind::Assert { cond } if self.checks => self.stmt_assert(s, cond, st),
+            StmtKind::Assert { cond } if self.make_checks => self.stmt_assert(s, cond, st),
             StmtKind::Assert { .. } | StmtKind::Invariant { .. } => {}
             StmtKind::AbstractLoop(l) => self.abstract_loop(s, l, st),
             // Postconditions are checked by the concrete model after every thread's last
@@ -124,8 +125,8 @@ impl Encoder<'_> {
             StmtKind::ArraySnapshot { dst, src } => self.array_snapshot(*dst, *src, st),
             // Fences and the idioms they make order accesses between threads of the pair model;
             // the concrete model runs one serialization, which no fence changes.
-            StmtKind::Fence(scope) if self.memory == MemoryModel::EqualityAbstraction => self.fence(s, *scope, st),
-            StmtKind::Sync(ev) if self.memory == MemoryModel::EqualityAbstraction => self.sync_event(s, ev, st),
+            StmtKind::Fence(scope) if self.model.equality_abstraction() => self.fence(s, *scope, st),
+            StmtKind::Sync(ev) if self.model.equality_abstraction() => self.sync_event(s, ev, st),
             StmtKind::Fence(_) | StmtKind::Sync(_) => {}
             StmtKind::Loop { .. } | StmtKind::Break | StmtKind::Continue => {
                 // `passes::prepare` removes these or marks the kernel inconclusive, in which
@@ -255,7 +256,7 @@ impl Encoder<'_> {
             Some(bits)
         });
         if self.lockstep.is_some()
-            && self.memory == MemoryModel::EqualityAbstraction
+            && self.model.equality_abstraction()
             && !self.adversarial.contains(&array)
             && matches!(self.k.array(array).space, Space::Shared | Space::Global)
         {
@@ -332,9 +333,9 @@ impl Encoder<'_> {
                 // no other thread's call on the location returns).
                 if let Some(d) = dst {
                     e.havoc(d, ts, th);
-                    if e.counters.iter().any(|c| c.0 == array) && e.read_vars.contains(&d) {
+                    if e.pair.counters.iter().any(|c| c.0 == array) && e.read_vars.contains(&d) {
                         let old = e.read_var(d, ts, th);
-                        e.counter_calls.push((array, th, ts.pc.clone(), off.clone(), old));
+                        e.pair.counter_calls.push((array, th, ts.pc.clone(), off.clone(), old));
                     }
                 }
             } else {
@@ -387,15 +388,11 @@ impl Encoder<'_> {
     fn stmt_assert(&mut self, s: &Stmt, cond: &Expr, st: &mut [TState]) {
         // Pair model: the threads are symmetric, so thread 1 stands for both. Otherwise
         // any thread's failure counts; their indicators follow the common values.
-        let checked = if self.memory == MemoryModel::EqualityAbstraction {
-            1
-        } else {
-            self.n
-        };
+        let checked = self.model.checked_threads(self.n);
         let mut fails = Vec::new();
         let mut reads = Vec::new();
         for (th, ts) in st.iter_mut().enumerate().take(checked) {
-            if self.memory == MemoryModel::Serialized {
+            if self.model.pinned() {
                 reads.push(self.assert_reads(cond, ts, th));
             }
             let c = self.cond_term(cond, ts, th);
@@ -404,8 +401,8 @@ impl Encoder<'_> {
             fails.push(self.define(&format!("t{}.fails", th + 1), atom("Bool"), fail));
         }
         let fail = fails.iter().cloned().reduce(or).unwrap_or_else(f);
-        if self.memory == MemoryModel::Serialized {
-            self.assert_info.push(super::AssertInfo {
+        if self.model.pinned() {
+            self.concrete.assert_info.push(AssertInfo {
                 cond: cond.clone(),
                 reads,
             });
@@ -418,7 +415,7 @@ impl Encoder<'_> {
     }
 
     /// `if (cond) then else els`: both arms under their path conditions, then joined.
-    pub(super) fn if_(&mut self, cond: &Expr, then: &[Stmt], els: &[Stmt], st: &mut [TState]) {
+    pub(in crate::encode) fn if_(&mut self, cond: &Expr, then: &[Stmt], els: &[Stmt], st: &mut [TState]) {
         let mut conds = Vec::new();
         for (th, ts) in st.iter_mut().enumerate() {
             let c = self.expr(cond, ts, th);

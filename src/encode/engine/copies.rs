@@ -21,18 +21,17 @@
 //!
 //! Sound: every interval an access of the copy may fall in is one its count may take.
 
-use super::races::equal;
 use super::{Encoder, TState};
-use crate::encode::terms::{and, app, atom, mem_sort, not, or, sym, t};
+use crate::encode::terms::{and, app, atom, equal, mem_sort, not, or, sym, t};
 use crate::ir::{Stmt, SyncEvent};
 use crate::solver::Sexp;
 
 /// The copies met so far by the encoder.
 #[derive(Default)]
-pub(super) struct CopyState {
+pub(in crate::encode) struct CopyState {
     /// The copy whose accesses are being encoded: its site and, per thread, its barrier
     /// count.
-    pub(super) open: Option<(u32, Vec<Sexp>)>,
+    pub(in crate::encode) open: Option<(u32, Vec<Sexp>)>,
     /// The copies not inside an abstracted loop: per thread, the copy's barrier count and
     /// event (BV32).
     pending: Vec<(Vec<Sexp>, Vec<Sexp>)>,
@@ -51,14 +50,14 @@ impl Encoder<'_> {
     /// encountered by all work-items in a work-group"): two threads of one group at equal
     /// barrier counts, one reaching it and the other not, is barrier divergence.
     fn collective_check(&mut self, s: &Stmt, st: &[TState]) {
-        if self.checks && self.n == 2 && !(st[0].pc == t() && st[1].pc == t()) {
+        if self.make_checks && self.model.pair() && !(st[0].pc == t() && st[1].pc == t()) {
             self.divergence_check(s, false, st);
         }
     }
 
     /// [`SyncEvent::CopyStart`], [`SyncEvent::CopyEnd`] and [`SyncEvent::CopyWait`] for every
     /// thread of `st` (see the module docs).
-    pub(super) fn copy_event(&mut self, s: &Stmt, ev: &SyncEvent, st: &mut [TState]) {
+    pub(in crate::encode) fn copy_event(&mut self, s: &Stmt, ev: &SyncEvent, st: &mut [TState]) {
         match ev {
             SyncEvent::CopyStart { site, event, dst } => {
                 self.collective_check(s, st);
@@ -72,7 +71,7 @@ impl Encoder<'_> {
                     events.push(self.expr(event, ts, th));
                 }
                 // One copy of the group: every work-item gives it the same event.
-                if self.checks && self.n == 2 {
+                if self.make_checks && self.model.pair() {
                     let differ = and(
                         and(atom("same_block"), equal(&st[0].bc, &st[1].bc)),
                         and(
@@ -94,7 +93,7 @@ impl Encoder<'_> {
                     }
                 }
                 if let Some(dst) = self.copies.dst.take()
-                    && self.memory == super::MemoryModel::EqualityAbstraction
+                    && self.model.equality_abstraction()
                 {
                     let name = self.fresh_name(&format!("mem.{}.copy", sym(&self.k.array(dst).name)));
                     let fresh = vec![(dst, self.declare(&name, mem_sort()))];

@@ -19,8 +19,12 @@
 //! implied by the contract and the coordinates' bounds, which the prologue asserts), and
 //! fewer facts than the contract itself are asserted, so a query unsatisfiable under them is
 //! unsatisfiable for every such launch.
+//!
+//! Asked where a launch contract gives [`IndexFits::launch`] (the pair model's encodings of
+//! `gpug verify`); the engine calls [`Encoder::launch_fits`] once the kernel is encoded.
 
-use super::{Encoder, IndexFits};
+use crate::encode::IndexFits;
+use crate::encode::engine::Encoder;
 use crate::encode::nonlinear::mul_no_overflow;
 use crate::encode::terms::app;
 use crate::ir::{Builtin, Dim};
@@ -191,7 +195,7 @@ impl<'a> Analysis<'a> {
 impl Encoder<'_> {
     /// Under [`IndexFits::launch`], asserts what a launch of at most `2^bits` threads implies
     /// for the products and sums of the script built from the launch alone (the module doc).
-    pub(super) fn launch_fits(&mut self, fits: IndexFits) {
+    pub(in crate::encode) fn launch_fits(&mut self, fits: IndexFits) {
         if !fits.launch {
             return;
         }

@@ -7,21 +7,20 @@
 //! Does not decide what shared memory looks like after a barrier (`abstraction`) nor build race
 //! queries (`races`).
 
-use super::races::equal;
-use super::{Encoder, MemoryModel, Property, TState};
-use crate::encode::terms::{and, app, atom, bvn, f, not, or, sym, t};
+use super::{Encoder, Property, TState};
+use crate::encode::terms::{and, app, atom, bvn, equal, f, not, or, sym, t};
 use crate::ir::{BarrierScope, Stmt, WarpLanes};
 use crate::solver::Sexp;
 
 impl Encoder<'_> {
     /// A barrier of `scope` reached by every thread of `st` under its path condition. A grid
     /// barrier is also a block barrier: it counts in `bc` as well as in `gc`.
-    pub(super) fn barrier(&mut self, s: &Stmt, scope: BarrierScope, st: &mut [TState]) {
+    pub(in crate::encode) fn barrier(&mut self, s: &Stmt, scope: BarrierScope, st: &mut [TState]) {
         self.barrier_count += 1;
         let grid = scope == BarrierScope::Grid;
         // Divergence: two threads (of one block, or any two for a grid barrier) disagree on
         // reaching this barrier.
-        if self.checks && self.n == 2 && !(st[0].pc == t() && st[1].pc == t()) {
+        if self.make_checks && self.model.pair() && !(st[0].pc == t() && st[1].pc == t()) {
             self.divergence_check(s, grid, st);
         }
         if !grid {
@@ -58,22 +57,22 @@ impl Encoder<'_> {
     /// a missed race), and so is a thread that calls `__syncwarp(mask)` with its own lane
     /// outside the mask. Inside an abstracted loop, in the other models, and for groupings
     /// past the [`MAX_WARP_GROUPINGS`]th, it orders nothing (only more races are reported).
-    pub(super) fn warp_barrier(&mut self, s: &Stmt, lanes: WarpLanes, st: &mut [TState]) {
-        if self.memory != MemoryModel::EqualityAbstraction || self.abstract_depth > 0 || self.n != 2 {
+    pub(in crate::encode) fn warp_barrier(&mut self, s: &Stmt, lanes: WarpLanes, st: &mut [TState]) {
+        if !self.model.pair() || self.abstract_depth > 0 {
             return;
         }
         let Some(k) = self.warp_grouping(lanes) else {
             return;
         };
         self.barrier_count += 1;
-        let group = self.warp_groups[k].1.clone();
+        let group = self.pair.warp_groups[k].1.clone();
         let outside: Vec<Sexp> = match lanes {
             WarpLanes::Mask(m) => (0..2)
                 .map(|th| and(st[th].pc.clone(), not(Self::in_mask(m, th))))
                 .collect(),
             WarpLanes::Tile(_) => vec![],
         };
-        if self.checks && !(st[0].pc == t() && st[1].pc == t() && outside.is_empty()) {
+        if self.make_checks && !(st[0].pc == t() && st[1].pc == t() && outside.is_empty()) {
             // Two threads of one group that have passed the same barriers and warp barriers
             // of this grouping, one reaching it and the other not; or a caller outside its mask.
             let same_count = and(
@@ -99,13 +98,13 @@ impl Encoder<'_> {
     /// The index of `lanes`' grouping in `warp_groups`, added (with its `warp.g<k>`) at its
     /// first barrier; `None` past [`MAX_WARP_GROUPINGS`] groupings.
     fn warp_grouping(&mut self, lanes: WarpLanes) -> Option<usize> {
-        if let Some(k) = self.warp_groups.iter().position(|(l, _)| *l == lanes) {
+        if let Some(k) = self.pair.warp_groups.iter().position(|(l, _)| *l == lanes) {
             return Some(k);
         }
-        if self.warp_groups.len() >= MAX_WARP_GROUPINGS {
+        if self.pair.warp_groups.len() >= MAX_WARP_GROUPINGS {
             return None;
         }
-        let k = self.warp_groups.len();
+        let k = self.pair.warp_groups.len();
         let name = format!("warp.g{k}");
         let group = match lanes {
             WarpLanes::Tile(n) => self.one_warp(&name, n.trailing_zeros()),
@@ -115,7 +114,7 @@ impl Encoder<'_> {
                 self.define(&name, atom("Bool"), both)
             }
         };
-        self.warp_groups.push((lanes, group));
+        self.pair.warp_groups.push((lanes, group));
         Some(k)
     }
 
@@ -127,25 +126,25 @@ impl Encoder<'_> {
 
     /// `lockstep_warp`: the two threads are of one block and one warp of `n` threads (`n` a
     /// power of two: the lock-step model's, [`super::EncodeOptions::lockstep`]), defined once.
-    pub(super) fn lockstep_warp(&mut self, n: u32) -> Sexp {
-        if let Some(w) = &self.lockstep_warp {
+    pub(in crate::encode) fn lockstep_warp(&mut self, n: u32) -> Sexp {
+        if let Some(w) = &self.pair.lockstep_warp {
             return w.clone();
         }
         let w = self.one_warp("lockstep_warp", n.trailing_zeros());
-        self.lockstep_warp = Some(w.clone());
+        self.pair.lockstep_warp = Some(w.clone());
         w
     }
 
     /// Defines `name`: the two threads are of one block and their linear thread ids agree but
     /// for the last `bits` bits.
-    pub(super) fn one_warp(&mut self, name: &str, bits: u32) -> Sexp {
+    pub(in crate::encode) fn one_warp(&mut self, name: &str, bits: u32) -> Sexp {
         let warp = |th: usize| app("bvlshr", vec![Self::linear_tid(th), bvn(u64::from(bits), 32)]);
         let value = and(atom("same_block"), app("=", vec![warp(0), warp(1)]));
         self.define(name, atom("Bool"), value)
     }
 
     /// Thread `th`'s linear thread id in its block, `x + blockDim.x*(y + blockDim.y*z)` (BV32).
-    pub(super) fn linear_tid(th: usize) -> Sexp {
+    pub(in crate::encode) fn linear_tid(th: usize) -> Sexp {
         let b = |d| atom(Self::builtin_name(crate::ir::Builtin::BlockDim(d), 0));
         let tid = |d| atom(Self::builtin_name(crate::ir::Builtin::ThreadIdx(d), th));
         use crate::ir::Dim::{X, Y, Z};
@@ -177,7 +176,7 @@ impl Encoder<'_> {
     /// same number of barriers, one reaching `s` and the other not; for a grid barrier
     /// (`grid`), also two threads of different blocks that have passed the same number of grid
     /// barriers.
-    pub(super) fn divergence_check(&mut self, s: &Stmt, grid: bool, st: &[TState]) {
+    pub(in crate::encode) fn divergence_check(&mut self, s: &Stmt, grid: bool, st: &[TState]) {
         // Threads that have passed the same number of barriers (the first divergent
         // barrier of any execution is such a point; in abstracted loops this puts both
         // threads in the same iteration).
@@ -194,7 +193,13 @@ impl Encoder<'_> {
     /// The divergence check of barrier `s`: both threads' assumptions hold and `cond` (the
     /// divergence: two threads that should meet at `s`, one reaching it and the other not;
     /// with `reason`, a thread calling `__syncwarp(mask)` from outside its mask).
-    pub(super) fn divergence_query(&mut self, s: &Stmt, cond: Sexp, reason: Option<&'static str>, st: &[TState]) {
+    pub(in crate::encode) fn divergence_query(
+        &mut self,
+        s: &Stmt,
+        cond: Sexp,
+        reason: Option<&'static str>,
+        st: &[TState],
+    ) {
         let both_assumed = and(st[0].assumed.clone(), st[1].assumed.clone());
         let div = and(cond, both_assumed);
         let property = Property::Divergence {
@@ -236,12 +241,12 @@ impl Encoder<'_> {
 
 /// Most groupings of warp barriers (distinct masks and tile sizes) a kernel's counts keep
 /// apart; the barriers of any further grouping order nothing.
-pub(super) const MAX_WARP_GROUPINGS: usize = 4;
+pub(in crate::encode) const MAX_WARP_GROUPINGS: usize = 4;
 
 /// The count of warp barriers of grouping `k` in a thread's warp-barrier counts `wc` (BV16):
 /// bits `16k..16k+16`. A count that wraps past 2^16 compares equal to a smaller one, which
 /// only makes two accesses look unordered (more races reported, none hidden).
-pub(super) fn warp_count(wc: &Sexp, k: usize) -> Sexp {
+pub(in crate::encode) fn warp_count(wc: &Sexp, k: usize) -> Sexp {
     let lo = 16 * k;
     Sexp::list(vec![
         app(

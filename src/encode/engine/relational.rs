@@ -24,7 +24,7 @@
 //! Does not decide which annotations exist (the front end) nor encode plain expressions (`expr`).
 
 use super::invariants::Reading;
-use super::{Encoder, MemoryModel, TState};
+use super::{Encoder, TState};
 use crate::encode::terms::{and, app, atom, f, not, or, sort_of, sym, t};
 use crate::ir::query::reads_other_thread;
 use crate::ir::visit::Visitor;
@@ -32,17 +32,17 @@ use crate::ir::{AbstractLoop, Expr, LoopInvariant, Stmt, Ty};
 use crate::solver::Sexp;
 
 /// The states of an abstracted loop that its relational invariants are checked on.
-pub(super) struct LoopStates<'a> {
+pub(in crate::encode) struct LoopStates<'a> {
     /// Each thread's state on entry.
-    pub(super) entry: &'a [TState],
+    pub(in crate::encode) entry: &'a [TState],
     /// Each thread's iteration count at the head.
-    pub(super) its: &'a [Sexp],
+    pub(in crate::encode) its: &'a [Sexp],
     /// Each thread's state at the head, once the invariants are assumed, before the test.
-    pub(super) head: &'a [TState],
+    pub(in crate::encode) head: &'a [TState],
     /// Each thread's state at the end of the iteration (the next head).
-    pub(super) next: &'a [TState],
+    pub(in crate::encode) next: &'a [TState],
     /// Whether each thread goes on to the next iteration from there.
-    pub(super) continues: &'a [Sexp],
+    pub(in crate::encode) continues: &'a [Sexp],
 }
 
 impl Encoder<'_> {
@@ -51,7 +51,7 @@ impl Encoder<'_> {
     /// being encoded ([`Encoder::peers`]), its variables arbitrary where it is not enabled. An
     /// arbitrary value when there is no such state (a model of more than two threads outside
     /// an assertion or assumption, or `__other_int` of `__other_int`).
-    pub(super) fn other_value(&mut self, arg: &Expr, th: usize) -> Sexp {
+    pub(in crate::encode) fn other_value(&mut self, arg: &Expr, th: usize) -> Sexp {
         let j = self.other_thread.or((self.n == 2).then(|| 1 - th));
         let peer = match j {
             Some(j) if j != th && self.peer_guard.is_none() => self.peers.get(j).cloned().map(|s| (j, s)),
@@ -68,7 +68,7 @@ impl Encoder<'_> {
 
     /// `v`, a variable's value read while the other thread's side of an `Expr::Other` is
     /// encoded: arbitrary where that thread is not enabled.
-    pub(super) fn guard_peer_value(&mut self, v: Sexp, ty: Ty) -> Sexp {
+    pub(in crate::encode) fn guard_peer_value(&mut self, v: Sexp, ty: Ty) -> Sexp {
         match self.peer_guard.clone() {
             Some(g) if g != t() => {
                 let x = self.arbitrary(ty);
@@ -86,7 +86,7 @@ impl Encoder<'_> {
 
     /// Before statement `s`: when one of its own expressions reads another thread, every
     /// thread's state as the peers `Expr::Other` reads. Returns whether it did.
-    pub(super) fn enter_peers(&mut self, s: &Stmt, st: &[TState]) -> bool {
+    pub(in crate::encode) fn enter_peers(&mut self, s: &Stmt, st: &[TState]) -> bool {
         if !self.reads_other || self.n < 2 || !reads_other_shallow(s) {
             return false;
         }
@@ -97,7 +97,7 @@ impl Encoder<'_> {
     /// The term of the condition `cond` (of an assertion or assumption) for thread `th`: with
     /// more than two threads and a condition that reads another thread, the conjunction over
     /// every other thread (GPUVerify's annotations hold for every pair of threads).
-    pub(super) fn cond_term(&mut self, cond: &Expr, ts: &mut TState, th: usize) -> Sexp {
+    pub(in crate::encode) fn cond_term(&mut self, cond: &Expr, ts: &mut TState, th: usize) -> Sexp {
         if self.n <= 2 || !self.reads_other || !reads_other_thread(cond) {
             return self.expr(cond, ts, th);
         }
@@ -114,15 +114,15 @@ impl Encoder<'_> {
     /// model (two symbolic threads, equality abstraction). Elsewhere `Expr::Other` in an
     /// invariant is an arbitrary value (assumed: no constraint; checked: must hold whatever
     /// it is).
-    pub(super) fn pair_relational(&self) -> bool {
-        self.n == 2 && self.memory == MemoryModel::EqualityAbstraction && self.pinned.is_empty()
+    pub(in crate::encode) fn pair_relational(&self) -> bool {
+        self.model.pair()
     }
 
     /// Assumes the relational invariants of `l` at a head (`head`, counts `its`; or at the
     /// exit, with the exit counts): for each thread, where the other thread is there at the
     /// same count, the invariant with the other thread's values (the induction hypothesis of
     /// [`Self::relational_invariants`]), each thread reading its own view of memory.
-    pub(super) fn assume_relational(&mut self, l: &AbstractLoop, its: &[Sexp], head: &mut [TState]) {
+    pub(in crate::encode) fn assume_relational(&mut self, l: &AbstractLoop, its: &[Sexp], head: &mut [TState]) {
         let same = app("=", vec![its[0].clone(), its[1].clone()]);
         for inv in l.invariants.iter().filter(|inv| inv.reads_other_thread()) {
             let terms = self.loop_invariant_terms(inv, head, 2, Reading::Own, true);
@@ -147,7 +147,7 @@ impl Encoder<'_> {
     ///
     /// With the base case (the entry states) the first check makes the invariant an inductive
     /// fact of every pair at equal counts, which is what the head assumes.
-    pub(super) fn relational_invariants(&mut self, s: &Stmt, l: &AbstractLoop, ls: &LoopStates<'_>) {
+    pub(in crate::encode) fn relational_invariants(&mut self, s: &Stmt, l: &AbstractLoop, ls: &LoopStates<'_>) {
         let rel: Vec<&LoopInvariant> = l.invariants.iter().filter(|inv| inv.reads_other_thread()).collect();
         if rel.is_empty() {
             return;

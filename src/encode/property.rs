@@ -1,0 +1,248 @@
+//! What the encoding produces and the queries ask, for every model: the properties
+//! ([`Property`]), one query per property instance ([`Check`], with the [`Layout`] of its
+//! witness values), the accesses the engine records ([`Access`]) and the result of an encoding
+//! ([`Encoded`]). Types only: the engine (`engine`) builds them, `witness` reads a solver's
+//! model back through them.
+
+#[cfg(doc)]
+use super::{EncodeOptions, encode_with};
+use crate::ir::{ArrayId, Kernel, Span, Ty, VarId};
+use crate::solver::{Query, Script, Sexp};
+pub use crate::verdict::AccessKind;
+
+/// What one [`Check`] asks.
+#[derive(Clone, Debug)]
+pub enum Property {
+    /// A data race on `array` between some pair of [`Check::pairs`], harmful or benign (see
+    /// [`Property::HarmfulRace`]).
+    Race { array: ArrayId },
+    /// The race check just before it restricted to harmful races: a read-write pair, or a
+    /// write-write pair whose writes differ in offset, width or value (GPUVerify's benign
+    /// races are the others: both threads store the same value at the same place). Made only
+    /// when [`EncodeOptions::benign`] is on and that check has a write-write pair whose values
+    /// are known ([`Access::written`]); to be asked only when that check is satisfiable with a
+    /// model whose racing pairs are all benign ([`Check::only_benign`]). Sound: see
+    /// [`EncodeOptions::benign`].
+    HarmfulRace { array: ArrayId },
+    /// Barrier divergence at the barrier (block, grid or warp) at `span`, or a warp
+    /// collective there whose threads do not meet as CUDA requires: `reason` says how when it
+    /// is not a barrier reached by one thread and not by another (a `__syncwarp(mask)` called
+    /// from outside its mask, a shuffle whose mask names a lane that does not call it).
+    Divergence { span: Span, reason: Option<&'static str> },
+    /// `assert` at `span` failing for thread 1 (pair model: shared values abstracted).
+    Assertion { span: Span },
+    /// `--check-overflow` (issue 43, item 4): the source-level signed operation
+    /// `kernel.signed_ops[op]` (at `span`) overflowing its type where a thread evaluates it
+    /// (pair model: thread 1 stands for both), undefined behaviour in C, C++ and OpenCL C
+    /// (UBSan's `signed-integer-overflow`). One check per operation, however often it is
+    /// evaluated ([`EncodeOptions::check_overflow`]).
+    SignedOverflow { op: usize, span: Span },
+    /// A user loop invariant that may not hold on entry (`base`) or not be preserved.
+    Invariant { span: Span, base: bool },
+    /// The premise of message passing through the flag array `array` (`sync`): two writes
+    /// (of two threads, or two sites of one) may store to one word. Never a defect of the
+    /// kernel: `sat` makes the verdict inconclusive, since the races that the flag was taken
+    /// to order are then not decided.
+    FlagWriters { array: ArrayId },
+    /// A barrier invariant (paper `001_…` §3) at `span` failing as `check` says, at the
+    /// barrier after it.
+    BarrierInvariant { span: Span, check: InvariantCheck },
+    /// The step check of a derived closed form of `var` in the loop at `loop_span`: when
+    /// satisfiable the derivation was wrong and must not be used (the driver then havocs
+    /// `var` instead). Never a defect of the kernel.
+    ClosedForm { loop_span: Span, var: VarId },
+}
+
+impl Property {
+    /// A short description for `--show=queries`: `race on sdata`, `barrier divergence at
+    /// t.cu:12:5`, with `kernel`'s names.
+    pub fn describe(&self, kernel: &Kernel) -> String {
+        match self {
+            Property::Race { array } => format!("race on {}", kernel.array(*array).name),
+            Property::HarmfulRace { array } => format!("harmful race on {}", kernel.array(*array).name),
+            Property::Divergence { span, reason } => match reason {
+                Some(why) => format!("divergence at {span} ({why})"),
+                None => format!("barrier divergence at {span}"),
+            },
+            Property::Assertion { span } => format!("assertion at {span}"),
+            Property::SignedOverflow { op, span } => match kernel.signed_ops.get(*op) {
+                Some(o) => format!("signed overflow of `{}` at {span}", o.text),
+                None => format!("signed overflow at {span}"),
+            },
+            Property::Invariant { span, base: true } => format!("loop invariant on entry at {span}"),
+            Property::Invariant { span, base: false } => format!("loop invariant preserved at {span}"),
+            Property::FlagWriters { array } => format!("two writers of flag {}", kernel.array(*array).name),
+            Property::BarrierInvariant { span, check } => format!("barrier invariant ({check:?}) at {span}"),
+            Property::ClosedForm { loop_span, var } => {
+                format!("closed form of {} in the loop at {loop_span}", kernel.var(*var).name)
+            }
+        }
+    }
+}
+
+/// One property instance: the query and how to read its model back.
+#[derive(Clone, Debug)]
+pub struct Check {
+    /// What the query asks.
+    pub property: Property,
+    /// The query: satisfiable when the property fails (or, for a closed form, the
+    /// derivation is wrong).
+    pub query: Query,
+    /// For races, the access pairs (t1's access, t2's access) whose disjunction the query
+    /// asks; the values of `query.get_values` hold, after the common witness values, for each
+    /// pair: its condition, t1's byte offset and t2's byte offset.
+    pub pairs: Vec<(std::sync::Arc<Access>, std::sync::Arc<Access>)>,
+    /// The layout of the common witness values at the front of `query.get_values`.
+    pub(crate) layout: Layout,
+    /// The answer rests on a loop abstraction: a witness may be infeasible (a "possible"
+    /// defect).
+    pub possible: bool,
+    /// A race check whose next check is its [`Property::HarmfulRace`] variant: its
+    /// `query.get_values` end, after each pair's three values, with one `Bool` per pair: the
+    /// pair races and is not benign ([`Check::only_benign`] reads them).
+    pub benign: bool,
+    /// For races, per pair: why the lock or flag around it does not order it, for a witness
+    /// whose threads are of one block and for one whose threads are of different blocks
+    /// (`sync::SyncHint`); empty for other checks.
+    pub hints: Vec<SyncHint>,
+    /// One case of a check split by thread (`--split-invariants`): the checks with the same
+    /// `split` (the index of the first case) are the cases of one check, whose disjunction is
+    /// its query; once one is satisfiable the others are not asked.
+    pub split: Option<usize>,
+}
+
+impl Check {
+    /// For a [`Check::benign`] race check, whether the model whose `values` a `sat` answer gave
+    /// races only benignly (every pair whose condition holds writes the same value at the same
+    /// place in both threads): then its [`Property::HarmfulRace`] variant decides. `false` for
+    /// any other check.
+    pub fn only_benign(&self, values: &[Sexp]) -> bool {
+        if !self.benign {
+            return false;
+        }
+        let start = self.layout.common().len() + 3 * self.pairs.len();
+        (0..self.pairs.len()).all(|p| values.get(start + p).and_then(Sexp::as_bool) == Some(false))
+    }
+}
+
+/// One memory access site as executed by both threads.
+#[derive(Clone, Debug)]
+pub struct Access {
+    /// The array accessed.
+    pub array: ArrayId,
+    /// The access in the source.
+    pub span: Span,
+    /// Read, write or atomic.
+    pub kind: AccessKind,
+    /// For an atomic: its operation and scope.
+    pub atomic: Option<(crate::ir::AtomicOp, crate::ir::AtomicScope)>,
+    /// Bytes touched.
+    pub width: u32,
+    /// Top-level barrier segment: accesses of different segments are ordered for one block.
+    pub segment: u32,
+    /// Made inside or after an abstracted loop (or a call without a body).
+    pub abstracted: bool,
+    /// A possible write by a call without a body ([`crate::ir::StmtKind::Clobber`]) at an
+    /// arbitrary offset: it races like a write, but is not one memory access (bank conflicts
+    /// leave it out).
+    pub clobber: bool,
+    /// Per thread: the offset is a real address (see `Encoder::offset`).
+    pub valid: Vec<Sexp>,
+    /// Per thread: path condition, byte offset (BV64), barrier count (BV64).
+    pub per_thread: Vec<(Sexp, Sexp, Sexp)>,
+    /// Per thread: grid-barrier count (BV64); accesses of different blocks meet only at equal
+    /// counts.
+    pub grid: Vec<Sexp>,
+    /// Per thread: warp-barrier counts (BV64, 16 bits per grouping of warp barriers); accesses
+    /// of one group meet only at equal counts for its grouping.
+    pub warp: Vec<Sexp>,
+    /// Where the access lies among fences, locks and flags (`sync`).
+    pub sync: SyncPoint,
+    /// The OpenCL work-group copy this access is part of (its site): two threads of one group
+    /// do not race on one copy's accesses (`copies`).
+    pub copy: Option<u32>,
+    /// Per thread: the bits a plain store writes (its `t{th}.val`, `width` bytes); empty for
+    /// reads, atomics (what they write depends on the memory) and clobbers. Benign races
+    /// compare them ([`Property::HarmfulRace`]).
+    pub written: Vec<Sexp>,
+}
+
+/// Why a lock or a flag does not order a racing pair, by where the witness's threads are: of
+/// one block, of different blocks (`None`: nothing to say).
+#[derive(Clone, Debug, Default)]
+pub struct SyncHint {
+    pub same_block: Option<String>,
+    pub cross_block: Option<String>,
+}
+
+/// Where an access lies among its thread's fences, held locks and observed flags
+/// (DESIGN.md "Fences, flags and locks"; `sync`).
+#[derive(Clone, Debug, Default)]
+pub struct SyncPoint {
+    /// Its program-order position among the accesses, fences and markers (the same for both
+    /// threads, which the encoder runs in lock step).
+    pub pos: u32,
+    /// Per thread: the positions of its last fence of any scope and of device scope before
+    /// the access (BV32; see `TState::fence`).
+    pub fences: Vec<(Sexp, Sexp)>,
+    /// The lock instances held here (`sync::SyncState::locks`), outermost first.
+    pub locks: Vec<usize>,
+    /// An atomic that writes a new value (not an atomic read such as `atomicAdd(p, 0)`): on
+    /// a flag's array, a release write's candidate.
+    pub writes: bool,
+}
+
+/// The result of [`encode_with`] (and of the pair model's [`super::encode`]).
+#[derive(Clone, Debug)]
+pub struct Encoded {
+    /// The kernel's transition formula: declarations, SSA definitions, geometry and thread
+    /// constraints.
+    pub script: Script,
+    /// One check per property instance, in source order.
+    pub checks: Vec<Check>,
+    /// Over-approximations the verdict rests on, for the report (e.g. adversarial arrays).
+    pub notes: Vec<String>,
+    /// Every access to a shared or global array, in program order, with each thread's path
+    /// condition, byte offset and barrier count (for checks built outside, e.g. bank
+    /// conflicts).
+    pub accesses: Vec<Access>,
+    /// The conjunction of [`EncodeOptions::preferred`] as a term over the script's symbols
+    /// (`None` when there are none): an assertion a query may add to ask for a witness that
+    /// satisfies them.
+    pub preferred: Option<Sexp>,
+}
+
+/// What one barrier-invariant query asks ([`Property::BarrierInvariant`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InvariantCheck {
+    /// The invariant may not hold when the barrier is reached.
+    Holds,
+    /// The invariant may read a location neither thread of the pair accessed since the last
+    /// barrier (an unknown location, paper `001_…` §3.2).
+    Access,
+    /// The invariant reads this variable, which may differ between two threads of one block:
+    /// it cannot be instantiated at other threads.
+    Uniform(String),
+}
+
+/// Which terms come first in every query's `get-value` list.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Layout {
+    /// t1 blockIdx xyz, t1 threadIdx xyz, t2 blockIdx xyz, t2 threadIdx xyz.
+    pub coords: Vec<Sexp>,
+    pub params: Vec<(String, Ty, Sexp)>,
+    pub geometry: Vec<(String, Sexp)>,
+}
+
+impl Layout {
+    pub fn common(&self) -> Vec<Sexp> {
+        let mut v = self.coords.clone();
+        v.extend(self.params.iter().map(|p| p.2.clone()));
+        v.extend(self.geometry.iter().map(|g| g.1.clone()));
+        v
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.coords.len() + self.params.len() + self.geometry.len()
+    }
+}
