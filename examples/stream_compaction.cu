@@ -6,7 +6,7 @@
 // --blockDim=256 --gridDim=64 -DATOMIC=atomicAdd_block
 #include <cuda.h>
 
-// Stream compaction by unique indices (issue 12; paper 000 section 4.2): each thread that
+// Stream compaction by unique indices (issue 12; Bardsley and Donaldson (NFM 2014) section 4.2): each thread that
 // keeps its element takes the next free slot of `out` from a global counter with atomicAdd.
 // The counter is only ever changed by atomicAdd of a positive constant, so no two calls get
 // the same slot: gpug verifies the kernel under GPUVerify's counter refinement and says so

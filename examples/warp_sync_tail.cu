@@ -9,7 +9,7 @@
 // executing each statement together (`volatile` keeps every read in memory). On GPUs since
 // Volta a warp has no such implicit synchrony: thread 0 reads s[16] while thread 16 writes it,
 // a race, which compute-sanitizer's racecheck reports on an H100 and gpug reports by default.
-// Under --warp-sync=32 (the lock-step model of paper 000 section 3, for code of that time)
+// Under --warp-sync=32 (the lock-step model of Bardsley and Donaldson (NFM 2014) section 3, for code of that time)
 // each step's reads come before its writes in the whole warp, and the kernel is verified.
 __global__ void reduce_tail(int *out, const int *in) {
   __shared__ volatile int s[64];

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 14's benchmark (paper 001 section 5, Figures 10 and 11): the time gpug takes to prove
+# Issue 14's benchmark (Chong et al. (OOPSLA 2013) section 5, Figures 10 and 11): the time gpug takes to prove
 # the scans' barrier invariants, and stream compaction's race check, one solver per column.
 #
 #   scan rows:    examples/barrier_invariants/{kogge_stone,blelloch,brent_kung}.cu with

@@ -12,8 +12,7 @@
 # only when two solvers give that answer within LIMIT seconds each (and none the other one),
 # else `unknown`. Solvers are tried cheapest first (yices, cvc5, z3; cvc5 and z3 for
 # floating point, which yices lacks); a third is asked only when exactly one of the first two
-# answered. The families, each scaling in one parameter (see the README, "For solver
-# developers"), are in `families` below.
+# answered. The families, each scaling in one parameter (see docs/smt-lib.md), are in `families` below.
 #
 # Usage: scripts/gen-corpus.sh [-j N] [-l LIMIT] [-f FAMILY[,FAMILY…]] OUTDIR
 #   -j N       status decisions at once (default 1)

@@ -1,7 +1,7 @@
-//! Barrier invariants (issue 14, paper `001_…` §3): checked at their barrier (a failing one is a
-//! finding), assumed after it at each instantiation; the access check of unknown locations and
-//! `--no-barrier-access-checks`; variables that cannot be instantiated; CUDA's and OpenCL's
-//! spellings, unary and binary.
+//! Barrier invariants (issue 14, Chong et al. (OOPSLA 2013) §3): checked at their barrier (a
+//! failing one is a finding), assumed after it at each instantiation; the access check of unknown
+//! locations and `--no-barrier-access-checks`; variables that cannot be instantiated; CUDA's and
+//! OpenCL's spellings, unary and binary.
 
 mod common;
 

@@ -12,14 +12,14 @@
 // solvers: yices
 #include <cuda.h>
 
-// Blelloch's work-efficient exclusive scan (prescan), the kernel of paper 001's Figure 2
+// Blelloch's work-efficient exclusive scan (prescan), the kernel of Figure 2 of Chong et al. (OOPSLA 2013)
 // (prescan.h): N elements, N / 2 threads.
 //
 // Race freedom needs no invariant: the sweeps' indices depend on threadIdx.x and the
 // offset only (the first two runs: 256 threads, and any number of threads whose count is a
 // power of two; N defaults to 2 * blockDim.x).
 //
-// With -DINVARIANTS (and a fixed N) its barrier invariants (prescan.h, paper 001 section 4.1)
+// With -DINVARIANTS (and a fixed N) its barrier invariants (prescan.h, Chong et al. (OOPSLA 2013) section 4.1)
 // prove it computes the exact prefix sums with + on 32-bit integers; --split-invariants asks
 // each invariant once per thread, where the sums are ground (z3 4.8.12 leaves them
 // unanswered within its limit; yices takes 5 s at N = 8, cvc5 33 s). With -DABSTRACT as well,

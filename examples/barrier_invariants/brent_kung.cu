@@ -15,7 +15,7 @@
 // solvers: yices
 #include <cuda.h>
 
-// The Brent-Kung inclusive scan (paper 001 section 4.1, "Brent-Kung"): N elements, N / 2
+// The Brent-Kung inclusive scan (Chong et al. (OOPSLA 2013) section 4.1, "Brent-Kung"): N elements, N / 2
 // threads. Its upsweep is Blelloch's (upsweep.h); its downsweep then works over a forest: at
 // offset o each active thread t adds the complete prefix sum ending at element 2o(t + 1) - 1
 // into the element o places to its right, o(2t + 3) - 1, which held the upsweep's sum of the o

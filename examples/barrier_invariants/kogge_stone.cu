@@ -12,7 +12,7 @@
 // solvers: yices
 #include <cuda.h>
 
-// Kogge and Stone's inclusive scan (paper 001 section 4.2, Figure 8): one thread per element,
+// Kogge and Stone's inclusive scan (Chong et al. (OOPSLA 2013) section 4.2, Figure 8): one thread per element,
 // each adding in the element `d` places to its left, for d = 1, 2, 4, ... < N. Race-free for
 // any number of threads (the first two runs), since a thread reads s[t - d] and writes s[t]
 // in different barrier intervals.

@@ -3,7 +3,7 @@
  * the upsweep (upsweep.h) builds partial sums in a tree, then a downsweep turns them into
  * prefix sums, in place.
  *
- * With INVARIANTS defined (and a fixed N), the barrier invariants of paper 001 section 4.1
+ * With INVARIANTS defined (and a fixed N), the barrier invariants of Chong et al. (OOPSLA 2013) section 4.1
  * state what every element holds, as a sum of a range of the input IN (scan.h): the scan is
  * then proved to compute the exact prefix sums, checked at every barrier of the unrolled
  * sweeps. Each thread keeps (by `__read_permission`) the elements it will touch again: the left

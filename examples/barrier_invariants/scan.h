@@ -1,4 +1,4 @@
-/* gpug's scan examples (paper 001 section 4): the sums their barrier invariants state, written
+/* gpug's scan examples (Chong et al. (OOPSLA 2013) section 4): the sums their barrier invariants state, written
  * out for a fixed N, a power of two of at most 256 elements.
  *
  * SUM(lo, end) is IN(lo) + ... + IN(end - 1): N guarded terms IN(i), 0 where i is outside
@@ -51,7 +51,7 @@
 #define ADJACENT(a, b) __assert(RANGE_END(a) == RANGE_LO(b))
 #endif
 
-/* The tree of the Blelloch and Brent-Kung sweeps (paper 001 section 4): thread t's left and
+/* The tree of the Blelloch and Brent-Kung sweeps (Chong et al. (OOPSLA 2013) section 4): thread t's left and
  * right child at offset o, and the lowest set bit of x + 1 (the width of the range element x
  * sums after a full upsweep). */
 #define AI(t, o) ((o) * (2 * (t) + 1) - 1)

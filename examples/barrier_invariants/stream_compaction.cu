@@ -8,7 +8,7 @@
 // solvers: yices
 #include <cuda.h>
 
-// Stream compaction (paper 001 section 2): each block keeps the nonzero elements of its N
+// Stream compaction (Chong et al. (OOPSLA 2013) section 2): each block keeps the nonzero elements of its N
 // inputs, in order, at the front of its N outputs. A thread handles two elements; a flag says
 // whether each is kept; Blelloch's prescan of the flags (prescan.h) gives each kept element
 // its slot. Whether two threads write the same slot depends on the values the prescan

@@ -1,9 +1,9 @@
 /* gpug's scan examples: the upsweep shared by Blelloch's prescan (prescan.h) and the
- * Brent-Kung scan (brent_kung.cu), paper 001 section 4: N elements of shared memory, N / 2
+ * Brent-Kung scan (brent_kung.cu), Chong et al. (OOPSLA 2013) section 4: N elements of shared memory, N / 2
  * threads, partial sums built in a tree in place. After it, element x holds the sum of the
  * LOWBIT(x) inputs ending at it (element N - 1 the sum of all N).
  *
- * With INVARIANTS defined (and a fixed N), its barrier invariants (paper 001 section 4.1)
+ * With INVARIANTS defined (and a fixed N), its barrier invariants (Chong et al. (OOPSLA 2013) section 4.1)
  * state what every element a thread keeps holds, as a sum of a range of the input IN
  * (scan.h). Each thread keeps (by `__read_permission`) the elements it will touch again: the
  * left children of the levels it took part in, and its last write. After the barrier a thread

@@ -3,7 +3,7 @@
 // expect: verified
 // --local_size=64 --num_groups=1 -DWITH_BARRIER
 //
-// The lecture notes' `add_neighbour` (paper 002, "Illustration of data race"): with offset 1,
+// The lecture notes' `add_neighbour` (Donaldson's ENS Lyon lecture 1, "Illustration of data race"): with offset 1,
 // work-item 0 reads A[1] while work-item 1 writes it. Reading the neighbour into a private
 // variable before a barrier removes the race.
 

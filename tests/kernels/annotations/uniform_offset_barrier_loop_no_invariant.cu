@@ -4,7 +4,7 @@
 // writes one half of `s` and reads the other after a barrier; the half is chosen by `base`,
 // which is not a closed form of the iteration count (`& 127`). The kernel is race-free because
 // both threads agree on `base`, which gpug's uniformity analysis (`encode/ssa/uniform.rs`,
-// after GPUVerify's, paper 001 §3.3) infers: `base` is assigned only uniform values under
+// after GPUVerify's, Chong et al. (OOPSLA 2013) §3.3) infers: `base` is assigned only uniform values under
 // uniform control. (Before it, this kernel needed the invariant and was a possible race.)
 __global__ void rotate(int *out, int n) {
   __shared__ int s[128];

@@ -1,4 +1,4 @@
-// A ghost array (paper 001 section 5): `__array_snapshot` copies A into A_ghost before the
+// A ghost array (Chong et al. (OOPSLA 2013) section 5): `__array_snapshot` copies A into A_ghost before the
 // loop, and the loop invariant relates each thread's element to its value then. The barrier
 // invariant after the loop carries that relation across the barrier.
 //   -DNO_SNAPSHOT: A_ghost is never written, so the invariant's base case fails.
