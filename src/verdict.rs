@@ -136,7 +136,8 @@ pub enum FindingKind {
         /// It may not hold on entry (else: may not be preserved by an iteration).
         base: bool,
     },
-    /// A barrier invariant (paper `001_…` §3) that fails at its barrier as `failure` says.
+    /// A barrier invariant (Chong et al. (OOPSLA 2013) §3) that fails at its barrier as `failure`
+    /// says.
     BarrierInvariant {
         /// How it fails.
         failure: BarrierInvariantFailure,
@@ -227,9 +228,9 @@ pub struct KernelResult {
     pub queries: usize,
     /// Wall-clock time spent on the kernel.
     pub time: Duration,
-    /// The launch contract the verdict holds under (DESIGN.md "Launch contracts"), e.g.
-    /// `blockDim.y = 1` or `gridDim.x * blockDim.x <= 2^32`; empty when it holds for every
-    /// launch checked (or there is no verified verdict).
+    /// The launch contract the verdict holds under (ARCHITECTURE.md "Launch contracts"), e.g.
+    /// `blockDim.y = 1` or `gridDim.x * blockDim.x <= 2^32`; empty when it holds for every launch
+    /// checked (or there is no verified verdict).
     pub contract: Vec<String>,
     /// Findings that only launches outside the standard assumptions have, each with the
     /// condition of the launches it needs: those the contract excludes (a verified verdict), or,
@@ -239,15 +240,16 @@ pub struct KernelResult {
     /// kernel was verified again and found free of defects (under the standard assumptions):
     /// suggested, never assumed.
     pub suggestions: Vec<String>,
-    /// Benign write-write races (GPUVerify's default, DESIGN.md "Launch contracts"): two
-    /// threads write one location in one barrier interval, but both store the same value
-    /// there, in every execution where they race. Not defects, so the verdict ignores them;
-    /// `--no-benign` and `--strict` report them as races, in `findings`.
+    /// Benign write-write races (GPUVerify's default, ARCHITECTURE.md "Launch contracts"): two
+    /// threads write one location in one barrier interval, but both store the same value there, in
+    /// every execution where they race. Not defects, so the verdict ignores them; `--no-benign` and
+    /// `--strict` report them as races, in `findings`.
     pub benign: Vec<Finding>,
     /// The kernel's source language: the report's words follow it (work-item, work-group and
     /// `get_local_id(0)` for OpenCL).
     pub language: crate::ir::Language,
-    /// Which properties the verdict covers (`--stage`, paper 001 §3.3 staged verification).
+    /// Which properties the verdict covers (`--stage`, Chong et al. (OOPSLA 2013) §3.3 staged
+    /// verification).
     pub stage: Stage,
     /// The launch of the file's host code this result is for (issue 43); `None`: every launch
     /// the command line allows (no host code launches the kernel, or `--launch symbolic`).
@@ -288,9 +290,9 @@ impl LaunchSite {
     }
 }
 
-/// The stage of a staged verification (paper 001 §3.3, "Modular and staged verification"):
-/// race freedom first, then the functional specification with race checking disabled, which
-/// is sound once race freedom is proven.
+/// The stage of a staged verification (Chong et al. (OOPSLA 2013) §3.3, "Modular and staged
+/// verification"): race freedom first, then the functional specification with race checking
+/// disabled, which is sound once race freedom is proven.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Stage {
     /// Every property at once.
@@ -479,7 +481,7 @@ pub type CheckResult = FileResult<KernelCheck>;
 // ---------------------------------------------------------------------------------------------
 // `gpug bank`: shared-memory bank conflicts.
 
-/// The shared-memory bank layout of a device (PUG paper §7; DESIGN.md "Properties as
+/// The shared-memory bank layout of a device (PUG paper §7; ARCHITECTURE.md "Properties as
 /// queries"). Default: today's hardware, 32 banks of 4 bytes, warps of 32 threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BankModel {

@@ -1,4 +1,5 @@
-//! `gpug bank`: the shared-memory bank-conflict subcommand (PUG paper, `003_…`, §7).
+//! `gpug bank`: the shared-memory bank-conflict subcommand (PUG (Li and Gopalakrishnan, FSE 2010),
+//! §7).
 //!
 //! Exit codes: 0 every shared access is conflict-free (degree 1), 1 some access conflicts,
 //! 2 input or usage error (also a missing `--blockDim`), 3 inconclusive.

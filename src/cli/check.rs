@@ -1,4 +1,4 @@
-//! `gpug check`: assertion checking for a fixed launch (PUG paper, `003_…`, §7).
+//! `gpug check`: assertion checking for a fixed launch (PUG (Li and Gopalakrishnan, FSE 2010), §7).
 //!
 //! Exit codes: 0 all assertions hold, 1 an assertion fails or a race or divergence is found,
 //! 2 input or usage error (also a launch that is not fully concrete), 3 inconclusive.

@@ -253,10 +253,10 @@ pub struct VerifyArgs {
     pub only_divergence: bool,
 
     /// Do not check that a barrier invariant reads only locations that one of the two threads
-    /// accessed since the last barrier (GPUVerify's --no-barrier-access-checks). Without the
-    /// check, an invariant that reads a location some third thread writes in that interval
-    /// may be assumed although it does not hold: only for kernels whose invariants were
-    /// checked with it (paper 001, section 3.2).
+    /// accessed since the last barrier (GPUVerify's --no-barrier-access-checks). Without the check,
+    /// an invariant that reads a location some third thread writes in that interval may be assumed
+    /// although it does not hold: only for kernels whose invariants were checked with it (Chong et
+    /// al. (OOPSLA 2013), section 3.2).
     #[arg(long = "no-barrier-access-checks")]
     pub no_barrier_access_checks: bool,
 
@@ -286,11 +286,11 @@ pub struct VerifyArgs {
     #[arg(long = "modular", alias = "no-inline")]
     pub modular: bool,
 
-    /// Staged verification (paper 001 section 3.3): `races` checks races and barrier
-    /// divergence (with the barrier and loop invariants they rest on) but not assertions or
+    /// Staged verification (Chong et al. (OOPSLA 2013) section 3.3): `races` checks races and
+    /// barrier divergence (with the barrier and loop invariants they rest on) but not assertions or
     /// postconditions; `functional` checks those with race checking off, which is sound once
-    /// `races` has verified the kernel; `all` (the default) checks everything at once. The
-    /// report gives the stage of each verdict.
+    /// `races` has verified the kernel; `all` (the default) checks everything at once. The report
+    /// gives the stage of each verdict.
     #[arg(long, value_enum, default_value_t = crate::verdict::Stage::All)]
     pub stage: crate::verdict::Stage,
 
@@ -349,14 +349,13 @@ pub struct VerifyArgs {
     #[arg(long = "equality-abstraction")]
     pub equality_abstraction: bool,
 
-    /// The lock-step warp model of kernels written before CUDA 9 (GPUVerify's --warp-sync,
-    /// paper 000 section 3): the N consecutive threads of a warp (N a power of two, at most
-    /// 1024) execute each statement together, reads before writes, so two threads of one warp
-    /// race only when both write at one statement; threads of different warps as without it.
-    /// An array's values are forgotten after each statement that writes it (the warp's other
-    /// lanes wrote it too; paper 000 section 3). Without it, as on GPUs since
-    /// Volta, a warp has no implicit synchrony: only `__syncwarp` and barriers order its
-    /// threads.
+    /// The lock-step warp model of kernels written before CUDA 9 (GPUVerify's --warp-sync, Bardsley
+    /// and Donaldson (NFM 2014) section 3): the N consecutive threads of a warp (N a power of two,
+    /// at most 1024) execute each statement together, reads before writes, so two threads of one
+    /// warp race only when both write at one statement; threads of different warps as without it.
+    /// An array's values are forgotten after each statement that writes it (the warp's other lanes
+    /// wrote it too; Bardsley and Donaldson (NFM 2014) section 3). Without it, as on GPUs since
+    /// Volta, a warp has no implicit synchrony: only `__syncwarp` and barriers order its threads.
     #[arg(long = "warp-sync", value_name = "N", value_parser = parse_warp_size)]
     pub warp_sync: Option<u32>,
 }

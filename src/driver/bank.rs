@@ -1,6 +1,6 @@
 //! `gpug bank`: shared-memory bank-conflict analysis of every kernel of one file for a concrete
-//! block size (PUG paper, `003_…`, §7 "Bank Conflict Checking"; DESIGN.md "Properties as
-//! queries").
+//! block size (PUG (Li and Gopalakrishnan, FSE 2010), §7 "Bank Conflict Checking"; ARCHITECTURE.md
+//! "Properties as queries").
 //!
 //! Per kernel: [`crate::passes::prepare`] unrolls the loops for the geometry; the kernel is
 //! encoded for k threads (equality abstraction, no race checks) for each k the search needs,

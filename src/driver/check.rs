@@ -1,5 +1,5 @@
-//! `gpug check`: assertion checking for a fixed launch in the concrete model (PUG paper,
-//! `003_…`, §7; DESIGN.md "Thread models", "Schedule IDs").
+//! `gpug check`: assertion checking for a fixed launch in the concrete model (PUG (Li and
+//! Gopalakrishnan, FSE 2010), §7; ARCHITECTURE.md "Thread models", "Schedule IDs").
 //!
 //! Per kernel: [`passes::prepare`] unrolls the loops; then, unless schedule IDs are asked for
 //! (`--all-schedules`), the pair model's race and divergence checks run first, because the

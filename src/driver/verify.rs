@@ -1,5 +1,5 @@
-//! `gpug` (the default command): data races and barrier divergence in the pair model (PUG
-//! paper, `003_…`; DESIGN.md "Thread models", "Properties as queries", "Loops").
+//! `gpug` (the default command): data races and barrier divergence in the pair model (PUG (Li and
+//! Gopalakrishnan, FSE 2010); ARCHITECTURE.md "Thread models", "Properties as queries", "Loops").
 //!
 //! Per kernel: [`passes::prepare`] unrolls or abstracts the loops; derived closed forms are
 //! checked first (step case), and a failing one is havocked and the kernel encoded again; then
@@ -49,7 +49,8 @@ pub struct VerifyOptions {
     pub benign: encode::Benign,
     /// `--warp-sync=N`: the lock-step warp model ([`encode::EncodeOptions::lockstep`]).
     pub warp_sync: Option<u32>,
-    /// `--stage`: which properties are asked (paper 001 §3.3, staged verification).
+    /// `--stage`: which properties are asked (Chong et al. (OOPSLA 2013) §3.3, staged
+    /// verification).
     pub stage: Stage,
 }
 
@@ -171,7 +172,7 @@ pub(super) fn verify_under(
             "--stage races: races and barrier divergence are checked, with the barrier and loop invariants they rest on; assertions and postconditions are not (--stage functional checks them)".into(),
         ),
         Stage::Functional => notes.push(
-            "--stage functional: races are not checked; assertions, postconditions and invariants are verified assuming the kernel race-free, as --stage races must establish (paper 001, section 3.3, staged verification)".into(),
+            "--stage functional: races are not checked; assertions, postconditions and invariants are verified assuming the kernel race-free, as --stage races must establish (Chong et al., OOPSLA 2013, section 3.3, staged verification)".into(),
         ),
     }
     let loops = loop_treatments(&prepared, opts.explain, &mut notes);

@@ -1,8 +1,8 @@
 //! Shared-memory bank conflicts as SMT queries over k symbolic threads of one warp.
 //!
-//! Sources: PUG paper (`003_…`) §7 "Bank Conflict Checking" (two accesses `k[i]`, `k[j]`
-//! conflict when `i ≠ j` and `i % banks = j % banks`; the share of barrier intervals with a
-//! conflict gives PUG's HI/LO), DESIGN.md "Properties as queries" (bank conflict: same warp,
+//! Sources: PUG (Li and Gopalakrishnan, FSE 2010) §7 "Bank Conflict Checking" (two accesses `k[i]`,
+//! `k[j]` conflict when `i ≠ j` and `i % banks = j % banks`; the share of barrier intervals with a
+//! conflict gives PUG's HI/LO), ARCHITECTURE.md "Properties as queries" (bank conflict: same warp,
 //! same access site, different words, same bank) and "Thread models".
 //!
 //! The bank model ([`BankModel`]): shared memory is cut into words of `bank_width` bytes, word

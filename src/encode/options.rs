@@ -62,33 +62,32 @@ pub struct EncodeOptions {
     /// [`Property::HarmfulRace`] variant, which leaves out the pairs where both threads store
     /// the same value at the same offset with the same width.
     ///
-    /// Sound for the verdict, under the equality abstraction (DESIGN.md "Shared state in the
-    /// pair model"; GPUVerify lecture notes `002_…`): take any execution and its first harmful
-    /// race, between threads i and j. Up to it, every race is write-write of one value, and no
-    /// thread reads a location another one writes in the same barrier interval (that would be
-    /// a harmful read-write race before it), so each thread reads only the memory at the
-    /// start of the interval (the fresh array both threads of the pair share) or its own
-    /// writes: the pair (i, j) computes exactly the values and offsets of the execution, and
-    /// the harmful query is satisfiable with them (the argument for the two-thread reduction,
-    /// paper `000_…` §2.3, with "first race" read as "first harmful race").
-    /// [`Benign::Adversarial`] compares fewer values, so it is sound too. Values the model does not know exactly
-    /// differ conservatively: reads of adversarial arrays, havocked and loop-carried values are
-    /// fresh per thread. Calls without a body are uninterpreted functions, equal for equal
-    /// arguments, which `clock()` or a random generator are not: in a kernel that calls one
+    /// Sound for the verdict, under the equality abstraction (ARCHITECTURE.md "Shared state in the
+    /// pair model"; Donaldson's ENS Lyon lecture 1): take any execution and its first harmful race,
+    /// between threads i and j. Up to it, every race is write-write of one value, and no thread
+    /// reads a location another one writes in the same barrier interval (that would be a harmful
+    /// read-write race before it), so each thread reads only the memory at the start of the
+    /// interval (the fresh array both threads of the pair share) or its own writes: the pair (i, j)
+    /// computes exactly the values and offsets of the execution, and the harmful query is
+    /// satisfiable with them (the argument for the two-thread reduction, Bardsley and Donaldson
+    /// (NFM 2014) §2.3, with "first race" read as "first harmful race"). [`Benign::Adversarial`]
+    /// compares fewer values, so it is sound too. Values the model does not know exactly differ
+    /// conservatively: reads of adversarial arrays, havocked and loop-carried values are fresh per
+    /// thread. Calls without a body are uninterpreted functions, equal for equal arguments, which
+    /// `clock()` or a random generator are not: in a kernel that calls one
     /// ([`Kernel::uninterpreted`]) no write-write race is benign.
     pub benign: Benign,
-    /// `--warp-sync=N`: the lock-step warp model of paper `000_…` §3 for code written before
-    /// CUDA 9. The `N` consecutive linear thread ids of a warp (`N` a power of two) execute
-    /// each statement together, all its reads before its writes; divergent branches one after
-    /// the other. So two accesses of threads of one warp are ordered unless they are one
-    /// statement (one IR access: the same source span, taken conservatively as the same
-    /// statement), and at one statement only two writes race. The paper's two passes (warps
-    /// in lock-step, then threads of different warps as without it) are one disjunction per
-    /// access pair here. Values communicated inside a warp without a barrier are not what the
-    /// equality abstraction's serialization gives, so, as the paper refines that abstraction
-    /// for warps, an array is forgotten after every statement that writes it: both threads
-    /// then see one fresh memory of it (`Encoder::warp_havoc`); arrays touched by atomics
-    /// stay adversarial.
+    /// `--warp-sync=N`: the lock-step warp model of Bardsley and Donaldson (NFM 2014) §3 for code
+    /// written before CUDA 9. The `N` consecutive linear thread ids of a warp (`N` a power of two)
+    /// execute each statement together, all its reads before its writes; divergent branches one
+    /// after the other. So two accesses of threads of one warp are ordered unless they are one
+    /// statement (one IR access: the same source span, taken conservatively as the same statement),
+    /// and at one statement only two writes race. The paper's two passes (warps in lock-step, then
+    /// threads of different warps as without it) are one disjunction per access pair here. Values
+    /// communicated inside a warp without a barrier are not what the equality abstraction's
+    /// serialization gives, so, as the paper refines that abstraction for warps, an array is
+    /// forgotten after every statement that writes it: both threads then see one fresh memory of it
+    /// (`Encoder::warp_havoc`); arrays touched by atomics stay adversarial.
     pub lockstep: Option<u32>,
     /// Conditions on the launch and the scalar parameters (uniform, over the kernel's entry
     /// state; type `Bool`) that a witness should satisfy when it can: encoded apart as
@@ -96,8 +95,8 @@ pub struct EncodeOptions {
     /// answer. The launch contracts' vocabulary (`driver::contracts`), asked first for a
     /// witness so that a finding whose witness satisfies it needs no re-verification.
     pub preferred: Vec<Expr>,
-    /// Check that a barrier invariant reads only locations one of the two threads accessed
-    /// since the last barrier (paper `001_…` §3.2's known locations; GPUVerify's default,
+    /// Check that a barrier invariant reads only locations one of the two threads accessed since
+    /// the last barrier (Chong et al. (OOPSLA 2013) §3.2's known locations; GPUVerify's default,
     /// which `--no-barrier-access-checks` turns off). See `invariants`.
     pub barrier_access_checks: bool,
     /// Ask a barrier invariant's *holds* check once per value of thread 1's `threadIdx.x`,

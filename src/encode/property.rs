@@ -44,8 +44,8 @@ pub enum Property {
     /// kernel: `sat` makes the verdict inconclusive, since the races that the flag was taken
     /// to order are then not decided.
     FlagWriters { array: ArrayId },
-    /// A barrier invariant (paper `001_…` §3) at `span` failing as `check` says, at the
-    /// barrier after it.
+    /// A barrier invariant (Chong et al. (OOPSLA 2013) §3) at `span` failing as `check` says, at
+    /// the barrier after it.
     BarrierInvariant { span: Span, check: InvariantCheck },
     /// The step check of a derived closed form of `var` in the loop at `loop_span`: when
     /// satisfiable the derivation was wrong and must not be used (the driver then havocs
@@ -175,8 +175,8 @@ pub struct SyncHint {
     pub cross_block: Option<String>,
 }
 
-/// Where an access lies among its thread's fences, held locks and observed flags
-/// (DESIGN.md "Fences, flags and locks"; `sync`).
+/// Where an access lies among its thread's fences, held locks and observed flags (docs/modelling.md
+/// "Fences, flags and locks"; `sync`).
 #[derive(Clone, Debug, Default)]
 pub struct SyncPoint {
     /// Its program-order position among the accesses, fences and markers (the same for both
@@ -217,8 +217,8 @@ pub struct Encoded {
 pub enum InvariantCheck {
     /// The invariant may not hold when the barrier is reached.
     Holds,
-    /// The invariant may read a location neither thread of the pair accessed since the last
-    /// barrier (an unknown location, paper `001_…` §3.2).
+    /// The invariant may read a location neither thread of the pair accessed since the last barrier
+    /// (an unknown location, Chong et al. (OOPSLA 2013) §3.2).
     Access,
     /// The invariant reads this variable, which may differ between two threads of one block:
     /// it cannot be instantiated at other threads.

@@ -252,8 +252,8 @@ fn scope_reason(a: &super::Access, b: &super::Access, wa: &WitnessAccess, wb: &W
     ))
 }
 
-/// The kind of finding, and its reason when the kind alone does not say it, of a failing
-/// condition: an assertion, a loop invariant or a barrier invariant (paper `001_…` §3).
+/// The kind of finding, and its reason when the kind alone does not say it, of a failing condition:
+/// an assertion, a loop invariant or a barrier invariant (Chong et al. (OOPSLA 2013) §3).
 fn condition_failure(p: &Property) -> (FindingKind, Option<String>) {
     use super::property::InvariantCheck;
     use crate::verdict::BarrierInvariantFailure as F;

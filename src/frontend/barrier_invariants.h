@@ -1,12 +1,12 @@
-/* gpug: GPUVerify's barrier invariants (paper 001) and `__read_permission`, shared by CUDA's
+/* gpug: GPUVerify's barrier invariants (Chong et al., OOPSLA 2013) and `__read_permission`, shared by CUDA's
  * annotations (gpug_annotations.h, with __GPUG_BI_DEV `__device__` and __GPUG_BI_LONG
  * `long long`) and the OpenCL prelude (no qualifier, `long`), which define both before
  * including it. Lowered by name by gpug's front end. */
 #ifndef __GPUG_BARRIER_INVARIANTS_H
 #define __GPUG_BARRIER_INVARIANTS_H
-/* Barrier invariants (paper 001, GPUVerify's spelling): `__barrier_invariant_N(e, i1, ..., iN)`
+/* Barrier invariants (Chong et al., OOPSLA 2013; GPUVerify's spelling): `__barrier_invariant_N(e, i1, ..., iN)`
  * instantiated at the N thread expressions, `__barrier_invariant_binary_N(e, i1, j1, ...)` at N
- * pairs; just before the barrier they belong to (src/encode/pair/invariants.rs). */
+ * pairs; just before the barrier they belong to (src/encode/engine/invariants.rs). */
 __GPUG_BI_DEV void __barrier_invariant_1(bool e, __GPUG_BI_LONG i1);
 __GPUG_BI_DEV void __barrier_invariant_2(bool e, __GPUG_BI_LONG i1, __GPUG_BI_LONG i2);
 __GPUG_BI_DEV void __barrier_invariant_3(bool e, __GPUG_BI_LONG i1, __GPUG_BI_LONG i2, __GPUG_BI_LONG i3);

@@ -1,4 +1,4 @@
-//! Front end: clang's JSON AST lowered to [`crate::ir`] (DESIGN.md, "Front end").
+//! Front end: clang's JSON AST lowered to [`crate::ir`] (ARCHITECTURE.md "Front end").
 //!
 //! [`load`] runs clang on a `.cu` file over NVIDIA's real CUDA headers, precompiled once into
 //! a cached PCH (or, when they are not installed, over gpug's stub prelude and headers), reads

@@ -1,14 +1,15 @@
-//! The kernel language: PUG's Kernel C (PUG paper, `003_…`, Fig. 2) with explicit types.
+//! The kernel language: PUG's Kernel C (PUG (Li and Gopalakrishnan, FSE 2010), Fig. 2) with
+//! explicit types.
 //!
 //! A [`Program`] holds the `__global__` kernels of one file, each lowered by the front end to a
 //! [`Kernel`]: typed, side-effect-free expressions ([`Expr`]) inside statements ([`Stmt`]) that
 //! carry their source [`Span`]. Memory is only touched by the [`StmtKind::Load`],
 //! [`StmtKind::Store`] and [`StmtKind::Atomic`] statements, so every access has its own span and
 //! path condition. Device functions are already inlined ([`StmtKind::Block`] with
-//! [`StmtKind::Exit`] for their `return`s) and pointers are already resolved to an array and a
-//! byte offset (DESIGN.md, "The kernel language"). This module does no analysis: the one walk
-//! over statements and expressions is [`visit`], and the questions passes and encoders ask
-//! about a list of statements (assigned variables, written arrays, exits) are in [`query`].
+//! [`StmtKind::Exit`] for their `return`s) and pointers are already resolved to an array and a byte
+//! offset (ARCHITECTURE.md "The kernel language"). This module does no analysis: the one walk over
+//! statements and expressions is [`visit`], and the questions passes and encoders ask about a list
+//! of statements (assigned variables, written arrays, exits) are in [`query`].
 
 pub mod build;
 pub mod eval;
@@ -249,16 +250,16 @@ pub enum Expr {
         args: Vec<Expr>,
         ty: Ty,
     },
-    /// GPUVerify's `__other_int(e)` / `__other_bool(e)`: the value of `e` in the other thread
-    /// of the pair (lecture notes `002_…` "just two threads will do"; `004_…`, where every
-    /// expression `e` has the copies `e$1` and `e$2`, and `__other` of `e$1` is `e$2`). Its type is
-    /// `e`'s. Only inside annotation conditions (the front end refuses it elsewhere). The pair
-    /// model reads the other thread's state at the same program point; a model without a
-    /// designated other thread checks a condition for every other thread, or, where it cannot,
-    /// takes an arbitrary value (see `encode::engine::expr`).
+    /// GPUVerify's `__other_int(e)` / `__other_bool(e)`: the value of `e` in the other thread of
+    /// the pair (Donaldson's ENS Lyon lecture 1 "just two threads will do"; Donaldson's ENS Lyon
+    /// lecture 2, where every expression `e` has the copies `e$1` and `e$2`, and `__other` of `e$1`
+    /// is `e$2`). Its type is `e`'s. Only inside annotation conditions (the front end refuses it
+    /// elsewhere). The pair model reads the other thread's state at the same program point; a model
+    /// without a designated other thread checks a condition for every other thread, or, where it
+    /// cannot, takes an arbitrary value (see `encode::engine::expr`).
     Other(Box<Expr>),
-    /// GPUVerify's `__enabled()`: this thread executes here (the predicate of predicated
-    /// execution, `004_…` "Translating statements with predicates"); `Bool`.
+    /// GPUVerify's `__enabled()`: this thread executes here (the predicate of predicated execution,
+    /// Donaldson's ENS Lyon lecture 2 "Translating statements with predicates"); `Bool`.
     Enabled,
 }
 
@@ -515,9 +516,9 @@ pub enum SyncEvent {
     CopyWait { events: Vec<Expr> },
 }
 
-/// A barrier invariant (paper `001_…` §3; GPUVerify's `__barrier_invariant_N` and
-/// `__barrier_invariant_binary_N`, whose spelling and instantiation semantics §3.3 and
-/// GPUVerify's `UnaryBarrierInvariantDescriptor`/`BinaryBarrierInvariantDescriptor` give).
+/// A barrier invariant (Chong et al. (OOPSLA 2013) §3; GPUVerify's `__barrier_invariant_N` and
+/// `__barrier_invariant_binary_N`, whose spelling and instantiation semantics §3.3 and GPUVerify's
+/// `UnaryBarrierInvariantDescriptor`/`BinaryBarrierInvariantDescriptor` give).
 ///
 /// `body` computes the values `cond` reads (loads of shared or global memory into temporaries,
 /// assignments, branches for `&&`, `__implies` and `__ite` whose operands read memory); it
@@ -626,8 +627,8 @@ pub enum StmtKind {
     /// pattern for the threads of its scope ([`StmtKind::Sync`]).
     Fence(AtomicScope),
     /// A synchronisation idiom that `passes::sync` recognised around a spin loop: a lock's
-    /// acquisition and release, or a flag observed. Only the pair model reads it (the release
-    /// and acquire patterns of DESIGN.md "Fences, flags and locks"); elsewhere it is nothing.
+    /// acquisition and release, or a flag observed. Only the pair model reads it (the release and
+    /// acquire patterns of docs/modelling.md "Fences, flags and locks"); elsewhere it is nothing.
     Sync(SyncEvent),
     /// A barrier: `__syncthreads()` and a thread block's `sync()` ([`BarrierScope::Block`]), or
     /// a grid group's `sync()` ([`BarrierScope::Grid`], all threads of a cooperative launch),
@@ -651,9 +652,9 @@ pub enum StmtKind {
         body: Vec<Stmt>,
         cond: Expr,
     },
-    /// GPUVerify's `__barrier_invariant_N(e, i1, …)` / `__barrier_invariant_binary_N(e, i1,
-    /// j1, …)` just before a barrier ("Barrier Invariants", paper `001_…` §3): checked when the
-    /// next barrier is reached, assumed over the fresh shared state after it (see
+    /// GPUVerify's `__barrier_invariant_N(e, i1, …)` / `__barrier_invariant_binary_N(e, i1, j1, …)`
+    /// just before a barrier ("Barrier Invariants", Chong et al. (OOPSLA 2013) §3): checked when
+    /// the next barrier is reached, assumed over the fresh shared state after it (see
     /// [`BarrierInvariant`]). Only the pair model reads it.
     BarrierInvariant(Box<BarrierInvariant>),
     /// A region that [`StmtKind::Exit`] with its id leaves (an inlined function body).
@@ -679,11 +680,11 @@ pub enum StmtKind {
         body: Vec<Stmt>,
         cond: Expr,
     },
-    /// GPUVerify's `__array_snapshot(dst, src)` (paper `001_…` §5's ghost arrays): every byte
-    /// of `dst` gets the value of the same byte of `src`, in one step. Neither array is
-    /// accessed: no race is checked on it and no access log records it (GPUVerify writes
-    /// `$$dst := $$src`, a map assignment outside its race instrumentation); `dst` counts as
-    /// written (its memory is renewed at barriers and at the heads of loops that snapshot).
+    /// GPUVerify's `__array_snapshot(dst, src)` (Chong et al. (OOPSLA 2013) §5's ghost arrays):
+    /// every byte of `dst` gets the value of the same byte of `src`, in one step. Neither array is
+    /// accessed: no race is checked on it and no access log records it (GPUVerify writes `$$dst :=
+    /// $$src`, a map assignment outside its race instrumentation); `dst` counts as written (its
+    /// memory is renewed at barriers and at the heads of loops that snapshot).
     ArraySnapshot {
         dst: ArrayId,
         src: ArrayId,
@@ -714,11 +715,11 @@ pub enum ClosedForm {
     Doubling,
 }
 
-/// A loop whose iterations are summarized by one arbitrary iteration (PUG §6, DESIGN.md
-/// "Loops"): at the head, variables with a [`ClosedForm`] are exact functions of a fresh
-/// iteration count, other loop-carried variables and the arrays the loop writes are havocked,
-/// and the user's invariants are assumed. `Break`/`Continue` in `body` are already
-/// `Exit(brk)`/`Exit(cont)`, with `body` meant to run inside `Block { id: cont }`.
+/// A loop whose iterations are summarized by one arbitrary iteration (PUG §6, ARCHITECTURE.md
+/// "Loops"): at the head, variables with a [`ClosedForm`] are exact functions of a fresh iteration
+/// count, other loop-carried variables and the arrays the loop writes are havocked, and the user's
+/// invariants are assumed. `Break`/`Continue` in `body` are already `Exit(brk)`/`Exit(cont)`, with
+/// `body` meant to run inside `Block { id: cont }`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AbstractLoop {
     pub cond_stmts: Vec<Stmt>,

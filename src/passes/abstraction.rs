@@ -1,4 +1,4 @@
-//! Loop abstraction (PUG §6, DESIGN.md "Loops"): a loop that is not unrolled is summarized by
+//! Loop abstraction (PUG §6, ARCHITECTURE.md "Loops"): a loop that is not unrolled is summarized by
 //! one arbitrary iteration.
 //!
 //! Input: a `Loop` and the environment before it. Output: one [`AbstractLoop`] whose parts are

@@ -1,12 +1,12 @@
 //! Passes over [`crate::ir`] before encoding: constant propagation with the launch geometry,
-//! folding of branches whose condition is constant, and the treatment of every loop (PUG paper,
-//! `003_…`, §6): unrolled when its trip count is concrete once the geometry is known, cut after
-//! N iterations under `--loop-unwind N`, abstracted by one arbitrary iteration otherwise.
+//! folding of branches whose condition is constant, and the treatment of every loop (PUG (Li and
+//! Gopalakrishnan, FSE 2010), §6): unrolled when its trip count is concrete once the geometry is
+//! known, cut after N iterations under `--loop-unwind N`, abstracted by one arbitrary iteration
+//! otherwise.
 //!
-//! Inlining and pointer-alias resolution, which DESIGN.md places here, are done while lowering
-//! in [`crate::frontend`]: both need clang's declarations (parameters, pointee types), which the
-//! IR deliberately does not carry. The IR that reaches this module is already free of calls and
-//! pointers.
+//! Inlining and pointer-alias resolution are done while lowering in [`crate::frontend`]: both need
+//! clang's declarations (parameters, pointee types), which the IR deliberately does not carry. The
+//! IR that reaches this module is already free of calls and pointers.
 //!
 //! Entry point: [`prepare`], the pass manager. It walks the kernel once with the constant
 //! environment (`propagate`: propagation and branch folding) and hands each loop, with that

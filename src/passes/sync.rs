@@ -1,6 +1,6 @@
 //! Spin locks and flags: recognises the synchronisation idioms built from atomics and marks them
-//! with [`StmtKind::Sync`] for the pair model (DESIGN.md "Fences, flags and locks"; issue 22;
-//! PTX ISA, "Memory Consistency Model": release and acquire patterns).
+//! with [`StmtKind::Sync`] for the pair model (docs/modelling.md "Fences, flags and locks"; issue
+//! 22; PTX ISA, "Memory Consistency Model": release and acquire patterns).
 //!
 //! - A **lock**: a spin loop whose test is one atomic on the lock word, `while (atomicCAS(&l,
 //!   c, n) != c);` or `while (atomicExch(&l, n) != c);` (`c != n` literals, a body with

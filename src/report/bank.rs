@@ -1,4 +1,5 @@
-//! `gpug bank` results as human text and as JSON (PUG paper, `003_…`, §7). Decides nothing.
+//! `gpug bank` results as human text and as JSON (PUG (Li and Gopalakrishnan, FSE 2010), §7).
+//! Decides nothing.
 //!
 //! Text, per kernel: a header with the bank model, one line per shared access site (most
 //! severe first) with its source text, its degree (`32-way`, `conflict-free`) and the witness

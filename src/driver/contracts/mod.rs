@@ -1,4 +1,4 @@
-//! Launch contracts (DESIGN.md "Launch contracts", issue 11): the conditions of the findings
+//! Launch contracts (ARCHITECTURE.md "Launch contracts", issue 11): the conditions of the findings
 //! made under a launch that is not fully concrete, found by verifying the kernel again under a
 //! fixed vocabulary of assumptions, one pass over a kernel's findings after
 //! [`Reverify::verify_under`], which the verifier gives.

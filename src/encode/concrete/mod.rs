@@ -1,5 +1,5 @@
-//! The concrete model: every thread of a fixed launch explicit, for assertion checking
-//! (PUG paper, `003_…`, §7 "Assertion Checking"; DESIGN.md "Thread models").
+//! The concrete model: every thread of a fixed launch explicit, for assertion checking (PUG (Li and
+//! Gopalakrishnan, FSE 2010), §7 "Assertion Checking"; ARCHITECTURE.md "Thread models").
 //!
 //! All `n` threads of the launch (all blocks) run in lock step over the prepared kernel (loops
 //! unrolled), each with its own SSA copy; thread `i` (0-based) is pinned to its coordinates,

@@ -1,5 +1,6 @@
-//! Schedule IDs: one formula for every interleaving of the threads' shared and global accesses
-//! (PUG paper, `003_…`, §3 "encoding concurrency with schedule IDs"; DESIGN.md "Schedule IDs").
+//! Schedule IDs: one formula for every interleaving of the threads' shared and global accesses (PUG
+//! (Li and Gopalakrishnan, FSE 2010), §3 "encoding concurrency with schedule IDs"; ARCHITECTURE.md
+//! "Schedule IDs").
 //!
 //! In the concrete model with schedule IDs, every shared or global access of every thread is an
 //! [`Event`] with its own schedule ID (SID), a bit-vector variable `sid.K`. The constraints

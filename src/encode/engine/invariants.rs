@@ -1,14 +1,14 @@
-//! Barrier invariants in the pair model ("Barrier Invariants", paper `001_…`): a
-//! [`StmtKind::BarrierInvariant`] waits for the next block barrier, where it is *checked*
-//! (rule A-BAR-ERR of §3.2, as GPUVerify's `KernelDualiser` asserts it) and then *assumed*
-//! over the fresh shared state after the barrier, once per instantiation and thread (rule
-//! A-BAR-INV with §3.3's instantiation expressions).
+//! Barrier invariants in the pair model ("Barrier Invariants", Chong et al. (OOPSLA 2013)): a
+//! [`StmtKind::BarrierInvariant`] waits for the next block barrier, where it is *checked* (rule
+//! A-BAR-ERR of §3.2, as GPUVerify's `KernelDualiser` asserts it) and then *assumed* over the fresh
+//! shared state after the barrier, once per instantiation and thread (rule A-BAR-INV with §3.3's
+//! instantiation expressions).
 //!
-//! The check evaluates the invariant for thread 1 (thread 2 by symmetry; a binary one only
-//! when both threads are of one block and at the barrier) over the memory both threads wrote
-//! since the last barrier: thread 1's view, with the bytes thread 2 of the same block wrote
-//! taken from thread 2's (up to a race, which the race checks report, the value of the
-//! canonical serialization of paper `003_…` §5). Three queries per invariant:
+//! The check evaluates the invariant for thread 1 (thread 2 by symmetry; a binary one only when
+//! both threads are of one block and at the barrier) over the memory both threads wrote since the
+//! last barrier: thread 1's view, with the bytes thread 2 of the same block wrote taken from thread
+//! 2's (up to a race, which the race checks report, the value of the canonical serialization of PUG
+//! (Li and Gopalakrishnan, FSE 2010) §5). Three queries per invariant:
 //!
 //! - *holds*: the invariant may be false there (a finding, exit 1);
 //! - *access*: a location it reads may be one neither thread accessed since the last barrier

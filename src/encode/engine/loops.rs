@@ -1,6 +1,6 @@
-//! Abstracted loops (PUG §6; DESIGN.md "Loops"): one arbitrary iteration per thread at a fresh
-//! iteration count, closed forms of loop-carried variables in that count, trip bounds from the
-//! loop test, the step checks of derived closed forms, user invariants (base and step; the
+//! Abstracted loops (PUG §6; ARCHITECTURE.md "Loops"): one arbitrary iteration per thread at a
+//! fresh iteration count, closed forms of loop-carried variables in that count, trip bounds from
+//! the loop test, the step checks of derived closed forms, user invariants (base and step; the
 //! relational ones are `relational`'s), and the state after the loop at a fresh exit count.
 //!
 //! Does not derive closed forms nor decide which loops are abstracted (`passes`).
@@ -64,14 +64,13 @@ impl Encoder<'_> {
         true
     }
 
-    /// One arbitrary iteration of an abstracted loop (PUG §6; DESIGN.md "Loops"). Each thread
-    /// gets its own iteration count `it` (BV64, below 2^48), so two threads may be in
-    /// different iterations (inter-iteration races); barrier counts at the head are
-    /// `bc_entry + it * barriers`, so accesses of one block meet only in the same barrier
-    /// interval, also across the back edge. Closed forms are exact in `it`; other
-    /// loop-carried variables and the memory the loop may see changed are fresh. The state
-    /// after the loop is built the same way for a fresh exit count, with the test false
-    /// (loops are assumed to terminate).
+    /// One arbitrary iteration of an abstracted loop (PUG §6; ARCHITECTURE.md "Loops"). Each thread
+    /// gets its own iteration count `it` (BV64, below 2^48), so two threads may be in different
+    /// iterations (inter-iteration races); barrier counts at the head are `bc_entry + it *
+    /// barriers`, so accesses of one block meet only in the same barrier interval, also across the
+    /// back edge. Closed forms are exact in `it`; other loop-carried variables and the memory the
+    /// loop may see changed are fresh. The state after the loop is built the same way for a fresh
+    /// exit count, with the test false (loops are assumed to terminate).
     pub(in crate::encode) fn abstract_loop(&mut self, s: &Stmt, l: &AbstractLoop, st: &mut [TState]) {
         let line = s.span.line;
         self.read_initial_values(l, st);

@@ -8,10 +8,10 @@
 //! one serialized memory). Each model's own state and its parts of the interpretation live in
 //! its room (`pair/`, `concrete/`); none of them imports another.
 //!
-//! Sources: PUG paper (`003_…`) §2 for SSA over bit-vectors (`v_next = Γ(e)`, arrays by
-//! `store`, joins by `ite`), §3–§5 for barrier intervals and the serializability argument that
-//! lets two threads stand for all; GPUVerify lecture notes (`002_…`) for the two-thread
-//! reduction and the equality abstraction of shared state. ARCHITECTURE.md "Soundness".
+//! Sources: PUG (Li and Gopalakrishnan, FSE 2010) §2 for SSA over bit-vectors (`v_next = Γ(e)`,
+//! arrays by `store`, joins by `ite`), §3–§5 for barrier intervals and the serializability argument
+//! that lets two threads stand for all; Donaldson's ENS Lyon lecture 1 for the two-thread reduction
+//! and the equality abstraction of shared state. ARCHITECTURE.md "Soundness".
 //!
 //! Every array is a byte map `(Array (_ BitVec 64) (_ BitVec 8))`. Under the equality
 //! abstraction (pair and bank models, `pair/equality.rs`) each non-local array becomes a fresh

@@ -1,14 +1,15 @@
 //! GPUVerify's two-thread annotations ("inter-thread predicates": `__other_int`, and through it
 //! `__uniform_int`, `__distinct_int`, `__all`, `__same_group`, …) in the encoder.
 //!
-//! Source: the lecture notes (`002_…`, "just two threads will do"; `004_…`, "Duplicating local
-//! variable declarations": every expression `e` of the kernel has a copy `e$1` for the first
-//! thread and `e$2` for the second, and "Translating statements with predicates": each thread
-//! has a predicate saying whether it is enabled). An annotation of thread 1 that reads
-//! `__other_int(e)` reads `e$2`, and the other way round. Predicated execution keeps a disabled
-//! thread's variables as they were when it stopped; here a disabled thread's variables are
-//! taken as arbitrary values instead (an over-approximation: a condition must hold whatever
-//! they are), while its coordinates and its `__enabled()` (false) stay exact.
+//! Source: the lecture notes (Donaldson's ENS Lyon lecture 1, "just two threads will do";
+//! Donaldson's ENS Lyon lecture 1, "Duplicating local variable declarations": every expression `e`
+//! of the kernel has a copy `e$1` for the first thread and `e$2` for the second, and lecture 2's
+//! "Translating statements with predicates": each thread has a predicate saying whether it is
+//! enabled). An annotation of thread 1 that reads `__other_int(e)` reads `e$2`, and the other way
+//! round. Predicated execution keeps a disabled thread's variables as they were when it stopped;
+//! here a disabled thread's variables are taken as arbitrary values instead (an over-approximation:
+//! a condition must hold whatever they are), while its coordinates and its `__enabled()` (false)
+//! stay exact.
 //!
 //! Where the other thread is:
 //!
@@ -133,9 +134,9 @@ impl Encoder<'_> {
         }
     }
 
-    /// The checks of the relational invariants of `l` (the loop statement `s`) besides the
-    /// base case (GPUVerify runs both threads of the pair through the loop in lock step,
-    /// `004_…` "Translating statements with predicates"; here each has its own count):
+    /// The checks of the relational invariants of `l` (the loop statement `s`) besides the base
+    /// case (GPUVerify runs both threads of the pair through the loop in lock step, Donaldson's ENS
+    /// Lyon lecture 2 "Translating statements with predicates"; here each has its own count):
     ///
     /// - step: two threads at the head at the same count, the invariants assumed, both going
     ///   on to the next head: the invariant holds there (for the first thread where it

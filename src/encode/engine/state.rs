@@ -350,12 +350,12 @@ impl Encoder<'_> {
         ts.assumed = self.define(&format!("t{}.assumed", th + 1), atom("Bool"), a);
     }
 
-    /// The `--no-overflow` side condition `c` of an operation of thread `th`'s computation
-    /// (PUG `003_…` §7, `+O`). On the thread's path ([`Encoder::on_trace`]) it is asserted
-    /// where the thread is, `(assert (=> (and pc assumed) c))` (once per term): every execution with a
-    /// wrap-around is left out, as PUG conjoins its non-overflow constraints with the whole
-    /// formula. (Conditioning only the steps after the operation, as an assumption, would keep
-    /// a defect that precedes a wrap; it also made each thread's assumptions one chain of
+    /// The `--no-overflow` side condition `c` of an operation of thread `th`'s computation (PUG (Li
+    /// and Gopalakrishnan, FSE 2010) §7, `+O`). On the thread's path ([`Encoder::on_trace`]) it is
+    /// asserted where the thread is, `(assert (=> (and pc assumed) c))` (once per term): every
+    /// execution with a wrap-around is left out, as PUG conjoins its non-overflow constraints with
+    /// the whole formula. (Conditioning only the steps after the operation, as an assumption, would
+    /// keep a defect that precedes a wrap; it also made each thread's assumptions one chain of
     /// definitions per operation, which z3 4.8 reads in quadratic time: 87 s for GPUVerify's
     /// `scope`.) Elsewhere: an assumption of the state ([`Encoder::assume`]). A condition that
     /// folds to `true` adds nothing.

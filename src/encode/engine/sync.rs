@@ -1,5 +1,5 @@
-//! Fences, spin locks and flags in the pair model (DESIGN.md "Fences, flags and locks"; issue
-//! 22; PTX ISA, "Memory Consistency Model": morally strong operations, release and acquire
+//! Fences, spin locks and flags in the pair model (docs/modelling.md "Fences, flags and locks";
+//! issue 22; PTX ISA, "Memory Consistency Model": morally strong operations, release and acquire
 //! patterns, fence-fence synchronisation, causality order).
 //!
 //! Each thread keeps the program-order position of its last fence of any scope and of its last

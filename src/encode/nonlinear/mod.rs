@@ -1,11 +1,11 @@
 //! Products of two symbolic bit-vectors: mixed-radix lemmas and the linear relaxation.
 //!
-//! Under a symbolic geometry the pair model is full of products of two unknowns:
-//! `blockIdx.x * blockDim.x + threadIdx.x`, and a normalized grid-stride loop's
-//! `g + it * (blockDim.x * gridDim.x)` (PUG paper `003_…` §6.1). Bit-blasting solvers must then
-//! reason about 64-bit (and, for trip bounds, 130-bit) multipliers, and a race query that is
-//! instant at `--blockDim=1024` (a shift) runs out of time at `--blockDim=[*,1,1]`. Two things
-//! make such queries as cheap as the concrete ones:
+//! Under a symbolic geometry the pair model is full of products of two unknowns: `blockIdx.x *
+//! blockDim.x + threadIdx.x`, and a normalized grid-stride loop's `g + it * (blockDim.x *
+//! gridDim.x)` (PUG (Li and Gopalakrishnan, FSE 2010) §6.1). Bit-blasting solvers must then reason
+//! about 64-bit (and, for trip bounds, 130-bit) multipliers, and a race query that is instant at
+//! `--blockDim=1024` (a shift) runs out of time at `--blockDim=[*,1,1]`. Two things make such
+//! queries as cheap as the concrete ones:
 //!
 //! * **Mixed-radix lemmas** (`Facts::pair_lemmas`): for two threads' values `x1 = u1 + m*v1`
 //!   and `x2 = u2 + m*v2` over the same radix `m`, where `u < m` and no step wraps (both shown

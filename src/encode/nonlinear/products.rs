@@ -1,18 +1,18 @@
 //! Products of two symbolic values that cannot wrap: the linear lemmas of their abstraction,
 //! and the counterexample-guided refinement of a spurious model.
 //!
-//! Under `--no-overflow` (PUG paper `003_…` §7, its `+O` flag) every product `x*y` of two non-literal
-//! `w`-bit values carries the side condition that it does not wrap, [`mul_no_overflow`]:
-//! exactly, `x*y` redone in `2w` bits fits back in `w` bits. In the relaxation
-//! ([`super::relax`]) that condition becomes an uninterpreted predicate `nl.nowrap{u,s}W(x, y)`
-//! and the product an uninterpreted `nl.mulW(x, y)`; what the two mean together is given by the
-//! linear lemmas of [`lemmas`] (each one valid when both symbols take their exact meaning, so
-//! adding them keeps every exact model and an unsatisfiable relaxed query is unsatisfiable
-//! exactly). A satisfiable relaxed query is checked against exact arithmetic on its model's
-//! values ([`Probe::refine`]): a product or predicate the model got wrong gets the lemmas that
-//! pin it at that point (linear, since one factor is a literal there), and the query is asked
-//! again; a model with every product right is an exact model. This is the incremental
-//! linearization of Cimatti et al. (TOCL 2018), on bit-vectors.
+//! Under `--no-overflow` (PUG (Li and Gopalakrishnan, FSE 2010) §7, its `+O` flag) every product
+//! `x*y` of two non-literal `w`-bit values carries the side condition that it does not wrap,
+//! [`mul_no_overflow`]: exactly, `x*y` redone in `2w` bits fits back in `w` bits. In the relaxation
+//! ([`super::relax`]) that condition becomes an uninterpreted predicate `nl.nowrap{u,s}W(x, y)` and
+//! the product an uninterpreted `nl.mulW(x, y)`; what the two mean together is given by the linear
+//! lemmas of [`lemmas`] (each one valid when both symbols take their exact meaning, so adding them
+//! keeps every exact model and an unsatisfiable relaxed query is unsatisfiable exactly). A
+//! satisfiable relaxed query is checked against exact arithmetic on its model's values
+//! ([`Probe::refine`]): a product or predicate the model got wrong gets the lemmas that pin it at
+//! that point (linear, since one factor is a literal there), and the query is asked again; a model
+//! with every product right is an exact model. This is the incremental linearization of Cimatti et
+//! al. (TOCL 2018), on bit-vectors.
 
 use super::{Facts, Op, split};
 use crate::solver::{Query, Sexp};

@@ -1,7 +1,7 @@
 //! Which arrays the equality abstraction sets apart, found once per kernel before encoding:
-//! adversarial arrays (touched by an atomic, or written by a call without a body: every read
-//! from them fresh), the clobbered ones, and the counters among the adversarial ones (paper
-//! `000_…` §4.2). Kernel analyses only; the abstraction itself is `equality`.
+//! adversarial arrays (touched by an atomic, or written by a call without a body: every read from
+//! them fresh), the clobbered ones, and the counters among the adversarial ones (Bardsley and
+//! Donaldson (NFM 2014) §4.2). Kernel analyses only; the abstraction itself is `equality`.
 
 use crate::ir::visit::{AccessContext, Visitor};
 use crate::ir::{ArrayId, Kernel, Space, Stmt, StmtKind};
@@ -82,14 +82,14 @@ fn collect_atomic_arrays(stmts: &[Stmt], out: &mut Vec<ArrayId>) {
     Atomics(out).visit_block(stmts);
 }
 
-/// The counters of `k` (paper `000_…` §4.2, "repetition-free" atomics): the arrays that the
-/// kernel touches only with atomic additions of positive literals, or only with atomic
-/// subtractions of positive literals, all of one type, and nowhere else (no plain load or
-/// store, no other atomic, no call without a body). Each such call moves its location strictly
-/// one way, so the values two calls return from one location differ (as long as the counter
-/// does not wrap around, which the paper, and gpug with it, sets aside). Each with whether
-/// that holds only for two threads of one block: a global array some of whose atomics have
-/// block scope (two blocks' calls are not atomic with respect to each other).
+/// The counters of `k` (Bardsley and Donaldson (NFM 2014) §4.2, "repetition-free" atomics): the
+/// arrays that the kernel touches only with atomic additions of positive literals, or only with
+/// atomic subtractions of positive literals, all of one type, and nowhere else (no plain load or
+/// store, no other atomic, no call without a body). Each such call moves its location strictly one
+/// way, so the values two calls return from one location differ (as long as the counter does not
+/// wrap around, which the paper, and gpug with it, sets aside). Each with whether that holds only
+/// for two threads of one block: a global array some of whose atomics have block scope (two blocks'
+/// calls are not atomic with respect to each other).
 pub(in crate::encode) fn counter_arrays(k: &Kernel) -> Vec<(ArrayId, bool)> {
     use crate::ir::{AtomicOp, Expr, Ty};
     use std::collections::BTreeMap;

@@ -77,13 +77,14 @@ impl Encoder<'_> {
         app("ite", vec![atom("same_block"), m, other])
     }
 
-    /// Paper `000_…` §3's equality abstraction for lock-step warps: after a statement that
-    /// writes `array` (a shared or global one: a thread's local arrays are its own), the warp's other threads, which the pair model does not follow, have
-    /// written it too, so both threads see a fresh memory of it from there on (an equal view:
-    /// one memory, or one per block for a `__shared__` array, [`Self::block_view`]). Done
-    /// whether or not the two threads themselves executed the write: other lanes may have.
-    /// Reads between two such writes agree, which is what the abstraction keeps; a write by a
-    /// thread of another warp in between is a race with the read, which the race checks ask.
+    /// Bardsley and Donaldson (NFM 2014) §3's equality abstraction for lock-step warps: after a
+    /// statement that writes `array` (a shared or global one: a thread's local arrays are its own),
+    /// the warp's other threads, which the pair model does not follow, have written it too, so both
+    /// threads see a fresh memory of it from there on (an equal view: one memory, or one per block
+    /// for a `__shared__` array, [`Self::block_view`]). Done whether or not the two threads
+    /// themselves executed the write: other lanes may have. Reads between two such writes agree,
+    /// which is what the abstraction keeps; a write by a thread of another warp in between is a
+    /// race with the read, which the race checks ask.
     pub(in crate::encode) fn warp_havoc(&mut self, array: ArrayId, st: &mut [TState]) {
         let name = self.fresh_name(&format!("mem.{}.warp", sym(&self.k.array(array).name)));
         let m = self.declare(&name, mem_sort());
@@ -93,11 +94,11 @@ impl Encoder<'_> {
         }
     }
 
-    /// The refinement of paper `000_…` §4.2 for counters ([`counter_arrays`]): for every call
-    /// of thread 1 and every call of thread 2 on a counter whose old value they keep, when
-    /// both are made at one offset they return different values (asserted in the script); for
-    /// a counter of block-scope atomics or in `__shared__` memory, when the threads are of one
-    /// block.
+    /// The refinement of Bardsley and Donaldson (NFM 2014) §4.2 for counters ([`counter_arrays`]):
+    /// for every call of thread 1 and every call of thread 2 on a counter whose old value they
+    /// keep, when both are made at one offset they return different values (asserted in the
+    /// script); for a counter of block-scope atomics or in `__shared__` memory, when the threads
+    /// are of one block.
     pub(in crate::encode) fn counter_values_differ(&mut self) {
         let calls = std::mem::take(&mut self.pair.counter_calls);
         for (a1, _, pc1, off1, old1) in calls.iter().filter(|c| c.1 == 0) {
@@ -129,7 +130,7 @@ impl Encoder<'_> {
         }
         if let Some(n) = self.lockstep {
             notes.push(format!(
-                "lock-step warps of {n} threads (--warp-sync={n}, paper 000 section 3): threads of one warp execute each statement together, reads before writes, so only two writes of one statement race between them; an array's values are forgotten after every statement that writes it (the other threads of the warp write it too), so a defect that depends on them may be a false alarm"
+                "lock-step warps of {n} threads (--warp-sync={n}; Bardsley and Donaldson, NFM 2014, section 3): threads of one warp execute each statement together, reads before writes, so only two writes of one statement race between them; an array's values are forgotten after every statement that writes it (the other threads of the warp write it too), so a defect that depends on them may be a false alarm"
             ));
         }
         for a in &self.adversarial {
@@ -149,7 +150,7 @@ impl Encoder<'_> {
         for a in used {
             let block_only = self.pair.counters.iter().any(|(c, b)| *c == a && *b);
             notes.push(format!(
-                "`{}` is only ever changed by atomic additions (or only by subtractions) of positive constants: the values two calls {}return from one location are taken to differ (GPUVerify's counter refinement, paper 000 section 4.2), which holds unless the counter wraps around after 2^{} steps",
+                "`{}` is only ever changed by atomic additions (or only by subtractions) of positive constants: the values two calls {}return from one location are taken to differ (GPUVerify's counter refinement: Bardsley and Donaldson, NFM 2014, section 4.2), which holds unless the counter wraps around after 2^{} steps",
                 self.k.array(a).name,
                 if block_only { "of one block (its atomics have block scope) " } else { "" },
                 self.k.array(a).elem.bits()

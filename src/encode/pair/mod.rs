@@ -3,9 +3,9 @@
 //! state, and every property check. A prepared kernel becomes one SMT-LIB2 script (its
 //! transition formula for two symbolic threads) and one [`Check`] per property instance.
 //!
-//! Why two threads stand for all (GPUVerify lecture notes `002_…`, paper `000_…` §2.3; PUG
-//! §5): the first race of any execution is between some pair of threads, and up to it that
-//! pair sees exactly what the equality abstraction gives it (the interval's fresh memory and
+//! Why two threads stand for all (Donaldson's ENS Lyon lecture 1, Bardsley and Donaldson (NFM 2014)
+//! §2.3; PUG §5): the first race of any execution is between some pair of threads, and up to it
+//! that pair sees exactly what the equality abstraction gives it (the interval's fresh memory and
 //! its own writes). ARCHITECTURE.md "Soundness" gathers the argument with the other models'.
 //!
 //! The pair model's own parts of the interpretation live beside this file: `equality` (the

@@ -1,13 +1,13 @@
-//! Uniform variables (GPUVerify's uniformity analysis: paper `001_…` §3.3, "all threads agree
-//! on the value of these variables at each barrier … GPUVerify infers such *uniform*
-//! invariants automatically using static analysis"; the pair's lock-step execution, paper
-//! `000_…` §2.3): a variable is *uniform* when every thread that reaches a
-//! point of the kernel holds the same value in it there. Here: every assignment to it is of an
-//! expression of uniform values only (literals, scalar parameters, `blockDim`, `gridDim`,
-//! `warpSize`, uniform variables, pure functions of them; never a thread or block index, a
-//! value read from memory, an atomic's, a shuffle's or a vote's result) and happens under
-//! uniform control only (every enclosing `if` and loop test uniform, and no loop or block
-//! around it that a thread may leave early under a condition that is not).
+//! Uniform variables (GPUVerify's uniformity analysis: Chong et al. (OOPSLA 2013) §3.3, "all
+//! threads agree on the value of these variables at each barrier … GPUVerify infers such *uniform*
+//! invariants automatically using static analysis"; the pair's lock-step execution, Bardsley and
+//! Donaldson (NFM 2014) §2.3): a variable is *uniform* when every thread that reaches a point of
+//! the kernel holds the same value in it there. Here: every assignment to it is of an expression of
+//! uniform values only (literals, scalar parameters, `blockDim`, `gridDim`, `warpSize`, uniform
+//! variables, pure functions of them; never a thread or block index, a value read from memory, an
+//! atomic's, a shuffle's or a vote's result) and happens under uniform control only (every
+//! enclosing `if` and loop test uniform, and no loop or block around it that a thread may leave
+//! early under a condition that is not).
 //!
 //! What the pair model does with it: an abstracted loop havocs the variables it assigns, each
 //! thread its own value; for a uniform one, two threads at the same iteration count whose

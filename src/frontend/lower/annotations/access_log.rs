@@ -1,6 +1,7 @@
 //! GPUVerify's access logs, the instrumentation behind `__read(p)`, `__write(p)`,
-//! `__read_offset_bytes(p)`, … (lecture notes `004_…`, "Race checking instrumentation" and
-//! "Implementing LOG_READ_A"): for each array an annotation asks about, each thread keeps
+//! `__read_offset_bytes(p)`, … (Donaldson's ENS Lyon lecture 1, "Race checking instrumentation",
+//! and lecture 2, "Implementing LOG_READ_A"): for each array an annotation asks about, each thread
+//! keeps
 //!
 //! - `READ_HAS_OCCURRED_A` (`has`): it has logged a read of `A` since the last barrier;
 //! - `READ_OFFSET_A` (`off`): the byte offset of the logged read.

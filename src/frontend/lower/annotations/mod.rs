@@ -1,11 +1,11 @@
 //! GPUVerify's annotations that need more than a table entry ([`crate::frontend::lower::builtin`] dispatches to them):
 //!
-//! - the two-thread predicates (`__other_int`, `__uniform_int`, `__all`, …; the lecture notes
-//!   `002_…` and `004_…`, where an annotation of one thread may name the other thread's copy
-//!   of an expression), allowed only inside an annotation's condition;
-//! - the access logs (`__read(p)`, `__write_offset_bytes(p)`, …; `004_…`, "Race checking
-//!   instrumentation"), made on first use and instrumented by `access_log` once the kernel is
-//!   lowered;
+//! - the two-thread predicates (`__other_int`, `__uniform_int`, `__all`, …; Donaldson's ENS Lyon
+//!   lectures 1 and 2, where an annotation of one thread may name the other thread's copy of an
+//!   expression), allowed only inside an annotation's condition;
+//! - the access logs (`__read(p)`, `__write_offset_bytes(p)`, …; Donaldson's ENS Lyon lecture 1,
+//!   "Race checking instrumentation"), made on first use and instrumented by `access_log` once the
+//!   kernel is lowered;
 //! - axioms: `__axiom(e)` at file scope, which the prelude turns into a function
 //!   `__gpug_axiom_N` returning `e`; each is assumed on entry to every kernel, by every thread;
 //! - a device function's contract: its `__requires` is checked at each call (`lower/builtin/`), its
@@ -260,7 +260,7 @@ pub(in crate::frontend) fn global_cond(name: &str, cond: Expr) -> Expr {
 
 impl Lower<'_, '_> {
     /// GPUVerify's `__barrier_invariant_N(e, i1, …)` (`binary` false) or
-    /// `__barrier_invariant_binary_N(e, i1, j1, …)` (paper `001_…` §3.3): a
+    /// `__barrier_invariant_binary_N(e, i1, j1, …)` (Chong et al. (OOPSLA 2013) §3.3): a
     /// [`StmtKind::BarrierInvariant`] of `e`, whose loads stay with it (they are read at the
     /// barrier, not now), and of the instantiation expressions as `long`.
     ///
@@ -334,7 +334,7 @@ impl Lower<'_, '_> {
         Ok(Val::Void)
     }
 
-    /// GPUVerify's `__array_snapshot(dst, src)` (paper `001_…` §5's ghost arrays): a
+    /// GPUVerify's `__array_snapshot(dst, src)` (Chong et al. (OOPSLA 2013) §5's ghost arrays): a
     /// [`StmtKind::ArraySnapshot`] copying the whole array `src` points to into the one `dst`
     /// points to, in one step and without accessing either (GPUVerify's `$$dst := $$src`).
     ///
@@ -440,8 +440,8 @@ impl Lower<'_, '_> {
     }
 
     /// GPUVerify's `__add_noovfl_int(a, b)` / `__add_noovfl_unsigned_int(a, b)` (the call `n`,
-    /// paper `001_…` §5): `a + b` in the call's type, after assuming it does not overflow
-    /// ([`crate::frontend::lower::builtin::table::add_noovfl`]).
+    /// Chong et al. (OOPSLA 2013) §5): `a + b` in the call's type, after assuming it does not
+    /// overflow ([`crate::frontend::lower::builtin::table::add_noovfl`]).
     pub(in crate::frontend) fn add_no_overflow(&mut self, call: &CallSite, out: &mut Vec<Stmt>) -> R<Val> {
         let (n, name, args, span) = call.parts();
         let v = self.scalar_args(args, out)?;

@@ -68,15 +68,15 @@ pub enum Lowering {
     /// An uninterpreted function of the scalar arguments, under the built-in's name, when the
     /// call's result is a scalar; otherwise the call is not taken as a built-in (math).
     Uninterpreted,
-    /// One of GPUVerify's two-thread annotations (its "inter-thread predicates", lecture notes
-    /// `002_…`/`004_…`): a pure function of the scalar arguments that reads the other thread
+    /// One of GPUVerify's two-thread annotations (its "inter-thread predicates", Donaldson's ENS
+    /// Lyon lectures 1 and 2): a pure function of the scalar arguments that reads the other thread
     /// of the pair ([`Expr::Other`]); `None` when the arguments do not fit. Only inside the
     /// condition of an annotation (`__assert`, `__invariant`, `__requires`, …).
     TwoThread(fn(&[Expr]) -> Option<Expr>),
     /// `__enabled()`: whether this thread executes here ([`Expr::Enabled`]).
     Enabled,
     /// What the access log of the array the first argument points to says (GPUVerify's
-    /// `READ_HAS_OCCURRED_A`/`READ_OFFSET_A` instrumentation, `004_…`).
+    /// `READ_HAS_OCCURRED_A`/`READ_OFFSET_A` instrumentation, Donaldson's ENS Lyon lecture 2).
     AccessLog(LogQuery),
     /// `__ptr_offset_bytes(p)`: the byte offset of `p` in its array.
     PtrOffset,
@@ -130,11 +130,11 @@ pub enum Lowering {
     /// `__barrier_invariant_binary_N(e, i1, j1, …)` (`true`): a
     /// [`crate::ir::StmtKind::BarrierInvariant`] of the condition `e` and the instances.
     BarrierInvariant(bool),
-    /// GPUVerify's `__add_noovfl_int(a, b)`, `__add_noovfl_unsigned_int(a, b)` (paper `001_…`
-    /// §5's non-overflowing addition): `a + b`, assuming it does not overflow the operands'
-    /// type ([`add_noovfl`]).
+    /// GPUVerify's `__add_noovfl_int(a, b)`, `__add_noovfl_unsigned_int(a, b)` (Chong et al.
+    /// (OOPSLA 2013) §5's non-overflowing addition): `a + b`, assuming it does not overflow the
+    /// operands' type ([`add_noovfl`]).
     AddNoOverflow,
-    /// GPUVerify's `__array_snapshot(dst, src)` (paper `001_…` §5, ghost arrays): a
+    /// GPUVerify's `__array_snapshot(dst, src)` (Chong et al. (OOPSLA 2013) §5, ghost arrays): a
     /// [`crate::ir::StmtKind::ArraySnapshot`] of the two whole arrays the arguments point to.
     ArraySnapshot,
     /// The arguments are evaluated (their loads are the thread's reads) and nothing else:

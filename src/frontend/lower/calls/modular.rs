@@ -1,11 +1,11 @@
 //! Device functions checked on their own (`--modular`; GPUVerify's `--no-inline`).
 //!
-//! GPUVerify verifies every procedure of a kernel file modularly: a device function is checked
-//! for every caller its precondition admits, and a call is summarised by the callee's contract
-//! (paper 001 §3.3, "Modular and staged verification"). gpug inlines calls, which is more
+//! GPUVerify verifies every procedure of a kernel file modularly: a device function is checked for
+//! every caller its precondition admits, and a call is summarised by the callee's contract (Chong
+//! et al. (OOPSLA 2013) §3.3, "Modular and staged verification"). gpug inlines calls, which is more
 //! precise at each call but checks a function only where a kernel calls it, and only with the
-//! arguments those calls pass. With `--modular` it also checks, each as an entry point of its
-//! own, the device functions of the kernel's file that
+//! arguments those calls pass. With `--modular` it also checks, each as an entry point of its own,
+//! the device functions of the kernel's file that
 //! - have a contract (`__requires`, `__ensures` and their `__global_` forms): the contract is a
 //!   promise to every caller, not only to today's, or
 //! - no kernel calls: they would otherwise not be checked at all.
