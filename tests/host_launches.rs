@@ -411,3 +411,61 @@ int main(int argc, char **argv) {{
         ]]
     );
 }
+
+/// A launch under `if (gy == 1)` has gridDim.y = 1 (llm.c's `matmul_backward_bias8`): the
+/// kernel, which races across blockIdx.y, is verified there; a launch after an early
+/// `return` keeps the negated condition over its argument.
+#[test]
+fn a_launch_under_a_host_condition_keeps_it() {
+    let text = "
+__global__ void row(int *d, int n) { d[blockIdx.x] = threadIdx.x + blockIdx.y; }
+__global__ void k(int *d, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) d[i] = i;
+}
+#include <cstdlib>
+int sms;
+int main(int argc, char **argv) {
+    int n = atoi(argv[1]);
+    int *d;
+    int gy = sms / 256;
+    if (gy == 1) {
+        row<<<dim3(8, gy), 1>>>(d, 5);
+    }
+    if (n > 1000) return 1;
+    k<<<4, 256>>>(d, n);
+    return 0;
+}";
+    let (_d, path) = program(text);
+    let (code, json, stderr) = gpug(&["--solver", "z3"], &path);
+    let ks = kernels(&json);
+    assert_eq!(code, Some(0), "{json}\n{stderr}");
+    assert_eq!(ks.len(), 2, "{json}");
+    assert!(ks.iter().all(|k| k["verdict"] == "verified"), "{json}");
+    let a = assuming(&[], text);
+    assert_eq!(a[0], vec!["blockDim = (1, 1, 1)", "gridDim = (8, 1, 1)", "n = 5"]);
+    assert_eq!(a[1], vec!["blockDim = (256, 1, 1)", "gridDim = (4, 1, 1)", "n <= 1000"]);
+}
+
+/// A helper that returns early under a condition not known gives no value (not the final
+/// `return`'s).
+#[test]
+fn a_return_under_an_unknown_condition_leaves_the_value_unknown() {
+    let text = format!(
+        "{KERNEL}
+#include <cstdlib>
+int pick(int n) {{ if (n > 1000) return 512; return 256; }}
+int main(int argc, char **argv) {{
+    int *d;
+    k<<<1, pick(atoi(argv[1]))>>>(d, 5);
+    return 0;
+}}"
+    );
+    let a = assuming(&[], &text);
+    assert!(
+        !a[0]
+            .iter()
+            .any(|s| s.starts_with("blockDim =") || s.starts_with("blockDim.x")),
+        "{a:?}"
+    );
+}

@@ -34,6 +34,7 @@
 //! Must not: lower device code or know about SMT.
 
 mod eval;
+mod facts;
 mod record;
 pub(in crate::frontend) mod rejected;
 mod terms;
@@ -75,6 +76,8 @@ pub(in crate::frontend) fn read<'a>(
         globals: HashMap::new(),
         steps: 0,
         sources: HashMap::new(),
+        early: Vec::new(),
+        bodies: Vec::new(),
     };
     // The roots first (`main`), then each function holding a launch that no root's
     // interpretation entered (called only from another file, or through a pointer). A launch
@@ -115,6 +118,10 @@ struct Env {
     arg_arrays: HashMap<String, Vec<Option<String>>>,
     /// Inside a loop.
     in_loop: bool,
+    /// What holds of the host values here (boolean host terms): the conditions of the `if`s
+    /// and loops around this point (issue 53), kept at each launch over the values the launch
+    /// passes.
+    facts: Vec<Expr>,
 }
 
 /// How a statement ends.
@@ -150,6 +157,12 @@ struct Host<'a, 'g> {
     steps: usize,
     /// Source files' lines, for the launches' configurations as written.
     sources: HashMap<String, Option<Vec<String>>>,
+    /// For each function being interpreted, the values of the `return`s it may have taken
+    /// before its end (under a condition not known, or in a loop): its value is the final
+    /// `return`'s only when they all agree.
+    early: Vec<Vec<Option<Val>>>,
+    /// The bodies of the functions of [`Host::stack`].
+    bodies: Vec<&'a Node>,
 }
 
 /// Calls of host functions are inlined at most this deep.

@@ -38,12 +38,26 @@ impl<'a, 'g> Host<'a, 'g> {
         }
         self.entered.insert(f.id.clone());
         self.stack.push((f.id.clone(), f.name.clone().unwrap_or_default()));
+        self.bodies.push(body);
+        self.early.push(Vec::new());
         let out = match self.stmt(body, &mut env) {
             Flow::Return(v) => v,
             Flow::Next => None,
         };
+        // A `return` taken under a condition not known, or in a loop, may give another value.
+        let early = self.early.pop().unwrap_or_default();
+        let out = if early.iter().all(|v| *v == out) { out } else { None };
+        self.bodies.pop();
         self.stack.pop();
         out
+    }
+
+    /// A `return` that may have been taken (under a condition not known, or in a loop) before
+    /// the function's end.
+    pub(super) fn note_return(&mut self, flow: &Flow) {
+        if let (Flow::Return(v), Some(e)) = (flow, self.early.last_mut()) {
+            e.push(v.clone());
+        }
     }
 
     /// A fresh unknown value for a variable of type `ty` (a `dim3`'s three), `None` for a type
@@ -136,9 +150,21 @@ impl<'a, 'g> Host<'a, 'g> {
                     None => {
                         let mut a = env.clone();
                         let mut b = env.clone();
+                        // Each branch knows its condition: as a fact, and as the value of a
+                        // variable it compares for equality with a constant.
+                        self.assume(cond, &mut a, true);
+                        self.assume(cond, &mut b, false);
                         // A branch that returns leaves the other's values after the `if`.
-                        let ra = then.map(|t| matches!(self.stmt(t, &mut a), Flow::Return(_)));
-                        let rb = els.map(|e| matches!(self.stmt(e, &mut b), Flow::Return(_)));
+                        let ra = then.map(|t| {
+                            let f = self.stmt(t, &mut a);
+                            self.note_return(&f);
+                            matches!(f, Flow::Return(_))
+                        });
+                        let rb = els.map(|e| {
+                            let f = self.stmt(e, &mut b);
+                            self.note_return(&f);
+                            matches!(f, Flow::Return(_))
+                        });
                         match (ra.unwrap_or(false), rb.unwrap_or(false)) {
                             (true, false) => *env = b,
                             (false, true) => *env = a,
@@ -175,7 +201,8 @@ impl<'a, 'g> Host<'a, 'g> {
                     }
                     if p.kind.ends_with("Stmt") || p.kind == "DeclStmt" {
                         let mut inner = env.clone();
-                        self.stmt(p, &mut inner);
+                        let f = self.stmt(p, &mut inner);
+                        self.note_return(&f);
                         // Escapes stay escaped.
                         env.escaped.extend(inner.escaped);
                     } else {
@@ -196,7 +223,8 @@ impl<'a, 'g> Host<'a, 'g> {
             "CXXTryStmt" => {
                 for c in &s.inner {
                     let mut inner = env.clone();
-                    self.stmt(c, &mut inner);
+                    let f = self.stmt(c, &mut inner);
+                    self.note_return(&f);
                     env.escaped.extend(inner.escaped);
                 }
                 let mut ids = HashSet::new();
@@ -246,6 +274,8 @@ impl<'a, 'g> Host<'a, 'g> {
         merged.arg_arrays.extend(b.arg_arrays.clone());
         self.kill(&mut merged, &ids);
         merged.in_loop = env.in_loop;
+        // What either branch knew of its condition holds no longer.
+        merged.facts = env.facts.clone();
         *env = merged;
     }
 
