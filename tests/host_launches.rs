@@ -469,3 +469,50 @@ int main(int argc, char **argv) {{
         "{a:?}"
     );
 }
+
+/// A loop over a constant array of block sizes (llm.c's `dev/cuda` mains) is one launch per
+/// size, each with its grid; a second identical loop merges with the first. A loop of an
+/// unknown trip count, or one that breaks, is not unrolled.
+#[test]
+fn a_loop_over_a_constant_array_is_a_set_of_launches() {
+    let text = format!(
+        "{KERNEL}
+#include <cstdlib>
+int ceil_div(int a, int b) {{ return (a + b - 1) / b; }}
+void run(int *d, int n, int block_size) {{ k<<<ceil_div(n, block_size), block_size>>>(d, n); }}
+int main(int argc, char **argv) {{
+    int *d;
+    int block_sizes[] = {{32, 256, 1024}};
+    for (int j = 0; j < sizeof(block_sizes) / sizeof(int); j++) {{
+        int block_size = block_sizes[j];
+        run(d, 1000, block_size);
+    }}
+    for (int j = 0; j < sizeof(block_sizes) / sizeof(int); j++) {{
+        run(d, 1000, block_sizes[j]);
+    }}
+    int t = 16;
+    for (int j = 0; j < 4; j++) {{
+        if (argc > j) break;
+        t *= 2;
+    }}
+    k<<<1, t>>>(d, 7);
+    return 0;
+}}"
+    );
+    let a = assuming(&[], &text);
+    assert_eq!(
+        a[..3],
+        vec![
+            vec!["blockDim = (32, 1, 1)", "gridDim = (32, 1, 1)", "n = 1000"],
+            vec!["blockDim = (256, 1, 1)", "gridDim = (4, 1, 1)", "n = 1000"],
+            vec!["blockDim = (1024, 1, 1)", "gridDim = (1, 1, 1)", "n = 1000"],
+        ]
+    );
+    assert_eq!(a.len(), 4, "{a:?}");
+    assert!(
+        !a[3]
+            .iter()
+            .any(|s| s.starts_with("blockDim =") || s.starts_with("blockDim.x")),
+        "{a:?}"
+    );
+}

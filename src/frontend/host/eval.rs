@@ -53,15 +53,16 @@ impl<'a, 'g> Host<'a, 'g> {
                 }
                 match env.vals.get(&d.id) {
                     Some(Val::Int(v)) => Some(v.clone()),
-                    Some(Val::Dim3(_)) => None,
+                    Some(Val::Dim3(_) | Val::Array(_)) => None,
                     None => self.global(&d.id, ty),
                 }
             }
+            "ArraySubscriptExpr" => self.element(e, env, ty),
             "MemberExpr" => {
                 let c = component(e.name.as_deref()?)?;
                 match self.eval(e.inner.first()?, env)? {
                     Val::Dim3(d) => Some(d[c].clone()),
-                    Val::Int(_) => None,
+                    Val::Int(_) | Val::Array(_) => None,
                 }
             }
             "UnaryExprOrTypeTraitExpr" if e.name.as_deref() == Some("sizeof") => {
@@ -163,7 +164,7 @@ impl<'a, 'g> Host<'a, 'g> {
                 self.found.truncate(before);
                 match v? {
                     Val::Int(v) => Some(v),
-                    Val::Dim3(_) => None,
+                    Val::Dim3(_) | Val::Array(_) => None,
                 }
             }
             _ => None,

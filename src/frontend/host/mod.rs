@@ -38,6 +38,7 @@ mod facts;
 mod record;
 pub(in crate::frontend) mod rejected;
 mod terms;
+mod unroll;
 mod walk;
 
 use crate::frontend::ast::{Node, strip_parens};
@@ -103,6 +104,8 @@ pub(in crate::frontend) fn read<'a>(
 enum Val {
     Int(Expr),
     Dim3([Expr; 3]),
+    /// A local integer array the function only reads (`int sizes[] = {32, 64}`): its elements.
+    Array(Vec<Expr>),
 }
 
 /// The state of one host function's interpretation.
@@ -165,6 +168,11 @@ struct Host<'a, 'g> {
     bodies: Vec<&'a Node>,
 }
 
+/// A `for` loop whose condition is known at each iteration is unrolled up to this many
+/// iterations ([`Host::unroll`]).
+const MAX_UNROLL: usize = 64;
+/// The statements one unrolled loop may take (its nested loops and calls included).
+const UNROLL_STEPS: usize = 20_000;
 /// Calls of host functions are inlined at most this deep.
 const MAX_DEPTH: usize = 6;
 /// The interpretation's budget in statements (a host program of many helpers called many times).

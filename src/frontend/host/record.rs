@@ -120,7 +120,7 @@ impl<'a, 'g> Host<'a, 'g> {
         match n.and_then(|n| self.eval(n, env)) {
             Some(Val::Dim3(d)) => d,
             Some(Val::Int(v)) => [cast(v, Ty::U32), one(), one()],
-            None => [
+            _ => [
                 self.unknown("?", Ty::U32),
                 self.unknown("?", Ty::U32),
                 self.unknown("?", Ty::U32),

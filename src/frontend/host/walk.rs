@@ -96,6 +96,10 @@ impl<'a, 'g> Host<'a, 'g> {
                         self.unknown("?", Ty::U32),
                         self.unknown("?", Ty::U32),
                     ]),
+                    Val::Array(_) => {
+                        env.vals.remove(id);
+                        continue;
+                    }
                 };
                 env.vals.insert(id.clone(), v);
             }
@@ -184,6 +188,10 @@ impl<'a, 'g> Host<'a, 'g> {
                         self.stmt(init, env);
                     }
                     parts.remove(0);
+                    // A loop of a known, small trip count: each iteration with its values.
+                    if let Some(flow) = self.unroll(s, env) {
+                        return flow;
+                    }
                 }
                 // What the loop changes, directly or through other names (in an earlier
                 // iteration), is unknown inside it and after it.
@@ -303,6 +311,10 @@ impl<'a, 'g> Host<'a, 'g> {
             self.escape(env, ids);
             return;
         }
+        if let Some(elems) = self.read_only_array(d, init, env) {
+            env.vals.insert(d.id.clone(), Val::Array(elems));
+            return;
+        }
         if arg_array {
             if let Some(list) = init.map(strip).filter(|i| i.kind == "InitListExpr") {
                 let slots = list.inner.iter().map(|e| address_of(e).map(str::to_string)).collect();
@@ -404,7 +416,7 @@ impl<'a, 'g> Host<'a, 'g> {
         let ty = self.int_ty(e.inner[0].type_str())?;
         let rhs = match self.eval(&e.inner[1], env)? {
             Val::Int(v) => v,
-            Val::Dim3(_) => return None,
+            Val::Dim3(_) | Val::Array(_) => return None,
         };
         if e.kind == "BinaryOperator" {
             return Some(cast(rhs, ty));
