@@ -192,6 +192,8 @@ int main(int argc, char **argv) {{
     );
 }
 
+/// (The loop's trip count is read at run time: a loop of a known one is unrolled, see
+/// `a_loop_over_a_constant_array_is_a_set_of_launches`.)
 #[test]
 fn values_the_host_changes_in_a_loop_a_branch_or_through_a_pointer_stay_symbolic() {
     let text = format!(
@@ -200,7 +202,7 @@ fn values_the_host_changes_in_a_loop_a_branch_or_through_a_pointer_stay_symbolic
 int main(int argc, char **argv) {{
     int *d;
     int t = 32;
-    for (int r = 0; r < 3; r++) t *= 2;
+    for (int r = 0; r < argc; r++) t *= 2;
     k<<<1, t>>>(d, 100);
     int u = 64;
     if (argc > 1) u = 128;
@@ -514,5 +516,34 @@ int main(int argc, char **argv) {{
             .iter()
             .any(|s| s.starts_with("blockDim =") || s.starts_with("blockDim.x")),
         "{a:?}"
+    );
+}
+
+/// A host loop counter not unrolled (100 iterations) keeps its range at the launch: the
+/// kernel races only for `s >= 100`.
+#[test]
+fn a_host_loop_counter_keeps_its_range() {
+    let text = "
+__global__ void step(int *d, int s) {
+    if (s >= 100) d[0] = threadIdx.x; else d[threadIdx.x] = s;
+}
+int main() {
+    int *d;
+    for (int s = 0; s < 100; s++) step<<<1, 64>>>(d, s);
+    return 0;
+}";
+    let (_d, path) = program(text);
+    let (code, json, stderr) = gpug(&["--solver", "z3"], &path);
+    assert_eq!(code, Some(0), "{json}\n{stderr}");
+    assert_eq!(kernels(&json)[0]["verdict"], "verified", "{json}");
+    let a = assuming(&[], text);
+    assert_eq!(
+        a,
+        vec![vec![
+            "blockDim = (64, 1, 1)",
+            "gridDim = (1, 1, 1)",
+            "s < 100",
+            "s >= 0"
+        ]]
     );
 }

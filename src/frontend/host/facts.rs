@@ -131,3 +131,67 @@ fn negate(b: Expr) -> Expr {
         ty: Ty::Bool,
     }
 }
+
+impl<'a, 'g> Host<'a, 'g> {
+    /// A `for` loop's counter stepped by one (`k++`, `k--`, `k += 1`) and changed nowhere else,
+    /// of a signed type (whose overflow is undefined) or, counting up under `k < e`, of an
+    /// unsigned one: its id, its value before the loop, and how each iteration's value compares
+    /// with it (`>=` counting up, `<=` counting down). `ids`: what the loop changes.
+    pub(super) fn counter(&mut self, s: &'a Node, env: &Env, ids: &HashSet<String>) -> Option<(String, Expr, BinOp)> {
+        if s.kind != "ForStmt" || s.inner.len() != 5 {
+            return None;
+        }
+        let (cond, inc, body) = (&s.inner[2], strip(&s.inner[3]), &s.inner[4]);
+        let target = strip_parens(inc.inner.first()?);
+        if target.kind != "DeclRefExpr" {
+            return None;
+        }
+        let id = target.referenced_decl.as_ref()?.id.clone();
+        let up = match (inc.kind.as_str(), inc.opcode.as_deref()) {
+            ("UnaryOperator", Some("++")) => true,
+            ("UnaryOperator", Some("--")) => false,
+            ("CompoundAssignOperator", Some(op @ ("+=" | "-="))) => {
+                let one = const_value(inc.inner.get(1)?)?;
+                if one != BigInt::from(1) {
+                    return None;
+                }
+                op == "+="
+            }
+            _ => return None,
+        };
+        let mut changed = HashSet::new();
+        assigned(body, &mut changed);
+        assigned(cond, &mut changed);
+        if changed.contains(&id) || env.escaped.contains(&id) || !ids.contains(&id) || !pure(cond) {
+            return None;
+        }
+        let Some(Val::Int(start)) = env.vals.get(&id) else {
+            return None;
+        };
+        let Ty::Int { signed, .. } = start.ty() else {
+            return None;
+        };
+        if !signed {
+            // Unsigned: counting up under `k < e` in its own type, which stops before it wraps.
+            let c = strip(cond);
+            let lhs = c.inner.first().map(strip);
+            let own = lhs
+                .is_some_and(|l| l.kind == "DeclRefExpr" && l.referenced_decl.as_ref().is_some_and(|d| d.id == id))
+                && self.int_ty(c.inner[0].type_str()) == Some(start.ty());
+            if !(up && c.opcode.as_deref() == Some("<") && own) {
+                return None;
+            }
+        }
+        Some((id, start.clone(), if up { BinOp::Ge } else { BinOp::Le }))
+    }
+}
+
+/// The condition a loop's body starts under (`for`, `while`), when the loop has one.
+pub(super) fn loop_condition(s: &Node) -> Option<&Node> {
+    let cond = match (s.kind.as_str(), s.inner.len()) {
+        ("ForStmt", 5) if s.inner[1].is_empty() => &s.inner[2],
+        ("WhileStmt", 2) => &s.inner[0],
+        _ => return None,
+    };
+    (!cond.is_empty()).then_some(cond)
+}

@@ -2,6 +2,7 @@
 //! (declarations, assignments, `if`, loops, calls inlined with their argument values), what each
 //! makes known or unknown, and where values escape (see [`super`]).
 
+use super::facts::loop_condition;
 use super::*;
 
 impl<'a, 'g> Host<'a, 'g> {
@@ -199,15 +200,43 @@ impl<'a, 'g> Host<'a, 'g> {
                 for p in &parts {
                     assigned(p, &mut ids);
                 }
+                let counter = self.counter(s, env, &ids);
                 self.kill(env, &ids);
                 self.clobber(env);
                 let outer = env.in_loop;
                 env.in_loop = s.kind != "SwitchStmt" || outer;
-                for p in parts {
+                // The body starts where the condition holds, and a counter is within its range.
+                let body_at = parts.len().saturating_sub(1);
+                let mut body_env = env.clone();
+                if let Some(cond) = loop_condition(s) {
+                    self.assume(cond, &mut body_env, true);
+                }
+                if let Some((id, start, op)) = counter
+                    && let Some(Val::Int(now)) = body_env.vals.get(&id)
+                {
+                    let fact = Expr::Binary {
+                        op,
+                        lhs: Box::new(now.clone()),
+                        rhs: Box::new(cast(start, now.ty())),
+                        ty: Ty::Bool,
+                    };
+                    body_env.facts.push(fact);
+                }
+                for (at, p) in parts.into_iter().enumerate() {
                     if p.is_empty() {
                         continue;
                     }
-                    if p.kind.ends_with("Stmt") || p.kind == "DeclStmt" {
+                    if at == body_at {
+                        let mut inner = body_env.clone();
+                        inner.in_loop = env.in_loop;
+                        if p.kind.ends_with("Stmt") || p.kind == "DeclStmt" {
+                            let f = self.stmt(p, &mut inner);
+                            self.note_return(&f);
+                        } else {
+                            self.scan(p, &mut inner);
+                        }
+                        env.escaped.extend(inner.escaped);
+                    } else if p.kind.ends_with("Stmt") || p.kind == "DeclStmt" {
                         let mut inner = env.clone();
                         let f = self.stmt(p, &mut inner);
                         self.note_return(&f);
