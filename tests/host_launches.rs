@@ -547,3 +547,38 @@ int main() {
         ]]
     );
 }
+
+/// Floating point arithmetic on known values is evaluated as C does (flash attention's
+/// `Tc = ceil((float) N / Bc)`); a float read at run time stays unknown.
+#[test]
+fn float_arithmetic_on_known_values_is_evaluated() {
+    let text = format!(
+        "{KERNEL}
+#include <cmath>
+#include <cstdlib>
+int main(int argc, char **argv) {{
+    int *d;
+    const int N = 1000;
+    const int Bc = 32;
+    const int Tc = ceil((float) N / Bc);
+    float scale = 1.0 / sqrt(64);
+    int s = (int)(scale * 80);
+    double h = 2.5;
+    int w = (int)floor(h * 3);
+    k<<<Tc, 32>>>(d, N);
+    k<<<s, w>>>(d, 3);
+    float f = atof(argv[1]);
+    k<<<1, (int)f>>>(d, 4);
+    return 0;
+}}"
+    );
+    let a = assuming(&[], &text);
+    assert_eq!(a[0], vec!["blockDim = (32, 1, 1)", "gridDim = (32, 1, 1)", "n = 1000"]);
+    assert_eq!(a[1], vec!["blockDim = (7, 1, 1)", "gridDim = (10, 1, 1)", "n = 3"]);
+    assert!(
+        !a[2]
+            .iter()
+            .any(|s| s.starts_with("blockDim =") || s.starts_with("blockDim.x")),
+        "{a:?}"
+    );
+}

@@ -35,6 +35,7 @@
 
 mod eval;
 mod facts;
+mod floats;
 mod record;
 pub(in crate::frontend) mod rejected;
 mod terms;
@@ -106,6 +107,8 @@ enum Val {
     Dim3([Expr; 3]),
     /// A local integer array the function only reads (`int sizes[] = {32, 64}`): its elements.
     Array(Vec<Expr>),
+    /// A known `float` or `double` ([`floats`]).
+    Float(floats::Float),
 }
 
 /// The state of one host function's interpretation.
