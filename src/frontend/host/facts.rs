@@ -94,13 +94,15 @@ impl<'a, 'g> Host<'a, 'g> {
 
 /// Whether evaluating `n` has no side effect (no call, assignment or increment).
 pub(super) fn pure(n: &Node) -> bool {
-    let effect = match (n.kind.as_str(), n.opcode.as_deref()) {
-        ("CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" | "LambdaExpr" | "CUDAKernelCallExpr", _)
-        | ("CompoundAssignOperator", _)
-        | ("BinaryOperator", Some("="))
-        | ("UnaryOperator", Some("++" | "--")) => true,
-        _ => false,
-    };
+    let effect = matches!(
+        (n.kind.as_str(), n.opcode.as_deref()),
+        (
+            "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" | "LambdaExpr" | "CUDAKernelCallExpr",
+            _
+        ) | ("CompoundAssignOperator", _)
+            | ("BinaryOperator", Some("="))
+            | ("UnaryOperator", Some("++" | "--"))
+    );
     !effect && n.inner.iter().all(pure)
 }
 
