@@ -582,3 +582,22 @@ int main(int argc, char **argv) {{
         "{a:?}"
     );
 }
+
+/// A launch in a `static` function nothing names is not made; one declared before and
+/// defined after `main` is.
+#[test]
+fn a_launch_in_a_function_never_called_is_not_a_launch() {
+    let text = format!(
+        "{KERNEL}
+static void later(int *d);
+static void unused(int *d) {{ k<<<2, 17>>>(d, 1 << 30); }}
+int main() {{
+    int *d;
+    later(d);
+    return 0;
+}}
+static void later(int *d) {{ k<<<3, 32>>>(d, 96); }}"
+    );
+    let a = assuming(&[], &text);
+    assert_eq!(a, vec![vec!["blockDim = (32, 1, 1)", "gridDim = (3, 1, 1)", "n = 96"]]);
+}

@@ -85,6 +85,10 @@ pub(in crate::frontend) fn read<'a>(
     // interpretation entered (called only from another file, or through a pointer). A launch
     // in a branch the interpretation found dead (`if (block_size == 16)` with 32) is not made
     // by the program.
+    // A `static` function that nothing names is never called: its launches are not made.
+    let mut names = HashSet::new();
+    names_used(root, &mut names);
+    let funcs: Vec<&'a Node> = funcs.into_iter().filter(|f| !never_called(f, &names)).collect();
     for f in funcs.iter().filter(|f| !called.contains(&f.id)) {
         h.function(f, Vec::new());
     }
@@ -220,6 +224,33 @@ fn callees(n: &Node, out: &mut HashSet<String>) {
     for c in &n.inner {
         callees(c, out);
     }
+}
+
+/// The names of the declarations named anywhere under `n` (called, referred to, looked up in
+/// a template).
+fn names_used(n: &Node, out: &mut HashSet<String>) {
+    match n.kind.as_str() {
+        "DeclRefExpr" => out.extend(n.referenced_decl.as_ref().map(|d| d.name.clone())),
+        "UnresolvedLookupExpr" | "MemberExpr" | "UnresolvedMemberExpr" => out.extend(n.name.clone()),
+        _ => {}
+    }
+    for c in &n.inner {
+        names_used(c, out);
+    }
+}
+
+/// Whether the function `f` has internal linkage (`static`, not a member or a template's) and
+/// nothing in the translation unit names it (`names`, by name, so that every declaration of
+/// it counts), nor an attribute calls it (a constructor, `used`): no execution calls it.
+fn never_called(f: &Node, names: &HashSet<String>) -> bool {
+    let Some(name) = f.name.as_deref() else { return false };
+    f.kind == "FunctionDecl"
+        && f.storage_class.as_deref() == Some("static")
+        && !f
+            .inner
+            .iter()
+            .any(|c| c.kind == "TemplateArgument" || (c.kind.ends_with("Attr") && c.kind != "CUDAHostAttr"))
+        && !names.contains(name)
 }
 
 /// The ids of the launch nodes under `n`.
