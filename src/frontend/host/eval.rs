@@ -13,7 +13,9 @@ impl<'a, 'g> Host<'a, 'g> {
             return self.eval_dim3(e, env);
         }
         if self.float_ty(ty).is_some() {
-            return self.eval_float(e, env).map(Val::Float);
+            return self
+                .eval_float(e, env)
+                .map(|(v, single)| Val::Float(v.to_bits(), single));
         }
         let t = self.int_ty(ty);
         let v = self.eval_int(e, env, t);
@@ -59,7 +61,7 @@ impl<'a, 'g> Host<'a, 'g> {
                 }
                 match env.vals.get(&d.id) {
                     Some(Val::Int(v)) => Some(v.clone()),
-                    Some(Val::Dim3(_) | Val::Array(_) | Val::Float(_)) => None,
+                    Some(Val::Dim3(_) | Val::Array(_) | Val::Float(..)) => None,
                     None => self.global(&d.id, ty),
                 }
             }
@@ -68,7 +70,7 @@ impl<'a, 'g> Host<'a, 'g> {
                 let c = component(e.name.as_deref()?)?;
                 match self.eval(e.inner.first()?, env)? {
                     Val::Dim3(d) => Some(d[c].clone()),
-                    Val::Int(_) | Val::Array(_) | Val::Float(_) => None,
+                    Val::Int(_) | Val::Array(_) | Val::Float(..) => None,
                 }
             }
             "UnaryExprOrTypeTraitExpr" if e.name.as_deref() == Some("sizeof") => {
@@ -173,7 +175,7 @@ impl<'a, 'g> Host<'a, 'g> {
                 self.found.truncate(before);
                 match v? {
                     Val::Int(v) => Some(v),
-                    Val::Dim3(_) | Val::Array(_) | Val::Float(_) => None,
+                    Val::Dim3(_) | Val::Array(_) | Val::Float(..) => None,
                 }
             }
             _ => None,

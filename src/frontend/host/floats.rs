@@ -59,7 +59,7 @@ impl<'a, 'g> Host<'a, 'g> {
             "DeclRefExpr" => {
                 let d = e.referenced_decl.as_ref()?;
                 match env.vals.get(&d.id) {
-                    Some(Val::Float(v)) => Some(*v),
+                    Some(Val::Float(bits, single)) => Some((f64::from_bits(*bits), *single)),
                     Some(_) => None,
                     None => {
                         let v = *self.g.vars.get(&d.id)?;

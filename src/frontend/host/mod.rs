@@ -111,8 +111,9 @@ enum Val {
     Dim3([Expr; 3]),
     /// A local integer array the function only reads (`int sizes[] = {32, 64}`): its elements.
     Array(Vec<Expr>),
-    /// A known `float` or `double` ([`floats`]).
-    Float(floats::Float),
+    /// A known `float` or `double` ([`floats`]): its `f64` bits (compared as bits: `0.0` and
+    /// `-0.0` differ, a NaN is itself), and whether it is a `float`.
+    Float(u64, bool),
 }
 
 /// The state of one host function's interpretation.

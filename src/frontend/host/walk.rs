@@ -97,7 +97,7 @@ impl<'a, 'g> Host<'a, 'g> {
                         self.unknown("?", Ty::U32),
                         self.unknown("?", Ty::U32),
                     ]),
-                    Val::Array(_) | Val::Float(_) => {
+                    Val::Array(_) | Val::Float(..) => {
                         env.vals.remove(id);
                         continue;
                     }
@@ -445,7 +445,7 @@ impl<'a, 'g> Host<'a, 'g> {
         let ty = self.int_ty(e.inner[0].type_str())?;
         let rhs = match self.eval(&e.inner[1], env)? {
             Val::Int(v) => v,
-            Val::Dim3(_) | Val::Array(_) | Val::Float(_) => return None,
+            Val::Dim3(_) | Val::Array(_) | Val::Float(..) => return None,
         };
         if e.kind == "BinaryOperator" {
             return Some(cast(rhs, ty));
