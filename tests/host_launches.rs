@@ -192,6 +192,8 @@ int main(int argc, char **argv) {{
     );
 }
 
+/// (The loop's trip count is read at run time: a loop of a known one is unrolled, see
+/// `a_loop_over_a_constant_array_is_a_set_of_launches`.)
 #[test]
 fn values_the_host_changes_in_a_loop_a_branch_or_through_a_pointer_stay_symbolic() {
     let text = format!(
@@ -200,7 +202,7 @@ fn values_the_host_changes_in_a_loop_a_branch_or_through_a_pointer_stay_symbolic
 int main(int argc, char **argv) {{
     int *d;
     int t = 32;
-    for (int r = 0; r < 3; r++) t *= 2;
+    for (int r = 0; r < argc; r++) t *= 2;
     k<<<1, t>>>(d, 100);
     int u = 64;
     if (argc > 1) u = 128;
@@ -410,4 +412,192 @@ int main(int argc, char **argv) {{
             "n = 5".into(),
         ]]
     );
+}
+
+/// A launch under `if (gy == 1)` has gridDim.y = 1 (llm.c's `matmul_backward_bias8`): the
+/// kernel, which races across blockIdx.y, is verified there; a launch after an early
+/// `return` keeps the negated condition over its argument.
+#[test]
+fn a_launch_under_a_host_condition_keeps_it() {
+    let text = "
+__global__ void row(int *d, int n) { d[blockIdx.x] = threadIdx.x + blockIdx.y; }
+__global__ void k(int *d, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) d[i] = i;
+}
+#include <cstdlib>
+int sms;
+int main(int argc, char **argv) {
+    int n = atoi(argv[1]);
+    int *d;
+    int gy = sms / 256;
+    if (gy == 1) {
+        row<<<dim3(8, gy), 1>>>(d, 5);
+    }
+    if (n > 1000) return 1;
+    k<<<4, 256>>>(d, n);
+    return 0;
+}";
+    let (_d, path) = program(text);
+    let (code, json, stderr) = gpug(&["--solver", "z3"], &path);
+    let ks = kernels(&json);
+    assert_eq!(code, Some(0), "{json}\n{stderr}");
+    assert_eq!(ks.len(), 2, "{json}");
+    assert!(ks.iter().all(|k| k["verdict"] == "verified"), "{json}");
+    let a = assuming(&[], text);
+    assert_eq!(a[0], vec!["blockDim = (1, 1, 1)", "gridDim = (8, 1, 1)", "n = 5"]);
+    assert_eq!(a[1], vec!["blockDim = (256, 1, 1)", "gridDim = (4, 1, 1)", "n <= 1000"]);
+}
+
+/// A helper that returns early under a condition not known gives no value (not the final
+/// `return`'s).
+#[test]
+fn a_return_under_an_unknown_condition_leaves_the_value_unknown() {
+    let text = format!(
+        "{KERNEL}
+#include <cstdlib>
+int pick(int n) {{ if (n > 1000) return 512; return 256; }}
+int main(int argc, char **argv) {{
+    int *d;
+    k<<<1, pick(atoi(argv[1]))>>>(d, 5);
+    return 0;
+}}"
+    );
+    let a = assuming(&[], &text);
+    assert!(
+        !a[0]
+            .iter()
+            .any(|s| s.starts_with("blockDim =") || s.starts_with("blockDim.x")),
+        "{a:?}"
+    );
+}
+
+/// A loop over a constant array of block sizes (llm.c's `dev/cuda` mains) is one launch per
+/// size, each with its grid; a second identical loop merges with the first. A loop of an
+/// unknown trip count, or one that breaks, is not unrolled.
+#[test]
+fn a_loop_over_a_constant_array_is_a_set_of_launches() {
+    let text = format!(
+        "{KERNEL}
+#include <cstdlib>
+int ceil_div(int a, int b) {{ return (a + b - 1) / b; }}
+void run(int *d, int n, int block_size) {{ k<<<ceil_div(n, block_size), block_size>>>(d, n); }}
+int main(int argc, char **argv) {{
+    int *d;
+    int block_sizes[] = {{32, 256, 1024}};
+    for (int j = 0; j < sizeof(block_sizes) / sizeof(int); j++) {{
+        int block_size = block_sizes[j];
+        run(d, 1000, block_size);
+    }}
+    for (int j = 0; j < sizeof(block_sizes) / sizeof(int); j++) {{
+        run(d, 1000, block_sizes[j]);
+    }}
+    int t = 16;
+    for (int j = 0; j < 4; j++) {{
+        if (argc > j) break;
+        t *= 2;
+    }}
+    k<<<1, t>>>(d, 7);
+    return 0;
+}}"
+    );
+    let a = assuming(&[], &text);
+    assert_eq!(
+        a[..3],
+        vec![
+            vec!["blockDim = (32, 1, 1)", "gridDim = (32, 1, 1)", "n = 1000"],
+            vec!["blockDim = (256, 1, 1)", "gridDim = (4, 1, 1)", "n = 1000"],
+            vec!["blockDim = (1024, 1, 1)", "gridDim = (1, 1, 1)", "n = 1000"],
+        ]
+    );
+    assert_eq!(a.len(), 4, "{a:?}");
+    assert!(
+        !a[3]
+            .iter()
+            .any(|s| s.starts_with("blockDim =") || s.starts_with("blockDim.x")),
+        "{a:?}"
+    );
+}
+
+/// A host loop counter not unrolled (100 iterations) keeps its range at the launch: the
+/// kernel races only for `s >= 100`.
+#[test]
+fn a_host_loop_counter_keeps_its_range() {
+    let text = "
+__global__ void step(int *d, int s) {
+    if (s >= 100) d[0] = threadIdx.x; else d[threadIdx.x] = s;
+}
+int main() {
+    int *d;
+    for (int s = 0; s < 100; s++) step<<<1, 64>>>(d, s);
+    return 0;
+}";
+    let (_d, path) = program(text);
+    let (code, json, stderr) = gpug(&["--solver", "z3"], &path);
+    assert_eq!(code, Some(0), "{json}\n{stderr}");
+    assert_eq!(kernels(&json)[0]["verdict"], "verified", "{json}");
+    let a = assuming(&[], text);
+    assert_eq!(
+        a,
+        vec![vec![
+            "blockDim = (64, 1, 1)",
+            "gridDim = (1, 1, 1)",
+            "s < 100",
+            "s >= 0"
+        ]]
+    );
+}
+
+/// Floating point arithmetic on known values is evaluated as C does (flash attention's
+/// `Tc = ceil((float) N / Bc)`); a float read at run time stays unknown.
+#[test]
+fn float_arithmetic_on_known_values_is_evaluated() {
+    let text = format!(
+        "{KERNEL}
+#include <cmath>
+#include <cstdlib>
+int main(int argc, char **argv) {{
+    int *d;
+    const int N = 1000;
+    const int Bc = 32;
+    const int Tc = ceil((float) N / Bc);
+    float scale = 1.0 / sqrt(64);
+    int s = (int)(scale * 80);
+    double h = 2.5;
+    int w = (int)floor(h * 3);
+    k<<<Tc, 32>>>(d, N);
+    k<<<s, w>>>(d, 3);
+    float f = atof(argv[1]);
+    k<<<1, (int)f>>>(d, 4);
+    return 0;
+}}"
+    );
+    let a = assuming(&[], &text);
+    assert_eq!(a[0], vec!["blockDim = (32, 1, 1)", "gridDim = (32, 1, 1)", "n = 1000"]);
+    assert_eq!(a[1], vec!["blockDim = (7, 1, 1)", "gridDim = (10, 1, 1)", "n = 3"]);
+    assert!(
+        !a[2]
+            .iter()
+            .any(|s| s.starts_with("blockDim =") || s.starts_with("blockDim.x")),
+        "{a:?}"
+    );
+}
+
+/// A launch in a `static` function nothing names is not made; one declared before and
+/// defined after `main` is.
+#[test]
+fn a_launch_in_a_function_never_called_is_not_a_launch() {
+    let text = format!(
+        "{KERNEL}
+static void later(int *d);
+static void unused(int *d) {{ k<<<2, 17>>>(d, 1 << 30); }}
+int main() {{
+    int *d;
+    later(d);
+    return 0;
+}}
+static void later(int *d) {{ k<<<3, 32>>>(d, 96); }}"
+    );
+    let a = assuming(&[], &text);
+    assert_eq!(a, vec![vec!["blockDim = (32, 1, 1)", "gridDim = (3, 1, 1)", "n = 96"]]);
 }

@@ -12,6 +12,11 @@ impl<'a, 'g> Host<'a, 'g> {
         if is_dim3(ty) {
             return self.eval_dim3(e, env);
         }
+        if self.float_ty(ty).is_some() {
+            return self
+                .eval_float(e, env)
+                .map(|(v, single)| Val::Float(v.to_bits(), single));
+        }
         let t = self.int_ty(ty);
         let v = self.eval_int(e, env, t);
         match (v, t) {
@@ -40,7 +45,10 @@ impl<'a, 'g> Host<'a, 'g> {
             | "CXXBindTemporaryExpr" => int(self, e.inner.last()?),
             "ImplicitCastExpr" | "CStyleCastExpr" | "CXXStaticCastExpr" | "CXXFunctionalCastExpr" => {
                 let inner = e.inner.first()?;
-                if matches!(e.cast_kind.as_deref(), Some("FloatingToIntegral" | "PointerToIntegral")) {
+                if e.cast_kind.as_deref() == Some("FloatingToIntegral") {
+                    return self.float_to_int(inner, env, ty);
+                }
+                if e.cast_kind.as_deref() == Some("PointerToIntegral") {
                     return None;
                 }
                 let v = int(self, inner)?;
@@ -53,15 +61,16 @@ impl<'a, 'g> Host<'a, 'g> {
                 }
                 match env.vals.get(&d.id) {
                     Some(Val::Int(v)) => Some(v.clone()),
-                    Some(Val::Dim3(_)) => None,
+                    Some(Val::Dim3(_) | Val::Array(_) | Val::Float(..)) => None,
                     None => self.global(&d.id, ty),
                 }
             }
+            "ArraySubscriptExpr" => self.element(e, env, ty),
             "MemberExpr" => {
                 let c = component(e.name.as_deref()?)?;
                 match self.eval(e.inner.first()?, env)? {
                     Val::Dim3(d) => Some(d[c].clone()),
-                    Val::Int(_) => None,
+                    Val::Int(_) | Val::Array(_) | Val::Float(..) => None,
                 }
             }
             "UnaryExprOrTypeTraitExpr" if e.name.as_deref() == Some("sizeof") => {
@@ -93,6 +102,9 @@ impl<'a, 'g> Host<'a, 'g> {
                     return int(self, e.inner.get(1)?);
                 }
                 let op = BinOp::from_spelling(opcode)?;
+                if op.is_comparison() && self.float_ty(e.inner.first()?.type_str()).is_some() {
+                    return self.float_compare(e, env);
+                }
                 let lhs = int(self, e.inner.first()?)?;
                 let rhs = int(self, e.inner.get(1)?)?;
                 let (lhs, rhs) = if matches!(op, BinOp::LAnd | BinOp::LOr) {
@@ -163,7 +175,7 @@ impl<'a, 'g> Host<'a, 'g> {
                 self.found.truncate(before);
                 match v? {
                     Val::Int(v) => Some(v),
-                    Val::Dim3(_) => None,
+                    Val::Dim3(_) | Val::Array(_) | Val::Float(..) => None,
                 }
             }
             _ => None,

@@ -34,9 +34,12 @@
 //! Must not: lower device code or know about SMT.
 
 mod eval;
+mod facts;
+mod floats;
 mod record;
 pub(in crate::frontend) mod rejected;
 mod terms;
+mod unroll;
 mod walk;
 
 use crate::frontend::ast::{Node, strip_parens};
@@ -75,11 +78,17 @@ pub(in crate::frontend) fn read<'a>(
         globals: HashMap::new(),
         steps: 0,
         sources: HashMap::new(),
+        early: Vec::new(),
+        bodies: Vec::new(),
     };
     // The roots first (`main`), then each function holding a launch that no root's
     // interpretation entered (called only from another file, or through a pointer). A launch
     // in a branch the interpretation found dead (`if (block_size == 16)` with 32) is not made
     // by the program.
+    // A `static` function that nothing names is never called: its launches are not made.
+    let mut names = HashSet::new();
+    names_used(root, &mut names);
+    let funcs: Vec<&'a Node> = funcs.into_iter().filter(|f| !never_called(f, &names)).collect();
     for f in funcs.iter().filter(|f| !called.contains(&f.id)) {
         h.function(f, Vec::new());
     }
@@ -100,6 +109,11 @@ pub(in crate::frontend) fn read<'a>(
 enum Val {
     Int(Expr),
     Dim3([Expr; 3]),
+    /// A local integer array the function only reads (`int sizes[] = {32, 64}`): its elements.
+    Array(Vec<Expr>),
+    /// A known `float` or `double` ([`floats`]): its `f64` bits (compared as bits: `0.0` and
+    /// `-0.0` differ, a NaN is itself), and whether it is a `float`.
+    Float(u64, bool),
 }
 
 /// The state of one host function's interpretation.
@@ -115,6 +129,10 @@ struct Env {
     arg_arrays: HashMap<String, Vec<Option<String>>>,
     /// Inside a loop.
     in_loop: bool,
+    /// What holds of the host values here (boolean host terms): the conditions of the `if`s
+    /// and loops around this point (issue 53), kept at each launch over the values the launch
+    /// passes.
+    facts: Vec<Expr>,
 }
 
 /// How a statement ends.
@@ -150,8 +168,19 @@ struct Host<'a, 'g> {
     steps: usize,
     /// Source files' lines, for the launches' configurations as written.
     sources: HashMap<String, Option<Vec<String>>>,
+    /// For each function being interpreted, the values of the `return`s it may have taken
+    /// before its end (under a condition not known, or in a loop): its value is the final
+    /// `return`'s only when they all agree.
+    early: Vec<Vec<Option<Val>>>,
+    /// The bodies of the functions of [`Host::stack`].
+    bodies: Vec<&'a Node>,
 }
 
+/// A `for` loop whose condition is known at each iteration is unrolled up to this many
+/// iterations ([`Host::unroll`]).
+const MAX_UNROLL: usize = 64;
+/// The statements one unrolled loop may take (its nested loops and calls included).
+const UNROLL_STEPS: usize = 20_000;
 /// Calls of host functions are inlined at most this deep.
 const MAX_DEPTH: usize = 6;
 /// The interpretation's budget in statements (a host program of many helpers called many times).
@@ -196,6 +225,33 @@ fn callees(n: &Node, out: &mut HashSet<String>) {
     for c in &n.inner {
         callees(c, out);
     }
+}
+
+/// The names of the declarations named anywhere under `n` (called, referred to, looked up in
+/// a template).
+fn names_used(n: &Node, out: &mut HashSet<String>) {
+    match n.kind.as_str() {
+        "DeclRefExpr" => out.extend(n.referenced_decl.as_ref().map(|d| d.name.clone())),
+        "UnresolvedLookupExpr" | "MemberExpr" | "UnresolvedMemberExpr" => out.extend(n.name.clone()),
+        _ => {}
+    }
+    for c in &n.inner {
+        names_used(c, out);
+    }
+}
+
+/// Whether the function `f` has internal linkage (`static`, not a member or a template's) and
+/// nothing in the translation unit names it (`names`, by name, so that every declaration of
+/// it counts), nor an attribute calls it (a constructor, `used`): no execution calls it.
+fn never_called(f: &Node, names: &HashSet<String>) -> bool {
+    let Some(name) = f.name.as_deref() else { return false };
+    f.kind == "FunctionDecl"
+        && f.storage_class.as_deref() == Some("static")
+        && !f
+            .inner
+            .iter()
+            .any(|c| c.kind == "TemplateArgument" || (c.kind.ends_with("Attr") && c.kind != "CUDAHostAttr"))
+        && !names.contains(name)
 }
 
 /// The ids of the launch nodes under `n`.

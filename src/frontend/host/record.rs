@@ -56,7 +56,7 @@ impl<'a, 'g> Host<'a, 'g> {
         let grid = self.launch_dims(grid, env);
         let block = self.launch_dims(block, env);
         let Arguments {
-            map,
+            mut map,
             mut pending,
             mut described,
             mut assumptions,
@@ -71,10 +71,28 @@ impl<'a, 'g> Host<'a, 'g> {
                 .map(|p| p.name.clone())
                 .unwrap_or_else(|| "?".into())
         };
+        // A host unknown that is a dimension of the launch (`k<<<g, n>>>`) is that dimension,
+        // when the conversion to `unsigned` keeps every value.
+        pending.retain(|(_, lhs, v)| match geometry_unknown(v) {
+            Some((u, uty)) if !map.contains_key(&u) && matches!(lhs, Expr::Builtin(_)) => {
+                map.insert(u, cast(lhs.clone(), uty));
+                false
+            }
+            _ => true,
+        });
         for (label, lhs, v) in pending {
             let Some(rhs) = substitute(&v, &map) else { continue };
             described.push(format!("{label} = {}", c_text(&rhs, &names_of)));
             assumptions.push(eq(lhs, rhs));
+        }
+        // The conditions the launch is made under, over the values it passes.
+        for f in &env.facts {
+            let Some(f) = substitute(f, &map) else { continue };
+            if matches!(fold(f.clone()), Expr::Const { .. }) || assumptions.contains(&f) {
+                continue;
+            }
+            described.push(c_text(&f, &names_of));
+            assumptions.push(f);
         }
         geometry.extend(described);
         let callers = self.callers();
@@ -102,7 +120,7 @@ impl<'a, 'g> Host<'a, 'g> {
         match n.and_then(|n| self.eval(n, env)) {
             Some(Val::Dim3(d)) => d,
             Some(Val::Int(v)) => [cast(v, Ty::U32), one(), one()],
-            None => [
+            _ => [
                 self.unknown("?", Ty::U32),
                 self.unknown("?", Ty::U32),
                 self.unknown("?", Ty::U32),
@@ -314,4 +332,20 @@ fn launch_geometry(
         }
     }
     (block_dim, grid_dim, geometry)
+}
+
+/// The host unknown a launch dimension's value `v` is, when `v` is one converted to `unsigned`
+/// one to one (an integer of at most 32 bits): the unknown and its type.
+fn geometry_unknown(v: &Expr) -> Option<(VarId, Ty)> {
+    match v {
+        Expr::Var { id, ty: Ty::U32 } => Some((*id, Ty::U32)),
+        Expr::Cast { arg, ty: Ty::U32 } => match &**arg {
+            Expr::Var {
+                id,
+                ty: from @ Ty::Int { bits, .. },
+            } if *bits <= 32 => Some((*id, *from)),
+            _ => None,
+        },
+        _ => None,
+    }
 }

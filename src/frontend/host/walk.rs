@@ -2,6 +2,7 @@
 //! (declarations, assignments, `if`, loops, calls inlined with their argument values), what each
 //! makes known or unknown, and where values escape (see [`super`]).
 
+use super::facts::loop_condition;
 use super::*;
 
 impl<'a, 'g> Host<'a, 'g> {
@@ -38,12 +39,26 @@ impl<'a, 'g> Host<'a, 'g> {
         }
         self.entered.insert(f.id.clone());
         self.stack.push((f.id.clone(), f.name.clone().unwrap_or_default()));
+        self.bodies.push(body);
+        self.early.push(Vec::new());
         let out = match self.stmt(body, &mut env) {
             Flow::Return(v) => v,
             Flow::Next => None,
         };
+        // A `return` taken under a condition not known, or in a loop, may give another value.
+        let early = self.early.pop().unwrap_or_default();
+        let out = if early.iter().all(|v| *v == out) { out } else { None };
+        self.bodies.pop();
         self.stack.pop();
         out
+    }
+
+    /// A `return` that may have been taken (under a condition not known, or in a loop) before
+    /// the function's end.
+    pub(super) fn note_return(&mut self, flow: &Flow) {
+        if let (Flow::Return(v), Some(e)) = (flow, self.early.last_mut()) {
+            e.push(v.clone());
+        }
     }
 
     /// A fresh unknown value for a variable of type `ty` (a `dim3`'s three), `None` for a type
@@ -82,6 +97,10 @@ impl<'a, 'g> Host<'a, 'g> {
                         self.unknown("?", Ty::U32),
                         self.unknown("?", Ty::U32),
                     ]),
+                    Val::Array(_) | Val::Float(..) => {
+                        env.vals.remove(id);
+                        continue;
+                    }
                 };
                 env.vals.insert(id.clone(), v);
             }
@@ -136,9 +155,21 @@ impl<'a, 'g> Host<'a, 'g> {
                     None => {
                         let mut a = env.clone();
                         let mut b = env.clone();
+                        // Each branch knows its condition: as a fact, and as the value of a
+                        // variable it compares for equality with a constant.
+                        self.assume(cond, &mut a, true);
+                        self.assume(cond, &mut b, false);
                         // A branch that returns leaves the other's values after the `if`.
-                        let ra = then.map(|t| matches!(self.stmt(t, &mut a), Flow::Return(_)));
-                        let rb = els.map(|e| matches!(self.stmt(e, &mut b), Flow::Return(_)));
+                        let ra = then.map(|t| {
+                            let f = self.stmt(t, &mut a);
+                            self.note_return(&f);
+                            matches!(f, Flow::Return(_))
+                        });
+                        let rb = els.map(|e| {
+                            let f = self.stmt(e, &mut b);
+                            self.note_return(&f);
+                            matches!(f, Flow::Return(_))
+                        });
                         match (ra.unwrap_or(false), rb.unwrap_or(false)) {
                             (true, false) => *env = b,
                             (false, true) => *env = a,
@@ -158,6 +189,10 @@ impl<'a, 'g> Host<'a, 'g> {
                         self.stmt(init, env);
                     }
                     parts.remove(0);
+                    // A loop of a known, small trip count: each iteration with its values.
+                    if let Some(flow) = self.unroll(s, env) {
+                        return flow;
+                    }
                 }
                 // What the loop changes, directly or through other names (in an earlier
                 // iteration), is unknown inside it and after it.
@@ -165,17 +200,46 @@ impl<'a, 'g> Host<'a, 'g> {
                 for p in &parts {
                     assigned(p, &mut ids);
                 }
+                let counter = self.counter(s, env, &ids);
                 self.kill(env, &ids);
                 self.clobber(env);
                 let outer = env.in_loop;
                 env.in_loop = s.kind != "SwitchStmt" || outer;
-                for p in parts {
+                // The body starts where the condition holds, and a counter is within its range.
+                let body_at = parts.len().saturating_sub(1);
+                let mut body_env = env.clone();
+                if let Some(cond) = loop_condition(s) {
+                    self.assume(cond, &mut body_env, true);
+                }
+                if let Some((id, start, op)) = counter
+                    && let Some(Val::Int(now)) = body_env.vals.get(&id)
+                {
+                    let fact = Expr::Binary {
+                        op,
+                        lhs: Box::new(now.clone()),
+                        rhs: Box::new(cast(start, now.ty())),
+                        ty: Ty::Bool,
+                    };
+                    body_env.facts.push(fact);
+                }
+                for (at, p) in parts.into_iter().enumerate() {
                     if p.is_empty() {
                         continue;
                     }
-                    if p.kind.ends_with("Stmt") || p.kind == "DeclStmt" {
+                    if at == body_at {
+                        let mut inner = body_env.clone();
+                        inner.in_loop = env.in_loop;
+                        if p.kind.ends_with("Stmt") || p.kind == "DeclStmt" {
+                            let f = self.stmt(p, &mut inner);
+                            self.note_return(&f);
+                        } else {
+                            self.scan(p, &mut inner);
+                        }
+                        env.escaped.extend(inner.escaped);
+                    } else if p.kind.ends_with("Stmt") || p.kind == "DeclStmt" {
                         let mut inner = env.clone();
-                        self.stmt(p, &mut inner);
+                        let f = self.stmt(p, &mut inner);
+                        self.note_return(&f);
                         // Escapes stay escaped.
                         env.escaped.extend(inner.escaped);
                     } else {
@@ -196,7 +260,8 @@ impl<'a, 'g> Host<'a, 'g> {
             "CXXTryStmt" => {
                 for c in &s.inner {
                     let mut inner = env.clone();
-                    self.stmt(c, &mut inner);
+                    let f = self.stmt(c, &mut inner);
+                    self.note_return(&f);
                     env.escaped.extend(inner.escaped);
                 }
                 let mut ids = HashSet::new();
@@ -246,6 +311,8 @@ impl<'a, 'g> Host<'a, 'g> {
         merged.arg_arrays.extend(b.arg_arrays.clone());
         self.kill(&mut merged, &ids);
         merged.in_loop = env.in_loop;
+        // What either branch knew of its condition holds no longer.
+        merged.facts = env.facts.clone();
         *env = merged;
     }
 
@@ -271,6 +338,10 @@ impl<'a, 'g> Host<'a, 'g> {
                 named(i, &mut ids);
             }
             self.escape(env, ids);
+            return;
+        }
+        if let Some(elems) = self.read_only_array(d, init, env) {
+            env.vals.insert(d.id.clone(), Val::Array(elems));
             return;
         }
         if arg_array {
@@ -374,7 +445,7 @@ impl<'a, 'g> Host<'a, 'g> {
         let ty = self.int_ty(e.inner[0].type_str())?;
         let rhs = match self.eval(&e.inner[1], env)? {
             Val::Int(v) => v,
-            Val::Dim3(_) => return None,
+            Val::Dim3(_) | Val::Array(_) | Val::Float(..) => return None,
         };
         if e.kind == "BinaryOperator" {
             return Some(cast(rhs, ty));
