@@ -96,39 +96,7 @@ impl<'a, 'g> Host<'a, 'g> {
                     ty,
                 }))
             }
-            "BinaryOperator" => {
-                let opcode = e.opcode.as_deref()?;
-                if opcode == "," {
-                    return int(self, e.inner.get(1)?);
-                }
-                let op = BinOp::from_spelling(opcode)?;
-                if op.is_comparison() && self.float_ty(e.inner.first()?.type_str()).is_some() {
-                    return self.float_compare(e, env);
-                }
-                let lhs = int(self, e.inner.first()?)?;
-                let rhs = int(self, e.inner.get(1)?)?;
-                let (lhs, rhs) = if matches!(op, BinOp::LAnd | BinOp::LOr) {
-                    (cast(lhs, Ty::Bool), cast(rhs, Ty::Bool))
-                } else {
-                    (lhs, rhs)
-                };
-                let ty = if op.is_comparison() || matches!(op, BinOp::LAnd | BinOp::LOr) {
-                    Ty::Bool
-                } else {
-                    ty
-                };
-                // Integer promotion happened in clang's casts; operands of a comparison share
-                // a type, and so do those of arithmetic (shifts excepted).
-                if !is_shift(op) && lhs.ty() != rhs.ty() {
-                    return None;
-                }
-                Some(fold(Expr::Binary {
-                    op,
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
-                    ty,
-                }))
-            }
+            "BinaryOperator" => self.binary_int(e, env, ty),
             "ConditionalOperator" => {
                 let c = int(self, e.inner.first()?)?;
                 let a = int(self, e.inner.get(1)?)?;
@@ -146,39 +114,86 @@ impl<'a, 'g> Host<'a, 'g> {
                     ty,
                 })
             }
-            "CallExpr" => {
-                let name = callee_name(e.inner.first()?).unwrap_or("");
-                if matches!(name, "min" | "max" | "umin" | "umax") && e.inner.len() == 3 {
-                    let a = int(self, &e.inner[1])?;
-                    let b = int(self, &e.inner[2])?;
-                    if a.ty() != b.ty() {
-                        return None;
-                    }
-                    let op = if name.ends_with("min") { BinOp::Lt } else { BinOp::Gt };
-                    return Some(fold(Expr::Select {
-                        cond: Box::new(Expr::Binary {
-                            op,
-                            lhs: Box::new(a.clone()),
-                            rhs: Box::new(b.clone()),
-                            ty: Ty::Bool,
-                        }),
-                        then: Box::new(a),
-                        els: Box::new(b),
-                        ty,
-                    }));
-                }
-                // A host function of the file: its return value for these arguments. (Its
-                // launches were recorded by `scan`, which runs first.)
-                let mut scratch = env.clone();
-                let before = self.found.len();
-                let v = self.call(e, &mut scratch);
-                self.found.truncate(before);
-                match v? {
-                    Val::Int(v) => Some(v),
-                    Val::Dim3(_) | Val::Array(_) | Val::Float(..) => None,
-                }
-            }
+            "CallExpr" => self.call_int(e, env, ty),
             _ => None,
+        }
+    }
+
+    /// A binary operator of integer values (a float comparison by [`Self::float_compare`]).
+    fn binary_int(&mut self, e: &'a Node, env: &Env, ty: Ty) -> Option<Expr> {
+        let int = |h: &mut Self, n: &'a Node| match h.eval(n, env) {
+            Some(Val::Int(v)) => Some(v),
+            _ => None,
+        };
+        let opcode = e.opcode.as_deref()?;
+        if opcode == "," {
+            return int(self, e.inner.get(1)?);
+        }
+        let op = BinOp::from_spelling(opcode)?;
+        if op.is_comparison() && self.float_ty(e.inner.first()?.type_str()).is_some() {
+            return self.float_compare(e, env);
+        }
+        let lhs = int(self, e.inner.first()?)?;
+        let rhs = int(self, e.inner.get(1)?)?;
+        let (lhs, rhs) = if matches!(op, BinOp::LAnd | BinOp::LOr) {
+            (cast(lhs, Ty::Bool), cast(rhs, Ty::Bool))
+        } else {
+            (lhs, rhs)
+        };
+        let ty = if op.is_comparison() || matches!(op, BinOp::LAnd | BinOp::LOr) {
+            Ty::Bool
+        } else {
+            ty
+        };
+        // Integer promotion happened in clang's casts; operands of a comparison share
+        // a type, and so do those of arithmetic (shifts excepted).
+        if !is_shift(op) && lhs.ty() != rhs.ty() {
+            return None;
+        }
+        Some(fold(Expr::Binary {
+            op,
+            lhs: Box::new(lhs),
+            rhs: Box::new(rhs),
+            ty,
+        }))
+    }
+
+    /// A call's integer value: `min`/`max`, or a host function of the file run on these
+    /// arguments.
+    fn call_int(&mut self, e: &'a Node, env: &Env, ty: Ty) -> Option<Expr> {
+        let int = |h: &mut Self, n: &'a Node| match h.eval(n, env) {
+            Some(Val::Int(v)) => Some(v),
+            _ => None,
+        };
+        let name = callee_name(e.inner.first()?).unwrap_or("");
+        if matches!(name, "min" | "max" | "umin" | "umax") && e.inner.len() == 3 {
+            let a = int(self, &e.inner[1])?;
+            let b = int(self, &e.inner[2])?;
+            if a.ty() != b.ty() {
+                return None;
+            }
+            let op = if name.ends_with("min") { BinOp::Lt } else { BinOp::Gt };
+            return Some(fold(Expr::Select {
+                cond: Box::new(Expr::Binary {
+                    op,
+                    lhs: Box::new(a.clone()),
+                    rhs: Box::new(b.clone()),
+                    ty: Ty::Bool,
+                }),
+                then: Box::new(a),
+                els: Box::new(b),
+                ty,
+            }));
+        }
+        // A host function of the file: its return value for these arguments. (Its
+        // launches were recorded by `scan`, which runs first.)
+        let mut scratch = env.clone();
+        let before = self.found.len();
+        let v = self.call(e, &mut scratch);
+        self.found.truncate(before);
+        match v? {
+            Val::Int(v) => Some(v),
+            Val::Dim3(_) | Val::Array(_) | Val::Float(..) => None,
         }
     }
 

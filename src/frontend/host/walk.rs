@@ -131,126 +131,8 @@ impl<'a, 'g> Host<'a, 'g> {
                 });
                 Flow::Return(v.flatten())
             }
-            "IfStmt" => {
-                let mut i = 0;
-                if s.has_init {
-                    self.stmt(&s.inner[i], env);
-                    i += 1;
-                }
-                if s.has_var {
-                    self.stmt(&s.inner[i], env);
-                    i += 1;
-                }
-                let Some(cond) = s.inner.get(i) else { return Flow::Next };
-                self.scan(cond, env);
-                let known = match self.eval(cond, env) {
-                    Some(Val::Int(Expr::Const { value, .. })) => Some(value != BigInt::from(0)),
-                    _ => None,
-                };
-                let then = s.inner.get(i + 1);
-                let els = s.inner.get(i + 2).filter(|_| s.has_else);
-                match known {
-                    Some(true) => then.map_or(Flow::Next, |t| self.stmt(t, env)),
-                    Some(false) => els.map_or(Flow::Next, |e| self.stmt(e, env)),
-                    None => {
-                        let mut a = env.clone();
-                        let mut b = env.clone();
-                        // Each branch knows its condition: as a fact, and as the value of a
-                        // variable it compares for equality with a constant.
-                        self.assume(cond, &mut a, true);
-                        self.assume(cond, &mut b, false);
-                        // A branch that returns leaves the other's values after the `if`.
-                        let ra = then.map(|t| {
-                            let f = self.stmt(t, &mut a);
-                            self.note_return(&f);
-                            matches!(f, Flow::Return(_))
-                        });
-                        let rb = els.map(|e| {
-                            let f = self.stmt(e, &mut b);
-                            self.note_return(&f);
-                            matches!(f, Flow::Return(_))
-                        });
-                        match (ra.unwrap_or(false), rb.unwrap_or(false)) {
-                            (true, false) => *env = b,
-                            (false, true) => *env = a,
-                            _ => self.join(env, &a, &b),
-                        }
-                        Flow::Next
-                    }
-                }
-            }
-            "ForStmt" | "WhileStmt" | "DoStmt" | "CXXForRangeStmt" | "SwitchStmt" => {
-                // A for's init runs once, before.
-                let mut parts: Vec<&Node> = s.inner.iter().collect();
-                if s.kind == "ForStmt"
-                    && let Some(init) = parts.first().copied()
-                {
-                    if !init.is_empty() {
-                        self.stmt(init, env);
-                    }
-                    parts.remove(0);
-                    // A loop of a known, small trip count: each iteration with its values.
-                    if let Some(flow) = self.unroll(s, env) {
-                        return flow;
-                    }
-                }
-                // What the loop changes, directly or through other names (in an earlier
-                // iteration), is unknown inside it and after it.
-                let mut ids = HashSet::new();
-                for p in &parts {
-                    assigned(p, &mut ids);
-                }
-                let counter = self.counter(s, env, &ids);
-                self.kill(env, &ids);
-                self.clobber(env);
-                let outer = env.in_loop;
-                env.in_loop = s.kind != "SwitchStmt" || outer;
-                // The body starts where the condition holds, and a counter is within its range.
-                let body_at = parts.len().saturating_sub(1);
-                let mut body_env = env.clone();
-                if let Some(cond) = loop_condition(s) {
-                    self.assume(cond, &mut body_env, true);
-                }
-                if let Some((id, start, op)) = counter
-                    && let Some(Val::Int(now)) = body_env.vals.get(&id)
-                {
-                    let fact = Expr::Binary {
-                        op,
-                        lhs: Box::new(now.clone()),
-                        rhs: Box::new(cast(start, now.ty())),
-                        ty: Ty::Bool,
-                    };
-                    body_env.facts.push(fact);
-                }
-                for (at, p) in parts.into_iter().enumerate() {
-                    if p.is_empty() {
-                        continue;
-                    }
-                    if at == body_at {
-                        let mut inner = body_env.clone();
-                        inner.in_loop = env.in_loop;
-                        if p.kind.ends_with("Stmt") || p.kind == "DeclStmt" {
-                            let f = self.stmt(p, &mut inner);
-                            self.note_return(&f);
-                        } else {
-                            self.scan(p, &mut inner);
-                        }
-                        env.escaped.extend(inner.escaped);
-                    } else if p.kind.ends_with("Stmt") || p.kind == "DeclStmt" {
-                        let mut inner = env.clone();
-                        let f = self.stmt(p, &mut inner);
-                        self.note_return(&f);
-                        // Escapes stay escaped.
-                        env.escaped.extend(inner.escaped);
-                    } else {
-                        self.scan(p, env);
-                    }
-                }
-                env.in_loop = outer;
-                self.kill(env, &ids);
-                self.clobber(env);
-                Flow::Next
-            }
+            "IfStmt" => self.if_stmt(s, env),
+            "ForStmt" | "WhileStmt" | "DoStmt" | "CXXForRangeStmt" | "SwitchStmt" => self.loop_stmt(s, env),
             "CaseStmt" | "DefaultStmt" | "LabelStmt" | "AttributedStmt" => {
                 if let Some(last) = s.inner.last() {
                     self.stmt(last, env);
@@ -281,6 +163,133 @@ impl<'a, 'g> Host<'a, 'g> {
                 Flow::Next
             }
         }
+    }
+
+    /// An `if`: a known condition takes its branch; an unknown one walks both, each knowing its
+    /// condition, and joins their values (a branch that returns leaves the other's).
+    fn if_stmt(&mut self, s: &'a Node, env: &mut Env) -> Flow {
+        let mut i = 0;
+        if s.has_init {
+            self.stmt(&s.inner[i], env);
+            i += 1;
+        }
+        if s.has_var {
+            self.stmt(&s.inner[i], env);
+            i += 1;
+        }
+        let Some(cond) = s.inner.get(i) else { return Flow::Next };
+        self.scan(cond, env);
+        let known = match self.eval(cond, env) {
+            Some(Val::Int(Expr::Const { value, .. })) => Some(value != BigInt::from(0)),
+            _ => None,
+        };
+        let then = s.inner.get(i + 1);
+        let els = s.inner.get(i + 2).filter(|_| s.has_else);
+        match known {
+            Some(true) => then.map_or(Flow::Next, |t| self.stmt(t, env)),
+            Some(false) => els.map_or(Flow::Next, |e| self.stmt(e, env)),
+            None => {
+                let mut a = env.clone();
+                let mut b = env.clone();
+                // Each branch knows its condition: as a fact, and as the value of a
+                // variable it compares for equality with a constant.
+                self.assume(cond, &mut a, true);
+                self.assume(cond, &mut b, false);
+                // A branch that returns leaves the other's values after the `if`.
+                let ra = then.map(|t| {
+                    let f = self.stmt(t, &mut a);
+                    self.note_return(&f);
+                    matches!(f, Flow::Return(_))
+                });
+                let rb = els.map(|e| {
+                    let f = self.stmt(e, &mut b);
+                    self.note_return(&f);
+                    matches!(f, Flow::Return(_))
+                });
+                match (ra.unwrap_or(false), rb.unwrap_or(false)) {
+                    (true, false) => *env = b,
+                    (false, true) => *env = a,
+                    _ => self.join(env, &a, &b),
+                }
+                Flow::Next
+            }
+        }
+    }
+
+    /// A loop (or `switch`): a `for` of a known, small trip count is unrolled; otherwise what
+    /// it changes is unknown inside and after it, and its body starts where its condition holds
+    /// with a counter within its range.
+    fn loop_stmt(&mut self, s: &'a Node, env: &mut Env) -> Flow {
+        // A for's init runs once, before.
+        let mut parts: Vec<&Node> = s.inner.iter().collect();
+        if s.kind == "ForStmt"
+            && let Some(init) = parts.first().copied()
+        {
+            if !init.is_empty() {
+                self.stmt(init, env);
+            }
+            parts.remove(0);
+            // A loop of a known, small trip count: each iteration with its values.
+            if let Some(flow) = self.unroll(s, env) {
+                return flow;
+            }
+        }
+        // What the loop changes, directly or through other names (in an earlier
+        // iteration), is unknown inside it and after it.
+        let mut ids = HashSet::new();
+        for p in &parts {
+            assigned(p, &mut ids);
+        }
+        let counter = self.counter(s, env, &ids);
+        self.kill(env, &ids);
+        self.clobber(env);
+        let outer = env.in_loop;
+        env.in_loop = s.kind != "SwitchStmt" || outer;
+        // The body starts where the condition holds, and a counter is within its range.
+        let body_at = parts.len().saturating_sub(1);
+        let mut body_env = env.clone();
+        if let Some(cond) = loop_condition(s) {
+            self.assume(cond, &mut body_env, true);
+        }
+        if let Some((id, start, op)) = counter
+            && let Some(Val::Int(now)) = body_env.vals.get(&id)
+        {
+            let fact = Expr::Binary {
+                op,
+                lhs: Box::new(now.clone()),
+                rhs: Box::new(cast(start, now.ty())),
+                ty: Ty::Bool,
+            };
+            body_env.facts.push(fact);
+        }
+        for (at, p) in parts.into_iter().enumerate() {
+            if p.is_empty() {
+                continue;
+            }
+            if at == body_at {
+                let mut inner = body_env.clone();
+                inner.in_loop = env.in_loop;
+                if p.kind.ends_with("Stmt") || p.kind == "DeclStmt" {
+                    let f = self.stmt(p, &mut inner);
+                    self.note_return(&f);
+                } else {
+                    self.scan(p, &mut inner);
+                }
+                env.escaped.extend(inner.escaped);
+            } else if p.kind.ends_with("Stmt") || p.kind == "DeclStmt" {
+                let mut inner = env.clone();
+                let f = self.stmt(p, &mut inner);
+                self.note_return(&f);
+                // Escapes stay escaped.
+                env.escaped.extend(inner.escaped);
+            } else {
+                self.scan(p, env);
+            }
+        }
+        env.in_loop = outer;
+        self.kill(env, &ids);
+        self.clobber(env);
+        Flow::Next
     }
 
     /// After an `if` whose branches gave `a` and `b`: a variable whose values differ is
