@@ -278,27 +278,42 @@ fn sample(limit: u64) {
     OVER.store(passed.is_some(), Ordering::Relaxed);
 }
 
+/// `getrlimit(2)`/`setrlimit(2)` and the resources gpug reads or sets (Linux): the monitor's
+/// own limits ([`own_rlimits`]) and the solver processes' data segment
+/// (`solver/process.rs`).
+#[cfg(target_os = "linux")]
+pub(crate) mod rlimit {
+    use std::ffi::c_ulong;
+
+    /// `struct rlimit`: the soft and hard limits.
+    #[repr(C)]
+    pub struct Rlimit {
+        pub cur: c_ulong,
+        pub max: c_ulong,
+    }
+
+    unsafe extern "C" {
+        pub fn getrlimit(resource: i32, rlim: *mut Rlimit) -> i32;
+        pub fn setrlimit(resource: i32, rlim: *const Rlimit) -> i32;
+    }
+
+    /// The data segment.
+    pub const RLIMIT_DATA: i32 = 2;
+    /// The address space.
+    pub const RLIMIT_AS: i32 = 9;
+}
+
 /// This process's soft `RLIMIT_AS` and `RLIMIT_DATA` in bytes, `None` for each that is
 /// unlimited or cannot be read.
 #[cfg(target_os = "linux")]
 fn own_rlimits() -> (Option<u64>, Option<u64>) {
+    use rlimit::{RLIMIT_AS, RLIMIT_DATA, Rlimit, getrlimit};
     use std::ffi::c_ulong;
-    #[repr(C)]
-    struct Rlimit {
-        cur: c_ulong,
-        max: c_ulong,
-    }
-    unsafe extern "C" {
-        fn getrlimit(resource: i32, rlim: *mut Rlimit) -> i32;
-    }
-    const RLIMIT_DATA: i32 = 2;
-    const RLIMIT_AS: i32 = 9;
     let read = |resource: i32| {
         let mut r = Rlimit { cur: 0, max: 0 };
         // SAFETY: getrlimit(2) writes only `r`, a local.
         let ok = unsafe { getrlimit(resource, &mut r) } == 0;
-        // RLIM_INFINITY is all ones.
-        // `c_ulong` is `u64` here but not on every Linux target.
+        // RLIM_INFINITY is all ones. `c_ulong` is `u64` here but not on every Linux target.
         #[allow(clippy::useless_conversion)]
         (ok && r.cur != c_ulong::MAX).then(|| u64::from(r.cur))
     };

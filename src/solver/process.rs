@@ -825,18 +825,9 @@ fn die_with_parent(_cmd: &mut std::process::Command) {}
 /// without a limit, nothing.
 #[cfg(target_os = "linux")]
 fn limit_data(cmd: &mut std::process::Command) {
+    use crate::memory::rlimit::{RLIMIT_DATA, Rlimit, getrlimit, setrlimit};
     use std::ffi::c_ulong;
     use std::os::unix::process::CommandExt;
-    #[repr(C)]
-    struct Rlimit {
-        cur: c_ulong,
-        max: c_ulong,
-    }
-    unsafe extern "C" {
-        fn getrlimit(resource: i32, rlim: *mut Rlimit) -> i32;
-        fn setrlimit(resource: i32, rlim: *const Rlimit) -> i32;
-    }
-    const RLIMIT_DATA: i32 = 2;
     let Some(bytes) = crate::memory::solver_limit() else {
         return;
     };

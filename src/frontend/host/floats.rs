@@ -108,28 +108,21 @@ impl<'a, 'g> Host<'a, 'g> {
                 let name = callee_name(e.inner.first()?)?;
                 let name = name.rsplit("::").next().unwrap_or(name);
                 let (x, _) = self.eval_float(&e.inner[1], env)?;
-                let v = if single {
-                    let x = x as f32;
-                    f64::from(match name.trim_end_matches('f') {
-                        "ceil" => x.ceil(),
-                        "floor" => x.floor(),
-                        "sqrt" => x.sqrt(),
-                        "fabs" => x.abs(),
-                        "trunc" => x.trunc(),
-                        "round" => x.round(),
-                        _ => return None,
-                    })
-                } else {
-                    match name {
-                        "ceil" => x.ceil(),
-                        "floor" => x.floor(),
-                        "sqrt" => x.sqrt(),
-                        "fabs" => x.abs(),
-                        "trunc" => x.trunc(),
-                        "round" => x.round(),
-                        _ => return None,
-                    }
+                // `ceilf` and its siblings for single precision. In double precision each is
+                // exact for an `f32` input, or (`sqrt`) correctly rounded twice, which equals
+                // `f32`'s own correctly rounded result: one table serves both.
+                let base = if single { name.trim_end_matches('f') } else { name };
+                let x = if single { f64::from(x as f32) } else { x };
+                let v = match base {
+                    "ceil" => x.ceil(),
+                    "floor" => x.floor(),
+                    "sqrt" => x.sqrt(),
+                    "fabs" => x.abs(),
+                    "trunc" => x.trunc(),
+                    "round" => x.round(),
+                    _ => return None,
                 };
+                let v = if single { f64::from(v as f32) } else { v };
                 Some((v, single))
             }
             _ => None,
