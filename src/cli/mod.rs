@@ -358,6 +358,24 @@ pub struct VerifyArgs {
     /// Volta, a warp has no implicit synchrony: only `__syncwarp` and barriers order its threads.
     #[arg(long = "warp-sync", value_name = "N", value_parser = parse_warp_size)]
     pub warp_sync: Option<u32>,
+
+    /// How each race query is built. `linear` (the default): per array and barrier interval,
+    /// each of the two threads chooses one of its accesses and the race condition is stated
+    /// once over the two chosen ones (GPUVerify's access-log instrumentation), so a query grows
+    /// with the accesses. `pairwise`: PUG's query, one disjunct per conflicting pair of
+    /// accesses, which grows with their square. Both give the same verdicts; kernels with locks
+    /// or flags always get pairwise queries.
+    #[arg(long = "race-encoding", value_name = "ENCODING", value_enum, default_value_t = RaceEncoding::Linear)]
+    pub race_encoding: RaceEncoding,
+}
+
+/// `--race-encoding`: how race queries are built ([`crate::encode::EncodeOptions::pairwise_races`]).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RaceEncoding {
+    /// One selector per thread: linear in the accesses.
+    Linear,
+    /// One disjunct per pair of accesses: quadratic.
+    Pairwise,
 }
 
 /// Arguments every command shares: which kernel, clang's input, the solver, the output form.

@@ -83,6 +83,7 @@ pub(super) fn options(a: &VerifyArgs) -> Result<(RunOptions, VerifyOptions), Str
             (false, true) => crate::encode::Benign::Equality,
         },
         warp_sync: a.warp_sync,
+        pairwise_races: a.race_encoding == super::RaceEncoding::Pairwise,
         stage: a.stage,
     };
     Ok((common, opts))

@@ -72,6 +72,18 @@ pub(super) struct Sessions {
     pub(super) prefetched_by: std::collections::BTreeMap<String, u32>,
 }
 
+/// What [`Sessions::ask_relaxed`] is asked for.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Asking<'a> {
+    /// The check's own answer: recorded and dumped.
+    Own,
+    /// A witness in the preferred launches ([`encode::Encoded::preferred`] asserted).
+    Preferred,
+    /// Another racing pair: these assertions (over the selectors only) added to both the
+    /// relaxed and the exact query.
+    Excluding(&'a [solver::Sexp]),
+}
+
 impl Sessions {
     /// The sessions of `encoded`, the encoding of `kernel`.
     pub(super) fn new(kernel: &Kernel, encoded: &encode::Encoded, run: &KernelRun, explain: bool) -> Sessions {
@@ -104,6 +116,35 @@ impl Sessions {
     /// The answer to check `i` of the encoding (one more query of `run`).
     pub(super) fn ask(&mut self, run: &mut KernelRun, i: usize, check: &encode::Check) -> Result<Answer, Error> {
         self.ask_with(run, i, check, false)
+    }
+
+    /// The answer to `query`, race check `i`'s query with the pairs already found excluded
+    /// ([`encode::Check::excluding`]): one more query of `run`, never dumped nor recorded,
+    /// since it decides nothing but whether the report lists one more racing pair. Through
+    /// the relaxation when the kernel has one (the exclusions added to its query), else asked
+    /// exactly on the witness session (its shorter limit).
+    pub(super) fn ask_more(
+        &mut self,
+        run: &mut KernelRun,
+        i: usize,
+        check: &encode::Check,
+        query: &solver::Query,
+    ) -> Result<Answer, Error> {
+        crate::memory::check(|| crate::memory::Activity::Querying)?;
+        run.queries += 1;
+        // The exclusions: over the selectors only, so the relaxation takes them as they are.
+        let extra = &query.assertions[check.query.assertions.len().min(query.assertions.len())..];
+        if self.relaxed.is_some() {
+            return Ok(
+                match self.ask_relaxed(run, i, check, query, &query.name, Asking::Excluding(extra))? {
+                    Ok(answer) => answer,
+                    Err(why) => Answer::Unknown(why),
+                },
+            );
+        }
+        let answer = self.witness.check_undumped(query)?;
+        self.note(format!("query {}: asked exactly, for another racing pair", query.name));
+        Ok(answer)
     }
 
     /// The answer to check `i` with [`encode::Encoded::preferred`] asserted, for a witness in
@@ -152,7 +193,8 @@ impl Sessions {
             exact_query.to_mut().assertions.extend(self.preferred.clone());
             name = format!("{name} (preferred launch)");
         }
-        let why = match self.ask_relaxed(run, i, check, &exact_query, &name, prefer)? {
+        let asking = if prefer { Asking::Preferred } else { Asking::Own };
+        let why = match self.ask_relaxed(run, i, check, &exact_query, &name, asking)? {
             Ok(answer) => return Ok(answer),
             Err(why) => why,
         };
@@ -203,8 +245,15 @@ impl Sessions {
         check: &encode::Check,
         exact_query: &solver::Query,
         name: &str,
-        prefer: bool,
+        asking: Asking<'_>,
     ) -> Result<Result<Answer, String>, Error> {
+        let (prefer, extra) = match asking {
+            Asking::Own => (false, &[][..]),
+            Asking::Preferred => (true, &[][..]),
+            Asking::Excluding(extra) => (false, extra),
+        };
+        // Asked for the check's own answer: recorded and dumped.
+        let own = matches!(asking, Asking::Own);
         let Some((session, relaxed)) = &mut self.relaxed else {
             return Ok(Err(String::new()));
         };
@@ -212,6 +261,7 @@ impl Sessions {
         // The probe of a query that asserts the preferred conditions.
         let preferring = relaxed.preferred.as_ref().map(|p| plain.preferring(p));
         let mut query = plain.query(&relaxed.queries[i]);
+        query.assertions.extend(extra.iter().cloned());
         if prefer {
             query
                 .assertions
@@ -235,7 +285,7 @@ impl Sessions {
                 _ => plain,
             };
             query.get_values = probe.get_values();
-            let answer = if round == 0 && !prefer {
+            let answer = if round == 0 && own {
                 session.check(&query)?
             } else {
                 session.check_undumped(&query)?
@@ -247,7 +297,7 @@ impl Sessions {
                     tiers.advance(plain, &mut query);
                 }
                 Answer::Unsat => {
-                    if !prefer {
+                    if own {
                         self.exact.record(&check.query, &Answer::Unsat)?;
                     }
                     self.note(format!(
@@ -275,7 +325,7 @@ impl Sessions {
                     }
                     let answer = self.witness.check_undumped(&witness)?;
                     if let Answer::Sat(_) = answer {
-                        if !prefer {
+                        if own {
                             self.exact.record(&check.query, &answer)?;
                         }
                         let how = if exact {

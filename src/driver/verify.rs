@@ -49,6 +49,8 @@ pub struct VerifyOptions {
     pub benign: encode::Benign,
     /// `--warp-sync=N`: the lock-step warp model ([`encode::EncodeOptions::lockstep`]).
     pub warp_sync: Option<u32>,
+    /// `--race-encoding pairwise` ([`encode::EncodeOptions::pairwise_races`]).
+    pub pairwise_races: bool,
     /// `--stage`: which properties are asked (Chong et al. (OOPSLA 2013) §3.3, staged
     /// verification).
     pub stage: Stage,
@@ -260,8 +262,14 @@ pub(super) fn verify_under(
             }
         }
         prefer_witness(&kernel, launch, &encoded.checks, from, &mut sessions, run, &mut f)?;
-        if !findings.contains(&f) {
-            findings.push(f);
+        let more = match f.possible {
+            false => more_racing_pairs(&kernel, &encoded.checks, i, &f, &mut sessions, run, &mut notes)?,
+            true => Vec::new(),
+        };
+        for f in std::iter::once(f).chain(more) {
+            if !findings.contains(&f) {
+                findings.push(f);
+            }
         }
     }
     if findings.iter().any(|f| f.possible) {
@@ -354,6 +362,61 @@ fn prefer_witness(
         *f = checks[i].finding(kernel, &values);
     }
     Ok(())
+}
+
+/// The most racing pairs of source locations listed per race check (issue 53, item 5).
+const PAIRS_PER_ARRAY: usize = 8;
+
+/// The racing pairs of race check `i` besides `first`'s (its finding), each of other source
+/// locations than those before it and with its own witness, up to [`PAIRS_PER_ARRAY`] in all:
+/// its harmful variant's query when it has one (benign pairs are not defects), else its own,
+/// asked again with the pairs found excluded ([`encode::Check::excluding`]) until it is not
+/// `sat`. With a note when the limit leaves pairs out. Nothing for a check without linear
+/// sides or a possible finding (whose witness a replay must confirm). Errors: the solver
+/// cannot start.
+fn more_racing_pairs(
+    kernel: &Kernel,
+    checks: &[encode::Check],
+    i: usize,
+    first: &Finding,
+    sessions: &mut Sessions,
+    run: &mut KernelRun,
+    notes: &mut Vec<String>,
+) -> Result<Vec<Finding>, Error> {
+    let at = match checks.get(i + 1) {
+        Some(next) if matches!(next.property, encode::Property::HarmfulRace { .. }) => i + 1,
+        _ => i,
+    };
+    let check = &checks[at];
+    let (encode::Property::Race { .. } | encode::Property::HarmfulRace { .. }) = check.property else {
+        return Ok(Vec::new());
+    };
+    let pair = |f: &Finding| match f.accesses.as_slice() {
+        [a, b] => Some((a.span.clone(), b.span.clone())),
+        _ => None,
+    };
+    let Some(p) = pair(first) else { return Ok(Vec::new()) };
+    let mut found = vec![p];
+    let mut more = Vec::new();
+    while let Some(query) = check.excluding(&found) {
+        let answer = sessions.ask_more(run, at, check, &query)?;
+        let Answer::Sat(values) = answer else { break };
+        if found.len() == PAIRS_PER_ARRAY {
+            notes.push(format!(
+                "more racing pairs on `{}` than the {PAIRS_PER_ARRAY} listed",
+                first.array.as_deref().unwrap_or("?")
+            ));
+            break;
+        }
+        let f = check.finding(kernel, &values);
+        let Some(p) = pair(&f) else { break };
+        if found.contains(&p) {
+            break;
+        }
+        found.push(p);
+        more.push(f);
+    }
+    Ok(more)
 }
 
 /// The [`encode::Property::HarmfulRace`] check right after race check `i`, when the model
@@ -561,6 +624,7 @@ fn pair_options(opts: &VerifyOptions, launch: &Launch) -> encode::EncodeOptions 
         split_invariants: opts.split_invariants,
         only_intra_group: opts.only_intra_group,
         lockstep: opts.warp_sync,
+        pairwise_races: opts.pairwise_races,
         ..Default::default()
     }
 }

@@ -121,6 +121,11 @@ pub struct EncodeOptions {
     /// [`Kernel::signed_ops`] that the threads evaluate (with `checks`): satisfiable when
     /// thread 1 can reach it with operands whose exact result does not fit its type.
     pub check_overflow: bool,
+    /// PUG's pairwise race queries (`--race-encoding pairwise`): one disjunct per conflicting
+    /// pair of accesses, quadratic in the accesses. Off (the default): the linear queries of
+    /// `engine::linear`, one selector per thread, which agree with them on every verdict.
+    /// Kernels with locks or flags always get pairwise queries.
+    pub pairwise_races: bool,
 }
 
 /// Which write-write races are benign ([`EncodeOptions::benign`]).
@@ -156,6 +161,7 @@ impl Default for EncodeOptions {
             only_intra_group: false,
             signed_no_overflow: Vec::new(),
             check_overflow: false,
+            pairwise_races: false,
         }
     }
 }

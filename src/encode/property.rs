@@ -92,6 +92,12 @@ pub struct Check {
     /// asks; the values of `query.get_values` hold, after the common witness values, for each
     /// pair: its condition, t1's byte offset and t2's byte offset.
     pub pairs: Vec<(std::sync::Arc<Access>, std::sync::Arc<Access>)>,
+    /// For a linear race query (`engine::linear`; `pairs` then empty): the accesses each
+    /// thread chooses among. The values of `query.get_values` hold, after the common ones,
+    /// thread 1's and thread 2's chosen byte offsets, the harmful condition when
+    /// [`Check::benign`] (or for a [`Property::HarmfulRace`] check), then the selector of
+    /// each side with more than one candidate (a BV32 index into it).
+    pub sides: Option<std::sync::Arc<RaceSides>>,
     /// The layout of the common witness values at the front of `query.get_values`.
     pub(crate) layout: Layout,
     /// The answer rests on a loop abstraction: a witness may be infeasible (a "possible"
@@ -120,8 +126,91 @@ impl Check {
         if !self.benign {
             return false;
         }
+        if self.sides.is_some() {
+            return values.get(self.layout.len() + 2).and_then(Sexp::as_bool) == Some(false);
+        }
         let start = self.layout.common().len() + 3 * self.pairs.len();
         (0..self.pairs.len()).all(|p| values.get(start + p).and_then(Sexp::as_bool) == Some(false))
+    }
+}
+
+/// The candidates of a linear race query (`engine::linear`): thread 1 chooses one access of
+/// `first`, thread 2 one of `second`.
+#[derive(Clone, Debug, Default)]
+pub struct RaceSides {
+    pub first: Vec<std::sync::Arc<Access>>,
+    pub second: Vec<std::sync::Arc<Access>>,
+}
+
+impl RaceSides {
+    /// The pair a model chose: `rest` are its values after the common ones (as
+    /// [`Check::sides`] lays them out, `harmful` saying whether the harmful condition is among
+    /// them). A selector out of range (it cannot be, in a model of the query) reads as 0.
+    pub fn chosen(&self, rest: &[Sexp], harmful: bool) -> (&Access, &Access) {
+        let mut at = 2 + usize::from(harmful);
+        let mut pick = |side: &'_ [std::sync::Arc<Access>]| -> usize {
+            if side.len() < 2 {
+                return 0;
+            }
+            let i = rest
+                .get(at)
+                .and_then(Sexp::as_bv)
+                .and_then(|b| usize::try_from(b).ok())
+                .filter(|&i| i < side.len())
+                .unwrap_or(0);
+            at += 1;
+            i
+        };
+        let i = pick(&self.first);
+        let j = pick(&self.second);
+        (&self.first[i], &self.second[j])
+    }
+}
+
+impl Check {
+    /// For a linear race check ([`Check::sides`]): its query with each pair of source
+    /// locations of `found` excluded, in either thread's order, so that a model names another
+    /// pair (issue 53, item 5: every racing pair, each with its own witness). `None` for any
+    /// other check.
+    pub fn excluding(&self, found: &[(Span, Span)]) -> Option<Query> {
+        use super::terms::{and, bvn, equal, f, not, or, t};
+        let sides = self.sides.as_ref()?;
+        // The condition that a side's selector (the `k`-th of the values asked, after the
+        // offsets and the harmful condition) chooses an access at `span`.
+        let harmful = usize::from(self.benign || matches!(self.property, Property::HarmfulRace { .. }));
+        let base = self.layout.len() + 2 + harmful;
+        let first_sel = self.query.get_values.get(base).cloned();
+        let second_sel = match sides.first.len() > 1 {
+            true => self.query.get_values.get(base + 1).cloned(),
+            false => first_sel.clone(),
+        };
+        let at = |side: &[std::sync::Arc<Access>], sel: &Option<Sexp>, span: &Span| -> Sexp {
+            if side.len() < 2 {
+                return if side.first().is_some_and(|a| a.span == *span) {
+                    t()
+                } else {
+                    f()
+                };
+            }
+            let Some(sel) = sel else { return t() };
+            side.iter()
+                .enumerate()
+                .filter(|(_, a)| a.span == *span)
+                .map(|(i, _)| equal(sel, &bvn(i as u64, 32)))
+                .reduce(or)
+                .unwrap_or_else(f)
+        };
+        let mut query = self.query.clone();
+        for (x, y) in found {
+            for (p, q) in [(x, y), (y, x)] {
+                let chosen = and(at(&sides.first, &first_sel, p), at(&sides.second, &second_sel, q));
+                if chosen != f() {
+                    query.assertions.push(not(chosen));
+                }
+            }
+        }
+        query.name = format!("{}.pair{}", self.query.name, found.len() + 1);
+        Some(query)
     }
 }
 

@@ -103,21 +103,33 @@ impl Check {
     fn race_finding(&self, kernel: &Kernel, w: &Witness, array: ArrayId) -> Finding {
         let decl = kernel.array(array);
         let rest = w.rest;
-        let hit = (0..self.pairs.len())
-            .find(|p| rest.get(3 * p).and_then(Sexp::as_bool) == Some(true))
-            .unwrap_or(0);
-        let (a, b) = &self.pairs[hit];
-        // Offsets are two's complement 64-bit: an index before the array is negative.
-        let off1 = num(rest.get(3 * hit + 1)) as i64;
-        let off2 = num(rest.get(3 * hit + 2)) as i64;
+        // The pair the model chose, and both byte offsets (two's complement 64-bit: an index
+        // before the array is negative).
+        let (a, b, off1, off2, hit) = match &self.sides {
+            Some(sides) => {
+                let harmful = self.benign || matches!(self.property, Property::HarmfulRace { .. });
+                let (a, b) = sides.chosen(rest, harmful);
+                (a, b, num(rest.first()) as i64, num(rest.get(1)) as i64, None)
+            }
+            None => {
+                let hit = (0..self.pairs.len())
+                    .find(|p| rest.get(3 * p).and_then(Sexp::as_bool) == Some(true))
+                    .unwrap_or(0);
+                let (a, b) = &self.pairs[hit];
+                let off = |k: usize| num(rest.get(3 * hit + k)) as i64;
+                (&**a, &**b, off(1), off(2), Some(hit))
+            }
+        };
         let write_write = a.kind != AccessKind::Read && b.kind != AccessKind::Read;
         // The first byte both touch: the later start.
         let index = element(decl, off1.max(off2));
         let (wa, wb) = (w.who(0, &a.span, a.kind, None), w.who(1, &b.span, b.kind, None));
-        let hint = self.hints.get(hit).and_then(|h| match wa.block == wb.block {
-            true => h.same_block.clone(),
-            false => h.cross_block.clone(),
-        });
+        let hint = hit
+            .and_then(|hit| self.hints.get(hit))
+            .and_then(|h| match wa.block == wb.block {
+                true => h.same_block.clone(),
+                false => h.cross_block.clone(),
+            });
         let reason = scope_reason(a, b, &wa, &wb).or(hint);
         Finding {
             array: Some(decl.name.clone()),

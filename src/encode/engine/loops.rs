@@ -379,6 +379,7 @@ impl Encoder<'_> {
                     get_values: vec![],
                 },
                 pairs: Vec::new(),
+                sides: None,
                 layout: self.layout.clone(),
                 possible: false,
                 benign: false,

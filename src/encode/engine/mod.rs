@@ -43,6 +43,7 @@ mod copies;
 mod expr;
 pub(in crate::encode) mod fold;
 mod invariants;
+mod linear;
 mod loops;
 mod model;
 mod races;
@@ -169,6 +170,8 @@ pub(in crate::encode) struct Encoder<'k> {
     pub(in crate::encode) returned_in_loop: bool,
     /// [`EncodeOptions::lockstep`].
     pub(in crate::encode) lockstep: Option<u32>,
+    /// [`EncodeOptions::pairwise_races`].
+    pub(in crate::encode) pairwise_races: bool,
     /// Whether an opaque (uninterpreted) float operation was emitted.
     pub(in crate::encode) has_opaque_float: bool,
     /// The common witness values of every query.
@@ -264,6 +267,7 @@ impl<'k> Encoder<'k> {
             property,
             query,
             pairs: Vec::new(),
+            sides: None,
             layout,
             possible,
             benign: false,
@@ -348,6 +352,7 @@ impl<'k> Encoder<'k> {
             returned: vec![crate::encode::terms::f(); opts.threads],
             returned_in_loop: false,
             lockstep: opts.lockstep,
+            pairwise_races: opts.pairwise_races,
             read_vars: {
                 let mut read = HashSet::new();
                 crate::ir::query::read_vars(&k.body, &mut read);

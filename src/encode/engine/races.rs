@@ -7,14 +7,16 @@
 //! Does not record accesses (`memory`) nor read witnesses (`super::super::witness`).
 
 use super::barriers::warp_count;
+use super::linear::LinearRace;
 use super::{Access, Benign, Check, Encoder, Property};
 use crate::encode::AccessKind;
 use crate::encode::nonlinear;
+use crate::encode::property::RaceSides;
 use crate::encode::property::SyncHint;
 use crate::encode::terms::{and, app, atom, bvn, equal, f, not, or, sym, t};
 use crate::ir::{ArrayId, Space};
 use crate::solver::{Command, Query, Sexp};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::hash::{BuildHasher, RandomState};
 use std::sync::Arc;
 
@@ -58,6 +60,9 @@ impl Encoder<'_> {
         if self.benign == Benign::Adversarial && self.accesses.iter().any(|a| !a.written.is_empty()) {
             self.reads_memory = memory_readers(&self.cmds);
         }
+        // Locks and flags order pairs of accesses, not accesses: their kernels keep the
+        // pairwise query (`linear`).
+        let linear = !self.pairwise_races && self.sync.orders_nothing();
         // Each access once behind an `Arc`: a segment of n accesses has up to n²/2 pairs, which
         // share them instead of holding copies of their terms.
         let mut by_array: BTreeMap<ArrayId, Vec<Arc<Access>>> = BTreeMap::new();
@@ -73,6 +78,23 @@ impl Encoder<'_> {
             // A work-group copy's accesses lie in any interval up to its wait (`copies`): the
             // top-level segments do not order them.
             let by_segment = ordered && accs.iter().all(|a| a.copy.is_none());
+            if linear {
+                self.linear_checks(
+                    &facts,
+                    array,
+                    &accs,
+                    LinearRace {
+                        global,
+                        ordered,
+                        cross: false,
+                    },
+                    by_segment,
+                );
+                if self.stopped.is_some() {
+                    return;
+                }
+                continue;
+            }
             let mut groups: BTreeMap<u32, Vec<AccessPair>> = BTreeMap::new();
             let mut cross: Vec<AccessPair> = Vec::new();
             let mut pairs = 0u64;
@@ -108,7 +130,7 @@ impl Encoder<'_> {
                 if self.stopped.is_some() {
                     return;
                 }
-                self.push_race(
+                self.push_pairwise_race(
                     &facts,
                     array,
                     &format!("{}.race.{}.seg{}", sym(&self.k.name), name, seg),
@@ -118,7 +140,7 @@ impl Encoder<'_> {
                 );
             }
             if !cross.is_empty() && self.stopped.is_none() {
-                self.push_race(
+                self.push_pairwise_race(
                     &facts,
                     array,
                     &format!("{}.race.{}.cross", sym(&self.k.name), name),
@@ -130,7 +152,60 @@ impl Encoder<'_> {
         }
     }
 
-    /// Step 2 of [`Self::push_race`] for one pair: the condition under which thread 1's access
+    /// The linear queries of `array` (`linear`): per top-level segment (or one for all, when
+    /// not `by_segment`), thread 1 choosing among the segment's accesses it may make and thread
+    /// 2 among its own; for a global array with accesses in several segments, one more query
+    /// in which the two lie in different segments (threads of different blocks).
+    fn linear_checks(
+        &mut self,
+        facts: &nonlinear::Facts,
+        array: ArrayId,
+        accs: &[Arc<Access>],
+        how: LinearRace,
+        by_segment: bool,
+    ) {
+        let name = format!("{}.race.{}", sym(&self.k.name), sym(&self.k.array(array).name));
+        let segments: BTreeSet<u32> = match by_segment {
+            true => accs.iter().map(|a| a.segment).collect(),
+            false => BTreeSet::from([0]),
+        };
+        let side = |th: usize, seg: Option<u32>| -> Vec<Arc<Access>> {
+            accs.iter()
+                .filter(|a| seg.is_none_or(|s| a.segment == s) && a.per_thread[th].0 != f())
+                .cloned()
+                .collect()
+        };
+        for &seg in &segments {
+            let only = by_segment.then_some(seg);
+            let sides = RaceSides {
+                first: side(0, only),
+                second: side(1, only),
+            };
+            if may_conflict(&sides, how.global) {
+                self.push_linear_race(facts, array, &format!("{name}.seg{seg}"), sides, how);
+            }
+            if self.stopped.is_some() {
+                return;
+            }
+        }
+        if how.global && by_segment && segments.len() > 1 {
+            let sides = RaceSides {
+                first: side(0, None),
+                second: side(1, None),
+            };
+            if may_conflict(&sides, true) {
+                self.push_linear_race(
+                    facts,
+                    array,
+                    &format!("{name}.cross"),
+                    sides,
+                    LinearRace { cross: true, ..how },
+                );
+            }
+        }
+    }
+
+    /// Step 2 of [`Self::push_pairwise_race`] for one pair: the condition under which thread 1's access
     /// `a` and thread 2's `b` are not ordered. Both in one barrier interval of one block (for a
     /// `global` array, of the grid's intervals in different blocks; `ordered`: barriers order
     /// this array's accesses; `same_segment`: the pair can share a grid interval), and not
@@ -194,14 +269,14 @@ impl Encoder<'_> {
         }
     }
 
-    /// One race query over `pairs`, with the mixed-radix lemmas of each pair's offsets
+    /// The pairwise race query (PUG's): one disjunct per pair in `pairs`, with the mixed-radix lemmas of each pair's offsets
     /// ([`nonlinear`]) as further assertions; under [`super::EncodeOptions::benign`], when a
     /// write-write pair may be benign, its [`Property::HarmfulRace`] variant right after it.
     ///
     /// The order (every race first, the harmful ones only when a race is found) keeps the usual
     /// case, a kernel without races, at one query per check; and the first check's query is
     /// the one made without benign races (same name, same assertions).
-    pub(in crate::encode) fn push_race(
+    pub(in crate::encode) fn push_pairwise_race(
         &mut self,
         facts: &nonlinear::Facts,
         array: ArrayId,
@@ -289,6 +364,7 @@ impl Encoder<'_> {
                     get_values: hv,
                 },
                 pairs: pairs.clone(),
+                sides: None,
                 layout: layout.clone(),
                 possible: false,
                 benign: false,
@@ -307,6 +383,7 @@ impl Encoder<'_> {
                 get_values: gv,
             },
             pairs,
+            sides: None,
             layout,
             possible: false,
             benign,
@@ -339,6 +416,19 @@ impl Encoder<'_> {
             return None;
         }
         Some(and(equal(&a.per_thread[0].1, &b.per_thread[1].1), equal(va, vb)))
+    }
+
+    /// Whether thread `th`'s write `a` may be one of a benign pair ([`Self::same_write`]'s
+    /// conditions on one side): a plain store whose value is known, in a kernel that calls no
+    /// function without a body, and, under [`Benign::Adversarial`], a value that reads no
+    /// memory.
+    pub(super) fn may_write_benignly(&self, a: &Access, th: usize) -> bool {
+        let Some(v) = a.written.get(th) else { return false };
+        self.benign != Benign::Off
+            && a.kind == AccessKind::Write
+            && !a.clobber
+            && self.k.uninterpreted.is_empty()
+            && !(self.benign == Benign::Adversarial && self.reads_memory(v))
     }
 
     /// Whether `term` reads memory (a `select`), directly or through a name of
@@ -386,6 +476,25 @@ pub(in crate::encode) fn bytes_overlap((oa, width_a): (&Sexp, u32), (ob, width_b
             vec![ob.clone(), app("bvadd", vec![oa.clone(), bvn(u64::from(width_a), 64)])],
         ),
     )
+}
+
+/// Whether some access of `sides.first` and one of `sides.second` may conflict
+/// ([`conflicting`]), by their kinds and scopes (each kind once).
+fn may_conflict(sides: &RaceSides, global: bool) -> bool {
+    fn classes(side: &[Arc<Access>]) -> Vec<&Access> {
+        let mut out: Vec<&Access> = Vec::new();
+        for a in side {
+            if !out
+                .iter()
+                .any(|b| b.kind == a.kind && b.atomic.map(|x| x.1) == a.atomic.map(|x| x.1))
+            {
+                out.push(a);
+            }
+        }
+        out
+    }
+    let (ones, twos) = (classes(&sides.first), classes(&sides.second));
+    ones.iter().any(|a| twos.iter().any(|b| conflicting(a, b, global)))
 }
 
 /// `(or terms…)`, or the one term, or `false`.

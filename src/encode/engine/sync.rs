@@ -85,6 +85,13 @@ struct Observed {
     per_thread: Vec<(Sexp, Sexp)>,
 }
 
+impl SyncState {
+    /// No lock and no flag orders any pair of accesses: a kernel without them.
+    pub(in crate::encode) fn orders_nothing(&self) -> bool {
+        self.locks.is_empty() && self.observed.is_empty()
+    }
+}
+
 impl Encoder<'_> {
     /// The next program-order position.
     fn next_pos(&mut self) -> u32 {
@@ -422,6 +429,7 @@ impl Encoder<'_> {
                     get_values: layout.common(),
                 },
                 pairs: Vec::new(),
+                sides: None,
                 layout,
                 possible: false,
                 benign: false,
