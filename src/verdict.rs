@@ -86,7 +86,7 @@ impl<K: KernelOutcome> Outcome for FileResult<K> {
 // Findings and their witnesses (pair model).
 
 /// The kind of a memory access.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AccessKind {
     /// A plain load.
     Read,

@@ -170,11 +170,14 @@ impl Encoder<'_> {
             false => BTreeSet::from([0]),
         };
         let side = |th: usize, seg: Option<u32>| -> Vec<Arc<Access>> {
+            let mut seen = HashSet::new();
             accs.iter()
                 .filter(|a| seg.is_none_or(|s| a.segment == s) && a.per_thread[th].0 != f())
+                .filter(|a| seen.insert(self.same_race_key(a, th)))
                 .cloned()
                 .collect()
         };
+        let mut queries: Vec<(String, RaceSides, LinearRace)> = Vec::new();
         for &seg in &segments {
             let only = by_segment.then_some(seg);
             let sides = RaceSides {
@@ -182,10 +185,7 @@ impl Encoder<'_> {
                 second: side(1, only),
             };
             if may_conflict(&sides, how.global) {
-                self.push_linear_race(facts, array, &format!("{name}.seg{seg}"), sides, how);
-            }
-            if self.stopped.is_some() {
-                return;
+                queries.push((format!("{name}.seg{seg}"), sides, how));
             }
         }
         if how.global && by_segment && segments.len() > 1 {
@@ -194,13 +194,13 @@ impl Encoder<'_> {
                 second: side(1, None),
             };
             if may_conflict(&sides, true) {
-                self.push_linear_race(
-                    facts,
-                    array,
-                    &format!("{name}.cross"),
-                    sides,
-                    LinearRace { cross: true, ..how },
-                );
+                queries.push((format!("{name}.cross"), sides, LinearRace { cross: true, ..how }));
+            }
+        }
+        for (name, sides, how) in queries {
+            self.push_linear_race(facts, array, &name, sides, how);
+            if self.stopped.is_some() {
+                return;
             }
         }
     }
@@ -418,6 +418,38 @@ impl Encoder<'_> {
         Some(and(equal(&a.per_thread[0].1, &b.per_thread[1].1), equal(va, vb)))
     }
 
+    /// What a linear query asks of thread `th`'s access `a` (`linear`): two accesses with the
+    /// same key race with the same accesses of the other thread, in the same models, so a side
+    /// keeps the first of them (in program order) and its witness names that one. Straight-line
+    /// code that reads `y[off + 14]` a hundred times is one candidate, not a hundred.
+    fn same_race_key(&self, a: &Access, th: usize) -> SameRace {
+        let benign = self.may_write_benignly(a, th);
+        SameRace {
+            terms: vec![
+                a.per_thread[th].0.clone(),
+                a.per_thread[th].1.clone(),
+                a.per_thread[th].2.clone(),
+                a.valid[th].clone(),
+                a.grid[th].clone(),
+                a.warp[th].clone(),
+                match benign {
+                    true => a.written[th].clone(),
+                    false => f(),
+                },
+            ],
+            kind: a.kind,
+            scope: a.atomic.map(|x| x.1),
+            width: a.width,
+            segment: a.segment,
+            copy: a.copy,
+            benign,
+            // Lock-step warps order accesses by statement.
+            span: self.lockstep.map(|_| a.span.clone()),
+            // A possible finding names its abstracted access.
+            abstracted: a.abstracted,
+        }
+    }
+
     /// Whether thread `th`'s write `a` may be one of a benign pair ([`Self::same_write`]'s
     /// conditions on one side): a plain store whose value is known, in a kernel that calls no
     /// function without a body, and, under [`Benign::Adversarial`], a value that reads no
@@ -476,6 +508,20 @@ pub(in crate::encode) fn bytes_overlap((oa, width_a): (&Sexp, u32), (ob, width_b
             vec![ob.clone(), app("bvadd", vec![oa.clone(), bvn(u64::from(width_a), 64)])],
         ),
     )
+}
+
+/// [`Encoder::same_race_key`]: what a linear query reads of one thread's access.
+#[derive(PartialEq, Eq, Hash)]
+struct SameRace {
+    terms: Vec<Sexp>,
+    kind: AccessKind,
+    scope: Option<crate::ir::AtomicScope>,
+    width: u32,
+    segment: u32,
+    copy: Option<u32>,
+    benign: bool,
+    span: Option<crate::ir::Span>,
+    abstracted: bool,
 }
 
 /// Whether some access of `sides.first` and one of `sides.second` may conflict
