@@ -23,7 +23,7 @@ const RELAXED_LIMIT: Duration = Duration::from_secs(5);
 /// Most refinements of one relaxed query before the exact query is asked: a count, never a
 /// clock (issue 53 item 3), since which query answers a check (the relaxation's refinements
 /// or the exact query) decides which model the witness is read from, and so the report.
-const MAX_REFINEMENTS: usize = 16;
+const MAX_REFINEMENTS: usize = 8;
 
 /// Relaxed queries that may run into their limit while the exact query then answers, before
 /// the kernel's later checks skip the relaxation: z3's eager tactic bit-blasts the whole
