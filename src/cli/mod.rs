@@ -329,7 +329,10 @@ pub struct VerifyArgs {
     /// (undefined behaviour), named with that operation and its line; a
     /// finding that a parameter relation (`n % blockDim.x == 0`, …) excludes carries its
     /// condition, and a relation under which gpug verified the kernel is suggested as an
-    /// --assume, never assumed. --strict also reports benign races as races (as --no-benign).
+    /// --assume, never assumed. These are sizes the program cannot have (a 2^32-element array,
+    /// a grid of 2^30 blocks, an `int` offset past 2^31), and --strict reports them as
+    /// defects, with the findings whose exclusion a timeout left undecided (listed apart, the
+    /// verdict then inconclusive). --strict also reports benign races as races (as --no-benign).
     #[arg(long)]
     pub strict: bool,
 

@@ -212,9 +212,6 @@ pub struct KernelRun<'a> {
     /// Sessions write `--dump-smt2` files (off while a launch contract re-verifies the
     /// kernel, whose queries have the same names as the kernel's own).
     pub dump: bool,
-    /// A tighter per-query limit than `--timeout` while it is set (the launch contracts'
-    /// optional re-verifications, whose undecided answers only leave a finding as it was).
-    pub limit: Option<Duration>,
     /// How many queries of this kernel ran into their limit (or were not read in time).
     pub timeouts: usize,
     /// A query of a launch-contract re-verification ran into its limit: the pass asks no
@@ -241,7 +238,6 @@ impl<'a> KernelRun<'a> {
             inconclusive: Vec::new(),
             dump: true,
             relaxed_only: false,
-            limit: None,
             timeouts: 0,
             gave_up: false,
             unreadable: None,
@@ -294,9 +290,9 @@ impl<'a> KernelRun<'a> {
         self.start.elapsed()
     }
 
-    /// The per-query limit (`--timeout`, or [`KernelRun::limit`] when that is tighter).
+    /// The per-query limit (`--timeout`).
     pub fn timeout(&self) -> Duration {
-        self.limit.map_or(self.opts.timeout, |l| l.min(self.opts.timeout))
+        self.opts.timeout
     }
 
     /// Session options with a per-query `limit` and `--dump-smt2`.

@@ -458,6 +458,10 @@ pub enum VoteOp {
     /// `__reduce_{add,min,max,and,or,xor}_sync`: the participants' arguments combined by the
     /// operator (`Min` and `Max` by the argument's signedness).
     Reduce(ReduceOp),
+    /// `cg::reduce(tile, value, op)` over a `thread_block_tile<N>`: the participants'
+    /// arguments combined by an operator gpug does not evaluate (any value), the same for
+    /// every participant of one call (the lanes of the caller's tile, which `mask` names).
+    Uniform,
     /// `__syncthreads_count`: how many threads of the block have a nonzero argument.
     BlockCount,
     /// `__syncthreads_and`: 1 when every thread of the block has a nonzero argument, else 0.

@@ -496,6 +496,11 @@ fn standard(
         }
     }
     let Some(((bits, total), under)) = last else {
+        undecided(
+            v,
+            result,
+            "no re-verification under the standard assumptions was decided",
+        );
         return Ok(None);
     };
     // Vacuity before verdicts: assumptions that contradict the kernel's own requirements
@@ -510,9 +515,14 @@ fn standard(
             Some(false) => {
                 Some("the standard launch assumptions contradict the kernel's requirements: no launch contract")
             }
-            None => Some(
-                "whether the standard launch assumptions admit any launch of the kernel is undecided: no launch contract",
-            ),
+            None => {
+                undecided(
+                    v,
+                    result,
+                    "whether the standard launch assumptions admit any launch of the kernel is undecided",
+                );
+                return Ok(None);
+            }
         };
         if let Some(note) = note {
             result.notes.push(note.into());
@@ -600,6 +610,7 @@ fn signed(
     let under = reverify(k, opts, run, &launch, false)?;
     answers.extend(under.answers.iter().map(|a| format!("{} {a}", label(&launch))));
     if !under.inconclusive.is_empty() {
+        undecided_signed(result, "the re-verification with no signed overflow was undecided");
         return Ok(false);
     }
     let excludes = |f: &Finding| !overflow(f) && !under.findings.iter().any(|g| same_check(f, g));
@@ -607,11 +618,21 @@ fn signed(
         return Ok(false);
     }
     let named = label(&launch);
-    if satisfiable(k, opts, run, &launch, Vec::new(), named.trim_end_matches(':'), answers)? != Some(true) {
-        result
-            .notes
-            .push("whether no signed overflow is consistent with the kernel's requirements is undecided or false: no finding is excluded by it".into());
-        return Ok(false);
+    match satisfiable(k, opts, run, &launch, Vec::new(), named.trim_end_matches(':'), answers)? {
+        Some(true) => {}
+        Some(false) => {
+            result
+                .notes
+                .push("no signed overflow contradicts the kernel's requirements: no finding is excluded by it".into());
+            return Ok(false);
+        }
+        None => {
+            undecided_signed(
+                result,
+                "whether no signed overflow is consistent with the kernel's requirements is undecided",
+            );
+            return Ok(false);
+        }
     }
     let (gone, kept): (Vec<Finding>, Vec<Finding>) =
         std::mem::take(&mut result.findings).into_iter().partition(excludes);
@@ -823,21 +844,60 @@ fn conditions(
         .collect())
 }
 
-/// Most time one query of a re-verification may take: its answer can only exclude a finding
-/// already found, and an undecided one leaves the finding as it was.
-const LIMIT: std::time::Duration = std::time::Duration::from_secs(2);
+/// The findings of `result` whose witness does not lie in the launches of every standard
+/// assumption, after the re-verification that would decide them was undecided (issue 53
+/// item 3): they may need a launch outside the assumptions or not, so they are neither
+/// defects nor excluded. They are listed apart with that condition, and the verdict is
+/// inconclusive unless a finding whose witness lies there keeps it a defect. A timeout can so
+/// make a result inconclusive, never turn a verdict into another.
+fn undecided(v: &Vocabulary, result: &mut KernelResult, why: &str) {
+    let strongest = v.strongest();
+    let (kept, open): (Vec<Finding>, Vec<Finding>) = std::mem::take(&mut result.findings)
+        .into_iter()
+        .partition(|f| v.admits(f, strongest, v.combined));
+    result.findings = kept;
+    open_findings(result, open, why);
+}
 
-/// [`Reverify::verify_under`] for a re-verification of the launch contracts: each query within
-/// [`LIMIT`] (or `--timeout` when shorter), a query with a linear relaxation answered by it
-/// only (`relaxed_only`: no exact query when the relaxation does not settle it), or also
-/// exactly. An undecided result excludes nothing.
+/// As [`undecided`] for the signed assumption: every finding but the signed overflows
+/// (which it never excludes) is open.
+fn undecided_signed(result: &mut KernelResult, why: &str) {
+    let (kept, open): (Vec<Finding>, Vec<Finding>) = std::mem::take(&mut result.findings)
+        .into_iter()
+        .partition(|f| f.kind == FindingKind::SignedOverflow);
+    result.findings = kept;
+    open_findings(result, open, why);
+}
+
+/// Lists `open` apart in `result` (undecided under the standard assumptions, `why`) and makes
+/// the verdict inconclusive when no finding is left.
+fn open_findings(result: &mut KernelResult, open: Vec<Finding>, why: &str) {
+    if open.is_empty() {
+        return;
+    }
+    result.excluded.extend(open.into_iter().map(|finding| Excluded {
+        finding,
+        condition: format!("undecided under the standard assumptions ({why}); --strict reports it as a defect"),
+    }));
+    if result.findings.is_empty() {
+        result.verdict = Verdict::Inconclusive;
+        result.inconclusive.push(format!(
+            "{why}: whether the findings listed apart need a launch outside the standard assumptions is unknown"
+        ));
+    }
+}
+
+/// [`Reverify::verify_under`] for a re-verification of the launch contracts: each query under
+/// the run's own limit (`--timeout`), a query with a linear relaxation answered by it only
+/// (`relaxed_only`: no exact query when the relaxation does not settle it), or also exactly.
 ///
-/// The pass is bounded by counts, not by a clock (issue 53, item 3): its re-verifications are
-/// few (the standard assumptions' bounds, the signed assumption once, at most
-/// `relations::MAX_CHECKS` for the relations), and once a query of one runs into its limit no
-/// later re-verification is asked ([`KernelRun::gave_up`]), so a kernel whose re-verifications the
-/// solver cannot answer costs one limit, and the same file gives the same contracts at any
-/// load unless a query's time is near [`LIMIT`].
+/// No clock of its own decides anything (issue 53, item 3): its re-verifications are few (the
+/// standard assumptions' bounds, the signed assumption once, at most
+/// `relations::MAX_CHECKS` for the relations), each asked as the first verification is; once a
+/// query of one runs into `--timeout` no later re-verification is asked
+/// ([`KernelRun::gave_up`]), and a finding whose exclusion that leaves undecided makes the
+/// verdict inconclusive ([`undecided`]), never keeps it a defect. So the same file gives the
+/// same report at any load unless a query's time is near `--timeout`, as for any query.
 fn reverify(
     k: &Kernel,
     opts: &dyn Reverify,
@@ -854,9 +914,9 @@ fn reverify(
         });
     }
     let timeouts = run.timeouts;
-    (run.limit, run.relaxed_only) = (Some(LIMIT), relaxed_only);
+    run.relaxed_only = relaxed_only;
     let r = opts.verify_under(k, run, launch);
-    (run.limit, run.relaxed_only) = (None, false);
+    run.relaxed_only = false;
     run.gave_up = run.timeouts > timeouts;
     r
 }

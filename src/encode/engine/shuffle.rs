@@ -22,10 +22,13 @@
 //! Votes (`__ballot_sync`, `__any_sync`, `__all_sync`, `__uni_sync`, `__activemask`,
 //! `__match_any_sync`, `__reduce_*_sync`, and the block's `__syncthreads_count/_and/_or`) are
 //! exact in the concrete model, over the threads of the warp (block) that take part, and any
-//! value in the pair model, which follows two threads only.
+//! value in the pair model, which follows two threads only, but the same value for both
+//! threads when they make the same call in one group (issue 53 item 6: `same_group_call`).
+//! `cg::reduce` over a tile ([`VoteOp::Uniform`]) is any value in both models, likewise shared
+//! by its tile in the pair model.
 
 use super::{Encoder, Property, TState};
-use crate::encode::terms::{and, app, bvn, f, not, or, sort_of, sym, t};
+use crate::encode::terms::{and, app, atom, bvn, f, not, or, sort_of, sym, t};
 use crate::ir::{Expr, ReduceOp, ShuffleMode, Stmt, Ty, VarId, VoteOp};
 use crate::solver::Sexp;
 use num_bigint::BigUint;
@@ -272,10 +275,14 @@ impl Encoder<'_> {
             });
         }
         self.inactive_lane_check(s, mask, &ops, st);
-        let exact = self.model.pinned();
+        let exact = self.model.pinned() && op != VoteOp::Uniform;
         if !exact {
             self.seen_abstract = true;
         }
+        // The pair model's condition that both threads take part in this one call of one
+        // group, whose result every participant shares.
+        let shared = self.same_group_call(op, &ops, st);
+        let mut first: Option<Sexp> = None;
         for th in 0..st.len() {
             let name = self.fresh_name(&format!("t{}.vote.any", th + 1));
             let fresh = self.declare(&name, sort_of(ty));
@@ -286,9 +293,46 @@ impl Encoder<'_> {
                         Some(undefined) => app("ite", vec![undefined, fresh, v]),
                         None => v,
                     }),
-                false => fresh,
+                false => match (&shared, &first) {
+                    (Some(same), Some(v0)) => app("ite", vec![same.clone(), v0.clone(), fresh]),
+                    _ => fresh,
+                },
+            };
+            let v = match (&shared, th) {
+                (Some(_), 0) => {
+                    let v = self.define(&format!("t{}.vote.val", th + 1), sort_of(ty), v);
+                    first = Some(v.clone());
+                    v
+                }
+                _ => v,
             };
             self.assign(dst, v, &mut st[th], th);
+        }
+    }
+
+    /// Pair model, outside abstracted loops, for a vote whose result is the same for every
+    /// participant of one call (issue 53 item 6: reductions, `any`/`all`/`uni`/`ballot` under
+    /// a mask, the block votes, `cg::reduce` over a tile): the condition that both threads make
+    /// this call (outside abstracted loops each thread executes a statement at most once, so
+    /// both are at the same call) in one group: one block for the block votes, else one warp
+    /// with equal masks (one tile of it for `cg::reduce`, whose mask names the tile). `None`
+    /// elsewhere, and for the votes that differ per lane (`match_any`) or whose participants
+    /// are the lanes that happen to be active (`__activemask`, the legacy `__ballot`).
+    fn same_group_call(&mut self, op: VoteOp, ops: &[Operands], st: &[TState]) -> Option<Sexp> {
+        if !self.model.pair() || self.abstract_depth > 0 || st.len() != 2 {
+            return None;
+        }
+        let both = and(st[0].pc.clone(), st[1].pc.clone());
+        match op {
+            VoteOp::BlockCount | VoteOp::BlockAnd | VoteOp::BlockOr => Some(and(atom("same_block"), both)),
+            VoteOp::MatchAny | VoteOp::ActiveMask => None,
+            VoteOp::Ballot | VoteOp::Any | VoteOp::All | VoteOp::Uni | VoteOp::Reduce(_) | VoteOp::Uniform => {
+                let (Some(m0), Some(m1)) = (&ops[0].mask, &ops[1].mask) else {
+                    return None;
+                };
+                let same_mask = app("=", vec![m0.clone(), m1.clone()]);
+                Some(and(and(self.same_warp(), same_mask), both))
+            }
         }
     }
 
@@ -352,6 +396,7 @@ impl Encoder<'_> {
         };
         let flag = |b: Sexp| app("ite", vec![b, bvn(1, 32), bvn(0, 32)]);
         let v32 = match op {
+            VoteOp::Uniform => return None,
             VoteOp::Ballot => lanes(&|o| nonzero(&ops[o].value)),
             VoteOp::ActiveMask => lanes(&|_| t()),
             VoteOp::MatchAny => lanes(&|o| app("=", vec![ops[o].value.clone(), ops[th].value.clone()])),

@@ -23,6 +23,7 @@
 use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::lower::{Binding, CallSite, LVal, Lower, R, Val, unsupported};
 use crate::frontend::types::CType;
+use crate::ir::build::cast;
 use crate::ir::*;
 
 /// The kind of cooperative group a clang type spelling names.
@@ -200,6 +201,11 @@ impl Lower<'_, '_> {
             {
                 self.struct_collective(call, out)?
             }
+            // `cg::reduce` over a tile of `n` lanes: one value for the whole tile, whose lanes
+            // must all make the call (issue 53 item 6).
+            ("reduce", Group::Warp(Some(n))) if (1..=32).contains(&n) && n.is_power_of_two() => {
+                self.tile_reduce(call, n, out)?
+            }
             ("reduce" | "inclusive_scan" | "exclusive_scan", Group::Warp(_) | Group::Block) => {
                 let v = match args.get(1) {
                     Some(a) => self.scalar_args(&[a], out)?,
@@ -358,6 +364,39 @@ fn grid_size() -> Expr {
 }
 
 impl Lower<'_, '_> {
+    /// `cg::reduce(tile, value, op)`, the call `call`, over a tile of `n` consecutive lanes
+    /// (`n` a power of two up to 32): a [`VoteOp::Uniform`] vote of `value` whose mask names the
+    /// caller's tile, `((1 << n) - 1) << (lane / n * n)` with `lane` the linear thread id mod 32.
+    /// Its value is not modelled (the operator is not evaluated) but is the same in every lane
+    /// of the tile at one call, so that lanes storing it to one place race benignly.
+    fn tile_reduce(&mut self, call: &CallSite, n: u32, out: &mut Vec<Stmt>) -> R<Val> {
+        let (node, name, args, span) = call.parts();
+        let ty = self.scalar_ty(node)?;
+        let Some(a) = args.get(1) else {
+            return unsupported(span.clone(), format!("`{name}` without a value"));
+        };
+        let arg = cast(self.scalar_args(&[a], out)?.remove(0), ty);
+        self.note_once(
+            name,
+            span,
+            "is a tile reduction whose value is not modelled, except that every lane of the tile receives the same value: a defect after it is possible",
+        );
+        let ones = u32::try_from((1u64 << n) - 1).unwrap_or(u32::MAX);
+        let lane = bin(BinOp::Rem, block_rank(), lit(32));
+        let mask = bin(BinOp::Shl, lit(ones), mul(bin(BinOp::Div, lane, lit(n)), lit(n)));
+        let dst = self.temp(ty);
+        out.push(Stmt {
+            kind: StmtKind::Vote {
+                dst,
+                op: VoteOp::Uniform,
+                mask: Some(mask),
+                arg,
+            },
+            span: span.clone(),
+        });
+        Ok(Val::Scalar(Expr::Var { id: dst, ty }))
+    }
+
     /// A group collective `name` (`reduce`, a scan) of a struct value, the call `n`: the value
     /// (`args[1]`) evaluated for its reads, the result a fresh object whose every field is any
     /// value, with a note, and `name` listed as uninterpreted (a defect after it is possible).
