@@ -69,6 +69,8 @@ Query: scale_and_flag.race.flag.seg0.L16.harmful
 (define-fun t1.mem.flag@18 () (Array (_ BitVec 64) (_ BitVec 8)) (store (store (store (store mem.flag.0.init #x0000000000000000 ((_ extract 7 0) #x00000001)) (bvadd #x0000000000000000 #x0000000000000001) ((_ extract 15 8) #x00000001)) (bvadd #x0000000000000000 #x0000000000000002) ((_ extract 23 16) #x00000001)) (bvadd #x0000000000000000 #x0000000000000003) ((_ extract 31 24) #x00000001)))
 (define-fun t2.valid@19 () Bool (and (bvsge ((_ sign_extend 64) #x0000000000000000) #xffffffffffffffffffff800000000000) (bvslt ((_ sign_extend 64) #x0000000000000000) #x00000000000000000000800000000000)))
 (define-fun t2.mem.flag@20 () (Array (_ BitVec 64) (_ BitVec 8)) (store (store (store (store mem.flag.0.init #x0000000000000000 ((_ extract 7 0) #x00000001)) (bvadd #x0000000000000000 #x0000000000000001) ((_ extract 15 8) #x00000001)) (bvadd #x0000000000000000 #x0000000000000002) ((_ extract 23 16) #x00000001)) (bvadd #x0000000000000000 #x0000000000000003) ((_ extract 31 24) #x00000001)))
+(assert t1.valid@17)
+(assert t2.valid@19)
 (assert false)
 (check-sat)
 (exit)
