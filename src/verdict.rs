@@ -254,6 +254,24 @@ pub struct KernelResult {
     /// The launch of the file's host code this result is for (issue 43); `None`: every launch
     /// the command line allows (no host code launches the kernel, or `--launch symbolic`).
     pub launch: Option<LaunchSite>,
+    /// With `--profile`: where the kernel's time went.
+    pub profile: Option<Profile>,
+}
+
+/// Where one kernel's time went (`--profile`; issue 56 item 2): wall-clock seconds of each
+/// stage, and of each query asked, with its answer. Times only: nothing here decides a verdict.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Profile {
+    /// The passes (loop unrolling and abstraction, inlining's clean-up), every time they ran.
+    pub passes: Duration,
+    /// Building the SMT-LIB queries, every encoding.
+    pub encoding: Duration,
+    /// The launch contracts' re-verifications, their own passes, encodings and queries
+    /// included.
+    pub contracts: Duration,
+    /// Each query asked, in order: its name, its seconds (solver restarts and the relaxation's
+    /// refinement rounds included) and its answer (`sat`, `unsat`, `unknown`, `timeout`, …).
+    pub queries: Vec<(String, Duration, String)>,
 }
 
 /// A launch read from the file's host code, as a result names it ([`KernelResult::launch`]).
@@ -347,6 +365,7 @@ impl KernelResult {
             language: Default::default(),
             stage: Stage::All,
             launch: None,
+            profile: None,
         }
     }
 }

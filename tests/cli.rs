@@ -1290,3 +1290,35 @@ fn a_signal_leaves_no_portfolio_member_behind() {
         assert!(gone(m), "`{m}` was left running");
     }
 }
+
+/// `--profile` (issue 56 item 2): the JSON names every query asked, with its seconds and its
+/// answer, and the stages' seconds; the text report has the profile line with the slowest
+/// queries. Without the flag there is no profile.
+#[test]
+fn profile_names_each_query_with_its_answer() {
+    let args = |extra: &[&str]| -> Vec<String> {
+        let mut a: Vec<String> = ["--solver", "z3", "--blockDim=64", "--gridDim=4"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a.push("examples/reduce.cu".into());
+        a
+    };
+    let out = gpug(&args(&["--profile", "--json"]));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let json: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    let k = &json["kernels"][0];
+    let queries = k["profile"]["queries"].as_array().cloned().unwrap_or_default();
+    assert!(!queries.is_empty(), "{k}");
+    for q in &queries {
+        assert!(q["name"].as_str().is_some_and(|n| n.starts_with("reduce.")), "{q}");
+        assert!(q["seconds"].as_f64().is_some_and(|s| s >= 0.0), "{q}");
+        assert!(matches!(q["answer"].as_str(), Some("sat" | "unsat")), "{q}");
+    }
+    assert!(k["profile"]["encoding_s"].as_f64().is_some(), "{k}");
+    let text = String::from_utf8_lossy(&gpug(&args(&["--profile"])).stdout).into_owned();
+    assert!(text.contains("  profile: passes "), "{text}");
+    let plain = String::from_utf8_lossy(&gpug(&args(&["--json"])).stdout).into_owned();
+    assert!(!plain.contains("\"profile\""), "{plain}");
+}

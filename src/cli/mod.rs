@@ -516,6 +516,12 @@ pub struct CommonArgs {
     #[arg(long = "dump-smt2", value_name = "DIR")]
     pub dump_smt2: Option<PathBuf>,
 
+    /// Say where each kernel's time went: the passes, the encoding, each query with its seconds
+    /// and answer (the slowest first), and the launch contracts' re-verifications (JSON: the
+    /// kernel's `profile`). Wall-clock seconds, for finding what is slow; they decide nothing.
+    #[arg(long)]
+    pub profile: bool,
+
     /// The report's form on stdout: `text` (the default), `json` (one JSON object per file, as
     /// --json) or `sarif` (one SARIF 2.1.0 log for the whole run, as GitHub code scanning reads
     /// it: a result per finding, rule ids `data-race`, `barrier-divergence`, `assertion`,
@@ -743,6 +749,7 @@ impl CommonArgs {
             .map(|_| dump_source(&std::env::args().collect::<Vec<_>>(), &geometry).into());
         Ok(RunOptions {
             frontend: self.frontend(),
+            profile: self.profile,
             geometry,
             passes,
             solver,

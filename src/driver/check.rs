@@ -97,7 +97,7 @@ fn has_shared_atomics(k: &Kernel, stmts: &[Stmt]) -> bool {
 /// `Some(N)` is returned), and without it makes the kernel inconclusive.
 ///
 /// Errors: a pass left the kernel not well formed.
-fn prepare(k: &Kernel, opts: &CheckOptions, run: &KernelRun) -> Result<(Prepared, Option<u32>), Error> {
+fn prepare(k: &Kernel, opts: &CheckOptions, run: &mut KernelRun) -> Result<(Prepared, Option<u32>), Error> {
     let c = run.options();
     let mut prepared = run.prepare(k, &c.geometry, &c.passes)?;
     let not_unrolled: Vec<u32> = prepared

@@ -27,6 +27,9 @@ use std::time::{Duration, Instant};
 pub struct RunOptions {
     /// clang, macros, include directories, `--kernel`, `--assume`.
     pub frontend: FrontendOptions,
+    /// `--profile`: each kernel's result says where its time went
+    /// ([`crate::verdict::KernelResult::profile`]).
+    pub profile: bool,
     /// The launch geometry (concrete or symbolic per dimension).
     pub geometry: Geometry,
     /// Unrolling bounds.
@@ -227,6 +230,8 @@ pub struct KernelRun<'a> {
     /// asked, so that a solver too slow to read the kernel costs one limit, not one per
     /// session.
     pub unreadable: Option<usize>,
+    /// Where the time went (`--profile`), kept whether or not it is asked for.
+    pub profile: crate::verdict::Profile,
 }
 
 impl<'a> KernelRun<'a> {
@@ -241,6 +246,7 @@ impl<'a> KernelRun<'a> {
             timeouts: 0,
             gave_up: false,
             unreadable: None,
+            profile: Default::default(),
         }
     }
 
@@ -254,19 +260,28 @@ impl<'a> KernelRun<'a> {
     /// re-verifies the kernel: [`KernelRun::dump`] is off then).
     ///
     /// Errors: a pass left the kernel not well formed ([`Error::Internal`]).
-    pub fn prepare(&self, kernel: &Kernel, geometry: &Geometry, passes: &PassOptions) -> Result<Prepared, Error> {
+    pub fn prepare(&mut self, kernel: &Kernel, geometry: &Geometry, passes: &PassOptions) -> Result<Prepared, Error> {
+        let started = Instant::now();
         let show = &self.opts.show;
         let shown = self.dump;
-        Ok(crate::passes::prepare_observed(
-            kernel,
-            geometry,
-            passes,
-            &mut |pass, k| {
-                if shown {
-                    show.pass(pass, k);
-                }
-            },
-        )?)
+        let prepared = crate::passes::prepare_observed(kernel, geometry, passes, &mut |pass, k| {
+            if shown {
+                show.pass(pass, k);
+            }
+        });
+        self.profile.passes += started.elapsed();
+        Ok(prepared?)
+    }
+
+    /// Records query `name`, asked since `started` and answered `answer` ([`crate::verdict::Profile`]).
+    pub fn asked(&mut self, name: &str, started: Instant, answer: &crate::solver::Answer) {
+        let how = match answer {
+            crate::solver::Answer::Sat(_) => "sat".to_string(),
+            crate::solver::Answer::Unsat => "unsat".to_string(),
+            crate::solver::Answer::Timeout => "timeout".to_string(),
+            other => format!("{other:?}").split('(').next().unwrap_or("").to_lowercase(),
+        };
+        self.profile.queries.push((name.to_string(), started.elapsed(), how));
     }
 
     /// `--show=ssa`: the script of one encoding of `kernel` under `model` (not while a

@@ -127,18 +127,20 @@ impl Sessions {
     ) -> Result<Answer, Error> {
         crate::memory::check(|| crate::memory::Activity::Querying)?;
         run.queries += 1;
+        let started = std::time::Instant::now();
         // The exclusions: over the selectors only, so the relaxation takes them as they are.
         let extra = &query.assertions[check.query.assertions.len().min(query.assertions.len())..];
-        if self.relaxed.is_some() {
-            return Ok(
-                match self.ask_relaxed(i, check, query, &query.name, Asking::Excluding(extra))? {
-                    Ok(answer) => answer,
-                    Err(why) => Answer::Unknown(why),
-                },
-            );
-        }
-        let answer = self.witness.check_undumped(query)?;
-        self.note(format!("query {}: asked exactly, for another racing pair", query.name));
+        let answer = if self.relaxed.is_some() {
+            match self.ask_relaxed(i, check, query, &query.name, Asking::Excluding(extra))? {
+                Ok(answer) => answer,
+                Err(why) => Answer::Unknown(why),
+            }
+        } else {
+            let answer = self.witness.check_undumped(query)?;
+            self.note(format!("query {}: asked exactly, for another racing pair", query.name));
+            answer
+        };
+        run.asked(&query.name, started, &answer);
         Ok(answer)
     }
 
@@ -163,6 +165,24 @@ impl Sessions {
     /// preferred conditions asserted in both); the relaxation with its refinement loop
     /// ([`Sessions::ask_relaxed`]); the exact query when the relaxation did not decide.
     pub(super) fn ask_with(
+        &mut self,
+        run: &mut KernelRun,
+        i: usize,
+        check: &encode::Check,
+        prefer: bool,
+    ) -> Result<Answer, Error> {
+        let started = std::time::Instant::now();
+        let answer = self.ask_timed(run, i, check, prefer)?;
+        let name = match prefer {
+            true => format!("{} (preferred launch)", check.query.name),
+            false => check.query.name.clone(),
+        };
+        run.asked(&name, started, &answer);
+        Ok(answer)
+    }
+
+    /// [`Sessions::ask_with`] before its time is recorded.
+    fn ask_timed(
         &mut self,
         run: &mut KernelRun,
         i: usize,

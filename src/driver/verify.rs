@@ -113,7 +113,12 @@ fn verify_kernel(k: &Kernel, opts: &VerifyOptions, run: &mut KernelRun) -> Resul
     };
     let mut result = verify_under(k, opts, run, &launch)?;
     if !opts.strict {
+        let started = std::time::Instant::now();
         super::contracts::apply(k, opts, run, &mut result)?;
+        run.profile.contracts += started.elapsed();
+    }
+    if run.options().profile {
+        result.profile = Some(run.profile.clone());
     }
     Ok(result)
 }
@@ -294,6 +299,7 @@ pub(super) fn verify_under(
         language: k.language,
         stage: opts.stage,
         launch: None,
+        profile: None,
     })
 }
 
@@ -476,7 +482,10 @@ fn encode_checking_closed_forms(
     notes: &mut Vec<String>,
 ) -> Result<(Kernel, encode::Encoded, Sessions), Error> {
     loop {
-        let encoded = encode::encode_with(&kernel, &launch.geometry, &pair_options(opts, launch))?;
+        let started = std::time::Instant::now();
+        let encoded = encode::encode_with(&kernel, &launch.geometry, &pair_options(opts, launch));
+        run.profile.encoding += started.elapsed();
+        let encoded = encoded?;
         run.show_ssa(&kernel.name, "pair", &encoded.script);
         run.show_queries(
             &kernel.name,
@@ -557,7 +566,10 @@ fn confirm_by_replay(
         if !exact {
             continue;
         }
-        let encoded = encode::encode_with(&prepared.kernel, &geometry, &pair_options(opts, launch))?;
+        let started = std::time::Instant::now();
+        let encoded = encode::encode_with(&prepared.kernel, &geometry, &pair_options(opts, launch));
+        run.profile.encoding += started.elapsed();
+        let encoded = encoded?;
         // Exact queries only: the launch is concrete.
         let mut sessions = Sessions::new(&prepared.kernel, &encoded, run, opts.explain);
         sessions.relaxed = None;

@@ -148,6 +148,12 @@ impl Render for FileResult {
                 })
             })
             .zip(&self.kernels)
+            .map(|(mut v, k)| {
+                if let Some(p) = &k.profile {
+                    v["profile"] = profile_json(p);
+                }
+                (v, k)
+            })
             .map(|(v, k)| match k.language {
                 Language::OpenCl => {
                     let mut v = opencl_json(v);
@@ -535,6 +541,45 @@ fn cuda_kernel_text(k: &KernelResult, sources: &mut Sources, out: &mut String) {
     for a in &k.answers {
         let _ = writeln!(out, "  {a}");
     }
+    if let Some(p) = &k.profile {
+        profile_text(p, out);
+    }
+}
+
+/// How many of a profile's queries the text report names, the slowest first.
+const SLOWEST: usize = 5;
+
+/// `--profile` as text: one line of stage times, then the slowest queries.
+fn profile_text(p: &crate::verdict::Profile, out: &mut String) {
+    let total: std::time::Duration = p.queries.iter().map(|q| q.1).sum();
+    let _ = writeln!(
+        out,
+        "  profile: passes {:.2} s, encoding {:.2} s, {} queries {:.2} s, launch contracts {:.2} s (their passes, encodings and queries included)",
+        p.passes.as_secs_f64(),
+        p.encoding.as_secs_f64(),
+        p.queries.len(),
+        total.as_secs_f64(),
+        p.contracts.as_secs_f64()
+    );
+    let mut slow: Vec<&(String, std::time::Duration, String)> = p.queries.iter().collect();
+    slow.sort_by(|a, b| b.1.cmp(&a.1));
+    for (name, secs, answer) in slow.into_iter().take(SLOWEST) {
+        let _ = writeln!(out, "    {:.2} s {answer}: {name}", secs.as_secs_f64());
+    }
+}
+
+/// `--profile` in JSON: seconds per stage, and each query asked in order.
+fn profile_json(p: &crate::verdict::Profile) -> Value {
+    json!({
+        "passes_s": p.passes.as_secs_f64(),
+        "encoding_s": p.encoding.as_secs_f64(),
+        "contracts_s": p.contracts.as_secs_f64(),
+        "queries": p.queries.iter().map(|(name, secs, answer)| json!({
+            "name": name,
+            "seconds": secs.as_secs_f64(),
+            "answer": answer,
+        })).collect::<Vec<_>>(),
+    })
 }
 
 /// The launch's assumptions and other sites, as lines after the kernel's first line (which
