@@ -562,7 +562,7 @@ fn profile_text(p: &crate::verdict::Profile, out: &mut String) {
         p.contracts.as_secs_f64()
     );
     let mut slow: Vec<&(String, std::time::Duration, String)> = p.queries.iter().collect();
-    slow.sort_by(|a, b| b.1.cmp(&a.1));
+    slow.sort_by_key(|q| std::cmp::Reverse(q.1));
     for (name, secs, answer) in slow.into_iter().take(SLOWEST) {
         let _ = writeln!(out, "    {:.2} s {answer}: {name}", secs.as_secs_f64());
     }
@@ -856,6 +856,7 @@ mod tests {
             language: Default::default(),
             stage: Default::default(),
             launch: None,
+            profile: None,
         };
         FileResult {
             file: "no/such/file.cu".into(),
