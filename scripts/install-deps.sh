@@ -197,8 +197,8 @@ fi
 # --- NVIDIA's CUDA 12.8 headers from PyPI ---------------------------------------------------
 # gpug's default (with clang 19): the runtime, nvcc's crt/, cuRAND and CCCL 12.8, then the
 # libraries' headers, merged into $CUDA12_DIR/include as for 11.8. The libraries' wheels are
-# those of CUDA 12.8 where PyPI's mirror of this project has them, else the newest 12.x one
-# before (cuBLAS 12.6, cuSOLVER 12.6's, NPP 12.6's); only their headers are kept (~30 MB).
+# CUDA 12.8's, except cuBLAS, cuSOLVER and NPP (CUDA 12.6's), pinned as tested; only their
+# headers are kept (~30 MB).
 if ! have_cuda_headers "$CUDA12_DIR"; then
     log "pip download NVIDIA's CUDA 12.8 header wheels into $CUDA12_DIR"
     wheels12=$(mktemp -d)
