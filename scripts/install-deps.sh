@@ -9,7 +9,7 @@
 #   --cuda-path) and its libraries' headers (cuBLAS, cuFFT, NCCL, NVTX, …, into the same
 #   folder), and the same for CUDA 11.8 (the -cu11 wheels, the last headers with texture
 #   references; gpug --cuda-version 11.8) into a sibling folder,
-#   OpenMP's and Open MPI's headers (apt: libomp-dev, libomp-19-dev, libopenmpi-dev),
+#   OpenMP's and Open MPI's headers (apt: libomp-19-dev, libopenmpi-dev),
 #   a C toolchain and Rust (rustup) for building, cmake and make (tests/compile_db.rs configures
 #   the CMake project tests/cmake_project for its compile_commands.json).
 # Run as root (or with sudo available). Safe to run again. YICES_LINK_DIR (default
@@ -35,12 +35,11 @@ command -v cc >/dev/null || apt_pkgs+=(gcc libc6-dev)
 command -v python3 >/dev/null || apt_pkgs+=(python3)
 command -v cmake >/dev/null || apt_pkgs+=(cmake)
 command -v make >/dev/null || apt_pkgs+=(make)
-# OpenMP's omp.h for clang 14 and clang 19 and an MPI's mpi.h (gpug adds Open MPI's include
-# folder itself).
-[[ -n "$(find /usr/lib/llvm-14 -name omp.h -path '*/include/*' 2>/dev/null | head -n1)" ]] \
-    || apt_pkgs+=(libomp-dev)
-[[ -n "$(find /usr/lib/llvm-19 -name omp.h -path '*/include/*' 2>/dev/null | head -n1)" ]] \
-    || apt_pkgs+=(libomp-19-dev)
+# OpenMP's omp.h for clang 19, which reads CUDA files by default (Debian's libomp-N-dev
+# packages exclude each other: libomp-19-dev replaces clang 14's libomp-dev, and a file read
+# with clang 14 that includes omp.h has it read as empty, with a note), and an MPI's mpi.h
+# (gpug adds Open MPI's include folder itself).
+[[ -f /usr/lib/llvm-19/lib/clang/19/include/omp.h ]] || apt_pkgs+=(libomp-19-dev)
 [[ -f /usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h || -f /usr/include/x86_64-linux-gnu/mpich/mpi.h ]] \
     || apt_pkgs+=(libopenmpi-dev)
 CUDA_DIR="${GPUG_CUDA_DIR:-/usr/local/share/gpug/cuda}"
