@@ -5,6 +5,7 @@
 //! Data only: one line per function. What each [`Lowering`] means is documented on it.
 
 use crate::frontend::cuda::nv_atomic::NvAtomic as Nv;
+use crate::frontend::cuda::pipeline::Pipeline as Pipe;
 use crate::frontend::lower::builtin::int::{brev, clz, ffs, hadd, mul24, mulhi, popc, rhadd, sad, umul24};
 use crate::frontend::lower::builtin::table::Lowering::{self, *};
 use crate::frontend::lower::builtin::table::{
@@ -86,6 +87,11 @@ const TABLE: &[(&str, Lowering)] = &[
     ("__nv_atomic_compare_exchange_n", NvAtomic(Nv::CompareExchangeN)),
     ("__nv_atomic_compare_exchange", NvAtomic(Nv::CompareExchange)),
     ("__nv_atomic_thread_fence", NvAtomic(Nv::ThreadFence)),
+    // Asynchronous copies of `cuda_pipeline_primitives.h` (`cuda/pipeline.rs`).
+    ("__pipeline_memcpy_async", Pipeline(Pipe::MemcpyAsync)),
+    ("__pipeline_commit", Pipeline(Pipe::Commit)),
+    ("__pipeline_wait_prior", Pipeline(Pipe::WaitPrior)),
+    ("__pipeline_arrive_on", Pipeline(Pipe::ArriveOn)),
     // Synchronisation: `__syncthreads` is a barrier, `__syncwarp` a warp barrier; fences and
     // `printf` are ignored.
     ("__syncthreads", Barrier),

@@ -16,6 +16,7 @@
 //! | `curand.rs` | cuRAND's device API: the state read and written, per thread or per block (MTGP32) |
 //! | `groups.rs` | cooperative groups: handles, ranks and sizes, their barriers and collectives |
 //! | `nv_atomic.rs` | CUDA 12.8's atomics with an order and a scope (`__nv_atomic_fetch_add`, …) |
+//! | `pipeline.rs` | asynchronous copies (`__pipeline_memcpy_async`, `__pipeline_commit`, `__pipeline_wait_prior`) |
 //! | `toolkit.rs` | which CUDA headers (12.8 or 11.8) and which clang read a file |
 //! | `asm.rs` | inline assembly of NVIDIA's headers that computes values: uninterpreted functions of its inputs |
 //! | `fragment.rs` | a WMMA fragment's shape and storage, read from its record name |
@@ -31,6 +32,7 @@ pub(in crate::frontend) mod curand;
 pub(in crate::frontend) mod fragment;
 pub(in crate::frontend) mod groups;
 pub(in crate::frontend) mod nv_atomic;
+pub(in crate::frontend) mod pipeline;
 pub(in crate::frontend) mod texture;
 pub mod toolkit;
 pub(in crate::frontend) mod vector;

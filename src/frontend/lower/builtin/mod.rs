@@ -125,6 +125,7 @@ impl Lower<'_, '_> {
             Lowering::Store => self.cached_store(call, out)?,
             Lowering::Memory(set) => self.memory_call(set, call, out)?,
             Lowering::NvAtomic(kind) => self.nv_atomic(call, kind, out)?,
+            Lowering::Pipeline(op) => self.pipeline(call, op, out)?,
             Lowering::Curand => match self.curand_call(call, out)? {
                 Some(v) => v,
                 None => return Ok(None),

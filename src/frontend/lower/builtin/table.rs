@@ -128,6 +128,10 @@ pub enum Lowering {
     /// v, order, scope)`, `__nv_atomic_load_n`, …; see `cuda/nv_atomic.rs`): atomics of
     /// their scope, the order ignored.
     NvAtomic(crate::frontend::cuda::nv_atomic::NvAtomic),
+    /// CUDA's asynchronous copies (`__pipeline_memcpy_async`, `__pipeline_commit`,
+    /// `__pipeline_wait_prior`; see `cuda/pipeline.rs`): each thread's copy in flight until
+    /// the wait that covers its commit group.
+    Pipeline(crate::frontend::cuda::pipeline::Pipeline),
     /// A built-in gpug does not model: a call is an error naming it, with the reason.
     Unsupported(&'static str),
     /// GPUVerify's `__barrier_invariant_N(e, i1, …)` (`false`) and
