@@ -16,7 +16,7 @@ mod values;
 pub use options::LaunchMode;
 use options::options;
 pub use values::{MaxMemory, parse_dim, parse_dim_partial, strip_ignored_flags};
-use values::{parse_gpu_arch, parse_max_memory, parse_offset, parse_warp_size};
+use values::{parse_cuda_version, parse_gpu_arch, parse_max_memory, parse_offset, parse_warp_size};
 
 use crate::driver::show::{Show, ShowStage};
 use crate::driver::{self, Command, RunOptions};
@@ -435,11 +435,20 @@ pub struct CommonArgs {
     pub clang_args: Vec<String>,
 
     /// NVIDIA's CUDA headers: a folder with `include/cuda_runtime.h` and `include/crt/`
-    /// (default: $GPUG_CUDA_PATH, else /usr/local/share/gpug/cuda, where
-    /// scripts/install-deps.sh puts them). They are precompiled once into a cache in the
-    /// temporary directory.
+    /// (default: $GPUG_CUDA_PATH, else /usr/local/share/gpug/cuda-12.8 for CUDA 12.8 and
+    /// /usr/local/share/gpug/cuda for 11.8, where scripts/install-deps.sh puts them). They are
+    /// precompiled once per clang and CUDA version into a cache in the temporary directory.
     #[arg(long, value_name = "DIR", conflicts_with = "stub_headers")]
     pub cuda_path: Option<PathBuf>,
+
+    /// The CUDA toolkit whose headers CUDA files are read with: `12.8` (the default, with
+    /// clang 19 or newer: code under `#if CUDA_VERSION >= 12080` is read) or `11.8` (with the
+    /// clang found on PATH, clang 14 on Debian 12: the last headers with texture references).
+    /// Without it, a file that declares texture references (`texture<…>`, removed in CUDA
+    /// 12) is read with 11.8, and so is every file when 12.8's headers or clang 19 are
+    /// missing, each with a note.
+    #[arg(long, value_name = "VERSION", value_parser = parse_cuda_version)]
+    pub cuda_version: Option<crate::frontend::CudaVersion>,
 
     /// Parse with gpug's own stub headers instead of NVIDIA's (no texture references,
     /// cooperative groups or cuRAND); the default when NVIDIA's are not found.
@@ -654,6 +663,7 @@ impl CommonArgs {
                 (Some(dir), false) => Headers::At(dir.clone()),
                 (None, false) => Headers::Auto,
             },
+            cuda_version: self.cuda_version,
             gpu_arch: self.gpu_arch.clone(),
             language: match (self.opencl, self.language.as_deref()) {
                 (true, _) | (_, Some("cl")) => Some(crate::ir::Language::OpenCl),

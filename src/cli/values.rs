@@ -12,6 +12,11 @@ pub(super) fn parse_gpu_arch(s: &str) -> Result<String, String> {
     }
 }
 
+/// Parses `--cuda-version`: `12.8` or `11.8`.
+pub(super) fn parse_cuda_version(s: &str) -> Result<crate::frontend::CudaVersion, String> {
+    crate::frontend::CudaVersion::parse(s).ok_or_else(|| format!("gpug reads CUDA 12.8 or 11.8, not `{s}`"))
+}
+
 /// Parses `--warp-sync N`: a power of two from 1 to 1024.
 pub(super) fn parse_warp_size(s: &str) -> Result<u32, String> {
     match s.trim().parse::<u32>() {

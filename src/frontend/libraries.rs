@@ -5,7 +5,7 @@
 //! nvJPEG, NVTX 3, the profiler API, CUPTI, NVRTC, NCCL and CCCL's thrust, CUB and libcu++)
 //! are unpacked by `scripts/install-deps.sh` into the CUDA folder's `include/` beside the
 //! runtime's, as a CUDA installation has them, so clang's `--cuda-path` finds them. OpenMP's
-//! `omp.h` comes with clang (Debian's `libomp-14-dev`). An MPI's `mpi.h` lives in a folder of
+//! `omp.h` comes with clang (Debian's `libomp-19-dev`, for clang 19). An MPI's `mpi.h` lives in a folder of
 //! its own ([`SYSTEM_DIRS`]), which gpug adds after the system's (`-idirafter`) when it exists.
 //!
 //! Owns the table of headers and packages; does not run clang ([`super::clang`]).
@@ -53,7 +53,10 @@ const PROVIDERS: &[(&str, &str)] = &[
     ("cub/", "NVIDIA's CCCL: CUB (PyPI nvidia-cuda-cccl-cu11)"),
     ("cuda/", "NVIDIA's CCCL: libcu++ (PyPI nvidia-cuda-cccl-cu11)"),
     ("nv/", "NVIDIA's CCCL (PyPI nvidia-cuda-cccl-cu11)"),
-    ("omp.h", "OpenMP (Debian libomp-14-dev, for clang 14)"),
+    (
+        "omp.h",
+        "OpenMP (Debian libomp-19-dev, for clang 19; libomp-dev for clang 14)",
+    ),
     ("mpi.h", "an MPI (Debian libopenmpi-dev)"),
     (
         "helper_cuda.h",

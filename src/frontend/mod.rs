@@ -29,8 +29,8 @@ pub mod types;
 
 pub use clang::find_clang;
 pub use cuda::{
-    ANNOTATIONS, CUDA_PATH_ENV, DEFAULT_CUDA_PATHS, Headers, NVIDIA_PRELUDE, PRELUDE, STUB_HEADERS, nvidia_pch,
-    resolve_headers, support_files,
+    ANNOTATIONS, CUDA_PATH_ENV, CudaVersion, DEFAULT_CUDA_PATHS, Headers, NVIDIA_PRELUDE, PRELUDE, STUB_HEADERS,
+    nvidia_pch, resolve_headers, support_files,
 };
 pub use opencl::{CL_STDS, DEFAULT_CL_STD, OPENCL_PRELUDE};
 
@@ -66,6 +66,10 @@ pub struct FrontendOptions {
     pub kernel_args: Vec<(String, Vec<Option<num_bigint::BigInt>>)>,
     /// Where CUDA's headers come from: NVIDIA's (found, or `--cuda-path`) or gpug's stubs.
     pub headers: Headers,
+    /// `--cuda-version`: the CUDA toolkit a CUDA file is read with. `None`: CUDA 12.8 with
+    /// clang 19 when both are installed and the file uses no texture references, else 11.8
+    /// (`cuda/toolkit.rs`).
+    pub cuda_version: Option<CudaVersion>,
     /// The GPU architecture clang compiles for (`sm_80`; `None`: [`DEFAULT_GPU_ARCH`]), which
     /// decides the intrinsics the headers declare (`__reduce_add_sync` needs `sm_80`).
     pub gpu_arch: Option<String>,

@@ -512,12 +512,26 @@ pub enum SyncEvent {
     /// two threads of one group share it (no race between their instances), and `dst` is
     /// renewed after it. Elsewhere it is nothing: every thread then copies an element of its
     /// own, which may only add races.
-    CopyStart { site: u32, event: Expr, dst: ArrayId },
+    ///
+    /// Not `collective`: the thread's own copy (CUDA's `__pipeline_memcpy_async`), whose
+    /// accesses likewise lie anywhere up to the wait that covers it
+    /// ([`SyncEvent::CopyWaitPrior`]), and whose instances in two threads are two copies.
+    CopyStart {
+        site: u32,
+        event: Expr,
+        dst: ArrayId,
+        collective: bool,
+    },
     /// The end of the accesses of the [`SyncEvent::CopyStart`] before it.
     CopyEnd,
     /// `wait_group_events(n, list)`: the copies whose event is one of `events` (`U32`) are
     /// complete.
     CopyWait { events: Vec<Expr> },
+    /// CUDA's `__pipeline_wait_prior(prior)`: of the thread's copies, those whose event
+    /// (`U32`, the number of commit groups the thread had committed before the copy) is below
+    /// `committed - prior` are complete (`committed`: the commit groups committed so far; both
+    /// `U32`).
+    CopyWaitPrior { committed: Expr, prior: Expr },
 }
 
 /// A barrier invariant (Chong et al. (OOPSLA 2013) §3; GPUVerify's `__barrier_invariant_N` and

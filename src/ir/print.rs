@@ -429,15 +429,24 @@ impl Printer<'_> {
                     self.e(offset)
                 )
             }
-            SyncEvent::CopyStart { site, event, dst } => {
+            SyncEvent::CopyStart {
+                site,
+                event,
+                dst,
+                collective,
+            } => {
                 format!(
-                    "sync.copy_start {site} event {} to {};",
+                    "sync.copy_start {site}{} event {} to {};",
+                    if *collective { "" } else { " per-thread" },
                     self.e(event),
                     self.array(*dst)
                 )
             }
             SyncEvent::CopyEnd => "sync.copy_end;".into(),
             SyncEvent::CopyWait { events } => format!("sync.copy_wait {};", self.list(events)),
+            SyncEvent::CopyWaitPrior { committed, prior } => {
+                format!("sync.copy_wait_prior {} of {};", self.e(prior), self.e(committed))
+            }
         }
     }
 

@@ -617,6 +617,10 @@ impl<'k> Checker<'k> {
                     self.expr(e, d)?;
                 }
             }
+            SyncEvent::CopyWaitPrior { committed, prior } => {
+                self.expr(committed, d)?;
+                self.expr(prior, d)?;
+            }
         }
         Ok(())
     }

@@ -209,6 +209,10 @@ macro_rules! make_visitor {
                             self.visit_expr(e);
                         }
                     }
+                    StmtKind::Sync(SyncEvent::CopyWaitPrior { committed, prior }) => {
+                        self.visit_expr(committed);
+                        self.visit_expr(prior);
+                    }
                     StmtKind::Sync(SyncEvent::Lock { offset, .. } | SyncEvent::Observed { offset, .. }) => {
                         self.visit_expr(offset);
                     }

@@ -19,6 +19,13 @@
 //! - A copy and a wait are collective: one reached by some threads of a group and not by
 //!   others is barrier divergence, and so is a copy given different events.
 //!
+//! CUDA's per-thread copies (`__pipeline_memcpy_async`, `CopyStart` not `collective`) are
+//! timed the same way, each thread's its own: the instances of one copy in two threads are two
+//! copies (they race where they overlap), no divergence check applies, and the wait that
+//! bounds a copy is the thread's [`SyncEvent::CopyWaitPrior`] whose `committed - prior`
+//! passes the copy's event (its commit group): `event < committed` and `prior < committed -
+//! event`, without overflow.
+//!
 //! Sound: every interval an access of the copy may fall in is one its count may take.
 
 use super::{Encoder, TState};
@@ -39,6 +46,15 @@ pub(in crate::encode) struct CopyState {
     event: Vec<Sexp>,
     /// The destination array of the open copy.
     dst: Option<crate::ir::ArrayId>,
+    /// The sites of the per-thread copies (not `collective`).
+    per_thread: std::collections::BTreeSet<u32>,
+}
+
+impl CopyState {
+    /// Whether the copy `site` is made by the whole work-group (one copy for its threads).
+    pub(in crate::encode) fn collective(&self, site: u32) -> bool {
+        !self.per_thread.contains(&site)
+    }
 }
 
 /// Why work-items of one group that give a copy different events is a finding.
@@ -59,8 +75,17 @@ impl Encoder<'_> {
     /// thread of `st` (see the module docs).
     pub(in crate::encode) fn copy_event(&mut self, s: &Stmt, ev: &SyncEvent, st: &mut [TState]) {
         match ev {
-            SyncEvent::CopyStart { site, event, dst } => {
-                self.collective_check(s, st);
+            SyncEvent::CopyStart {
+                site,
+                event,
+                dst,
+                collective,
+            } => {
+                if *collective {
+                    self.collective_check(s, st);
+                } else {
+                    self.copies.per_thread.insert(*site);
+                }
                 let mut counts = Vec::new();
                 let mut events = Vec::new();
                 for (th, ts) in st.iter_mut().enumerate() {
@@ -71,7 +96,7 @@ impl Encoder<'_> {
                     events.push(self.expr(event, ts, th));
                 }
                 // One copy of the group: every work-item gives it the same event.
-                if self.make_checks && self.model.pair() {
+                if *collective && self.make_checks && self.model.pair() {
                     let differ = and(
                         and(atom("same_block"), equal(&st[0].bc, &st[1].bc)),
                         and(
@@ -111,6 +136,22 @@ impl Encoder<'_> {
                             or(acc, app("=", vec![evs[th].clone(), w.clone()]))
                         });
                         let done = and(self.reach(ts, th), hit);
+                        let bound = app("bvule", vec![counts[th].clone(), ts.bc.clone()]);
+                        self.assert(app("=>", vec![done, bound]));
+                    }
+                }
+            }
+            SyncEvent::CopyWaitPrior { committed, prior } => {
+                for (th, ts) in st.iter_mut().enumerate() {
+                    let c = self.expr(committed, ts, th);
+                    let p = self.expr(prior, ts, th);
+                    for (counts, evs) in self.copies.pending.clone() {
+                        let e = evs[th].clone();
+                        let covered = and(
+                            app("bvult", vec![e.clone(), c.clone()]),
+                            app("bvult", vec![p.clone(), app("bvsub", vec![c.clone(), e])]),
+                        );
+                        let done = and(self.reach(ts, th), covered);
                         let bound = app("bvule", vec![counts[th].clone(), ts.bc.clone()]);
                         self.assert(app("=>", vec![done, bound]));
                     }

@@ -251,9 +251,10 @@ impl Encoder<'_> {
             }
             None => order,
         };
-        // One work-group copy made by two threads of one group is one copy.
+        // One work-group copy made by two threads of one group is one copy (a per-thread
+        // copy is each thread's own).
         let order = match (a.copy, b.copy) {
-            (Some(x), Some(y)) if x == y => and(not(atom("same_block")), order),
+            (Some(x), Some(y)) if x == y && self.copies.collective(x) => and(not(atom("same_block")), order),
             _ => order,
         };
         // Two atomics race only across the scope of one of them: in different blocks.

@@ -131,7 +131,10 @@ impl Encoder<'_> {
     pub(in crate::encode) fn sync_event(&mut self, s: &Stmt, ev: &SyncEvent, st: &mut [TState]) {
         let line = s.span.line;
         match ev {
-            SyncEvent::CopyStart { .. } | SyncEvent::CopyEnd | SyncEvent::CopyWait { .. } => self.copy_event(s, ev, st),
+            SyncEvent::CopyStart { .. }
+            | SyncEvent::CopyEnd
+            | SyncEvent::CopyWait { .. }
+            | SyncEvent::CopyWaitPrior { .. } => self.copy_event(s, ev, st),
             SyncEvent::Lock { array, offset, scope } => {
                 let pos = self.next_pos();
                 let offset = st

@@ -397,6 +397,23 @@ fn opcodes(template: &str) -> Vec<String> {
     out
 }
 
+/// Whether `text` holds an asm statement: the word `asm` (or `__asm__`, `__asm`) followed,
+/// after qualifiers, by `(`.
+fn has_asm_statement(text: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices("asm").any(|(i, _)| {
+        let start = text[..i].trim_end_matches('_');
+        let before_ok = start.chars().next_back().is_none_or(|c| !ident(c));
+        let rest = text[i + 3..].trim_start_matches('_');
+        let after_ok = rest.chars().next().is_none_or(|c| !ident(c));
+        let mut tail = rest.trim_start();
+        for q in ["volatile", "__volatile__", "inline", "goto"] {
+            tail = tail.strip_prefix(q).unwrap_or(tail).trim_start();
+        }
+        before_ok && after_ok && tail.starts_with('(')
+    })
+}
+
 /// Why the asm `t` is not one gpug models (see the module documentation), or `None`.
 pub(in crate::frontend) fn refusal(t: &AsmText) -> Option<String> {
     if t.goto {
@@ -453,13 +470,16 @@ impl Lower<'_, '_> {
             None => return unsupported(span, "inline assembly whose source gpug cannot read"),
         };
         // Written by a macro of the headers: the arguments of its invocation (an instruction
-        // the body names through `…STRINGIFY(name)`) are checked as instructions too.
+        // the body names through `…STRINGIFY(name)`) are checked as instructions too, unless
+        // the asm statement is itself one of them (CUDA 12's `NV_IF_ELSE_TARGET(NV_IS_DEVICE,
+        // asm(…);, ret = a.x;)`: its text was read above, and the other arguments are C).
         if n.spelled.is_some()
             && let Some(args) = n
                 .begin
                 .as_ref()
                 .and_then(|b| self.source_of(b))
                 .and_then(|(src, off)| macro_args(&src, off))
+                .filter(|args| !has_asm_statement(args))
         {
             text.template.push('\n');
             text.template.push_str(&args.replace(',', "\n"));
@@ -593,6 +613,16 @@ mod tests {
 
     fn parse(s: &str) -> AsmText {
         parse_asm(s, 0).expect("parses")
+    }
+
+    #[test]
+    fn asm_statements_in_macro_arguments() {
+        assert!(super::has_asm_statement(
+            "NV_IS_DEVICE, asm(\"mov.b16 %0, low;\" : \"=h\"(r)), ret = a.x;"
+        ));
+        assert!(super::has_asm_statement("x, __asm__ __volatile__ (\"bar.sync 0;\")"));
+        assert!(!super::has_asm_statement("ret"));
+        assert!(!super::has_asm_statement("plasma(x), asmx(y)"));
     }
 
     #[test]

@@ -4,6 +4,8 @@
 //!
 //! Data only: one line per function. What each [`Lowering`] means is documented on it.
 
+use crate::frontend::cuda::nv_atomic::NvAtomic as Nv;
+use crate::frontend::cuda::pipeline::Pipeline as Pipe;
 use crate::frontend::lower::builtin::int::{brev, clz, ffs, hadd, mul24, mulhi, popc, rhadd, sad, umul24};
 use crate::frontend::lower::builtin::table::Lowering::{self, *};
 use crate::frontend::lower::builtin::table::{
@@ -61,6 +63,35 @@ const TABLE: &[(&str, Lowering)] = &[
     ("atomicAnd_system", Atomic(AtomicOp::And, AtomicScope::System)),
     ("atomicOr_system", Atomic(AtomicOp::Or, AtomicScope::System)),
     ("atomicXor_system", Atomic(AtomicOp::Xor, AtomicScope::System)),
+    // CUDA 12.8's atomics with a memory order and a scope (`cuda/nv_atomic.rs`).
+    ("__nv_atomic_fetch_add", NvAtomic(Nv::Fetch(AtomicOp::Add))),
+    ("__nv_atomic_fetch_sub", NvAtomic(Nv::Fetch(AtomicOp::Sub))),
+    ("__nv_atomic_fetch_min", NvAtomic(Nv::Fetch(AtomicOp::Min))),
+    ("__nv_atomic_fetch_max", NvAtomic(Nv::Fetch(AtomicOp::Max))),
+    ("__nv_atomic_fetch_and", NvAtomic(Nv::Fetch(AtomicOp::And))),
+    ("__nv_atomic_fetch_or", NvAtomic(Nv::Fetch(AtomicOp::Or))),
+    ("__nv_atomic_fetch_xor", NvAtomic(Nv::Fetch(AtomicOp::Xor))),
+    ("__nv_atomic_add", NvAtomic(Nv::Fetch(AtomicOp::Add))),
+    ("__nv_atomic_sub", NvAtomic(Nv::Fetch(AtomicOp::Sub))),
+    ("__nv_atomic_min", NvAtomic(Nv::Fetch(AtomicOp::Min))),
+    ("__nv_atomic_max", NvAtomic(Nv::Fetch(AtomicOp::Max))),
+    ("__nv_atomic_and", NvAtomic(Nv::Fetch(AtomicOp::And))),
+    ("__nv_atomic_or", NvAtomic(Nv::Fetch(AtomicOp::Or))),
+    ("__nv_atomic_xor", NvAtomic(Nv::Fetch(AtomicOp::Xor))),
+    ("__nv_atomic_load_n", NvAtomic(Nv::LoadN)),
+    ("__nv_atomic_load", NvAtomic(Nv::Load)),
+    ("__nv_atomic_store_n", NvAtomic(Nv::StoreN)),
+    ("__nv_atomic_store", NvAtomic(Nv::Store)),
+    ("__nv_atomic_exchange_n", NvAtomic(Nv::ExchangeN)),
+    ("__nv_atomic_exchange", NvAtomic(Nv::Exchange)),
+    ("__nv_atomic_compare_exchange_n", NvAtomic(Nv::CompareExchangeN)),
+    ("__nv_atomic_compare_exchange", NvAtomic(Nv::CompareExchange)),
+    ("__nv_atomic_thread_fence", NvAtomic(Nv::ThreadFence)),
+    // Asynchronous copies of `cuda_pipeline_primitives.h` (`cuda/pipeline.rs`).
+    ("__pipeline_memcpy_async", Pipeline(Pipe::MemcpyAsync)),
+    ("__pipeline_commit", Pipeline(Pipe::Commit)),
+    ("__pipeline_wait_prior", Pipeline(Pipe::WaitPrior)),
+    ("__pipeline_arrive_on", Pipeline(Pipe::ArriveOn)),
     // Synchronisation: `__syncthreads` is a barrier, `__syncwarp` a warp barrier; fences and
     // `printf` are ignored.
     ("__syncthreads", Barrier),

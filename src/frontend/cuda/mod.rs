@@ -15,6 +15,9 @@
 //! | `texture.rs` | texture fetches (read-only data), surfaces, loads and stores with cache hints (`__ldg`) |
 //! | `curand.rs` | cuRAND's device API: the state read and written, per thread or per block (MTGP32) |
 //! | `groups.rs` | cooperative groups: handles, ranks and sizes, their barriers and collectives |
+//! | `nv_atomic.rs` | CUDA 12.8's atomics with an order and a scope (`__nv_atomic_fetch_add`, …) |
+//! | `pipeline.rs` | asynchronous copies (`__pipeline_memcpy_async`, `__pipeline_commit`, `__pipeline_wait_prior`) |
+//! | `toolkit.rs` | which CUDA headers (12.8 or 11.8) and which clang read a file |
 //! | `asm.rs` | inline assembly of NVIDIA's headers that computes values: uninterpreted functions of its inputs |
 //! | `fragment.rs` | a WMMA fragment's shape and storage, read from its record name |
 //! | `wmma.rs` | warp matrix functions (`nvcuda::wmma`, tensor cores): fragments, tile loads and stores as each lane's share |
@@ -28,17 +31,21 @@ pub(in crate::frontend) mod ctor16;
 pub(in crate::frontend) mod curand;
 pub(in crate::frontend) mod fragment;
 pub(in crate::frontend) mod groups;
+pub(in crate::frontend) mod nv_atomic;
+pub(in crate::frontend) mod pipeline;
 pub(in crate::frontend) mod texture;
+pub mod toolkit;
 pub(in crate::frontend) mod vector;
 pub(in crate::frontend) mod wmma;
 
 use crate::frontend::ast::{self, Node};
-use crate::frontend::clang::{dump_ast, find_clang, write_if_changed};
+use crate::frontend::clang::{dump_ast, write_if_changed};
 use crate::frontend::{FrontendError, FrontendOptions};
 use crate::ir::{Builtin, Dim};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+pub use toolkit::CudaVersion;
 
 /// The stub prelude force-included before every file when NVIDIA's headers are not found.
 pub const PRELUDE: &str = include_str!("prelude.h");
@@ -88,8 +95,10 @@ pub enum Headers {
     Stubs,
 }
 
-/// Where `scripts/install-deps.sh` puts NVIDIA's headers (the first), and where else gpug
-/// looks for them when neither `--cuda-path` nor `$GPUG_CUDA_PATH` is given. `~` is `$HOME`.
+/// Where `scripts/install-deps.sh` puts NVIDIA's CUDA 11.8 headers (the first), and where else
+/// gpug looks for them under `--cuda-version 11.8` when neither `--cuda-path` nor
+/// `$GPUG_CUDA_PATH` is given. `~` is `$HOME`. CUDA 12.8's:
+/// [`CudaVersion::default_paths`].
 pub const DEFAULT_CUDA_PATHS: &[&str] = &["/usr/local/share/gpug/cuda", "~/.local/share/gpug/cuda"];
 
 /// The environment variable naming a CUDA folder, as `--cuda-path` does.
@@ -116,11 +125,12 @@ pub fn cuda_path_problem(dir: &Path) -> Option<String> {
     None
 }
 
-/// The CUDA folder `headers` selects, or `None` for gpug's stubs.
+/// The CUDA folder `headers` selects for the CUDA `version` (its
+/// [`CudaVersion::default_paths`] under [`Headers::Auto`]), or `None` for gpug's stubs.
 ///
 /// Errors: [`FrontendError::CudaPath`] when `--cuda-path` or `$GPUG_CUDA_PATH` names a folder
 /// without NVIDIA's headers.
-pub fn resolve_headers(headers: &Headers) -> Result<Option<PathBuf>, FrontendError> {
+pub fn resolve_headers(headers: &Headers, version: CudaVersion) -> Result<Option<PathBuf>, FrontendError> {
     let checked = |dir: PathBuf, from: &str| match cuda_path_problem(&dir) {
         None => Ok(Some(dir)),
         Some(why) => Err(FrontendError::CudaPath(format!("{from}: {why}"))),
@@ -133,7 +143,7 @@ pub fn resolve_headers(headers: &Headers) -> Result<Option<PathBuf>, FrontendErr
                 return checked(PathBuf::from(dir), &format!("${CUDA_PATH_ENV}"));
             }
             let home = std::env::var_os("HOME").map(PathBuf::from);
-            let found = DEFAULT_CUDA_PATHS.iter().find_map(|p| {
+            let found = version.default_paths().iter().find_map(|p| {
                 let dir = match (p.strip_prefix("~/"), &home) {
                     (Some(rest), Some(h)) => h.join(rest),
                     (Some(_), None) => return None,
@@ -148,7 +158,7 @@ pub fn resolve_headers(headers: &Headers) -> Result<Option<PathBuf>, FrontendErr
                         "note: NVIDIA's CUDA headers not found (--cuda-path, ${CUDA_PATH_ENV}, {}); using gpug's \
                          stub headers, which lack texture references, cooperative groups and cuRAND \
                          (scripts/install-deps.sh installs the headers)",
-                        DEFAULT_CUDA_PATHS.join(", ")
+                        version.default_paths().join(", ")
                     )
                 });
             }
@@ -190,11 +200,17 @@ pub fn support_files() -> Result<(PathBuf, PathBuf), FrontendError> {
 }
 
 /// clang's flags for device-side CUDA for the GPU architecture `arch` (`sm_70`) and the C++
-/// standard `std` (`c++17`) over the CUDA folder `cuda` (`None`: gpug's stubs), then the
-/// user's `--clang-arg` flags `extra`.
+/// standard `std` (`c++17`) over the CUDA folder `cuda` (`None`: gpug's stubs) of the CUDA
+/// `version`, then the user's `--clang-arg` flags `extra`.
 ///
 /// Then [`CUDA_FLAGS`].
-fn cuda_command(clang: &Path, cuda: Option<&Path>, arch: &str, std: &str, extra: &[String]) -> Command {
+fn cuda_command(
+    clang: &Path,
+    (cuda, version): (Option<&Path>, CudaVersion),
+    arch: &str,
+    std: &str,
+    extra: &[String],
+) -> Command {
     let mut cmd = Command::new(clang);
     cmd.args(["-x", "cuda", "--cuda-device-only", "-nocudalib"])
         .arg(format!("--cuda-gpu-arch={arch}"))
@@ -205,10 +221,8 @@ fn cuda_command(clang: &Path, cuda: Option<&Path>, arch: &str, std: &str, extra:
             cmd.arg(format!("--cuda-path={}", dir.display()))
                 .arg("-Wno-unknown-cuda-version")
                 // Kernel launches (`k<<<g, b>>>(…)`) in host code: clang picks the launch API
-                // by the CUDA SDK version, and one it does not know (11.8 for clang 14) selects
-                // the legacy `cudaConfigureCall`, which CUDA 11 headers no longer declare. 9.2
-                // is the first version of today's `__cudaPushCallConfiguration`.
-                .args(["-Xclang", SDK_VERSION_FLAG]);
+                // by the CUDA SDK version (`CudaVersion::sdk_version_flag`).
+                .args(["-Xclang", version.sdk_version_flag()]);
         }
         None => {
             cmd.arg("-nocudainc");
@@ -236,9 +250,6 @@ const CUDA_FLAGS: &[&str] = &[
     "-fcuda-allow-variadic-functions",
     "-DCCCL_IGNORE_DEPRECATED_API",
 ];
-
-/// The CUDA SDK version clang is told (see [`cuda_command`]).
-const SDK_VERSION_FLAG: &str = "-target-sdk-version=9.2";
 
 /// What the PCH over NVIDIA's headers holds besides the CUDA runtime headers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -279,11 +290,12 @@ pub fn libraries_for(file: &Path) -> Libraries {
     }
 }
 
-/// NVIDIA's headers under `cuda`, precompiled once with [`NVIDIA_PRELUDE`] into a clang PCH
-/// cached in the temporary directory (keyed by clang, the CUDA folder, the prelude, the
-/// architecture `arch` and the C++ standard `std`, which clang requires the PCH to share with
-/// the file, and the `--clang-arg` flags `extra`), with or without cooperative groups and
-/// cuRAND (`libs`). Returns (PCH path, prelude path).
+/// NVIDIA's headers under `cuda` (of the CUDA `version`), precompiled once with
+/// [`NVIDIA_PRELUDE`] into a clang PCH cached in the temporary directory (keyed by clang and
+/// its file's size and time, the CUDA folder and its version, the prelude, the architecture
+/// `arch` and the C++ standard `std`, which clang requires the PCH to share with the file, and
+/// the `--clang-arg` flags `extra`: one PCH per clang and CUDA version), with or without
+/// cooperative groups and cuRAND (`libs`). Returns (PCH path, prelude path).
 ///
 /// Why: parsed afresh, the real headers cost ~0.5 s of CPU per kernel and their JSON AST is
 /// ~130 MB; through the PCH a kernel parses in ~0.1 s (~0.2 s with the libraries) and the dump
@@ -295,7 +307,7 @@ pub fn libraries_for(file: &Path) -> Libraries {
 /// written.
 pub fn nvidia_pch(
     clang: &Path,
-    cuda: &Path,
+    (cuda, version): (&Path, CudaVersion),
     libs: Libraries,
     arch: &str,
     std: &str,
@@ -312,7 +324,7 @@ pub fn nvidia_pch(
         NVIDIA_PRELUDE,
         ANNOTATIONS,
         BARRIER_INVARIANTS,
-        (SDK_VERSION_FLAG, CUDA_FLAGS),
+        (version, version.sdk_version_flag(), CUDA_FLAGS),
         arch,
         std,
         extra,
@@ -337,7 +349,7 @@ pub fn nvidia_pch(
         source,
     };
     let tmp = tempfile::NamedTempFile::new_in(&dir).map_err(io)?;
-    let out = cuda_command(clang, Some(cuda), arch, std, extra)
+    let out = cuda_command(clang, (Some(cuda), version), arch, std, extra)
         .args(["-S", "-Xclang", "-emit-pch", "-o"])
         .arg(tmp.path())
         .arg(&top)
@@ -363,26 +375,41 @@ pub fn nvidia_pch(
 /// Run clang on `path` and return the parsed, location-resolved AST, the prelude's path and the
 /// notes to give (host code skipped, [`crate::frontend::host::rejected`]).
 ///
-/// With NVIDIA's headers ([`resolve_headers`]) the file is parsed over the precompiled
-/// headers ([`nvidia_pch`]): without cooperative groups and cuRAND unless the file names them
-/// ([`libraries_for`]), and again with them when that parse fails. Without NVIDIA's headers
-/// the file is parsed over gpug's stub prelude and headers.
+/// The toolkit (clang, CUDA headers and their version) is [`toolkit::select`]'s. With NVIDIA's
+/// headers the file is parsed over the precompiled headers ([`nvidia_pch`]): without
+/// cooperative groups and cuRAND unless the file names them ([`libraries_for`]), and again
+/// with them when that parse fails. Without NVIDIA's headers the file is parsed over gpug's
+/// stub prelude and headers. The toolkit's note, if any, comes first among the notes.
 pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<crate::frontend::Parsed, FrontendError> {
-    let clang = find_clang(opts.clang.as_deref())?;
+    let tk = toolkit::select(path, opts)?;
+    let mut parsed = parse_with(path, opts, &tk)?;
+    if let Some(note) = tk.note {
+        parsed.notes.insert(0, note);
+    }
+    Ok(parsed)
+}
+
+/// [`parse`] with the toolkit `tk`.
+fn parse_with(
+    path: &Path,
+    opts: &FrontendOptions,
+    tk: &toolkit::Toolkit,
+) -> Result<crate::frontend::Parsed, FrontendError> {
+    let (clang, version) = (&tk.clang, tk.version);
     let arch = opts.gpu_arch.as_deref().unwrap_or(crate::frontend::DEFAULT_GPU_ARCH);
     let std = opts.cxx_std.as_deref().unwrap_or(crate::frontend::DEFAULT_CXX_STD);
     let extra = &opts.clang_args;
-    match resolve_headers(&opts.headers)? {
+    match tk.cuda.clone() {
         Some(cuda) => {
             let over = |libs| -> Result<crate::frontend::Parsed, FrontendError> {
-                let (pch, prelude) = nvidia_pch(&clang, &cuda, libs, arch, std, extra)?;
+                let (pch, prelude) = nvidia_pch(clang, (&cuda, version), libs, arch, std, extra)?;
                 let make = || {
-                    let mut cmd = cuda_command(&clang, Some(&cuda), arch, std, extra);
+                    let mut cmd = cuda_command(clang, (Some(&cuda), version), arch, std, extra);
                     cmd.args(["-fsyntax-only", "-Xclang", "-include-pch", "-Xclang"])
                         .arg(&pch);
                     cmd
                 };
-                let (root, notes) = dump_ast(make, &clang, path, opts, true)?;
+                let (root, notes) = dump_ast(make, clang, path, opts, true)?;
                 Ok(crate::frontend::Parsed { root, prelude, notes })
             };
             let parsed = match libraries_for(path) {
@@ -405,14 +432,14 @@ pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<crate::frontend::Par
         None => {
             let (prelude, inc) = support_files()?;
             let make = || {
-                let mut cmd = cuda_command(&clang, None, arch, std, extra);
+                let mut cmd = cuda_command(clang, (None, version), arch, std, extra);
                 cmd.arg("-fsyntax-only")
                     .arg("-include")
                     .arg(&prelude)
                     .arg(format!("-I{}", inc.display()));
                 cmd
             };
-            let (root, notes) = dump_ast(make, &clang, path, opts, true)?;
+            let (root, notes) = dump_ast(make, clang, path, opts, true)?;
             Ok(crate::frontend::Parsed { root, prelude, notes })
         }
     }

@@ -14,8 +14,10 @@
 #include <assert.h>
 /* The warp reductions of compute capability 8.0 (`__reduce_add_sync`, ...): nvcc's
  * crt/sm_80_rt.h, which clang 14's wrapper does not include. Only its declarations: gpug
- * models the calls by name (src/frontend/builtins). */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && __has_include(<crt/sm_80_rt.h>)
+ * models the calls by name (src/frontend/builtins). clang 19's wrapper
+ * (__clang_cuda_intrinsics.h) defines them itself, and the header's would clash. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && __has_include(<crt/sm_80_rt.h>) \
+    && defined(__clang_major__) && __clang_major__ < 16
 #include <crt/sm_80_rt.h>
 #endif
 /* Cooperative groups and cuRAND cost ~0.1 s of CPU per kernel even unused, so they are in a
@@ -107,6 +109,52 @@ template <class T> __device__ void __stcg(T *p, T v);
 template <class T> __device__ void __stcs(T *p, T v);
 template <class T> __device__ void __stwb(T *p, T v);
 template <class T> __device__ void __stwt(T *p, T v);
+
+/* CUDA 12.8's atomics with a memory order and a thread scope (CUDA C++ Programming Guide,
+ * "Built-in Atomic Functions"): nvcc's built-ins, which no header declares. Declared here for
+ * CUDA 12.8 and later, as nvcc knows them; gpug lowers the calls by name (cuda/nv_atomic.rs).
+ * The orders and scopes are macros, not nvcc's enumerators, so that the calls' arguments
+ * reach gpug as integer constants. */
+#if defined(CUDA_VERSION) && CUDA_VERSION >= 12080 && !defined(__NV_ATOMIC_RELAXED)
+#define __NV_ATOMIC_RELAXED 0
+#define __NV_ATOMIC_CONSUME 1
+#define __NV_ATOMIC_ACQUIRE 2
+#define __NV_ATOMIC_RELEASE 3
+#define __NV_ATOMIC_ACQ_REL 4
+#define __NV_ATOMIC_SEQ_CST 5
+#define __NV_THREAD_SCOPE_THREAD 0
+#define __NV_THREAD_SCOPE_BLOCK 1
+#define __NV_THREAD_SCOPE_CLUSTER 2
+#define __NV_THREAD_SCOPE_DEVICE 3
+#define __NV_THREAD_SCOPE_SYSTEM 4
+#define __GPUG_NV_FETCH(NAME)                                                                   \
+  template <class T, class U> __device__ T __nv_atomic_fetch_##NAME(T *ptr, U val, int order,   \
+      int scope = __NV_THREAD_SCOPE_SYSTEM);                                                    \
+  template <class T, class U> __device__ void __nv_atomic_##NAME(T *ptr, U val, int order,      \
+      int scope = __NV_THREAD_SCOPE_SYSTEM);
+__GPUG_NV_FETCH(add)
+__GPUG_NV_FETCH(sub)
+__GPUG_NV_FETCH(min)
+__GPUG_NV_FETCH(max)
+__GPUG_NV_FETCH(and)
+__GPUG_NV_FETCH(or)
+__GPUG_NV_FETCH(xor)
+#undef __GPUG_NV_FETCH
+template <class T> __device__ T __nv_atomic_load_n(T *ptr, int order, int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T> __device__ void __nv_atomic_load(T *ptr, T *ret, int order, int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T, class U> __device__ void __nv_atomic_store_n(T *ptr, U val, int order,
+    int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T> __device__ void __nv_atomic_store(T *ptr, T *val, int order, int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T, class U> __device__ T __nv_atomic_exchange_n(T *ptr, U val, int order,
+    int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T> __device__ void __nv_atomic_exchange(T *ptr, T *val, T *ret, int order,
+    int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T, class U> __device__ bool __nv_atomic_compare_exchange_n(T *ptr, T *expected, U desired, bool weak,
+    int success_order, int failure_order, int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T> __device__ bool __nv_atomic_compare_exchange(T *ptr, T *expected, T *desired, bool weak,
+    int success_order, int failure_order, int scope = __NV_THREAD_SCOPE_SYSTEM);
+__device__ void __nv_atomic_thread_fence(int order, int scope = __NV_THREAD_SCOPE_SYSTEM);
+#endif
 
 /* Names that GPUVerify's own cuda.h defines and kernels written for it use. */
 typedef unsigned char uchar;

@@ -280,6 +280,7 @@ fn lower_kernel_pass(
         prologue: Vec::new(),
         literals: HashMap::new(),
         copies: 0,
+        pipeline: None,
         null: None,
         surfaces: None,
         null_flags: HashMap::new(),

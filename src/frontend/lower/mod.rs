@@ -223,8 +223,12 @@ pub(in crate::frontend) struct Lower<'a, 'g> {
     pub(in crate::frontend) prologue: Vec<Stmt>,
     /// Arrays holding string literals, by node id.
     pub(in crate::frontend) literals: HashMap<String, ArrayId>,
-    /// OpenCL work-group copies lowered so far (`async_work_group_copy`): the next one's site.
+    /// Copies lowered so far (OpenCL's `async_work_group_copy`, CUDA's
+    /// `__pipeline_memcpy_async`): the next one's site.
     pub(in crate::frontend) copies: u32,
+    /// CUDA: the thread's count of committed pipeline groups (`cuda/pipeline.rs`), made at
+    /// the first pipeline primitive.
+    pub(in crate::frontend) pipeline: Option<VarId>,
     /// OpenCL: the array a null pointer points into (`null.rs`); `None` for CUDA, where a null
     /// pointer used as a pointer is refused.
     pub(in crate::frontend) null: Option<ArrayId>,

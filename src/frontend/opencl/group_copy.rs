@@ -149,6 +149,7 @@ impl Lower<'_, '_> {
                 site,
                 event: event.clone(),
                 dst: dst.array,
+                collective: true,
             }),
             span: span.clone(),
         });

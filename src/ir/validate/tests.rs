@@ -205,6 +205,7 @@ fn a_copy_that_never_ends_is_bad_nesting() {
             site: 0,
             event: Expr::int(0, Ty::U32),
             dst: ArrayId(0),
+            collective: true,
         }),
         3,
     )]);

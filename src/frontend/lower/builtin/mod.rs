@@ -124,6 +124,8 @@ impl Lower<'_, '_> {
             Lowering::Load => self.cached_load(call, out)?,
             Lowering::Store => self.cached_store(call, out)?,
             Lowering::Memory(set) => self.memory_call(set, call, out)?,
+            Lowering::NvAtomic(kind) => self.nv_atomic(call, kind, out)?,
+            Lowering::Pipeline(op) => self.pipeline(call, op, out)?,
             Lowering::Curand => match self.curand_call(call, out)? {
                 Some(v) => v,
                 None => return Ok(None),
@@ -266,6 +268,32 @@ impl Lower<'_, '_> {
         let Some((p, rest)) = args.split_first() else {
             return unsupported(span.clone(), format!("`{name}` without arguments"));
         };
+        let (pv, ty) = self.atomic_target(p, name, span, out)?;
+        let mut operands = Vec::new();
+        for a in rest {
+            let v = self.rvalue(a, out)?;
+            operands.push(cast(self.expect_scalar(v, a)?, ty));
+        }
+        if step {
+            operands.push(Expr::int(1, ty));
+        }
+        let t = self.temp(ty);
+        self.atomic_on(pv, (op, name, ty, t), &operands, span, out)?;
+        Ok(Val::Scalar(Expr::Var { id: t, ty }))
+    }
+
+    /// The location the pointer argument `p` of the atomic `name` points to, and its scalar
+    /// type.
+    ///
+    /// # Errors
+    /// A location that is not a scalar.
+    pub(in crate::frontend) fn atomic_target(
+        &mut self,
+        p: &Node,
+        name: &str,
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<(Val, Ty)> {
         let pv = match self.rvalue(p, out)? {
             // A null pointer constant (OpenCL, `null.rs`), of the argument's pointer type.
             v @ Val::Scalar(_) => {
@@ -285,17 +313,7 @@ impl Lower<'_, '_> {
         let Some(ty) = pointee.and_then(|t| t.scalar()) else {
             return unsupported(span.clone(), format!("`{name}` on a non-scalar location"));
         };
-        let mut operands = Vec::new();
-        for a in rest {
-            let v = self.rvalue(a, out)?;
-            operands.push(cast(self.expect_scalar(v, a)?, ty));
-        }
-        if step {
-            operands.push(Expr::int(1, ty));
-        }
-        let t = self.temp(ty);
-        self.atomic_on(pv, (op, name, ty, t), &operands, span, out)?;
-        Ok(Val::Scalar(Expr::Var { id: t, ty }))
+        Ok((pv, ty))
     }
 
     /// An OpenCL work-item function `f` (the call `n` to `name`) as the launch geometry's
@@ -658,7 +676,7 @@ impl Lower<'_, '_> {
     }
 
     /// `op` at the pointer `pv` (a case split over a [`Val::PtrCond`]), its old value in `t`.
-    fn atomic_on(
+    pub(in crate::frontend) fn atomic_on(
         &mut self,
         pv: Val,
         ((op, scope), name, ty, t): ((AtomicOp, AtomicScope), &str, Ty, VarId),

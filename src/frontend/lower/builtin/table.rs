@@ -124,6 +124,14 @@ pub enum Lowering {
     /// and writes the state, its result is a fresh value. A call on anything else is not taken
     /// as a built-in (it is a call without a body).
     Curand,
+    /// CUDA 12.8's atomics with a memory order and a thread scope (`__nv_atomic_fetch_add(p,
+    /// v, order, scope)`, `__nv_atomic_load_n`, …; see `cuda/nv_atomic.rs`): atomics of
+    /// their scope, the order ignored.
+    NvAtomic(crate::frontend::cuda::nv_atomic::NvAtomic),
+    /// CUDA's asynchronous copies (`__pipeline_memcpy_async`, `__pipeline_commit`,
+    /// `__pipeline_wait_prior`; see `cuda/pipeline.rs`): each thread's copy in flight until
+    /// the wait that covers its commit group.
+    Pipeline(crate::frontend::cuda::pipeline::Pipeline),
     /// A built-in gpug does not model: a call is an error naming it, with the reason.
     Unsupported(&'static str),
     /// GPUVerify's `__barrier_invariant_N(e, i1, …)` (`false`) and
