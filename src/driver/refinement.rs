@@ -76,7 +76,8 @@ pub(super) enum Asking<'a> {
     Preferred,
     /// Another racing pair: these assertions (over the selectors only) added to both the
     /// relaxed and the exact query.
-    Excluding(&'a [solver::Sexp]),
+    /// With `prefer`, in the preferred launches as [`Asking::Preferred`].
+    Excluding(&'a [solver::Sexp], bool),
 }
 
 impl Sessions {
@@ -125,13 +126,37 @@ impl Sessions {
         check: &encode::Check,
         query: &solver::Query,
     ) -> Result<Answer, Error> {
+        // First in the preferred launches, as the check's own witness was sought
+        // (`verify::prefer_witness`), so that a pair needs no launch contract when it can.
+        if let Some(preferred) = self.preferred.clone() {
+            let mut with = query.clone();
+            with.assertions.push(preferred);
+            let answer = self.ask_more_once(run, i, check, &with, query.assertions.len(), true)?;
+            if let Answer::Sat(_) = answer {
+                return Ok(answer);
+            }
+        }
+        self.ask_more_once(run, i, check, query, query.assertions.len(), false)
+    }
+
+    /// [`Sessions::ask_more`]'s query `query`, whose assertions after the check's own up to
+    /// `end` are the exclusions, with the preferred conditions after them when `prefer`.
+    fn ask_more_once(
+        &mut self,
+        run: &mut KernelRun,
+        i: usize,
+        check: &encode::Check,
+        query: &solver::Query,
+        end: usize,
+        prefer: bool,
+    ) -> Result<Answer, Error> {
         crate::memory::check(|| crate::memory::Activity::Querying)?;
         run.queries += 1;
         let started = std::time::Instant::now();
         // The exclusions: over the selectors only, so the relaxation takes them as they are.
-        let extra = &query.assertions[check.query.assertions.len().min(query.assertions.len())..];
+        let extra = &query.assertions[check.query.assertions.len().min(end)..end];
         let answer = if self.relaxed.is_some() {
-            match self.ask_relaxed(i, check, query, &query.name, Asking::Excluding(extra))? {
+            match self.ask_relaxed(i, check, query, &query.name, Asking::Excluding(extra, prefer))? {
                 Ok(answer) => answer,
                 Err(why) => Answer::Unknown(why),
             }
@@ -264,7 +289,7 @@ impl Sessions {
         let (prefer, extra) = match asking {
             Asking::Own => (false, &[][..]),
             Asking::Preferred => (true, &[][..]),
-            Asking::Excluding(extra) => (false, extra),
+            Asking::Excluding(extra, prefer) => (prefer, extra),
         };
         // Asked for the check's own answer: recorded and dumped.
         let own = matches!(asking, Asking::Own);
