@@ -118,7 +118,7 @@ impl Sessions {
     /// ([`encode::Check::excluding`]): one more query of `run`, never dumped nor recorded,
     /// since it decides nothing but whether the report lists one more racing pair. Through
     /// the relaxation when the kernel has one (the exclusions added to its query), else asked
-    /// exactly on the witness session (its shorter limit).
+    /// exactly on the check's own session.
     pub(super) fn ask_more(
         &mut self,
         run: &mut KernelRun,
@@ -161,7 +161,7 @@ impl Sessions {
                 Err(why) => Answer::Unknown(why),
             }
         } else {
-            let answer = self.witness.check_undumped(query)?;
+            let answer = self.exact.check_undumped(query)?;
             self.note(format!("query {}: asked exactly, for another racing pair", query.name));
             answer
         };
