@@ -869,22 +869,20 @@ fn undecided_signed(result: &mut KernelResult, why: &str) {
     open_findings(result, open, why);
 }
 
-/// Lists `open` apart in `result` (undecided under the standard assumptions, `why`) and makes
-/// the verdict inconclusive when no finding is left.
+/// Reports `open` in `result` as defects, with a note that their exclusion under the standard
+/// assumptions is undecided (`why`).
 fn open_findings(result: &mut KernelResult, open: Vec<Finding>, why: &str) {
     if open.is_empty() {
         return;
     }
-    result.excluded.extend(open.into_iter().map(|finding| Excluded {
-        finding,
-        condition: format!("undecided under the standard assumptions ({why}); --strict reports it as a defect"),
-    }));
-    if result.findings.is_empty() {
-        result.verdict = Verdict::Inconclusive;
-        result.inconclusive.push(format!(
-            "{why}: whether the findings listed apart need a launch outside the standard assumptions is unknown"
-        ));
-    }
+    // Kept as defects: a finding whose exclusion is unknown is reported, never hidden nor
+    // turned into an inconclusive verdict (a real race that a slow re-verification could not
+    // place stays reported), with a note saying so.
+    result.notes.push(format!(
+        "{why}: whether {} of the findings need a launch outside the standard assumptions is unknown, so they are reported",
+        open.len()
+    ));
+    result.findings.extend(open);
 }
 
 /// [`Reverify::verify_under`] for a re-verification of the launch contracts: each query under

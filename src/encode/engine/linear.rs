@@ -33,7 +33,7 @@ use std::sync::Arc;
 /// linear query gets ([`nonlinear::Facts::offset_lemmas`]): the lemmas are valid facts that
 /// only help the solver, so a count bounds their cost (quadratic in the offsets) without
 /// changing any answer.
-const LEMMA_PAIRS: usize = 4096;
+const LEMMA_PAIRS: usize = 256;
 
 /// What the two sides of a linear race query are asked under.
 #[derive(Clone, Copy, Debug)]
@@ -452,8 +452,11 @@ fn offset_lemmas(facts: &nonlinear::Facts, sides: &RaceSides) -> Vec<Sexp> {
     let (ones, twos) = (distinct(&sides.first, 0), distinct(&sides.second, 1));
     let mut lemmas = Vec::new();
     let mut index: HashMap<Sexp, ()> = HashMap::new();
-    for (oa, wa) in &ones {
-        for (ob, wb) in twos.iter().take(LEMMA_PAIRS / ones.len().max(1)) {
+    for (oa, wa) in ones.iter().take(LEMMA_PAIRS) {
+        if crate::memory::over() {
+            break;
+        }
+        for (ob, wb) in twos.iter().take((LEMMA_PAIRS / ones.len().max(1)).max(1)) {
             let mut mine = Vec::new();
             facts.offset_lemmas(oa, *wa, ob, *wb, &mut mine);
             for l in mine {

@@ -171,11 +171,16 @@ impl Encoder<'_> {
         };
         let side = |th: usize, seg: Option<u32>| -> Vec<Arc<Access>> {
             let mut seen = HashSet::new();
-            accs.iter()
-                .filter(|a| seg.is_none_or(|s| a.segment == s) && a.per_thread[th].0 != f())
-                .filter(|a| seen.insert(self.same_race_key(a, th)))
-                .cloned()
-                .collect()
+            let mut out = Vec::new();
+            for a in accs {
+                if seg.is_none_or(|s| a.segment == s)
+                    && a.per_thread[th].0 != f()
+                    && seen.insert(self.same_race_key(a, th))
+                {
+                    out.push(Arc::clone(a));
+                }
+            }
+            out
         };
         let mut queries: Vec<(String, RaceSides, LinearRace)> = Vec::new();
         for &seg in &segments {
@@ -423,19 +428,19 @@ impl Encoder<'_> {
     /// same key race with the same accesses of the other thread, in the same models, so a side
     /// keeps the first of them (in program order) and its witness names that one. Straight-line
     /// code that reads `y[off + 14]` a hundred times is one candidate, not a hundred.
-    fn same_race_key(&self, a: &Access, th: usize) -> SameRace {
+    fn same_race_key<'a>(&self, a: &'a Access, th: usize) -> SameRace<'a> {
         let benign = self.may_write_benignly(a, th);
         SameRace {
             terms: vec![
-                a.per_thread[th].0.clone(),
-                a.per_thread[th].1.clone(),
-                a.per_thread[th].2.clone(),
-                a.valid[th].clone(),
-                a.grid[th].clone(),
-                a.warp[th].clone(),
+                &a.per_thread[th].0,
+                &a.per_thread[th].1,
+                &a.per_thread[th].2,
+                &a.valid[th],
+                &a.grid[th],
+                &a.warp[th],
                 match benign {
-                    true => a.written[th].clone(),
-                    false => f(),
+                    true => &a.written[th],
+                    false => &a.per_thread[th].1,
                 },
             ],
             kind: a.kind,
@@ -513,8 +518,9 @@ pub(in crate::encode) fn bytes_overlap((oa, width_a): (&Sexp, u32), (ob, width_b
 
 /// [`Encoder::same_race_key`]: what a linear query reads of one thread's access.
 #[derive(PartialEq, Eq, Hash)]
-struct SameRace {
-    terms: Vec<Sexp>,
+struct SameRace<'a> {
+    /// By reference: a key must not copy the terms (a long kernel's offsets are large).
+    terms: Vec<&'a Sexp>,
     kind: AccessKind,
     scope: Option<crate::ir::AtomicScope>,
     width: u32,
