@@ -14,7 +14,13 @@ const SOLVERS: [&str; 3] = ["z3", "cvc5", "yices"];
 /// The one kernel's JSON result for `file` (its line-2 flags) with `solver` and `extra` flags.
 fn run(file: &str, solver: &str, extra: &[&str]) -> Value {
     let path = root().join("tests/kernels/races").join(file);
-    let mut args: Vec<String> = vec!["--solver".into(), solver.into(), "--json".into()];
+    let mut args: Vec<String> = vec![
+        "--solver".into(),
+        solver.into(),
+        "--json".into(),
+        "--race-pairs".into(),
+        "8".into(),
+    ];
     args.extend(extra.iter().map(|s| s.to_string()));
     args.extend(example_flags(&path));
     args.push(path.to_string_lossy().into_owned());

@@ -370,6 +370,12 @@ pub struct VerifyArgs {
     /// or flags always get pairwise queries.
     #[arg(long = "race-encoding", value_name = "ENCODING", value_enum, default_value_t = RaceEncoding::Linear)]
     pub race_encoding: RaceEncoding,
+
+    /// How many racing pairs of source locations to list per race check, each with its own
+    /// witness (1 to 8; default 1): after a race is found, its query is asked again with the
+    /// pairs found so far excluded, and a note says when more pairs race than are listed.
+    #[arg(long = "race-pairs", value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=8))]
+    pub race_pairs: u64,
 }
 
 /// `--race-encoding`: how race queries are built ([`crate::encode::EncodeOptions::pairwise_races`]).

@@ -84,6 +84,7 @@ pub(super) fn options(a: &VerifyArgs) -> Result<(RunOptions, VerifyOptions), Str
         },
         warp_sync: a.warp_sync,
         pairwise_races: a.race_encoding == super::RaceEncoding::Pairwise,
+        race_pairs: a.race_pairs as usize,
         stage: a.stage,
     };
     Ok((common, opts))

@@ -51,6 +51,8 @@ pub struct VerifyOptions {
     pub warp_sync: Option<u32>,
     /// `--race-encoding pairwise` ([`encode::EncodeOptions::pairwise_races`]).
     pub pairwise_races: bool,
+    /// `--race-pairs N`: how many racing pairs of source locations a race check lists (1 to 8).
+    pub race_pairs: usize,
     /// `--stage`: which properties are asked (Chong et al. (OOPSLA 2013) §3.3, staged
     /// verification).
     pub stage: Stage,
@@ -267,8 +269,17 @@ pub(super) fn verify_under(
             }
         }
         prefer_witness(&kernel, launch, &encoded.checks, from, &mut sessions, run, &mut f)?;
-        let more = match f.possible {
-            false => more_racing_pairs(&kernel, &encoded.checks, i, &f, &mut sessions, run, &mut notes)?,
+        let more = match f.possible || opts.race_pairs < 2 {
+            false => more_racing_pairs(
+                &kernel,
+                &encoded.checks,
+                i,
+                &f,
+                opts.race_pairs,
+                &mut sessions,
+                run,
+                &mut notes,
+            )?,
             true => Vec::new(),
         };
         for f in std::iter::once(f).chain(more) {
@@ -385,6 +396,7 @@ fn more_racing_pairs(
     checks: &[encode::Check],
     i: usize,
     first: &Finding,
+    limit: usize,
     sessions: &mut Sessions,
     run: &mut KernelRun,
     notes: &mut Vec<String>,
@@ -407,10 +419,11 @@ fn more_racing_pairs(
     while let Some(query) = check.excluding(&found) {
         let answer = sessions.ask_more(run, at, check, &query)?;
         let Answer::Sat(values) = answer else { break };
-        if found.len() == PAIRS_PER_ARRAY {
+        if found.len() >= limit.min(PAIRS_PER_ARRAY) {
             notes.push(format!(
-                "more racing pairs on `{}` than the {PAIRS_PER_ARRAY} listed",
-                first.array.as_deref().unwrap_or("?")
+                "more racing pairs on `{}` than the {} listed",
+                first.array.as_deref().unwrap_or("?"),
+                found.len()
             ));
             break;
         }
