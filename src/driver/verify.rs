@@ -391,6 +391,7 @@ const PAIRS_PER_ARRAY: usize = 8;
 /// `sat`. With a note when the limit leaves pairs out. Nothing for a check without linear
 /// sides or a possible finding (whose witness a replay must confirm). Errors: the solver
 /// cannot start.
+#[allow(clippy::too_many_arguments)]
 fn more_racing_pairs(
     kernel: &Kernel,
     checks: &[encode::Check],
