@@ -194,19 +194,7 @@ pub(super) fn verify_under(
     }
     let (kernel, encoded, mut sessions) = encode_checking_closed_forms(prepared.kernel, opts, launch, run, &mut notes)?;
     notes.extend(encoded.notes.iter().cloned());
-    for e in &c.frontend.assumptions {
-        notes.push(format!(
-            "assumes `{e}` on entry (--assume): a defect only in launches outside it is not reported"
-        ));
-    }
-    if opts.no_overflow && opts.check_overflow {
-        notes.push(
-            "--check-overflow checks nothing under --no-overflow, which assumes that no operation overflows".into(),
-        );
-    }
-    if opts.no_overflow {
-        notes.push("assumes that no integer +, -, * wraps and no integer conversion changes a value (--no-overflow): an execution in which the kernel's arithmetic wraps anywhere, even after a defect, is not checked".into());
-    }
+    assumption_notes(opts, &c.frontend.assumptions, &mut notes);
     let mut findings: Vec<Finding> = Vec::new();
     let mut benign: Vec<Finding> = Vec::new();
     // The checks asked, in order: a harmful-race check is asked through the race check before
@@ -312,6 +300,24 @@ pub(super) fn verify_under(
         launch: None,
         profile: None,
     })
+}
+
+/// The notes of the assumptions the verdict rests on: each `--assume`, and `--no-overflow`
+/// (with `--check-overflow`, that it then checks nothing).
+fn assumption_notes(opts: &VerifyOptions, assumptions: &[String], notes: &mut Vec<String>) {
+    for e in assumptions {
+        notes.push(format!(
+            "assumes `{e}` on entry (--assume): a defect only in launches outside it is not reported"
+        ));
+    }
+    if opts.no_overflow && opts.check_overflow {
+        notes.push(
+            "--check-overflow checks nothing under --no-overflow, which assumes that no operation overflows".into(),
+        );
+    }
+    if opts.no_overflow {
+        notes.push("assumes that no integer +, -, * wraps and no integer conversion changes a value (--no-overflow): an execution in which the kernel's arithmetic wraps anywhere, even after a defect, is not checked".into());
+    }
 }
 
 /// With `--jobs` above 1, asks every check that `asked` accepts at once on several solver
