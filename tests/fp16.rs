@@ -12,5 +12,5 @@ use common::check_kernel_dir;
 
 #[test]
 fn fp16_and_bf16() {
-    check_kernel_dir("tests/kernels/fp16", 16);
+    check_kernel_dir("tests/kernels/fp16", 18);
 }

@@ -507,6 +507,29 @@ pub fn cuda_vector_records() -> Vec<(String, Fields, u64)> {
     out
 }
 
+/// CUDA's 16-bit float records as `cuda_fp16.h` and `cuda_bf16.h` define them (CUDA 11.8 and
+/// 12.x alike): `__half` and `__nv_bfloat16` hold their bits in `unsigned short __x` (2 bytes,
+/// aligned to 2), `__half2` and `__nv_bfloat162` two of them as `x` and `y` (4 bytes, aligned
+/// to 4), and the `_raw` forms the same bits as `x` (and `y`). With a precompiled header that
+/// includes those headers (CUDA 12's cooperative groups do) their definitions are not in the
+/// AST, so the front end knows their layouts from here, as [`cuda_vector_records`]'.
+pub fn cuda_fp16_records() -> Vec<(String, Fields, u64)> {
+    let u16 = CType::Scalar(Ty::Int {
+        bits: 16,
+        signed: false,
+    });
+    let one = |f: &str| vec![(f.to_string(), u16.clone())];
+    let two = |t: CType| vec![("x".to_string(), t.clone()), ("y".to_string(), t)];
+    let mut out = Vec::new();
+    for (scalar, pair) in [("__half", "__half2"), ("__nv_bfloat16", "__nv_bfloat162")] {
+        out.push((scalar.to_string(), one("__x"), 2));
+        out.push((pair.to_string(), two(CType::Record(scalar.to_string())), 4));
+        out.push((format!("{scalar}_raw"), one("x"), 2));
+        out.push((format!("{pair}_raw"), two(u16.clone()), 4));
+    }
+    out
+}
+
 /// How clang spells an OpenCL vector type after its component type.
 const EXT_VECTOR: &str = "__attribute__((ext_vector_type(";
 

@@ -165,6 +165,11 @@ fn add_cuda_vector_types(g: &mut Globals) {
         g.types.records.entry(name.clone()).or_insert(fields);
         g.types.aligns.entry(name).or_insert(align);
     }
+    // The 16-bit float records, likewise (CUDA 12's cooperative groups include them).
+    for (name, fields, align) in crate::frontend::types::cuda_fp16_records() {
+        g.types.records.entry(name.clone()).or_insert(fields);
+        g.types.aligns.entry(name).or_insert(align);
+    }
     // The runtime's by-value records and object handles, likewise.
     for (name, fields) in crate::frontend::types::cuda_runtime_records() {
         g.types.records.entry(name).or_insert(fields);
