@@ -9,5 +9,5 @@ use common::check_kernel_dir;
 
 #[test]
 fn collective_results_are_shared_by_their_group() {
-    check_kernel_dir("tests/kernels/collectives", 7);
+    check_kernel_dir("tests/kernels/collectives", 9);
 }

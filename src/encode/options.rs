@@ -74,8 +74,10 @@ pub struct EncodeOptions {
     /// compares fewer values, so it is sound too. Values the model does not know exactly differ
     /// conservatively: reads of adversarial arrays, havocked and loop-carried values are fresh per
     /// thread. Calls without a body are uninterpreted functions, equal for equal arguments, which
-    /// `clock()` or a random generator are not: in a kernel that calls one
-    /// ([`Kernel::uninterpreted`]) no write-write race is benign.
+    /// a clock or a random generator of another translation unit need not be: in a kernel that
+    /// calls such a function ([`Kernel::impure`]: declared by the program itself without a body)
+    /// no write-write race is benign. The toolkit's functions (conversions, math) are
+    /// deterministic.
     pub benign: Benign,
     /// `--warp-sync=N`: the lock-step warp model of Bardsley and Donaldson (NFM 2014) §3 for code
     /// written before CUDA 9. The `N` consecutive linear thread ids of a warp (`N` a power of two)

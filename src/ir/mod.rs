@@ -800,6 +800,13 @@ pub struct Kernel {
     /// The names of the [`Expr::Opaque`] functions that stand for calls to functions without
     /// a body (each once): a defect that depends on their values is possible, not certain.
     pub uninterpreted: Vec<String>,
+    /// Those of [`Kernel::uninterpreted`] that the program declares itself without defining
+    /// (another translation unit's, linked with `-rdc`): nothing says their value is a function
+    /// of their arguments (a clock or a random generator is not), so a write of a value that
+    /// may come from one is never benign ([`crate::encode::EncodeOptions::benign`]). The
+    /// toolkit's functions without a body in gpug's view (conversions such as bf16's `operator
+    /// float`, math functions) are deterministic, and are not listed.
+    pub impure: Vec<String>,
     /// What the front end assumed or left out, for the report (a call treated as
     /// uninterpreted, an ignored `printf`), each once.
     pub notes: Vec<String>,

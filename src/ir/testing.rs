@@ -44,6 +44,7 @@ pub(crate) fn kernel_with_array(array: &str, space: Space, len: u64) -> Kernel {
         language: Default::default(),
         signed_ops: Vec::new(),
         uninterpreted: Vec::new(),
+        impure: Vec::new(),
         notes: Vec::new(),
     }
 }

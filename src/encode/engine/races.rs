@@ -400,7 +400,8 @@ impl Encoder<'_> {
     }
 
     /// When `a` (thread 1's) and `b` (thread 2's) are plain writes whose values are known, of
-    /// one width, in a kernel that calls no function without a body
+    /// one width, in a kernel that calls no function without a body that may not be a function of
+    /// its arguments ([`crate::ir::Kernel::impure`])
     /// ([`super::EncodeOptions::benign`] says why), and, under [`Benign::Adversarial`], values
     /// that read no memory: the condition that they write the same value at the same offset,
     /// which makes their race benign. `None`: never benign.
@@ -414,7 +415,7 @@ impl Encoder<'_> {
             || a.clobber
             || b.clobber
             || a.width != b.width
-            || !self.k.uninterpreted.is_empty()
+            || !self.k.impure.is_empty()
         {
             return None;
         }
@@ -458,14 +459,14 @@ impl Encoder<'_> {
 
     /// Whether thread `th`'s write `a` may be one of a benign pair ([`Self::same_write`]'s
     /// conditions on one side): a plain store whose value is known, in a kernel that calls no
-    /// function without a body, and, under [`Benign::Adversarial`], a value that reads no
+    /// function without a body of [`crate::ir::Kernel::impure`], and, under [`Benign::Adversarial`], a value that reads no
     /// memory.
     pub(super) fn may_write_benignly(&self, a: &Access, th: usize) -> bool {
         let Some(v) = a.written.get(th) else { return false };
         self.benign != Benign::Off
             && a.kind == AccessKind::Write
             && !a.clobber
-            && self.k.uninterpreted.is_empty()
+            && self.k.impure.is_empty()
             && !(self.benign == Benign::Adversarial && self.reads_memory(v))
     }
 

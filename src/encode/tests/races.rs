@@ -75,6 +75,7 @@ fn same_value_writes_race_only_benignly() {
         ty: Ty::I32,
     });
     k.uninterpreted.push("clock".into());
+    k.impure.push("clock".into());
     assert_eq!(encode(&k, &block64()).checks.len(), 1);
 }
 

@@ -288,32 +288,10 @@ impl Lower<'_, '_> {
         match args.as_slice() {
             [a] => {
                 let v = self.rvalue(a, out)?;
-                Ok(self.fp16_from_scalar(n, v))
+                Ok(self.fp16_bits(&self.ctype(n), v))
             }
             [] => Ok(Val::Void),
             _ => self.construct(n, &args, out),
-        }
-    }
-
-    /// The value of `n`, a construction of one of CUDA's 16-bit float records of one 16-bit
-    /// field (`__nv_bfloat16(f)`, `(__half)x`) whose constructor's body the front end does not
-    /// see (it comes from a precompiled header), from the scalar `v`: the record whose bits
-    /// are `v` converted to 16 bits, a pure function of `v` (floats are uninterpreted, so two
-    /// threads converting equal values store equal bits, and nothing else is known of them).
-    /// Any other value is returned as it is.
-    fn fp16_from_scalar(&self, n: &Node, v: Val) -> Val {
-        let Val::Scalar(e) = v else { return v };
-        let CType::Record(r) = self.ctype(n) else {
-            return Val::Scalar(e);
-        };
-        if !crate::frontend::types::is_fp16_record(&r) {
-            return Val::Scalar(e);
-        }
-        match self.g.types.fields(&r).as_deref() {
-            Some([(f, _, CType::Scalar(ty @ Ty::Int { bits: 16, .. }))]) => {
-                Val::Struct(vec![(f.clone(), Val::Scalar(crate::ir::build::cast(e, *ty)))])
-            }
-            _ => Val::Scalar(e),
         }
     }
 

@@ -272,6 +272,7 @@ fn lower_kernel_pass(
             next_block: 0,
             unchecked: Vec::new(),
             uninterpreted: Vec::new(),
+            impure: Vec::new(),
             notes: Vec::new(),
             language: g.language,
             signed_ops: Vec::new(),

@@ -128,6 +128,10 @@ impl Lower<'_, '_> {
         span: &Span,
         out: &mut Vec<Stmt>,
     ) -> R<()> {
+        let v = match lv {
+            LVal::Mem { cty, .. } => self.fp16_bits(cty, v),
+            _ => v,
+        };
         match (lv, v) {
             (LVal::Cond { cond, then, els }, v) => self.assign_cond((cond, then, els), v, at, span, out),
             (LVal::Bound(Binding::Ref(r)), v) => self.assign(&r.clone(), v, at, span, out),
@@ -662,6 +666,31 @@ impl Lower<'_, '_> {
             _ => false,
         };
         def.is_implicit || copy16
+    }
+}
+
+impl Lower<'_, '_> {
+    /// `v` as a value of `cty` when `cty` is one of CUDA's 16-bit float records of one 16-bit
+    /// field (`__nv_bfloat16`, `__half`) and `v` a scalar: a construction or assignment whose
+    /// constructor or `operator=` the front end does not see (it comes from a precompiled
+    /// header: `__nv_bfloat16(f)`, `(floatX)v`, `out[i] = f`). The record's bits are `v`
+    /// converted to 16 bits, a pure function of `v`: floats are uninterpreted, so two threads
+    /// converting equal values store equal bits, and nothing else is known of them. Any other
+    /// value is returned as it is.
+    pub(in crate::frontend) fn fp16_bits(&self, cty: &CType, v: Val) -> Val {
+        let Val::Scalar(e) = v else { return v };
+        let CType::Record(r) = cty else {
+            return Val::Scalar(e);
+        };
+        if !is_fp16_record(r) {
+            return Val::Scalar(e);
+        }
+        match self.g.types.fields(r).as_deref() {
+            Some([(f, _, CType::Scalar(ty @ Ty::Int { bits: 16, .. }))]) => {
+                Val::Struct(vec![(f.clone(), Val::Scalar(cast(e, *ty)))])
+            }
+            _ => Val::Scalar(e),
+        }
     }
 }
 

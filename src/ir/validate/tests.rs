@@ -28,6 +28,7 @@ fn kernel(body: Vec<Stmt>) -> Kernel {
         next_block: 4,
         unchecked: Vec::new(),
         uninterpreted: Vec::new(),
+        impure: Vec::new(),
         notes: Vec::new(),
         language: Default::default(),
         signed_ops: Vec::new(),

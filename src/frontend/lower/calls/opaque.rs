@@ -39,6 +39,21 @@ impl Lower<'_, '_> {
         let (n, name, args, span) = call.parts();
         let mut a = Args::default();
         let mut structs = false;
+        // A member function's implicit object is its first argument (`(float)x` of a bf16 `x`
+        // calls `x.operator float()`): without it every call would share one value.
+        if let Some((object, arrow)) = implicit_object(n) {
+            let v = match arrow {
+                // `p->f()`: the pointer, so the result is arbitrary at each call (it may read
+                // the object through it).
+                true => self.rvalue(object, out)?,
+                false => {
+                    let lv = self.lvalue(object, out)?;
+                    self.read(lv, object, out)?
+                }
+            };
+            structs |= matches!(v, Val::Struct(_));
+            self.flatten(v, false, &mut a, span)?;
+        }
         for arg in args {
             let v = self.rvalue(arg, out)?;
             structs |= matches!(v, Val::Struct(_));
@@ -74,7 +89,29 @@ impl Lower<'_, '_> {
             }
         };
         self.note_once(name, span, &format!("has no body: treated as uninterpreted, {what}"));
+        if !self.declared_by_library(n) && !self.k.impure.iter().any(|u| *u == fname) {
+            self.k.impure.push(fname.clone());
+        }
         self.opaque_value(&ret, &fname, &a, span, out)
+    }
+
+    /// Whether the function that the call `n` calls is declared by the toolkit's or a system
+    /// library's headers (it comes from the precompiled header, so the AST lacks it, or its
+    /// declaration lies in a library folder: [`crate::frontend::lower::globals::in_library`]),
+    /// not by the program itself ([`Globals::program_fns`](crate::frontend::lower::globals::Globals)).
+    fn declared_by_library(&self, n: &Node) -> bool {
+        let callee = n.inner.first().map(crate::frontend::ast::strip_parens);
+        // A plain call names its callee by `referencedDecl`, a member call by the member
+        // expression's `referencedMemberDecl`.
+        let Some(id) = callee.and_then(|c| {
+            c.referenced_decl
+                .as_ref()
+                .map(|d| d.id.as_str())
+                .or(c.referenced_member_decl.as_deref())
+        }) else {
+            return false;
+        };
+        self.g.program_fns.get(id) != Some(&true)
     }
 
     /// Adds "`name` (span) text" to the kernel's notes unless one about `name` is there.
@@ -210,4 +247,17 @@ mod tests {
         assert!(pointee_is_const("int *const *"));
         assert!(!pointee_is_const("int"));
     }
+}
+
+/// The implicit object of the member call `n` (`x.f()`, `p->f()`: `x` or `p`, and whether it is
+/// reached through a pointer), if `n` is one.
+fn implicit_object(n: &Node) -> Option<(&Node, bool)> {
+    if n.kind != "CXXMemberCallExpr" {
+        return None;
+    }
+    let callee = crate::frontend::ast::strip_parens(n.inner.first()?);
+    if callee.kind != "MemberExpr" {
+        return None;
+    }
+    Some((callee.inner.first()?, callee.is_arrow))
 }
