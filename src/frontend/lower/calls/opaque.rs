@@ -89,7 +89,7 @@ impl Lower<'_, '_> {
             }
         };
         self.note_once(name, span, &format!("has no body: treated as uninterpreted, {what}"));
-        if !self.declared_by_library(n) && !self.k.impure.iter().any(|u| *u == fname) {
+        if !self.declared_by_library(n) && !self.k.impure.contains(&fname) {
             self.k.impure.push(fname.clone());
         }
         self.opaque_value(&ret, &fname, &a, span, out)
@@ -231,6 +231,19 @@ fn callee_type(c: &Node) -> Option<&str> {
     c.inner.first().and_then(callee_type)
 }
 
+/// The implicit object of the member call `n` (`x.f()`, `p->f()`: `x` or `p`, and whether it is
+/// reached through a pointer), if `n` is one.
+fn implicit_object(n: &Node) -> Option<(&Node, bool)> {
+    if n.kind != "CXXMemberCallExpr" {
+        return None;
+    }
+    let callee = crate::frontend::ast::strip_parens(n.inner.first()?);
+    if callee.kind != "MemberExpr" {
+        return None;
+    }
+    Some((callee.inner.first()?, callee.is_arrow))
+}
+
 #[cfg(test)]
 mod tests {
     use super::pointee_is_const;
@@ -247,17 +260,4 @@ mod tests {
         assert!(pointee_is_const("int *const *"));
         assert!(!pointee_is_const("int"));
     }
-}
-
-/// The implicit object of the member call `n` (`x.f()`, `p->f()`: `x` or `p`, and whether it is
-/// reached through a pointer), if `n` is one.
-fn implicit_object(n: &Node) -> Option<(&Node, bool)> {
-    if n.kind != "CXXMemberCallExpr" {
-        return None;
-    }
-    let callee = crate::frontend::ast::strip_parens(n.inner.first()?);
-    if callee.kind != "MemberExpr" {
-        return None;
-    }
-    Some((callee.inner.first()?, callee.is_arrow))
 }
