@@ -601,3 +601,40 @@ static void later(int *d) {{ k<<<3, 32>>>(d, 96); }}"
     let a = assuming(&[], &text);
     assert_eq!(a, vec![vec!["blockDim = (32, 1, 1)", "gridDim = (3, 1, 1)", "n = 96"]]);
 }
+
+/// nvcc gives host code `min` and `max` (crt/math_functions.hpp), which clang's CUDA wrapper
+/// declares for the device only: a host function that calls them is read, not skipped, so the
+/// launch it makes keeps its sizes.
+#[test]
+fn host_min_and_max_keep_the_launch() {
+    let text = format!(
+        "{KERNEL}
+int main() {{
+    int n = 4096;
+    float scale = max(0.5f, 2.0f);
+    int block = min(1024, max(64, 256));
+    int *d;
+    k<<<n / block, block>>>(d, n);
+    return (int)scale;
+}}"
+    );
+    let (_d, path) = program(&text);
+    let (_, json, stderr) = gpug(&["--solver", "z3"], &path);
+    assert!(!stderr.contains("skipped the host function"), "{stderr}");
+    let launches: Vec<Vec<String>> = kernels(&json)
+        .iter()
+        .map(|k| {
+            k["launch"]["assuming"]
+                .as_array()
+                .unwrap_or_else(|| panic!("no launch in {k}\n{stderr}"))
+                .iter()
+                .filter_map(|a| a.as_str().map(str::to_string))
+                .collect()
+        })
+        .collect();
+    assert_eq!(launches.len(), 1, "{json}");
+    assert!(
+        launches[0].iter().any(|a| a.starts_with("blockDim = (256, 1, 1)")),
+        "{launches:?}"
+    );
+}

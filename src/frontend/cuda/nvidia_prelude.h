@@ -59,10 +59,12 @@ __GPUG_SURF(surfCubemapLayered, int x, int y, int layerFace)
 #undef __GPUG_SURF
 #endif
 
-/* Host-side min/max overloads of nvcc's crt/math_functions.hpp, which clang 14's CUDA wrapper
- * declares for device code only: host code calling them (common in NVIDIA's samples) must still
- * parse. Host functions are never lowered, so their bodies do not matter to the analysis. */
-#if defined(__clang_major__) && __clang_major__ < 15
+/* Host-side min/max overloads of nvcc's crt/math_functions.hpp, which clang's CUDA wrapper
+ * (14 and 19 alike) declares for device code only: host code calling them (common in NVIDIA's
+ * samples; llm.c's `max_el = max(max_el, out[i])` in main) must still parse, or clang rejects
+ * the host function and gpug loses the launches it makes. Host functions are never lowered, so
+ * their bodies do not matter to the analysis. */
+#if defined(__cplusplus)
 static inline __host__ int min(const int a, const int b) { return (int)a < (int)b ? (int)a : (int)b; }
 static inline __host__ unsigned int min(const unsigned int a, const unsigned int b) { return (unsigned int)a < (unsigned int)b ? (unsigned int)a : (unsigned int)b; }
 static inline __host__ unsigned int min(const int a, const unsigned int b) { return (unsigned int)a < (unsigned int)b ? (unsigned int)a : (unsigned int)b; }
