@@ -1324,3 +1324,57 @@ fn profile_names_each_query_with_its_answer() {
     let plain = String::from_utf8_lossy(&gpug(&args(&["--json"])).stdout).into_owned();
     assert!(!plain.contains("\"profile\""), "{plain}");
 }
+
+/// On a terminal (here a pseudo-terminal from util-linux's `script`), a spinner on stderr
+/// names the kernel and the query being asked, and each kernel's report is printed as soon as
+/// it is decided: the reports are the same text as the report printed to a pipe (issue 56
+/// item 3).
+#[test]
+fn a_terminal_shows_the_query_asked_and_each_report_as_it_comes() {
+    let file = "examples/reduce.cu";
+    let piped = gpug(&["--jobs".into(), "1".into(), "--solver".into(), "z3".into(), file.into()]);
+    let piped = String::from_utf8_lossy(&piped.stdout).to_string();
+    let bin = env!("CARGO_BIN_EXE_gpug");
+    let out = std::process::Command::new("script")
+        .args(["-qec", &format!("{bin} --jobs 1 --solver z3 {file}"), "/dev/null"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("util-linux's script runs");
+    let raw = String::from_utf8_lossy(&out.stdout).to_string();
+    // The terminal's text: escape sequences out, each line as its last carriage return left it.
+    let mut clean = String::new();
+    let mut chars = raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' && chars.peek() == Some(&'[') {
+            chars.next();
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            clean.push(c);
+        }
+    }
+    let lines: Vec<&str> = clean
+        .split('\n')
+        .map(|l| l.rsplit('\r').find(|p| !p.is_empty()).unwrap_or(""))
+        .collect();
+    let spinner = |l: &str| l.contains("] reduce: ");
+    assert!(
+        clean.contains("] reduce: race.sdata"),
+        "no progress line naming the kernel and its query:\n{clean}"
+    );
+    let report: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| !spinner(l) && !l.trim().is_empty())
+        .map(str::trim_end)
+        .collect();
+    let expected: Vec<&str> = piped
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(str::trim_end)
+        .collect();
+    assert_eq!(report, expected, "terminal:\n{clean}");
+}

@@ -65,10 +65,16 @@ where
     C: Command,
     C::File: Render + Outcome,
 {
-    let result = driver::run(file, common, command);
+    let live = output.format() == Format::Text && live_terminal();
+    let result = match live {
+        true => run_live(file, common, command),
+        false => driver::run(file, common, command),
+    };
     let code = match &result {
         Ok(result) => {
             match output.format() {
+                // On a terminal each kernel's report was printed as it was decided.
+                Format::Text if live => {}
                 Format::Text => print!("{}", result.text()),
                 Format::Json => println!("{}", result.json()),
                 Format::Sarif => {}
@@ -99,6 +105,47 @@ where
         }
     }
     write_sarif(output, code, log)
+}
+
+/// Whether the report goes to a terminal and progress can be drawn on another (issue 56 item
+/// 3): then [`run_live`] prints each kernel's report as it is decided.
+fn live_terminal() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal() && std::io::stderr().is_terminal()
+}
+
+/// [`driver::run`] on a terminal: a spinner on stderr names the kernel and the query being
+/// asked (`softmax_kernel1: race.out.seg0.L115`) with the seconds since the run began, and each
+/// kernel's report is printed on stdout as soon as it is decided (the same text as the whole
+/// file's report, one kernel at a time).
+fn run_live<C>(file: &Path, common: &RunOptions, command: &C) -> Result<C::File, driver::Error>
+where
+    C: Command,
+    C::File: Render,
+{
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} [{elapsed}] {wide_msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    let shown = bar.clone();
+    let common = RunOptions {
+        progress: Some(crate::solver::Watch(Arc::new(move |query: &str| {
+            // Query names start with the kernel's name.
+            let msg = match query.split_once('.') {
+                Some((kernel, rest)) => format!("{kernel}: {rest}"),
+                None => query.to_string(),
+            };
+            shown.set_message(msg);
+        }))),
+        ..common.clone()
+    };
+    let result = driver::run_reporting(file, &common, command, &mut |one: C::File| {
+        bar.suspend(|| print!("{}", one.text()));
+    });
+    bar.finish_and_clear();
+    result
 }
 
 /// `log`, the SARIF log of a run whose exit code is `code`, printed on stdout with `--format
@@ -775,6 +822,7 @@ impl CommonArgs {
             dump_source,
             dump_dir: self.dump_smt2.clone(),
             host_launches: false,
+            progress: None,
             show: match self.show.is_empty() {
                 true => Show::default(),
                 // The text form goes to stdout, as the report does (the driver does not print).

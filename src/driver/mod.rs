@@ -15,7 +15,7 @@ mod refinement;
 pub mod show;
 pub mod verify;
 
-pub use pipeline::{Command, RunOptions, run};
+pub use pipeline::{Command, RunOptions, run, run_reporting};
 pub use verify::VerifyOptions;
 
 use crate::encode::concrete::ConcreteError;

@@ -54,6 +54,9 @@ pub struct RunOptions {
     /// ([`crate::ir::Program::launches`]; `--launch host`, the default of `gpug` when the
     /// command line gives no launch), instead of every launch [`RunOptions::geometry`] allows.
     pub host_launches: bool,
+    /// Told the name of each query before it is asked ([`crate::solver::SessionOptions::watch`]):
+    /// the CLI's progress line on a terminal.
+    pub progress: Option<crate::solver::Watch>,
 }
 
 /// One answer of [`KernelRun::ask_parallel`], and whether it was its session's first query
@@ -93,7 +96,7 @@ impl RunOptions {
 /// it does with each kernel, and how its results make a file's result. [`run`] does the rest.
 pub trait Command {
     /// The result for one kernel.
-    type Kernel;
+    type Kernel: Clone;
     /// The result for one file.
     type File;
 
@@ -128,6 +131,21 @@ pub trait Command {
 /// ([`Command::stopped`]), after which its data is let go ([`crate::memory::settle`]) and the
 /// next kernel starts.
 pub fn run<C: Command>(file: &Path, common: &RunOptions, command: &C) -> Result<C::File, Error> {
+    run_reporting(file, common, command, &mut |_| {})
+}
+
+/// [`run`], handing `decided` each kernel's result (each launch's, for a kernel verified at
+/// its host launches) as soon as it is decided, in the order of the file's result, as a file
+/// result of that kernel alone ([`Command::file`]): a terminal prints each kernel's report as
+/// it goes (issue 56 item 3), and the file's report is these reports one after another.
+///
+/// Errors: those of [`run`].
+pub fn run_reporting<C: Command>(
+    file: &Path,
+    common: &RunOptions,
+    command: &C,
+    decided: &mut dyn FnMut(C::File),
+) -> Result<C::File, Error> {
     command.validate(common)?;
     let program = frontend::load(file, &common.frontend)?;
     for n in &program.notes {
@@ -145,7 +163,9 @@ pub fn run<C: Command>(file: &Path, common: &RunOptions, command: &C) -> Result<
             false => Vec::new(),
         };
         if launches.is_empty() {
-            kernels.push(run_kernel(command, k, common)?);
+            let result = run_kernel(command, k, common)?;
+            decided(command.file(&program, vec![result.clone()]));
+            kernels.push(result);
             continue;
         }
         // Each distinct launch of the host code: its geometry, and its values assumed on entry.
@@ -165,6 +185,7 @@ pub fn run<C: Command>(file: &Path, common: &RunOptions, command: &C) -> Result<
             at.body.splice(0..0, assumed);
             let mut result = run_kernel(command, &at, &opts)?;
             command.at_launch(&mut result, l);
+            decided(command.file(&program, vec![result.clone()]));
             kernels.push(result);
         }
     }
@@ -317,6 +338,7 @@ impl<'a> KernelRun<'a> {
             dump_dir: self.opts.dump_dir.clone().filter(|_| self.dump),
             dump_source: self.opts.dump_source.clone(),
             eager: false,
+            watch: self.opts.progress.clone(),
         }
     }
 

@@ -298,6 +298,17 @@ fn find_program(program: &str) -> Option<PathBuf> {
         .find(|p| executable(p))
 }
 
+/// Told the name of each query a [`Session`] is about to ask (`kernel.race.out.seg0.L115`),
+/// before it is asked: a terminal's progress line (issue 56 item 3). It must not block.
+#[derive(Clone)]
+pub struct Watch(pub Arc<dyn Fn(&str) + Send + Sync>);
+
+impl std::fmt::Debug for Watch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Watch")
+    }
+}
+
 /// Options of a [`Session`].
 #[derive(Clone, Debug, Default)]
 pub struct SessionOptions {
@@ -315,6 +326,8 @@ pub struct SessionOptions {
     /// `(check-sat-using qfaufbv)`, which bit-blasts the whole formula anew) instead of its
     /// incremental core: for formulas with uninterpreted products, see `process::check_tactic`.
     pub eager: bool,
+    /// Told each query's name before [`Session::check`] asks it; `None`: nobody.
+    pub watch: Option<Watch>,
 }
 
 /// Grace given after the limit when the solver got its own soft timeout, so that it can
@@ -558,6 +571,9 @@ impl Session {
     /// Errors: the solver cannot be found or started, or refuses the script when (re)started
     /// (an encoding gpug got wrong), a dump cannot be written.
     pub fn check(&mut self, query: &Query) -> Result<Answer, SolverError> {
+        if let Some(w) = &self.opts.watch {
+            (w.0)(&query.name);
+        }
         let dump = self.opts.dump_dir.clone().map(|dir| self.dump_path(&dir, &query.name));
         if let Some(path) = &dump {
             self.write_dump(path, query, None)?;

@@ -67,6 +67,7 @@ fn session(spec: &SolverSpec, script: &Script, timeout: Option<Duration>) -> Ses
             timeout,
             dump_dir: None,
             dump_source: None,
+            watch: None,
             eager: false,
         },
     )
@@ -376,6 +377,7 @@ fn reading_the_script_counts_against_the_limit() {
             timeout: Some(Duration::from_secs(1)),
             dump_dir: None,
             dump_source: None,
+            watch: None,
             eager: false,
         },
     );
@@ -506,6 +508,7 @@ fn dump_files_are_exact() {
             timeout: Some(Duration::from_secs(10)),
             dump_dir: Some(dir.clone()),
             dump_source: Some("Command: gpug k.cu --blockDim=2\nLaunch: blockDim=[2,1,1] gridDim=[1,1,1]\n".into()),
+            watch: None,
             eager: false,
         },
     )
@@ -738,6 +741,7 @@ fn killable_session(spec: &SolverSpec) -> Session {
         timeout: Some(Duration::from_secs(1)),
         dump_dir: None,
         dump_source: None,
+        watch: None,
         eager: false,
     };
     let mut s = Session::lazy(spec, &factoring_script(), opts);
