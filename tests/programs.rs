@@ -196,5 +196,5 @@ fn a_platform_header_only_host_code_needs_is_read_as_empty() {
 /// registers (`tests/kernels/real/`, each against its first line, under three solvers).
 #[test]
 fn device_code_of_real_programs() {
-    check_kernel_dir("tests/kernels/real", 14);
+    check_kernel_dir("tests/kernels/real", 16);
 }

@@ -188,11 +188,15 @@ impl Encoder<'_> {
                 self.assert(not(both));
             }
         }
+        let fixed = entry_literals(self.k);
         for p in &self.k.params {
             if let ParamKind::Scalar(v) = &p.kind {
                 let ty = self.k.var(*v).ty;
                 let name = format!("param.{}", sym(&p.name));
-                self.declare(&name, sort_of(ty));
+                let declared = self.declare(&name, sort_of(ty));
+                if let Some(value) = fixed.get(v) {
+                    self.assert(app("=", vec![declared, value.clone()]));
+                }
                 self.layout.params.push((p.name.clone(), ty, atom(&name)));
             }
         }
@@ -246,9 +250,13 @@ impl Encoder<'_> {
                 }
             }
             let mut vars = vec![None; self.k.vars.len()];
+            let fixed = entry_literals(self.k);
             for p in &self.k.params {
                 if let ParamKind::Scalar(v) = &p.kind {
-                    vars[v.0] = Some(atom(format!("param.{}", sym(&p.name))));
+                    vars[v.0] = Some(match fixed.get(v) {
+                        Some(value) => value.clone(),
+                        None => atom(format!("param.{}", sym(&p.name))),
+                    });
                 }
             }
             states.push(TState {
@@ -476,4 +484,49 @@ impl Encoder<'_> {
         }
         acc
     }
+}
+
+/// The scalar parameters that the kernel's first statements assume equal to a literal (`assume
+/// (n == 4096)`: the values of a host launch, `--kernel-args`), each with that literal's term.
+/// Such a parameter is that literal in every thread's terms, and its declared constant is
+/// asserted equal to it (the witness reads it): the same executions as the assumption's, since
+/// both threads execute the kernel's first statements, but terms the solver need not rewrite
+/// (a product `i * C` with `C` a literal is a shifted sum; the offset lemmas need literals).
+fn entry_literals(k: &crate::ir::Kernel) -> std::collections::HashMap<VarId, Sexp> {
+    use crate::ir::{BinOp, Expr, StmtKind};
+    let params: Vec<VarId> = k
+        .params
+        .iter()
+        .filter_map(|p| match p.kind {
+            ParamKind::Scalar(v) => Some(v),
+            _ => None,
+        })
+        .collect();
+    let mut out = std::collections::HashMap::new();
+    for s in &k.body {
+        let StmtKind::Assume { cond } = &s.kind else { break };
+        let Expr::Binary {
+            op: BinOp::Eq,
+            lhs,
+            rhs,
+            ..
+        } = cond
+        else {
+            continue;
+        };
+        let (var, value, ty) = match (&**lhs, &**rhs) {
+            (Expr::Var { id, ty }, Expr::Const { value, ty: cty })
+            | (Expr::Const { value, ty: cty }, Expr::Var { id, ty })
+                if ty == cty && params.contains(id) =>
+            {
+                (*id, value, *ty)
+            }
+            _ => continue,
+        };
+        if let crate::ir::Ty::Int { bits, .. } = ty {
+            out.entry(var)
+                .or_insert_with(|| Sexp::bv(&crate::encode::terms::to_unsigned(value, bits), bits));
+        }
+    }
+    out
 }

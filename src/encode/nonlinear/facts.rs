@@ -375,13 +375,27 @@ impl Facts {
     /// solver the 64-bit comparisons even without a radix); then the mixed-radix lemmas of
     /// `(x1, x2)`. Nothing for other offsets.
     pub(crate) fn offset_lemmas(&self, o1: &Sexp, w1: u32, o2: &Sexp, w2: u32, out: &mut Vec<Sexp>) {
-        let scaled = |o: &Sexp| -> Option<(Sexp, BigUint)> {
+        let product = |o: &Sexp| -> Option<(Sexp, BigUint)> {
             match split(self.resolve(o))? {
                 (Op::Named("bvmul"), [a, b]) => match (self.literal(a), self.literal(b)) {
                     (None, Some(c)) => Some((a.clone(), c)),
                     (Some(c), None) => Some((b.clone(), c)),
                     _ => None,
                 },
+                _ => None,
+            }
+        };
+        // `c*x`, or `c*a + c*b` read as `c*(a + b)` (an identity modulo 2^64): a row's byte
+        // offset plus an element's (`out + i*C` indexed by `j`).
+        let scaled = |o: &Sexp| -> Option<(Sexp, BigUint)> {
+            if let Some(p) = product(o) {
+                return Some(p);
+            }
+            match split(self.resolve(o))? {
+                (Op::Named("bvadd"), [a, b]) => {
+                    let ((x, c), (y, d)) = (product(a)?, product(b)?);
+                    (c == d).then(|| (Sexp::app("bvadd", vec![x, y]), c))
+                }
                 _ => None,
             }
         };
@@ -414,6 +428,7 @@ impl Facts {
         };
         let mut radix = Vec::new();
         self.pair_lemmas(&x1, &x2, &mut radix);
+        radix.extend(self.row_major_lemma(&x1, &x2));
         let first = Sexp::app(
             "=>",
             vec![
@@ -429,6 +444,78 @@ impl Facts {
                 out.push(l);
             }
         }
+    }
+
+    /// For 64-bit element offsets `x1 = sext(i1*C) + sext(j1)` and `x2 = sext(i2*C) + sext(j2)`
+    /// of 32-bit `i`, `j` and one literal row length `0 < C < 2^31` (a row-major index: `out +
+    /// i*C` indexed by `j`): `0 <= i1, i2 < K`, `0 <= j1, j2 < C` and `x1 = x2` imply `i1 = i2`
+    /// and `j1 = j2`, where `K = (2^31 - C) / C + 1` keeps `i*C + j` below 2^31 (so neither the
+    /// product nor the sums wrap, and the equality is one of integers, whose remainder by `C`
+    /// is unique). A valid fact: it spares the solver refuting `i1*C + j1 = i2*C + j2` by bit
+    /// blasting the products (llm.c's softmax rows: yices could not in 60 s). `None` for other
+    /// offsets.
+    fn row_major_lemma(&self, x1: &Sexp, x2: &Sexp) -> Option<Sexp> {
+        let row = |x: &Sexp| -> Option<(Sexp, Sexp, BigUint)> {
+            let (Op::Named("bvadd"), [p, q]) = split(self.resolve(x))? else {
+                return None;
+            };
+            let sext32 = |t: &Sexp| -> Option<Sexp> {
+                match split(self.resolve(t))? {
+                    (Op::Ext(32, true), [inner]) if self.width(inner) == Some(32) => Some(inner.clone()),
+                    _ => None,
+                }
+            };
+            let times = |t: &Sexp| -> Option<(Sexp, BigUint)> {
+                match split(self.resolve(t))? {
+                    (Op::Named("bvmul"), [a, b]) => match (self.literal(a), self.literal(b)) {
+                        (None, Some(c)) => Some((a.clone(), c)),
+                        (Some(c), None) => Some((b.clone(), c)),
+                        _ => None,
+                    },
+                    _ => None,
+                }
+            };
+            let (p, q) = (sext32(p)?, sext32(q)?);
+            match (times(&p), times(&q)) {
+                (Some((i, c)), _) => Some((i, q, c)),
+                (None, Some((i, c))) => Some((i, p, c)),
+                _ => None,
+            }
+        };
+        let ((i1, j1, c1), (i2, j2, c2)) = (row(x1)?, row(x2)?);
+        let top = BigUint::one() << 31;
+        if c1 != c2 || c1 == BigUint::from(0u32) || c1 >= top {
+            return None;
+        }
+        let k = (&top - &c1) / &c1 + BigUint::one();
+        let c = Sexp::bv(&c1, 32);
+        let zero = Sexp::bv(&BigUint::from(0u32), 32);
+        let within = |t: &Sexp, bound: Sexp| {
+            Sexp::app(
+                "and",
+                vec![
+                    Sexp::app("bvsle", vec![zero.clone(), t.clone()]),
+                    Sexp::app("bvslt", vec![t.clone(), bound]),
+                ],
+            )
+        };
+        let kb = Sexp::bv(&k, 32);
+        Some(Sexp::app(
+            "=>",
+            vec![
+                Sexp::app(
+                    "and",
+                    vec![
+                        within(&i1, kb.clone()),
+                        within(&i2, kb),
+                        within(&j1, c.clone()),
+                        within(&j2, c),
+                        Sexp::app("=", vec![x1.clone(), x2.clone()]),
+                    ],
+                ),
+                Sexp::app("and", vec![Sexp::app("=", vec![i1, i2]), Sexp::app("=", vec![j1, j2])]),
+            ],
+        ))
     }
 
     /// `x` as `p + c`, `c + p` or `p - c` with `c` a literal: (operator, `p`, `c`, whether `c`
