@@ -1,6 +1,7 @@
 //! Asynchronous copies made by a group or completed through a barrier or a pipeline (issue 55
-//! item 2): `cooperative_groups::memcpy_async` with `cg::wait`/`cg::wait_prior`, each kernel
-//! of `tests/kernels/async_copy` a racy one and its fixed twin. Needs CUDA 12.8's headers and
+//! item 2): `cooperative_groups::memcpy_async` with `cg::wait`/`cg::wait_prior` (`cg_*.cu`),
+//! `cuda::memcpy_async` completed through a `cuda::barrier` (`barrier_*.cu`), each racy kernel
+//! of `tests/kernels/async_copy` with its fixed twin. Needs CUDA 12.8's headers and
 //! clang 19 (scripts/install-deps.sh).
 
 mod common;
@@ -11,14 +12,17 @@ use common::{check_kernel_dir, gpug};
 /// yices.
 #[test]
 fn async_copy_kernels_verdicts() {
-    check_kernel_dir("tests/kernels/async_copy", 6);
+    check_kernel_dir("tests/kernels/async_copy", 12);
 }
 
 /// The racy kernels' witnesses name the copy's call and say that it is in flight until its
 /// wait, with z3 and yices.
 #[test]
 fn read_before_wait_names_the_copy() {
-    for (file, call) in [("cg_read_before_wait.cu", "cg::memcpy_async(block, tile")] {
+    for (file, call) in [
+        ("cg_read_before_wait.cu", "cg::memcpy_async(block, tile"),
+        ("barrier_read_before_wait.cu", "cuda::memcpy_async(block, tile"),
+    ] {
         for s in ["z3", "yices"] {
             let out = gpug(&[
                 "--solver".into(),

@@ -350,7 +350,7 @@ pub(in crate::frontend) fn block_rank() -> Expr {
 }
 
 /// `blockDim.x * blockDim.y * blockDim.z`.
-fn block_size() -> Expr {
+pub(in crate::frontend) fn block_size() -> Expr {
     let b = |x| Expr::Builtin(x);
     mul(
         mul(b(Builtin::BlockDim(Dim::X)), b(Builtin::BlockDim(Dim::Y))),

@@ -41,6 +41,16 @@ pub enum Pipeline {
     ArriveOn,
 }
 
+/// Who makes a copy of [`Lower::block_copy`] and what waits for it
+/// ([`SyncEvent::CopyStart`]'s fields of the same names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::frontend) struct CopyKind {
+    /// The whole thread block's copy (else the thread's own).
+    pub(in crate::frontend) collective: bool,
+    /// Its event is the thread's commit group (else a barrier's identity).
+    pub(in crate::frontend) commit: bool,
+}
+
 impl Lower<'_, '_> {
     /// The call `call` to the pipeline primitive `op` (module docs).
     ///
@@ -113,6 +123,7 @@ impl Lower<'_, '_> {
                         event: cv,
                         dst: d.array,
                         collective: false,
+                        commit: true,
                     }),
                     span: span.clone(),
                 });
@@ -154,11 +165,12 @@ impl Lower<'_, '_> {
         }
     }
 
-    /// A copy of `bytes` bytes (`U64`) from `src` to `dst` made by the whole thread block (the
-    /// block's threads share it out as they like, CUDA Programming Guide, "Asynchronous Data
-    /// Copies"): a [`SyncEvent::CopyStart`] marked `collective` with event `event`, the load
-    /// of one source byte and the store of it to the destination at an arbitrary byte index
-    /// `j < bytes` (each thread its own `j`, standing for the block's copy of that byte), and
+    /// A copy of `bytes` bytes (`U64`) from `src` to `dst` made by the whole thread block when
+    /// `kind` is `collective` (the block's threads share it out as they like, CUDA
+    /// Programming Guide, "Asynchronous Data Copies"), else by the thread alone: a
+    /// [`SyncEvent::CopyStart`] with event `event` and `kind`'s fields, the load of one source
+    /// byte and the store of it to the destination at an arbitrary byte index `j < bytes`
+    /// (each thread its own `j`, standing for the copy of that byte), and
     /// [`SyncEvent::CopyEnd`]. The engine (`encode/engine/copies.rs`) places those accesses
     /// at any barrier interval up to the wait that covers `event`; the destination's values
     /// are renewed (any value) after the copy. `note` is said once, naming `name` at `span`.
@@ -172,7 +184,7 @@ impl Lower<'_, '_> {
         &mut self,
         (dst, src): (PtrVal, PtrVal),
         bytes: Expr,
-        event: Expr,
+        (event, kind): (Expr, CopyKind),
         (name, note): (&str, &str),
         span: &Span,
         out: &mut Vec<Stmt>,
@@ -189,7 +201,8 @@ impl Lower<'_, '_> {
                 site,
                 event,
                 dst: dst.array,
-                collective: true,
+                collective: kind.collective,
+                commit: kind.commit,
             }),
             span: span.clone(),
         });
@@ -319,7 +332,13 @@ impl Lower<'_, '_> {
         self.block_copy(
             (dst, src),
             bytes,
-            event,
+            (
+                event,
+                CopyKind {
+                    collective: true,
+                    commit: true,
+                },
+            ),
             (
                 "cooperative_groups::memcpy_async",
                 "is modelled as the whole block's copy: every byte of its destination written (and of its source read) at any time from the call up to the cg::wait or cg::wait_prior that covers it",
@@ -346,7 +365,7 @@ impl Lower<'_, '_> {
     }
 
     /// A count argument of a copy, as `size_t`.
-    fn count_arg(&mut self, name: &str, a: &Node, span: &Span, out: &mut Vec<Stmt>) -> R<Expr> {
+    pub(in crate::frontend) fn count_arg(&mut self, name: &str, a: &Node, span: &Span, out: &mut Vec<Stmt>) -> R<Expr> {
         if !matches!(self.ctype(a), CType::Scalar(Ty::Int { .. })) {
             return unsupported(
                 span.clone(),
