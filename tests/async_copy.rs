@@ -1,6 +1,7 @@
 //! Asynchronous copies made by a group or completed through a barrier or a pipeline (issue 55
 //! item 2): `cooperative_groups::memcpy_async` with `cg::wait`/`cg::wait_prior` (`cg_*.cu`),
-//! `cuda::memcpy_async` completed through a `cuda::barrier` (`barrier_*.cu`), each racy kernel
+//! `cuda::memcpy_async` completed through a `cuda::barrier` (`barrier_*.cu`) or a two-stage
+//! `cuda::pipeline<cuda::thread_scope_thread>` (`pipeline_*.cu`), each racy kernel
 //! of `tests/kernels/async_copy` with its fixed twin. Needs CUDA 12.8's headers and
 //! clang 19 (scripts/install-deps.sh).
 
@@ -12,7 +13,7 @@ use common::{check_kernel_dir, gpug};
 /// yices.
 #[test]
 fn async_copy_kernels_verdicts() {
-    check_kernel_dir("tests/kernels/async_copy", 12);
+    check_kernel_dir("tests/kernels/async_copy", 14);
 }
 
 /// The racy kernels' witnesses name the copy's call and say that it is in flight until its
@@ -22,13 +23,14 @@ fn read_before_wait_names_the_copy() {
     for (file, call) in [
         ("cg_read_before_wait.cu", "cg::memcpy_async(block, tile"),
         ("barrier_read_before_wait.cu", "cuda::memcpy_async(block, tile"),
+        ("pipeline_two_stage_race.cu", "cuda::memcpy_async(&tile[(b + 1) % 2][t]"),
     ] {
         for s in ["z3", "yices"] {
             let out = gpug(&[
                 "--solver".into(),
                 s.into(),
                 "--blockDim=64".into(),
-                "--gridDim=2".into(),
+                "--gridDim=1".into(),
                 format!("tests/kernels/async_copy/{file}"),
             ]);
             let text = String::from_utf8_lossy(&out.stdout);

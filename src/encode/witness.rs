@@ -312,7 +312,7 @@ fn copy_reason(a: &super::Access, b: &super::Access, same_block: bool) -> Option
         false => format!("the {} at line {}", what(y), y.span.line),
     };
     Some(format!(
-        "the {} at line {} is an asynchronous copy's, in flight until the wait that covers it (`__pipeline_wait_prior`, `cg::wait`, `cuda::barrier::arrive_and_wait`, `wait_group_events`): no such wait, then a barrier, orders it before {other}",
+        "the {} at line {} is an asynchronous copy's, in flight until the wait that covers it (`__pipeline_wait_prior`, `cg::wait`, `arrive_and_wait`, `consumer_wait`, `wait_group_events`): no such wait, then a barrier, orders it before {other}",
         what(x),
         x.span.line
     ))

@@ -18,8 +18,8 @@
 //!   any time up to the thread's next `arrive_and_wait` on that barrier.
 //! - Refused (exit 2, naming the call): `arrive()`/`wait(token)` split phases,
 //!   `arrive_and_drop()`, a completion function, a barrier of another scope than the block's
-//!   or outside `__shared__` memory, `cuda::memcpy_async` with a `cuda::pipeline`, counts of
-//!   type `cuda::aligned_size_t`. clang itself refuses `__shared__ cuda::barrier<…> bar;`
+//!   or outside `__shared__` memory, counts of type `cuda::aligned_size_t`.
+//!   (`cuda::memcpy_async` with a `cuda::pipeline` is `thread_pipeline.rs`'s.) clang itself refuses `__shared__ cuda::barrier<…> bar;`
 //!   ("initialization is not supported for __shared__ variables", which nvcc only warns
 //!   about): such a barrier is declared in `__shared__` storage of its size and referred to
 //!   through a reference (`barrier_t &bar = *reinterpret_cast<barrier_t *>(storage);`).
@@ -137,12 +137,6 @@ impl Lower<'_, '_> {
             }
             "memcpy_async" => {
                 let Some(last) = args.last() else { return Ok(None) };
-                if strip_parens(last).type_str().contains("cuda::pipeline<") {
-                    return unsupported(
-                        span.clone(),
-                        "`cuda::memcpy_async` with a `cuda::pipeline` is not modelled",
-                    );
-                }
                 let Some(block) = node_barrier(strip_parens(last)) else {
                     return Ok(None);
                 };

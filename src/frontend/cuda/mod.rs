@@ -35,6 +35,7 @@ pub(in crate::frontend) mod groups;
 pub(in crate::frontend) mod nv_atomic;
 pub(in crate::frontend) mod pipeline;
 pub(in crate::frontend) mod texture;
+pub(in crate::frontend) mod thread_pipeline;
 pub mod toolkit;
 pub(in crate::frontend) mod vector;
 pub(in crate::frontend) mod wmma;

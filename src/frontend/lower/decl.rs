@@ -213,6 +213,9 @@ impl Lower<'_, '_> {
             return Ok(());
         }
         let cty = self.ctype(d);
+        if self.thread_pipeline_decl(d, &span)? {
+            return Ok(());
+        }
         if crate::frontend::cuda::groups::node_group(d, &self.g.group_aliases).is_some() {
             // A cooperative group handle: no storage, its initializer (`this_thread_block()`)
             // is pure (`groups.rs`).

@@ -281,6 +281,7 @@ fn lower_kernel_pass(
         literals: HashMap::new(),
         copies: 0,
         pipeline: None,
+        pipeline_tail: None,
         null: None,
         surfaces: None,
         null_flags: HashMap::new(),

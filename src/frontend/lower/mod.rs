@@ -229,6 +229,9 @@ pub(in crate::frontend) struct Lower<'a, 'g> {
     /// CUDA: the thread's count of committed pipeline groups (`cuda/pipeline.rs`), made at
     /// the first pipeline primitive.
     pub(in crate::frontend) pipeline: Option<VarId>,
+    /// CUDA: the thread's `cuda::pipeline<cuda::thread_scope_thread>`'s count of groups its
+    /// consumer has waited for (`cuda/thread_pipeline.rs`), made at its `make_pipeline()`.
+    pub(in crate::frontend) pipeline_tail: Option<VarId>,
     /// OpenCL: the array a null pointer points into (`null.rs`); `None` for CUDA, where a null
     /// pointer used as a pointer is refused.
     pub(in crate::frontend) null: Option<ArrayId>,
