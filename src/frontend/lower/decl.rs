@@ -213,7 +213,7 @@ impl Lower<'_, '_> {
             return Ok(());
         }
         let cty = self.ctype(d);
-        if self.thread_pipeline_decl(d, &span)? {
+        if self.thread_pipeline_decl(d, &span)? || self.atomic_ref_decl(d, &span, out)? {
             return Ok(());
         }
         if crate::frontend::cuda::groups::node_group(d, &self.g.group_aliases).is_some() {

@@ -298,6 +298,7 @@ fn lower_kernel_pass(
         entry_depth: 1,
         sources: HashMap::new(),
         closures: HashMap::new(),
+        atomic_refs: HashMap::new(),
     };
     let body = body_of(f).ok_or_else(|| FrontendError::Unsupported {
         span: l.kspan.clone(),

@@ -276,6 +276,9 @@ pub(in crate::frontend) struct Lower<'a, 'g> {
     /// The lambdas held in local variables and parameters, by their declaration id
     /// (`lambda.rs`).
     pub(in crate::frontend) closures: HashMap<String, calls::lambda::Closure>,
+    /// CUDA: the `cuda::atomic_ref` locals by declaration id: the location each refers to
+    /// and its scope (`cuda/atomic_ref.rs`).
+    pub(in crate::frontend) atomic_refs: HashMap<String, (PtrVal, AtomicScope)>,
 }
 
 pub(in crate::frontend) fn pos_span(p: &Pos) -> Span {

@@ -44,6 +44,9 @@ impl Lower<'_, '_> {
         if let Some(v) = self.thread_pipeline_call(call, c, out)? {
             return Ok(Some(v));
         }
+        if let Some(v) = self.atomic_ref_call(call, c, out)? {
+            return Ok(Some(v));
+        }
         if let Some(v) = self.group_call(call, c, out)? {
             return Ok(Some(v));
         }
