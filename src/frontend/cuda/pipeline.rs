@@ -169,9 +169,10 @@ impl Lower<'_, '_> {
     /// `kind` is `collective` (the block's threads share it out as they like, CUDA
     /// Programming Guide, "Asynchronous Data Copies"), else by the thread alone: a
     /// [`SyncEvent::CopyStart`] with event `event` and `kind`'s fields, the load of one source
-    /// byte and the store of it to the destination at an arbitrary byte index `j < bytes`
-    /// (each thread its own `j`, standing for the copy of that byte), and
-    /// [`SyncEvent::CopyEnd`]. The engine (`encode/engine/copies.rs`) places those accesses
+    /// unit and the store of it to the destination at an arbitrary unit index `j` below the
+    /// count (each thread its own `j`, standing for the copy of that unit), and
+    /// [`SyncEvent::CopyEnd`]. The unit is the destination's scalar element when `bytes` is
+    /// a constant multiple of its size, else a byte. The engine (`encode/engine/copies.rs`) places those accesses
     /// at any barrier interval up to the wait that covers `event`; the destination's values
     /// are renewed (any value) after the copy. `note` is said once, naming `name` at `span`.
     ///
@@ -212,9 +213,23 @@ impl Lower<'_, '_> {
             span: span.clone(),
         });
         let jv = Expr::Var { id: j, ty: u64t };
-        let byte = Ty::Int { bits: 8, signed: false };
+        // The unit: the destination's element when the count is a constant number of them
+        // (the report then names elements), else a byte.
+        let elem = dst.pointee.scalar().map(|t| u64::from(t.bytes())).unwrap_or(1);
+        let count = int_constant(&bytes).and_then(|b| u64::try_from(b).ok());
+        let (unit, limit) = match count {
+            Some(c) if elem > 1 && elem <= 8 && c % elem == 0 => (elem, Expr::int((c / elem) as i64, u64t)),
+            _ => (1, bytes),
+        };
+        let byte = Ty::Int {
+            bits: (unit * 8) as u32,
+            signed: false,
+        };
         let t = self.temp(byte);
-        let at = |o: &Expr| bin(BinOp::Add, o.clone(), cast(jv.clone(), Ty::I64), Ty::I64);
+        let at = |o: &Expr| {
+            let j = bin(BinOp::Mul, jv.clone(), Expr::int(unit as i64, u64t), u64t);
+            bin(BinOp::Add, o.clone(), cast(j, Ty::I64), Ty::I64)
+        };
         let element = vec![
             Stmt {
                 kind: StmtKind::Load {
@@ -237,7 +252,7 @@ impl Lower<'_, '_> {
         ];
         out.push(Stmt {
             kind: StmtKind::If {
-                cond: bin(BinOp::Lt, jv, bytes, Ty::Bool),
+                cond: bin(BinOp::Lt, jv, limit, Ty::Bool),
                 then: element,
                 els: Vec::new(),
             },
