@@ -30,6 +30,7 @@ pub(in crate::frontend) mod atomic_ref;
 pub(in crate::frontend) mod barrier;
 pub(in crate::frontend) mod builtins;
 pub(in crate::frontend) mod ctor16;
+pub(in crate::frontend) mod cub;
 pub(in crate::frontend) mod curand;
 pub(in crate::frontend) mod fragment;
 pub(in crate::frontend) mod groups;

@@ -299,6 +299,7 @@ fn lower_kernel_pass(
         sources: HashMap::new(),
         closures: HashMap::new(),
         atomic_refs: HashMap::new(),
+        cub_objects: HashMap::new(),
     };
     let body = body_of(f).ok_or_else(|| FrontendError::Unsupported {
         span: l.kspan.clone(),

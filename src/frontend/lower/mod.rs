@@ -279,6 +279,9 @@ pub(in crate::frontend) struct Lower<'a, 'g> {
     /// CUDA: the `cuda::atomic_ref` locals by declaration id: the location each refers to
     /// and its scope (`cuda/atomic_ref.rs`).
     pub(in crate::frontend) atomic_refs: HashMap<String, (PtrVal, AtomicScope)>,
+    /// CUDA: CUB's block collectives held in locals (`cub::BlockReduce<int, 128> r(temp);`)
+    /// by declaration id: their `TempStorage` (`cuda/cub.rs`).
+    pub(in crate::frontend) cub_objects: HashMap<String, PtrVal>,
 }
 
 pub(in crate::frontend) fn pos_span(p: &Pos) -> Span {

@@ -47,6 +47,9 @@ impl Lower<'_, '_> {
         if let Some(v) = self.atomic_ref_call(call, c, out)? {
             return Ok(Some(v));
         }
+        if let Some(v) = self.cub_call(call, c, out)? {
+            return Ok(Some(v));
+        }
         if let Some(v) = self.group_call(call, c, out)? {
             return Ok(Some(v));
         }
