@@ -19,6 +19,13 @@
 //! - A copy and a wait are collective: one reached by some threads of a group and not by
 //!   others is barrier divergence, and so is a copy given different events.
 //!
+//! CUDA's copies by a thread block (`cooperative_groups::memcpy_async`, `cuda::memcpy_async`
+//! with a `thread_block`) are `collective` as OpenCL's are. A copy's event is either a commit
+//! group (`CopyStart`'s `commit`: `__pipeline_memcpy_async`, `cg::memcpy_async`, a
+//! `cuda::pipeline`'s), which only [`SyncEvent::CopyWaitPrior`] bounds, or an event (OpenCL's,
+//! a `cuda::barrier`'s identity), which only [`SyncEvent::CopyWait`] bounds: neither kind of
+//! wait completes the other kind's copies, whatever their numbers.
+//!
 //! CUDA's per-thread copies (`__pipeline_memcpy_async`, `CopyStart` not `collective`) are
 //! timed the same way, each thread's its own: the instances of one copy in two threads are two
 //! copies (they race where they overlap), no divergence check applies, and the wait that
