@@ -145,10 +145,10 @@ impl Lower<'_, '_> {
         }
         // The input's reads (a value, or the thread's items).
         let mut inputs = Vec::new();
-        if let Some(a) = args.first() {
-            if let Val::Scalar(e) = self.rvalue(a, out)? {
-                inputs.push(e);
-            }
+        if let Some(a) = args.first()
+            && let Val::Scalar(e) = self.rvalue(a, out)?
+        {
+            inputs.push(e);
         }
         for a in args.iter().skip(1) {
             if !matches!(self.ctype(a), crate::frontend::types::CType::Record(_)) {
