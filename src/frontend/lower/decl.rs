@@ -51,6 +51,9 @@ impl Lower<'_, '_> {
         if p.name.is_none() && !matches!(cty, CType::Scalar(_) | CType::Ptr(_) | CType::Record(_)) {
             return Ok(());
         }
+        if self.kernel_lambda_param(p, &span, out)? {
+            return Ok(());
+        }
         let b = self.param_binding(&name, &cty, (&p.id, param_space(p)), &span, out)?;
         self.frame_mut().env.insert(p.id.clone(), b);
         Ok(())
