@@ -29,7 +29,7 @@ use crate::ir::*;
 /// Whether a type spelling names an `atomic_ref` (`Some`), and then its scope (`Err` for
 /// thread scope).
 fn ref_scope(ty: &str) -> Option<Result<AtomicScope, ()>> {
-    if !ty.contains("atomic_ref<") {
+    if !ty.contains("cuda::atomic_ref<") && !ty.contains("std::atomic_ref<") {
         return None;
     }
     Some(if ty.contains("thread_scope_block") {

@@ -31,7 +31,8 @@ use crate::ir::*;
 /// Whether a type spelling names a `cuda::pipeline` (`Some`), and then whether of thread
 /// scope.
 fn pipeline_type(ty: &str) -> Option<bool> {
-    (ty.contains("cuda::pipeline<") || ty.starts_with("pipeline<")).then(|| ty.contains("thread_scope_thread"))
+    ty.contains("cuda::pipeline<")
+        .then(|| ty.contains("thread_scope_thread"))
 }
 
 /// [`pipeline_type`] of a node's type (desugared first).
