@@ -1,4 +1,5 @@
 // expect: verified
+// --blockDim=64 --gridDim=1
 // The fixed form of kernel_param_race.cu: the lambda shifts each index by a value it
 // captured on the host (the same in every thread, any value), so no two threads meet.
 template <typename F>

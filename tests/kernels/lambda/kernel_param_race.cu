@@ -1,4 +1,5 @@
 // expect: race on a
+// --blockDim=64 --gridDim=1
 // A __device__ lambda passed to a template kernel: each thread writes the element the lambda
 // maps its index to, and x / 2 maps two threads to one element.
 template <typename F>
