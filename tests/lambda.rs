@@ -1,5 +1,6 @@
 //! C++ lambdas in device code, end to end: held in a local and called, called where they are
-//! created, and given to a device function template's parameter. By-reference captures are
+//! created, given to a device function template's parameter, and passed by the host code to
+//! a template kernel (`kernel_param*.cu`). By-reference captures are
 //! the enclosing variables themselves (a later assignment is seen), by-copy captures are
 //! snapshots taken at the lambda (a later assignment is not); `mutable` lambdas and
 //! init-captures are refused (`tests/kernels/lambda/`, each against the expectation on its
@@ -11,5 +12,5 @@ use common::check_kernel_dir;
 
 #[test]
 fn lambdas() {
-    check_kernel_dir("tests/kernels/lambda", 12);
+    check_kernel_dir("tests/kernels/lambda", 14);
 }

@@ -130,7 +130,9 @@ impl Check {
                 true => h.same_block.clone(),
                 false => h.cross_block.clone(),
             });
-        let reason = scope_reason(a, b, &wa, &wb).or(hint);
+        let reason = scope_reason(a, b, &wa, &wb)
+            .or(hint)
+            .or_else(|| copy_reason(a, b, wa.block == wb.block));
         Finding {
             array: Some(decl.name.clone()),
             index: Some(index),
@@ -287,4 +289,31 @@ fn condition_failure(p: &Property) -> (FindingKind, Option<String>) {
         },
         _ => (FindingKind::Assertion, None),
     }
+}
+
+/// Why an asynchronous copy's access (`Access::copy`, `encode/engine/copies.rs`) is not
+/// ordered with the other access of a race: in flight until the wait that covers it, which
+/// orders nothing across blocks; `None` when neither access is a copy's.
+fn copy_reason(a: &super::Access, b: &super::Access, same_block: bool) -> Option<String> {
+    let (x, y) = [(a, b), (b, a)].into_iter().find(|(x, _)| x.copy.is_some())?;
+    let what = |z: &super::Access| match z.kind {
+        super::AccessKind::Write => "write",
+        _ => "read",
+    };
+    if !same_block {
+        return Some(format!(
+            "the {} at line {} is an asynchronous copy's: neither its wait nor a barrier orders threads of different blocks",
+            what(x),
+            x.span.line
+        ));
+    }
+    let other = match y.copy.is_some() {
+        true => format!("the copy's {} at line {}", what(y), y.span.line),
+        false => format!("the {} at line {}", what(y), y.span.line),
+    };
+    Some(format!(
+        "the {} at line {} is an asynchronous copy's, in flight until the wait that covers it (`__pipeline_wait_prior`, `cg::wait`, `arrive_and_wait`, `consumer_wait`, `wait_group_events`): no such wait, then a barrier, orders it before {other}",
+        what(x),
+        x.span.line
+    ))
 }

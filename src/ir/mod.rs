@@ -516,11 +516,19 @@ pub enum SyncEvent {
     /// Not `collective`: the thread's own copy (CUDA's `__pipeline_memcpy_async`), whose
     /// accesses likewise lie anywhere up to the wait that covers it
     /// ([`SyncEvent::CopyWaitPrior`]), and whose instances in two threads are two copies.
+    /// CUDA's `cooperative_groups::memcpy_async` and `cuda::memcpy_async` with a group are
+    /// `collective` copies of the thread block.
+    ///
+    /// `commit`: the event is the thread's commit group (the count of groups it had
+    /// committed, `U32`), which only [`SyncEvent::CopyWaitPrior`] waits for; otherwise an
+    /// event (an OpenCL event, a `cuda::barrier`'s identity) which only
+    /// [`SyncEvent::CopyWait`] waits for.
     CopyStart {
         site: u32,
         event: Expr,
         dst: ArrayId,
         collective: bool,
+        commit: bool,
     },
     /// The end of the accesses of the [`SyncEvent::CopyStart`] before it.
     CopyEnd,

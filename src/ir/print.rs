@@ -434,10 +434,12 @@ impl Printer<'_> {
                 event,
                 dst,
                 collective,
+                commit,
             } => {
                 format!(
-                    "sync.copy_start {site}{} event {} to {};",
+                    "sync.copy_start {site}{}{} event {} to {};",
                     if *collective { "" } else { " per-thread" },
+                    if *commit { " commit" } else { "" },
                     self.e(event),
                     self.array(*dst)
                 )

@@ -19,6 +19,13 @@
 //! - A copy and a wait are collective: one reached by some threads of a group and not by
 //!   others is barrier divergence, and so is a copy given different events.
 //!
+//! CUDA's copies by a thread block (`cooperative_groups::memcpy_async`, `cuda::memcpy_async`
+//! with a `thread_block`) are `collective` as OpenCL's are. A copy's event is either a commit
+//! group (`CopyStart`'s `commit`: `__pipeline_memcpy_async`, `cg::memcpy_async`, a
+//! `cuda::pipeline`'s), which only [`SyncEvent::CopyWaitPrior`] bounds, or an event (OpenCL's,
+//! a `cuda::barrier`'s identity), which only [`SyncEvent::CopyWait`] bounds: neither kind of
+//! wait completes the other kind's copies, whatever their numbers.
+//!
 //! CUDA's per-thread copies (`__pipeline_memcpy_async`, `CopyStart` not `collective`) are
 //! timed the same way, each thread's its own: the instances of one copy in two threads are two
 //! copies (they race where they overlap), no divergence check applies, and the wait that
@@ -40,10 +47,12 @@ pub(in crate::encode) struct CopyState {
     /// count.
     pub(in crate::encode) open: Option<(u32, Vec<Sexp>)>,
     /// The copies not inside an abstracted loop: per thread, the copy's barrier count and
-    /// event (BV32).
-    pending: Vec<(Vec<Sexp>, Vec<Sexp>)>,
+    /// event (BV32), and whether the event is a commit group (`CopyStart`'s `commit`).
+    pending: Vec<(Vec<Sexp>, Vec<Sexp>, bool)>,
     /// Per thread: the event of the open copy (moved to `pending` at its end).
     event: Vec<Sexp>,
+    /// Whether the open copy's event is a commit group.
+    commit: bool,
     /// The destination array of the open copy.
     dst: Option<crate::ir::ArrayId>,
     /// The sites of the per-thread copies (not `collective`).
@@ -80,6 +89,7 @@ impl Encoder<'_> {
                 event,
                 dst,
                 collective,
+                commit,
             } => {
                 if *collective {
                     self.collective_check(s, st);
@@ -108,13 +118,14 @@ impl Encoder<'_> {
                 }
                 self.copies.open = Some((*site, counts));
                 self.copies.event = events;
+                self.copies.commit = *commit;
                 self.copies.dst = Some(*dst);
             }
             SyncEvent::CopyEnd => {
                 if let Some((_, counts)) = self.copies.open.take() {
                     let events = std::mem::take(&mut self.copies.event);
                     if self.abstract_depth == 0 {
-                        self.copies.pending.push((counts, events));
+                        self.copies.pending.push((counts, events, self.copies.commit));
                     }
                 }
                 if let Some(dst) = self.copies.dst.take()
@@ -131,7 +142,7 @@ impl Encoder<'_> {
                 self.collective_check(s, st);
                 for (th, ts) in st.iter_mut().enumerate() {
                     let waited: Vec<Sexp> = events.iter().map(|e| self.expr(e, ts, th)).collect();
-                    for (counts, evs) in self.copies.pending.clone() {
+                    for (counts, evs, _) in self.copies.pending.clone().into_iter().filter(|c| !c.2) {
                         let hit = waited.iter().fold(crate::encode::terms::f(), |acc, w| {
                             or(acc, app("=", vec![evs[th].clone(), w.clone()]))
                         });
@@ -145,7 +156,7 @@ impl Encoder<'_> {
                 for (th, ts) in st.iter_mut().enumerate() {
                     let c = self.expr(committed, ts, th);
                     let p = self.expr(prior, ts, th);
-                    for (counts, evs) in self.copies.pending.clone() {
+                    for (counts, evs, _) in self.copies.pending.clone().into_iter().filter(|c| c.2) {
                         let e = evs[th].clone();
                         let covered = and(
                             app("bvult", vec![e.clone(), c.clone()]),

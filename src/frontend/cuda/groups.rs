@@ -146,7 +146,54 @@ impl Lower<'_, '_> {
             }
         };
         let v = match (name, group) {
-            ("sync" | "synchronize" | "barrier_sync", Group::Block | Group::Grid) => {
+            // Asynchronous copies (`cooperative_groups/memcpy_async.h`, `cuda/pipeline.rs`).
+            ("memcpy_async", _) if c.kind != "MemberExpr" => self.cg_memcpy_async(call, group, out)?,
+            ("wait" | "wait_prior", _) if c.kind != "MemberExpr" => {
+                let prior = match name {
+                    "wait" => 0,
+                    _ => match self.wait_stage(c) {
+                        Some(p) => p,
+                        None => {
+                            return unsupported(
+                                span.clone(),
+                                "`cooperative_groups::wait_prior` whose stage (its template argument) is not known",
+                            );
+                        }
+                    },
+                };
+                self.cg_wait(prior, span, out);
+                self.group_sync(group, span, out)?;
+                Val::Void
+            }
+            ("sync" | "synchronize" | "barrier_sync", _) => {
+                self.group_sync(group, span, out)?;
+                Val::Void
+            }
+            _ => self.group_method(call, group, out)?,
+        };
+        Ok(Some(v))
+    }
+
+    /// `wait_prior<N>`'s `N`: the first template argument of the instantiation the callee `c`
+    /// refers to.
+    fn wait_stage(&self, c: &Node) -> Option<u32> {
+        let d = c.referenced_decl.as_ref()?;
+        let def = self.g.funcs_by_id.get(&d.id)?;
+        let a = def.inner.iter().find(|a| a.kind == "TemplateArgument")?;
+        match a.value.as_ref()? {
+            serde_json::Value::Number(n) => n.as_u64().and_then(|v| u32::try_from(v).ok()),
+            serde_json::Value::String(s) => s.parse().ok(),
+            _ => None,
+        }
+    }
+
+    /// The `sync()` of `group` (module docs).
+    ///
+    /// # Errors
+    /// A `multi_grid_group`'s.
+    fn group_sync(&mut self, group: Group, span: &Span, out: &mut Vec<Stmt>) -> R<()> {
+        match group {
+            Group::Block | Group::Grid => {
                 let scope = if group == Group::Grid {
                     self.note_once(
                         "grid_group::sync",
@@ -161,20 +208,34 @@ impl Lower<'_, '_> {
                     kind: StmtKind::Barrier(scope, Fences::ALL),
                     span: span.clone(),
                 });
-                Val::Void
             }
             // A tile of `n` consecutive thread ranks, aligned (a whole warp for 32): a warp
             // barrier of its tile.
-            ("sync" | "synchronize" | "barrier_sync", Group::Warp(Some(n)))
-                if (2..=32).contains(&n) && n.is_power_of_two() =>
-            {
+            Group::Warp(Some(n)) if (2..=32).contains(&n) && n.is_power_of_two() => {
                 out.push(Stmt {
                     kind: StmtKind::WarpBarrier(WarpLanes::Tile(n)),
                     span: span.clone(),
                 });
-                Val::Void
             }
-            ("sync" | "synchronize" | "barrier_sync", Group::Warp(_)) => Val::Void,
+            Group::Warp(_) => {}
+            Group::MultiGrid => {
+                return unsupported(
+                    span.clone(),
+                    "multi-device barrier (cooperative groups `multi_grid_group::sync`) is not modelled",
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// A method `name` of `group` other than `sync()`, or a free function of the namespace
+    /// on it (module docs).
+    ///
+    /// # Errors
+    /// One the front end does not know.
+    fn group_method(&mut self, call: &CallSite, group: Group, out: &mut Vec<Stmt>) -> R<Val> {
+        let (n, name, args, span) = call.parts();
+        let v = match (name, group) {
             // A tile of `n` threads (a power of two up to 32, CUDA's `tiled_partition<N>`):
             // ranks within it and of it within the block.
             ("thread_rank", Group::Warp(Some(n))) => Val::Scalar(bin(BinOp::Rem, block_rank(), lit(n))),
@@ -223,12 +284,6 @@ impl Lower<'_, '_> {
                 "shfl" | "shfl_up" | "shfl_down" | "shfl_xor" | "any" | "all" | "ballot" | "match_any" | "match_all",
                 Group::Warp(_),
             ) => self.unmodelled_collective(call, "tile", out)?,
-            ("sync" | "synchronize" | "barrier_sync", Group::MultiGrid) => {
-                return unsupported(
-                    span.clone(),
-                    "multi-device barrier (cooperative groups `multi_grid_group::sync`) is not modelled",
-                );
-            }
             ("thread_rank", Group::Block) => Val::Scalar(block_rank()),
             ("size" | "num_threads", Group::Block) => Val::Scalar(block_size()),
             ("thread_rank", Group::Grid) => Val::Scalar(grid_rank()),
@@ -236,7 +291,7 @@ impl Lower<'_, '_> {
             ("is_valid", _) => Val::Scalar(Expr::bool(true)),
             _ => return unsupported(span.clone(), format!("cooperative groups method `{name}`")),
         };
-        Ok(Some(v))
+        Ok(v)
     }
 }
 
@@ -257,6 +312,9 @@ const FREE_FUNCTIONS: &[&str] = &[
     "exclusive_scan",
     "thread_rank",
     "group_size",
+    "memcpy_async",
+    "wait",
+    "wait_prior",
 ];
 
 /// An `unsigned` literal.
@@ -292,7 +350,7 @@ pub(in crate::frontend) fn block_rank() -> Expr {
 }
 
 /// `blockDim.x * blockDim.y * blockDim.z`.
-fn block_size() -> Expr {
+pub(in crate::frontend) fn block_size() -> Expr {
     let b = |x| Expr::Builtin(x);
     mul(
         mul(b(Builtin::BlockDim(Dim::X)), b(Builtin::BlockDim(Dim::Y))),

@@ -16,7 +16,11 @@
 //! | `curand.rs` | cuRAND's device API: the state read and written, per thread or per block (MTGP32) |
 //! | `groups.rs` | cooperative groups: handles, ranks and sizes, their barriers and collectives |
 //! | `nv_atomic.rs` | CUDA 12.8's atomics with an order and a scope (`__nv_atomic_fetch_add`, …) |
-//! | `pipeline.rs` | asynchronous copies (`__pipeline_memcpy_async`, `__pipeline_commit`, `__pipeline_wait_prior`) |
+//! | `pipeline.rs` | asynchronous copies (`__pipeline_memcpy_async`, `__pipeline_commit`, `__pipeline_wait_prior`), the block's copy (`cooperative_groups::memcpy_async`, `cg::wait`, `cg::wait_prior`) |
+//! | `barrier.rs` | libcu++'s `cuda::barrier<thread_scope_block>` and `cuda::memcpy_async` completed through it |
+//! | `thread_pipeline.rs` | libcu++'s `cuda::pipeline<thread_scope_thread>` and `cuda::memcpy_async` into it |
+//! | `atomic_ref.rs` | libcu++'s `cuda::atomic_ref` at each thread scope, as scoped atomics |
+//! | `cub.rs` | CUB's `BlockReduce` by its documented contract (its `TempStorage`, a barrier inside) |
 //! | `toolkit.rs` | which CUDA headers (12.8 or 11.8) and which clang read a file |
 //! | `asm.rs` | inline assembly of NVIDIA's headers that computes values: uninterpreted functions of its inputs |
 //! | `fragment.rs` | a WMMA fragment's shape and storage, read from its record name |
@@ -26,14 +30,18 @@
 //! language (statements, expressions, places, calls: [`crate::frontend::lower`]).
 
 pub(in crate::frontend) mod asm;
+pub(in crate::frontend) mod atomic_ref;
+pub(in crate::frontend) mod barrier;
 pub(in crate::frontend) mod builtins;
 pub(in crate::frontend) mod ctor16;
+pub(in crate::frontend) mod cub;
 pub(in crate::frontend) mod curand;
 pub(in crate::frontend) mod fragment;
 pub(in crate::frontend) mod groups;
 pub(in crate::frontend) mod nv_atomic;
 pub(in crate::frontend) mod pipeline;
 pub(in crate::frontend) mod texture;
+pub(in crate::frontend) mod thread_pipeline;
 pub mod toolkit;
 pub(in crate::frontend) mod vector;
 pub(in crate::frontend) mod wmma;

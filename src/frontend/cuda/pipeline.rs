@@ -21,7 +21,9 @@
 //!
 //! Does not decide which calls are built-ins (`builtins.rs`) nor how copies are encoded.
 
-use crate::frontend::lower::{CallSite, Lower, R, Val, unsupported};
+use crate::frontend::ast::Node;
+use crate::frontend::lower::{CallSite, Lower, PtrVal, R, Val, unsupported};
+use crate::frontend::types::CType;
 use crate::ir::build::{bin, cast};
 use crate::ir::query::int_constant;
 use crate::ir::*;
@@ -37,6 +39,16 @@ pub enum Pipeline {
     WaitPrior,
     /// `__pipeline_arrive_on(barrier)`: refused.
     ArriveOn,
+}
+
+/// Who makes a copy of [`Lower::block_copy`] and what waits for it
+/// ([`SyncEvent::CopyStart`]'s fields of the same names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::frontend) struct CopyKind {
+    /// The whole thread block's copy (else the thread's own).
+    pub(in crate::frontend) collective: bool,
+    /// Its event is the thread's commit group (else a barrier's identity).
+    pub(in crate::frontend) commit: bool,
 }
 
 impl Lower<'_, '_> {
@@ -111,6 +123,7 @@ impl Lower<'_, '_> {
                         event: cv,
                         dst: d.array,
                         collective: false,
+                        commit: true,
                     }),
                     span: span.clone(),
                 });
@@ -150,6 +163,238 @@ impl Lower<'_, '_> {
                 Ok(Val::Void)
             }
         }
+    }
+
+    /// A copy of `bytes` bytes (`U64`) from `src` to `dst` made by the whole thread block when
+    /// `kind` is `collective` (the block's threads share it out as they like, CUDA
+    /// Programming Guide, "Asynchronous Data Copies"), else by the thread alone: a
+    /// [`SyncEvent::CopyStart`] with event `event` and `kind`'s fields, the load of one source
+    /// unit and the store of it to the destination at an arbitrary unit index `j` below the
+    /// count (each thread its own `j`, standing for the copy of that unit), and
+    /// [`SyncEvent::CopyEnd`]. The unit is the destination's scalar element when `bytes` is
+    /// a constant multiple of its size, else a byte. The engine (`encode/engine/copies.rs`) places those accesses
+    /// at any barrier interval up to the wait that covers `event`; the destination's values
+    /// are renewed (any value) after the copy. `note` is said once, naming `name` at `span`.
+    ///
+    /// Over-approximates which thread writes which byte: every byte of the destination may be
+    /// written (and every byte of the source read) by the copy at any time before its wait.
+    ///
+    /// # Errors
+    /// None of its own; `Result` for the lowering's helpers.
+    pub(in crate::frontend) fn block_copy(
+        &mut self,
+        (dst, src): (PtrVal, PtrVal),
+        bytes: Expr,
+        (event, kind): (Expr, CopyKind),
+        (name, note): (&str, &str),
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        let site = self.copies;
+        self.copies += 1;
+        self.note_once(name, span, note);
+        let u64t = Ty::Int {
+            bits: 64,
+            signed: false,
+        };
+        out.push(Stmt {
+            kind: StmtKind::Sync(SyncEvent::CopyStart {
+                site,
+                event,
+                dst: dst.array,
+                collective: kind.collective,
+                commit: kind.commit,
+            }),
+            span: span.clone(),
+        });
+        let j = self.temp(u64t);
+        out.push(Stmt {
+            kind: StmtKind::Havoc { var: j },
+            span: span.clone(),
+        });
+        let jv = Expr::Var { id: j, ty: u64t };
+        // The unit: the destination's element when the count is a constant number of them
+        // (the report then names elements), else a byte.
+        let elem = dst.pointee.scalar().map(|t| u64::from(t.bytes())).unwrap_or(1);
+        let count = int_constant(&bytes).and_then(|b| u64::try_from(b).ok());
+        let (unit, limit) = match count {
+            Some(c) if elem > 1 && elem <= 8 && c % elem == 0 => (elem, Expr::int((c / elem) as i64, u64t)),
+            _ => (1, bytes),
+        };
+        let byte = Ty::Int {
+            bits: (unit * 8) as u32,
+            signed: false,
+        };
+        let t = self.temp(byte);
+        let at = |o: &Expr| {
+            let j = bin(BinOp::Mul, jv.clone(), Expr::int(unit as i64, u64t), u64t);
+            bin(BinOp::Add, o.clone(), cast(j, Ty::I64), Ty::I64)
+        };
+        let element = vec![
+            Stmt {
+                kind: StmtKind::Load {
+                    dst: t,
+                    array: src.array,
+                    offset: at(&src.off),
+                    ty: byte,
+                },
+                span: span.clone(),
+            },
+            Stmt {
+                kind: StmtKind::Store {
+                    array: dst.array,
+                    offset: at(&dst.off),
+                    value: Expr::Var { id: t, ty: byte },
+                    ty: byte,
+                },
+                span: span.clone(),
+            },
+        ];
+        out.push(Stmt {
+            kind: StmtKind::If {
+                cond: bin(BinOp::Lt, jv, limit, Ty::Bool),
+                then: element,
+                els: Vec::new(),
+            },
+            span: span.clone(),
+        });
+        out.push(Stmt {
+            kind: StmtKind::Sync(SyncEvent::CopyEnd),
+            span: span.clone(),
+        });
+        Ok(())
+    }
+
+    /// The commit of the thread's current group (`__pipeline_commit()`), which a group's
+    /// `memcpy_async` makes after its copy.
+    pub(in crate::frontend) fn pipeline_commit(&mut self, span: &Span, out: &mut Vec<Stmt>) {
+        let counter = self.pipeline_counter();
+        let cv = Expr::Var {
+            id: counter,
+            ty: Ty::U32,
+        };
+        out.push(Stmt {
+            kind: StmtKind::Assign {
+                var: counter,
+                value: bin(BinOp::Add, cv, Expr::int(1, Ty::U32), Ty::U32),
+            },
+            span: span.clone(),
+        });
+    }
+
+    /// The thread's count of committed groups (`U32`, [`SyncEvent::CopyWaitPrior`]'s
+    /// `committed`).
+    pub(in crate::frontend) fn pipeline_committed(&mut self) -> Expr {
+        Expr::Var {
+            id: self.pipeline_counter(),
+            ty: Ty::U32,
+        }
+    }
+
+    /// `cooperative_groups::memcpy_async(group, dst, src, bytes)` (or `(group, dst, dst_count,
+    /// src, src_count)`, counts in elements: the smaller one is copied), recognised by its
+    /// declaration in the toolkit's `cooperative_groups/details/async.h` (whose body is not
+    /// read): the block's copy ([`Self::block_copy`]) in the thread's current commit group,
+    /// which the call then commits, as the header does.
+    ///
+    /// # Errors
+    /// A group other than a `thread_block` (a tile's copy is not modelled); other arguments
+    /// than pointers and integer counts (`cuda::aligned_size_t` counts); pointers that do not
+    /// resolve to one array each.
+    pub(in crate::frontend) fn cg_memcpy_async(
+        &mut self,
+        call: &CallSite,
+        group: crate::frontend::cuda::groups::Group,
+        out: &mut Vec<Stmt>,
+    ) -> R<Val> {
+        let (_, name, args, span) = call.parts();
+        if group != crate::frontend::cuda::groups::Group::Block {
+            return unsupported(
+                span.clone(),
+                "`cooperative_groups::memcpy_async` on a group other than a `thread_block` (a tile's copy is not modelled)",
+            );
+        }
+        let u64t = Ty::Int {
+            bits: 64,
+            signed: false,
+        };
+        let (dst, src, bytes) = match args {
+            [_, dst, src, count] => {
+                let d = self.rvalue(dst, out)?;
+                let s = self.rvalue(src, out)?;
+                let (d, s) = (self.expect_ptr(d, dst)?, self.expect_ptr(s, src)?);
+                let c = self.count_arg(name, count, span, out)?;
+                (d, s, c)
+            }
+            [_, dst, dcount, src, scount] => {
+                let d = self.rvalue(dst, out)?;
+                let (d, dc) = (self.expect_ptr(d, dst)?, self.count_arg(name, dcount, span, out)?);
+                let s = self.rvalue(src, out)?;
+                let (s, sc) = (self.expect_ptr(s, src)?, self.count_arg(name, scount, span, out)?);
+                let size = self.size_of(&d.pointee, span)?;
+                let n = Expr::Select {
+                    cond: Box::new(bin(BinOp::Lt, dc.clone(), sc.clone(), Ty::Bool)),
+                    then: Box::new(dc),
+                    els: Box::new(sc),
+                    ty: u64t,
+                };
+                let bytes = bin(BinOp::Mul, n, Expr::int(size as i64, u64t), u64t);
+                (d, s, bytes)
+            }
+            _ => return unsupported(span.clone(), format!("`{name}` with {} arguments", args.len())),
+        };
+        let event = self.pipeline_committed();
+        self.block_copy(
+            (dst, src),
+            bytes,
+            (
+                event,
+                CopyKind {
+                    collective: true,
+                    commit: true,
+                },
+            ),
+            (
+                "cooperative_groups::memcpy_async",
+                "is modelled as the whole block's copy: every byte of its destination written (and of its source read) at any time from the call up to the cg::wait or cg::wait_prior that covers it",
+            ),
+            span,
+            out,
+        )?;
+        self.pipeline_commit(span, out);
+        Ok(Val::Void)
+    }
+
+    /// `cooperative_groups::wait(group)` (`prior` 0) and `wait_prior<N>(group)` (`prior`
+    /// `N`): the thread's [`SyncEvent::CopyWaitPrior`] (as `__pipeline_wait_prior(prior)`);
+    /// the caller then emits the group's `sync()`, as the toolkit's header does.
+    pub(in crate::frontend) fn cg_wait(&mut self, prior: u32, span: &Span, out: &mut Vec<Stmt>) {
+        let committed = self.pipeline_committed();
+        out.push(Stmt {
+            kind: StmtKind::Sync(SyncEvent::CopyWaitPrior {
+                committed,
+                prior: Expr::int(i64::from(prior), Ty::U32),
+            }),
+            span: span.clone(),
+        });
+    }
+
+    /// A count argument of a copy, as `size_t`.
+    pub(in crate::frontend) fn count_arg(&mut self, name: &str, a: &Node, span: &Span, out: &mut Vec<Stmt>) -> R<Expr> {
+        if !matches!(self.ctype(a), CType::Scalar(Ty::Int { .. })) {
+            return unsupported(
+                span.clone(),
+                format!("`{name}` with a count that is not an integer (`cuda::aligned_size_t` is not modelled)"),
+            );
+        }
+        let v = self.rvalue(a, out)?;
+        Ok(cast(
+            self.expect_scalar(v, a)?,
+            Ty::Int {
+                bits: 64,
+                signed: false,
+            },
+        ))
     }
 
     /// The kernel's counter of committed groups, made (0 in the prologue) at first use.

@@ -332,6 +332,58 @@ impl Lower<'_, '_> {
         })
     }
 
+    /// `std::min(a, b)` and `std::max(a, b)` of the C++ library, which return a reference to
+    /// one of their arguments (`const int &m = std::min(x, y);`), as that place: `b < a ? b :
+    /// a` for `min`, `a < b ? b : a` for `max` (libstdc++'s and libc++'s bodies), both
+    /// arguments' places evaluated once. `None` for any other call `n`, CUDA's `min(int,
+    /// int)` (a value, not a reference) and a program's own `min` included.
+    ///
+    /// # Errors
+    /// A comparison function or an initializer list; arguments that are not places
+    /// (a temporary's).
+    pub(in crate::frontend) fn minmax_place(&mut self, n: &Node, out: &mut Vec<Stmt>) -> R<Option<LVal>> {
+        if n.kind != "CallExpr" || !n.is_glvalue() {
+            return Ok(None);
+        }
+        let Some(d) = n.inner.first().and_then(|c| strip_parens(c).referenced_decl.as_ref()) else {
+            return Ok(None);
+        };
+        let min = match d.name.as_str() {
+            "min" => true,
+            "max" => false,
+            _ => return Ok(None),
+        };
+        if self.g.is_program_fn(&d.id) {
+            return Ok(None);
+        }
+        let span = self.span(n);
+        let args: Vec<&Node> = n.inner[1..].iter().filter(|c| !c.kind.ends_with("Attr")).collect();
+        let [a, b] = args[..] else {
+            return unsupported(
+                span,
+                format!("`std::{}` with a comparison function or an initializer list", d.name),
+            );
+        };
+        let la = self.lvalue(a, out)?;
+        let la = self.pin(la, &span, out);
+        let lb = self.lvalue(b, out)?;
+        let lb = self.pin(lb, &span, out);
+        let va = self.read(la.clone(), a, out)?;
+        let va = self.expect_scalar(va, a)?;
+        let vb = self.read(lb.clone(), b, out)?;
+        let vb = self.expect_scalar(vb, b)?;
+        let cond = match min {
+            true => crate::ir::build::bin(BinOp::Lt, vb, va, Ty::Bool),
+            false => crate::ir::build::bin(BinOp::Lt, va, vb, Ty::Bool),
+        };
+        let cond = self.pin_expr(cond, Ty::Bool, &span, out);
+        Ok(Some(LVal::Cond {
+            cond,
+            then: Box::new(lb),
+            els: Box::new(la),
+        }))
+    }
+
     /// Read one of two places: each read under its branch, the value joined.
     pub(in crate::frontend) fn read_cond(
         &mut self,

@@ -51,6 +51,9 @@ impl Lower<'_, '_> {
         if p.name.is_none() && !matches!(cty, CType::Scalar(_) | CType::Ptr(_) | CType::Record(_)) {
             return Ok(());
         }
+        if self.kernel_lambda_param(p, &span, out)? {
+            return Ok(());
+        }
         let b = self.param_binding(&name, &cty, (&p.id, param_space(p)), &span, out)?;
         self.frame_mut().env.insert(p.id.clone(), b);
         Ok(())
@@ -213,6 +216,12 @@ impl Lower<'_, '_> {
             return Ok(());
         }
         let cty = self.ctype(d);
+        if self.thread_pipeline_decl(d, &span)?
+            || self.atomic_ref_decl(d, &span, out)?
+            || self.cub_decl(d, &span, out)?
+        {
+            return Ok(());
+        }
         if crate::frontend::cuda::groups::node_group(d, &self.g.group_aliases).is_some() {
             // A cooperative group handle: no storage, its initializer (`this_thread_block()`)
             // is pure (`groups.rs`).
@@ -518,6 +527,13 @@ impl Lower<'_, '_> {
             return unsupported(span, format!("host variable `{name}` used in device code"));
         };
         let b = match &cty {
+            // CUB's `TempStorage` (`cuda/cub.rs`): words standing for the whole storage.
+            _ if space == Space::Shared && crate::frontend::cuda::cub::is_temp_storage(d.type_str()) => {
+                let word = CType::Scalar(Ty::U32);
+                let slots = Some(u64::from(crate::frontend::cuda::cub::SLOTS));
+                let a = self.new_array(&name, space, &CType::Array(Box::new(word.clone()), slots), span)?;
+                Binding::Mem(a, word)
+            }
             CType::Array(..) => Binding::Mem(self.new_array(&name, space, &cty, span)?, cty.clone()),
             CType::Scalar(_) | CType::Record(_) => {
                 let a = self.new_array(&name, space, &CType::Array(Box::new(cty.clone()), Some(1)), span)?;

@@ -207,6 +207,10 @@ pub(in crate::frontend) struct Globals<'a> {
     /// The `operator()`s of the lambdas in function bodies, by id: the id of their closure
     /// class (`lambda.rs`). They are in [`Self::funcs_by_id`] too.
     pub(in crate::frontend) lambda_ops: HashMap<String, String>,
+    /// The lambda expressions in function bodies (host code's included), by the id of their
+    /// closure class (`lambda.rs`): a kernel's parameter of a closure type is bound to the
+    /// lambda the host code passes.
+    pub(in crate::frontend) lambda_exprs: HashMap<String, &'a Node>,
     /// Whether each function declaration (by id, with or without a body) is the program's:
     /// first declared in one of its files, not in a toolkit or system header
     /// ([`in_library`]) nor in gpug's prelude and headers (the prelude's folder). A

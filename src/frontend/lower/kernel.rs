@@ -287,6 +287,7 @@ fn lower_kernel_pass(
         literals: HashMap::new(),
         copies: 0,
         pipeline: None,
+        pipeline_tail: None,
         null: None,
         surfaces: None,
         null_flags: HashMap::new(),
@@ -303,6 +304,8 @@ fn lower_kernel_pass(
         entry_depth: 1,
         sources: HashMap::new(),
         closures: HashMap::new(),
+        atomic_refs: HashMap::new(),
+        cub_objects: HashMap::new(),
     };
     let body = body_of(f).ok_or_else(|| FrontendError::Unsupported {
         span: l.kspan.clone(),

@@ -229,6 +229,9 @@ pub(in crate::frontend) struct Lower<'a, 'g> {
     /// CUDA: the thread's count of committed pipeline groups (`cuda/pipeline.rs`), made at
     /// the first pipeline primitive.
     pub(in crate::frontend) pipeline: Option<VarId>,
+    /// CUDA: the thread's `cuda::pipeline<cuda::thread_scope_thread>`'s count of groups its
+    /// consumer has waited for (`cuda/thread_pipeline.rs`), made at its `make_pipeline()`.
+    pub(in crate::frontend) pipeline_tail: Option<VarId>,
     /// OpenCL: the array a null pointer points into (`null.rs`); `None` for CUDA, where a null
     /// pointer used as a pointer is refused.
     pub(in crate::frontend) null: Option<ArrayId>,
@@ -273,6 +276,12 @@ pub(in crate::frontend) struct Lower<'a, 'g> {
     /// The lambdas held in local variables and parameters, by their declaration id
     /// (`lambda.rs`).
     pub(in crate::frontend) closures: HashMap<String, calls::lambda::Closure>,
+    /// CUDA: the `cuda::atomic_ref` locals by declaration id: the location each refers to
+    /// and its scope (`cuda/atomic_ref.rs`).
+    pub(in crate::frontend) atomic_refs: HashMap<String, (PtrVal, AtomicScope)>,
+    /// CUDA: CUB's block collectives held in locals (`cub::BlockReduce<int, 128> r(temp);`)
+    /// by declaration id: their `TempStorage` (`cuda/cub.rs`).
+    pub(in crate::frontend) cub_objects: HashMap<String, PtrVal>,
 }
 
 pub(in crate::frontend) fn pos_span(p: &Pos) -> Span {

@@ -473,6 +473,9 @@ impl Lower<'_, '_> {
             "CompoundAssignOperator" => self.compound_assign(n, out),
             "CXXOperatorCallExpr" if self.builtin_assignment(n) => self.operator_assign_place(n, out),
             "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" => {
+                if let Some(lv) = self.minmax_place(n, out)? {
+                    return Ok(lv);
+                }
                 self.last_ret_ref = None;
                 self.call(n, out)?;
                 match self.last_ret_ref.take() {

@@ -1,6 +1,9 @@
 //! C++ lambdas in device code: a lambda held in a local variable (`auto f = [&](int i) {…};`),
 //! called in place (`[&] {…}()`), or given to a template's parameter (`template <class F>
-//! __device__ void g(F op)` called as `g([&](int i) {…})`), and called there.
+//! __device__ void g(F op)` called as `g([&](int i) {…})`), and called there; a `__device__`
+//! lambda the host code passes to a template kernel (`k<<<g, b>>>(a, [k] __device__(int x)
+//! {…})`): the kernel's parameter holds that lambda's closure, each by-copy capture a kernel
+//! parameter of its own (the host's value, any value the same in every thread).
 //!
 //! The closure has no storage: it is a [`Closure`], the bindings its body sees, kept by the
 //! declaration id of the variable or parameter that holds it. A call (`f(i)`, a
@@ -39,6 +42,7 @@ pub(in crate::frontend) fn collect_lambdas<'a>(n: &'a Node, g: &mut Globals<'a>)
         && let Some(record) = n.inner.iter().find(|c| c.kind == "CXXRecordDecl")
     {
         collect_ops(record, &record.id, g);
+        g.lambda_exprs.insert(record.id.clone(), n);
     }
     for c in &n.inner {
         collect_lambdas(c, g);
@@ -222,6 +226,109 @@ impl Lower<'_, '_> {
             );
         }
         Ok(false)
+    }
+
+    /// The kernel's parameter `p` when its type is a lambda's closure (`template <class F>
+    /// __global__ void k(F f)` launched with a `__device__` lambda, `true`): `p` holds the
+    /// closure of the lambda of that type (the one at the place its type names, `(lambda at
+    /// file:line:col)`), each by-copy capture a parameter of the kernel of its own (`f.k`:
+    /// the host's value, the same in every thread, not modelled). `false` for any other
+    /// parameter.
+    ///
+    /// # Errors
+    /// No lambda of that type in the file; by-reference captures (host memory), `this`,
+    /// init-captures, `mutable` lambdas.
+    pub(in crate::frontend) fn kernel_lambda_param(&mut self, p: &Node, span: &Span, out: &mut Vec<Stmt>) -> R<bool> {
+        let Some(t) = p.ty.as_ref() else { return Ok(false) };
+        let ty = t.desugared.as_deref().unwrap_or(&t.qual_type);
+        let Some(at) = ty.trim_start_matches("const ").trim().strip_prefix("(lambda at ") else {
+            return Ok(false);
+        };
+        let at = at.trim_end_matches(')');
+        let name = p.name.clone().unwrap_or_default();
+        // `file:line:col`, the file possibly with colons of its own.
+        let mut parts = at.rsplitn(3, ':');
+        let (col, line, file) = (parts.next(), parts.next(), parts.next().unwrap_or(""));
+        let (Some(col), Some(line)) = (
+            col.and_then(|c| c.parse::<u32>().ok()),
+            line.and_then(|l| l.parse::<u32>().ok()),
+        ) else {
+            return unsupported(
+                span.clone(),
+                format!("kernel parameter `{name}` of a lambda type clang does not place"),
+            );
+        };
+        let found = self.g.lambda_exprs.iter().find(|(_, lam)| {
+            lam.inner.iter().any(|r| {
+                r.kind == "CXXRecordDecl"
+                    && r.pos.as_ref().is_some_and(|q| {
+                        q.line == line && q.col == col && (file.ends_with(&*q.file) || q.file.ends_with(file))
+                    })
+            })
+        });
+        let Some((record, lam)) = found.map(|(r, l)| (r.clone(), *l)) else {
+            return unsupported(
+                span.clone(),
+                format!("kernel parameter `{name}`: a lambda not found in the file"),
+            );
+        };
+        let Some(rec) = lam.inner.iter().find(|c| c.kind == "CXXRecordDecl") else {
+            return unsupported(span.clone(), "lambda without its closure class");
+        };
+        let mutable = rec.inner.iter().any(|m| {
+            m.kind == "CXXMethodDecl"
+                && m.name.as_deref() == Some("operator()")
+                && !m
+                    .ty
+                    .as_ref()
+                    .is_some_and(|t| after_params(&t.qual_type).trim_start().starts_with("const"))
+        });
+        if mutable {
+            return unsupported(span.clone(), format!("kernel parameter `{name}`: a `mutable` lambda"));
+        }
+        let fields: Vec<&Node> = rec.inner.iter().filter(|c| c.kind == "FieldDecl").collect();
+        let mut inits: Vec<&Node> = lam.inner.iter().filter(|c| c.kind != "CXXRecordDecl").collect();
+        if inits.last().is_some_and(|b| b.kind == "CompoundStmt") {
+            inits.pop();
+        }
+        if fields.len() != inits.len() {
+            return unsupported(span.clone(), "lambda whose captures the AST does not show");
+        }
+        let mut env = HashMap::new();
+        for (f, init) in fields.into_iter().zip(inits) {
+            let by_ref = f.ty.as_ref().is_some_and(|t| {
+                let t = t.qual_type.trim_end();
+                t.ends_with('&') || t.contains("(&)")
+            });
+            let target = strip_closure(init);
+            let Some(d) = target.referenced_decl.as_ref().filter(|_| target.kind == "DeclRefExpr") else {
+                return unsupported(
+                    span.clone(),
+                    format!("kernel parameter `{name}`: a lambda capturing `this` or an expression"),
+                );
+            };
+            if by_ref {
+                return unsupported(
+                    span.clone(),
+                    format!(
+                        "kernel parameter `{name}`: a lambda capturing `{}` by reference (host memory)",
+                        d.name
+                    ),
+                );
+            }
+            let cty = self.ctype(f);
+            let b = self.param_binding(&format!("{name}.{}", d.name), &cty, ("", Space::Global), span, out)?;
+            env.insert(d.id.clone(), b);
+        }
+        self.closures.insert(
+            p.id.clone(),
+            Closure {
+                record,
+                env,
+                this: None,
+            },
+        );
+        Ok(true)
     }
 
     /// The argument `a` for the parameter `p` when it is a lambda: the parameter holds its

@@ -34,9 +34,22 @@ use std::collections::{HashMap, HashSet};
 
 impl Lower<'_, '_> {
     /// A call `n` (callee `c`) of one of the CUDA features with a lowering of their own:
-    /// cooperative groups' (`groups.rs`), warp matrix functions (`wmma.rs`); `None` for any
+    /// `cuda::barrier`'s and the copies it completes (`barrier.rs`), cooperative groups'
+    /// (`groups.rs`), warp matrix functions (`wmma.rs`); `None` for any
     /// other call.
     fn feature_call(&mut self, call: &CallSite, c: &Node, out: &mut Vec<Stmt>) -> R<Option<Val>> {
+        if let Some(v) = self.barrier_call(call, c, out)? {
+            return Ok(Some(v));
+        }
+        if let Some(v) = self.thread_pipeline_call(call, c, out)? {
+            return Ok(Some(v));
+        }
+        if let Some(v) = self.atomic_ref_call(call, c, out)? {
+            return Ok(Some(v));
+        }
+        if let Some(v) = self.cub_call(call, c, out)? {
+            return Ok(Some(v));
+        }
         if let Some(v) = self.group_call(call, c, out)? {
             return Ok(Some(v));
         }
