@@ -100,7 +100,7 @@ pub(super) fn jobs(paths: &[PathBuf], db: Option<&CompileDb>) -> Result<(Vec<Job
                 }
             }
             None => {
-                notes.push(super::not_in_db(&file, db));
+                notes.push(super::compile_db::not_in_db(&file, db));
                 out.push(plain(file));
             }
         }

@@ -400,6 +400,36 @@ pub fn variant_names(sets: &[DbFlags]) -> Vec<String> {
         .collect()
 }
 
+/// Puts the flags of `file`'s first entry in `db` under `fe` ([`DbFlags::apply`]),
+/// with a note on stderr when the file has no entry (as clang-tidy warns) or several that
+/// differ.
+pub(super) fn apply_first_entry(db: &CompileDb, file: &Path, fe: &mut FrontendOptions) {
+    match db.flags_of(file) {
+        None => eprintln!("{}", not_in_db(file, db)),
+        Some(sets) => {
+            if sets.len() > 1 {
+                eprintln!(
+                    "note: {} has {} entries with different flags in {}; using the first ({})",
+                    file.display(),
+                    sets.len(),
+                    db.path().display(),
+                    variant_names(sets)[0]
+                );
+            }
+            sets[0].apply(fe);
+        }
+    }
+}
+
+/// The note for a file that the compilation database `db` has no entry for (as clang-tidy warns).
+pub(super) fn not_in_db(file: &Path, db: &CompileDb) -> String {
+    format!(
+        "note: {} has no entry in {}; verified with the command line's flags only",
+        file.display(),
+        db.path().display()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

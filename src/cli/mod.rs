@@ -10,6 +10,7 @@ pub mod bank;
 mod batch;
 pub mod check;
 pub mod compile_db;
+mod live;
 mod options;
 mod values;
 
@@ -65,9 +66,9 @@ where
     C: Command,
     C::File: Render + Outcome,
 {
-    let live = output.format() == Format::Text && live_terminal();
+    let live = output.format() == Format::Text && live::live_terminal();
     let result = match live {
-        true => run_live(file, common, command),
+        true => live::run_live(file, common, command),
         false => driver::run(file, common, command),
     };
     let code = match &result {
@@ -105,47 +106,6 @@ where
         }
     }
     write_sarif(output, code, log)
-}
-
-/// Whether the report goes to a terminal and progress can be drawn on another (issue 56 item
-/// 3): then [`run_live`] prints each kernel's report as it is decided.
-fn live_terminal() -> bool {
-    use std::io::IsTerminal;
-    std::io::stdout().is_terminal() && std::io::stderr().is_terminal()
-}
-
-/// [`driver::run`] on a terminal: a spinner on stderr names the kernel and the query being
-/// asked (`softmax_kernel1: race.out.seg0.L115`) with the seconds since the run began, and each
-/// kernel's report is printed on stdout as soon as it is decided (the same text as the whole
-/// file's report, one kernel at a time).
-fn run_live<C>(file: &Path, common: &RunOptions, command: &C) -> Result<C::File, driver::Error>
-where
-    C: Command,
-    C::File: Render,
-{
-    let bar = indicatif::ProgressBar::new_spinner();
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{spinner} [{elapsed}] {wide_msg}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
-    );
-    bar.enable_steady_tick(Duration::from_millis(200));
-    let shown = bar.clone();
-    let common = RunOptions {
-        progress: Some(crate::solver::Watch(Arc::new(move |query: &str| {
-            // Query names start with the kernel's name.
-            let msg = match query.split_once('.') {
-                Some((kernel, rest)) => format!("{kernel}: {rest}"),
-                None => query.to_string(),
-            };
-            shown.set_message(msg);
-        }))),
-        ..common.clone()
-    };
-    let result = driver::run_reporting(file, &common, command, &mut |one: C::File| {
-        bar.suspend(|| print!("{}", one.text()));
-    });
-    bar.finish_and_clear();
-    result
 }
 
 /// `log`, the SARIF log of a run whose exit code is `code`, printed on stdout with `--format
@@ -764,11 +724,11 @@ impl CommonArgs {
     }
 
     /// For a command that runs once per file (`gpug check`, `gpug bank`): puts the flags of
-    /// `file`'s entry in the database of `-p` under `fe` ([`apply_first_entry`]). Nothing
+    /// `file`'s entry in the database of `-p` under `fe` ([`compile_db::apply_first_entry`]). Nothing
     /// without `-p`. `Err`: the exit code of a database that cannot be read, after its reason.
     pub fn apply_compile_db(&self, file: &Path, fe: &mut FrontendOptions) -> Result<(), i32> {
         if let Some(db) = self.compile_db()? {
-            apply_first_entry(&db, file, fe);
+            compile_db::apply_first_entry(&db, file, fe);
         }
         Ok(())
     }
@@ -863,36 +823,6 @@ impl CommonArgs {
     }
 }
 
-/// Puts the flags of `file`'s first entry in `db` under `fe` ([`compile_db::DbFlags::apply`]),
-/// with a note on stderr when the file has no entry (as clang-tidy warns) or several that
-/// differ.
-fn apply_first_entry(db: &CompileDb, file: &Path, fe: &mut FrontendOptions) {
-    match db.flags_of(file) {
-        None => eprintln!("{}", not_in_db(file, db)),
-        Some(sets) => {
-            if sets.len() > 1 {
-                eprintln!(
-                    "note: {} has {} entries with different flags in {}; using the first ({})",
-                    file.display(),
-                    sets.len(),
-                    db.path().display(),
-                    compile_db::variant_names(sets)[0]
-                );
-            }
-            sets[0].apply(fe);
-        }
-    }
-}
-
-/// The note for a file that the compilation database `db` has no entry for (as clang-tidy warns).
-fn not_in_db(file: &Path, db: &CompileDb) -> String {
-    format!(
-        "note: {} has no entry in {}; verified with the command line's flags only",
-        file.display(),
-        db.path().display()
-    )
-}
-
 /// Prints clang's diagnostics as clang printed them, then one line naming `file`; returns the
 /// exit code of an input error.
 fn clang_failed(file: &Path, stderr: &str) -> i32 {
@@ -960,7 +890,7 @@ fn verify(a: VerifyArgs, args: &[String]) -> i32 {
         }
     };
     if let Some(db) = &db {
-        apply_first_entry(db, &file, &mut common.frontend);
+        compile_db::apply_first_entry(db, &file, &mut common.frontend);
     }
     run_command(&file, &common, &opts, &a.common, "")
 }

@@ -51,6 +51,9 @@
 //! Must not: print, build SMT terms, or assume parameter relations (those are suggested only).
 
 mod relations;
+mod signed;
+
+use signed::signed;
 
 use super::Error;
 use super::pipeline::KernelRun;
@@ -575,154 +578,6 @@ fn standard(
         }
     }
     Ok(Some((bits, total)))
-}
-
-/// At most this many signed operations are asked about one at a time to name those whose
-/// overflow an excluded finding needs ([`signed`]); with more, the condition lists a few.
-const MAX_NAMED: usize = 8;
-
-/// The standard assumption that no source-level signed `+`, `-`, `*` overflows (undefined
-/// behaviour: C++ [expr.pre]/4, C11 6.5p5, OpenCL C 6.3), after [`standard`] left `result` a
-/// defect in the launches of the index bound `bits` (`None`: no decided launch, nothing is
-/// asked): re-verifies `k` there with every signed operation assumed not to overflow. Each
-/// finding that disappears moves to [`KernelResult::excluded`], its condition naming the
-/// operations whose overflow it needs, found by one re-verification per operation with only
-/// that one assumed (at most [`MAX_NAMED`], until every such finding has one); when none
-/// remains the kernel is verified, the assumption in its contract. A `--check-overflow`
-/// finding is never excluded by it (the assumption rules out what it reports). Returns
-/// whether it excluded a finding.
-fn signed(
-    k: &Kernel,
-    opts: &dyn Reverify,
-    run: &mut KernelRun,
-    v: &Vocabulary,
-    bits: Option<(Option<u32>, bool)>,
-    result: &mut KernelResult,
-    answers: &mut Vec<String>,
-) -> Result<bool, Error> {
-    let Some((bits, total)) = bits else { return Ok(false) };
-    let overflow = |f: &Finding| f.kind == FindingKind::SignedOverflow;
-    if v.signed.is_empty() || result.verdict != Verdict::Defect || result.findings.iter().all(overflow) {
-        return Ok(false);
-    }
-    let mut launch = v.launch(bits, total);
-    launch.signed = v.signed.clone();
-    let under = reverify(k, opts, run, &launch, false)?;
-    answers.extend(under.answers.iter().map(|a| format!("{} {a}", label(&launch))));
-    if !under.inconclusive.is_empty() {
-        undecided_signed(result, "the re-verification with no signed overflow was undecided");
-        return Ok(false);
-    }
-    let excludes = |f: &Finding| !overflow(f) && !under.findings.iter().any(|g| same_check(f, g));
-    if !result.findings.iter().any(excludes) {
-        return Ok(false);
-    }
-    let named = label(&launch);
-    match satisfiable(k, opts, run, &launch, Vec::new(), named.trim_end_matches(':'), answers)? {
-        Some(true) => {}
-        Some(false) => {
-            result
-                .notes
-                .push("no signed overflow contradicts the kernel's requirements: no finding is excluded by it".into());
-            return Ok(false);
-        }
-        None => {
-            undecided_signed(
-                result,
-                "whether no signed overflow is consistent with the kernel's requirements is undecided",
-            );
-            return Ok(false);
-        }
-    }
-    let (gone, kept): (Vec<Finding>, Vec<Finding>) =
-        std::mem::take(&mut result.findings).into_iter().partition(excludes);
-    // Per excluded finding, the operations found alone to exclude it.
-    let mut needs: Vec<Vec<usize>> = vec![Vec::new(); gone.len()];
-    if let [op] = v.signed[..] {
-        // The one operation: the re-verification above asked it alone.
-        needs.iter_mut().for_each(|n| n.push(op));
-    } else if v.signed.len() <= MAX_NAMED {
-        for &op in &v.signed {
-            if needs.iter().all(|n| !n.is_empty()) {
-                break;
-            }
-            let mut one = launch.clone();
-            one.signed = vec![op];
-            let r = reverify(k, opts, run, &one, false)?;
-            answers.extend(r.answers.iter().map(|a| format!("{} {a}", label(&one))));
-            if !r.inconclusive.is_empty() {
-                continue;
-            }
-            for (f, n) in gone.iter().zip(needs.iter_mut()) {
-                if !r.findings.iter().any(|g| same_check(f, g)) {
-                    n.push(op);
-                }
-            }
-        }
-    }
-    let site = |op: usize| format!("`{}` ({})", k.signed_ops[op].text, k.signed_places(op));
-    let conditions: Vec<String> = needs
-        .iter()
-        .map(|n| match n.as_slice() {
-            [] => {
-                let mut some: Vec<String> = v.signed.iter().take(3).map(|&op| site(op)).collect();
-                if v.signed.len() > 3 {
-                    some.push("…".into());
-                }
-                format!(
-                    "a signed operation overflows (one of {}): undefined behaviour",
-                    some.join(", ")
-                )
-            }
-            ops => {
-                let each: Vec<String> = ops
-                    .iter()
-                    .map(|&op| format!("{} overflows {}", site(op), k.signed_ops[op].type_name()))
-                    .collect();
-                format!("{}: undefined behaviour", each.join(" and "))
-            }
-        })
-        .collect();
-    result
-        .excluded
-        .extend(gone.into_iter().zip(conditions).map(|(finding, condition)| Excluded {
-            finding,
-            condition: format!("only when {condition}"),
-        }));
-    // The defects with no overflow, with their witnesses there, and the overflows reported.
-    result.findings = under.findings;
-    for f in kept.into_iter().filter(overflow) {
-        if !result.findings.contains(&f) {
-            result.findings.push(f);
-        }
-    }
-    const OUTSIDE: &str = "the findings listed as excluded need launches outside the standard assumptions; --strict reports them as defects";
-    result.notes.retain(|n| n != OUTSIDE);
-    if result.findings.is_empty() {
-        let mut contract: Vec<String> = v.unused.iter().map(|(n, _, _)| format!("{n} = 1")).collect();
-        if let Some(bits) = bits {
-            for i in (0..3).filter(|i| v.wrap[*i]) {
-                let d = DIMS[i];
-                contract.push(format!("gridDim.{d} * blockDim.{d} <= 2^{bits}"));
-            }
-        }
-        contract.push("no signed +, -, * overflows (undefined behaviour)".into());
-        result.verdict = Verdict::Verified;
-        result.inconclusive.clear();
-        let n = result.excluded.len();
-        result.notes.push(format!(
-            "the launch contract is the standard assumptions, no signed overflow among them (--check-overflow reports each one); --strict reports the {} excluded finding{} as defect{}",
-            n,
-            if n == 1 { "" } else { "s" },
-            if n == 1 { "" } else { "s" },
-        ));
-        result.contract = contract;
-    } else {
-        result.notes.push(
-            "the findings listed as excluded need launches outside the standard assumptions or a signed overflow (undefined behaviour); --strict reports them as defects".into(),
-        );
-    }
-    Ok(true)
 }
 
 /// The condition of the launches each finding of `gone` needs: which kind of standard

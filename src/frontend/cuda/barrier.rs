@@ -140,27 +140,7 @@ impl Lower<'_, '_> {
                 let Some(block) = node_barrier(strip_parens(last)) else {
                     return Ok(None);
                 };
-                let (collective, rest) = match args {
-                    [g, rest @ ..] if rest.len() == 4 => match node_group(strip_parens(g), &self.g.group_aliases) {
-                        Some(Group::Block) => (true, rest),
-                        _ => {
-                            return unsupported(
-                                span.clone(),
-                                "`cuda::memcpy_async` on a group other than a `thread_block` is not modelled",
-                            );
-                        }
-                    },
-                    rest if rest.len() == 4 => (false, rest),
-                    _ => return unsupported(span.clone(), format!("`{name}` with {} arguments", args.len())),
-                };
-                let [dst, src, size, bar] = rest else {
-                    return unsupported(span.clone(), format!("`{name}` with {} arguments", args.len()));
-                };
-                let d = self.rvalue(dst, out)?;
-                let d = self.expect_ptr(d, dst)?;
-                let s = self.rvalue(src, out)?;
-                let s = self.expect_ptr(s, src)?;
-                let bytes = self.count_arg(name, size, span, out)?;
+                let (collective, d, s, bytes, bar) = self.memcpy_async_operands(name, args, span, out)?;
                 let event = self.barrier_place(bar, false, block, span, out)?;
                 self.block_copy(
                     (d, s),
@@ -213,5 +193,51 @@ impl Lower<'_, '_> {
             return unsupported(span.clone(), "a `cuda::barrier` that is not in `__shared__` memory");
         }
         Ok(barrier_event(array, off))
+    }
+}
+
+impl Lower<'_, '_> {
+    /// The operands of `cuda::memcpy_async([group,] dst, src, size, barrier_or_pipeline)` (the
+    /// call `name` with the argument nodes `args`), shared by the `cuda::barrier` and
+    /// `cuda::pipeline` forms: whether a `thread_block` makes the copy, the destination and
+    /// source pointers, the byte count, and the node of the barrier or pipeline.
+    ///
+    /// Errors: a group other than a `thread_block`, another argument count, pointers that do
+    /// not resolve, a count that is not a known size.
+    pub(in crate::frontend) fn memcpy_async_operands<'n>(
+        &mut self,
+        name: &str,
+        args: &'n [&'n Node],
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<(
+        bool,
+        crate::frontend::lower::PtrVal,
+        crate::frontend::lower::PtrVal,
+        Expr,
+        &'n Node,
+    )> {
+        let (collective, rest) = match args {
+            [g, rest @ ..] if rest.len() == 4 => match node_group(strip_parens(g), &self.g.group_aliases) {
+                Some(Group::Block) => (true, rest),
+                _ => {
+                    return unsupported(
+                        span.clone(),
+                        "`cuda::memcpy_async` on a group other than a `thread_block` is not modelled",
+                    );
+                }
+            },
+            rest if rest.len() == 4 => (false, rest),
+            _ => return unsupported(span.clone(), format!("`{name}` with {} arguments", args.len())),
+        };
+        let [dst, src, size, target] = rest else {
+            return unsupported(span.clone(), format!("`{name}` with {} arguments", args.len()));
+        };
+        let d = self.rvalue(dst, out)?;
+        let d = self.expect_ptr(d, dst)?;
+        let s = self.rvalue(src, out)?;
+        let s = self.expect_ptr(s, src)?;
+        let bytes = self.count_arg(name, size, span, out)?;
+        Ok((collective, d, s, bytes, *target))
     }
 }

@@ -22,7 +22,6 @@
 //! `pipeline_consumer_wait_prior<N>`.
 
 use crate::frontend::ast::{Node, strip_parens};
-use crate::frontend::cuda::groups::{Group, node_group};
 use crate::frontend::cuda::pipeline::CopyKind;
 use crate::frontend::lower::{CallSite, Lower, R, Val, unsupported};
 use crate::ir::build::bin;
@@ -169,27 +168,7 @@ impl Lower<'_, '_> {
                 "`cuda::memcpy_async` into a `cuda::pipeline` of block scope is not modelled",
             );
         }
-        let (collective, rest) = match args {
-            [g, rest @ ..] if rest.len() == 4 => match node_group(strip_parens(g), &self.g.group_aliases) {
-                Some(Group::Block) => (true, rest),
-                _ => {
-                    return unsupported(
-                        span.clone(),
-                        "`cuda::memcpy_async` on a group other than a `thread_block` is not modelled",
-                    );
-                }
-            },
-            rest if rest.len() == 4 => (false, rest),
-            _ => return unsupported(span.clone(), format!("`{name}` with {} arguments", args.len())),
-        };
-        let [dst, src, size, _] = rest else {
-            return unsupported(span.clone(), format!("`{name}` with {} arguments", args.len()));
-        };
-        let d = self.rvalue(dst, out)?;
-        let d = self.expect_ptr(d, dst)?;
-        let s = self.rvalue(src, out)?;
-        let s = self.expect_ptr(s, src)?;
-        let bytes = self.count_arg(name, size, span, out)?;
+        let (collective, d, s, bytes, _) = self.memcpy_async_operands(name, args, span, out)?;
         let event = self.pipeline_committed();
         self.block_copy(
             (d, s),
