@@ -312,6 +312,11 @@ pub enum AtomicOp {
     And,
     Or,
     Xor,
+    /// `atomicAdd` of CUDA's 16-bit floats on their bits (`__half`, `__nv_bfloat16` and their
+    /// pairs, `cuda_fp16.hpp`/`cuda_bf16.hpp`, written there as inline asm): an uninterpreted
+    /// function of the old bits and the operand's, named by the type (`"half2"`), in every
+    /// float mode: nothing is assumed of 16-bit float arithmetic.
+    Fp16Add(&'static str),
 }
 
 /// The threads an atomic is atomic with respect to (CUDA C++ Programming Guide, "Atomic

@@ -230,6 +230,11 @@ impl Encoder<'_> {
     pub(in crate::encode) fn atomic_value(&mut self, op: AtomicOp, old: Sexp, ops: &[Sexp], ty: Ty) -> Sexp {
         let v = ops.first().cloned().unwrap_or_else(|| old.clone());
         let w = ty.bits();
+        if let AtomicOp::Fp16Add(kind) = op {
+            self.has_opaque_float = true;
+            let name = self.uf(&format!("atomicAdd.{kind}"), &[ty, ty], ty);
+            return app(&name, vec![old, v]);
+        }
         if let Ty::Float { bits } = ty {
             let ieee = match op {
                 AtomicOp::Add => "fadd",
@@ -286,6 +291,7 @@ impl Encoder<'_> {
             AtomicOp::And => app("bvand", vec![old, v]),
             AtomicOp::Or => app("bvor", vec![old, v]),
             AtomicOp::Xor => app("bvxor", vec![old, v]),
+            AtomicOp::Fp16Add(_) => unreachable!("handled above"),
         }
     }
 }

@@ -30,6 +30,7 @@
 //! language (statements, expressions, places, calls: [`crate::frontend::lower`]).
 
 pub(in crate::frontend) mod asm;
+pub(in crate::frontend) mod atomic16;
 pub(in crate::frontend) mod atomic_ref;
 pub(in crate::frontend) mod barrier;
 pub(in crate::frontend) mod builtins;

@@ -296,6 +296,18 @@ impl Lower<'_, '_> {
             return Ok(());
         }
         self.frame_mut().env.insert(d.id.clone(), b.clone());
+        // An integer holding a pointer's value (`uintptr_t v = (uintptr_t)p`), for a cast back
+        // to a pointer (`addr.rs`).
+        if let (Binding::Scalar(..), Some(e)) = (&b, init) {
+            match self.addr_provenance(e)? {
+                Some(a) if !self.frame().modified.contains(&d.id) => {
+                    self.int_addrs.insert(d.id.clone(), a);
+                }
+                _ => {
+                    self.int_addrs.remove(&d.id);
+                }
+            }
+        }
         match init {
             None => self.havoc(&b, &span, out),
             Some(e) => self.init(LVal::Bound(b), &cty, e, &span, out),

@@ -377,7 +377,7 @@ impl Lower<'_, '_> {
                 let v = self.rvalue(c, out)?;
                 Ok(Val::Scalar(cast(self.expect_scalar(v, c)?, FN_PTR)))
             }
-            "IntegralToPointer" => unsupported(span, "integer to pointer cast"),
+            "IntegralToPointer" => self.int_to_pointer(n, c, &target, out),
             "PointerToIntegral" | "PointerToBoolean" if self.g.types.is_fn_ptr(c.type_str()) => {
                 let v = self.rvalue(c, out)?;
                 let e = self.expect_scalar(v, c)?;
@@ -400,7 +400,7 @@ impl Lower<'_, '_> {
                     None => unsupported(span, "pointer to boolean conversion of this pointer"),
                 }
             }
-            "PointerToIntegral" => unsupported(span, "pointer to integer conversion"),
+            "PointerToIntegral" => self.pointer_to_int(n, c, &target, out),
             "Dependent" => unsupported(span, "dependent (uninstantiated template) cast"),
             other => unsupported(span, format!("cast `{other}`")),
         }

@@ -284,6 +284,8 @@ fn lower_kernel_pass(
         kspan,
         last_ret_ref: None,
         prologue: Vec::new(),
+        int_addrs: HashMap::new(),
+        addr_params: HashMap::new(),
         literals: HashMap::new(),
         copies: 0,
         pipeline: None,

@@ -50,6 +50,7 @@ use num_bigint::BigInt;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+pub(in crate::frontend) mod addr;
 pub(in crate::frontend) mod annotations;
 pub(in crate::frontend) mod builtin;
 pub(in crate::frontend) mod calls;
@@ -282,6 +283,12 @@ pub(in crate::frontend) struct Lower<'a, 'g> {
     /// CUDA: CUB's block collectives held in locals (`cub::BlockReduce<int, 128> r(temp);`)
     /// by declaration id: their `TempStorage` (`cuda/cub.rs`).
     pub(in crate::frontend) cub_objects: HashMap<String, PtrVal>,
+    /// Integer locals initialised with a pointer's integer value (`uintptr_t v = (uintptr_t)p`)
+    /// and never assigned again, by declaration id: the array it points into (`addr.rs`).
+    pub(in crate::frontend) int_addrs: HashMap<String, ArrayId>,
+    /// Each array's address as a kernel parameter `NAME$addr`, made at the first pointer
+    /// converted to an integer (`addr.rs`).
+    pub(in crate::frontend) addr_params: HashMap<ArrayId, VarId>,
 }
 
 pub(in crate::frontend) fn pos_span(p: &Pos) -> Span {

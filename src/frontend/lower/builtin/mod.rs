@@ -23,6 +23,12 @@ impl Lower<'_, '_> {
         let Some(lowering) = lookup(self.g.language, name) else {
             return Ok(None);
         };
+        // `atomicAdd(__half2 *, __half2)` and the other 16-bit float atomics (`cuda/atomic16.rs`).
+        if let Lowering::Atomic(AtomicOp::Add, scope) = lowering
+            && let Some(record) = self.fp16_atomic_target(args)
+        {
+            return self.fp16_atomic(call, &record, scope, out).map(Some);
+        }
         // CUDA's half and bfloat16 overloads of built-in names (`__hadd(__half, __half)`,
         // `__shfl_xor_sync(mask, __nv_bfloat162, …)`) are the headers' functions; not the
         // cache-hinted loads and stores (`__stcs(__nv_bfloat16 *, …)`, written in the headers
