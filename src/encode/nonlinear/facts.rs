@@ -143,7 +143,18 @@ impl Facts {
                     v
                 })
             }
-            _ => None,
+            // Any other operator of literals (`(_ extract 31 0) (bvudiv #x10 #x02)`, a
+            // `constexpr` quotient such as `16 / sizeof(T)`): its value by constant folding.
+            _ => {
+                let Sexp::List(items) = t else { return None };
+                let mut lits = vec![items[0].clone()];
+                for a in args {
+                    let (v, w) = (self.literal(a)?, self.width(a)?);
+                    lits.push(Sexp::bv(&v, w));
+                }
+                let folded = crate::encode::engine::fold::fold(&Sexp::List(lits));
+                crate::encode::engine::fold::lit(&folded).map(|(v, _)| BigUint::from(v))
+            }
         }
     }
 

@@ -609,3 +609,38 @@ fn row_major_offsets_give_equal_rows_and_columns() {
     facts.offset_lemmas(&o("t1", "#x0000c451"), 4, &o("t2", "#x0000c452"), 4, &mut out);
     assert!(row_lemma(&out, "#x0000a6ea").is_none(), "{out:?}");
 }
+
+/// A factor that is a constant expression of any operator (`16 / sizeof(T)` of llm.c's
+/// `x128::size`, `((_ extract 31 0) (bvudiv #x0010 #x0002))`) is a literal: a product by it is
+/// kept, and a script with no other product has no relaxation (before, the product became
+/// `nl.mul32` and its relaxed query was asked, and answered `sat`, before the exact one).
+#[test]
+fn constant_expressions_are_literals() {
+    let bv32 = Sexp::bv_sort(32);
+    let cmds = vec![
+        Command::DeclareConst {
+            name: "i".into(),
+            sort: bv32.clone(),
+        },
+        Command::DefineConst {
+            name: "idx".into(),
+            sort: bv32,
+            value: parse_sexp("(bvmul i ((_ extract 31 0) (bvudiv #x0000000000000010 #x0000000000000002)))"),
+        },
+        Command::Assert(parse_sexp("(= idx #x00000010)")),
+    ];
+    assert!(relax_script(cmds.clone()).is_none());
+    // A symbolic divisor still makes a symbolic factor.
+    let mut symbolic = cmds;
+    symbolic.insert(
+        0,
+        Command::DeclareConst {
+            name: "s".into(),
+            sort: Sexp::bv_sort(64),
+        },
+    );
+    if let Command::DefineConst { value, .. } = &mut symbolic[2] {
+        *value = parse_sexp("(bvmul i ((_ extract 31 0) (bvudiv #x0000000000000010 s)))");
+    }
+    assert!(relax_script(symbolic).is_some());
+}
