@@ -100,6 +100,19 @@ impl TypeEnv {
         if self.records.contains_key(key) {
             return CType::Record(key.to_string());
         }
+        // libcu++'s `cuda::aligned_size_t<N>` (`cuda/std/__cuda/barrier.h`: one `size_t` with
+        // a promise of alignment, the size argument of `cuda::memcpy_async`) is that `size_t`:
+        // its record is in the precompiled header, not the AST.
+        if let Some(rest) = key
+            .trim_start_matches("const ")
+            .trim_start_matches("::")
+            .strip_prefix("cuda::")
+            .map(|r| r.trim_start_matches("__4::").trim_start_matches("std::"))
+            && rest.starts_with("aligned_size_t<")
+            && rest.ends_with('>')
+        {
+            return CType::Scalar(Ty::U64);
+        }
         // A warp matrix fragment, by whichever spelling (`cuda/wmma.rs`).
         if key.contains("fragment<")
             && let Some(mut f) = crate::frontend::cuda::fragment::Fragment::parse(key)

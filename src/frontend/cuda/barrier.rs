@@ -142,7 +142,7 @@ impl Lower<'_, '_> {
                 };
                 let (collective, d, s, bytes, bar) = self.memcpy_async_operands(name, args, span, out)?;
                 let event = self.barrier_place(bar, false, block, span, out)?;
-                self.block_copy(
+                self.block_copy_from(
                     (d, s),
                     bytes,
                     (
@@ -210,13 +210,7 @@ impl Lower<'_, '_> {
         args: &'n [&'n Node],
         span: &Span,
         out: &mut Vec<Stmt>,
-    ) -> R<(
-        bool,
-        crate::frontend::lower::PtrVal,
-        crate::frontend::lower::PtrVal,
-        Expr,
-        &'n Node,
-    )> {
+    ) -> R<(bool, crate::frontend::lower::PtrVal, Val, Expr, &'n Node)> {
         let (collective, rest) = match args {
             [g, rest @ ..] if rest.len() == 4 => match node_group(strip_parens(g), &self.g.group_aliases) {
                 Some(Group::Block) => (true, rest),
@@ -235,8 +229,12 @@ impl Lower<'_, '_> {
         };
         let d = self.rvalue(dst, out)?;
         let d = self.expect_ptr(d, dst)?;
-        let s = self.rvalue(src, out)?;
-        let s = self.expect_ptr(s, src)?;
+        // The source may be one of two arrays (`c ? &A[i] : &B[j]`): a copy from each, by case
+        // ([`Lower::block_copy_from`]).
+        let s = match self.rvalue(src, out)? {
+            s @ Val::PtrCond(..) => s,
+            s => Val::Ptr(self.expect_ptr(s, src)?),
+        };
         let bytes = self.count_arg(name, size, span, out)?;
         Ok((collective, d, s, bytes, *target))
     }

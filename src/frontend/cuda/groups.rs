@@ -177,14 +177,7 @@ impl Lower<'_, '_> {
     /// `wait_prior<N>`'s `N`: the first template argument of the instantiation the callee `c`
     /// refers to.
     fn wait_stage(&self, c: &Node) -> Option<u32> {
-        let d = c.referenced_decl.as_ref()?;
-        let def = self.g.funcs_by_id.get(&d.id)?;
-        let a = def.inner.iter().find(|a| a.kind == "TemplateArgument")?;
-        match a.value.as_ref()? {
-            serde_json::Value::Number(n) => n.as_u64().and_then(|v| u32::try_from(v).ok()),
-            serde_json::Value::String(s) => s.parse().ok(),
-            _ => None,
-        }
+        template_stage(&self.g.funcs_by_id, c)
     }
 
     /// The `sync()` of `group` (module docs).
@@ -485,5 +478,19 @@ impl Lower<'_, '_> {
             b => LVal::Bound(b),
         };
         self.read(lv, n, out)
+    }
+}
+
+/// The first template argument, an integer, of the function template instantiation the
+/// callee `c` refers to (`wait_prior<N>`'s, `pipeline_consumer_wait_prior<N>`'s `N`), found
+/// in `funcs` (the file's functions with a body, by id).
+pub(in crate::frontend) fn template_stage(funcs: &std::collections::HashMap<String, &Node>, c: &Node) -> Option<u32> {
+    let d = c.referenced_decl.as_ref()?;
+    let def = funcs.get(&d.id)?;
+    let a = def.inner.iter().find(|a| a.kind == "TemplateArgument")?;
+    match a.value.as_ref()? {
+        serde_json::Value::Number(n) => n.as_u64().and_then(|v| u32::try_from(v).ok()),
+        serde_json::Value::String(s) => s.parse().ok(),
+        _ => None,
     }
 }

@@ -165,6 +165,33 @@ impl Lower<'_, '_> {
         }
     }
 
+    /// [`Lower::block_copy`] from a source that may point into one of two arrays, chosen by a
+    /// condition (`c ? &A[i] : &B[j]`): a copy from each, by case.
+    ///
+    /// # Errors
+    /// A source that is not a pointer.
+    pub(in crate::frontend) fn block_copy_from(
+        &mut self,
+        (dst, src): (PtrVal, Val),
+        bytes: Expr,
+        ev: (Expr, CopyKind),
+        what: (&str, &str),
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> R<()> {
+        match src {
+            Val::Ptr(s) => self.block_copy((dst, s), bytes, ev, what, span, out),
+            Val::PtrCond(c, a, b) => {
+                let (mut sa, mut sb) = (Vec::new(), Vec::new());
+                self.block_copy_from((dst.clone(), *a), bytes.clone(), ev.clone(), what, span, &mut sa)?;
+                self.block_copy_from((dst, *b), bytes, ev, what, span, &mut sb)?;
+                out.push(crate::frontend::lower::branch(c, sa, sb, span.clone()));
+                Ok(())
+            }
+            _ => unsupported(span.clone(), format!("`{}` from a value that is not a pointer", what.0)),
+        }
+    }
+
     /// A copy of `bytes` bytes (`U64`) from `src` to `dst` made by the whole thread block when
     /// `kind` is `collective` (the block's threads share it out as they like, CUDA
     /// Programming Guide, "Asynchronous Data Copies"), else by the thread alone: a

@@ -12,14 +12,16 @@
 //! - `pipe.producer_commit()`: `__pipeline_commit()`.
 //! - `pipe.consumer_wait()`: when `head != tail`, [`SyncEvent::CopyWaitPrior`] with `prior =
 //!   head - tail - 1` (the oldest group not waited for is complete), then `tail + 1`.
+//! - `cuda::pipeline_consumer_wait_prior<N>(pipe)`: when more than `N` groups are not yet
+//!   waited for, [`SyncEvent::CopyWaitPrior`] with `prior = N`, then `tail = head - N` (the
+//!   header's `cp.async.wait_group N`).
 //! - `pipe.producer_acquire()`, `pipe.consumer_release()`: nothing (the header's are empty:
 //!   a thread's stages are its own, so ordering other threads' uses of a stage is the
 //!   program's barriers' work).
 //!
 //! Refused (exit 2, naming the call): a second `make_pipeline()` in a kernel, the block-scope
 //! pipeline (`make_pipeline(group, &shared_state)`, whose `pipeline_shared_state` clang also
-//! refuses in `__shared__` memory), `consumer_wait_for`/`_until`, `quit`,
-//! `pipeline_consumer_wait_prior<N>`.
+//! refuses in `__shared__` memory), `consumer_wait_for`/`_until`, `quit`.
 
 use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::cuda::pipeline::CopyKind;
@@ -119,30 +121,9 @@ impl Lower<'_, '_> {
                         one(),
                         Ty::U32,
                     );
-                    let then = vec![
-                        Stmt {
-                            kind: StmtKind::Sync(SyncEvent::CopyWaitPrior {
-                                committed: head.clone(),
-                                prior,
-                            }),
-                            span: span.clone(),
-                        },
-                        Stmt {
-                            kind: StmtKind::Assign {
-                                var: tail,
-                                value: bin(BinOp::Add, tv.clone(), one(), Ty::U32),
-                            },
-                            span: span.clone(),
-                        },
-                    ];
-                    out.push(Stmt {
-                        kind: StmtKind::If {
-                            cond: bin(BinOp::Ne, head, tv, Ty::Bool),
-                            then,
-                            els: Vec::new(),
-                        },
-                        span: span.clone(),
-                    });
+                    let next = bin(BinOp::Add, tv.clone(), one(), Ty::U32);
+                    let waits = bin(BinOp::Ne, head.clone(), tv, Ty::Bool);
+                    self.pipeline_wait(tail, (head, prior, next, waits), span, out);
                 }
                 _ => {
                     return unsupported(
@@ -154,6 +135,9 @@ impl Lower<'_, '_> {
                 }
             }
             return Ok(Some(Val::Void));
+        }
+        if c.kind == "DeclRefExpr" && name == "pipeline_consumer_wait_prior" {
+            return self.consumer_wait_prior(call, c, out).map(Some);
         }
         if c.kind != "DeclRefExpr" || name != "memcpy_async" {
             return Ok(None);
@@ -170,7 +154,7 @@ impl Lower<'_, '_> {
         }
         let (collective, d, s, bytes, _) = self.memcpy_async_operands(name, args, span, out)?;
         let event = self.pipeline_committed();
-        self.block_copy(
+        self.block_copy_from(
             (d, s),
             bytes,
             (event, CopyKind { collective, commit: true }),
@@ -182,5 +166,81 @@ impl Lower<'_, '_> {
             out,
         )?;
         Ok(Some(Val::Void))
+    }
+}
+
+impl Lower<'_, '_> {
+    /// When `waits`, the wait of the thread's pipeline's consumer for all but the `prior` most
+    /// recent of its `head` committed groups ([`SyncEvent::CopyWaitPrior`]), its `tail` then
+    /// `next`.
+    fn pipeline_wait(
+        &mut self,
+        tail: VarId,
+        (head, prior, next, waits): (Expr, Expr, Expr, Expr),
+        span: &Span,
+        out: &mut Vec<Stmt>,
+    ) {
+        let then = vec![
+            Stmt {
+                kind: StmtKind::Sync(SyncEvent::CopyWaitPrior { committed: head, prior }),
+                span: span.clone(),
+            },
+            Stmt {
+                kind: StmtKind::Assign { var: tail, value: next },
+                span: span.clone(),
+            },
+        ];
+        out.push(Stmt {
+            kind: StmtKind::If {
+                cond: waits,
+                then,
+                els: Vec::new(),
+            },
+            span: span.clone(),
+        });
+    }
+
+    /// `cuda::pipeline_consumer_wait_prior<N>(pipe)` (`cuda/pipeline`: `cp.async.wait_group
+    /// N`, then `tail = head - N`): when more than `N` groups are not yet waited for, the wait
+    /// for all but the `N` most recent, after which the consumer has waited for those.
+    ///
+    /// # Errors
+    /// A pipeline not made by `cuda::make_pipeline()`, a stage that is not a known constant.
+    fn consumer_wait_prior(&mut self, call: &CallSite, c: &Node, out: &mut Vec<Stmt>) -> R<Val> {
+        let span = call.span;
+        let Some(tail) = self.pipeline_tail else {
+            return unsupported(span.clone(), "a `cuda::pipeline` not made by `cuda::make_pipeline()`");
+        };
+        let stage = crate::frontend::cuda::groups::template_stage(&self.g.funcs_by_id, c);
+        let Some(n) = stage.or_else(|| self.written_stage(c)) else {
+            return unsupported(
+                span.clone(),
+                "`cuda::pipeline_consumer_wait_prior` whose stage (its template argument) is not known",
+            );
+        };
+        let head = self.pipeline_committed();
+        let tv = Expr::Var { id: tail, ty: Ty::U32 };
+        let n = Expr::int(n, Ty::U32);
+        let pending = bin(BinOp::Sub, head.clone(), tv, Ty::U32);
+        let next = bin(BinOp::Sub, head.clone(), n.clone(), Ty::U32);
+        let waits = bin(BinOp::Gt, pending, n.clone(), Ty::Bool);
+        self.pipeline_wait(tail, (head, n, next, waits), span, out);
+        Ok(Val::Void)
+    }
+
+    /// The integer written between the last `<` and the closing `>` of the callee `c`
+    /// (`cuda::pipeline_consumer_wait_prior<0>`), read from the source at `c`'s range: the
+    /// template argument of an instantiation from the precompiled header, which clang's JSON
+    /// does not give. `None` when the range is not one line of one file, or not such a literal.
+    fn written_stage(&mut self, c: &Node) -> Option<u32> {
+        let (b, e) = (c.begin.as_ref()?, c.end.as_ref()?);
+        if b.file != e.file || b.line != e.line || e.col < b.col {
+            return None;
+        }
+        let (src, at) = self.source_of(b)?;
+        let text = src.get(at..at + (e.col - b.col) as usize + e.tok_len as usize)?;
+        let inner = text.strip_suffix('>')?;
+        let arg = &inner[inner.rfind('<')? + 1..];
+        arg.trim().trim_end_matches(['u', 'U']).parse().ok()
     }
 }
