@@ -189,5 +189,6 @@ Query: float4_copy.race.out.seg0.L17
 (assert (and (bvslt race.t1.off@121 (bvadd race.t2.off@123 #x0000000000000004)) (bvslt race.t2.off@123 (bvadd race.t1.off@121 #x0000000000000004))))
 (assert (=> (and (and (bvsge ((_ sign_extend 32) t1.i@1) #xfe00000000000000) (bvslt ((_ sign_extend 32) t1.i@1) #x0200000000000000)) (and (bvsge ((_ sign_extend 32) t2.i@2) #xfe00000000000000) (bvslt ((_ sign_extend 32) t2.i@2) #x0200000000000000)) (bvslt t1.off@49 (bvadd t2.off@52 #x0000000000000004)) (bvslt t2.off@52 (bvadd t1.off@49 #x0000000000000004))) (= ((_ sign_extend 32) t1.i@1) ((_ sign_extend 32) t2.i@2))))
 (assert (=> (= t1.i@1 t2.i@2) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.blockIdx.x t2.blockIdx.x))))
+(assert (=> (and (and (bvsle #x00000000 t1.blockIdx.x) (bvslt t1.blockIdx.x #x01000000)) (and (bvsle #x00000000 t2.blockIdx.x) (bvslt t2.blockIdx.x #x01000000)) (and (bvsle #x00000000 t1.threadIdx.x) (bvslt t1.threadIdx.x #x00000080)) (and (bvsle #x00000000 t2.threadIdx.x) (bvslt t2.threadIdx.x #x00000080)) (= ((_ sign_extend 32) t1.i@1) ((_ sign_extend 32) t2.i@2))) (and (= t1.blockIdx.x t2.blockIdx.x) (= t1.threadIdx.x t2.threadIdx.x))))
 (check-sat)
 (exit)

@@ -111,5 +111,6 @@ Query: kernel1.race.a.seg1.L14
 (assert (and (and (bvslt t1.off@39 (bvadd t2.off@42 #x0000000000000004)) (bvslt t2.off@42 (bvadd t1.off@39 #x0000000000000004))) (or (not same_block) (= t1.bc@27 t2.bc@28))))
 (assert (=> (and (and (bvsge ((_ sign_extend 32) t1.idx@1) #xf800000000000000) (bvslt ((_ sign_extend 32) t1.idx@1) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) t2.idx@2) #xf800000000000000) (bvslt ((_ sign_extend 32) t2.idx@2) #x0800000000000000)) (bvslt t1.off@39 (bvadd t2.off@42 #x0000000000000004)) (bvslt t2.off@42 (bvadd t1.off@39 #x0000000000000004))) (= ((_ sign_extend 32) t1.idx@1) ((_ sign_extend 32) t2.idx@2))))
 (assert (=> (= t1.idx@1 t2.idx@2) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.blockIdx.x t2.blockIdx.x))))
+(assert (=> (and (and (bvsle #x00000000 t1.blockIdx.x) (bvslt t1.blockIdx.x #x00800000)) (and (bvsle #x00000000 t2.blockIdx.x) (bvslt t2.blockIdx.x #x00800000)) (and (bvsle #x00000000 t1.threadIdx.x) (bvslt t1.threadIdx.x #x00000100)) (and (bvsle #x00000000 t2.threadIdx.x) (bvslt t2.threadIdx.x #x00000100)) (= ((_ sign_extend 32) t1.idx@1) ((_ sign_extend 32) t2.idx@2))) (and (= t1.blockIdx.x t2.blockIdx.x) (= t1.threadIdx.x t2.threadIdx.x))))
 (check-sat)
 (exit)

@@ -190,5 +190,6 @@ Query: stencil_1d.race.out.seg1.L28
 (assert (and (and (bvslt t1.off@128 (bvadd t2.off@131 #x0000000000000004)) (bvslt t2.off@131 (bvadd t1.off@128 #x0000000000000004))) (or (not same_block) (= t1.bc@52 t2.bc@53))))
 (assert (=> (and (and (bvsge ((_ sign_extend 32) t1.g@2) #xf800000000000000) (bvslt ((_ sign_extend 32) t1.g@2) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) t2.g@3) #xf800000000000000) (bvslt ((_ sign_extend 32) t2.g@3) #x0800000000000000)) (bvslt t1.off@128 (bvadd t2.off@131 #x0000000000000004)) (bvslt t2.off@131 (bvadd t1.off@128 #x0000000000000004))) (= ((_ sign_extend 32) t1.g@2) ((_ sign_extend 32) t2.g@3))))
 (assert (=> (= t1.g@2 t2.g@3) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.blockIdx.x t2.blockIdx.x))))
+(assert (=> (and (and (bvsle #x00000000 t1.blockIdx.x) (bvslt t1.blockIdx.x #x01000000)) (and (bvsle #x00000000 t2.blockIdx.x) (bvslt t2.blockIdx.x #x01000000)) (and (bvsle #x00000000 t1.threadIdx.x) (bvslt t1.threadIdx.x #x00000080)) (and (bvsle #x00000000 t2.threadIdx.x) (bvslt t2.threadIdx.x #x00000080)) (= ((_ sign_extend 32) t1.g@2) ((_ sign_extend 32) t2.g@3))) (and (= t1.blockIdx.x t2.blockIdx.x) (= t1.threadIdx.x t2.threadIdx.x))))
 (check-sat)
 (exit)

@@ -466,27 +466,33 @@ impl Facts {
     /// blasting the products (llm.c's softmax rows: yices could not in 60 s). `None` for other
     /// offsets.
     fn row_major_lemma(&self, x1: &Sexp, x2: &Sexp) -> Option<Sexp> {
+        let sext32 = |t: &Sexp| -> Option<Sexp> {
+            match split(self.resolve(t))? {
+                (Op::Ext(32, true), [inner]) if self.width(inner) == Some(32) => Some(inner.clone()),
+                _ => None,
+            }
+        };
+        let times = |t: &Sexp| -> Option<(Sexp, BigUint)> {
+            match split(self.resolve(t))? {
+                (Op::Named("bvmul"), [a, b]) => match (self.literal(a), self.literal(b)) {
+                    (None, Some(c)) => Some((a.clone(), c)),
+                    (Some(c), None) => Some((b.clone(), c)),
+                    _ => None,
+                },
+                _ => None,
+            }
+        };
         let row = |x: &Sexp| -> Option<(Sexp, Sexp, BigUint)> {
-            let (Op::Named("bvadd"), [p, q]) = split(self.resolve(x))? else {
-                return None;
+            let (p, q) = match split(self.resolve(x))? {
+                (Op::Named("bvadd"), [p, q]) => (sext32(p)?, sext32(q)?),
+                // `sext(i*C + j)`: the sum taken in 32 bits (`out[i * C + j]`), which the
+                // bounds below keep from wrapping as well.
+                (Op::Ext(32, true), [inner]) if self.width(inner) == Some(32) => match split(self.resolve(inner))? {
+                    (Op::Named("bvadd"), [p, q]) => (p.clone(), q.clone()),
+                    _ => return None,
+                },
+                _ => return None,
             };
-            let sext32 = |t: &Sexp| -> Option<Sexp> {
-                match split(self.resolve(t))? {
-                    (Op::Ext(32, true), [inner]) if self.width(inner) == Some(32) => Some(inner.clone()),
-                    _ => None,
-                }
-            };
-            let times = |t: &Sexp| -> Option<(Sexp, BigUint)> {
-                match split(self.resolve(t))? {
-                    (Op::Named("bvmul"), [a, b]) => match (self.literal(a), self.literal(b)) {
-                        (None, Some(c)) => Some((a.clone(), c)),
-                        (Some(c), None) => Some((b.clone(), c)),
-                        _ => None,
-                    },
-                    _ => None,
-                }
-            };
-            let (p, q) = (sext32(p)?, sext32(q)?);
             match (times(&p), times(&q)) {
                 (Some((i, c)), _) => Some((i, q, c)),
                 (None, Some((i, c))) => Some((i, p, c)),

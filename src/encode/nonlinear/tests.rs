@@ -608,6 +608,17 @@ fn row_major_offsets_give_equal_rows_and_columns() {
     let mut out = Vec::new();
     facts.offset_lemmas(&o("t1", "#x0000c451"), 4, &o("t2", "#x0000c452"), 4, &mut out);
     assert!(row_lemma(&out, "#x0000a6ea").is_none(), "{out:?}");
+    // The sum taken in 32 bits, then extended (`out[i * C + j]`): the same lemma, valid too.
+    let summed = |t: &str, c: &str| {
+        parse_sexp(&format!(
+            "(bvmul ((_ sign_extend 32) (bvadd (bvmul {t}.i {c}) {t}.j)) #x0000000000000004)"
+        ))
+    };
+    let mut out = Vec::new();
+    facts.offset_lemmas(&summed("t1", "#x00000007"), 4, &summed("t2", "#x00000007"), 4, &mut out);
+    let row = row_lemma(&out, "#x12492492").unwrap_or_else(|| panic!("no row-major lemma: {out:?}"));
+    let negated = Sexp::app("not", vec![row.clone()]);
+    assert_eq!(z3_says(&script_text(&cmds, &[negated])), "unsat", "not valid: {row:?}");
 }
 
 /// A factor that is a constant expression of any operator (`16 / sizeof(T)` of llm.c's
