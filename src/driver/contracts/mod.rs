@@ -510,7 +510,7 @@ fn standard(
     // (`__requires(blockDim.y == 2)` with `blockDim.y = 1`) exclude every finding and mean
     // nothing; then there is no contract.
     let launch = v.launch(bits, total);
-    let excludes = |f: &Finding| !under.findings.iter().any(|g| same_sites(f, g));
+    let excludes = |f: &Finding| counterpart(f, &under).is_none();
     if result.findings.iter().any(excludes) {
         let named = label(&launch);
         let note = match satisfiable(k, opts, run, &launch, Vec::new(), named.trim_end_matches(':'), answers)? {
@@ -532,10 +532,9 @@ fn standard(
             return Ok(None);
         }
     }
-    let gone: Vec<Finding> = std::mem::take(&mut result.findings)
+    let (gone, kept): (Vec<Finding>, Vec<Finding>) = std::mem::take(&mut result.findings)
         .into_iter()
-        .filter(excludes)
-        .collect();
+        .partition(|f| excludes(f));
     let conditions = conditions(k, opts, run, v, (bits, total), &gone, dims_only.as_ref(), answers)?;
     result.excluded = gone
         .into_iter()
@@ -569,8 +568,21 @@ fn standard(
         ));
         result.contract = contract;
     } else {
-        // The defects of the standard launches, with their witnesses there.
-        result.findings = under.findings;
+        // The defects of the standard launches, with their witnesses there: the first
+        // verification's own when it already lies in them (it was sought in the preferred
+        // launches first, and lists the small launch a reader checks by hand), else the
+        // re-verification's. A racing pair that needs a launch outside them (listed as
+        // excluded) must not cost the others their witnesses.
+        result.findings = under
+            .findings
+            .into_iter()
+            .map(|g| {
+                kept.iter()
+                    .find(|f| same_sites(f, &g) && v.admits(f, bits, total))
+                    .cloned()
+                    .unwrap_or(g)
+            })
+            .collect();
         if !result.excluded.is_empty() {
             result.notes.push(
                 "the findings listed as excluded need launches outside the standard assumptions; --strict reports them as defects".into(),
@@ -633,7 +645,7 @@ fn conditions(
         let decided = r.inconclusive.is_empty();
         for (f, slot) in gone.iter().zip(out.iter_mut()) {
             if slot.is_none() {
-                *slot = Some(decided && !r.findings.iter().any(|g| same_sites(f, g)));
+                *slot = Some(decided && counterpart(f, r).is_none());
             }
         }
         Ok(())
@@ -841,6 +853,22 @@ fn label(launch: &Launch) -> String {
         _ => parts.push("no signed overflow".into()),
     }
     format!("contract ({}):", parts.join(", "))
+}
+
+/// The finding of `r`, a re-verification's result, that stands for `f` there, `None` when `f`
+/// is excluded: one at the same sites; else, when `r` may not list every racing pair of `f`'s
+/// array ([`KernelResult::unlisted_pairs`]: its listing stopped at `--race-pairs` or at an
+/// undecided query), one of the same check, since `f`'s pair may race there unlisted. With
+/// every pair listed (the default), a pair missing from `r` races in none of its launches.
+fn counterpart<'r>(f: &Finding, r: &'r KernelResult) -> Option<&'r Finding> {
+    let listed = |a: &Option<String>| a.as_ref().is_none_or(|a| !r.unlisted_pairs.contains(a));
+    r.findings
+        .iter()
+        .find(|g| same_sites(f, g))
+        .or_else(|| match listed(&f.array) {
+            true => None,
+            false => r.findings.iter().find(|g| same_check(f, g)),
+        })
 }
 
 /// Found by the same check: a race on the same array (one check asks for any pair of its
