@@ -893,3 +893,55 @@ fn same_sites(a: &Finding, b: &Finding) -> bool {
     let op = |f: &Finding| (f.kind == FindingKind::SignedOverflow).then(|| f.reason.clone());
     a.kind == b.kind && a.array == b.array && sites(a) == sites(b) && op(a) == op(b)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Span;
+    use crate::verdict::{AccessKind, WitnessAccess};
+
+    /// A race on `array` between the accesses at columns `a` and `b` of line 1.
+    fn race(array: &str, a: u32, b: u32) -> Finding {
+        let access = |col: u32| WitnessAccess {
+            span: Span {
+                file: "k.cu".into(),
+                line: 1,
+                col,
+                end_col: None,
+            },
+            access: AccessKind::Write,
+            block: [0; 3],
+            thread: [col as u64, 0, 0],
+            reaches: None,
+        };
+        Finding {
+            kind: FindingKind::Race { write_write: true },
+            array: Some(array.into()),
+            accesses: vec![access(a), access(b)],
+            params: Vec::new(),
+            geometry: Vec::new(),
+            index: None,
+            possible: false,
+            condition: None,
+            reason: None,
+        }
+    }
+
+    /// Issue 53 item 5: a racing pair missing from a re-verification that listed every pair of
+    /// its array is excluded; one missing from a listing that stopped short (the limit, an
+    /// undecided query, `--race-pairs 1`) is not, since it may race there unlisted.
+    #[test]
+    fn a_pair_is_excluded_only_by_a_complete_listing() {
+        let mut r = KernelResult::undecided("k", Vec::new(), std::time::Duration::ZERO);
+        r.findings = vec![race("s", 5, 9)];
+        let same = race("s", 9, 5);
+        let other = race("s", 5, 5);
+        let elsewhere = race("t", 5, 7);
+        assert_eq!(counterpart(&same, &r), Some(&r.findings[0]));
+        assert_eq!(counterpart(&other, &r), None);
+        assert_eq!(counterpart(&elsewhere, &r), None);
+        r.unlisted_pairs = vec!["s".into()];
+        assert_eq!(counterpart(&other, &r), Some(&r.findings[0]));
+        assert_eq!(counterpart(&elsewhere, &r), None);
+    }
+}
