@@ -379,9 +379,12 @@ pub struct VerifyArgs {
     pub race_encoding: RaceEncoding,
 
     /// How many racing pairs of source locations to list per race check, each with its own
-    /// witness (1 to 8; default 1): after a race is found, its query is asked again with the
-    /// pairs found so far excluded, and a note says when more pairs race than are listed.
-    #[arg(long = "race-pairs", value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=8))]
+    /// witness (1 to 8; default 8, so that the pair a fix needs is not hidden behind another):
+    /// after a race is found, its query is asked again with the pairs found so far excluded
+    /// (one more solver query per pair, asked only when a race is reported), and a note says
+    /// when more pairs race than are listed. `--race-pairs 1` lists one pair per check (as
+    /// `--race-encoding pairwise` always does).
+    #[arg(long = "race-pairs", value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=8))]
     pub race_pairs: u64,
 }
 

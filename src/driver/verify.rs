@@ -196,6 +196,8 @@ pub(super) fn verify_under(
     notes.extend(encoded.notes.iter().cloned());
     assumption_notes(opts, &c.frontend.assumptions, &mut notes);
     let mut findings: Vec<Finding> = Vec::new();
+    // The arrays whose racing pairs may not all be listed ([`KernelResult::unlisted_pairs`]).
+    let mut unlisted_pairs: Vec<String> = Vec::new();
     let mut benign: Vec<Finding> = Vec::new();
     // The checks asked, in order: a harmful-race check is asked through the race check before
     // it.
@@ -257,7 +259,7 @@ pub(super) fn verify_under(
             }
         }
         prefer_witness(&kernel, launch, &encoded.checks, from, &mut sessions, run, &mut f)?;
-        let more = match f.possible || opts.race_pairs < 2 {
+        let (more, every) = match f.possible || opts.race_pairs < 2 {
             false => more_racing_pairs(
                 &kernel,
                 &encoded.checks,
@@ -268,8 +270,13 @@ pub(super) fn verify_under(
                 run,
                 &mut notes,
             )?,
-            true => Vec::new(),
+            true => (Vec::new(), false),
         };
+        if let (FindingKind::Race { .. }, Some(array), false) = (f.kind, &f.array, every)
+            && !unlisted_pairs.contains(array)
+        {
+            unlisted_pairs.push(array.clone());
+        }
         for f in std::iter::once(f).chain(more) {
             if !findings.contains(&f) {
                 findings.push(f);
@@ -284,6 +291,7 @@ pub(super) fn verify_under(
         name: k.name.clone(),
         verdict: Verdict::of(!findings.is_empty(), !run.inconclusive.is_empty()),
         findings,
+        unlisted_pairs,
         inconclusive: std::mem::take(&mut run.inconclusive),
         notes,
         loops,
@@ -395,7 +403,8 @@ const PAIRS_PER_ARRAY: usize = 8;
 /// its harmful variant's query when it has one (benign pairs are not defects), else its own,
 /// asked again with the pairs found excluded ([`encode::Check::excluding`]) until it is not
 /// `sat`. With a note when the limit leaves pairs out. Nothing for a check without linear
-/// sides or a possible finding (whose witness a replay must confirm). Errors: the solver
+/// sides or a possible finding (whose witness a replay must confirm). Also whether every
+/// racing pair of the check is listed: its last query answered `unsat`. Errors: the solver
 /// cannot start.
 #[allow(clippy::too_many_arguments)]
 fn more_racing_pairs(
@@ -407,25 +416,29 @@ fn more_racing_pairs(
     sessions: &mut Sessions,
     run: &mut KernelRun,
     notes: &mut Vec<String>,
-) -> Result<Vec<Finding>, Error> {
+) -> Result<(Vec<Finding>, bool), Error> {
     let at = match checks.get(i + 1) {
         Some(next) if matches!(next.property, encode::Property::HarmfulRace { .. }) => i + 1,
         _ => i,
     };
     let check = &checks[at];
     let (encode::Property::Race { .. } | encode::Property::HarmfulRace { .. }) = check.property else {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), false));
     };
     let pair = |f: &Finding| match f.accesses.as_slice() {
         [a, b] => Some((a.span.clone(), b.span.clone())),
         _ => None,
     };
-    let Some(p) = pair(first) else { return Ok(Vec::new()) };
+    let Some(p) = pair(first) else {
+        return Ok((Vec::new(), false));
+    };
     let mut found = vec![p];
     let mut more = Vec::new();
     while let Some(query) = check.excluding(&found) {
         let answer = sessions.ask_more(run, at, check, &query)?;
-        let Answer::Sat(values) = answer else { break };
+        let Answer::Sat(values) = answer else {
+            return Ok((more, answer == Answer::Unsat));
+        };
         if found.len() >= limit.min(PAIRS_PER_ARRAY) {
             notes.push(format!(
                 "more racing pairs on `{}` than the {} listed",
@@ -442,7 +455,7 @@ fn more_racing_pairs(
         found.push(p);
         more.push(f);
     }
-    Ok(more)
+    Ok((more, false))
 }
 
 /// The [`encode::Property::HarmfulRace`] check right after race check `i`, when the model

@@ -842,6 +842,7 @@ mod tests {
             name: name.into(),
             verdict,
             findings,
+            unlisted_pairs: vec![],
             inconclusive,
             notes: vec![],
             loops: vec![],

@@ -510,7 +510,7 @@ fn standard(
     // (`__requires(blockDim.y == 2)` with `blockDim.y = 1`) exclude every finding and mean
     // nothing; then there is no contract.
     let launch = v.launch(bits, total);
-    let excludes = |f: &Finding| !under.findings.iter().any(|g| same_sites(f, g));
+    let excludes = |f: &Finding| counterpart(f, &under).is_none();
     if result.findings.iter().any(excludes) {
         let named = label(&launch);
         let note = match satisfiable(k, opts, run, &launch, Vec::new(), named.trim_end_matches(':'), answers)? {
@@ -532,10 +532,9 @@ fn standard(
             return Ok(None);
         }
     }
-    let gone: Vec<Finding> = std::mem::take(&mut result.findings)
+    let (gone, kept): (Vec<Finding>, Vec<Finding>) = std::mem::take(&mut result.findings)
         .into_iter()
-        .filter(excludes)
-        .collect();
+        .partition(|f| excludes(f));
     let conditions = conditions(k, opts, run, v, (bits, total), &gone, dims_only.as_ref(), answers)?;
     result.excluded = gone
         .into_iter()
@@ -569,8 +568,21 @@ fn standard(
         ));
         result.contract = contract;
     } else {
-        // The defects of the standard launches, with their witnesses there.
-        result.findings = under.findings;
+        // The defects of the standard launches, with their witnesses there: the first
+        // verification's own when it already lies in them (it was sought in the preferred
+        // launches first, and lists the small launch a reader checks by hand), else the
+        // re-verification's. A racing pair that needs a launch outside them (listed as
+        // excluded) must not cost the others their witnesses.
+        result.findings = under
+            .findings
+            .into_iter()
+            .map(|g| {
+                kept.iter()
+                    .find(|f| same_sites(f, &g) && v.admits(f, bits, total))
+                    .cloned()
+                    .unwrap_or(g)
+            })
+            .collect();
         if !result.excluded.is_empty() {
             result.notes.push(
                 "the findings listed as excluded need launches outside the standard assumptions; --strict reports them as defects".into(),
@@ -633,7 +645,7 @@ fn conditions(
         let decided = r.inconclusive.is_empty();
         for (f, slot) in gone.iter().zip(out.iter_mut()) {
             if slot.is_none() {
-                *slot = Some(decided && !r.findings.iter().any(|g| same_sites(f, g)));
+                *slot = Some(decided && counterpart(f, r).is_none());
             }
         }
         Ok(())
@@ -843,6 +855,22 @@ fn label(launch: &Launch) -> String {
     format!("contract ({}):", parts.join(", "))
 }
 
+/// The finding of `r`, a re-verification's result, that stands for `f` there, `None` when `f`
+/// is excluded: one at the same sites; else, when `r` may not list every racing pair of `f`'s
+/// array ([`KernelResult::unlisted_pairs`]: its listing stopped at `--race-pairs` or at an
+/// undecided query), one of the same check, since `f`'s pair may race there unlisted. With
+/// every pair listed (the default), a pair missing from `r` races in none of its launches.
+fn counterpart<'r>(f: &Finding, r: &'r KernelResult) -> Option<&'r Finding> {
+    let listed = |a: &Option<String>| a.as_ref().is_none_or(|a| !r.unlisted_pairs.contains(a));
+    r.findings
+        .iter()
+        .find(|g| same_sites(f, g))
+        .or_else(|| match listed(&f.array) {
+            true => None,
+            false => r.findings.iter().find(|g| same_check(f, g)),
+        })
+}
+
 /// Found by the same check: a race on the same array (one check asks for any pair of its
 /// accesses, and a re-verification may answer it with another pair: the pair found first is
 /// then not shown to need the assumption), else the same kind at the same sites.
@@ -864,4 +892,56 @@ fn same_sites(a: &Finding, b: &Finding) -> bool {
     // reasons name them.
     let op = |f: &Finding| (f.kind == FindingKind::SignedOverflow).then(|| f.reason.clone());
     a.kind == b.kind && a.array == b.array && sites(a) == sites(b) && op(a) == op(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Span;
+    use crate::verdict::{AccessKind, WitnessAccess};
+
+    /// A race on `array` between the accesses at columns `a` and `b` of line 1.
+    fn race(array: &str, a: u32, b: u32) -> Finding {
+        let access = |col: u32| WitnessAccess {
+            span: Span {
+                file: "k.cu".into(),
+                line: 1,
+                col,
+                end_col: None,
+            },
+            access: AccessKind::Write,
+            block: [0; 3],
+            thread: [col as u64, 0, 0],
+            reaches: None,
+        };
+        Finding {
+            kind: FindingKind::Race { write_write: true },
+            array: Some(array.into()),
+            accesses: vec![access(a), access(b)],
+            params: Vec::new(),
+            geometry: Vec::new(),
+            index: None,
+            possible: false,
+            condition: None,
+            reason: None,
+        }
+    }
+
+    /// Issue 53 item 5: a racing pair missing from a re-verification that listed every pair of
+    /// its array is excluded; one missing from a listing that stopped short (the limit, an
+    /// undecided query, `--race-pairs 1`) is not, since it may race there unlisted.
+    #[test]
+    fn a_pair_is_excluded_only_by_a_complete_listing() {
+        let mut r = KernelResult::undecided("k", Vec::new(), std::time::Duration::ZERO);
+        r.findings = vec![race("s", 5, 9)];
+        let same = race("s", 9, 5);
+        let other = race("s", 5, 5);
+        let elsewhere = race("t", 5, 7);
+        assert_eq!(counterpart(&same, &r), Some(&r.findings[0]));
+        assert_eq!(counterpart(&other, &r), None);
+        assert_eq!(counterpart(&elsewhere, &r), None);
+        r.unlisted_pairs = vec!["s".into()];
+        assert_eq!(counterpart(&other, &r), Some(&r.findings[0]));
+        assert_eq!(counterpart(&elsewhere, &r), None);
+    }
 }

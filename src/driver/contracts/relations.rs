@@ -15,7 +15,7 @@
 use super::super::Error;
 use super::super::pipeline::KernelRun;
 use super::{Launch, Reverify};
-use super::{Vocabulary, reverify, same_sites, satisfiable};
+use super::{Vocabulary, counterpart, reverify, same_sites, satisfiable};
 use crate::ir::query::builtins_read;
 use crate::ir::{BinOp, Builtin, Dim, Expr, Kernel, ParamKind, Space, Stmt, StmtKind, Ty, VarId};
 use crate::verdict::{Finding, KernelResult};
@@ -391,7 +391,8 @@ fn consistent<'a>(rels: &[&'a Relation]) -> Vec<&'a Relation> {
         .collect()
 }
 
-/// For each of `findings`, its witness when it stays (a finding at the same sites) as `k` is
+/// For each of `findings`, its witness when it stays (a finding at the same sites, or its own
+/// when the re-verification may not list its pair: [`counterpart`]) as `k` is
 /// verified under `launch` with `rels` assumed at entry, else `None` (the outer `None`: the
 /// re-verification was inconclusive).
 fn check(
@@ -418,7 +419,11 @@ fn check(
     }
     let stays: Vec<Option<Finding>> = findings
         .iter()
-        .map(|f| r.findings.iter().find(|g| same_sites(f, g)).cloned())
+        .map(|f| {
+            // A pair the re-verification may not have listed stays with its own witness: one
+            // of other sites is no evidence about its relations.
+            counterpart(f, &r).map(|g| if same_sites(f, g) { g.clone() } else { f.clone() })
+        })
         .collect();
     let named = format!("--assume '{}'", text.join("' --assume '"));
     if stays.iter().any(Option::is_none) {

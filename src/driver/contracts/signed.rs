@@ -40,7 +40,7 @@ pub(super) fn signed(
         undecided_signed(result, "the re-verification with no signed overflow was undecided");
         return Ok(false);
     }
-    let excludes = |f: &Finding| !overflow(f) && !under.findings.iter().any(|g| same_check(f, g));
+    let excludes = |f: &Finding| !overflow(f) && counterpart(f, &under).is_none();
     if !result.findings.iter().any(excludes) {
         return Ok(false);
     }
@@ -81,7 +81,7 @@ pub(super) fn signed(
                 continue;
             }
             for (f, n) in gone.iter().zip(needs.iter_mut()) {
-                if !r.findings.iter().any(|g| same_check(f, g)) {
+                if counterpart(f, &r).is_none() {
                     n.push(op);
                 }
             }
