@@ -16,6 +16,7 @@
 //! | `curand.rs` | cuRAND's device API: the state read and written, per thread or per block (MTGP32) |
 //! | `groups.rs` | cooperative groups: handles, ranks and sizes, their barriers and collectives |
 //! | `nv_atomic.rs` | CUDA 12.8's atomics with an order and a scope (`__nv_atomic_fetch_add`, …) |
+//! | `atomic16.rs` | `atomicAdd` on the 16-bit float types and their pairs, on the record's bits |
 //! | `pipeline.rs` | asynchronous copies (`__pipeline_memcpy_async`, `__pipeline_commit`, `__pipeline_wait_prior`), the block's copy (`cooperative_groups::memcpy_async`, `cg::wait`, `cg::wait_prior`) |
 //! | `barrier.rs` | libcu++'s `cuda::barrier<thread_scope_block>` and `cuda::memcpy_async` completed through it |
 //! | `thread_pipeline.rs` | libcu++'s `cuda::pipeline<thread_scope_thread>` and `cuda::memcpy_async` into it |

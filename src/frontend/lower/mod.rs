@@ -25,6 +25,7 @@
 //! | `cxx.rs` | C++ places: references, `this` and methods, conditional lvalues, pointers to pointers, string literals |
 //! | `ptr_table.rs` | pointers loaded from the kernel's parameter memory (`float **` parameters, pointer fields of structs passed by pointer) |
 //! | `null.rs` | null pointers: OpenCL's `NULL` array, whether a kernel's pointer parameter is null |
+//! | `addr.rs` | pointers as integers and back: an array's address (`NAME$addr`), an integer computed from one pointer cast back to it |
 //! | `calls/` | calls: dispatch, inlining of device functions, function pointers, lambdas, bodiless functions, `memcpy`/`memset`, `--modular` |
 //! | `builtin/` | calls to built-in functions as their table entry says (`mod.rs`); the entries' types and shared IR constructors (`table.rs`), integer intrinsics (`int.rs`) |
 //! | `annotations/` | GPUVerify's annotations that need more than a table entry: two-thread predicates, contracts, axioms (`mod.rs`); the access logs' instrumentation (`access_log.rs`) |
