@@ -386,16 +386,7 @@ impl Facts {
     /// solver the 64-bit comparisons even without a radix); then the mixed-radix lemmas of
     /// `(x1, x2)`. Nothing for other offsets.
     pub(crate) fn offset_lemmas(&self, o1: &Sexp, w1: u32, o2: &Sexp, w2: u32, out: &mut Vec<Sexp>) {
-        let product = |o: &Sexp| -> Option<(Sexp, BigUint)> {
-            match split(self.resolve(o))? {
-                (Op::Named("bvmul"), [a, b]) => match (self.literal(a), self.literal(b)) {
-                    (None, Some(c)) => Some((a.clone(), c)),
-                    (Some(c), None) => Some((b.clone(), c)),
-                    _ => None,
-                },
-                _ => None,
-            }
-        };
+        let product = |o: &Sexp| self.by_literal(o);
         // `c*x`, or `c*a + c*b` read as `c*(a + b)` (an identity modulo 2^64): a row's byte
         // offset plus an element's (`out + i*C` indexed by `j`).
         let scaled = |o: &Sexp| -> Option<(Sexp, BigUint)> {
@@ -457,6 +448,18 @@ impl Facts {
         }
     }
 
+    /// `t` as `x * c` or `c * x` with `c` a literal and `x` not: (`x`, `c`).
+    fn by_literal(&self, t: &Sexp) -> Option<(Sexp, BigUint)> {
+        match split(self.resolve(t))? {
+            (Op::Named("bvmul"), [a, b]) => match (self.literal(a), self.literal(b)) {
+                (None, Some(c)) => Some((a.clone(), c)),
+                (Some(c), None) => Some((b.clone(), c)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// For 64-bit element offsets `x1 = sext(i1*C) + sext(j1)` and `x2 = sext(i2*C) + sext(j2)`
     /// of 32-bit `i`, `j` and one literal row length `0 < C < 2^31` (a row-major index: `out +
     /// i*C` indexed by `j`): `0 <= i1, i2 < K`, `0 <= j1, j2 < C` and `x1 = x2` imply `i1 = i2`
@@ -472,16 +475,7 @@ impl Facts {
                 _ => None,
             }
         };
-        let times = |t: &Sexp| -> Option<(Sexp, BigUint)> {
-            match split(self.resolve(t))? {
-                (Op::Named("bvmul"), [a, b]) => match (self.literal(a), self.literal(b)) {
-                    (None, Some(c)) => Some((a.clone(), c)),
-                    (Some(c), None) => Some((b.clone(), c)),
-                    _ => None,
-                },
-                _ => None,
-            }
-        };
+        let times = |t: &Sexp| self.by_literal(t);
         let row = |x: &Sexp| -> Option<(Sexp, Sexp, BigUint)> {
             let (p, q) = match split(self.resolve(x))? {
                 (Op::Named("bvadd"), [p, q]) => (sext32(p)?, sext32(q)?),

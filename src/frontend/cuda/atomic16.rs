@@ -12,7 +12,7 @@
 use crate::frontend::ast::Node;
 use crate::frontend::lower::{CallSite, Lower, PtrVal, R, Val, unsupported};
 use crate::frontend::types::{CType, is_fp16_record};
-use crate::ir::build::cast;
+use crate::ir::build::{bin, cast};
 use crate::ir::*;
 
 impl Lower<'_, '_> {
@@ -103,18 +103,8 @@ impl Lower<'_, '_> {
                         return unsupported(span.clone(), format!("the bits of `{r}` without its field `{f}`"));
                     };
                     let fb = cast(self.record_bits(&fty, fv.clone(), span)?, ty);
-                    let shifted = Expr::Binary {
-                        op: BinOp::Shl,
-                        lhs: Box::new(fb),
-                        rhs: Box::new(Expr::int(8 * off, ty)),
-                        ty,
-                    };
-                    acc = Expr::Binary {
-                        op: BinOp::BitOr,
-                        lhs: Box::new(acc),
-                        rhs: Box::new(shifted),
-                        ty,
-                    };
+                    let shifted = bin(BinOp::Shl, fb, Expr::int(8 * off, ty), ty);
+                    acc = bin(BinOp::BitOr, acc, shifted, ty);
                 }
                 Ok(acc)
             }
@@ -128,12 +118,7 @@ impl Lower<'_, '_> {
         let wide = bits.ty();
         match cty {
             CType::Scalar(t @ Ty::Int { .. }) => {
-                let shifted = Expr::Binary {
-                    op: BinOp::Shr,
-                    lhs: Box::new(bits),
-                    rhs: Box::new(Expr::int(8 * base, wide)),
-                    ty: wide,
-                };
+                let shifted = bin(BinOp::Shr, bits, Expr::int(8 * base, wide), wide);
                 Ok(Val::Scalar(cast(shifted, *t)))
             }
             CType::Record(r) => {

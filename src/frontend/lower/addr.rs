@@ -25,7 +25,7 @@
 use super::{Lower, PtrVal, R, Val, unsupported};
 use crate::frontend::ast::{Node, strip_parens};
 use crate::frontend::types::CType;
-use crate::ir::build::cast;
+use crate::ir::build::{bin, cast};
 use crate::ir::{ArrayId, BinOp, Expr, Param, ParamKind, Stmt, StmtKind, Ty};
 
 impl Lower<'_, '_> {
@@ -56,12 +56,7 @@ impl Lower<'_, '_> {
             _ => return unsupported(span, "pointer to integer conversion"),
         };
         let base = self.array_address(p.array);
-        let sum = Expr::Binary {
-            op: BinOp::Add,
-            lhs: Box::new(base),
-            rhs: Box::new(cast(p.off, Ty::U64)),
-            ty: Ty::U64,
-        };
+        let sum = bin(BinOp::Add, base, cast(p.off, Ty::U64), Ty::U64);
         Ok(Val::Scalar(cast(sum, ty)))
     }
 
@@ -89,12 +84,7 @@ impl Lower<'_, '_> {
         };
         let v = self.rvalue(c, out)?;
         let bits = self.expect_scalar(v, c)?;
-        let off = Expr::Binary {
-            op: BinOp::Sub,
-            lhs: Box::new(cast(bits, Ty::U64)),
-            rhs: Box::new(self.array_address(array)),
-            ty: Ty::U64,
-        };
+        let off = bin(BinOp::Sub, cast(bits, Ty::U64), self.array_address(array), Ty::U64);
         Ok(Val::Ptr(PtrVal {
             array,
             off: cast(off, Ty::I64),
@@ -160,18 +150,8 @@ impl Lower<'_, '_> {
         self.addr_params.insert(array, v);
         let var = Expr::Var { id: v, ty: Ty::U64 };
         if align > 1 {
-            let low = Expr::Binary {
-                op: BinOp::BitAnd,
-                lhs: Box::new(var.clone()),
-                rhs: Box::new(Expr::int(align - 1, Ty::U64)),
-                ty: Ty::U64,
-            };
-            let cond = Expr::Binary {
-                op: BinOp::Eq,
-                lhs: Box::new(low),
-                rhs: Box::new(Expr::int(0, Ty::U64)),
-                ty: Ty::Bool,
-            };
+            let low = bin(BinOp::BitAnd, var.clone(), Expr::int(align - 1, Ty::U64), Ty::U64);
+            let cond = bin(BinOp::Eq, low, Expr::int(0, Ty::U64), Ty::Bool);
             self.prologue.push(Stmt {
                 kind: StmtKind::Assume { cond },
                 span: self.k.arrays[array.0].span.clone(),
