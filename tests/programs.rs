@@ -198,3 +198,35 @@ fn a_platform_header_only_host_code_needs_is_read_as_empty() {
 fn device_code_of_real_programs() {
     check_kernel_dir("tests/kernels/real", 16);
 }
+
+/// llm.c's `crossentropy_softmax_backward_kernel1` (`tests/kernels/chains/`): a thread per
+/// element of a `B × T × V` tensor, its coordinates rebuilt from its linear index by
+/// `i / (T*V)`, `(i / V) % T` and `i % V`, at the launch llm.c's `main` makes. With yices (the
+/// default solver) the relaxation's division-chain lemma proves the writes distinct; when each
+/// thread writes element `v / 2` of its row, two threads race, with every solver.
+#[test]
+fn coordinates_rebuilt_by_division_chains() {
+    let dir = "tests/kernels/chains";
+    let launch = [
+        "--blockDim=256",
+        "--gridDim=1608224",
+        "--kernel-args",
+        "B=8,T=1024,V=50257",
+    ];
+    let with = |solver: &str, file: &str| {
+        let mut args = vec!["--solver", solver];
+        args.extend(launch);
+        let file = format!("{dir}/{file}");
+        args.push(&file);
+        run(&args)
+    };
+    let (code, out, err) = with("yices", "index_coordinates.cu");
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("coordinates: verified"), "{out}");
+    for solver in ["yices", "z3", "cvc5"] {
+        let (code, out, err) = with(solver, "index_coordinates_race.cu");
+        assert_eq!(code, Some(1), "{solver}: {out}{err}");
+        assert!(out.contains("race on dlogits["), "{solver}: {out}");
+        assert!(out.contains("index_coordinates_race.cu:10:9"), "{solver}: {out}");
+    }
+}

@@ -644,7 +644,10 @@ impl Session {
             let _running = ClearOnDrop(Arc::clone(&self.running));
             return Ok(match proc.run_query(query) {
                 Ok(answer) => {
-                    self.proc = Some(proc);
+                    // A one-shot process is spent: the next query starts another.
+                    if !proc.one_shot {
+                        self.proc = Some(proc);
+                    }
                     answer
                 }
                 Err(e) => self.failed(proc, e, query),
@@ -694,7 +697,10 @@ impl Session {
             })?;
         match rx.recv_timeout(deadline) {
             Ok((proc, Ok(answer))) => {
-                self.proc = Some(proc);
+                // A one-shot process is spent: the next query starts another.
+                if !proc.one_shot {
+                    self.proc = Some(proc);
+                }
                 Ok(match answer {
                     Answer::Unknown(reason) if is_timeout_reason(&reason) && started.elapsed() >= limit / 2 => {
                         Answer::Timeout

@@ -64,6 +64,9 @@ pub(crate) struct Proc {
     /// session, whose queries are `encode::nonlinear`'s relaxations: gpug evaluates their
     /// models on exact arithmetic itself, and a witness is only built from an exact query's.
     check_models: bool,
+    /// A process for one query ([`one_shot`]): started without the solver's incremental mode,
+    /// asked its query with no `(push)`/`(pop)`, and dropped after it.
+    pub(crate) one_shot: bool,
 }
 
 /// The pids of the solver processes alive now (each [`Proc`]'s, from its start to its drop),
@@ -468,7 +471,12 @@ impl Proc {
         eager: bool,
         pid_file: &PidFile,
     ) -> Result<Proc, SolverError> {
-        let (args, path) = (spec.args.clone(), pid_file.path.to_path_buf());
+        let one_shot = one_shot(spec, eager);
+        let args: Vec<String> = match one_shot {
+            true => spec.args.iter().filter(|a| *a != "--incremental").cloned().collect(),
+            false => spec.args.clone(),
+        };
+        let path = pid_file.path.to_path_buf();
         let (ctx, pid, stderr) =
             on_starter_thread(move || spawn(program, &args, &path)).map_err(|source| SolverError::Start {
                 program: spec.program.clone(),
@@ -481,6 +489,7 @@ impl Proc {
             stderr,
             tactic: check_tactic(spec, logic).filter(|_| eager),
             check_models: !eager,
+            one_shot,
         };
         if let (Some(ms), Some(option)) = (soft_timeout_ms, soft_timeout_option(spec)) {
             // Tolerated if refused: the watchdog is what enforces the limit.
@@ -597,7 +606,9 @@ impl Proc {
             .iter()
             .map(|a| ctx.list(vec![ctx.atom("assert"), to_sexpr(ctx, a)]))
             .collect();
-        self.ack(push)?;
+        if !self.one_shot {
+            self.ack(push)?;
+        }
         for &a in &asserts {
             self.ack(a)?;
         }
@@ -616,7 +627,9 @@ impl Proc {
             Some("unknown") => Answer::Unknown(self.reason_unknown()?),
             _ => return Err(self.unexpected(check, resp)),
         };
-        self.ack(pop)?;
+        if !self.one_shot {
+            self.ack(pop)?;
+        }
         Ok(answer)
     }
 
@@ -728,6 +741,20 @@ fn check_tactic(spec: &SolverSpec, logic: &str) -> Option<&'static str> {
     let base = std::path::Path::new(&spec.program).file_name()?.to_str()?;
     let bv = matches!(logic, "QF_AUFBV" | "QF_ABV" | "QF_UFBV" | "QF_BV");
     (base.starts_with("z3") && bv).then_some("qfaufbv")
+}
+
+/// Whether an eager session's process of `spec` answers one query only: yices, whose
+/// `--incremental` mode (which `(push)` needs) leaves out the preprocessing of its one-shot
+/// mode. On the relaxation of a race query of llm.c's `crossentropy_softmax_backward` (three
+/// divisions by literals and their lemmas) yices answered `unsat` in 1.4 s one-shot and did
+/// not answer in 60 s incrementally. The script is sent again to each query's process: the
+/// relaxed queries of a kernel are few (one per check, and its refinements).
+fn one_shot(spec: &SolverSpec, eager: bool) -> bool {
+    let base = std::path::Path::new(&spec.program)
+        .file_name()
+        .and_then(|b| b.to_str())
+        .unwrap_or_default();
+    eager && base.starts_with("yices")
 }
 
 /// Whether `spec`'s solver gets a soft timeout (see [`Proc::start`]).

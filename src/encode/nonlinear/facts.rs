@@ -106,6 +106,61 @@ impl Facts {
         f
     }
 
+    /// The division chains by literals among `terms` (each walked once, definitions by
+    /// name): a division of a quotient by a literal, `(a / c1) / c2` or `(a / c1) % c2`
+    /// (through a name or not), beside a division of the same `a` by the literal `c1*c2`, of
+    /// one signedness and width, every divisor above 1 and `c1*c2` below `2^(w-1)` (signed) or
+    /// `2^w`. These are the divisions [`Facts::relax_term`] relaxes for [`chain_lemmas`].
+    pub(super) fn division_chains<'t>(&self, terms: impl IntoIterator<Item = &'t Sexp>) -> Vec<Chain> {
+        // Every division by a literal, and each nested one: (outer, inner's dividend).
+        let mut all: HashSet<DivisionKey> = HashSet::new();
+        let mut nested: Vec<(DivisionKey, Sexp, BigUint)> = Vec::new();
+        let mut stack: Vec<&Sexp> = terms.into_iter().collect();
+        while let Some(t) = stack.pop() {
+            let Sexp::List(items) = t else { continue };
+            stack.extend(items.iter());
+            let [Sexp::Atom(op), a, b] = items.as_slice() else {
+                continue;
+            };
+            let signed = match op.as_str() {
+                "bvsdiv" | "bvsrem" => true,
+                "bvudiv" | "bvurem" => false,
+                _ => continue,
+            };
+            let Some(c) = self.literal(b).filter(|c| *c > BigUint::one()) else {
+                continue;
+            };
+            let key = (signed, a.to_string(), c.clone());
+            if let Some((Op::Named(inner), [x, y])) = split(self.resolve(a))
+                && inner == (if signed { "bvsdiv" } else { "bvudiv" })
+                && let Some(c1) = self.literal(y).filter(|c| *c > BigUint::one())
+                && self.width(x).is_some_and(|w| {
+                    let whole = &c1 * &c;
+                    whole < (BigUint::one() << (if signed { w - 1 } else { w }))
+                })
+            {
+                nested.push((key.clone(), x.clone(), c1));
+            }
+            all.insert(key);
+        }
+        let mut out = Vec::new();
+        for ((signed, outer, c2), x, c1) in nested {
+            let whole = (signed, x.to_string(), &c1 * &c2);
+            let inner = (signed, x.to_string(), c1);
+            if all.contains(&whole) && all.contains(&inner) {
+                let chain = Chain {
+                    inner,
+                    outer: (signed, outer, c2),
+                    whole,
+                };
+                if !out.contains(&chain) {
+                    out.push(chain);
+                }
+            }
+        }
+        out
+    }
+
     /// `t` with every atom that names a definition replaced by its value, at the top only.
     pub(super) fn resolve<'a>(&'a self, mut t: &'a Sexp) -> &'a Sexp {
         while let Sexp::Atom(a) = t {
@@ -591,18 +646,32 @@ impl Facts {
             });
             return ok;
         }
+        let exact = items;
         let items: Vec<Sexp> = items.iter().map(|i| self.relax_term(i, seen)).collect();
+        // A division by a literal as the chains name it.
+        let key = |op: &str, b: &Sexp| -> Option<DivisionKey> {
+            let c = self.literal(b)?;
+            Some((op.starts_with("bvs"), exact.get(1)?.to_string(), c))
+        };
         match items.as_slice() {
             [Sexp::Atom(op), a, b] if op == "bvmul" => self.relaxed_product(a, b, seen),
             [Sexp::Atom(op), a, b]
                 if matches!(op.as_str(), "bvudiv" | "bvurem" | "bvsdiv" | "bvsrem") && self.literal(b).is_none() =>
             {
-                self.relaxed_division(op, a, b, seen)
+                self.relaxed_division(op, a, b, None, seen)
+            }
+            [Sexp::Atom(op), a, b]
+                if matches!(op.as_str(), "bvudiv" | "bvurem" | "bvsdiv" | "bvsrem")
+                    && key(op, b)
+                        .is_some_and(|k| seen.chains.iter().any(|c| c.outer == k || c.whole == k || c.inner == k)) =>
+            {
+                seen.chained = true;
+                self.relaxed_division(op, a, b, key(op, b), seen)
             }
             [Sexp::Atom(op), a, b]
                 if matches!(op.as_str(), "bvudiv" | "bvurem") && self.literal(b).is_some_and(|c| radix_literal(&c)) =>
             {
-                self.relaxed_division(op, a, b, seen)
+                self.relaxed_division(op, a, b, key(op, b), seen)
             }
             [Sexp::Atom(op), a, b] if op == "bvadd" => {
                 let x = Sexp::List(items.clone());
@@ -711,7 +780,14 @@ impl Facts {
     /// `a op b` for a division or remainder by a non-literal `b`, or unsigned by a literal
     /// [`radix_literal`]: `nl.{u,s}{div,rem}W(a, b)`, the pair recorded (with the relaxed
     /// product `b*q`) for [`division_lemmas`].
-    pub(super) fn relaxed_division(&self, op: &str, a: &Sexp, b: &Sexp, seen: &mut Collected) -> Sexp {
+    pub(super) fn relaxed_division(
+        &self,
+        op: &str,
+        a: &Sexp,
+        b: &Sexp,
+        key: Option<DivisionKey>,
+        seen: &mut Collected,
+    ) -> Sexp {
         let exact = || Sexp::app(op, vec![a.clone(), b.clone()]);
         let Some(w) = self.width(a) else { return exact() };
         let signed = op.starts_with("bvs");
@@ -754,6 +830,7 @@ impl Facts {
                 signed,
                 step,
                 divisor,
+                key,
             });
         }
         if op.ends_with("rem") { r } else { q }

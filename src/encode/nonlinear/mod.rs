@@ -35,8 +35,8 @@ mod tests;
 pub(crate) use facts::Facts;
 
 use products::{
-    Division, LiteralSum, Product, Sum, division_lemmas, division_name, lemmas, literal_radix_lemmas, nowrap_name,
-    radix_lemmas, width_lemmas,
+    Chain, Division, DivisionKey, LiteralSum, Product, Sum, chain_lemmas, division_lemmas, division_name, lemmas,
+    literal_radix_lemmas, nowrap_name, radix_lemmas, width_lemmas,
 };
 pub use products::{Preferred, Probe, Refinement};
 pub(crate) use products::{as_mul_no_overflow, mul_no_overflow};
@@ -102,6 +102,12 @@ struct Collected {
     /// Whether a division by a non-literal was relaxed (those by a literal alone make no
     /// relaxation: the exact formula is as linear).
     symbolic_division: bool,
+    /// The division chains by literals of the formula ([`Facts::division_chains`]): their
+    /// divisions are relaxed, signed ones too, for [`chain_lemmas`].
+    chains: Vec<Chain>,
+    /// Whether a division of a chain was relaxed: the relaxation then differs from the
+    /// formula by the chain's lemmas, even with no product.
+    chained: bool,
     /// `(width, signed)` of the divisions.
     divs: BTreeSet<(u32, bool)>,
     /// [`Facts::order_key`] of each definition.
@@ -134,6 +140,7 @@ impl Collected {
         let divisions = self.divisions.split_off(script[2]);
         let literal_sums = self.literal_sums.split_off(script[3]);
         division_lemmas(&divisions, out);
+        chain_lemmas(&self.chains, &self.divisions, &divisions, out);
         width_lemmas(&self.divisions, &divisions, out);
         literal_radix_lemmas((&self.divisions, &divisions), (&self.literal_sums, &literal_sums), out);
         lemmas(&self.products, &products, out);
@@ -167,7 +174,21 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
         // At the memory bound: no relaxation (the exact queries' check stops the kernel).
         return None;
     }
-    let mut seen = Collected::default();
+    let mut seen = Collected {
+        chains: facts.division_chains(
+            encoded
+                .script
+                .commands
+                .iter()
+                .filter_map(|c| match c {
+                    Command::DefineConst { value, .. } => Some(value),
+                    Command::Assert(t) => Some(t),
+                    _ => None,
+                })
+                .chain(encoded.checks.iter().flat_map(|c| c.query.assertions.iter())),
+        ),
+        ..Collected::default()
+    };
     let mut commands: Vec<Command> = encoded
         .script
         .commands
@@ -185,6 +206,7 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
     let script_len = seen.counts();
     let mut script_lemmas = Vec::new();
     division_lemmas(&seen.divisions, &mut script_lemmas);
+    chain_lemmas(&seen.chains, &[], &seen.divisions, &mut script_lemmas);
     width_lemmas(&[], &seen.divisions, &mut script_lemmas);
     literal_radix_lemmas((&[], &seen.divisions), (&[], &seen.literal_sums), &mut script_lemmas);
     lemmas(&[], &seen.products, &mut script_lemmas);
@@ -247,7 +269,7 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
             flat: flat.clone(),
         });
     }
-    if seen.muls.is_empty() && seen.nowraps.is_empty() && !seen.symbolic_division {
+    if seen.muls.is_empty() && seen.nowraps.is_empty() && !seen.symbolic_division && !seen.chained {
         return None;
     }
     let decls = seen

@@ -196,9 +196,54 @@ pub(crate) struct Division {
     /// Unsigned, when the dividend is `x + b` (the divisor added to a name `x`, as a loop
     /// adds its stride): `x`, for the step lemmas of [`division_lemmas`].
     pub step: Option<Sexp>,
-    /// The divisor's value when it is a literal (unsigned only: `off % 2064`), for
-    /// [`literal_radix_lemmas`] and the quotient's bound.
+    /// The divisor's value when it is a literal (`off % 2064`), for [`literal_radix_lemmas`]
+    /// (unsigned only) and the quotient's bound.
     pub divisor: Option<BigUint>,
+    /// For a literal divisor: the division as [`Chain`]s name it (signedness, the exact
+    /// dividend's text, the divisor), the same for its quotient and its remainder.
+    pub key: Option<DivisionKey>,
+}
+
+/// A division by a literal as the formula writes it, before relaxation: signed, the exact
+/// dividend's text, the divisor's value.
+pub(crate) type DivisionKey = (bool, String, BigUint);
+
+/// A chain of divisions by literals (`(i / V) % T` beside `i / (T*V)`, the coordinates of a
+/// linear index `i` over a `B × T × V` tensor): `outer` divides the quotient of `inner` by
+/// `c2`, and `whole` divides `inner`'s dividend by `c1*c2`, so that `outer`'s quotient is
+/// `whole`'s ([`chain_lemmas`]).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Chain {
+    pub inner: DivisionKey,
+    pub outer: DivisionKey,
+    pub whole: DivisionKey,
+}
+
+/// The lemmas of division chains by literals ([`Chain`]), for each chain whose outer and whole
+/// divisions are both relaxed, one of them in `fresh`: `(a / c1) / c2 = a / (c1*c2)`. Valid
+/// for every `a` when `c1, c2 > 0` and `c1*c2` fits the (signed) type: truncating and floor
+/// division both compose, whatever the sign of `a`. With [`division_lemmas`]' `a = c*q + r`
+/// of each, a linear formula then proves that `b*T*V + t*V + v` with `b = i / (T*V)`,
+/// `t = (i / V) % T`, `v = i % V` is `i` again, which bit-blasting the three divisions by
+/// 32-bit literals does not find in a minute (llm.c's `crossentropy_softmax_backward`).
+pub(crate) fn chain_lemmas(chains: &[Chain], old: &[Division], fresh: &[Division], out: &mut Vec<Sexp>) {
+    let find = |k: &DivisionKey| {
+        old.iter()
+            .map(|d| (d, false))
+            .chain(fresh.iter().map(|d| (d, true)))
+            .find(|(d, _)| d.key.as_ref() == Some(k))
+    };
+    for c in chains {
+        if out.len() >= MAX_LEMMAS {
+            return;
+        }
+        let (Some((outer, f1)), Some((whole, f2))) = (find(&c.outer), find(&c.whole)) else {
+            continue;
+        };
+        if (f1 || f2) && outer.w == whole.w {
+            out.push(Sexp::app("=", vec![outer.q.clone(), whole.q.clone()]));
+        }
+    }
 }
 
 /// A sum `x = v*c + u` of the relaxed formula (`w` bits) whose summand is a product by a
@@ -294,7 +339,7 @@ pub(crate) fn literal_radix_lemmas(
         if out.len() >= MAX_LEMMAS {
             return;
         }
-        if d.divisor.as_ref() != Some(&s.c) || s.w > d.w {
+        if d.signed || d.divisor.as_ref() != Some(&s.c) || s.w > d.w {
             continue;
         }
         let c = Sexp::bv(&s.c, s.w);
@@ -368,6 +413,19 @@ pub(crate) fn division_lemmas(fresh: &[Division], out: &mut Vec<Sexp>) {
         let cmp = |op: &str, x: &Sexp, y: &Sexp| Sexp::app(op, vec![x.clone(), y.clone()]);
         if d.signed {
             out.push(Sexp::app("=>", vec![nonzero, identity]));
+            // By a positive literal `c`, a non-negative dividend's quotient is at most
+            // `⌊(2^(w-1)-1)/c⌋`, so that `c*q` does not wrap.
+            if let Some(c) = d
+                .divisor
+                .as_ref()
+                .filter(|c| !c.is_zero() && **c < (BigUint::one() << (d.w - 1)))
+            {
+                let max_q = ((BigUint::one() << (d.w - 1)) - 1u8) / c;
+                out.push(Sexp::app(
+                    "=>",
+                    vec![cmp("bvsle", &zero, &d.a), cmp("bvsle", &d.q, &Sexp::bv(&max_q, d.w))],
+                ));
+            }
             let ones = Sexp::bv(&((BigUint::one() << d.w) - 1u8), d.w);
             let one = Sexp::bv(&BigUint::one(), d.w);
             out.push(Sexp::app(

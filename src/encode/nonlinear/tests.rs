@@ -655,3 +655,71 @@ fn constant_expressions_are_literals() {
     }
     assert!(relax_script(symbolic).is_some());
 }
+
+/// A division chain by literals (llm.c's `b = i / (T*V)`, `t = (i / V) % T`, `v = i % V`):
+/// the relaxation relates `(i / 3) / 5` to `i / 15` ([`nonlinear::products::chain_lemmas`]),
+/// signed and unsigned, and then proves from its lemmas alone that `b*15 + t*3 + v = i` for a
+/// non-negative `i`. Every lemma holds for exact 8-bit arithmetic (z3 finds no value that
+/// breaks one); without the whole division `i / 15` there is no chain and no relaxation.
+#[test]
+fn division_chains_by_literals_rebuild_the_index() {
+    for signed in [true, false] {
+        let (s, div, rem, le) = if signed {
+            ("s", "bvsdiv", "bvsrem", "bvsle")
+        } else {
+            ("u", "bvudiv", "bvurem", "bvule")
+        };
+        let mut cmds = vec![Command::DeclareConst {
+            name: "i".into(),
+            sort: Sexp::bv_sort(8),
+        }];
+        let define = |name: &str, value: String| Command::DefineConst {
+            name: name.into(),
+            sort: Sexp::bv_sort(8),
+            value: parse_sexp(&value),
+        };
+        cmds.push(define("t", format!("({rem} ({div} i #x03) #x05)")));
+        cmds.push(define("v", format!("({rem} i #x03)")));
+        let whole = define("b", format!("({div} i (bvmul #x05 #x03))"));
+        let goal = Command::Assert(parse_sexp(&format!(
+            "(and ({le} #x00 i) (not (= i (bvadd (bvadd (bvmul b #x0f) (bvmul t #x03)) v))))"
+        )));
+        assert!(
+            relax_script(vec![cmds[0].clone(), cmds[1].clone(), cmds[2].clone(), goal.clone()]).is_none(),
+            "no chain without i / 15"
+        );
+        cmds.push(whole);
+        cmds.push(goal);
+        let r = relax_script(cmds).expect("a division chain");
+        let text = script_text(&r.script.commands, &[]);
+        // The lemmas: the implications, and the chains' equalities.
+        let lemmas: Vec<String> = r
+            .script
+            .commands
+            .iter()
+            .filter_map(|c| match c {
+                Command::Assert(t) if t.to_string().starts_with("(=>") || t.to_string().starts_with("(= (nl.") => {
+                    Some(t.to_string())
+                }
+                _ => None,
+            })
+            .collect();
+        let chain = format!("(= (nl.{s}div8 (nl.{s}div8 i #x03) #x05) (nl.{s}div8 i (bvmul #x05 #x03)))");
+        assert!(lemmas.contains(&chain), "{text}");
+        assert_eq!(z3_says(&text), "unsat", "signed={signed}\n{text}");
+        let mut check = String::from("(set-logic QF_BV)\n");
+        for (name, op) in [("mul", "bvmul"), (&format!("{s}div"), div), (&format!("{s}rem"), rem)] {
+            check.push_str(&format!(
+                "(define-fun nl.{name}8 ((x (_ BitVec 8)) (y (_ BitVec 8))) (_ BitVec 8) ({op} x y))\n"
+            ));
+        }
+        check.push_str("(declare-const i (_ BitVec 8))\n");
+        check.push_str(&format!(
+            "(define-fun t () (_ BitVec 8) ({rem} ({div} i #x03) #x05))\n\
+             (define-fun v () (_ BitVec 8) ({rem} i #x03))\n\
+             (define-fun b () (_ BitVec 8) ({div} i #x0f))\n"
+        ));
+        check.push_str(&format!("(assert (not (and {})))\n(check-sat)\n", lemmas.join(" ")));
+        assert_eq!(z3_says(&check), "unsat", "signed={signed}\n{check}");
+    }
+}
