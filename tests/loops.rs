@@ -132,3 +132,26 @@ fn possible_races_are_confirmed_by_replaying_their_launch() {
         "{k}"
     );
 }
+
+/// A loop whose leading `if (d) break;` is folded into its test (`i < TR && !d`, llm.c's
+/// `attention_forward_kernel2`): each conjunct of the test held on the previous iteration, so
+/// the abstraction keeps the trip bound of `i < TR` and `i` cannot wrap to a negative row.
+/// Abstracted (`--unroll=0`), the kernel is verified with every solver, as unrolled.
+#[test]
+fn a_folded_break_keeps_the_trip_bound() {
+    for solver in ["z3", "cvc5", "yices"] {
+        let args = [
+            "--solver",
+            solver,
+            "--json",
+            "--unroll=0",
+            "--blockDim=32",
+            "--gridDim=[8,12]",
+            "tests/kernels/loops/break_bound.cu",
+        ];
+        let out = gpug(&args.map(String::from));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        assert_eq!(out.status.code(), Some(0), "{solver}: {v}");
+        assert_eq!(v["kernels"][0]["verdict"], "verified", "{solver}: {v}");
+    }
+}

@@ -511,8 +511,43 @@ impl Encoder<'_> {
         let c_prev = self.expr(&l.cond, &mut prev, th);
         let started = app("bvuge", vec![it.clone(), bvn(1, 64)]);
         self.assert(app("=>", vec![started.clone(), c_prev]));
-        // The trip bound of a linear index.
-        let Expr::Binary { op, lhs, rhs, .. } = &l.cond else {
+        // The trip bound of each linear index the test compares: the test is a conjunction
+        // when leading `if (d) break;`s were folded into it (`i < Tr && !(i*Br + tx >= N)`),
+        // and each conjunct held at `it - 1`.
+        let mut conjuncts = vec![&l.cond];
+        let mut i = 0;
+        while i < conjuncts.len() {
+            if let Expr::Binary {
+                op: BinOp::LAnd,
+                lhs,
+                rhs,
+                ..
+            } = conjuncts[i]
+            {
+                conjuncts.splice(i..=i, [&**lhs, &**rhs]);
+            } else {
+                i += 1;
+            }
+        }
+        for c in conjuncts {
+            self.trip_bound(l, c, &closed, entry, &prev_it, &started, th);
+        }
+    }
+
+    /// The trip bound of `cond`, a conjunct of `l`'s test, when it is `i < ub` / `i <= ub` /
+    /// `i > lb` / `i >= lb` with a linear `i` ([`Self::iteration_bounds`]).
+    #[allow(clippy::too_many_arguments)]
+    fn trip_bound(
+        &mut self,
+        l: &AbstractLoop,
+        cond: &Expr,
+        closed: &BTreeMap<VarId, ClosedForm>,
+        entry: &mut TState,
+        prev_it: &Sexp,
+        started: &Sexp,
+        th: usize,
+    ) {
+        let Expr::Binary { op, lhs, rhs, .. } = cond else {
             return;
         };
         let strip = |e: &Expr| -> Option<VarId> {
@@ -576,7 +611,7 @@ impl Encoder<'_> {
         } else {
             ((BigInt::from(1) << w) - 1, BigInt::from(0))
         };
-        let itm1 = extend(prev_it, 64, wide, false);
+        let itm1 = extend(prev_it.clone(), 64, wide, false);
         let last = app("bvadd", vec![i0.clone(), app("bvmul", vec![itm1, kk.clone()])]);
         let zero = num(BigInt::from(0));
         // A do-while runs its first step untested: the argument needs the test true on entry.
@@ -604,7 +639,7 @@ impl Encoder<'_> {
             app(limit_cmp, vec![app("bvadd", vec![reach, kk]), num(limit)]),
         );
         let holds = app(cmp, vec![last, b]);
-        self.assert(app("=>", vec![and(and(guard, entered), started), holds]));
+        self.assert(app("=>", vec![and(and(guard, entered), started.clone()), holds]));
     }
 
     /// Pair model: a closed form is a function of the iteration count, the entry value and
