@@ -638,3 +638,34 @@ int main() {{
         "{launches:?}"
     );
 }
+
+/// Dead kernels of a whole program (issue 53 item 2): a kernel that `main`'s host code never
+/// launches and that nothing in the program names is not verified (a note says so, with the
+/// `--kernel` that verifies it); one whose name occurs elsewhere (a launch gpug may not read)
+/// is still verified for every launch, and its race reported; `--kernel` verifies the dead one.
+#[test]
+fn a_kernel_the_program_never_names_is_dead_code() {
+    let file = Path::new("tests/kernels/programs/dead/dead_kernel.cu");
+    let (code, v, err) = gpug(&["--solver", "z3"], file);
+    let names: Vec<String> = kernels(&v)
+        .iter()
+        .map(|k| {
+            format!(
+                "{} {}",
+                k["name"].as_str().unwrap_or(""),
+                k["verdict"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    assert_eq!(names, ["scale verified", "named_racy defect"], "{v}\n{err}");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("dead_kernel.cu:12:17: `unused_racy` is never launched")
+            && err.contains("host code (main)")
+            && err.contains("--kernel unused_racy"),
+        "{err}"
+    );
+    let (code, v, _) = gpug(&["--solver", "z3", "--kernel", "unused_racy"], file);
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(kernels(&v)[0]["verdict"], "defect", "{v}");
+}

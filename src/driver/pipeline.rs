@@ -162,6 +162,17 @@ pub fn run_reporting<C: Command>(
             true => program.launches.iter().filter(|l| l.kernel == index).collect(),
             false => Vec::new(),
         };
+        if launches.is_empty()
+            && common.host_launches
+            && common.frontend.kernel.is_none()
+            && let Some(main) = unreferenced_in_program(&program, k)
+        {
+            eprintln!(
+                "note: {}: `{}` is never launched: the program's host code ({main}) launches other kernels, and nothing in the program names this one; not verified (--kernel {} verifies it for every launch)",
+                k.span, k.name, k.name
+            );
+            continue;
+        }
         if launches.is_empty() {
             let result = run_kernel(command, k, common)?;
             decided(command.file(&program, vec![result.clone()]));
@@ -190,6 +201,39 @@ pub fn run_reporting<C: Command>(
         }
     }
     Ok(command.file(&program, kernels))
+}
+
+/// Whether kernel `k`, which the host code does not launch, is dead code of a whole program:
+/// the file's `main` launches kernels (the caller that names it, `main (line 24)`), and `k`'s
+/// name occurs once in the program's text (the file and the files it includes: its own
+/// definition), so that no launch, function pointer, table or macro of the program can reach
+/// it. A kernel whose name occurs anywhere else (a launch gpug cannot read, a comment) is
+/// verified for every launch as before; so is every kernel of a file without `main` (a
+/// library, or a kernel launched from another file). `None`: not dead code.
+fn unreferenced_in_program(program: &Program, k: &Kernel) -> Option<String> {
+    let main = program
+        .launches
+        .iter()
+        .filter_map(|l| l.callers.first())
+        .find(|c| *c == "main" || c.starts_with("main ("))?
+        .clone();
+    let name = k.name.split('<').next().unwrap_or(&k.name);
+    if name.is_empty() {
+        return None;
+    }
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut count = 0;
+    for file in std::iter::once(&program.file).chain(&program.includes) {
+        let text = std::fs::read_to_string(file).ok()?;
+        for (at, _) in text.match_indices(name) {
+            let before = text[..at].chars().next_back();
+            let after = text[at + name.len()..].chars().next();
+            if !before.is_some_and(word) && !after.is_some_and(word) {
+                count += 1;
+            }
+        }
+    }
+    (count == 1).then_some(main)
 }
 
 /// `command` on kernel `k` under `opts`; a run stopped at the memory bound is the command's
