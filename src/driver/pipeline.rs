@@ -382,6 +382,7 @@ impl<'a> KernelRun<'a> {
             dump_dir: self.opts.dump_dir.clone().filter(|_| self.dump),
             dump_source: self.opts.dump_source.clone(),
             eager: false,
+            one_shot: false,
             watch: self.opts.progress.clone(),
         }
     }
@@ -425,9 +426,13 @@ impl<'a> KernelRun<'a> {
 
     /// [`KernelRun::lazy_session`] answered with the solver's eager tactic
     /// ([`SessionOptions::eager`]): for the linear relaxation of `encode::nonlinear`.
-    pub fn eager_session(&self, script: &Script, limit: Duration) -> Session {
+    ///
+    /// `one_shot`: yices answers each query in a process of its own, without its incremental
+    /// mode ([`SessionOptions::one_shot`]): for a relaxation with division chains.
+    pub fn eager_session(&self, script: &Script, limit: Duration, one_shot: bool) -> Session {
         let opts = SessionOptions {
             eager: true,
+            one_shot,
             ..self.session_options(limit)
         };
         self.unless_unreadable(Session::portfolio(&self.opts.solvers(), script, opts))

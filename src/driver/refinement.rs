@@ -92,7 +92,7 @@ impl Sessions {
                 [read(Builtin::BlockIdx(y)), read(Builtin::BlockIdx(z))],
             );
             let limit = run.timeout().min(RELAXED_LIMIT);
-            (run.eager_session(&r.script, limit), r)
+            (run.eager_session(&r.script, limit, r.chained), r)
         });
         Sessions {
             exact: run.lazy_session(&encoded.script, run.timeout()),

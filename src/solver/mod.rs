@@ -326,6 +326,11 @@ pub struct SessionOptions {
     /// `(check-sat-using qfaufbv)`, which bit-blasts the whole formula anew) instead of its
     /// incremental core: for formulas with uninterpreted products, see `process::check_tactic`.
     pub eager: bool,
+    /// Answer each query with a solver process of its own where that is faster (yices: its
+    /// one-shot mode, whose preprocessing its `--incremental` mode leaves out), sending the
+    /// script anew each time: for relaxations whose queries need that preprocessing (division
+    /// chains by literals, `encode::nonlinear`). With [`SessionOptions::eager`] only.
+    pub one_shot: bool,
     /// Told each query's name before [`Session::check`] asks it; `None`: nobody.
     pub watch: Option<Watch>,
 }
@@ -552,8 +557,14 @@ impl Session {
             .timeout
             .filter(|_| self.soft_timeout)
             .map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1));
-        Proc::start(&self.spec, &self.script.logic, soft, self.opts.eager, self.opts.timeout)
-            .map_err(|e| self.explain(e, None))
+        Proc::start(
+            &self.spec,
+            &self.script.logic,
+            soft,
+            (self.opts.eager, self.opts.one_shot),
+            self.opts.timeout,
+        )
+        .map_err(|e| self.explain(e, None))
     }
 
     /// `(push 1)`, asserts the query's assertions, `(check-sat)`, `(get-value …)` if sat,

@@ -421,7 +421,7 @@ impl Proc {
         spec: &SolverSpec,
         logic: &str,
         soft_timeout_ms: Option<u64>,
-        eager: bool,
+        (eager, one_shot): (bool, bool),
         limit: Option<Duration>,
     ) -> Result<Proc, SolverError> {
         let limit = limit.map_or(PROLOGUE_LIMIT, |l| l.min(PROLOGUE_LIMIT));
@@ -434,7 +434,7 @@ impl Proc {
         };
         let pid_file = PidFile::create().map_err(start)?;
         let dog = Watchdog::arm(pid_file.path.to_path_buf(), limit);
-        let r = Self::prologue(spec, program, logic, soft_timeout_ms, eager, &pid_file);
+        let r = Self::prologue(spec, program, logic, soft_timeout_ms, (eager, one_shot), &pid_file);
         if dog.disarm() {
             return Err(SolverError::Unresponsive {
                 program: spec.program.clone(),
@@ -468,10 +468,10 @@ impl Proc {
         program: PathBuf,
         logic: &str,
         soft_timeout_ms: Option<u64>,
-        eager: bool,
+        (eager, one_shot): (bool, bool),
         pid_file: &PidFile,
     ) -> Result<Proc, SolverError> {
-        let one_shot = one_shot(spec, eager);
+        let one_shot = one_shot && yices(spec);
         let args: Vec<String> = match one_shot {
             true => spec.args.iter().filter(|a| *a != "--incremental").cloned().collect(),
             false => spec.args.clone(),
@@ -743,18 +743,20 @@ fn check_tactic(spec: &SolverSpec, logic: &str) -> Option<&'static str> {
     (base.starts_with("z3") && bv).then_some("qfaufbv")
 }
 
-/// Whether an eager session's process of `spec` answers one query only: yices, whose
-/// `--incremental` mode (which `(push)` needs) leaves out the preprocessing of its one-shot
-/// mode. On the relaxation of a race query of llm.c's `crossentropy_softmax_backward` (three
-/// divisions by literals and their lemmas) yices answered `unsat` in 1.4 s one-shot and did
-/// not answer in 60 s incrementally. The script is sent again to each query's process: the
-/// relaxed queries of a kernel are few (one per check, and its refinements).
-fn one_shot(spec: &SolverSpec, eager: bool) -> bool {
+/// Whether `spec` is yices, whose one-shot mode a `one_shot` session uses
+/// ([`SessionOptions::one_shot`](super::SessionOptions)): its `--incremental` mode (which
+/// `(push)` needs) leaves out the preprocessing of the one-shot mode. On the relaxation of a
+/// race query of llm.c's `crossentropy_softmax_backward` (three divisions by literals and
+/// their lemmas) yices answered `unsat` in 1.4 s one-shot and did not answer in 60 s
+/// incrementally. The script is sent anew to each query's process, which costs: on every
+/// relaxation, llm.c's `matmul_backward_bias.cu` took 3.5 times as long, so only relaxations
+/// with division chains ask so.
+fn yices(spec: &SolverSpec) -> bool {
     let base = std::path::Path::new(&spec.program)
         .file_name()
         .and_then(|b| b.to_str())
         .unwrap_or_default();
-    eager && base.starts_with("yices")
+    base.starts_with("yices")
 }
 
 /// Whether `spec`'s solver gets a soft timeout (see [`Proc::start`]).

@@ -69,6 +69,7 @@ fn session(spec: &SolverSpec, script: &Script, timeout: Option<Duration>) -> Ses
             dump_source: None,
             watch: None,
             eager: false,
+            one_shot: false,
         },
     )
     .unwrap_or_else(|e| panic!("{}: {e}", spec.name))
@@ -379,6 +380,7 @@ fn reading_the_script_counts_against_the_limit() {
             dump_source: None,
             watch: None,
             eager: false,
+            one_shot: false,
         },
     );
     let t = Instant::now();
@@ -510,6 +512,7 @@ fn dump_files_are_exact() {
             dump_source: Some("Command: gpug k.cu --blockDim=2\nLaunch: blockDim=[2,1,1] gridDim=[1,1,1]\n".into()),
             watch: None,
             eager: false,
+            one_shot: false,
         },
     )
     .unwrap();
@@ -743,6 +746,7 @@ fn killable_session(spec: &SolverSpec) -> Session {
         dump_source: None,
         watch: None,
         eager: false,
+        one_shot: false,
     };
     let mut s = Session::lazy(spec, &factoring_script(), opts);
     s.soft_timeout = false;

@@ -52,6 +52,9 @@ pub struct Relaxed {
     pub probes: Vec<Probe>,
     /// [`Encoded::preferred`] relaxed.
     pub preferred: Option<Preferred>,
+    /// Whether the relaxation relates division chains by literals ([`chain_lemmas`]): its
+    /// queries need the solver's preprocessing ([`crate::solver::SessionOptions::one_shot`]).
+    pub chained: bool,
 }
 
 impl Relaxed {
@@ -302,6 +305,7 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
         queries,
         probes,
         preferred,
+        chained: seen.chained,
     })
 }
 
