@@ -483,6 +483,7 @@ fn flat_tier_leaves_read_dimensions_free_and_goes_when_empty() {
                 flat: pins.to_vec(),
             }],
             preferred: None,
+            chained: false,
         };
         r.keep_read_dims(read_thread, read_block);
         r.probes.remove(0)
