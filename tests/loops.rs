@@ -155,3 +155,25 @@ fn a_folded_break_keeps_the_trip_bound() {
         assert_eq!(v["kernels"][0]["verdict"], "verified", "{solver}: {v}");
     }
 }
+
+/// A loop whose test calls a helper (`i < ceil_div(V, 8)`, llm.c's `fused_classifier_kernel4`):
+/// the inlined statements give the same value in every iteration and run once before the
+/// abstracted loop, which keeps its trip bound; verified with every solver, where the
+/// counter could wrap before.
+#[test]
+fn a_test_computed_by_a_call_keeps_the_trip_bound() {
+    for solver in ["z3", "cvc5", "yices"] {
+        let args = [
+            "--solver",
+            solver,
+            "--json",
+            "--blockDim=32",
+            "--gridDim=8",
+            "tests/kernels/loop_bounds/call_in_test.cu",
+        ];
+        let out = gpug(&args.map(String::from));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        assert_eq!(out.status.code(), Some(0), "{solver}: {v}");
+        assert_eq!(v["kernels"][0]["verdict"], "verified", "{solver}: {v}");
+    }
+}

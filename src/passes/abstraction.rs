@@ -12,7 +12,7 @@
 use super::closed_form::closed_form;
 use super::{LoopParts, LoopTreatment, Preparer, not};
 use crate::ir::eval::Env;
-use crate::ir::query::{contains_barrier, grid_barriers, has_exit, leaves, written_arrays};
+use crate::ir::query::{assigned_vars, contains_barrier, grid_barriers, has_exit, leaves, mentions, written_arrays};
 use crate::ir::{AbstractLoop, BinOp, BlockId, Expr, LoopInvariant, Stmt, StmtKind, Ty, VarId};
 use std::collections::BTreeSet;
 
@@ -33,6 +33,20 @@ impl Preparer<'_> {
         self.loop_targets.pop();
         self.exits.remove(&brk);
         self.exits.remove(&cont);
+        // A test computed by statements that give the same values in every iteration (an
+        // inlined `ceil_div(V, 8)`) runs once before the loop instead, so that the test is a
+        // plain comparison with a trip bound (`encode/engine/loops.rs`).
+        let mut in_loop = BTreeSet::new();
+        assigned_vars(&body, &mut in_loop);
+        assigned_vars(&step, &mut in_loop);
+        let mut cond_stmts = cond_stmts;
+        let mut hoisted = Vec::new();
+        if !cond_stmts.is_empty() && invariant_stmts(&cond_stmts, &in_loop) {
+            hoisted = std::mem::take(&mut cond_stmts);
+        }
+        let mut hoisted_vars = BTreeSet::new();
+        assigned_vars(&hoisted, &mut hoisted_vars);
+        let assigned: BTreeSet<VarId> = assigned.into_iter().filter(|v| !hoisted_vars.contains(v)).collect();
         let mut cond = l.cond.clone();
         if !l.do_while && cond_stmts.is_empty() {
             cond = fold_leading_breaks(cond, &mut body, brk);
@@ -74,9 +88,20 @@ impl Preparer<'_> {
             barriers,
             invariants,
         };
+        let abstracted = Stmt {
+            kind: StmtKind::AbstractLoop(Box::new(abs)),
+            span: s.span.clone(),
+        };
+        if hoisted.is_empty() {
+            return (abstracted, treatment);
+        }
+        hoisted.push(abstracted);
         (
             Stmt {
-                kind: StmtKind::AbstractLoop(Box::new(abs)),
+                kind: StmtKind::Block {
+                    id: self.kernel.new_block(),
+                    body: hoisted,
+                },
                 span: s.span.clone(),
             },
             treatment,
@@ -115,6 +140,45 @@ impl Preparer<'_> {
         }
         self.block(rest, env)
     }
+}
+
+/// Whether `stmts` (a loop's test statements) give the same values in every iteration, so
+/// that running them once before the loop changes nothing: assignments (whose expressions are
+/// pure) of variables that the loop's body and step (`in_loop`) never assign, each assigned
+/// once and read only after its assignment, from values the body and step never assign; and
+/// blocks of such statements that an inlined `return` leaves (an `exit` of the block itself,
+/// last). No load, barrier, call or other statement.
+fn invariant_stmts(stmts: &[Stmt], in_loop: &BTreeSet<VarId>) -> bool {
+    let mut mine = Vec::new();
+    assigned_vars(stmts, &mut mine);
+    let mut pending: BTreeSet<VarId> = mine.iter().copied().collect();
+    if pending.len() != mine.len() || pending.iter().any(|v| in_loop.contains(v)) {
+        return false;
+    }
+    fn walk(stmts: &[Stmt], in_loop: &BTreeSet<VarId>, pending: &mut BTreeSet<VarId>) -> bool {
+        for s in stmts {
+            match &s.kind {
+                StmtKind::Assign { var, value } => {
+                    if mentions(value, in_loop) || mentions(value, pending) {
+                        return false;
+                    }
+                    pending.remove(var);
+                }
+                StmtKind::Block { id, body } => {
+                    let rest = match body.split_last() {
+                        Some((last, rest)) if last.kind == StmtKind::Exit(*id) => rest,
+                        _ => &body[..],
+                    };
+                    if !walk(rest, in_loop, pending) {
+                        return false;
+                    }
+                }
+                _ => return false,
+            }
+        }
+        true
+    }
+    walk(stmts, in_loop, &mut pending)
 }
 
 /// `while (c) { if (d) break; … }` is `while (c && !d) { … }`: the test then bounds the
