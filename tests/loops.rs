@@ -133,27 +133,29 @@ fn possible_races_are_confirmed_by_replaying_their_launch() {
     );
 }
 
+/// Asserts that `file` is verified with each solver under `flags`.
+fn verified_with_every_solver(file: &str, flags: &[&str]) {
+    for solver in ["z3", "cvc5", "yices"] {
+        let mut args: Vec<String> = vec!["--solver".into(), solver.into(), "--json".into()];
+        args.extend(flags.iter().map(|f| f.to_string()));
+        args.push(file.into());
+        let out = gpug(&args);
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        assert_eq!(out.status.code(), Some(0), "{solver}: {v}");
+        assert_eq!(v["kernels"][0]["verdict"], "verified", "{solver}: {v}");
+    }
+}
+
 /// A loop whose leading `if (d) break;` is folded into its test (`i < TR && !d`, llm.c's
 /// `attention_forward_kernel2`): each conjunct of the test held on the previous iteration, so
 /// the abstraction keeps the trip bound of `i < TR` and `i` cannot wrap to a negative row.
 /// Abstracted (`--unroll=0`), the kernel is verified with every solver, as unrolled.
 #[test]
 fn a_folded_break_keeps_the_trip_bound() {
-    for solver in ["z3", "cvc5", "yices"] {
-        let args = [
-            "--solver",
-            solver,
-            "--json",
-            "--unroll=0",
-            "--blockDim=32",
-            "--gridDim=[8,12]",
-            "tests/kernels/loops/break_bound.cu",
-        ];
-        let out = gpug(&args.map(String::from));
-        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-        assert_eq!(out.status.code(), Some(0), "{solver}: {v}");
-        assert_eq!(v["kernels"][0]["verdict"], "verified", "{solver}: {v}");
-    }
+    verified_with_every_solver(
+        "tests/kernels/loops/break_bound.cu",
+        &["--unroll=0", "--blockDim=32", "--gridDim=[8,12]"],
+    );
 }
 
 /// A loop whose test calls a helper (`i < ceil_div(V, 8)`, llm.c's `fused_classifier_kernel4`):
@@ -162,18 +164,8 @@ fn a_folded_break_keeps_the_trip_bound() {
 /// counter could wrap before.
 #[test]
 fn a_test_computed_by_a_call_keeps_the_trip_bound() {
-    for solver in ["z3", "cvc5", "yices"] {
-        let args = [
-            "--solver",
-            solver,
-            "--json",
-            "--blockDim=32",
-            "--gridDim=8",
-            "tests/kernels/loop_bounds/call_in_test.cu",
-        ];
-        let out = gpug(&args.map(String::from));
-        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-        assert_eq!(out.status.code(), Some(0), "{solver}: {v}");
-        assert_eq!(v["kernels"][0]["verdict"], "verified", "{solver}: {v}");
-    }
+    verified_with_every_solver(
+        "tests/kernels/loop_bounds/call_in_test.cu",
+        &["--blockDim=32", "--gridDim=8"],
+    );
 }

@@ -514,22 +514,9 @@ impl Encoder<'_> {
         // The trip bound of each linear index the test compares: the test is a conjunction
         // when leading `if (d) break;`s were folded into it (`i < Tr && !(i*Br + tx >= N)`),
         // and each conjunct held at `it - 1`.
-        let mut conjuncts = vec![&l.cond];
-        let mut i = 0;
-        while i < conjuncts.len() {
-            if let Expr::Binary {
-                op: BinOp::LAnd,
-                lhs,
-                rhs,
-                ..
-            } = conjuncts[i]
-            {
-                conjuncts.splice(i..=i, [&**lhs, &**rhs]);
-            } else {
-                i += 1;
-            }
-        }
-        for c in conjuncts {
+        let mut parts = Vec::new();
+        conjuncts(&l.cond, &mut parts);
+        for c in parts {
             self.trip_bound(l, c, &closed, entry, &prev_it, &started, th);
         }
     }
@@ -966,5 +953,21 @@ impl Visitor for LoopExits {
         } else if self.in_head == 0 {
             self.inner.insert(id);
         }
+    }
+}
+
+/// The conjuncts of `e` (`a && b && c` gives `a`, `b`, `c`; anything else is one), in order.
+fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match e {
+        Expr::Binary {
+            op: BinOp::LAnd,
+            lhs,
+            rhs,
+            ..
+        } => {
+            conjuncts(lhs, out);
+            conjuncts(rhs, out);
+        }
+        _ => out.push(e),
     }
 }
