@@ -131,3 +131,46 @@ fn at_most_eight_pairs_are_listed_with_a_note_for_the_rest() {
         );
     }
 }
+
+/// The block and thread x of a witness access, as one linear cell index (`--blockDim=64`).
+fn cell(access: &Value) -> u64 {
+    let x = |v: &Value| v[0].as_u64().expect("coordinate");
+    x(&access["block"]) * 64 + x(&access["thread"])
+}
+
+/// Per-thread slices written and read by unrolled loops (`slices.cu`, the shape of the ODE
+/// solver's `k` in `tests/kernels/memory/ode_solver.cu`): each side's offsets are a few shapes
+/// (`base + c`, `4*base + c`) with chosen literals, not one term per access (`linear`'s
+/// templates). The fixed kernel is verified; the racy one, whose last stage reads and writes
+/// one element past its slices, races on `k` and on `y`, each between neighbouring cells.
+/// With yices, the default solver: z3 and cvc5 take tens of seconds on the fixed kernel's `k`
+/// query (no mixed-radix lemma yet relates `4*sext(base + c)` to `4*sext(base) + c`), so
+/// asking them here would be a timed test.
+#[test]
+fn unrolled_slices_are_told_apart_by_their_templates() {
+    let k = run("slices.cu", "yices", &[]);
+    assert_eq!(k["verdict"], "verified", "{k}");
+    let k = run("slices_race.cu", "yices", &[]);
+    assert_eq!(k["verdict"], "defect", "{k}");
+    for (array, lines) in [("k", (14, 25)), ("y", (14, 26))] {
+        let found: Vec<&Value> = k["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .filter(|f| f["kind"] == "race" && f["array"] == array)
+            .collect();
+        assert!(!found.is_empty(), "{array}: {k}");
+        for f in found {
+            let a = &f["accesses"];
+            let line = |i: usize| a[i]["line"].as_u64().expect("line");
+            assert_eq!((line(0).min(line(1)), line(0).max(line(1))), lines, "{array}: {f}");
+            // The stage's write or read at line 14 is one past its own slice: the cell that
+            // owns that element is the next one.
+            let (past, owner) = match line(0) == 14 {
+                true => (cell(&a[0]), cell(&a[1])),
+                false => (cell(&a[1]), cell(&a[0])),
+            };
+            assert_eq!(owner, past + 1, "{array}: {f}");
+        }
+    }
+}

@@ -64,6 +64,9 @@ pub struct RunOptions {
 pub struct Asked {
     pub answer: Answer,
     pub first: bool,
+    /// The time its process took to answer (for `--profile`: the wait for a prefetched
+    /// answer is not its cost).
+    pub took: Duration,
 }
 
 /// What [`KernelRun::ask_parallel`] returns: the answers in the queries' order, and how many
@@ -340,13 +343,18 @@ impl<'a> KernelRun<'a> {
 
     /// Records query `name`, asked since `started` and answered `answer` ([`crate::verdict::Profile`]).
     pub fn asked(&mut self, name: &str, started: Instant, answer: &crate::solver::Answer) {
+        self.took(name, started.elapsed(), answer);
+    }
+
+    /// Records query `name`, which took `took` and was answered `answer`.
+    pub fn took(&mut self, name: &str, took: Duration, answer: &crate::solver::Answer) {
         let how = match answer {
             crate::solver::Answer::Sat(_) => "sat".to_string(),
             crate::solver::Answer::Unsat => "unsat".to_string(),
             crate::solver::Answer::Timeout => "timeout".to_string(),
             other => format!("{other:?}").split('(').next().unwrap_or("").to_lowercase(),
         };
-        self.profile.queries.push((name.to_string(), started.elapsed(), how));
+        self.profile.queries.push((name.to_string(), took, how));
     }
 
     /// `--show=ssa`: the script of one encoding of `kernel` under `model` (not while a
@@ -469,9 +477,11 @@ impl<'a> KernelRun<'a> {
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(q) = queries.get(i) else { break };
+                        let started = Instant::now();
                         let a = session.check(q).map(|answer| Asked {
                             answer,
                             first: session.last_was_first(),
+                            took: started.elapsed(),
                         });
                         let failed = a.is_err();
                         answers.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(a);
@@ -499,6 +509,7 @@ impl<'a> KernelRun<'a> {
                 None => out.push(Asked {
                     answer: Answer::Failed("not asked: another query's solver failed".into()),
                     first: false,
+                    took: Duration::ZERO,
                 }),
             }
         }

@@ -61,10 +61,13 @@ pub(super) struct Sessions {
     pub(super) relaxed_timeouts: u32,
     /// Answers asked in advance on several processes ([`prefetch`]), by check index, and
     /// how many each solver gave.
-    pub(super) prefetched: std::collections::HashMap<usize, (Answer, bool)>,
+    pub(super) prefetched: std::collections::HashMap<usize, (Answer, bool, std::time::Duration)>,
     /// The exact formula, for [`Sessions::fresh_model`].
     pub(super) script: solver::Script,
     pub(super) prefetched_by: std::collections::BTreeMap<String, u32>,
+    /// The time a prefetched answer took on its process, for the profile of the check that
+    /// takes it ([`Sessions::ask_with`]).
+    prefetched_took: Option<std::time::Duration>,
 }
 
 /// What [`Sessions::ask_relaxed`] is asked for.
@@ -106,6 +109,7 @@ impl Sessions {
             prefetched: Default::default(),
             script: encoded.script.clone(),
             prefetched_by: Default::default(),
+            prefetched_took: None,
         }
     }
 
@@ -158,7 +162,17 @@ impl Sessions {
         let answer = if self.relaxed.is_some() {
             match self.ask_relaxed(i, check, query, &query.name, Asking::Excluding(extra, prefer))? {
                 Ok(answer) => answer,
-                Err(why) => Answer::Unknown(why),
+                // Undecided by the relaxation: asked exactly, as a check's own query is
+                // (`ask_timed`), but for the preferred launches (only a better witness).
+                Err(why) if prefer || run.relaxed_only => Answer::Unknown(why),
+                Err(why) => {
+                    let answer = self.exact.check_undumped(query)?;
+                    self.note(format!(
+                        "query {}: asked exactly ({why}), for another racing pair",
+                        query.name
+                    ));
+                    answer
+                }
             }
         } else {
             let answer = self.exact.check_undumped(query)?;
@@ -197,12 +211,14 @@ impl Sessions {
         prefer: bool,
     ) -> Result<Answer, Error> {
         let started = std::time::Instant::now();
+        self.prefetched_took = None;
         let answer = self.ask_timed(run, i, check, prefer)?;
         let name = match prefer {
             true => format!("{} (preferred launch)", check.query.name),
             false => check.query.name.clone(),
         };
-        run.asked(&name, started, &answer);
+        let took = started.elapsed() + self.prefetched_took.take().unwrap_or_default();
+        run.took(&name, took, &answer);
         Ok(answer)
     }
 
@@ -218,7 +234,8 @@ impl Sessions {
         run.queries += 1;
         self.preferred_refuted = false;
         self.relaxed_timed_out = false;
-        if !prefer && let Some((answer, first)) = self.prefetched.remove(&i) {
+        if !prefer && let Some((answer, first, took)) = self.prefetched.remove(&i) {
+            self.prefetched_took = Some(took);
             self.note(format!(
                 "query {}: asked exactly (on one of several processes)",
                 check.query.name

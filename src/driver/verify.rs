@@ -355,7 +355,7 @@ fn prefetch(
     sessions.prefetched = ids
         .into_iter()
         .zip(asked.answers)
-        .map(|(i, a)| (i, (a.answer, a.first)))
+        .map(|(i, a)| (i, (a.answer, a.first, a.took)))
         .collect();
     for (name, n) in asked.answered_by {
         *sessions.prefetched_by.entry(name).or_insert(0) += n;

@@ -141,6 +141,26 @@ pub(in crate::encode) fn fold(term: &Sexp) -> Sexp {
             Some((x, w)) => mk(if op == "bvneg" { x.wrapping_neg() } else { !x }, w),
             None => rebuilt(),
         },
+        "bvadd" if args.len() == 2 && lit(&args[0]).is_none() => match lit(&args[1]) {
+            // `(x + c1) + c2` is `x + (c1 + c2)` (addition modulo 2^w is associative): an
+            // unrolled loop's offsets `base + i*S + j` end as one literal beside their common
+            // base. `x + 0` stays, so that it has the shape of `x + c` (`linear`).
+            Some((y, w)) => match split_lit("bvadd", &args[0]) {
+                Some((inner, x)) => fold(&app("bvadd", vec![inner.clone(), mk(x.wrapping_add(y), w)])),
+                None => rebuilt(),
+            },
+            None => rebuilt(),
+        },
+        // `(x * c1) * c2` is `x * (c1 * c2)`, as associative: `cell * S * N` has the one
+        // radix `S*N` (`nonlinear`'s mixed-radix lemmas need the literal a slice's offsets
+        // stay below).
+        "bvmul" if args.len() == 2 && lit(&args[0]).is_none() => match lit(&args[1]) {
+            Some((y, w)) => match split_lit("bvmul", &args[0]) {
+                Some((inner, x)) => fold(&app("bvmul", vec![inner.clone(), mk(x.wrapping_mul(y), w)])),
+                None => rebuilt(),
+            },
+            None => rebuilt(),
+        },
         _ => {
             let (Some((x, w)), Some((y, _))) = (args.first().and_then(lit), args.get(1).and_then(lit)) else {
                 return rebuilt();
@@ -174,6 +194,16 @@ pub(in crate::encode) fn fold(term: &Sexp) -> Sexp {
                 _ => rebuilt(),
             }
         }
+    }
+}
+
+/// `(op x c)` with a literal `c` and `x` not one: `(x, c)`.
+fn split_lit<'t>(op: &str, t: &'t Sexp) -> Option<(&'t Sexp, u128)> {
+    match t {
+        Sexp::List(v) if v.len() == 3 && matches!(&v[0], Sexp::Atom(a) if a == op) && lit(&v[1]).is_none() => {
+            Some((&v[1], lit(&v[2])?.0))
+        }
+        _ => None,
     }
 }
 
@@ -220,5 +250,9 @@ mod tests {
         assert_eq!(fold(&p("(and true x (not false))")), p("x"));
         assert_eq!(fold(&p("(or x (= #x01 #x01))")), p("true"));
         assert_eq!(fold(&p("(bvadd x #x01)")), p("(bvadd x #x01)"));
+        assert_eq!(fold(&p("(bvadd (bvadd x #x30) #xd8)")), p("(bvadd x #x08)"));
+        assert_eq!(fold(&p("(bvadd (bvadd x y) #x01)")), p("(bvadd (bvadd x y) #x01)"));
+        assert_eq!(fold(&p("(bvmul (bvmul x #x05) #x0c)")), p("(bvmul x #x3c)"));
+        assert_eq!(fold(&p("(bvmul (bvmul x #x80) #x02)")), p("(bvmul x #x00)"));
     }
 }

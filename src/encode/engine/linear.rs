@@ -26,6 +26,7 @@ use crate::encode::property::RaceSides;
 use crate::encode::terms::{and, app, atom, bvn, equal, f, not, or, t};
 use crate::ir::{ArrayId, AtomicScope, Span};
 use crate::solver::{Query, Sexp};
+use num_bigint::BigUint;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -69,6 +70,9 @@ struct Chosen {
     benign: Sexp,
     /// Its written bits, zero-extended to the widest candidate's.
     value: Sexp,
+    /// The offsets' templates shared by several candidates ([`Picker::templates`]), each with
+    /// the widest of its candidates' widths.
+    templates: Vec<(Sexp, u32)>,
 }
 
 /// One side's candidates as they are read: each one's condition, and the attributes that
@@ -82,6 +86,11 @@ struct Picker<'e, 'k> {
     /// Each attribute that differs between candidates: its constant and per candidate its
     /// value.
     attrs: Vec<(Sexp, Vec<Sexp>)>,
+    /// The templates of [`Picker::templates`], each with its candidates.
+    templates: Vec<(Sexp, Vec<usize>)>,
+    /// Each chosen literal of a template: its name, width and the least and greatest of its
+    /// values (unsigned), for the mixed-radix lemmas of the templates ([`nonlinear::Facts::bound`]).
+    bounds: Vec<(String, u32, u128, u128)>,
 }
 
 impl Picker<'_, '_> {
@@ -99,23 +108,128 @@ impl Picker<'_, '_> {
     }
 }
 
+impl Picker<'_, '_> {
+    /// The candidates' offsets `offsets` as templates: candidates whose offsets have one shape
+    /// ([`shape`]: the same term but for its literals) share one term, in which each literal
+    /// that differs between them is a chosen constant ([`Self::attr`]). An unrolled loop's
+    /// accesses `k[base + j*48 + i]` are then one term `base + c` with `c` chosen among
+    /// literals, instead of one term per access for the solver to tell apart (`ode_solver`'s
+    /// query on `k`, 1,456 candidates a side: yices answered in 3 s instead of no answer in
+    /// 60 s). Exact: for each candidate the template equals its offset. Offsets of no shared
+    /// shape are left as they are.
+    fn templates(&mut self, offsets: Vec<Sexp>) -> Vec<Sexp> {
+        let shapes: Vec<(Sexp, Vec<Sexp>)> = offsets
+            .iter()
+            .map(|o| {
+                let mut lits = Vec::new();
+                let mut budget = SHAPE_NODES;
+                let key = shape(&self.enc.defined, o, SHAPE_DEPTH, &mut lits, &mut budget);
+                (key, lits)
+            })
+            .collect();
+        let mut groups: HashMap<&Sexp, Vec<usize>> = HashMap::new();
+        for (i, (key, lits)) in shapes.iter().enumerate() {
+            if !lits.is_empty() {
+                groups.entry(key).or_default().push(i);
+            }
+        }
+        // A shape whose candidates differ in a literal: one template for them all (the others
+        // keep their offsets, names of the script).
+        let differ = |g: &&Vec<usize>| g.iter().any(|&m| shapes[m].1 != shapes[g[0]].1);
+        let mut shared: Vec<&Vec<usize>> = groups.values().filter(differ).collect();
+        shared.sort();
+        let mut out = offsets;
+        for (g, members) in shared.into_iter().enumerate() {
+            let (key, first) = &shapes[members[0]];
+            let mut fill = Vec::with_capacity(first.len());
+            for (j, lit) in first.iter().enumerate() {
+                let mut values = vec![lit.clone(); shapes.len()];
+                for &m in members {
+                    values[m] = shapes[m].1[j].clone();
+                }
+                let width = super::fold::lit(lit).map_or(64, |(_, w)| w);
+                let range = values.iter().filter_map(|v| super::fold::lit(v).map(|(x, _)| x));
+                let (lo, hi) = range.fold((u128::MAX, 0), |(lo, hi), x| (lo.min(x), hi.max(x)));
+                let c = self.attr(&format!("off{g}.{j}"), Sexp::bv_sort(width), values);
+                if let Sexp::Atom(name) = &c
+                    && super::fold::lit(&c).is_none()
+                {
+                    self.bounds.push((name.clone(), width, lo, hi));
+                }
+                fill.push(c);
+            }
+            let template = fill_shape(key, &mut fill.into_iter());
+            for &m in members {
+                out[m] = template.clone();
+            }
+            self.templates.push((template, members.clone()));
+        }
+        out
+    }
+}
+
+/// How many levels of definitions [`shape`] looks through: an offset's own definition and the
+/// index it scales.
+const SHAPE_DEPTH: u32 = 2;
+
+/// The most term nodes a [`shape`] expands (offsets are small; this bounds a pathological one).
+const SHAPE_NODES: usize = 256;
+
+/// The placeholder of a literal in a [`shape`], followed by its width.
+const HOLE: &str = "_lit";
+
+/// `t` with each literal replaced by a placeholder (pushed to `lits`, in order) and each name
+/// defined by `Encoder::define` replaced by its value, `depth` levels deep and within `budget`
+/// nodes: two offsets with one shape differ only in their literals.
+fn shape(defs: &super::state::Definitions, t: &Sexp, depth: u32, lits: &mut Vec<Sexp>, budget: &mut usize) -> Sexp {
+    *budget = budget.saturating_sub(1);
+    match t {
+        Sexp::Atom(_) if let Some((_, width)) = super::fold::lit(t) => {
+            lits.push(t.clone());
+            atom(format!("{HOLE}{width}"))
+        }
+        Sexp::Atom(a) => match defs.value(a) {
+            Some(v) if depth > 0 && *budget > 0 => shape(defs, v, depth - 1, lits, budget),
+            _ => t.clone(),
+        },
+        Sexp::List(items) => match items.first() {
+            // An indexed operator's indices are part of the shape.
+            Some(Sexp::List(_)) | Some(Sexp::Atom(_)) => {
+                let mut v = vec![items[0].clone()];
+                v.extend(items[1..].iter().map(|x| shape(defs, x, depth, lits, budget)));
+                Sexp::List(v)
+            }
+            None => t.clone(),
+        },
+    }
+}
+
+/// A [`shape`] with its placeholders filled, in order, from `fill`.
+fn fill_shape(t: &Sexp, fill: &mut impl Iterator<Item = Sexp>) -> Sexp {
+    match t {
+        Sexp::Atom(a) if a.starts_with(HOLE) => fill.next().unwrap_or_else(|| t.clone()),
+        Sexp::Atom(_) => t.clone(),
+        Sexp::List(items) => Sexp::List(items.iter().map(|x| fill_shape(x, fill)).collect()),
+    }
+}
+
 /// `values[sel]` for a BV32 selector below `values.len()`, as a balanced tree of `ite`s on
 /// `bvult` (depth log2 of the candidates): solvers take a selected term far better than one
 /// implication per candidate (yices answered a query of 5 candidates a side in 0.4 s this way,
-/// and not within 30 s with implications).
+/// and not within 30 s with implications). A subtree whose leaves are one term is that term.
 fn select(sel: &Sexp, values: &[Sexp], lo: usize) -> Sexp {
     match values.len() {
         0 => f(),
         1 => values[0].clone(),
         n => {
             let mid = n / 2;
+            let (low, high) = (select(sel, &values[..mid], lo), select(sel, &values[mid..], lo + mid));
+            if low == high {
+                return low;
+            }
             app(
                 "ite",
-                vec![
-                    app("bvult", vec![sel.clone(), bvn((lo + mid) as u64, 32)]),
-                    select(sel, &values[..mid], lo),
-                    select(sel, &values[mid..], lo + mid),
-                ],
+                vec![app("bvult", vec![sel.clone(), bvn((lo + mid) as u64, 32)]), low, high],
             )
         }
     }
@@ -127,6 +241,7 @@ impl Encoder<'_> {
     /// `spans` numbers the source spans of both sides' candidates.
     fn choose(
         &mut self,
+        facts: &mut nonlinear::Facts,
         th: usize,
         cands: &[Arc<Access>],
         how: LinearRace,
@@ -154,13 +269,12 @@ impl Encoder<'_> {
             th,
             conds,
             attrs: Vec::new(),
+            templates: Vec::new(),
+            bounds: Vec::new(),
         };
         let bv64 = || Sexp::bv_sort(64);
-        let off = p.attr(
-            "off",
-            bv64(),
-            cands.iter().map(|a| a.per_thread[th].1.clone()).collect(),
-        );
+        let offsets = p.templates(cands.iter().map(|a| a.per_thread[th].1.clone()).collect());
+        let off = p.attr("off", bv64(), offsets);
         let width = p.attr(
             "width",
             bv64(),
@@ -237,7 +351,21 @@ impl Encoder<'_> {
             ),
             false => (f(), bvn(0, 8)),
         };
-        let Picker { enc, conds, attrs, .. } = p;
+        let Picker {
+            enc,
+            conds,
+            attrs,
+            templates,
+            bounds,
+            ..
+        } = p;
+        for (name, width, lo, hi) in bounds {
+            facts.bound(&name, width, BigUint::from(lo), BigUint::from(hi));
+        }
+        let templates = templates
+            .into_iter()
+            .map(|(t, members)| (t, members.iter().map(|&m| cands[m].width).max().unwrap_or(1)))
+            .collect();
         let (picks, sel) = match conds.len() {
             1 => (conds.into_iter().filter(|c| *c != t()).collect(), None),
             n => {
@@ -267,6 +395,7 @@ impl Encoder<'_> {
             segment,
             benign,
             value,
+            templates,
         }
     }
 
@@ -278,7 +407,7 @@ impl Encoder<'_> {
     /// more than one candidate ([`RaceSides`]).
     pub(in crate::encode) fn push_linear_race(
         &mut self,
-        facts: &nonlinear::Facts,
+        facts: &mut nonlinear::Facts,
         array: ArrayId,
         name: &str,
         sides: RaceSides,
@@ -294,9 +423,13 @@ impl Encoder<'_> {
             .map(|a| 8 * a.width)
             .max()
             .unwrap_or(8);
+        let sides = RaceSides {
+            first: self.by_shape(&sides.first, 0),
+            second: self.by_shape(&sides.second, 1),
+        };
         let spans = span_ids(&sides);
-        let one = self.choose(0, &sides.first, how, (benign, value_bits), &spans);
-        let two = self.choose(1, &sides.second, how, (benign, value_bits), &spans);
+        let one = self.choose(facts, 0, &sides.first, how, (benign, value_bits), &spans);
+        let two = self.choose(facts, 1, &sides.second, how, (benign, value_bits), &spans);
         if crate::memory::over() {
             self.stopped = Some(crate::memory::exceeded(crate::memory::Activity::RaceCheck {
                 array: self.k.array(array).name.clone(),
@@ -318,7 +451,20 @@ impl Encoder<'_> {
             overlap,
             and(self.conflict(&one, &two, how), self.linear_order(&one, &two, how)),
         );
-        let lemmas = offset_lemmas(facts, &sides);
+        let mut lemmas = offset_lemmas(facts, &sides);
+        // The templates' lemmas: valid for every candidate of a template (its chosen literals
+        // within their bounds), so for the chosen one.
+        for (oa, wa) in &one.templates {
+            for (ob, wb) in &two.templates {
+                let mut mine = Vec::new();
+                facts.offset_lemmas(oa, *wa, ob, *wb, &mut mine);
+                for l in mine {
+                    if !lemmas.contains(&l) {
+                        lemmas.push(l);
+                    }
+                }
+            }
+        }
         let line = sides.first.first().map(|a| a.span.line).unwrap_or(0);
         let name = format!("{name}.L{line}");
         let harmful = benign.then(|| {
@@ -383,6 +529,22 @@ impl Encoder<'_> {
         });
         self.checks.push(main);
         self.checks.extend(variant);
+    }
+
+    /// `cands` with those whose offsets have one shape ([`shape`]) together, in the order of
+    /// each shape's first candidate: the selected offset ([`select`]) is then one subtree per
+    /// shape.
+    fn by_shape(&self, cands: &[Arc<Access>], th: usize) -> Vec<Arc<Access>> {
+        let mut first: HashMap<Sexp, usize> = HashMap::new();
+        let mut keyed: Vec<(usize, usize)> = Vec::with_capacity(cands.len());
+        for (i, a) in cands.iter().enumerate() {
+            let (mut lits, mut budget) = (Vec::new(), SHAPE_NODES);
+            let key = shape(&self.defined, &a.per_thread[th].1, SHAPE_DEPTH, &mut lits, &mut budget);
+            let n = first.len();
+            keyed.push((*first.entry(key).or_insert(n), i));
+        }
+        keyed.sort();
+        keyed.into_iter().map(|(_, i)| Arc::clone(&cands[i])).collect()
     }
 
     /// The chosen accesses may conflict: not both reads, and not two atomics each in the

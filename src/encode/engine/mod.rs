@@ -209,9 +209,11 @@ pub(in crate::encode) struct Encoder<'k> {
     pub(in crate::encode) reads_memory: HashSet<String>,
     /// Whether a FloatingPoint term was emitted.
     pub(in crate::encode) fp_used: bool,
-    /// Concrete model: fold constant terms, pin builtins to `pinned`, keep memory as an overlay
-    /// (`fold`). The pair model folds constant terms under `--split-invariants` only.
+    /// Fold constant terms (`fold`): every model. A literal is never named, so an unrolled
+    /// loop's counter is a literal in each access it indexes.
     pub(in crate::encode) fold: bool,
+    /// Each definition made by `Encoder::define`, by term and by name.
+    pub(in crate::encode) defined: state::Definitions,
     /// The pair model's state: the equality abstraction's counters and written arrays, the
     /// pair's warp groupings (default, empty, in the other models).
     pub(in crate::encode) pair: PairState,
@@ -362,7 +364,8 @@ impl<'k> Encoder<'k> {
             layout: Layout::default(),
             barrier_count: 0,
             fp_used: false,
-            fold: opts.split_invariants,
+            fold: true,
+            defined: state::Definitions::default(),
             no_overflow: opts.no_overflow,
             on_trace: false,
             no_wrap_asserted: HashSet::new(),

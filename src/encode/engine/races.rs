@@ -52,7 +52,7 @@ impl Encoder<'_> {
     /// for accesses of different segments (different blocks only).
     pub(in crate::encode) fn race_checks(&mut self) {
         self.flag_checks();
-        let facts = nonlinear::Facts::new(self.decls.iter().chain(&self.cmds));
+        let mut facts = nonlinear::Facts::new(self.decls.iter().chain(&self.cmds));
         if facts.stopped {
             self.stopped = Some(crate::memory::exceeded(crate::memory::Activity::Lemmas));
             return;
@@ -80,7 +80,7 @@ impl Encoder<'_> {
             let by_segment = ordered && accs.iter().all(|a| a.copy.is_none());
             if linear {
                 self.linear_checks(
-                    &facts,
+                    &mut facts,
                     array,
                     &accs,
                     LinearRace {
@@ -158,7 +158,7 @@ impl Encoder<'_> {
     /// in which the two lie in different segments (threads of different blocks).
     fn linear_checks(
         &mut self,
-        facts: &nonlinear::Facts,
+        facts: &mut nonlinear::Facts,
         array: ArrayId,
         accs: &[Arc<Access>],
         how: LinearRace,

@@ -11,7 +11,8 @@ use super::{Encoder, MemKey};
 use crate::encode::terms::{and, app, atom, bvn, extend, f, mem_sort, not, sort_of, sym, t, thread_symbol, ty_tag};
 use crate::ir::{ArrayId, Builtin, ParamKind, Space, Ty, VarId};
 use crate::solver::{Command, Sexp};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 /// One thread's state at a program point.
 #[derive(Clone, Debug)]
@@ -44,6 +45,23 @@ pub(in crate::encode) struct TState {
     pub(in crate::encode) block: usize,
 }
 
+/// The definitions made by [`Encoder::define`], by term (sort and value) and by name: one name
+/// per distinct term (hash-consing), so that two accesses at the same offset share its symbol
+/// and a linear race query reads them as one candidate; and the value behind a name, for the
+/// offsets' shapes (`linear`).
+#[derive(Default)]
+pub(in crate::encode) struct Definitions {
+    by_term: HashMap<Arc<(Sexp, Sexp)>, String>,
+    by_name: HashMap<String, Arc<(Sexp, Sexp)>>,
+}
+
+impl Definitions {
+    /// The value `name` was defined as, when [`Encoder::define`] made it.
+    pub(in crate::encode) fn value(&self, name: &str) -> Option<&Sexp> {
+        self.by_name.get(name).map(|d| &d.1)
+    }
+}
+
 impl Encoder<'_> {
     /// A name `base@k` not used before.
     pub(in crate::encode) fn fresh_name(&mut self, base: &str) -> String {
@@ -66,12 +84,19 @@ impl Encoder<'_> {
         if let Sexp::Atom(_) = value {
             return value;
         }
+        let key = (sort, value);
+        if let Some(name) = self.defined.by_term.get(&key) {
+            return atom(name);
+        }
         let name = self.fresh_name(base);
         self.cmds.push(Command::DefineConst {
             name: name.clone(),
-            sort,
-            value,
+            sort: key.0.clone(),
+            value: key.1.clone(),
         });
+        let key = Arc::new(key);
+        self.defined.by_term.insert(Arc::clone(&key), name.clone());
+        self.defined.by_name.insert(name.clone(), key);
         atom(name)
     }
 

@@ -106,6 +106,15 @@ impl Facts {
         f
     }
 
+    /// Records that the declared constant `name` (`width` bits) lies in `[lo, hi]` in every
+    /// model of the queries that use these facts: a constant a query defines (a linear race
+    /// query's chosen literal, `engine::linear`), whose bounds the script cannot state.
+    pub(crate) fn bound(&mut self, name: &str, width: u32, lo: BigUint, hi: BigUint) {
+        self.widths.insert(name.to_string(), width);
+        self.lower.insert(name.to_string(), lo);
+        self.upper.insert(name.to_string(), hi);
+    }
+
     /// The division chains by literals among `terms` (each walked once, definitions by
     /// name): a division of a quotient by a literal, `(a / c1) / c2` or `(a / c1) % c2`
     /// (through a name or not), beside a division of the same `a` by the literal `c1*c2`, of
