@@ -1,8 +1,10 @@
 //! Constant folding of terms: [`fold`] evaluates bit-vector and Boolean terms whose
 //! arguments are literals (SMT-LIB semantics, e.g. `bvudiv` by zero is all ones), so they stay
-//! literals in the script. The concrete model folds every term (its threads' coordinates are
-//! known, so most offsets, conditions and loop-derived indices are constants); the pair model
-//! under `--split-invariants` too. The concrete model's memory overlay, which keeps bytes
+//! literals in the script, and reassociates literal sums and products (`(x + c1) + c2` is
+//! `x + (c1 + c2)`). Every model folds every term it defines or asserts: in the concrete model
+//! the threads' coordinates are known, so most offsets, conditions and loop-derived indices
+//! are constants; in the pair model an unrolled loop's counters are literals, so its accesses'
+//! offsets are a common base plus a literal (`linear`'s templates). The concrete model's memory overlay, which keeps bytes
 //! written at literal offsets apart, is `concrete/overlay.rs`.
 
 use crate::encode::terms::{app, atom};
