@@ -11,7 +11,7 @@ Query: scalarProdGPU.race.acc.seg0.L20.relaxed
 |)
 (set-info :license "https://creativecommons.org/licenses/by/4.0/")
 (set-info :category "industrial")
-(set-info :status unknown)
+(set-info :status unsat)
 (declare-fun nl.mul32 ((_ BitVec 32) (_ BitVec 32)) (_ BitVec 32))
 (declare-const t1.threadIdx.x (_ BitVec 32))
 (declare-const t1.blockIdx.x (_ BitVec 32))

@@ -450,8 +450,11 @@ impl Encoder<'_> {
             segment: a.segment,
             copy: a.copy,
             benign,
-            // Lock-step warps order accesses by statement.
-            span: self.lockstep.map(|_| a.span.clone()),
+            // Each source location stays a candidate of its own: lock-step warps order
+            // accesses by statement, and a witness names its pair of locations (issue 53
+            // item 5). The same location's repeated accesses (an unrolled loop's iterations)
+            // at one offset are one candidate.
+            span: Some(a.span.clone()),
             // A possible finding names its abstracted access.
             abstracted: a.abstracted,
         }
