@@ -168,6 +168,39 @@ impl Picker<'_, '_> {
     }
 }
 
+impl Picker<'_, '_> {
+    /// The side's last step, once its attributes are made: the templates' literal bounds
+    /// given to `facts`, each template with the widest of its candidates' widths, and the
+    /// assertions that pick one candidate (its selector's range, the selected condition, each
+    /// attribute's selected value), with the selector (`None`: one candidate).
+    fn finish(
+        self,
+        facts: &mut nonlinear::Facts,
+        cands: &[Arc<Access>],
+    ) -> (Vec<Sexp>, Option<Sexp>, Vec<(Sexp, u32)>) {
+        for (name, width, lo, hi) in self.bounds {
+            facts.bound(&name, width, BigUint::from(lo), BigUint::from(hi));
+        }
+        let templates = self
+            .templates
+            .into_iter()
+            .map(|(t, members)| (t, members.iter().map(|&m| cands[m].width).max().unwrap_or(1)))
+            .collect();
+        let n = self.conds.len();
+        if n == 1 {
+            return (self.conds.into_iter().filter(|c| *c != t()).collect(), None, templates);
+        }
+        let name = self.enc.fresh_name(&format!("race.t{}.sel", self.th + 1));
+        let sel = self.enc.declare(&name, Sexp::bv_sort(32));
+        let mut picks = vec![app("bvult", vec![sel.clone(), bvn(n as u64, 32)])];
+        picks.push(select(&sel, &self.conds, 0));
+        for (c, values) in self.attrs {
+            picks.push(equal(&c, &select(&sel, &values, 0)));
+        }
+        (picks, Some(sel), templates)
+    }
+}
+
 /// How many levels of definitions [`shape`] looks through: an offset's own definition and the
 /// index it scales.
 const SHAPE_DEPTH: u32 = 2;
@@ -351,34 +384,7 @@ impl Encoder<'_> {
             ),
             false => (f(), bvn(0, 8)),
         };
-        let Picker {
-            enc,
-            conds,
-            attrs,
-            templates,
-            bounds,
-            ..
-        } = p;
-        for (name, width, lo, hi) in bounds {
-            facts.bound(&name, width, BigUint::from(lo), BigUint::from(hi));
-        }
-        let templates = templates
-            .into_iter()
-            .map(|(t, members)| (t, members.iter().map(|&m| cands[m].width).max().unwrap_or(1)))
-            .collect();
-        let (picks, sel) = match conds.len() {
-            1 => (conds.into_iter().filter(|c| *c != t()).collect(), None),
-            n => {
-                let name = enc.fresh_name(&format!("race.t{}.sel", th + 1));
-                let sel = enc.declare(&name, Sexp::bv_sort(32));
-                let mut picks = vec![app("bvult", vec![sel.clone(), bvn(n as u64, 32)])];
-                picks.push(select(&sel, &conds, 0));
-                for (c, values) in attrs {
-                    picks.push(equal(&c, &select(&sel, &values, 0)));
-                }
-                (picks, Some(sel))
-            }
-        };
+        let (picks, sel, templates) = p.finish(facts, cands);
         Chosen {
             picks,
             sel,
