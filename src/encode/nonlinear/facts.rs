@@ -525,7 +525,7 @@ impl Facts {
     }
 
     /// For 64-bit element offsets `x1 = sext(i1*C) + sext(j1)` and `x2 = sext(i2*C) + sext(j2)`
-    /// of 32-bit `i`, `j` and one literal row length `0 < C < 2^31` (a row-major index: `out +
+    /// (either extension may be a zero extension) of 32-bit `i`, `j` and one literal row length `0 < C < 2^31` (a row-major index: `out +
     /// i*C` indexed by `j`): `0 <= i1, i2 < K`, `0 <= j1, j2 < C` and `x1 = x2` imply `i1 = i2`
     /// and `j1 = j2`, where `K = (2^31 - C) / C + 1` keeps `i*C + j` below 2^31 (so neither the
     /// product nor the sums wrap, and the equality is one of integers, whose remainder by `C`
@@ -533,9 +533,12 @@ impl Facts {
     /// blasting the products (llm.c's softmax rows: yices could not in 60 s). `None` for other
     /// offsets.
     fn row_major_lemma(&self, x1: &Sexp, x2: &Sexp) -> Option<Sexp> {
+        // A 32-bit value extended to 64 bits, by sign or by zeros: the lemma's premises keep
+        // `i` and `j` non-negative, where both extensions give the same value (a column
+        // `min(C - 1, i + u*blockDim.x)` is unsigned, so zero-extended: llm.c's softmax).
         let sext32 = |t: &Sexp| -> Option<Sexp> {
             match split(self.resolve(t))? {
-                (Op::Ext(32, true), [inner]) if self.width(inner) == Some(32) => Some(inner.clone()),
+                (Op::Ext(32, _), [inner]) if self.width(inner) == Some(32) => Some(inner.clone()),
                 _ => None,
             }
         };
@@ -545,7 +548,7 @@ impl Facts {
                 (Op::Named("bvadd"), [p, q]) => (sext32(p)?, sext32(q)?),
                 // `sext(i*C + j)`: the sum taken in 32 bits (`out[i * C + j]`), which the
                 // bounds below keep from wrapping as well.
-                (Op::Ext(32, true), [inner]) if self.width(inner) == Some(32) => match split(self.resolve(inner))? {
+                (Op::Ext(32, _), [inner]) if self.width(inner) == Some(32) => match split(self.resolve(inner))? {
                     (Op::Named("bvadd"), [p, q]) => (p.clone(), q.clone()),
                     _ => return None,
                 },

@@ -620,6 +620,25 @@ fn row_major_offsets_give_equal_rows_and_columns() {
     let row = row_lemma(&out, "#x12492492").unwrap_or_else(|| panic!("no row-major lemma: {out:?}"));
     let negated = Sexp::app("not", vec![row.clone()]);
     assert_eq!(z3_says(&script_text(&cmds, &[negated])), "unsat", "not valid: {row:?}");
+    // An unsigned column, zero-extended (llm.c's `y[min(C - 1, i + u*blockDim.x)]`): the same
+    // lemma, still valid, since its premises keep the column non-negative.
+    let unsigned = |t: &str, c: &str| {
+        parse_sexp(&format!(
+            "(bvadd (bvmul ((_ sign_extend 32) (bvmul {t}.i {c})) #x0000000000000004) \
+             (bvmul ((_ zero_extend 32) {t}.j) #x0000000000000004))"
+        ))
+    };
+    let mut out = Vec::new();
+    facts.offset_lemmas(
+        &unsigned("t1", "#x00000007"),
+        4,
+        &unsigned("t2", "#x00000007"),
+        4,
+        &mut out,
+    );
+    let row = row_lemma(&out, "#x12492492").unwrap_or_else(|| panic!("no row-major lemma: {out:?}"));
+    let negated = Sexp::app("not", vec![row.clone()]);
+    assert_eq!(z3_says(&script_text(&cmds, &[negated])), "unsat", "not valid: {row:?}");
 }
 
 /// A factor that is a constant expression of any operator (`16 / sizeof(T)` of llm.c's
