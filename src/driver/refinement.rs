@@ -393,6 +393,16 @@ impl Sessions {
                     if exact {
                         return Ok(Err(format!("the model of the relaxation, pinned, answered {answer:?}")));
                     }
+                    // A pinned witness query that runs into its limit: the exact formula
+                    // under one spurious model's launch is hard, and the next refinement's
+                    // launch is as likely to be (llm.c's softmax_autoregressive_backward_kernel1:
+                    // seven 5 s time-outs in a row, where the exact query answered `sat` in
+                    // 0.1 s). The exact query is asked at once.
+                    if answer == Answer::Timeout {
+                        return Ok(Err(format!(
+                            "the exact query under a model's launch ran out of time after {round} refinements"
+                        )));
+                    }
                     tiers.refine(plain, &mut query, lemmas);
                 }
                 other => {
