@@ -13,7 +13,7 @@ use common::{check_kernel_dir, gpug};
 /// yices.
 #[test]
 fn async_copy_kernels_verdicts() {
-    check_kernel_dir("tests/kernels/async_copy", 14);
+    check_kernel_dir("tests/kernels/async_copy", 18);
 }
 
 /// The racy kernels' witnesses name the copy's call and say that it is in flight until its

@@ -10,7 +10,11 @@
 //!   reached, at most the thread's count there (no wait: no bound). A race query asks for equal
 //!   counts as for any access, so an access in any barrier interval between the call and the
 //!   wait races with the copy (GPUVerify's `testsuite/OpenCL/async_work_group_copy`: a barrier
-//!   between the copy and its wait does not order them).
+//!   between the copy and its wait does not order them). Its grid-barrier count
+//!   (`copy<site>.gc`) is bounded alike, and so are its warp-barrier counts
+//!   (`copy<site>.wc`): each grouping's count has passed at most as many warp barriers since
+//!   the call as the thread has at the wait (counted modulo 2^16, as the counts are), so a
+//!   `__syncwarp()` or a tile's `sync()` between the copy and its wait does not order it either.
 //! - Two threads of one work-group make one copy: their instances of one copy do not race
 //!   with each other (`races`); of two groups, they do (their copies are two).
 //! - The destination is renewed after the copy (both threads see one fresh memory): what the
@@ -35,6 +39,7 @@
 //!
 //! Sound: every interval an access of the copy may fall in is one its count may take.
 
+use super::barriers::{MAX_WARP_GROUPINGS, warp_count};
 use super::{Encoder, TState};
 use crate::encode::terms::{and, app, atom, equal, mem_sort, not, or, sym, t};
 use crate::ir::{Stmt, SyncEvent};
@@ -43,12 +48,11 @@ use crate::solver::Sexp;
 /// The copies met so far by the encoder.
 #[derive(Default)]
 pub(in crate::encode) struct CopyState {
-    /// The copy whose accesses are being encoded: its site and, per thread, its barrier
-    /// count.
-    pub(in crate::encode) open: Option<(u32, Vec<Sexp>)>,
-    /// The copies not inside an abstracted loop: per thread, the copy's barrier count and
-    /// event (BV32), and whether the event is a commit group (`CopyStart`'s `commit`).
-    pending: Vec<(Vec<Sexp>, Vec<Sexp>, bool)>,
+    /// The copy whose accesses are being encoded: its site and, per thread, its counts.
+    pub(in crate::encode) open: Option<(u32, Vec<CopyCounts>)>,
+    /// The copies not inside an abstracted loop: per thread, the copy's counts and event
+    /// (BV32), and whether the event is a commit group (`CopyStart`'s `commit`).
+    pending: Vec<(Vec<CopyCounts>, Vec<Sexp>, bool)>,
     /// Per thread: the event of the open copy (moved to `pending` at its end).
     event: Vec<Sexp>,
     /// Whether the open copy's event is a commit group.
@@ -59,10 +63,42 @@ pub(in crate::encode) struct CopyState {
     per_thread: std::collections::BTreeSet<u32>,
 }
 
+/// One thread's instance of a copy: when its accesses happen, as the barrier counts of an
+/// access (`bc`, `gc`, `wc`), and the thread's warp-barrier counts at the call (`wc_call`),
+/// from which the wait bounds how many warp barriers `wc` may have passed.
+#[derive(Clone)]
+pub(in crate::encode) struct CopyCounts {
+    /// The block-barrier count of the copy's accesses.
+    pub(in crate::encode) bc: Sexp,
+    /// Their grid-barrier count.
+    pub(in crate::encode) gc: Sexp,
+    /// Their warp-barrier counts (BV64, one 16-bit field per grouping).
+    pub(in crate::encode) wc: Sexp,
+    /// The thread's warp-barrier counts at the call.
+    wc_call: Sexp,
+}
+
 impl CopyState {
     /// Whether the copy `site` is made by the whole work-group (one copy for its threads).
     pub(in crate::encode) fn collective(&self, site: u32) -> bool {
         !self.per_thread.contains(&site)
+    }
+}
+
+impl CopyCounts {
+    /// The copy's accesses happen before the thread's point `ts` (a wait that covers it): at
+    /// most its barrier counts there, and in each warp grouping at most as many warp barriers
+    /// past the call as the thread has passed (modulo 2^16, [`warp_count`]).
+    fn bound(&self, ts: &TState) -> Sexp {
+        let mut b = and(
+            app("bvule", vec![self.bc.clone(), ts.bc.clone()]),
+            app("bvule", vec![self.gc.clone(), ts.gc.clone()]),
+        );
+        for k in 0..MAX_WARP_GROUPINGS {
+            let since = |c: &Sexp| app("bvsub", vec![warp_count(c, k), warp_count(&self.wc_call, k)]);
+            b = and(b, app("bvule", vec![since(&self.wc), since(&ts.wc)]));
+        }
+        b
     }
 }
 
@@ -99,10 +135,23 @@ impl Encoder<'_> {
                 let mut counts = Vec::new();
                 let mut events = Vec::new();
                 for (th, ts) in st.iter_mut().enumerate() {
-                    let name = self.fresh_name(&format!("t{}.copy{site}.bc", th + 1));
-                    let bc = self.declare(&name, Sexp::bv_sort(64));
-                    self.assert(app("bvuge", vec![bc.clone(), ts.bc.clone()]));
-                    counts.push(bc);
+                    let mut count = |what: &str, at_call: Option<&Sexp>| {
+                        let name = self.fresh_name(&format!("t{}.copy{site}.{what}", th + 1));
+                        let c = self.declare(&name, Sexp::bv_sort(64));
+                        if let Some(at) = at_call {
+                            self.assert(app("bvuge", vec![c.clone(), at.clone()]));
+                        }
+                        c
+                    };
+                    let bc = count("bc", Some(&ts.bc));
+                    let gc = count("gc", Some(&ts.gc));
+                    let wc = count("wc", None);
+                    counts.push(CopyCounts {
+                        bc,
+                        gc,
+                        wc,
+                        wc_call: ts.wc.clone(),
+                    });
                     events.push(self.expr(event, ts, th));
                 }
                 // One copy of the group: every work-item gives it the same event.
@@ -147,7 +196,7 @@ impl Encoder<'_> {
                             or(acc, app("=", vec![evs[th].clone(), w.clone()]))
                         });
                         let done = and(self.reach(ts, th), hit);
-                        let bound = app("bvule", vec![counts[th].clone(), ts.bc.clone()]);
+                        let bound = counts[th].bound(ts);
                         self.assert(app("=>", vec![done, bound]));
                     }
                 }
@@ -163,7 +212,7 @@ impl Encoder<'_> {
                             app("bvult", vec![p.clone(), app("bvsub", vec![c.clone(), e])]),
                         );
                         let done = and(self.reach(ts, th), covered);
-                        let bound = app("bvule", vec![counts[th].clone(), ts.bc.clone()]);
+                        let bound = counts[th].bound(ts);
                         self.assert(app("=>", vec![done, bound]));
                     }
                 }

@@ -163,14 +163,14 @@ impl Encoder<'_> {
             valid.push(ok);
             written.extend(body(self, ts, th, &off));
             let reach = self.reach(ts, th);
-            // An access of a work-group copy has a barrier count of its own (`copies`).
-            let bc = match &self.copies.open {
-                Some((_, counts)) => counts[th].clone(),
-                None => ts.bc.clone(),
+            // An access of a copy has barrier counts of its own (`copies`).
+            let (bc, gc, wc) = match &self.copies.open {
+                Some((_, counts)) => (counts[th].bc.clone(), counts[th].gc.clone(), counts[th].wc.clone()),
+                None => (ts.bc.clone(), ts.gc.clone(), ts.wc.clone()),
             };
             per.push((reach, off, bc));
-            grid.push(ts.gc.clone());
-            warp.push(ts.wc.clone());
+            grid.push(gc);
+            warp.push(wc);
         }
         let before = self.accesses.len();
         self.note_interval_access(array, &per, &bcs, ty.bytes(), kind != AccessKind::Read);

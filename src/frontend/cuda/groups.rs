@@ -15,8 +15,9 @@
 //! - tiles (`thread_block_tile<N>`, `tiled_partition<N>(g)`): `thread_rank()` is the block
 //!   rank mod `N`, `meta_group_rank()` the block rank / `N`, `size()` is `N`; the `sync()` of
 //!   a tile is a warp barrier of its `N` threads ([`StmtKind::WarpBarrier`] of
-//!   [`WarpLanes::Tile`]; for 32 a full-mask `__syncwarp()`); `shfl*`, votes and
-//!   `match_*` give a value that is not modelled. Coalesced groups: likewise, with no size.
+//!   [`WarpLanes::Tile`]; for 32 a full-mask `__syncwarp()`); `shfl*` (of a scalar or of a
+//!   struct, which the header shuffles word by word), votes and `match_*` give a value that
+//!   is not modelled (their arguments are read). Coalesced groups: likewise, with no size.
 //!
 //! Reads calls and declarations only; it emits barriers and pure expressions.
 
@@ -253,7 +254,8 @@ impl Lower<'_, '_> {
             ("reduce" | "inclusive_scan" | "exclusive_scan", Group::Warp(_) | Group::Block)
                 if matches!(self.ctype(n), CType::Record(_)) =>
             {
-                self.struct_collective(call, out)?
+                let value: Vec<&Node> = args.get(1).copied().into_iter().collect();
+                self.struct_collective(call, &value, "group", out)?
             }
             // `cg::reduce` over a tile of `n` lanes: one value for the whole tile, whose lanes
             // must all make the call (issue 53 item 6).
@@ -271,6 +273,15 @@ impl Lower<'_, '_> {
                     "is a group collective whose value is not modelled: a defect after it is possible",
                 );
                 Val::Scalar(self.arbitrary_per_thread(n, name, v, span, out)?)
+            }
+            // A tile's shuffle of a struct (shfl_scan's `tile.shfl_xor(result.y, 1)` of a
+            // `uint4`): the header shuffles it word by word; what other threads hold is not
+            // modelled, as for a scalar.
+            ("shfl" | "shfl_up" | "shfl_down" | "shfl_xor", Group::Warp(_))
+                if matches!(self.ctype(n), CType::Record(_)) =>
+            {
+                let given: Vec<&Node> = args.iter().copied().filter(|a| a.kind != "CXXDefaultArgExpr").collect();
+                self.struct_collective(call, &given, "tile", out)?
             }
             // Collectives on a tile: what other threads hold is not modelled.
             (
@@ -448,18 +459,19 @@ impl Lower<'_, '_> {
         Ok(Val::Scalar(Expr::Var { id: dst, ty }))
     }
 
-    /// A group collective `name` (`reduce`, a scan) of a struct value, the call `n`: the value
-    /// (`args[1]`) evaluated for its reads, the result a fresh object whose every field is any
+    /// A collective `name` of a `what` (`"group"`: `reduce`, a scan; `"tile"`: a shuffle)
+    /// whose value is a struct, the call `n`: `values` (its arguments but the group and the
+    /// operation) evaluated for their reads, the result a fresh object whose every field is any
     /// value, with a note, and `name` listed as uninterpreted (a defect after it is possible).
-    fn struct_collective(&mut self, call: &CallSite, out: &mut Vec<Stmt>) -> R<Val> {
-        let (n, name, args, span) = call.parts();
-        if let Some(a) = args.get(1) {
+    fn struct_collective(&mut self, call: &CallSite, values: &[&Node], what: &str, out: &mut Vec<Stmt>) -> R<Val> {
+        let (n, name, _, span) = call.parts();
+        for a in values {
             self.rvalue(a, out)?;
         }
         self.note_once(
             name,
             span,
-            "is a group collective whose value is not modelled: a defect after it is possible",
+            &format!("is a {what} collective whose value is not modelled: a defect after it is possible"),
         );
         if !self.k.uninterpreted.iter().any(|u| u == name) {
             self.k.uninterpreted.push(name.to_string());

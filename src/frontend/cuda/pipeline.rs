@@ -326,8 +326,9 @@ impl Lower<'_, '_> {
     ///
     /// # Errors
     /// A group other than a `thread_block` (a tile's copy is not modelled); other arguments
-    /// than pointers and integer counts (`cuda::aligned_size_t` counts); pointers that do not
-    /// resolve to one array each.
+    /// than pointers and integer counts (`cuda::aligned_size_t` counts); a destination that
+    /// does not resolve to one array, a source that does not resolve to one array or to one of
+    /// two chosen by a condition ([`Self::block_copy_from`]: a copy from each, by case).
     pub(in crate::frontend) fn cg_memcpy_async(
         &mut self,
         call: &CallSite,
@@ -345,11 +346,13 @@ impl Lower<'_, '_> {
             bits: 64,
             signed: false,
         };
+        // The source may be one of two arrays, chosen by a condition (`c ? &A[i] : &B[j]`,
+        // cuda-samples' dmmaTensorCoreGemm): a copy from each, by case.
         let (dst, src, bytes) = match args {
             [_, dst, src, count] => {
                 let d = self.rvalue(dst, out)?;
                 let s = self.rvalue(src, out)?;
-                let (d, s) = (self.expect_ptr(d, dst)?, self.expect_ptr(s, src)?);
+                let d = self.expect_ptr(d, dst)?;
                 let c = self.count_arg(name, count, span, out)?;
                 (d, s, c)
             }
@@ -357,7 +360,7 @@ impl Lower<'_, '_> {
                 let d = self.rvalue(dst, out)?;
                 let (d, dc) = (self.expect_ptr(d, dst)?, self.count_arg(name, dcount, span, out)?);
                 let s = self.rvalue(src, out)?;
-                let (s, sc) = (self.expect_ptr(s, src)?, self.count_arg(name, scount, span, out)?);
+                let sc = self.count_arg(name, scount, span, out)?;
                 let size = self.size_of(&d.pointee, span)?;
                 let n = Expr::Select {
                     cond: Box::new(bin(BinOp::Lt, dc.clone(), sc.clone(), Ty::Bool)),
@@ -371,7 +374,7 @@ impl Lower<'_, '_> {
             _ => return unsupported(span.clone(), format!("`{name}` with {} arguments", args.len())),
         };
         let event = self.pipeline_committed();
-        self.block_copy(
+        self.block_copy_from(
             (dst, src),
             bytes,
             (
