@@ -141,5 +141,6 @@ Query: barrier_param.race.data.seg0.L11
 (assert (and (and (bvslt t1.off@4 (bvadd t2.off@7 #x0000000000000004)) (bvslt t2.off@7 (bvadd t1.off@4 #x0000000000000004))) (and (not (and race.t1.read@68 race.t2.read@71)) (or (not same_block) (= race.t1.interval@67 race.t2.interval@70)))))
 (assert (=> (and (and (bvsge ((_ zero_extend 32) t1.g@2) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.g@2) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.g@3) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.g@3) #x0800000000000000)) (bvslt t1.off@4 (bvadd t2.off@7 #x0000000000000004)) (bvslt t2.off@7 (bvadd t1.off@4 #x0000000000000004))) (= ((_ zero_extend 32) t1.g@2) ((_ zero_extend 32) t2.g@3))))
 (assert (=> (= t1.g@2 t2.g@3) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.blockIdx.x t2.blockIdx.x))))
+(assert (=> (and (and (bvsle #x00000000 t1.blockIdx.x) (bvslt t1.blockIdx.x #x02000000)) (and (bvsle #x00000000 t2.blockIdx.x) (bvslt t2.blockIdx.x #x02000000)) (and (bvsle #x00000000 t1.threadIdx.x) (bvslt t1.threadIdx.x #x00000040)) (and (bvsle #x00000000 t2.threadIdx.x) (bvslt t2.threadIdx.x #x00000040)) (= ((_ zero_extend 32) t1.g@2) ((_ zero_extend 32) t2.g@3))) (and (= t1.blockIdx.x t2.blockIdx.x) (= t1.threadIdx.x t2.threadIdx.x))))
 (check-sat)
 (exit)

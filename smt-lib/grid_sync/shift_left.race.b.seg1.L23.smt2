@@ -89,5 +89,6 @@ Query: shift_left.race.b.seg1.L23
 (assert (and (bvslt t1.off@4 (bvadd t2.off@8 #x0000000000000004)) (bvslt t2.off@8 (bvadd t1.off@4 #x0000000000000004))))
 (assert (=> (and (and (bvsge ((_ zero_extend 32) t1.i@1) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.i@1) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.i@2) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.i@2) #x0800000000000000)) (bvslt t1.off@4 (bvadd t2.off@8 #x0000000000000004)) (bvslt t2.off@8 (bvadd t1.off@4 #x0000000000000004))) (= ((_ zero_extend 32) t1.i@1) ((_ zero_extend 32) t2.i@2))))
 (assert (=> (= t1.i@1 t2.i@2) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.blockIdx.x t2.blockIdx.x))))
+(assert (=> (and (and (bvsle #x00000000 t1.blockIdx.x) (bvslt t1.blockIdx.x #x01000000)) (and (bvsle #x00000000 t2.blockIdx.x) (bvslt t2.blockIdx.x #x01000000)) (and (bvsle #x00000000 t1.threadIdx.x) (bvslt t1.threadIdx.x #x00000080)) (and (bvsle #x00000000 t2.threadIdx.x) (bvslt t2.threadIdx.x #x00000080)) (= ((_ zero_extend 32) t1.i@1) ((_ zero_extend 32) t2.i@2))) (and (= t1.blockIdx.x t2.blockIdx.x) (= t1.threadIdx.x t2.threadIdx.x))))
 (check-sat)
 (exit)

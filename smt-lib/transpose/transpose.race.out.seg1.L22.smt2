@@ -93,5 +93,6 @@ Query: transpose.race.out.seg1.L22
 (assert (=> (= (bvadd (bvmul t1.y@25 t1.width@2) t1.x@23) (bvadd (bvmul t2.y@26 t1.width@2) t2.x@24)) (and (= t1.x@23 t2.x@24) (= t1.y@25 t2.y@26))))
 (assert (=> (= t1.x@23 t2.x@24) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.blockIdx.y t2.blockIdx.y))))
 (assert (=> (= t1.y@25 t2.y@26) (and (= t1.threadIdx.y t2.threadIdx.y) (= t1.blockIdx.x t2.blockIdx.x))))
+(assert (=> (and (and (bvsle #x00000000 t1.y@25) (bvslt t1.y@25 #x01000000)) (and (bvsle #x00000000 t2.y@26) (bvslt t2.y@26 #x01000000)) (and (bvsle #x00000000 t1.x@23) (bvslt t1.x@23 #x00000080)) (and (bvsle #x00000000 t2.x@24) (bvslt t2.x@24 #x00000080)) (= ((_ zero_extend 32) (bvadd (bvmul t1.y@25 t1.width@2) t1.x@23)) ((_ zero_extend 32) (bvadd (bvmul t2.y@26 t1.width@2) t2.x@24)))) (and (= t1.y@25 t2.y@26) (= t1.x@23 t2.x@24))))
 (check-sat)
 (exit)

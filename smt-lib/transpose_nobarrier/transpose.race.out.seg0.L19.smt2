@@ -95,5 +95,6 @@ Query: transpose.race.out.seg0.L19
 (assert (=> (= (bvadd (bvmul t1.y@21 t1.width@2) t1.x@19) (bvadd (bvmul t2.y@22 t1.width@2) t2.x@20)) (and (= t1.x@19 t2.x@20) (= t1.y@21 t2.y@22))))
 (assert (=> (= t1.x@19 t2.x@20) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.blockIdx.y t2.blockIdx.y))))
 (assert (=> (= t1.y@21 t2.y@22) (and (= t1.threadIdx.y t2.threadIdx.y) (= t1.blockIdx.x t2.blockIdx.x))))
+(assert (=> (and (and (bvsle #x00000000 t1.y@21) (bvslt t1.y@21 #x01000000)) (and (bvsle #x00000000 t2.y@22) (bvslt t2.y@22 #x01000000)) (and (bvsle #x00000000 t1.x@19) (bvslt t1.x@19 #x00000080)) (and (bvsle #x00000000 t2.x@20) (bvslt t2.x@20 #x00000080)) (= ((_ zero_extend 32) (bvadd (bvmul t1.y@21 t1.width@2) t1.x@19)) ((_ zero_extend 32) (bvadd (bvmul t2.y@22 t1.width@2) t2.x@20)))) (and (= t1.y@21 t2.y@22) (= t1.x@19 t2.x@20))))
 (check-sat)
 (exit)

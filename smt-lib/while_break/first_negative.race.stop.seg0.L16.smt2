@@ -107,5 +107,6 @@ Query: first_negative.race.stop.seg0.L16
 (assert (and (bvslt t1.off@37 (bvadd t2.off@40 #x0000000000000004)) (bvslt t2.off@40 (bvadd t1.off@37 #x0000000000000004))))
 (assert (=> (and (and (bvsge ((_ zero_extend 32) t1.t@1) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.t@1) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.t@2) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.t@2) #x0800000000000000)) (bvslt t1.off@37 (bvadd t2.off@40 #x0000000000000004)) (bvslt t2.off@40 (bvadd t1.off@37 #x0000000000000004))) (= ((_ zero_extend 32) t1.t@1) ((_ zero_extend 32) t2.t@2))))
 (assert (=> (= t1.t@1 t2.t@2) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.blockIdx.x t2.blockIdx.x))))
+(assert (=> (and (and (bvsle #x00000000 t1.blockIdx.x) (bvslt t1.blockIdx.x #x01000000)) (and (bvsle #x00000000 t2.blockIdx.x) (bvslt t2.blockIdx.x #x01000000)) (and (bvsle #x00000000 t1.threadIdx.x) (bvslt t1.threadIdx.x #x00000080)) (and (bvsle #x00000000 t2.threadIdx.x) (bvslt t2.threadIdx.x #x00000080)) (= ((_ zero_extend 32) t1.t@1) ((_ zero_extend 32) t2.t@2))) (and (= t1.blockIdx.x t2.blockIdx.x) (= t1.threadIdx.x t2.threadIdx.x))))
 (check-sat)
 (exit)
