@@ -55,7 +55,8 @@ pub struct BankArgs {
     #[arg(long = "bank-width", value_name = "BYTES", default_value_t = 4)]
     pub bank_width: u32,
 
-    /// Wall-clock limit per solver query, in seconds; on expiry the result is inconclusive.
+    /// Limit per solver query, in seconds of the solver's CPU time (as for `gpug --timeout`);
+    /// on expiry the result is inconclusive.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub timeout: f64,
 

@@ -39,7 +39,7 @@ pub struct CheckArgs {
     #[arg(long = "gridDim", visible_alias = "num_groups", value_name = "DIM", value_parser = super::parse_dim)]
     pub grid_dim: Option<[u32; 3]>,
 
-    /// Wall-clock limit per solver query, in seconds.
+    /// Limit per solver query, in seconds of the solver's CPU time (as for `gpug --timeout`).
     #[arg(long, value_name = "SECONDS", default_value_t = 300.0)]
     pub timeout: f64,
 

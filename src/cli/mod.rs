@@ -226,9 +226,12 @@ pub struct VerifyArgs {
     #[arg(long = "global_size", value_name = "DIM", value_parser = parse_dim_partial, conflicts_with = "grid_dim")]
     pub global_size: Option<[Option<u32>; 3]>,
 
-    /// Wall-clock limit per solver query, in seconds, counting the time a restarted solver takes
-    /// to read the kernel's script; on expiry the solver is killed and the verdict is
-    /// inconclusive (a solver that cannot read a kernel's script in time is not asked again).
+    /// Limit per solver query, in seconds of the solver's CPU time, counting the time a
+    /// restarted solver takes to read the kernel's script. CPU time, not wall-clock time, so
+    /// that a file gets the same report on an idle machine and on a busy one; a solver that
+    /// idles (less than a tenth of a core once the limit has passed in wall-clock time) is
+    /// stopped too. On expiry the solver is killed and the verdict is inconclusive (a solver
+    /// that cannot read a kernel's script in time is not asked again).
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub timeout: f64,
 

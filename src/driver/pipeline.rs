@@ -41,7 +41,7 @@ pub struct RunOptions {
     /// How many solver sessions may answer one kernel's queries at once (`--jobs`; at least
     /// 1): [`KernelRun::ask_parallel`].
     pub jobs: usize,
-    /// Wall-clock limit per query.
+    /// Limit per query, in the solver's CPU time (`solver::SessionOptions::timeout`).
     pub timeout: Duration,
     /// Where to write each query as a standalone `.smt2` script.
     pub dump_dir: Option<PathBuf>,

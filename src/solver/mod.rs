@@ -2,8 +2,9 @@
 //!
 //! A [`Session`] starts one solver process for one [`Script`] (the formula shared by a
 //! kernel's queries), sends the script once, and answers [`Query`]s with
-//! `(push 1) … (check-sat) [(get-value …)] (pop 1)`. Each query has a wall-clock limit that
-//! is enforced by killing the process (see [`Session::check`]). This module knows nothing
+//! `(push 1) … (check-sat) [(get-value …)] (pop 1)`. Each query has a limit in the solver's
+//! CPU time, so that it runs out alike at any load, enforced by killing the process (see
+//! [`Session::check`]). This module knows nothing
 //! about kernels.
 //!
 //! easy-smt owns the child process and does not expose it, so the solver is started through a
@@ -312,9 +313,11 @@ impl std::fmt::Debug for Watch {
 /// Options of a [`Session`].
 #[derive(Clone, Debug, Default)]
 pub struct SessionOptions {
-    /// Wall-clock limit of one [`Session::check`]: from `(push 1)` to `(pop 1)`, plus sending
-    /// the script when the check (re)starts the process (a solver can take minutes to read a
-    /// large script: z3 4.8 does). `None`: no limit.
+    /// Limit of one [`Session::check`] in the solver process's CPU time (user and system):
+    /// from `(push 1)` to `(pop 1)`, plus reading the script when the check (re)starts the
+    /// process (a solver can take minutes to read a large script: z3 4.8 does). CPU time, so
+    /// that a check decides alike at any load; a solver that idles is stopped by wall-clock
+    /// time ([`wait_cpu`]). `None`: no limit.
     pub timeout: Option<Duration>,
     /// Where to write each checked query as a standalone `<query.name>.smt2` script.
     pub dump_dir: Option<PathBuf>,
@@ -335,9 +338,62 @@ pub struct SessionOptions {
     pub watch: Option<Watch>,
 }
 
-/// Grace given after the limit when the solver got its own soft timeout, so that it can
-/// answer `unknown` and keep its state instead of being killed and restarted.
-const SOFT_GRACE: Duration = Duration::from_millis(120);
+/// How many times a query's limit (solver CPU time, [`SessionOptions::timeout`]) its
+/// wall-clock time may reach before the solver is killed all the same; also the least share of
+/// a core, one in this many, a solver must have used once the limit has passed in wall-clock
+/// time ([`wait_cpu`]). Only a solver that waits without computing (a stopped process, one
+/// that waits for input after a malformed answer) or a machine with ten runnable processes a
+/// core trips it.
+const WALL_BACKSTOP: u32 = 10;
+
+/// The wall-clock backstop of a query limited to `limit` of CPU time ([`WALL_BACKSTOP`]).
+fn backstop(limit: Duration) -> Duration {
+    limit.saturating_mul(WALL_BACKSTOP)
+}
+
+/// [`wait_cpu`]'s rule: `None` when a solver that has used `used` of CPU time in `passed` of
+/// wall-clock time is out of a query's `limit` (it used the limit, or idles past it); else how
+/// long to wait before asking again, the earliest either can happen (one solver thread uses CPU
+/// time at most as fast as time passes; an idle one is out once `limit` and ten times what it
+/// used have passed), at least 10 ms.
+fn cpu_limit_wait(used: Duration, passed: Duration, limit: Duration) -> Option<Duration> {
+    let idle = used.saturating_mul(WALL_BACKSTOP) < passed;
+    if used >= limit || (passed >= limit && idle) {
+        return None;
+    }
+    let by_cpu = limit - used;
+    let by_idle = limit.max(used.saturating_mul(WALL_BACKSTOP)).saturating_sub(passed);
+    Some(by_cpu.min(by_idle).max(Duration::from_millis(10)))
+}
+
+/// Waits for the worker's message on `rx` until the solver process `pid` has used `limit` of
+/// CPU time since the call ([`process::cpu_time`]), or, once `limit` has passed in wall-clock
+/// time, has used less than one [`WALL_BACKSTOP`]th of it (it idles: it is not computing an
+/// answer, or the machine is swamped); then `Err(Timeout)`. Where the CPU time cannot be read
+/// (not Linux), the wall-clock time counts against `limit` instead.
+///
+/// The limit is CPU time, not wall-clock time, so that a query answers or runs out alike on an
+/// idle machine and on one whose cores are all busy (issue 53 item 3: the same report at any
+/// load). The idle rule also bounds the wait to [`backstop`]`(limit)`: past it, less than
+/// `limit` used is less than one tenth of the time passed.
+fn wait_cpu<T>(rx: &mpsc::Receiver<T>, pid: u32, limit: Duration) -> Result<T, mpsc::RecvTimeoutError> {
+    let started = Instant::now();
+    let cpu_at_start = process::cpu_time(pid);
+    loop {
+        let passed = started.elapsed();
+        let used = match (cpu_at_start, process::cpu_time(pid)) {
+            (Some(a), Some(b)) => b.saturating_sub(a),
+            _ => passed,
+        };
+        let Some(wait) = cpu_limit_wait(used, passed, limit) else {
+            return Err(mpsc::RecvTimeoutError::Timeout);
+        };
+        match rx.recv_timeout(wait) {
+            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+            r => return r,
+        }
+    }
+}
 
 /// Longest replay run to recover an error message.
 const DIAGNOSE_LIMIT: Duration = Duration::from_secs(10);
@@ -552,11 +608,13 @@ impl Session {
 
     /// Starts the process with its options and logic, without the script.
     fn spawn(&mut self) -> Result<Proc, SolverError> {
+        // The solver's own limit is wall-clock time (z3's `:timeout`, cvc5's `:tlimit-per`),
+        // so it gets the backstop: the CPU-time limit is gpug's ([`wait_cpu`]).
         let soft = self
             .opts
             .timeout
             .filter(|_| self.soft_timeout)
-            .map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1));
+            .map(|t| u64::try_from(backstop(t).as_millis()).unwrap_or(u64::MAX).max(1));
         Proc::start(
             &self.spec,
             &self.script.logic,
@@ -571,9 +629,9 @@ impl Session {
     /// `(get-info :reason-unknown)` if unknown, `(pop 1)`.
     ///
     /// With [`SessionOptions::timeout`], the exchange runs on a worker thread while this
-    /// thread waits at most the limit (plus 0.12 s for z3 and cvc5, which also get the limit
-    /// as their own soft timeout); past it the solver process is killed and
-    /// [`Answer::Timeout`] returned. The next check restarts the process and re-sends the
+    /// thread waits until the solver process has used the limit in CPU time, or idles past it
+    /// ([`wait_cpu`]; z3 and cvc5 get ten times the limit as their own soft timeout, in
+    /// wall-clock time); then the solver process is killed and [`Answer::Timeout`] returned. The next check restarts the process and re-sends the
     /// script. A solver `unknown` whose reason is a timeout is also [`Answer::Timeout`]
     /// (the process is then kept). A solver that fails during the query (exits, crashes,
     /// closes its pipe, prints unparsable output or answers `(error …)`) gives
@@ -675,7 +733,6 @@ impl Session {
             Some(p) => (p, None),
             None => (self.spawn()?, Some(Arc::clone(&self.script))),
         };
-        let deadline = if self.soft_timeout { limit + SOFT_GRACE } else { limit };
         let pid = proc.pid;
         self.running.store(pid, Ordering::Release);
         let _running = ClearOnDrop(Arc::clone(&self.running));
@@ -706,7 +763,7 @@ impl Session {
                 context: "starting the solver thread".to_string(),
                 source,
             })?;
-        match rx.recv_timeout(deadline) {
+        match wait_cpu(&rx, pid, limit) {
             Ok((proc, Ok(answer))) => {
                 // A one-shot process is spent: the next query starts another.
                 if !proc.one_shot {

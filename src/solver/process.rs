@@ -319,6 +319,37 @@ fn descendants(pid: u32) -> Vec<u32> {
     out
 }
 
+/// The CPU time (user and system, all its threads) the process `pid` has used since it
+/// started, from fields 14 and 15 of `/proc/PID/stat` (in clock ticks of `sysconf(_SC_CLK_TCK)`,
+/// 10 ms on Linux); `None` when it cannot be read (not Linux, or the process is gone).
+///
+/// This is what a query's limit counts (issue 53 item 3): a solver's CPU time for one query
+/// hardly depends on what else the machine runs, where its wall-clock time grows with the
+/// load, so the same query runs into its limit, or answers, alike at any load.
+#[cfg(target_os = "linux")]
+pub(crate) fn cpu_time(pid: u32) -> Option<Duration> {
+    unsafe extern "C" {
+        fn sysconf(name: i32) -> i64;
+    }
+    const SC_CLK_TCK: i32 = 2;
+    static TICKS: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    // SAFETY: sysconf(3) has no memory-safety preconditions.
+    let hz = *TICKS.get_or_init(|| u64::try_from(unsafe { sysconf(SC_CLK_TCK) }).unwrap_or(100).max(1));
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (in parentheses, which may hold spaces): the state is
+    // field 3, so utime (14) and stime (15) are the 12th and 13th.
+    let mut fields = stat[stat.rfind(')')? + 1..].split_whitespace().skip(11);
+    let utime: u64 = fields.next()?.parse().ok()?;
+    let stime: u64 = fields.next()?.parse().ok()?;
+    let ticks = utime + stime;
+    Some(Duration::from_secs(ticks / hz) + Duration::from_nanos((ticks % hz) * 1_000_000_000 / hz))
+}
+
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn cpu_time(_pid: u32) -> Option<Duration> {
+    None
+}
+
 /// Sends SIGKILL to `pid`. Only called while the `Child` that owns `pid` (the shim's, which
 /// became the solver by `exec`) is alive and not yet waited for, so the pid cannot have been
 /// reused.

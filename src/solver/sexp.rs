@@ -139,7 +139,8 @@ pub enum Answer {
     Unsat,
     /// `unknown`, with the solver's `:reason-unknown` if it gave one.
     Unknown(String),
-    /// The per-query wall-clock limit passed; the solver process was killed.
+    /// The per-query limit (the solver's CPU time, or idling past it) passed; the solver
+    /// process was killed.
     Timeout,
     /// Not answered because the solver could not read the script within the per-query limit:
     /// a restarted process was still reading it when the limit passed (it was killed), or an

@@ -227,8 +227,14 @@ fn check_timeout_then_recover(spec: &SolverSpec, soft: bool) {
     let took = t.elapsed();
     eprintln!("{} (soft timeout {soft}): {ans:?} after {took:?}", spec.name);
     assert_eq!(ans, Answer::Timeout, "{}", spec.name);
+    // The limit is the solver's CPU time: at least a second passes; at most the wall-clock
+    // backstop of a 1 s limit, whatever the load.
     assert!(took >= Duration::from_millis(950), "{}: {took:?}", spec.name);
-    assert!(took < Duration::from_secs(2), "{}: {took:?}", spec.name);
+    assert!(
+        took < super::backstop(Duration::from_secs(1)),
+        "{}: {took:?}",
+        spec.name
+    );
     if let (false, Some(pid)) = (soft, pid) {
         // Without a soft timeout only the kill ends the query: the process must be dead.
         let t = Instant::now();
@@ -909,4 +915,58 @@ fn a_model_that_does_not_satisfy_the_query_is_invalid() {
         };
         assert_eq!(vals[0].as_bv(), Some(big(9)), "{}", spec.name);
     }
+}
+
+/// The CPU-time limit (issue 53 item 3): a solver that computes runs until it has used its
+/// limit however slowly time passes for it; one that idles is out once the limit has passed.
+#[test]
+fn cpu_limit_counts_cpu_time_and_stops_an_idle_solver() {
+    let ms = Duration::from_millis;
+    let limit = ms(1000);
+    // An idle machine: it waits for what is left of the limit.
+    assert_eq!(super::cpu_limit_wait(ms(200), ms(200), limit), Some(ms(800)));
+    // A loaded machine (a third of a core): past the limit in wall-clock time, still running.
+    assert_eq!(super::cpu_limit_wait(ms(500), ms(1500), limit), Some(ms(500)));
+    assert!(super::cpu_limit_wait(ms(900), ms(2700), limit).is_some());
+    // The limit used: out, at any load.
+    assert_eq!(super::cpu_limit_wait(ms(1000), ms(1000), limit), None);
+    assert_eq!(super::cpu_limit_wait(ms(1000), ms(3000), limit), None);
+    // Idle (less than a tenth of a core once the limit has passed): out.
+    assert_eq!(super::cpu_limit_wait(ms(50), ms(1000), limit), None);
+    assert_eq!(super::cpu_limit_wait(ms(0), ms(1000), limit), None);
+    // Idle before the limit has passed: waits until it has.
+    assert_eq!(super::cpu_limit_wait(ms(0), ms(300), limit), Some(ms(700)));
+    // The backstop: ten times the limit, whatever was used.
+    assert_eq!(super::cpu_limit_wait(ms(999), ms(10_000), limit), None);
+}
+
+/// [`process::cpu_time`] reads a busy process's CPU time, which grows, and an idle one's,
+/// which does not.
+#[cfg(target_os = "linux")]
+#[test]
+fn cpu_time_of_a_process() {
+    let mut busy = std::process::Command::new("/bin/sh")
+        .args(["-c", "while :; do :; done"])
+        .spawn()
+        .unwrap();
+    let mut idle = std::process::Command::new("/bin/sh")
+        .args(["-c", "sleep 5"])
+        .spawn()
+        .unwrap();
+    let (b0, i0) = (
+        process::cpu_time(busy.id()).unwrap(),
+        process::cpu_time(idle.id()).unwrap(),
+    );
+    let t = Instant::now();
+    let mut b1 = b0;
+    // Until the busy one has used 0.2 s more (however long the machine's load makes that).
+    while b1 < b0 + Duration::from_millis(200) && t.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(50));
+        b1 = process::cpu_time(busy.id()).unwrap();
+    }
+    let i1 = process::cpu_time(idle.id()).unwrap();
+    let _ = (busy.kill(), idle.kill(), busy.wait(), idle.wait());
+    assert!(b1 >= b0 + Duration::from_millis(200), "{b0:?} -> {b1:?}");
+    assert!(i1 <= i0 + Duration::from_millis(20), "{i0:?} -> {i1:?}");
+    assert_eq!(process::cpu_time(u32::MAX), None);
 }
