@@ -669,3 +669,35 @@ fn a_kernel_the_program_never_names_is_dead_code() {
     assert_eq!(code, Some(1), "{v}");
     assert_eq!(kernels(&v)[0]["verdict"], "defect", "{v}");
 }
+
+/// Launches in host functions a whole program never calls (issue 53 item 2): a launcher whose
+/// only call the preprocessor removed (llm.c's `#if !defined(ENABLE_BF16)` around `case 1`),
+/// and one called only by such a function, make no launch: their kernels are not verified, and
+/// a note names the launcher. A launcher whose address is taken may be called: its kernel is
+/// verified and its race reported; `--kernel` verifies a dead one for every launch.
+#[test]
+fn a_launch_in_a_function_nothing_calls_is_not_a_launch() {
+    let file = Path::new("tests/kernels/programs/dead/uncalled_launcher.cu");
+    let (code, v, err) = gpug(&["--solver", "z3"], file);
+    let names: Vec<String> = kernels(&v)
+        .iter()
+        .map(|k| {
+            format!(
+                "{} {}",
+                k["name"].as_str().unwrap_or(""),
+                k["verdict"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    assert_eq!(names, ["scale verified", "racy_by_pointer defect"], "{v}\n{err}");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("`racy` is never launched: launched only from `launch_racy`")
+            && err.contains("`also_racy` is never launched: launched only from `launch_also_racy`")
+            && err.contains("--kernel racy"),
+        "{err}"
+    );
+    let (code, v, _) = gpug(&["--solver", "z3", "--kernel", "racy"], file);
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(kernels(&v)[0]["verdict"], "defect", "{v}");
+}

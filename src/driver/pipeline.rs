@@ -176,6 +176,17 @@ pub fn run_reporting<C: Command>(
             );
             continue;
         }
+        if launches.is_empty()
+            && common.host_launches
+            && common.frontend.kernel.is_none()
+            && let Some((_, why)) = program.unlaunched.iter().find(|(i, _)| *i == index)
+        {
+            eprintln!(
+                "note: {}: `{}` is never launched: {why}; not verified (--kernel {} verifies it for every launch)",
+                k.span, k.name, k.name
+            );
+            continue;
+        }
         if launches.is_empty() {
             let result = run_kernel(command, k, common)?;
             decided(command.file(&program, vec![result.clone()]));

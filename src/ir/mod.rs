@@ -950,6 +950,11 @@ pub struct Program {
     /// The launches of [`Program::kernels`] that the file's host code makes
     /// (`frontend/lower/launch/`, issue 43), distinct ones only, in source order.
     pub launches: Vec<HostLaunch>,
+    /// Kernels (by index into [`Program::kernels`]) whose only launches are in host functions
+    /// the program never calls, each with why, as a note's text: `launched only from
+    /// `layernorm_backward1` (…), which nothing in the program calls …`
+    /// (`frontend/host`, issue 53 item 2).
+    pub unlaunched: Vec<(usize, String)>,
 }
 
 /// A launch of a kernel read from the file's host code (`k<<<grid, block>>>(args)`,

@@ -52,14 +52,19 @@ use terms::{c_text, cast, eq, fold, passed_unknown, substitute, wrap_ty};
 /// The launches of `kernels` (each with its declaration) in the host code of the translation
 /// unit `root`, distinct ones only, in source order. `user` tells the files whose host
 /// functions are the program's (not a library's or the prelude's).
+///
+/// Also the kernels launched only from host functions that the program never calls
+/// ([`uncalled`]), each with the reason as a note's text: those launches are not made.
 pub(in crate::frontend) fn read<'a>(
     root: &'a Node,
     g: &Globals<'a>,
     kernels: &[(&'a Node, &Kernel)],
     user: &dyn Fn(&str) -> bool,
-) -> Vec<HostLaunch> {
+) -> (Vec<HostLaunch>, Vec<(usize, String)>) {
     let mut funcs: Vec<&'a Node> = Vec::new();
     host_functions(root, user, &mut funcs);
+    let (dead, unlaunched) = uncalled(root, &funcs, kernels);
+    let funcs: Vec<&'a Node> = funcs.into_iter().filter(|f| !dead.contains(&f.id)).collect();
     let mut called: HashSet<String> = HashSet::new();
     for f in &funcs {
         if let Some(b) = body_of(f) {
@@ -100,7 +105,118 @@ pub(in crate::frontend) fn read<'a>(
             h.function(f, Vec::new());
         }
     }
-    dedup(h.found)
+    (dedup(h.found), unlaunched)
+}
+
+/// In a whole program (the translation unit defines `main`), the ids of the user's host
+/// functions that no execution calls, and the kernels launched only from them (issue 53 item
+/// 2: "a launch in a function that cannot be called is not a launch"), by index into
+/// `kernels`, each with a note's text naming those functions.
+///
+/// A function is called when its name is used (called, its address taken, named in a
+/// template) in code that runs: outside the user's host functions (a global's initialiser, a
+/// class, a header's inline function, device code), or in `main`, or in a function called so.
+/// Names count whatever they refer to (every overload of a name used is called), and only
+/// plain functions can be uncalled: not members, templates' instantiations, or functions
+/// with an attribute other than `__host__` (a constructor, `used`). Code the preprocessor
+/// removed is not in the AST: `#if !defined(ENABLE_BF16)` around the only call of
+/// `layernorm_backward1` (llm.c) leaves it uncalled.
+///
+/// Soundness: another translation unit linked with this one could call a function with
+/// external linkage; a file that defines `main` is taken to be the whole program, as a kernel
+/// named nowhere else is (`driver::pipeline`), and the note says which launches were left out
+/// (`--kernel` verifies a kernel for every launch).
+fn uncalled(root: &Node, funcs: &[&Node], kernels: &[(&Node, &Kernel)]) -> (HashSet<String>, Vec<(usize, String)>) {
+    if !funcs
+        .iter()
+        .any(|f| f.name.as_deref() == Some("main") && f.kind == "FunctionDecl")
+    {
+        return Default::default();
+    }
+    let ids: HashSet<&str> = funcs.iter().map(|f| f.id.as_str()).collect();
+    let mut outside = HashSet::new();
+    let mut inside: HashMap<&str, HashSet<String>> = HashMap::new();
+    names_by_function(root, &ids, &mut outside, &mut inside);
+    let may_be_uncalled = |f: &Node| {
+        f.kind == "FunctionDecl"
+            && f.name.as_deref() != Some("main")
+            && !f
+                .inner
+                .iter()
+                .any(|c| c.kind == "TemplateArgument" || (c.kind.ends_with("Attr") && c.kind != "CUDAHostAttr"))
+    };
+    // Names used by code that runs, grown from `main` and the code outside the functions.
+    let mut used = outside;
+    let mut called: HashSet<&str> = HashSet::new();
+    loop {
+        let before = called.len();
+        for f in funcs {
+            let name = f.name.as_deref().unwrap_or("");
+            if !called.contains(f.id.as_str()) && (!may_be_uncalled(f) || used.contains(name)) {
+                called.insert(&f.id);
+                used.extend(inside.get(f.id.as_str()).into_iter().flatten().cloned());
+            }
+        }
+        if called.len() == before {
+            break;
+        }
+    }
+    let dead: Vec<&Node> = funcs
+        .iter()
+        .copied()
+        .filter(|f| !called.contains(f.id.as_str()))
+        .collect();
+    let mut unlaunched = Vec::new();
+    for (i, (decl, _)) in kernels.iter().enumerate() {
+        let Some(name) = decl.name.as_deref() else { continue };
+        if used.contains(name) {
+            continue;
+        }
+        let launchers: Vec<String> = dead
+            .iter()
+            .filter(|f| inside.get(f.id.as_str()).is_some_and(|n| n.contains(name)))
+            .map(|f| {
+                let at = f
+                    .pos
+                    .as_ref()
+                    .map(|p| format!(" ({}:{})", p.file, p.line))
+                    .unwrap_or_default();
+                format!("`{}`{at}", f.name.as_deref().unwrap_or("?"))
+            })
+            .collect();
+        if !launchers.is_empty() {
+            unlaunched.push((
+                i,
+                format!(
+                    "launched only from {}, which nothing in the program calls (the file defines `main`: a whole program)",
+                    launchers.join(", ")
+                ),
+            ));
+        }
+    }
+    (dead.iter().map(|f| f.id.clone()).collect(), unlaunched)
+}
+
+/// [`names_used`] split by where the names are used: in the body of one of the functions
+/// `ids` (`inside`, by function id), or anywhere else (`outside`).
+fn names_by_function<'n>(
+    n: &'n Node,
+    ids: &HashSet<&str>,
+    outside: &mut HashSet<String>,
+    inside: &mut HashMap<&'n str, HashSet<String>>,
+) {
+    if ids.contains(n.id.as_str()) {
+        names_used(n, inside.entry(n.id.as_str()).or_default());
+        return;
+    }
+    match n.kind.as_str() {
+        "DeclRefExpr" => outside.extend(n.referenced_decl.as_ref().map(|d| d.name.clone())),
+        "UnresolvedLookupExpr" | "MemberExpr" | "UnresolvedMemberExpr" => outside.extend(n.name.clone()),
+        _ => {}
+    }
+    for c in &n.inner {
+        names_by_function(c, ids, outside, inside);
+    }
 }
 
 /// A host value: an integer term (host unknowns are `Var`s indexing [`Host::unknowns`]) or a

@@ -108,12 +108,12 @@ pub fn lower_program(
         }
     }
     // The launches the host code makes (CUDA only: OpenCL's host code is another program).
-    let launches = match g.language {
+    let (launches, unlaunched) = match g.language {
         Language::Cuda => {
             let decls: Vec<(&Node, &Kernel)> = selected.iter().map(|(_, n)| *n).zip(&kernels).collect();
             crate::frontend::host::read(root, &g, &decls, &|f: &str| f != prelude && !globals::in_library(f))
         }
-        Language::OpenCl => Vec::new(),
+        Language::OpenCl => Default::default(),
     };
     Ok(Program {
         file: file.to_string(),
@@ -121,6 +121,7 @@ pub fn lower_program(
         notes: library_note(&g.library_kernels).into_iter().collect(),
         includes: Vec::new(),
         launches,
+        unlaunched,
     })
 }
 
