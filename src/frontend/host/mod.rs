@@ -118,7 +118,10 @@ pub(in crate::frontend) fn read<'a>(
 /// class, a header's inline function, device code), or in `main`, or in a function called so.
 /// Names count whatever they refer to (every overload of a name used is called), and only
 /// plain functions can be uncalled: not members, templates' instantiations, or functions
-/// with an attribute other than `__host__` (a constructor, `used`). Code the preprocessor
+/// with an attribute other than `__host__` (a constructor, `used`). A function template's
+/// pattern never runs (its instantiations do, with the template's arguments and the values
+/// their callers pass): it is never read as a function of its own, whose parameters would all
+/// be unknown. Code the preprocessor
 /// removed is not in the AST: `#if !defined(ENABLE_BF16)` around the only call of
 /// `layernorm_backward1` (llm.c) leaves it uncalled.
 ///
@@ -134,6 +137,8 @@ fn uncalled(root: &Node, funcs: &[&Node], kernels: &[(&Node, &Kernel)]) -> (Hash
         return Default::default();
     }
     let ids: HashSet<&str> = funcs.iter().map(|f| f.id.as_str()).collect();
+    let mut patterns = HashSet::new();
+    template_patterns(root, &mut patterns);
     let mut outside = HashSet::new();
     let mut inside: HashMap<&str, HashSet<String>> = HashMap::new();
     names_by_function(root, &ids, &mut outside, &mut inside);
@@ -152,6 +157,9 @@ fn uncalled(root: &Node, funcs: &[&Node], kernels: &[(&Node, &Kernel)]) -> (Hash
         let before = called.len();
         for f in funcs {
             let name = f.name.as_deref().unwrap_or("");
+            if patterns.contains(f.id.as_str()) {
+                continue;
+            }
             if !called.contains(f.id.as_str()) && (!may_be_uncalled(f) || used.contains(name)) {
                 called.insert(&f.id);
                 used.extend(inside.get(f.id.as_str()).into_iter().flatten().cloned());
@@ -195,6 +203,24 @@ fn uncalled(root: &Node, funcs: &[&Node], kernels: &[(&Node, &Kernel)]) -> (Hash
         }
     }
     (dead.iter().map(|f| f.id.clone()).collect(), unlaunched)
+}
+
+/// The ids of the function templates' patterns under `n` (the `FunctionDecl` a
+/// `FunctionTemplateDecl` holds beside its instantiations, which have `TemplateArgument`s): a
+/// pattern never runs, its instantiations do.
+fn template_patterns(n: &Node, out: &mut HashSet<String>) {
+    if n.kind == "FunctionTemplateDecl" {
+        for c in &n.inner {
+            if matches!(c.kind.as_str(), "FunctionDecl" | "CXXMethodDecl")
+                && !c.inner.iter().any(|a| a.kind == "TemplateArgument")
+            {
+                out.insert(c.id.clone());
+            }
+        }
+    }
+    for c in &n.inner {
+        template_patterns(c, out);
+    }
 }
 
 /// [`names_used`] split by where the names are used: in the body of one of the functions

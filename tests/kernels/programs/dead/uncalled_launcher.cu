@@ -6,7 +6,9 @@
 // is called by `helper_nobody_calls` only, which nothing calls either: dead too, and its
 // kernel not verified. `launch_by_pointer` is never called by name but its address is taken
 // in main: it may be called, so its kernel is verified (for every launch), and its race
-// reported.
+// reported. `launch_template<float>` launches `guarded` with main's `n`: only that
+// instantiation runs, not the template's pattern (whose `n` would be unknown), so `guarded`,
+// racy only for n > 2048, is verified.
 #include <cuda_runtime.h>
 
 #define ENABLE_BF16
@@ -30,6 +32,12 @@ void helper_nobody_calls(float *out, const float *in) { launch_also_racy(out, in
 
 void launch_by_pointer(float *out, const float *in, int n) { racy_by_pointer<<<1, n>>>(out, in); }
 
+__global__ void guarded(float *x, int n) {
+  if (n > 2048) x[0] = threadIdx.x;
+}
+
+template <typename T> void launch_template(T *x, int n) { guarded<<<1, 256>>>(x, n); }
+
 void launch_scale(float *x, int n) { scale<<<(n + 255) / 256, 256>>>(x, n); }
 
 void dispatch(int which, float *x, const float *in, int n) {
@@ -50,6 +58,7 @@ int main(int argc, char **argv) {
   cudaMalloc(&x, n * sizeof(float));
   cudaMalloc(&in, n * sizeof(float));
   dispatch(argc, x, in, n);
+  launch_template<float>(x, n);
   void (*f)(float *, const float *, int) = launch_by_pointer;
   if (argc > 5) f(x, in, n);
   cudaFree(x);
