@@ -676,7 +676,8 @@ fn a_kernel_the_program_never_names_is_dead_code() {
 /// a note names the launcher. A launcher whose address is taken may be called: its kernel is
 /// verified and its race reported; `--kernel` verifies a dead one for every launch. A function
 /// template's pattern is not read as a launcher of its own (its parameters unknown): only its
-/// instantiation, with main's values.
+/// instantiation, with main's values. A kernel instantiation launched only in a branch main's
+/// values never take (`if (block == 16)` with 32) is not verified.
 #[test]
 fn a_launch_in_a_function_nothing_calls_is_not_a_launch() {
     let file = Path::new("tests/kernels/programs/dead/uncalled_launcher.cu");
@@ -693,14 +694,21 @@ fn a_launch_in_a_function_nothing_calls_is_not_a_launch() {
         .collect();
     assert_eq!(
         names,
-        ["scale verified", "racy_by_pointer defect", "guarded verified"],
+        [
+            "scale verified",
+            "racy_by_pointer defect",
+            "guarded verified",
+            "tiled<32> verified"
+        ],
         "{v}\n{err}"
     );
     assert_eq!(code, Some(1), "{err}");
     assert!(
         err.contains("`racy` is never launched: launched only from `launch_racy`")
             && err.contains("`also_racy` is never launched: launched only from `launch_also_racy`")
-            && err.contains("--kernel racy"),
+            && err.contains("--kernel racy")
+            && err.contains("`tiled<16>` is never launched: its launch (")
+            && err.contains("uncalled_launcher.cu:49) is in branches that the program's values never take"),
         "{err}"
     );
     let (code, v, _) = gpug(&["--solver", "z3", "--kernel", "racy"], file);

@@ -85,6 +85,8 @@ pub(in crate::frontend) fn read<'a>(
         sources: HashMap::new(),
         early: Vec::new(),
         bodies: Vec::new(),
+        visited: HashSet::new(),
+        skipped: HashSet::new(),
     };
     // The roots first (`main`), then each function holding a launch that no root's
     // interpretation entered (called only from another file, or through a pointer). A launch
@@ -105,7 +107,115 @@ pub(in crate::frontend) fn read<'a>(
             h.function(f, Vec::new());
         }
     }
-    (dedup(h.found), unlaunched)
+    let mut unlaunched = unlaunched;
+    if whole_program(&funcs) {
+        unlaunched.extend(only_in_dead_branches(root, kernels, &h));
+    }
+    let launches = dedup(h.found);
+    unlaunched.retain(|(i, _)| !launches.iter().any(|l| l.kernel == *i));
+    (launches, unlaunched)
+}
+
+/// Whether `funcs` (the user's host functions) define `main`: the translation unit is a whole
+/// program.
+fn whole_program(funcs: &[&Node]) -> bool {
+    funcs
+        .iter()
+        .any(|f| f.name.as_deref() == Some("main") && f.kind == "FunctionDecl")
+}
+
+/// The kernels (by index into `kernels`) that the program names only as the kernel of launches
+/// in branches its values never take (`if (block_size == 16) MatrixMulCUDA<16><<<…>>>` with
+/// `block_size = 32`, cuda-samples' matrixMul; issue 53 item 2): each launch is under an `if`
+/// branch the walk left out ([`Host::skipped`]) and was never reached ([`Host::visited`]), and
+/// the kernel is named nowhere else (no address taken, no other launch); each with a note's
+/// text. By declaration, so that one instantiation of a kernel template can be dead while
+/// another is launched.
+fn only_in_dead_branches(root: &Node, kernels: &[(&Node, &Kernel)], h: &Host) -> Vec<(usize, String)> {
+    // Per kernel declaration: the launches naming it, and whether anything else does.
+    let ids: HashMap<&str, usize> = kernels
+        .iter()
+        .enumerate()
+        .map(|(i, (d, _))| (d.id.as_str(), i))
+        .collect();
+    let mut sites: Vec<Vec<&Node>> = vec![Vec::new(); kernels.len()];
+    let mut elsewhere = vec![false; kernels.len()];
+    let mut under_skipped = HashSet::new();
+    references(
+        root,
+        &ids,
+        &h.skipped,
+        false,
+        &mut sites,
+        &mut elsewhere,
+        &mut under_skipped,
+    );
+    let mut out = Vec::new();
+    for i in 0..kernels.len() {
+        let dead = |n: &&Node| under_skipped.contains(n.id.as_str()) && !h.visited.contains(&n.id);
+        if elsewhere[i] || sites[i].is_empty() || !sites[i].iter().all(dead) {
+            continue;
+        }
+        let lines: Vec<String> = sites[i]
+            .iter()
+            .filter_map(|n| {
+                n.begin
+                    .as_ref()
+                    .or(n.pos.as_ref())
+                    .map(|p| format!("{}:{}", p.file, p.line))
+            })
+            .collect();
+        out.push((
+            i,
+            format!(
+                "its launch{} ({}) {} in branches that the program's values never take",
+                if lines.len() == 1 { "" } else { "es" },
+                lines.join(", "),
+                if lines.len() == 1 { "is" } else { "are" },
+            ),
+        ));
+    }
+    out
+}
+
+/// Under `n`: for each kernel of `ids` (declaration id to index), the launches naming it
+/// (`sites`) and whether it is named otherwise (`elsewhere`), and which launches lie under a
+/// `skipped` statement (`dead`: whether `n` does).
+fn references<'n>(
+    n: &'n Node,
+    ids: &HashMap<&str, usize>,
+    skipped: &HashSet<String>,
+    dead: bool,
+    sites: &mut Vec<Vec<&'n Node>>,
+    elsewhere: &mut Vec<bool>,
+    under_skipped: &mut HashSet<&'n str>,
+) {
+    let dead = dead || skipped.contains(&n.id);
+    let launch = n.kind == "CUDAKernelCallExpr";
+    if launch && let Some(i) = n.inner.first().and_then(referenced).and_then(|d| ids.get(d)) {
+        sites[*i].push(n);
+        if dead {
+            under_skipped.insert(n.id.as_str());
+        }
+    } else if n.kind == "DeclRefExpr"
+        && let Some(i) = n.referenced_decl.as_ref().and_then(|d| ids.get(d.id.as_str()))
+    {
+        elsewhere[*i] = true;
+    }
+    // A launch's callee is its kernel's name, counted above; its other children are not.
+    for (at, c) in n.inner.iter().enumerate() {
+        if launch && at == 0 {
+            continue;
+        }
+        references(c, ids, skipped, dead, sites, elsewhere, under_skipped);
+    }
+}
+
+/// The declaration id a callee expression names, through casts and parentheses.
+fn referenced(callee: &Node) -> Option<&str> {
+    let e = strip(callee);
+    (e.kind == "DeclRefExpr").then_some(())?;
+    e.referenced_decl.as_ref().map(|d| d.id.as_str())
 }
 
 /// In a whole program (the translation unit defines `main`), the ids of the user's host
@@ -316,6 +426,13 @@ struct Host<'a, 'g> {
     early: Vec<Vec<Option<Val>>>,
     /// The bodies of the functions of [`Host::stack`].
     bodies: Vec<&'a Node>,
+    /// The launch nodes (`CUDAKernelCallExpr`, `cudaLaunchKernel` calls) the walk reached, in
+    /// any function and call.
+    visited: HashSet<String>,
+    /// The branches of `if`s the walk left out because their condition was known otherwise
+    /// (`if (block_size == 16)` with 32), by statement id, in some call: a launch under one
+    /// that the walk never [`Host::visited`] is in code the program does not run.
+    skipped: HashSet<String>,
 }
 
 /// A `for` loop whose condition is known at each iteration is unrolled up to this many

@@ -185,9 +185,16 @@ impl<'a, 'g> Host<'a, 'g> {
         };
         let then = s.inner.get(i + 1);
         let els = s.inner.get(i + 2).filter(|_| s.has_else);
+        // The branch a known condition leaves out is not taken here ([`Host::skipped`]).
         match known {
-            Some(true) => then.map_or(Flow::Next, |t| self.stmt(t, env)),
-            Some(false) => els.map_or(Flow::Next, |e| self.stmt(e, env)),
+            Some(true) => {
+                self.skipped.extend(els.map(|e| e.id.clone()));
+                then.map_or(Flow::Next, |t| self.stmt(t, env))
+            }
+            Some(false) => {
+                self.skipped.extend(then.map(|t| t.id.clone()));
+                els.map_or(Flow::Next, |e| self.stmt(e, env))
+            }
             None => {
                 let mut a = env.clone();
                 let mut b = env.clone();
@@ -496,6 +503,7 @@ impl<'a, 'g> Host<'a, 'g> {
     pub(super) fn scan(&mut self, e: &'a Node, env: &mut Env) {
         match e.kind.as_str() {
             "CUDAKernelCallExpr" => {
+                self.visited.insert(e.id.clone());
                 // The configuration (clang's call of `cudaConfigureCall`) is not a call of the
                 // program's: only its arguments are.
                 let config = e.inner.get(1).map(|c| c.inner.iter().skip(1)).into_iter().flatten();
@@ -510,6 +518,7 @@ impl<'a, 'g> Host<'a, 'g> {
                     self.scan(c, env);
                 }
                 if launch_api(e).is_some() {
+                    self.visited.insert(e.id.clone());
                     self.api_launch(e, env);
                 } else if let Some(v) = self.call(e, env) {
                     let _ = v;

@@ -8,7 +8,9 @@
 // in main: it may be called, so its kernel is verified (for every launch), and its race
 // reported. `launch_template<float>` launches `guarded` with main's `n`: only that
 // instantiation runs, not the template's pattern (whose `n` would be unknown), so `guarded`,
-// racy only for n > 2048, is verified.
+// racy only for n > 2048, is verified. `tiled<16>` (racy) is launched only under
+// `if (block == 16)`, and main passes 32 (cuda-samples' matrixMul): never launched, not
+// verified; `tiled<32>` is verified at its launch.
 #include <cuda_runtime.h>
 
 #define ENABLE_BF16
@@ -38,6 +40,16 @@ __global__ void guarded(float *x, int n) {
 
 template <typename T> void launch_template(T *x, int n) { guarded<<<1, 256>>>(x, n); }
 
+template <int B> __global__ void tiled(float *x) {
+  if (B == 16) x[0] = threadIdx.x;
+  else x[blockIdx.x * B + threadIdx.x] = 0.0f;
+}
+
+void launch_tiled(float *x, int block) {
+  if (block == 16) tiled<16><<<4, 16>>>(x);
+  else tiled<32><<<4, 32>>>(x);
+}
+
 void launch_scale(float *x, int n) { scale<<<(n + 255) / 256, 256>>>(x, n); }
 
 void dispatch(int which, float *x, const float *in, int n) {
@@ -59,6 +71,7 @@ int main(int argc, char **argv) {
   cudaMalloc(&in, n * sizeof(float));
   dispatch(argc, x, in, n);
   launch_template<float>(x, n);
+  launch_tiled(x, 32);
   void (*f)(float *, const float *, int) = launch_by_pointer;
   if (argc > 5) f(x, in, n);
   cudaFree(x);
