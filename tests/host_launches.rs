@@ -192,6 +192,33 @@ int main(int argc, char **argv) {{
     );
 }
 
+/// An `unsigned` size passed to an `int` parameter (cuda-samples' matrixMul: `dimsB.x` as
+/// `wB`, `grid.x = dimsB.x / 32`): the conversion is a bijection, so the grid keeps its
+/// relation to the argument, as `(unsigned) n`.
+#[test]
+fn an_unsigned_size_passed_as_int_relates_the_grid_to_the_argument() {
+    let text = format!(
+        "{KERNEL}
+#include <cstdlib>
+int main(int argc, char **argv) {{
+    unsigned n = atoi(argv[1]);
+    int *d;
+    k<<<n / 256, 256>>>(d, n);
+    return 0;
+}}"
+    );
+    let a = assuming(&[], &text);
+    assert_eq!(
+        a,
+        vec![vec![
+            "blockDim = (256, 1, 1)".to_string(),
+            "gridDim.y = 1".into(),
+            "gridDim.z = 1".into(),
+            "gridDim.x = n / 256".into(),
+        ]]
+    );
+}
+
 /// (The loop's trip count is read at run time: a loop of a known one is unrolled, see
 /// `a_loop_over_a_constant_array_is_a_set_of_launches`.)
 #[test]

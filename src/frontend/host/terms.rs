@@ -88,6 +88,20 @@ pub(in crate::frontend) fn cast(v: Expr, ty: Ty) -> Expr {
     if v.ty() == ty {
         return v;
     }
+    // A round trip through an integer type at least as wide gives the value back:
+    // `(int)(unsigned) x` is `x`.
+    if let (
+        Expr::Cast {
+            arg,
+            ty: Ty::Int { bits: mid, .. },
+        },
+        Ty::Int { bits, .. },
+    ) = (&v, ty)
+        && arg.ty() == ty
+        && *mid >= bits
+    {
+        return (**arg).clone();
+    }
     fold(Expr::Cast { arg: Box::new(v), ty })
 }
 
@@ -101,8 +115,9 @@ pub(in crate::frontend) fn eq(lhs: Expr, rhs: Expr) -> Expr {
     }
 }
 
-/// The host unknown `v` is, when the conversion to the parameter's type keeps every value
-/// (the same type, or a widening one): the unknown and its own type.
+/// The host unknown `v` is, when the conversion to the parameter's type can be undone (the
+/// same type, a widening one, or a change of signedness at the same width, a bijection: an
+/// `unsigned` `dimsB.x` passed as `int wB` is `(unsigned) wB`): the unknown and its own type.
 pub(in crate::frontend) fn passed_unknown(v: &Expr) -> Option<(VarId, Ty)> {
     match v {
         Expr::Var { id, ty } => Some((*id, *ty)),
@@ -113,7 +128,7 @@ pub(in crate::frontend) fn passed_unknown(v: &Expr) -> Option<(VarId, Ty)> {
                     ty: from @ Ty::Int { bits: fb, signed: fs },
                 },
                 Ty::Int { bits: tb, signed: ts },
-            ) if (*fs == ts && tb >= *fb) || (!*fs && ts && tb > *fb) => Some((*id, *from)),
+            ) if (*fs == ts && tb >= *fb) || (!*fs && ts && tb > *fb) || tb == *fb => Some((*id, *from)),
             _ => None,
         },
         _ => None,
