@@ -608,6 +608,31 @@ fn opencl_vectors_are_records_of_components() {
     );
 }
 
+/// Issue 53 item 4: an unsigned `+`, `*` of at least 32 bits is recorded only where it computes a
+/// subscript's index (`a[y * w + x]`), where its wrap would index 2^32 elements or more; not
+/// outside a subscript, and not an unsigned `-`, which wraps by design.
+#[test]
+fn unsigned_index_operations_of_the_source_are_recorded() {
+    let k = one("__global__ void k(float *a, unsigned y, unsigned w) {
+    unsigned x = threadIdx.x * 2u;
+    a[y * w + x] = 0.0f;
+    a[w - x] = 1.0f;
+}
+");
+    let texts: Vec<(&str, u32, bool)> = k
+        .signed_ops
+        .iter()
+        .map(|o| (o.text.as_str(), o.span.line, o.is_signed()))
+        .collect();
+    assert_eq!(
+        texts,
+        [("y * w", 3, false), ("y * w + x", 3, false)],
+        "{:#?}",
+        k.signed_ops
+    );
+    assert!(k.signed_ops.iter().all(|o| o.type_name() == "unsigned"));
+}
+
 /// Issue 43, item 4: the source-level signed `+ - *` of at least 32 bits after the integer
 /// promotions are recorded with their text and place, in the order they are lowered: not
 /// unsigned ones, not `char`/`short` arithmetic done in their own width (`c++`), not the byte

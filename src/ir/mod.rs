@@ -835,6 +835,12 @@ pub struct Kernel {
     /// expansions), in the order they are lowered; the encoders find an operation here by its
     /// [`SignedOp::matches`]. Passes copy statements without rewriting their expressions, so
     /// the prepared kernel still holds these expressions.
+    ///
+    /// Also each unsigned `+`, `*` of at least 32 bits computed in a subscript's index
+    /// ([`is_index_arith`], issue 53 item 4): its wrap is defined, but it indexes an array of
+    /// more than 2^32 elements, which the program cannot have; the launch contracts' same
+    /// standard assumption excludes it, and a finding that needs it is listed apart with that
+    /// condition. `--check-overflow` checks only the signed ones ([`SignedOp::is_signed`]).
     pub signed_ops: Vec<SignedOp>,
 }
 
@@ -858,9 +864,20 @@ impl SignedOp {
             if *o == op && *t == ty && **l == *lhs && **r == *rhs)
     }
 
-    /// The C name of its type: `int` (32 bits) or `long` (64).
+    /// The C name of its type: `int` (32 bits) or `long` (64), `unsigned` or `unsigned long`.
     pub fn type_name(&self) -> &'static str {
-        if self.expr.ty().bits() == 32 { "int" } else { "long" }
+        match (self.is_signed(), self.expr.ty().bits() == 32) {
+            (true, true) => "int",
+            (true, false) => "long",
+            (false, true) => "unsigned",
+            (false, false) => "unsigned long",
+        }
+    }
+
+    /// Whether the operation is signed (its overflow undefined behaviour), not an unsigned
+    /// index computation ([`is_index_arith`]).
+    pub fn is_signed(&self) -> bool {
+        matches!(self.expr.ty(), Ty::Int { signed: true, .. })
     }
 }
 
@@ -899,6 +916,14 @@ impl Kernel {
 /// at least 32 bits.
 pub fn is_signed_arith(e: &Expr) -> bool {
     matches!(e, Expr::Binary { op: BinOp::Add | BinOp::Sub | BinOp::Mul, ty: Ty::Int { bits, signed: true }, .. } if *bits >= 32)
+}
+
+/// Whether `e` is an unsigned operation that [`Kernel::signed_ops`] records when the source
+/// computes it in a subscript's index: an unsigned `+` or `*` of at least 32 bits, whose wrap
+/// would index an array of more than 2^32 (or 2^64) elements (issue 53 item 4: a size the
+/// program cannot have). An unsigned `-` wraps by design (`n - 1 - i`, a count down): not one.
+pub fn is_index_arith(e: &Expr) -> bool {
+    matches!(e, Expr::Binary { op: BinOp::Add | BinOp::Mul, ty: Ty::Int { bits, signed: false }, .. } if *bits >= 32)
 }
 
 /// The source language of a [`Kernel`] (issue 13: OpenCL C next to CUDA).

@@ -1,6 +1,8 @@
-//! The standard assumption that no source-level signed `+`, `-`, `*` overflows, asked after the
-//! launch assumptions ([`signed`]): one part of the launch contracts (the module docs of
-//! [`super`]).
+//! The standard assumption that no source-level signed `+`, `-`, `*` overflows, and no unsigned
+//! `+`, `*` computing a subscript's index wraps (issue 53 item 4: an array of more than 2^32
+//! elements, a size the program cannot have), asked after the launch assumptions
+//! ([`signed`]): one part of the launch contracts (the module docs of [`super`]). Both kinds
+//! are [`Kernel::signed_ops`]; a finding excluded by an unsigned one says so.
 
 use super::*;
 
@@ -88,6 +90,17 @@ pub(super) fn signed(
         }
     }
     let site = |op: usize| format!("`{}` ({})", k.signed_ops[op].text, k.signed_places(op));
+    // What makes the condition one the program cannot meet: undefined behaviour for a signed
+    // overflow, an array of more elements than the index type counts for an unsigned wrap.
+    let why = |ops: &[usize]| {
+        let signed = ops.iter().any(|&op| k.signed_ops[op].is_signed());
+        let unsigned = ops.iter().any(|&op| !k.signed_ops[op].is_signed());
+        match (signed, unsigned) {
+            (true, true) => "undefined behaviour, or a size the program cannot have",
+            (false, true) => "a size the program cannot have",
+            _ => "undefined behaviour",
+        }
+    };
     let conditions: Vec<String> = needs
         .iter()
         .map(|n| match n.as_slice() {
@@ -96,17 +109,26 @@ pub(super) fn signed(
                 if v.signed.len() > 3 {
                     some.push("…".into());
                 }
-                format!(
-                    "a signed operation overflows (one of {}): undefined behaviour",
-                    some.join(", ")
-                )
+                let what = match v.signed.iter().any(|&op| !k.signed_ops[op].is_signed()) {
+                    true => "a signed operation overflows, or an unsigned index computation wraps",
+                    false => "a signed operation overflows",
+                };
+                format!("{what} (one of {}): {}", some.join(", "), why(&v.signed))
             }
             ops => {
                 let each: Vec<String> = ops
                     .iter()
-                    .map(|&op| format!("{} overflows {}", site(op), k.signed_ops[op].type_name()))
+                    .map(|&op| match k.signed_ops[op].is_signed() {
+                        true => format!("{} overflows {}", site(op), k.signed_ops[op].type_name()),
+                        false => format!(
+                            "{} wraps past 2^{} ({} index arithmetic)",
+                            site(op),
+                            k.signed_ops[op].expr.ty().bits(),
+                            k.signed_ops[op].type_name(),
+                        ),
+                    })
                     .collect();
-                format!("{}: undefined behaviour", each.join(" and "))
+                format!("{}: {}", each.join(" and "), why(ops))
             }
         })
         .collect();
@@ -134,6 +156,9 @@ pub(super) fn signed(
             }
         }
         contract.push("no signed +, -, * overflows (undefined behaviour)".into());
+        if v.signed.iter().any(|&op| !k.signed_ops[op].is_signed()) {
+            contract.push("no unsigned +, * of an index wraps (an array past 2^32 elements)".into());
+        }
         result.verdict = Verdict::Verified;
         result.inconclusive.clear();
         let n = result.excluded.len();

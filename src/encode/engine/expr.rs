@@ -207,12 +207,11 @@ impl Encoder<'_> {
         if self.no_overflow && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) {
             let ok = no_overflow(op, &a, &b, lt.bits(), signed);
             self.assume_no_wrap(st, th, ok);
-        } else if signed
-            && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul)
+        } else if matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul)
             && (self.check_overflow || !self.signed_no_overflow.is_empty())
             && let Some(i) = self.k.signed_op(op, lhs, rhs, ty)
         {
-            self.signed_op(i, op, (&a, &b), lt.bits(), st, th);
+            self.signed_op(i, op, (&a, &b), (lt.bits(), signed), st, th);
         }
         self.int_binary(op, a, b, lt, signed)
     }
@@ -228,8 +227,19 @@ impl Encoder<'_> {
     /// Where the enclosing expression evaluates it only under conditions (an arm of `?:`, the
     /// right operand of `&&`, `||`: [`Encoder::evaluated_if`]), both are conditioned on them:
     /// an operation C does not evaluate has no overflow.
-    fn signed_op(&mut self, i: usize, op: BinOp, (a, b): (&Sexp, &Sexp), bits: u32, st: &mut TState, th: usize) {
-        let mut ok = super::fold::fold(&no_overflow(op, a, b, bits, true));
+    ///
+    /// An unsigned index operation (`signed` false, [`crate::ir::is_index_arith`]) is only
+    /// assumed not to wrap under the assumption, never checked: its wrap is defined.
+    fn signed_op(
+        &mut self,
+        i: usize,
+        op: BinOp,
+        (a, b): (&Sexp, &Sexp),
+        (bits, signed): (u32, bool),
+        st: &mut TState,
+        th: usize,
+    ) {
+        let mut ok = super::fold::fold(&no_overflow(op, a, b, bits, signed));
         if ok == t() {
             return;
         }
@@ -237,7 +247,7 @@ impl Encoder<'_> {
             ok = app("=>", vec![when, ok]);
         }
         let checked = th < self.model.checked_threads(self.n);
-        if self.check_overflow && self.on_trace && checked {
+        if self.check_overflow && self.on_trace && checked && signed {
             let reach = self.reach(st, th);
             let fail = crate::encode::terms::and(reach, not(ok.clone()));
             let fail = self.define(&format!("t{}.overflows", th + 1), atom("Bool"), fail);

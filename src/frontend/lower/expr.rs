@@ -59,7 +59,8 @@ impl Lower<'_, '_> {
 
     /// Records `e`, the lowering of the source operator at `span`, in
     /// [`crate::ir::Kernel::signed_ops`] when it is a signed `+`, `-`, `*` of at least 32 bits
-    /// ([`crate::ir::is_signed_arith`]), once per expression and place (an inlined function
+    /// ([`crate::ir::is_signed_arith`]), or an unsigned `+`, `*` of at least 32 bits in a
+    /// subscript's index ([`crate::ir::is_index_arith`], `a[y * w + x]`), once per expression and place (an inlined function
     /// called twice with the same arguments computes one operation). Only the lowerings of
     /// source operators call it: the front end's own arithmetic is never recorded, nor is the
     /// arithmetic of annotations (`__invariant`, `__requires`, …), which are conditions
@@ -69,7 +70,7 @@ impl Lower<'_, '_> {
     pub(in crate::frontend) fn record_signed(&mut self, e: &Expr, span: &Span) {
         if self.annotation_depth > 0
             || self.in_postcondition
-            || !crate::ir::is_signed_arith(e)
+            || !(crate::ir::is_signed_arith(e) || (self.index_depth > 0 && crate::ir::is_index_arith(e)))
             || self.k.signed_ops.iter().any(|o| o.expr == *e && o.span == *span)
         {
             return;

@@ -301,6 +301,7 @@ fn lower_kernel_pass(
         logs: Vec::new(),
         annotation_depth: 0,
         in_postcondition: false,
+        index_depth: 0,
         seeds,
         grown: false,
         goto_targets: HashMap::new(),

@@ -262,6 +262,9 @@ pub(in crate::frontend) struct Lower<'a, 'g> {
     pub(in crate::frontend) annotation_depth: u32,
     /// Lowering the postconditions of the device function just inlined (`annotations/`).
     pub(in crate::frontend) in_postcondition: bool,
+    /// Nesting depth of subscripts' indices being lowered (`a[y * w + x]`): their unsigned
+    /// `+` and `*` are recorded in [`crate::ir::Kernel::signed_ops`] (issue 53 item 4).
+    pub(in crate::frontend) index_depth: u32,
     /// Arrays of the pointer variables with several, by creation index, from the last pass.
     pub(in crate::frontend) seeds: target::Seeds,
     /// A pointer variable learnt a new array in this pass (lower again).

@@ -332,8 +332,10 @@ impl Lower<'_, '_> {
             return Ok(lv);
         }
         let pv = self.rvalue(base, out)?;
-        let iv = self.rvalue(idx, out)?;
-        let i = self.expect_scalar(iv, idx)?;
+        self.index_depth += 1;
+        let iv = self.rvalue(idx, out);
+        self.index_depth -= 1;
+        let i = self.expect_scalar(iv?, idx)?;
         self.index(pv, Some(i), base)
     }
     /// `b.f`, `p->f`, `this->f`: the member's place; a static data member named through an object.
