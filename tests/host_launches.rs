@@ -742,3 +742,47 @@ fn a_launch_in_a_function_nothing_calls_is_not_a_launch() {
     assert_eq!(code, Some(1), "{v}");
     assert_eq!(kernels(&v)[0]["verdict"], "defect", "{v}");
 }
+
+/// The text report merges a host loop's launches of one kernel at one site that verify alike
+/// (issue 53 item 2): one report, then the other launches' values on one line; the JSON keeps
+/// one result per launch. A launch with another verdict is reported on its own.
+#[test]
+fn launches_that_verify_alike_are_one_report() {
+    let text = "__global__ void k(int *d, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) d[i] = i;
+    if (blockDim.x == 64 && threadIdx.x == 1) d[0] = 1;
+}
+int main() {
+    int *d;
+    int block_sizes[] = {32, 64, 128, 256};
+    for (int j = 0; j < 4; j++) {
+        int b = block_sizes[j];
+        k<<<(1000 + b - 1) / b, b>>>(d, 1000);
+    }
+    return 0;
+}";
+    let (_d, path) = program(text);
+    let out = Command::new(env!("CARGO_BIN_EXE_gpug"))
+        .args(["--solver", "z3"])
+        .arg(&path)
+        .output()
+        .expect("gpug runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let heads: Vec<&str> = stdout.lines().filter(|l| l.starts_with("k at the launch")).collect();
+    assert_eq!(heads.len(), 3, "{stdout}");
+    assert!(
+        heads[0].ends_with(": verified") && heads[1].ends_with(": 1 defect") && heads[2].ends_with(": verified"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  verified alike at 1 more launch from here: blockDim = (256, 1, 1), gridDim = (4, 1, 1)\n"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("verified alike at 1 more launch from here: blockDim = (64"),
+        "{stdout}"
+    );
+    let (_, json, _) = gpug(&["--solver", "z3"], &path);
+    assert_eq!(kernels(&json).len(), 4, "{json}");
+}

@@ -137,8 +137,8 @@ pub fn run<C: Command>(file: &Path, common: &RunOptions, command: &C) -> Result<
     run_reporting(file, common, command, &mut |_| {})
 }
 
-/// [`run`], handing `decided` each kernel's result (each launch's, for a kernel verified at
-/// its host launches) as soon as it is decided, in the order of the file's result, as a file
+/// [`run`], handing `decided` each kernel's result (all its launches' at once, for a kernel
+/// verified at its host launches) as soon as it is decided, in the order of the file's result, as a file
 /// result of that kernel alone ([`Command::file`]): a terminal prints each kernel's report as
 /// it goes (issue 56 item 3), and the file's report is these reports one after another.
 ///
@@ -194,6 +194,9 @@ pub fn run_reporting<C: Command>(
             continue;
         }
         // Each distinct launch of the host code: its geometry, and its values assumed on entry.
+        // Reported together once all are decided, so that a report merges the launches whose
+        // results are alike (`report::merged_launches_text`).
+        let mut at_launches = Vec::new();
         for l in launches {
             let opts = RunOptions {
                 geometry: Geometry {
@@ -210,9 +213,10 @@ pub fn run_reporting<C: Command>(
             at.body.splice(0..0, assumed);
             let mut result = run_kernel(command, &at, &opts)?;
             command.at_launch(&mut result, l);
-            decided(command.file(&program, vec![result.clone()]));
-            kernels.push(result);
+            at_launches.push(result);
         }
+        decided(command.file(&program, at_launches.clone()));
+        kernels.extend(at_launches);
     }
     Ok(command.file(&program, kernels))
 }

@@ -117,7 +117,7 @@ pub trait Render {
 
 impl Render for FileResult {
     fn text(&self) -> String {
-        kernels_text(&self.kernels, kernel_text)
+        merged_launches_text(&self.kernels)
     }
 
     /// The fields are in the module docs.
@@ -366,6 +366,72 @@ fn kernels_text<K>(kernels: &[K], kernel: impl Fn(&K, &mut Sources, &mut String)
     let mut out = String::new();
     for k in kernels {
         kernel(k, &mut sources, &mut out);
+    }
+    out
+}
+
+/// The text of every kernel of a file, in order, where consecutive results of one kernel at one
+/// launch site of the host code (a host loop over block sizes: llm.c launches each kernel at 6)
+/// that are verified with the same report but for the launch's values are one report, the
+/// others' values on a line after its own (issue 53 item 2: "merging identical reports").
+/// The JSON keeps one result per launch.
+fn merged_launches_text(kernels: &[KernelResult]) -> String {
+    let mut sources = Sources::default();
+    let mut out = String::new();
+    // A result's text without its launch's values, to compare.
+    let without_values = |text: &str| -> String {
+        text.lines()
+            .filter(|l| !l.starts_with("  assuming the launch's "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let mut i = 0;
+    while i < kernels.len() {
+        let first = &kernels[i];
+        let mut text = String::new();
+        kernel_text(first, &mut sources, &mut text);
+        let mut others: Vec<&KernelResult> = Vec::new();
+        if first.verdict == Verdict::Verified && first.launch.is_some() {
+            let key = without_values(&text);
+            while let Some(next) = kernels.get(i + 1 + others.len()) {
+                let mut t = String::new();
+                kernel_text(next, &mut sources, &mut t);
+                let same_site = next.launch.as_ref().map(|l| l.title()) == first.launch.as_ref().map(|l| l.title());
+                if next.verdict != Verdict::Verified || !same_site || without_values(&t) != key {
+                    break;
+                }
+                others.push(next);
+            }
+        }
+        if let (false, Some(l)) = (others.is_empty(), &first.launch) {
+            let values: Vec<String> = others
+                .iter()
+                .filter_map(|o| o.launch.as_ref())
+                .map(|o| {
+                    let differ: Vec<&str> = o
+                        .assuming
+                        .iter()
+                        .filter(|a| !l.assuming.contains(a))
+                        .map(String::as_str)
+                        .collect();
+                    differ.join(", ")
+                })
+                .collect();
+            let line = format!(
+                "  verified alike at {} more launch{} from here: {}\n",
+                others.len(),
+                if others.len() == 1 { "" } else { "es" },
+                values.join("; ")
+            );
+            let at = text.find('\n').map_or(text.len(), |n| n + 1);
+            let at = match text[at..].starts_with("  assuming the launch's ") {
+                true => text[at..].find('\n').map_or(text.len(), |n| at + n + 1),
+                false => at,
+            };
+            text.insert_str(at, &line);
+        }
+        out.push_str(&text);
+        i += 1 + others.len();
     }
     out
 }
