@@ -130,7 +130,7 @@ fn race_needing_a_signed_overflow_is_a_defect_under_strict() {
 }
 
 /// Unsigned wrap is defined, but `a[i * NJ]` wrapping indexes an array of 2^32 elements or
-/// more: a size the program cannot have (issue 53 item 4). The race is listed apart with that
+/// more (issue 53 item 4: an index computed past its type). The race is listed apart with that
 /// condition, as one needing a signed overflow is, and `--strict` reports it; it is never a
 /// `--check-overflow` finding (no undefined behaviour).
 #[test]
@@ -146,7 +146,7 @@ fn a_race_needing_an_unsigned_index_to_wrap_is_listed_apart() {
         .filter_map(Value::as_str)
         .collect();
     assert!(
-        contract.contains(&"no unsigned +, * of an index wraps (an array past 2^32 elements)"),
+        contract.contains(&"no unsigned +, * computing an index wraps"),
         "{contract:?}"
     );
     let excluded = entries(&json, "excluded");
@@ -156,7 +156,7 @@ fn a_race_needing_an_unsigned_index_to_wrap_is_listed_apart() {
     assert!(
         condition.starts_with("only when `i * NJ` (")
             && condition
-                .ends_with("umul.cu:4:7) wraps past 2^32 (unsigned index arithmetic): a size the program cannot have"),
+                .ends_with("umul.cu:4:7) wraps past 2^32 (unsigned index arithmetic): an index computed past its type"),
         "{condition}"
     );
     let (code, json) = run("umul.cu", &unsigned, &["--solver", "z3", "--strict"]);

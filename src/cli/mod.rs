@@ -228,9 +228,9 @@ pub struct VerifyArgs {
 
     /// Limit per solver query, in seconds of the solver's CPU time, counting the time a
     /// restarted solver takes to read the kernel's script. CPU time, not wall-clock time, so
-    /// that a file gets the same report on an idle machine and on a busy one; a solver that
-    /// idles (less than a tenth of a core once the limit has passed in wall-clock time) is
-    /// stopped too. On expiry the solver is killed and the verdict is inconclusive (a solver
+    /// that a file gets the same report on an idle machine and on a busy one; a query that
+    /// makes no progress at all for as long (neither the solver nor gpug's thread talking to it
+    /// uses CPU time: a solver waiting for input after a malformed answer) is stopped too. On expiry the solver is killed and the verdict is inconclusive (a solver
     /// that cannot read a kernel's script in time is not asked again).
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub timeout: f64,

@@ -837,10 +837,10 @@ pub struct Kernel {
     /// the prepared kernel still holds these expressions.
     ///
     /// Also each unsigned `+`, `*` of at least 32 bits computed in a subscript's index
-    /// ([`is_index_arith`], issue 53 item 4): its wrap is defined, but it indexes an array of
-    /// more than 2^32 elements, which the program cannot have; the launch contracts' same
-    /// standard assumption excludes it, and a finding that needs it is listed apart with that
-    /// condition. `--check-overflow` checks only the signed ones ([`SignedOp::is_signed`]).
+    /// ([`is_index_arith`], issue 53 item 4): its wrap is defined, but computes an index past
+    /// its type (an array of 2^32 elements, an offset within a few of 2^32); the launch
+    /// contracts' same standard assumption excludes it, and a finding that needs it is listed
+    /// apart with that condition (`--strict` reports it). `--check-overflow` checks only the signed ones ([`SignedOp::is_signed`]).
     pub signed_ops: Vec<SignedOp>,
 }
 
@@ -920,8 +920,9 @@ pub fn is_signed_arith(e: &Expr) -> bool {
 
 /// Whether `e` is an unsigned operation that [`Kernel::signed_ops`] records when the source
 /// computes it in a subscript's index: an unsigned `+` or `*` of at least 32 bits, whose wrap
-/// would index an array of more than 2^32 (or 2^64) elements (issue 53 item 4: a size the
-/// program cannot have). An unsigned `-` wraps by design (`n - 1 - i`, a count down): not one.
+/// computes an index past its type (issue 53 item 4: an array of 2^32 elements or more, or an
+/// offset within a few of 2^32, a negative one passed as `unsigned`). An unsigned `-` wraps by
+/// design (`n - 1 - i`, a count down): not one.
 pub fn is_index_arith(e: &Expr) -> bool {
     matches!(e, Expr::Binary { op: BinOp::Add | BinOp::Mul, ty: Ty::Int { bits, signed: false }, .. } if *bits >= 32)
 }

@@ -316,8 +316,9 @@ pub struct SessionOptions {
     /// Limit of one [`Session::check`] in the solver process's CPU time (user and system):
     /// from `(push 1)` to `(pop 1)`, plus reading the script when the check (re)starts the
     /// process (a solver can take minutes to read a large script: z3 4.8 does). CPU time, so
-    /// that a check decides alike at any load; a solver that idles is stopped by wall-clock
-    /// time ([`wait_cpu`]). `None`: no limit.
+    /// that a check decides alike at any load; a check that makes no progress for as long
+    /// (neither the solver nor gpug's thread uses CPU time) stops too ([`wait_cpu`]). `None`: no
+    /// limit.
     pub timeout: Option<Duration>,
     /// Where to write each checked query as a standalone `<query.name>.smt2` script.
     pub dump_dir: Option<PathBuf>,
@@ -338,54 +339,65 @@ pub struct SessionOptions {
     pub watch: Option<Watch>,
 }
 
-/// How many times a query's limit (solver CPU time, [`SessionOptions::timeout`]) its
-/// wall-clock time may reach before the solver is killed all the same; also the least share of
-/// a core, one in this many, a solver must have used once the limit has passed in wall-clock
-/// time ([`wait_cpu`]). Only a solver that waits without computing (a stopped process, one
-/// that waits for input after a malformed answer) or a machine with ten runnable processes a
-/// core trips it.
+/// How many times a query's limit (solver CPU time, [`SessionOptions::timeout`]) z3 and cvc5
+/// get as their own soft timeout, which counts wall-clock time ([`Session::check`]): far
+/// enough that the CPU-time limit ([`wait_cpu`]) comes first but on a swamped machine.
 const WALL_BACKSTOP: u32 = 10;
 
-/// The wall-clock backstop of a query limited to `limit` of CPU time ([`WALL_BACKSTOP`]).
+/// The solvers' own soft timeout for a query limited to `limit` of CPU time ([`WALL_BACKSTOP`]).
 fn backstop(limit: Duration) -> Duration {
     limit.saturating_mul(WALL_BACKSTOP)
 }
 
-/// [`wait_cpu`]'s rule: `None` when a solver that has used `used` of CPU time in `passed` of
-/// wall-clock time is out of a query's `limit` (it used the limit, or idles past it); else how
-/// long to wait before asking again, the earliest either can happen (one solver thread uses CPU
-/// time at most as fast as time passes; an idle one is out once `limit` and ten times what it
-/// used have passed), at least 10 ms.
-fn cpu_limit_wait(used: Duration, passed: Duration, limit: Duration) -> Option<Duration> {
-    let idle = used.saturating_mul(WALL_BACKSTOP) < passed;
-    if used >= limit || (passed >= limit && idle) {
+/// The least time without any progress (no CPU time used by the solver process or by gpug's
+/// thread that talks to it) after which a query stops although its limit is not used: a
+/// solver that waits for input after a malformed answer, a stopped process.
+const MIN_STALL: Duration = Duration::from_secs(1);
+
+/// [`wait_cpu`]'s rule: `None` when a query whose solver has used `used` of CPU time, and whose
+/// solver and gpug's thread have made no progress (used no CPU time) for `stalled`, is out of
+/// its `limit`: it used the limit, or has stalled for the limit (at least [`MIN_STALL`]); else
+/// how long to wait before asking again, the earliest either can happen (one solver thread
+/// uses CPU time at most as fast as time passes), at least 10 ms.
+fn cpu_limit_wait(used: Duration, stalled: Duration, limit: Duration) -> Option<Duration> {
+    let window = limit.max(MIN_STALL);
+    if used >= limit || stalled >= window {
         return None;
     }
-    let by_cpu = limit - used;
-    let by_idle = limit.max(used.saturating_mul(WALL_BACKSTOP)).saturating_sub(passed);
-    Some(by_cpu.min(by_idle).max(Duration::from_millis(10)))
+    Some((limit - used).min(window - stalled).max(Duration::from_millis(10)))
 }
 
 /// Waits for the worker's message on `rx` until the solver process `pid` has used `limit` of
-/// CPU time since the call ([`process::cpu_time`]), or, once `limit` has passed in wall-clock
-/// time, has used less than one [`WALL_BACKSTOP`]th of it (it idles: it is not computing an
-/// answer, or the machine is swamped); then `Err(Timeout)`. Where the CPU time cannot be read
-/// (not Linux), the wall-clock time counts against `limit` instead.
+/// CPU time since the call ([`process::cpu_time`]), or until neither it nor the worker thread
+/// (`worker`: its thread id once it has started, 0 before; [`process::thread_cpu_time`]) has
+/// used any CPU time for as long as the limit (at least [`MIN_STALL`]): they wait on each
+/// other, or on nothing; then `Err(Timeout)`. Where the CPU time cannot be read (not Linux),
+/// the wall-clock time counts against `limit` instead.
 ///
 /// The limit is CPU time, not wall-clock time, so that a query answers or runs out alike on an
 /// idle machine and on one whose cores are all busy (issue 53 item 3: the same report at any
-/// load). The idle rule also bounds the wait to [`backstop`]`(limit)`: past it, less than
-/// `limit` used is less than one tenth of the time passed.
-fn wait_cpu<T>(rx: &mpsc::Receiver<T>, pid: u32, limit: Duration) -> Result<T, mpsc::RecvTimeoutError> {
+/// load). A starved solver and a worker slow to send the script or to read a model still make
+/// progress, so only a query that makes none for a whole limit stops early.
+fn wait_cpu<T>(
+    rx: &mpsc::Receiver<T>,
+    pid: u32,
+    worker: &AtomicU32,
+    limit: Duration,
+) -> Result<T, mpsc::RecvTimeoutError> {
     let started = Instant::now();
     let cpu_at_start = process::cpu_time(pid);
+    let worker_cpu = || process::thread_cpu_time(worker.load(Ordering::Acquire)).unwrap_or_default();
+    let (mut progress, mut since) = (Duration::ZERO, Instant::now());
     loop {
-        let passed = started.elapsed();
         let used = match (cpu_at_start, process::cpu_time(pid)) {
             (Some(a), Some(b)) => b.saturating_sub(a),
-            _ => passed,
+            _ => started.elapsed(),
         };
-        let Some(wait) = cpu_limit_wait(used, passed, limit) else {
+        let now = used + worker_cpu();
+        if now > progress {
+            (progress, since) = (now, Instant::now());
+        }
+        let Some(wait) = cpu_limit_wait(used, since.elapsed(), limit) else {
             return Err(mpsc::RecvTimeoutError::Timeout);
         };
         match rx.recv_timeout(wait) {
@@ -629,9 +641,9 @@ impl Session {
     /// `(get-info :reason-unknown)` if unknown, `(pop 1)`.
     ///
     /// With [`SessionOptions::timeout`], the exchange runs on a worker thread while this
-    /// thread waits until the solver process has used the limit in CPU time, or idles past it
-    /// ([`wait_cpu`]; z3 and cvc5 get ten times the limit as their own soft timeout, in
-    /// wall-clock time); then the solver process is killed and [`Answer::Timeout`] returned. The next check restarts the process and re-sends the
+    /// thread waits until the solver process has used the limit in CPU time, or the exchange
+    /// has made no progress for as long ([`wait_cpu`]; z3 and cvc5 get ten times the limit as
+    /// their own soft timeout, in wall-clock time); then the solver process is killed and [`Answer::Timeout`] returned. The next check restarts the process and re-sends the
     /// script. A solver `unknown` whose reason is a timeout is also [`Answer::Timeout`]
     /// (the process is then kept). A solver that fails during the query (exits, crashes,
     /// closes its pipe, prints unparsable output or answers `(error …)`) gives
@@ -743,10 +755,14 @@ impl Session {
         let read = Arc::clone(&script_read);
         let answered_sat = Arc::new(AtomicBool::new(false));
         let sat = Arc::clone(&answered_sat);
+        // The worker's thread id, for its CPU time ([`wait_cpu`]).
+        let worker = Arc::new(AtomicU32::new(0));
+        let tid = Arc::clone(&worker);
         std::thread::Builder::new()
             .name("gpug-solver".to_string())
             .stack_size(WORKER_STACK)
             .spawn(move || {
+                tid.store(process::current_thread_id(), Ordering::Release);
                 let r = match script {
                     Some(s) => proc.send_commands(&s.commands).map_err(Failure::Script),
                     None => Ok(()),
@@ -763,7 +779,7 @@ impl Session {
                 context: "starting the solver thread".to_string(),
                 source,
             })?;
-        match wait_cpu(&rx, pid, limit) {
+        match wait_cpu(&rx, pid, &worker, limit) {
             Ok((proc, Ok(answer))) => {
                 // A one-shot process is spent: the next query starts another.
                 if !proc.one_shot {

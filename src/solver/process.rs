@@ -328,6 +328,39 @@ fn descendants(pid: u32) -> Vec<u32> {
 /// load, so the same query runs into its limit, or answers, alike at any load.
 #[cfg(target_os = "linux")]
 pub(crate) fn cpu_time(pid: u32) -> Option<Duration> {
+    stat_cpu_time(&format!("/proc/{pid}/stat"))
+}
+
+/// The CPU time the thread `tid` of gpug's own process has used (`/proc/self/task/TID/stat`,
+/// as [`cpu_time`]); `None` for 0, a thread gone, or not Linux.
+#[cfg(target_os = "linux")]
+pub(crate) fn thread_cpu_time(tid: u32) -> Option<Duration> {
+    (tid != 0).then_some(())?;
+    stat_cpu_time(&format!("/proc/self/task/{tid}/stat"))
+}
+
+/// The id of the calling thread (the `TID` of `/proc/thread-self`), 0 when it cannot be read.
+#[cfg(target_os = "linux")]
+pub(crate) fn current_thread_id() -> u32 {
+    std::fs::read_link("/proc/thread-self")
+        .ok()
+        .and_then(|p| p.file_name()?.to_str()?.parse().ok())
+        .unwrap_or(0)
+}
+
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn thread_cpu_time(_tid: u32) -> Option<Duration> {
+    None
+}
+
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn current_thread_id() -> u32 {
+    0
+}
+
+/// Utime plus stime of the `stat` file at `path` ([`cpu_time`]).
+#[cfg(target_os = "linux")]
+fn stat_cpu_time(path: &str) -> Option<Duration> {
     unsafe extern "C" {
         fn sysconf(name: i32) -> i64;
     }
@@ -335,7 +368,7 @@ pub(crate) fn cpu_time(pid: u32) -> Option<Duration> {
     static TICKS: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
     // SAFETY: sysconf(3) has no memory-safety preconditions.
     let hz = *TICKS.get_or_init(|| u64::try_from(unsafe { sysconf(SC_CLK_TCK) }).unwrap_or(100).max(1));
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let stat = std::fs::read_to_string(path).ok()?;
     // Fields after the command name (in parentheses, which may hold spaces): the state is
     // field 3, so utime (14) and stime (15) are the 12th and 13th.
     let mut fields = stat[stat.rfind(')')? + 1..].split_whitespace().skip(11);

@@ -139,7 +139,7 @@ pub enum Answer {
     Unsat,
     /// `unknown`, with the solver's `:reason-unknown` if it gave one.
     Unknown(String),
-    /// The per-query limit (the solver's CPU time, or idling past it) passed; the solver
+    /// The per-query limit (the solver's CPU time, or as long without progress) passed; the solver
     /// process was killed.
     Timeout,
     /// Not answered because the solver could not read the script within the per-query limit:

@@ -1,6 +1,7 @@
 //! The standard assumption that no source-level signed `+`, `-`, `*` overflows, and no unsigned
-//! `+`, `*` computing a subscript's index wraps (issue 53 item 4: an array of more than 2^32
-//! elements, a size the program cannot have), asked after the launch assumptions
+//! `+`, `*` computing a subscript's index wraps (issue 53 item 4: an index or offset computed
+//! past its type, which needs an array of 2^32 elements or an offset within a few of 2^32),
+//! asked after the launch assumptions
 //! ([`signed`]): one part of the launch contracts (the module docs of [`super`]). Both kinds
 //! are [`Kernel::signed_ops`]; a finding excluded by an unsigned one says so.
 
@@ -96,8 +97,8 @@ pub(super) fn signed(
         let signed = ops.iter().any(|&op| k.signed_ops[op].is_signed());
         let unsigned = ops.iter().any(|&op| !k.signed_ops[op].is_signed());
         match (signed, unsigned) {
-            (true, true) => "undefined behaviour, or a size the program cannot have",
-            (false, true) => "a size the program cannot have",
+            (true, true) => "undefined behaviour, or an index computed past its type",
+            (false, true) => "an index computed past its type",
             _ => "undefined behaviour",
         }
     };
@@ -157,7 +158,7 @@ pub(super) fn signed(
         }
         contract.push("no signed +, -, * overflows (undefined behaviour)".into());
         if v.signed.iter().any(|&op| !k.signed_ops[op].is_signed()) {
-            contract.push("no unsigned +, * of an index wraps (an array past 2^32 elements)".into());
+            contract.push("no unsigned +, * computing an index wraps".into());
         }
         result.verdict = Verdict::Verified;
         result.inconclusive.clear();
