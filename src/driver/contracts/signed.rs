@@ -157,14 +157,16 @@ pub(super) fn signed(
             }
         }
         contract.push("no signed +, -, * overflows (undefined behaviour)".into());
-        if v.signed.iter().any(|&op| !k.signed_ops[op].is_signed()) {
+        let unsigned = v.signed.iter().any(|&op| !k.signed_ops[op].is_signed());
+        if unsigned {
             contract.push("no unsigned +, * computing an index wraps".into());
         }
         result.verdict = Verdict::Verified;
         result.inconclusive.clear();
         let n = result.excluded.len();
         result.notes.push(format!(
-            "the launch contract is the standard assumptions, no signed overflow among them (--check-overflow reports each one); --strict reports the {} excluded finding{} as defect{}",
+            "the launch contract is the standard assumptions, no signed overflow{} among them (--check-overflow reports each signed one); --strict reports the {} excluded finding{} as defect{}",
+            if unsigned { " and no unsigned index wrap" } else { "" },
             n,
             if n == 1 { "" } else { "s" },
             if n == 1 { "" } else { "s" },
