@@ -38,6 +38,20 @@ fn kernels(v: &Value) -> Vec<Value> {
     v["kernels"].as_array().cloned().unwrap_or_default()
 }
 
+/// `name verdict` of each result, in order.
+fn names_and_verdicts(v: &Value) -> Vec<String> {
+    kernels(v)
+        .iter()
+        .map(|k| {
+            format!(
+                "{} {}",
+                k["name"].as_str().unwrap_or(""),
+                k["verdict"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
 fn has_race(k: &Value) -> bool {
     k["findings"]
         .as_array()
@@ -674,16 +688,7 @@ int main() {{
 fn a_kernel_the_program_never_names_is_dead_code() {
     let file = Path::new("tests/kernels/programs/dead/dead_kernel.cu");
     let (code, v, err) = gpug(&["--solver", "z3"], file);
-    let names: Vec<String> = kernels(&v)
-        .iter()
-        .map(|k| {
-            format!(
-                "{} {}",
-                k["name"].as_str().unwrap_or(""),
-                k["verdict"].as_str().unwrap_or("")
-            )
-        })
-        .collect();
+    let names = names_and_verdicts(&v);
     assert_eq!(names, ["scale verified", "named_racy defect"], "{v}\n{err}");
     assert_eq!(code, Some(1), "{err}");
     assert!(
@@ -709,16 +714,7 @@ fn a_kernel_the_program_never_names_is_dead_code() {
 fn a_launch_in_a_function_nothing_calls_is_not_a_launch() {
     let file = Path::new("tests/kernels/programs/dead/uncalled_launcher.cu");
     let (code, v, err) = gpug(&["--solver", "z3"], file);
-    let names: Vec<String> = kernels(&v)
-        .iter()
-        .map(|k| {
-            format!(
-                "{} {}",
-                k["name"].as_str().unwrap_or(""),
-                k["verdict"].as_str().unwrap_or("")
-            )
-        })
-        .collect();
+    let names = names_and_verdicts(&v);
     assert_eq!(
         names,
         [

@@ -231,7 +231,7 @@ fn check_timeout_then_recover(spec: &SolverSpec, soft: bool) {
     // backstop of a 1 s limit, whatever the load.
     assert!(took >= Duration::from_millis(950), "{}: {took:?}", spec.name);
     assert!(
-        took < super::backstop(Duration::from_secs(1)),
+        took < super::limit::backstop(Duration::from_secs(1)),
         "{}: {took:?}",
         spec.name
     );
@@ -925,16 +925,16 @@ fn cpu_limit_counts_cpu_time_and_stops_a_stalled_query() {
     let ms = Duration::from_millis;
     let limit = ms(2000);
     // Progress just seen: it waits for what is left of the limit.
-    assert_eq!(super::cpu_limit_wait(ms(200), ms(0), limit), Some(ms(1800)));
+    assert_eq!(super::limit::cpu_limit_wait(ms(200), ms(0), limit), Some(ms(1800)));
     // A loaded machine: a third of the limit used, some progress a while ago.
-    assert_eq!(super::cpu_limit_wait(ms(700), ms(1500), limit), Some(ms(500)));
+    assert_eq!(super::limit::cpu_limit_wait(ms(700), ms(1500), limit), Some(ms(500)));
     // The limit used: out, at any load.
-    assert_eq!(super::cpu_limit_wait(ms(2000), ms(0), limit), None);
+    assert_eq!(super::limit::cpu_limit_wait(ms(2000), ms(0), limit), None);
     // No progress for the whole limit: out.
-    assert_eq!(super::cpu_limit_wait(ms(50), ms(2000), limit), None);
+    assert_eq!(super::limit::cpu_limit_wait(ms(50), ms(2000), limit), None);
     // A limit under a second still waits a second for progress.
-    assert_eq!(super::cpu_limit_wait(ms(0), ms(600), ms(500)), Some(ms(400)));
-    assert_eq!(super::cpu_limit_wait(ms(0), ms(1000), ms(500)), None);
+    assert_eq!(super::limit::cpu_limit_wait(ms(0), ms(600), ms(500)), Some(ms(400)));
+    assert_eq!(super::limit::cpu_limit_wait(ms(0), ms(1000), ms(500)), None);
 }
 
 /// [`process::cpu_time`] reads a busy process's CPU time, which grows, and an idle one's,

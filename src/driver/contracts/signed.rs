@@ -66,73 +66,8 @@ pub(super) fn signed(
     }
     let (gone, kept): (Vec<Finding>, Vec<Finding>) =
         std::mem::take(&mut result.findings).into_iter().partition(excludes);
-    // Per excluded finding, the operations found alone to exclude it.
-    let mut needs: Vec<Vec<usize>> = vec![Vec::new(); gone.len()];
-    if let [op] = v.signed[..] {
-        // The one operation: the re-verification above asked it alone.
-        needs.iter_mut().for_each(|n| n.push(op));
-    } else if v.signed.len() <= MAX_NAMED {
-        for &op in &v.signed {
-            if needs.iter().all(|n| !n.is_empty()) {
-                break;
-            }
-            let mut one = launch.clone();
-            one.signed = vec![op];
-            let r = reverify(k, opts, run, &one, false)?;
-            answers.extend(r.answers.iter().map(|a| format!("{} {a}", label(&one))));
-            if !r.inconclusive.is_empty() {
-                continue;
-            }
-            for (f, n) in gone.iter().zip(needs.iter_mut()) {
-                if counterpart(f, &r).is_none() {
-                    n.push(op);
-                }
-            }
-        }
-    }
-    let site = |op: usize| format!("`{}` ({})", k.signed_ops[op].text, k.signed_places(op));
-    // What makes the condition one the program cannot meet: undefined behaviour for a signed
-    // overflow, an array of more elements than the index type counts for an unsigned wrap.
-    let why = |ops: &[usize]| {
-        let signed = ops.iter().any(|&op| k.signed_ops[op].is_signed());
-        let unsigned = ops.iter().any(|&op| !k.signed_ops[op].is_signed());
-        match (signed, unsigned) {
-            (true, true) => "undefined behaviour, or an index computed past its type",
-            (false, true) => "an index computed past its type",
-            _ => "undefined behaviour",
-        }
-    };
-    let conditions: Vec<String> = needs
-        .iter()
-        .map(|n| match n.as_slice() {
-            [] => {
-                let mut some: Vec<String> = v.signed.iter().take(3).map(|&op| site(op)).collect();
-                if v.signed.len() > 3 {
-                    some.push("…".into());
-                }
-                let what = match v.signed.iter().any(|&op| !k.signed_ops[op].is_signed()) {
-                    true => "a signed operation overflows, or an unsigned index computation wraps",
-                    false => "a signed operation overflows",
-                };
-                format!("{what} (one of {}): {}", some.join(", "), why(&v.signed))
-            }
-            ops => {
-                let each: Vec<String> = ops
-                    .iter()
-                    .map(|&op| match k.signed_ops[op].is_signed() {
-                        true => format!("{} overflows {}", site(op), k.signed_ops[op].type_name()),
-                        false => format!(
-                            "{} wraps past 2^{} ({} index arithmetic)",
-                            site(op),
-                            k.signed_ops[op].expr.ty().bits(),
-                            k.signed_ops[op].type_name(),
-                        ),
-                    })
-                    .collect();
-                format!("{}: {}", each.join(" and "), why(ops))
-            }
-        })
-        .collect();
+    let needs = needs_of(k, opts, run, v, &launch, &gone, answers)?;
+    let conditions: Vec<String> = needs.iter().map(|n| condition(k, v, n)).collect();
     result
         .excluded
         .extend(gone.into_iter().zip(conditions).map(|(finding, condition)| Excluded {
@@ -178,4 +113,90 @@ pub(super) fn signed(
         );
     }
     Ok(true)
+}
+
+/// For each finding of `gone` (excluded under every operation of `v.signed` assumed not to
+/// overflow, in `launch`), the operations found alone to exclude it: one re-verification per
+/// operation with only it assumed (at most [`MAX_NAMED`] operations, until every finding has
+/// one); none found leaves the finding's list empty. Errors: those of [`reverify`].
+fn needs_of(
+    k: &Kernel,
+    opts: &dyn Reverify,
+    run: &mut KernelRun,
+    v: &Vocabulary,
+    launch: &Launch,
+    gone: &[Finding],
+    answers: &mut Vec<String>,
+) -> Result<Vec<Vec<usize>>, Error> {
+    let mut needs: Vec<Vec<usize>> = vec![Vec::new(); gone.len()];
+    if let [op] = v.signed[..] {
+        // The one operation: the re-verification above asked it alone.
+        needs.iter_mut().for_each(|n| n.push(op));
+    } else if v.signed.len() <= MAX_NAMED {
+        for &op in &v.signed {
+            if needs.iter().all(|n| !n.is_empty()) {
+                break;
+            }
+            let mut one = launch.clone();
+            one.signed = vec![op];
+            let r = reverify(k, opts, run, &one, false)?;
+            answers.extend(r.answers.iter().map(|a| format!("{} {a}", label(&one))));
+            if !r.inconclusive.is_empty() {
+                continue;
+            }
+            for (f, n) in gone.iter().zip(needs.iter_mut()) {
+                if counterpart(f, &r).is_none() {
+                    n.push(op);
+                }
+            }
+        }
+    }
+    Ok(needs)
+}
+
+/// The condition of an excluded finding that needs the operations `needs` (indices into
+/// [`Kernel::signed_ops`]) to overflow or wrap: each named with its place, or, when none was
+/// found alone, a few of `v.signed`; and why the program cannot meet it (undefined behaviour
+/// for a signed overflow, an index computed past its type for an unsigned wrap).
+fn condition(k: &Kernel, v: &Vocabulary, needs: &[usize]) -> String {
+    let site = |op: usize| format!("`{}` ({})", k.signed_ops[op].text, k.signed_places(op));
+    // What makes the condition one the program cannot meet: undefined behaviour for a signed
+    // overflow, an array of more elements than the index type counts for an unsigned wrap.
+    let why = |ops: &[usize]| {
+        let signed = ops.iter().any(|&op| k.signed_ops[op].is_signed());
+        let unsigned = ops.iter().any(|&op| !k.signed_ops[op].is_signed());
+        match (signed, unsigned) {
+            (true, true) => "undefined behaviour, or an index computed past its type",
+            (false, true) => "an index computed past its type",
+            _ => "undefined behaviour",
+        }
+    };
+    match needs {
+        [] => {
+            let mut some: Vec<String> = v.signed.iter().take(3).map(|&op| site(op)).collect();
+            if v.signed.len() > 3 {
+                some.push("…".into());
+            }
+            let what = match v.signed.iter().any(|&op| !k.signed_ops[op].is_signed()) {
+                true => "a signed operation overflows, or an unsigned index computation wraps",
+                false => "a signed operation overflows",
+            };
+            format!("{what} (one of {}): {}", some.join(", "), why(&v.signed))
+        }
+        ops => {
+            let each: Vec<String> = ops
+                .iter()
+                .map(|&op| match k.signed_ops[op].is_signed() {
+                    true => format!("{} overflows {}", site(op), k.signed_ops[op].type_name()),
+                    false => format!(
+                        "{} wraps past 2^{} ({} index arithmetic)",
+                        site(op),
+                        k.signed_ops[op].expr.ty().bits(),
+                        k.signed_ops[op].type_name(),
+                    ),
+                })
+                .collect();
+            format!("{}: {}", each.join(" and "), why(ops))
+        }
+    }
 }
