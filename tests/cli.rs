@@ -1316,6 +1316,29 @@ fn a_signal_leaves_no_portfolio_member_behind() {
     }
 }
 
+/// A query out of its limit kills the solver with its descendants: a wrapper's child (here
+/// the `sleep` a script runs on `(check-sat)`) is not left running, orphaned. It was, once the
+/// limit began to count a solver that uses no CPU time as stalled (stop 64's CI: the portfolio
+/// test above found a member's `sleep` alive after the signal).
+#[test]
+fn a_query_out_of_its_limit_leaves_no_child_of_the_solver_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = format!("sleep 91.{}", std::process::id());
+    let cmd = fake_solver(dir.path(), "sleeper", &marker);
+    let (code, out, err) = run(&[
+        "--solver-cmd",
+        &cmd,
+        "--timeout",
+        "1",
+        "--blockDim=64",
+        "--gridDim=1",
+        "examples/vector_add.cu",
+    ]);
+    assert_eq!(code, Some(3), "{out}{err}");
+    assert!(out.contains("no answer within 1 s"), "{out}");
+    assert!(gone(&marker), "`{marker}` was left running");
+}
+
 /// `--profile` (issue 56 item 2): the JSON names every query asked, with its seconds and its
 /// answer, and the stages' seconds; the text report has the profile line with the slowest
 /// queries. Without the flag there is no profile.

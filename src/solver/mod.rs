@@ -737,8 +737,9 @@ impl Session {
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 // The worker still owns the `Child` (or it sits in the channel), not yet
-                // waited for, so `pid` is still this process's child.
-                process::kill_pid(pid);
+                // waited for, so `pid` is still this process's child. Its descendants first:
+                // a wrapper's child (`sh script` running `sleep`) would outlive it, orphaned.
+                process::kill_tree(pid);
                 drop(rx);
                 self.unreadable = !script_read.load(Ordering::Acquire);
                 Ok(if self.unreadable {
