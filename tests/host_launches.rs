@@ -739,6 +739,49 @@ fn a_launch_in_a_function_nothing_calls_is_not_a_launch() {
     assert_eq!(kernels(&v)[0]["verdict"], "defect", "{v}");
 }
 
+/// A file without `main` is read with the program's other files in its folder (issue 53 item
+/// 2): `main.cpp` calls `tiles.cu`'s `extern "C"` wrapper (through a helper of its own) with
+/// the sizes, so `tile` is verified at that launch (width 256, 16 blocks of 64) and `racy`,
+/// whose wrapper main.cpp declares but no file calls, is never launched. `--single-file`
+/// reads `tiles.cu` alone: `width` is unknown, `tile`'s rows may overlap, and `racy` is
+/// verified (and racy) at its wrapper's launch.
+#[test]
+fn a_wrapper_called_from_another_file_is_launched_with_its_values() {
+    let file = Path::new("tests/kernels/programs/wrappers/tiles.cu");
+    let (code, v, err) = gpug(&["--solver", "z3"], file);
+    assert_eq!(names_and_verdicts(&v), ["tile verified"], "{v}\n{err}");
+    assert_eq!(code, Some(0), "{err}");
+    let launch = &kernels(&v)[0]["launch"];
+    assert_eq!(
+        launch["assuming"],
+        serde_json::json!(["blockDim = (64, 1, 1)", "gridDim = (16, 1, 1)", "width = 256"]),
+        "{v}"
+    );
+    assert_eq!(launch["callers"][0], "main (main.cpp:14)", "{v}");
+    assert!(
+        err.contains("launches read from the program's other file")
+            && err.contains("wrappers/main.cpp, which defines `main`")
+            && err.contains("`racy` is never launched: launched only from `run_racy`"),
+        "{err}"
+    );
+    let (code, v, err) = gpug(&["--solver", "z3", "--single-file"], file);
+    assert_eq!(names_and_verdicts(&v), ["tile defect", "racy defect"], "{v}\n{err}");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(!err.contains("other file"), "{err}");
+}
+
+/// A call through a prototype declared before `main`, of a function defined after it, is
+/// followed into the definition: the launch has main's block of 256 threads, where each of
+/// the 256 threads writes its own element. Before, the call was not followed, `n` stayed
+/// unknown, and a grid of more than 256 threads raced on `d[i % 256]`.
+#[test]
+fn a_call_through_a_prototype_is_followed() {
+    let (code, v, err) = gpug(&["--solver", "z3"], Path::new("tests/kernels/programs/prototype.cu"));
+    assert_eq!(names_and_verdicts(&v), ["k verified"], "{v}\n{err}");
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(kernels(&v)[0]["launch"]["assuming"][0], "blockDim = (256, 1, 1)", "{v}");
+}
+
 /// The text report merges a host loop's launches of one kernel at one site that verify alike
 /// (issue 53 item 2): one report, then the other launches' values on one line; the JSON keeps
 /// one result per launch. A launch with another verdict is reported on its own.

@@ -412,6 +412,13 @@ pub struct CommonArgs {
     #[arg(long, value_name = "NAME")]
     pub kernel: Option<String>,
 
+    /// Read only FILE's host code for the launches. By default, when FILE does not define
+    /// `main`, the C, C++ and CUDA files of its folder that call its functions (a `main.cpp`
+    /// calling FILE's `extern "C"` launch wrappers) are read too, and their calls give the
+    /// launches' values; the report names the files read.
+    #[arg(long = "single-file")]
+    pub single_file: bool,
+
     /// Define a preprocessor macro for clang, as `-DN` or `-DN=4`.
     #[arg(short = 'D', value_name = "NAME[=V]")]
     pub defines: Vec<String>,
@@ -693,6 +700,7 @@ impl CommonArgs {
             global_offset: self.global_offset.unwrap_or([0; 3]),
             work_dim: None,
             modular: false,
+            single_file: self.single_file,
         }
     }
 

@@ -25,6 +25,7 @@ pub mod host;
 pub mod libraries;
 pub mod lower;
 mod opencl;
+pub mod program;
 pub mod types;
 
 pub use clang::find_clang;
@@ -89,6 +90,9 @@ pub struct FrontendOptions {
     /// caller, the file's device functions that have a contract or that no kernel calls
     /// (`lower/modular.rs`). Only when every kernel is selected.
     pub modular: bool,
+    /// `--single-file`: read only the file's host code, not the program's other files in its
+    /// folder ([`program`]).
+    pub single_file: bool,
 }
 
 /// The language of the file `path` under `opts`: [`FrontendOptions::language`] when given, else
@@ -371,8 +375,18 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
         appended = text;
     }
     let prelude_s = prelude.to_string_lossy();
+    // The program's other files, for the launches their host code makes ([`program`]).
+    let others = match language {
+        Language::Cuda if !opts.single_file => program::other_files(path, &root, &prelude, opts),
+        _ => program::OtherFiles::default(),
+    };
+    let program::OtherFiles {
+        roots: others,
+        notes: other_notes,
+    } = others;
     if opts.assumptions.is_empty() {
-        let mut program = lower::kernel::lower_program(&root, &file, &prelude_s, opts.kernel.as_deref(), opts)
+        notes.extend(other_notes);
+        let mut program = lower::kernel::lower_program(&root, &file, &prelude_s, opts.kernel.as_deref(), opts, &others)
             .map_err(|e| empty_headers_hint(e, &notes))?;
         program.notes.splice(0..0, notes);
         program.includes = included_files(&root, &file, &prelude_s);
@@ -439,9 +453,11 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
         &again.prelude.to_string_lossy(),
         opts.kernel.as_deref(),
         &opts,
+        &others,
     )
     .map_err(|e| empty_headers_hint(e, &again.notes))?;
     program.notes.splice(0..0, again.notes);
+    program.notes.splice(0..0, other_notes);
     program.includes = included_files(&again.root, &file, &again.prelude.to_string_lossy());
     Ok(program)
 }

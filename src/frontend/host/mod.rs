@@ -50,25 +50,35 @@ use std::collections::{HashMap, HashSet};
 use terms::{c_text, cast, eq, fold, passed_unknown, substitute, wrap_ty};
 
 /// The launches of `kernels` (each with its declaration) in the host code of the translation
-/// unit `root`, distinct ones only, in source order. `user` tells the files whose host
-/// functions are the program's (not a library's or the prelude's).
+/// units `roots`, distinct ones only, in source order: the file's first, then the program's
+/// other files (`frontend/program.rs`, their ids prefixed), whose calls of a function they only
+/// declare run the definition of that name in another of `roots`. `user` tells the files whose
+/// host functions are the program's (not a library's or the prelude's).
 ///
 /// Also the kernels launched only from host functions that the program never calls
 /// ([`uncalled`]), each with the reason as a note's text: those launches are not made.
 pub(in crate::frontend) fn read<'a>(
-    root: &'a Node,
+    roots: &[&'a Node],
     g: &Globals<'a>,
     kernels: &[(&'a Node, &Kernel)],
     user: &dyn Fn(&str) -> bool,
 ) -> (Vec<HostLaunch>, Vec<(usize, String)>) {
+    let Some(&root) = roots.first() else {
+        return Default::default();
+    };
     let mut funcs: Vec<&'a Node> = Vec::new();
-    host_functions(root, user, &mut funcs);
-    let (dead, unlaunched) = uncalled(root, &funcs, kernels);
+    for r in roots {
+        host_functions(r, user, &mut funcs);
+    }
+    let defs = definitions(roots);
+    let (dead, unlaunched) = uncalled(roots, &funcs, kernels);
     let funcs: Vec<&'a Node> = funcs.into_iter().filter(|f| !dead.contains(&f.id)).collect();
     let mut called: HashSet<String> = HashSet::new();
     for f in &funcs {
         if let Some(b) = body_of(f) {
-            callees(b, &mut called);
+            let mut ids = HashSet::new();
+            callees(b, &mut ids);
+            called.extend(ids.into_iter().map(|id| defs.get(&id).map_or(id, |d| d.id.clone())));
         }
     }
     let mut h = Host {
@@ -87,6 +97,7 @@ pub(in crate::frontend) fn read<'a>(
         bodies: Vec::new(),
         visited: HashSet::new(),
         skipped: HashSet::new(),
+        defs,
     };
     // The roots first (`main`), then each function holding a launch that no root's
     // interpretation entered (called only from another file, or through a pointer). A launch
@@ -94,7 +105,9 @@ pub(in crate::frontend) fn read<'a>(
     // by the program.
     // A `static` function that nothing names is never called: its launches are not made.
     let mut names = HashSet::new();
-    names_used(root, &mut names);
+    for r in roots {
+        names_used(r, &mut names);
+    }
     let funcs: Vec<&'a Node> = funcs.into_iter().filter(|f| !never_called(f, &names)).collect();
     for f in funcs.iter().filter(|f| !called.contains(&f.id)) {
         h.function(f, Vec::new());
@@ -218,7 +231,7 @@ fn referenced(callee: &Node) -> Option<&str> {
     e.referenced_decl.as_ref().map(|d| d.id.as_str())
 }
 
-/// In a whole program (the translation unit defines `main`), the ids of the user's host
+/// In a whole program (the translation units read define `main`), the ids of the user's host
 /// functions that no execution calls, and the kernels launched only from them (issue 53 item
 /// 2: "a launch in a function that cannot be called is not a launch"), by index into
 /// `kernels`, each with a note's text naming those functions.
@@ -236,10 +249,10 @@ fn referenced(callee: &Node) -> Option<&str> {
 /// `layernorm_backward1` (llm.c) leaves it uncalled.
 ///
 /// Soundness: another translation unit linked with this one could call a function with
-/// external linkage; a file that defines `main` is taken to be the whole program, as a kernel
+/// external linkage; files that define `main` are taken to be the whole program, as a kernel
 /// named nowhere else is (`driver::pipeline`), and the note says which launches were left out
 /// (`--kernel` verifies a kernel for every launch).
-fn uncalled(root: &Node, funcs: &[&Node], kernels: &[(&Node, &Kernel)]) -> (HashSet<String>, Vec<(usize, String)>) {
+fn uncalled(roots: &[&Node], funcs: &[&Node], kernels: &[(&Node, &Kernel)]) -> (HashSet<String>, Vec<(usize, String)>) {
     if !funcs
         .iter()
         .any(|f| f.name.as_deref() == Some("main") && f.kind == "FunctionDecl")
@@ -248,10 +261,12 @@ fn uncalled(root: &Node, funcs: &[&Node], kernels: &[(&Node, &Kernel)]) -> (Hash
     }
     let ids: HashSet<&str> = funcs.iter().map(|f| f.id.as_str()).collect();
     let mut patterns = HashSet::new();
-    template_patterns(root, &mut patterns);
     let mut outside = HashSet::new();
     let mut inside: HashMap<&str, HashSet<String>> = HashMap::new();
-    names_by_function(root, &ids, &mut outside, &mut inside);
+    for root in roots {
+        template_patterns(root, &mut patterns);
+        names_by_function(root, &ids, &mut outside, &mut inside);
+    }
     let may_be_uncalled = |f: &Node| {
         f.kind == "FunctionDecl"
             && f.name.as_deref() != Some("main")
@@ -306,7 +321,7 @@ fn uncalled(root: &Node, funcs: &[&Node], kernels: &[(&Node, &Kernel)]) -> (Hash
             unlaunched.push((
                 i,
                 format!(
-                    "launched only from {}, which nothing in the program calls (the file defines `main`: a whole program)",
+                    "launched only from {}, which nothing in the program calls (the program defines `main`: a whole program)",
                     launchers.join(", ")
                 ),
             ));
@@ -408,7 +423,8 @@ struct Host<'a, 'g> {
     /// The functions being interpreted (ids), outermost first, and their names.
     stack: Vec<(String, String)>,
     /// The lines of the calls between the functions of [`Host::stack`].
-    call_lines: Vec<u32>,
+    /// Each with the call's file name when the call is in another of the program's files.
+    call_lines: Vec<(u32, Option<String>)>,
     /// The functions interpreted at least once.
     entered: HashSet<String>,
     /// The writes that other names may have made so far ([`Host::clobber`]): a global read
@@ -433,6 +449,8 @@ struct Host<'a, 'g> {
     /// (`if (block_size == 16)` with 32), by statement id, in some call: a launch under one
     /// that the walk never [`Host::visited`] is in code the program does not run.
     skipped: HashSet<String>,
+    /// Each function declaration's definition, by the declaration's id ([`definitions`]).
+    defs: HashMap<String, &'a Node>,
 }
 
 /// A `for` loop whose condition is known at each iteration is unrolled up to this many
@@ -467,6 +485,102 @@ fn host_functions<'a>(n: &'a Node, user: &dyn Fn(&str) -> bool, out: &mut Vec<&'
             _ => {}
         }
     }
+}
+
+/// Each function declaration's definition, by the declaration's id: within a translation unit,
+/// every declaration of a function (a prototype before `main`, the definition after it, linked
+/// by clang's `previousDecl`) to the one with a body; across the translation units `roots`, a
+/// function that one only declares, with external linkage, to the definition of that name in
+/// another (the one, or the one with as many parameters). C's and C++'s linkage by name: no
+/// two definitions of a name with external linkage are in one program.
+fn definitions<'a>(roots: &[&'a Node]) -> HashMap<String, &'a Node> {
+    fn all<'a>(n: &'a Node, out: &mut Vec<&'a Node>) {
+        for c in &n.inner {
+            match c.kind.as_str() {
+                "FunctionDecl" | "CXXMethodDecl" => out.push(c),
+                "NamespaceDecl" | "LinkageSpecDecl" | "CXXRecordDecl" | "ClassTemplateSpecializationDecl" => {
+                    all(c, out)
+                }
+                _ => {}
+            }
+        }
+    }
+    let params = |f: &Node| f.inner.iter().filter(|c| c.kind == "ParmVarDecl").count();
+    // Per translation unit: each declaration's first declaration, and the definitions by it.
+    let mut groups: Vec<Vec<(&'a Node, String)>> = Vec::new();
+    let mut out: HashMap<String, &'a Node> = HashMap::new();
+    let mut external: HashMap<String, Vec<(usize, &'a Node)>> = HashMap::new();
+    for (t, root) in roots.iter().enumerate() {
+        let mut decls = Vec::new();
+        all(root, &mut decls);
+        let prev: HashMap<&str, &str> = decls
+            .iter()
+            .filter_map(|d| Some((d.id.as_str(), d.previous_decl.as_deref()?)))
+            .collect();
+        let first = |mut id: &'a str| {
+            let mut steps = 0;
+            while let Some(p) = prev.get(id) {
+                id = p;
+                steps += 1;
+                if steps > decls.len() {
+                    break;
+                }
+            }
+            id.to_string()
+        };
+        let group: Vec<(&'a Node, String)> = decls.iter().map(|d| (*d, first(&d.id))).collect();
+        let mut def_of: HashMap<&str, &'a Node> = HashMap::new();
+        for (d, f) in &group {
+            if body_of(d).is_some() {
+                def_of.entry(f.as_str()).or_insert(d);
+            }
+        }
+        for (d, f) in &group {
+            if let Some(def) = def_of.get(f.as_str()) {
+                out.insert(d.id.clone(), def);
+            }
+        }
+        for (d, f) in &group {
+            let is_def = def_of.get(f.as_str()).is_some_and(|x| x.id == d.id);
+            if is_def
+                && d.kind == "FunctionDecl"
+                && d.storage_class.as_deref() != Some("static")
+                && let Some(name) = &d.name
+            {
+                external.entry(name.clone()).or_default().push((t, d));
+            }
+        }
+        groups.push(group);
+    }
+    if roots.len() > 1 {
+        for (t, group) in groups.iter().enumerate() {
+            for (d, _) in group {
+                if out.contains_key(&d.id) || d.kind != "FunctionDecl" || d.storage_class.as_deref() == Some("static") {
+                    continue;
+                }
+                let Some(name) = &d.name else { continue };
+                let elsewhere: Vec<&'a Node> = external
+                    .get(name)
+                    .into_iter()
+                    .flatten()
+                    .filter(|(u, _)| *u != t)
+                    .map(|(_, f)| *f)
+                    .collect();
+                let pick = match elsewhere[..] {
+                    [f] => Some(f),
+                    _ => {
+                        let same: Vec<&'a Node> =
+                            elsewhere.iter().copied().filter(|f| params(f) == params(d)).collect();
+                        (same.len() == 1).then(|| same[0])
+                    }
+                };
+                if let Some(f) = pick {
+                    out.insert(d.id.clone(), f);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The ids of the functions called under `n` (a function whose address is only taken, as

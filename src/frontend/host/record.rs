@@ -129,13 +129,15 @@ impl<'a, 'g> Host<'a, 'g> {
     }
 
     /// The functions being interpreted, outermost first: `main (line 24)` for a function that
-    /// calls the next one at line 24.
+    /// calls the next one at line 24, `main (main.cpp:24)` for a call in another of the
+    /// program's files (`frontend/program.rs`).
     fn callers(&self) -> Vec<String> {
         self.stack
             .iter()
             .enumerate()
             .map(|(i, (_, n))| match self.call_lines.get(i) {
-                Some(line) if i + 1 < self.stack.len() => format!("{n} (line {line})"),
+                Some((line, None)) if i + 1 < self.stack.len() => format!("{n} (line {line})"),
+                Some((line, Some(file))) if i + 1 < self.stack.len() => format!("{n} ({file}:{line})"),
                 _ => n.clone(),
             })
             .collect()
@@ -147,6 +149,10 @@ impl<'a, 'g> Host<'a, 'g> {
         let d = callee.referenced_decl.as_ref()?;
         if let Some(i) = self.kernels.iter().position(|(n, _)| n.id == d.id) {
             return Some((i, self.kernels[i].0, self.kernels[i].1));
+        }
+        // Another file's kernel of the same name is that file's, not this one's.
+        if crate::frontend::program::is_other(&d.id) {
+            return None;
         }
         let same: Vec<usize> = (0..self.kernels.len())
             .filter(|&i| self.kernels[i].0.name.as_deref() == Some(d.name.as_str()))

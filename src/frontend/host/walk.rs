@@ -611,14 +611,22 @@ impl<'a, 'g> Host<'a, 'g> {
             "MemberExpr" => callee.referenced_member_decl.clone()?,
             _ => return None,
         };
-        let f = *self.g.funcs_by_id.get(&id)?;
+        let f = match self.defs.get(&id) {
+            Some(f) => *f,
+            None => *self.g.funcs_by_id.get(&id)?,
+        };
         if f.has_attr("CUDAGlobalAttr") || (f.has_attr("CUDADeviceAttr") && !f.has_attr("CUDAHostAttr")) {
             return None;
         }
         let args: Vec<Option<Val>> = e.inner.iter().skip(1).map(|a| self.eval(a, env)).collect();
         let saved = env.in_loop;
         let depth_loop = env.in_loop;
-        self.call_lines.push(e.begin.as_ref().map_or(0, |p| p.line));
+        // A call in another of the program's files is shown with that file's name.
+        let file = crate::frontend::program::is_other(&e.id)
+            .then_some(e.begin.as_ref())
+            .flatten()
+            .and_then(|p| std::path::Path::new(&*p.file).file_name()?.to_str().map(str::to_string));
+        self.call_lines.push((e.begin.as_ref().map_or(0, |p| p.line), file));
         let out = self.with_loop(depth_loop, |h| h.function(f, args));
         self.call_lines.pop();
         env.in_loop = saved;

@@ -63,13 +63,16 @@ pub fn template_instantiation(root: &Node, file: &str, prelude: &str, want: &str
     globals::template_instantiation(&g, root, file, prelude, want)
 }
 
-/// Lower every kernel of the translation unit `root` defined outside the prelude.
-pub fn lower_program(
-    root: &Node,
+/// Lower every kernel of the translation unit `root` defined outside the prelude. `others` are
+/// the program's other translation units (`frontend/program.rs`, their ids prefixed): their
+/// host code is read for the launches it makes of `root`'s functions, never lowered.
+pub fn lower_program<'a>(
+    root: &'a Node,
     file: &str,
     prelude: &str,
     only: Option<&str>,
     opts: &crate::frontend::FrontendOptions,
+    others: &'a [Node],
 ) -> R<Program> {
     let mut g = Globals {
         language: opts.language.unwrap_or_default(),
@@ -111,7 +114,24 @@ pub fn lower_program(
     let (launches, unlaunched) = match g.language {
         Language::Cuda => {
             let decls: Vec<(&Node, &Kernel)> = selected.iter().map(|(_, n)| *n).zip(&kernels).collect();
-            crate::frontend::host::read(root, &g, &decls, &|f: &str| f != prelude && !globals::in_library(f))
+            // The other files' host declarations join the tables the host interpretation
+            // reads (their ids are disjoint from this file's); the kernels are lowered already.
+            for other in others {
+                let mut o = Globals {
+                    language: g.language,
+                    ..Globals::default()
+                };
+                names::collect_names(other, &mut o);
+                collect(other, &mut o, prelude);
+                g.funcs_by_id.extend(o.funcs_by_id);
+                g.vars.extend(o.vars);
+                g.enum_consts.extend(o.enum_consts);
+                for (k, v) in o.types.records {
+                    g.types.records.entry(k).or_insert(v);
+                }
+            }
+            let roots: Vec<&Node> = std::iter::once(root).chain(others).collect();
+            crate::frontend::host::read(&roots, &g, &decls, &|f: &str| f != prelude && !globals::in_library(f))
         }
         Language::OpenCl => Default::default(),
     };
