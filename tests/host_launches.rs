@@ -782,6 +782,23 @@ fn a_call_through_a_prototype_is_followed() {
     assert_eq!(kernels(&v)[0]["launch"]["assuming"][0], "blockDim = (256, 1, 1)", "{v}");
 }
 
+/// In a whole program, a global no code writes keeps its initializer's value (`width = 512`:
+/// cuda-samples' display callbacks read their image size so); one that a function writes
+/// (`pitch`, from the command line) stays unknown, and the launch that reads it races for a
+/// pitch below the block's 256 threads.
+#[test]
+fn a_global_no_code_writes_keeps_its_initial_value() {
+    let (code, v, err) = gpug(
+        &["--solver", "z3"],
+        Path::new("tests/kernels/programs/read_only_global.cu"),
+    );
+    assert_eq!(names_and_verdicts(&v), ["row verified", "row defect"], "{v}\n{err}");
+    assert_eq!(code, Some(1), "{err}");
+    let ks = kernels(&v);
+    assert_eq!(ks[0]["launch"]["assuming"][2], "w = 512", "{v}");
+    assert!(has_race(&ks[1]), "{v}");
+}
+
 /// The text report merges a host loop's launches of one kernel at one site that verify alike
 /// (issue 53 item 2): one report, then the other launches' values on one line; the JSON keeps
 /// one result per launch. A launch with another verdict is reported on its own.

@@ -200,10 +200,13 @@ impl<'a, 'g> Host<'a, 'g> {
     /// A variable not local to the function: a `const` (or `constexpr`) one's value, from its
     /// initializer; another's unknown, the same until the next write other names may make
     /// ([`Host::clobber`]).
+    ///
+    /// In a whole program, a global that no code writes ([`Host::read_only`]: every use of its
+    /// name only reads the value) keeps its initializer's value: `unsigned int image_width =
+    /// 512;` read by a display callback.
     pub(super) fn global(&mut self, id: &str, ty: Ty) -> Option<Expr> {
         let v = *self.g.vars.get(id)?;
-        let constant = v.constexpr || v.type_str().trim_start().starts_with("const ");
-        if !constant {
+        if !self.constant(v) {
             if let Some((generation, e)) = self.globals.get(id)
                 && *generation == self.generation
                 && e.ty() == ty
@@ -222,6 +225,16 @@ impl<'a, 'g> Host<'a, 'g> {
             Val::Int(e @ Expr::Const { .. }) => Some(cast(e, ty)),
             _ => None,
         }
+    }
+
+    /// Whether the global `v` holds its initializer's value throughout: it is `const` or
+    /// `constexpr`, or defined here with an initializer and never written ([`Host::read_only`]).
+    pub(super) fn constant(&self, v: &Node) -> bool {
+        v.constexpr
+            || v.type_str().trim_start().starts_with("const ")
+            || (v.storage_class.as_deref() != Some("extern")
+                && v.inner.iter().any(|c| !c.kind.ends_with("Attr"))
+                && v.name.as_ref().is_some_and(|n| self.read_only.contains(n)))
     }
 
     /// A `dim3` expression's three values.

@@ -63,9 +63,8 @@ impl<'a, 'g> Host<'a, 'g> {
                     Some(_) => None,
                     None => {
                         let v = *self.g.vars.get(&d.id)?;
-                        let constant = v.constexpr || v.type_str().trim_start().starts_with("const ");
                         let init = v.inner.iter().find(|c| !c.kind.ends_with("Attr"))?;
-                        if !constant {
+                        if !self.constant(v) {
                             return None;
                         }
                         let (x, _) = self.eval_float(init, &Env::default())?;

@@ -98,6 +98,11 @@ pub(in crate::frontend) fn read<'a>(
         visited: HashSet::new(),
         skipped: HashSet::new(),
         defs,
+        read_only: if whole_program(&funcs) {
+            read_only(roots)
+        } else {
+            HashSet::new()
+        },
     };
     // The roots first (`main`), then each function holding a launch that no root's
     // interpretation entered (called only from another file, or through a pointer). A launch
@@ -451,6 +456,9 @@ struct Host<'a, 'g> {
     skipped: HashSet<String>,
     /// Each function declaration's definition, by the declaration's id ([`definitions`]).
     defs: HashMap<String, &'a Node>,
+    /// In a whole program, the names of the variables that no code writes ([`read_only`]);
+    /// empty otherwise (another translation unit may write a global).
+    read_only: HashSet<String>,
 }
 
 /// A `for` loop whose condition is known at each iteration is unrolled up to this many
@@ -485,6 +493,33 @@ fn host_functions<'a>(n: &'a Node, user: &dyn Fn(&str) -> bool, out: &mut Vec<&'
             _ => {}
         }
     }
+}
+
+/// The names of the variables that the code of `roots` only reads: every expression naming
+/// one (by name, whatever it declares, so that a local of the same name counts) is its value
+/// read (an lvalue-to-rvalue conversion) or an operand of `sizeof`. An assignment, `++`, `&x`,
+/// a reference bound to it, a member or element access, an array's decay: none of these is a
+/// plain read, and the name is left out. A host interpretation takes such a global's
+/// initializer as its value throughout.
+fn read_only(roots: &[&Node]) -> HashSet<String> {
+    fn walk(n: &Node, read: bool, uses: &mut HashMap<String, bool>) {
+        if n.kind == "DeclRefExpr"
+            && let Some(d) = &n.referenced_decl
+            && d.kind == "VarDecl"
+        {
+            *uses.entry(d.name.clone()).or_insert(true) &= read;
+        }
+        let reads = (n.kind == "ImplicitCastExpr" && n.cast_kind.as_deref() == Some("LValueToRValue"))
+            || n.kind == "UnaryExprOrTypeTraitExpr";
+        for c in &n.inner {
+            walk(c, reads, uses);
+        }
+    }
+    let mut uses = HashMap::new();
+    for r in roots {
+        walk(r, false, &mut uses);
+    }
+    uses.into_iter().filter(|(_, r)| *r).map(|(n, _)| n).collect()
 }
 
 /// Each function declaration's definition, by the declaration's id: within a translation unit,
