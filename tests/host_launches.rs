@@ -799,6 +799,19 @@ fn a_global_no_code_writes_keeps_its_initial_value() {
     assert!(has_race(&ks[1]), "{v}");
 }
 
+/// A local whose address is passed to a call is that call's out-parameter: unknown after it,
+/// but one value until its next write, so the grid computed from the image's width and the
+/// width passed after a `cudaMalloc` agree (`gridDim.x = width / 8`), and the kernel is
+/// verified. Before, each later call made the width a new unknown and the kernel raced.
+#[test]
+fn an_out_parameter_is_one_value_after_the_call() {
+    let (code, v, err) = gpug(&["--solver", "z3"], Path::new("tests/kernels/programs/out_params.cu"));
+    assert_eq!(names_and_verdicts(&v), ["invert verified"], "{v}\n{err}");
+    assert_eq!(code, Some(0), "{err}");
+    let assuming = kernels(&v)[0]["launch"]["assuming"].to_string();
+    assert!(assuming.contains("gridDim.x = width / 8"), "{v}");
+}
+
 /// The text report merges a host loop's launches of one kernel at one site that verify alike
 /// (issue 53 item 2): one report, then the other launches' values on one line; the JSON keeps
 /// one result per launch. A launch with another verdict is reported on its own.

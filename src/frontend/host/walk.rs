@@ -514,8 +514,18 @@ impl<'a, 'g> Host<'a, 'g> {
                 return;
             }
             "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" => {
+                // A local whose address is an argument (`sdkLoadPGM(file, &data, &w, &h)`) is
+                // the call's out-parameter: the call may write it, and it holds one unknown
+                // value after the call, until its next write. The callee is taken not to keep
+                // the address for a later write (docs/modelling.md).
+                let mut out_params = HashSet::new();
                 for c in e.inner.iter().skip(1) {
-                    self.scan(c, env);
+                    match address_of(c) {
+                        Some(id) if env.vals.contains_key(id) && !env.escaped.contains(id) => {
+                            out_params.insert(id.to_string());
+                        }
+                        _ => self.scan(c, env),
+                    }
                 }
                 if launch_api(e).is_some() {
                     self.visited.insert(e.id.clone());
@@ -534,6 +544,7 @@ impl<'a, 'g> Host<'a, 'g> {
                 }
                 self.escape(env, ids);
                 self.clobber(env);
+                self.kill(env, &out_params);
                 return;
             }
             "UnaryOperator" if e.opcode.as_deref() == Some("&") => {
