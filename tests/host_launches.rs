@@ -770,6 +770,32 @@ fn a_wrapper_called_from_another_file_is_launched_with_its_values() {
     assert!(!err.contains("other file"), "{err}");
 }
 
+/// The driver API (issue 53 item 2): `driver.cpp` fetches `rows` by name with
+/// `cuModuleGetFunction` and launches it with `cuLaunchKernel` and a `void *args[]`, so `rows`
+/// is verified at that launch (16 blocks of 64, width 256). `columns` is fetched only in a
+/// branch the host's values rule out, but its name is in the program's text (the other file
+/// counts): it is verified for every launch, not dropped as dead code, and races for some.
+#[test]
+fn a_driver_api_launch_is_read_from_the_other_file() {
+    let file = Path::new("tests/kernels/programs/driver/rows.cu");
+    let (code, v, err) = gpug(&["--solver", "z3"], file);
+    assert_eq!(
+        names_and_verdicts(&v),
+        ["rows verified", "columns defect"],
+        "{v}\n{err}"
+    );
+    assert_eq!(code, Some(1), "{err}");
+    let launch = &kernels(&v)[0]["launch"];
+    assert_eq!(
+        launch["assuming"],
+        serde_json::json!(["blockDim = (64, 1, 1)", "gridDim = (16, 1, 1)", "width = 256"]),
+        "{v}"
+    );
+    assert!(kernels(&v)[1]["launch"].is_null(), "{v}");
+    let (_, v, err) = gpug(&["--solver", "z3", "--single-file"], file);
+    assert_eq!(names_and_verdicts(&v), ["rows defect", "columns defect"], "{v}\n{err}");
+}
+
 /// A call through a prototype declared before `main`, of a function defined after it, is
 /// followed into the definition: the launch has main's block of 256 threads, where each of
 /// the 256 threads writes its own element. Before, the call was not followed, `n` stayed

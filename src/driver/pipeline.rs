@@ -224,7 +224,7 @@ pub fn run_reporting<C: Command>(
 /// Whether kernel `k`, which the host code does not launch, is dead code of a whole program:
 /// the file's `main` launches kernels (the caller that names it, `main (line 24)`), and `k`'s
 /// name occurs once in the program's text (the file and the files it includes: its own
-/// definition), so that no launch, function pointer, table or macro of the program can reach
+/// definition; and the program's other files read for launches, with theirs), so that no launch, function pointer, table or macro of the program can reach
 /// it. A kernel whose name occurs anywhere else (a launch gpug cannot read, a comment) is
 /// verified for every launch as before; so is every kernel of a file without `main` (a
 /// library, or a kernel launched from another file). `None`: not dead code.
@@ -241,7 +241,10 @@ fn unreferenced_in_program(program: &Program, k: &Kernel) -> Option<String> {
     }
     let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
     let mut count = 0;
-    for file in std::iter::once(&program.file).chain(&program.includes) {
+    for file in std::iter::once(&program.file)
+        .chain(&program.includes)
+        .chain(&program.other_files)
+    {
         let text = std::fs::read_to_string(file).ok()?;
         for (at, _) in text.match_indices(name) {
             let before = text[..at].chars().next_back();

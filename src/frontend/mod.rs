@@ -383,6 +383,7 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
     let program::OtherFiles {
         roots: others,
         notes: other_notes,
+        files: other_files,
     } = others;
     if opts.assumptions.is_empty() {
         notes.extend(other_notes);
@@ -390,6 +391,7 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
             .map_err(|e| empty_headers_hint(e, &notes))?;
         program.notes.splice(0..0, notes);
         program.includes = included_files(&root, &file, &prelude_s);
+        program.other_files = other_files;
         return Ok(program);
     }
     let offsets = lower::kernel::kernel_body_offsets(&root, &file, &prelude_s, opts.kernel.as_deref())?;
@@ -458,6 +460,7 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
     .map_err(|e| empty_headers_hint(e, &again.notes))?;
     program.notes.splice(0..0, again.notes);
     program.notes.splice(0..0, other_notes);
+    program.other_files = other_files;
     program.includes = included_files(&again.root, &file, &again.prelude.to_string_lossy());
     Ok(program)
 }

@@ -44,6 +44,8 @@ pub struct OtherFiles {
     pub roots: Vec<Node>,
     /// The notes for the report: which files were read, which failed.
     pub notes: Vec<String>,
+    /// The files read and the files they include (not gpug's prelude), as clang names them.
+    pub files: Vec<String>,
 }
 
 /// The files of `path`'s folder that call, directly or through one another, the functions with
@@ -55,7 +57,11 @@ pub fn other_files(path: &Path, root: &Node, prelude: &Path, opts: &FrontendOpti
     let mut names = HashSet::new();
     let mut has_main = false;
     exported(root, path, prelude, &mut names, &mut has_main);
-    if has_main || names.is_empty() {
+    // The driver API fetches a kernel by its name, as a string (`cuModuleGetFunction(&f,
+    // module, "matrixMul_bs32")`): a file that quotes one is a caller too.
+    let mut kernels = HashSet::new();
+    kernel_names(root, path, &mut kernels);
+    if has_main || (names.is_empty() && kernels.is_empty()) {
         return out;
     }
     let dir = match path.parent() {
@@ -85,10 +91,9 @@ pub fn other_files(path: &Path, root: &Node, prelude: &Path, opts: &FrontendOpti
     let mut read: Vec<String> = Vec::new();
     let mut failed: Vec<String> = Vec::new();
     let mut whole = false;
-    while let Some(at) = candidates
-        .iter()
-        .position(|(_, text)| names.iter().any(|n| names_word(text, n)))
-    {
+    while let Some(at) = candidates.iter().position(|(_, text)| {
+        names.iter().any(|n| names_word(text, n)) || kernels.iter().any(|k| text.contains(&format!("\"{k}\"")))
+    }) {
         let (file, text) = candidates.remove(at);
         let shown = file.display().to_string();
         // A file that includes this one holds its kernels itself: it is another reading of the
@@ -111,6 +116,16 @@ pub fn other_files(path: &Path, root: &Node, prelude: &Path, opts: &FrontendOpti
             }) => {
                 let prefix = format!("f{}:", out.roots.len() + 1);
                 prefix_ids(&mut root, &prefix);
+                let shown_file = file.display().to_string();
+                for f in std::iter::once(shown_file.clone()).chain(super::included_files(
+                    &root,
+                    &shown_file,
+                    &p.to_string_lossy(),
+                )) {
+                    if !out.files.contains(&f) {
+                        out.files.push(f);
+                    }
+                }
                 exported(&root, &file, &p, &mut names, &mut whole);
                 out.roots.push(root);
                 read.push(shown);
@@ -189,6 +204,28 @@ fn exported(root: &Node, file: &Path, prelude: &Path, names: &mut HashSet<String
         }
     }
     walk(root, &here, names, has_main);
+}
+
+/// Into `out`, the names of the kernels `root` defines in `file` itself that the driver API can
+/// fetch by name: not templates (whose names are mangled).
+fn kernel_names(root: &Node, file: &Path, out: &mut HashSet<String>) {
+    let file = file.display().to_string();
+    fn walk(n: &Node, file: &str, out: &mut HashSet<String>) {
+        for c in &n.inner {
+            match c.kind.as_str() {
+                "FunctionDecl"
+                    if c.has_attr("CUDAGlobalAttr")
+                        && c.pos.as_ref().is_some_and(|p| *p.file == *file)
+                        && c.inner.iter().any(|b| b.kind == "CompoundStmt") =>
+                {
+                    out.extend(c.name.clone());
+                }
+                "NamespaceDecl" | "LinkageSpecDecl" => walk(c, file, out),
+                _ => {}
+            }
+        }
+    }
+    walk(root, &file, out);
 }
 
 /// Whether `text` has `name` as a whole identifier.

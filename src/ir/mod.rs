@@ -973,6 +973,10 @@ pub struct Program {
     /// `#include`d `.cu` files of the program, as clang names them; not NVIDIA's headers, which
     /// come precompiled), so that a batch run can tell a file verified through its includer.
     pub includes: Vec<String>,
+    /// The program's other files read for the launches their host code makes
+    /// (`frontend/program.rs`), with the files they include: part of the program's text, where
+    /// a kernel's name may occur.
+    pub other_files: Vec<String>,
     /// The launches of [`Program::kernels`] that the file's host code makes
     /// (`frontend/lower/launch/`, issue 43), distinct ones only, in source order.
     pub launches: Vec<HostLaunch>,

@@ -61,7 +61,7 @@ impl<'a, 'g> Host<'a, 'g> {
                 }
                 match env.vals.get(&d.id) {
                     Some(Val::Int(v)) => Some(v.clone()),
-                    Some(Val::Dim3(_) | Val::Array(_) | Val::Float(..)) => None,
+                    Some(Val::Dim3(_) | Val::Array(_) | Val::Float(..) | Val::Function(_)) => None,
                     None => self.global(&d.id, ty),
                 }
             }
@@ -70,7 +70,7 @@ impl<'a, 'g> Host<'a, 'g> {
                 let c = component(e.name.as_deref()?)?;
                 match self.eval(e.inner.first()?, env)? {
                     Val::Dim3(d) => Some(d[c].clone()),
-                    Val::Int(_) | Val::Array(_) | Val::Float(..) => None,
+                    Val::Int(_) | Val::Array(_) | Val::Float(..) | Val::Function(_) => None,
                 }
             }
             "UnaryExprOrTypeTraitExpr" if e.name.as_deref() == Some("sizeof") => {
@@ -193,7 +193,7 @@ impl<'a, 'g> Host<'a, 'g> {
         self.found.truncate(before);
         match v? {
             Val::Int(v) => Some(v),
-            Val::Dim3(_) | Val::Array(_) | Val::Float(..) => None,
+            Val::Dim3(_) | Val::Array(_) | Val::Float(..) | Val::Function(_) => None,
         }
     }
 

@@ -386,6 +386,9 @@ enum Val {
     /// A known `float` or `double` ([`floats`]): its `f64` bits (compared as bits: `0.0` and
     /// `-0.0` differ, a NaN is itself), and whether it is a `float`.
     Float(u64, bool),
+    /// A driver API handle to the kernel of this name (`cuModuleGetFunction(&f, module,
+    /// "matrixMulCUDA_block32")`), launched by `cuLaunchKernel(f, …)`.
+    Function(String),
 }
 
 /// The state of one host function's interpretation.
@@ -678,7 +681,11 @@ fn launch_api(call: &Node) -> Option<&str> {
     let name = callee_name(callee)?;
     matches!(
         name,
-        "cudaLaunchKernel" | "cudaLaunchCooperativeKernel" | "cudaLaunchKernelExC"
+        "cudaLaunchKernel"
+            | "cudaLaunchCooperativeKernel"
+            | "cudaLaunchKernelExC"
+            | "cuLaunchKernel"
+            | "cuLaunchCooperativeKernel"
     )
     .then_some(name)
 }
@@ -767,6 +774,37 @@ fn address_of(e: &Node) -> Option<&str> {
     }
     let t = strip(e.inner.first()?);
     (t.kind == "DeclRefExpr").then(|| t.referenced_decl.as_ref().map(|d| d.id.as_str()))?
+}
+
+/// The variable `&x` takes the address of, through explicit casts (`(void *)&x`).
+fn address_through_casts(e: &Node) -> Option<&str> {
+    let mut n = strip(e);
+    while matches!(
+        n.kind.as_str(),
+        "CStyleCastExpr" | "CXXStaticCastExpr" | "CXXReinterpretCastExpr" | "ImplicitCastExpr"
+    ) {
+        n = strip(n.inner.first()?);
+    }
+    address_of(n)
+}
+
+/// The variable an argument array expression names: `args`, or `&args[0]`.
+fn arg_array_of(e: &Node) -> Option<&str> {
+    let mut n = strip(e);
+    while matches!(
+        n.kind.as_str(),
+        "CStyleCastExpr" | "CXXStaticCastExpr" | "CXXReinterpretCastExpr" | "ImplicitCastExpr"
+    ) {
+        n = strip(n.inner.first()?);
+    }
+    if n.kind == "UnaryOperator" && n.opcode.as_deref() == Some("&") {
+        let sub = strip(n.inner.first()?);
+        if sub.kind != "ArraySubscriptExpr" || const_value(sub.inner.get(1)?) != Some(BigInt::from(0)) {
+            return None;
+        }
+        n = strip(sub.inner.first()?);
+    }
+    (n.kind == "DeclRefExpr").then(|| n.referenced_decl.as_ref().map(|d| d.id.as_str()))?
 }
 
 /// The function a `(void *)k` expression names.

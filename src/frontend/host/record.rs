@@ -19,6 +19,9 @@ impl<'a, 'g> Host<'a, 'g> {
     /// A launch `cudaLaunchKernel(k, grid, block, args, …)`: the arguments are the values of
     /// the variables `args` points to.
     pub(super) fn api_launch(&mut self, e: &'a Node, env: &mut Env) {
+        if matches!(launch_api(e), Some("cuLaunchKernel" | "cuLaunchCooperativeKernel")) {
+            return self.driver_launch(e, env);
+        }
         let Some(func) = e.inner.get(1) else { return };
         let Some(decl) = function_ref(func) else { return };
         let grid = e.inner.get(2);
@@ -40,6 +43,79 @@ impl<'a, 'g> Host<'a, 'g> {
         self.record(e, decl, grid, block, vals, env);
     }
 
+    /// The driver API's launch `cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shared, stream,
+    /// params, extra)` of a handle `f` that `cuModuleGetFunction` gave for one of the file's
+    /// kernels by name ([`Host::module_function`]); `params` a local `void *args[] = {&a, …}`
+    /// (or `&args[0]`). A handle not followed (chosen at run time) is no launch read.
+    fn driver_launch(&mut self, e: &'a Node, env: &mut Env) {
+        let Some(Val::Function(name)) = e
+            .inner
+            .get(1)
+            .map(strip)
+            .filter(|f| f.kind == "DeclRefExpr")
+            .and_then(|f| env.vals.get(&f.referenced_decl.as_ref()?.id))
+            .cloned()
+        else {
+            return;
+        };
+        let Some(k) = self.kernel_named(&name) else { return };
+        let mut dims = |at: usize| -> [Expr; 3] {
+            std::array::from_fn(|j| match e.inner.get(at + j).and_then(|n| self.eval(n, env)) {
+                Some(Val::Int(v)) => cast(v, Ty::U32),
+                _ => self.unknown("?", Ty::U32),
+            })
+        };
+        let grid = dims(2);
+        let block = dims(5);
+        let slots = e
+            .inner
+            .get(10)
+            .and_then(arg_array_of)
+            .and_then(|id| env.arg_arrays.get(id).cloned())
+            .unwrap_or_default();
+        let vals: Vec<Option<Val>> = slots.iter().map(|s| env.vals.get(s.as_ref()?).cloned()).collect();
+        self.record_dims(e, k, grid, block, vals, env);
+    }
+
+    /// The kernel of the file named `name` that the driver API can fetch by that name: one
+    /// kernel has it, and it is not a template's instantiation (whose name is mangled).
+    fn kernel_named(&self, name: &str) -> Option<(usize, &'a Node, &'g Kernel)> {
+        let same: Vec<usize> = (0..self.kernels.len())
+            .filter(|&i| self.kernels[i].0.name.as_deref() == Some(name))
+            .collect();
+        match same[..] {
+            [i] if !self.kernels[i].0.inner.iter().any(|c| c.kind == "TemplateArgument") => {
+                Some((i, self.kernels[i].0, self.kernels[i].1))
+            }
+            _ => None,
+        }
+    }
+
+    /// `cuModuleGetFunction(&f, module, "name")` (the driver API's, not a function of the
+    /// program): the variable `f` and the kernel's name.
+    pub(super) fn module_function(&self, e: &Node) -> Option<(String, String)> {
+        let callee = strip(e.inner.first()?);
+        if callee_name(callee)? != "cuModuleGetFunction"
+            || callee
+                .referenced_decl
+                .as_ref()
+                .is_some_and(|d| self.defs.contains_key(&d.id))
+        {
+            return None;
+        }
+        let id = address_through_casts(e.inner.get(1)?)?.to_string();
+        let mut lit = strip(e.inner.get(3)?);
+        while lit.kind == "ImplicitCastExpr" {
+            lit = strip(lit.inner.first()?);
+        }
+        if lit.kind != "StringLiteral" {
+            return None;
+        }
+        let text = lit.value.as_ref()?.as_str()?;
+        let name = text.strip_prefix('"')?.strip_suffix('"')?;
+        (!name.contains('\\')).then(|| (id, name.to_string()))
+    }
+
     /// Records the launch `e` of the kernel `decl` names.
     pub(super) fn record(
         &mut self,
@@ -50,11 +126,25 @@ impl<'a, 'g> Host<'a, 'g> {
         args: Vec<Option<Val>>,
         env: &mut Env,
     ) {
-        let Some((index, kdecl, kernel)) = self.kernel_of(decl) else {
+        let Some(k) = self.kernel_of(decl) else {
             return;
         };
         let grid = self.launch_dims(grid, env);
         let block = self.launch_dims(block, env);
+        self.record_dims(e, k, grid, block, args, env);
+    }
+
+    /// Records the launch `e` of the kernel `(index, declaration, lowered)` with the grid and
+    /// block dimensions given, and the arguments' values.
+    fn record_dims(
+        &mut self,
+        e: &'a Node,
+        (index, kdecl, kernel): (usize, &'a Node, &'g Kernel),
+        grid: [Expr; 3],
+        block: [Expr; 3],
+        args: Vec<Option<Val>>,
+        env: &mut Env,
+    ) {
         let Arguments {
             mut map,
             mut pending,

@@ -97,7 +97,7 @@ impl<'a, 'g> Host<'a, 'g> {
                         self.unknown("?", Ty::U32),
                         self.unknown("?", Ty::U32),
                     ]),
-                    Val::Array(_) | Val::Float(..) => {
+                    Val::Array(_) | Val::Float(..) | Val::Function(_) => {
                         env.vals.remove(id);
                         continue;
                     }
@@ -362,7 +362,11 @@ impl<'a, 'g> Host<'a, 'g> {
         }
         if arg_array {
             if let Some(list) = init.map(strip).filter(|i| i.kind == "InitListExpr") {
-                let slots = list.inner.iter().map(|e| address_of(e).map(str::to_string)).collect();
+                let slots = list
+                    .inner
+                    .iter()
+                    .map(|e| address_through_casts(e).map(str::to_string))
+                    .collect();
                 env.arg_arrays.insert(d.id.clone(), slots);
             }
             return;
@@ -461,7 +465,7 @@ impl<'a, 'g> Host<'a, 'g> {
         let ty = self.int_ty(e.inner[0].type_str())?;
         let rhs = match self.eval(&e.inner[1], env)? {
             Val::Int(v) => v,
-            Val::Dim3(_) | Val::Array(_) | Val::Float(..) => return None,
+            Val::Dim3(_) | Val::Array(_) | Val::Float(..) | Val::Function(_) => return None,
         };
         if e.kind == "BinaryOperator" {
             return Some(cast(rhs, ty));
@@ -545,6 +549,10 @@ impl<'a, 'g> Host<'a, 'g> {
                 self.escape(env, ids);
                 self.clobber(env);
                 self.kill(env, &out_params);
+                if let Some((id, name)) = self.module_function(e) {
+                    env.escaped.remove(&id);
+                    env.vals.insert(id, Val::Function(name));
+                }
                 return;
             }
             "UnaryOperator" if e.opcode.as_deref() == Some("&") => {

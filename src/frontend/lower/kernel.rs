@@ -140,6 +140,7 @@ pub fn lower_program<'a>(
         kernels,
         notes: library_note(&g.library_kernels).into_iter().collect(),
         includes: Vec::new(),
+        other_files: Vec::new(),
         launches,
         unlaunched,
     })
