@@ -226,6 +226,10 @@ fn on_starter_thread<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) 
 /// milliseconds; a program that reads its input and never answers is killed past it.
 pub(crate) const PROLOGUE_LIMIT: Duration = Duration::from_secs(10);
 
+/// A solver whose prologue is past its limit but still uses CPU time (starting on a loaded
+/// machine) may take this many times the limit more ([`Watchdog`]).
+const START_GRACE: u32 = 10;
+
 /// How often an expired [`Watchdog`] looks again for a pid its shim has not written yet.
 const PID_POLL: Duration = Duration::from_millis(10);
 
@@ -234,7 +238,10 @@ const PID_POLL: Duration = Duration::from_millis(10);
 /// deadline of their own. The limit counts from [`Watchdog::arm`], not from the spawn: a start
 /// queued on the starter thread behind another one (which can take the whole limit when that
 /// solver does not answer) is killed as soon as its pid is known once the limit has passed,
-/// instead of running unbounded (the `--jobs 2` hang of issue 46).
+/// instead of running unbounded (the `--jobs 2` hang of issue 46). Past the limit, a solver
+/// that is runnable or whose CPU time still grows (starting on a loaded machine) gets up to
+/// [`START_GRACE`] times the limit more, a second at a time: a start is not failed because
+/// the machine is busy; a program waiting on its input is killed at the limit.
 struct Watchdog {
     state: Arc<Mutex<Dog>>,
     /// Dropped by [`Watchdog::disarm`], which wakes the thread at once.
@@ -255,6 +262,12 @@ impl Watchdog {
         let (wake, woken) = mpsc::channel::<()>();
         std::thread::spawn(move || {
             let mut wait = limit;
+            // The solver's CPU time when last looked at, and how long the limit has been
+            // extended: a solver still starting on a loaded machine (its CPU time grows) gets
+            // more time, up to [`START_GRACE`] times the limit; one that waits on its input
+            // (a program that is not a solver) uses none and is killed at the limit.
+            let mut last_cpu: Option<Duration> = None;
+            let mut extended = Duration::ZERO;
             loop {
                 if woken.recv_timeout(wait) != Err(mpsc::RecvTimeoutError::Timeout) {
                     return;
@@ -264,6 +277,15 @@ impl Watchdog {
                     return;
                 }
                 if let Ok(pid) = read_pid(&pid_file) {
+                    let cpu = cpu_time(pid);
+                    let runnable = matches!(run_state(pid), Some('R' | 'D'));
+                    let progressed = runnable || (last_cpu.is_some() && cpu > last_cpu);
+                    if progressed && extended < limit * START_GRACE {
+                        last_cpu = cpu;
+                        wait = limit.min(Duration::from_secs(1));
+                        extended += wait;
+                        continue;
+                    }
                     // The process is not reaped while armed: the `Proc` that owns it is
                     // dropped only after `disarm` (on success) or by an error path that ends
                     // the prologue, which a kill does not outrun but at the limit itself.
@@ -317,6 +339,13 @@ fn descendants(pid: u32) -> Vec<u32> {
         }
     }
     out
+}
+
+/// The state of the process `pid` (field 3 of `/proc/PID/stat`: `R` running or runnable, `D`
+/// in uninterruptible wait, `S` sleeping, …); `None` where it cannot be read.
+fn run_state(pid: u32) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat[stat.rfind(')')? + 1..].split_whitespace().next()?.chars().next()
 }
 
 /// The CPU time (user and system, all its threads) the process `pid` has used since it
