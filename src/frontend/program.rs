@@ -64,16 +64,18 @@ pub fn other_files(path: &Path, root: &Node, prelude: &Path, opts: &FrontendOpti
     if has_main || (names.is_empty() && kernels.is_empty()) {
         return out;
     }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
+    // The folder as the file's path names it (none for a file in the working directory, so
+    // that the other files are named `main.cpp`, not `./main.cpp`).
+    let (dir, named) = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => (d.to_path_buf(), d.to_path_buf()),
+        _ => (PathBuf::from("."), PathBuf::new()),
     };
     let own = std::fs::canonicalize(path).ok();
     let mut candidates: Vec<(PathBuf, String)> = std::fs::read_dir(&dir)
         .into_iter()
         .flatten()
         .filter_map(Result::ok)
-        .map(|e| e.path())
+        .map(|e| named.join(e.file_name()))
         .filter(|p| {
             p.extension()
                 .and_then(|e| e.to_str())

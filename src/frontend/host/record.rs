@@ -272,7 +272,7 @@ impl<'a, 'g> Host<'a, 'g> {
         let text: String = lines
             .iter()
             .skip(start)
-            .take(8)
+            .take(16)
             .enumerate()
             .map(|(i, l)| {
                 if i == 0 {
@@ -290,7 +290,22 @@ impl<'a, 'g> Host<'a, 'g> {
         {
             return text[i..i + j + 3].to_string();
         }
-        // `cudaLaunchKernel(…)` up to its closing parenthesis.
+        // `cudaLaunchKernel(…)` up to its closing parenthesis, from the API's name (a macro such
+        // as `checkCudaErrors(` may come first), without `/* … */` comments.
+        let mut text = match launch_api(e).and_then(|name| text.find(name)) {
+            Some(i) => text[i..].to_string(),
+            None => text,
+        };
+        while let Some(i) = text.find("/*") {
+            let Some(j) = text[i..].find("*/") else { break };
+            text.replace_range(i..i + j + 2, "");
+        }
+        let text = text
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .replace("( ", "(")
+            .replace(" ,", ",");
         let mut depth = 0;
         for (i, c) in text.char_indices() {
             match c {
