@@ -121,6 +121,20 @@ pub trait Command {
 
     /// Marks `result` as the kernel's result at the host code's `launch` (issue 43).
     fn at_launch(&self, _result: &mut Self::Kernel, _launch: &HostLaunch) {}
+
+    /// Whether `result` is inconclusive (no verdict), for the retry at a launch without its
+    /// nonlinear relations ([`without_nonlinear_relations`]). Commands without a verdict: never.
+    fn undecided(&self, _result: &Self::Kernel) -> bool {
+        false
+    }
+
+    /// Whether `result` is verified (no defect, nothing undecided).
+    fn verified(&self, _result: &Self::Kernel) -> bool {
+        false
+    }
+
+    /// Adds a note to `result`'s report.
+    fn note(&self, _result: &mut Self::Kernel, _note: String) {}
 }
 
 /// Runs `command` on every kernel of `file` (or the one `--kernel` names) with the options
@@ -205,13 +219,10 @@ pub fn run_reporting<C: Command>(
                 },
                 ..common.clone()
             };
-            let mut at = k.clone();
-            let assumed = l.assumptions.iter().map(|cond| crate::ir::Stmt {
-                kind: crate::ir::StmtKind::Assume { cond: cond.clone() },
-                span: l.site.clone(),
-            });
-            at.body.splice(0..0, assumed);
-            let mut result = run_kernel(command, &at, &opts)?;
+            let mut result = run_kernel(command, &assuming(k, l, l.assumptions.iter()), &opts)?;
+            if command.undecided(&result) {
+                result = without_nonlinear_relations(command, k, l, &opts)?.unwrap_or(result);
+            }
             command.at_launch(&mut result, l);
             at_launches.push(result);
         }
@@ -219,6 +230,79 @@ pub fn run_reporting<C: Command>(
         kernels.extend(at_launches);
     }
     Ok(command.file(&program, kernels))
+}
+
+/// `k` with `assumptions` of the launch `l` assumed on entry.
+fn assuming<'e>(k: &Kernel, l: &HostLaunch, assumptions: impl Iterator<Item = &'e crate::ir::Expr>) -> Kernel {
+    let mut at = k.clone();
+    let assumed = assumptions.map(|cond| crate::ir::Stmt {
+        kind: crate::ir::StmtKind::Assume { cond: cond.clone() },
+        span: l.site.clone(),
+    });
+    at.body.splice(0..0, assumed);
+    at
+}
+
+/// For a launch whose verification was inconclusive: the verification without the launch's
+/// nonlinear relations (`gridDim.x = (n + blockDim.x - 1) / blockDim.x` with the block size an
+/// out-parameter of `cudaOccupancyMaxPotentialBlockSize`: a division by a symbolic value that
+/// solvers may not decide), when it verifies. Dropping an assumption covers more launches, so
+/// "verified" still holds at this one; a note says which relations were left out. `None` when
+/// the launch has no such relation or the wider check does not verify (the inconclusive result
+/// stands: a defect there may need a launch the relation excludes).
+fn without_nonlinear_relations<C: Command>(
+    command: &C,
+    k: &Kernel,
+    l: &HostLaunch,
+    opts: &RunOptions,
+) -> Result<Option<C::Kernel>, Error> {
+    let (nonlinear, linear): (Vec<&crate::ir::Expr>, Vec<&crate::ir::Expr>) =
+        l.assumptions.iter().partition(|a| is_nonlinear(a));
+    if nonlinear.is_empty() {
+        return Ok(None);
+    }
+    let mut result = run_kernel(command, &assuming(k, l, linear.into_iter()), opts)?;
+    if !command.verified(&result) {
+        return Ok(None);
+    }
+    let left: Vec<&str> = l
+        .described
+        .iter()
+        .map(String::as_str)
+        .filter(|d| d.contains('/') || d.contains('%') || d.contains('*'))
+        .collect();
+    command.note(
+        &mut result,
+        format!(
+            "verified without the launch's nonlinear relation{} ({}), which no query decided within the limit: \
+             the verdict covers this launch and others",
+            if nonlinear.len() == 1 { "" } else { "s" },
+            if left.is_empty() {
+                format!("{} of them", nonlinear.len())
+            } else {
+                left.join(", ")
+            }
+        ),
+    );
+    Ok(Some(result))
+}
+
+/// Whether `e` multiplies, divides or takes the remainder of two values neither of which is a
+/// constant (a relation the bit-vector solvers find hard).
+fn is_nonlinear(e: &crate::ir::Expr) -> bool {
+    use crate::ir::{BinOp, Expr};
+    let constant = |e: &Expr| matches!(e, Expr::Const { .. });
+    match e {
+        Expr::Binary { op, lhs, rhs, .. } => {
+            (matches!(op, BinOp::Mul | BinOp::Div | BinOp::Rem) && !constant(lhs) && !constant(rhs))
+                || is_nonlinear(lhs)
+                || is_nonlinear(rhs)
+        }
+        Expr::Unary { arg, .. } => is_nonlinear(arg),
+        Expr::Cast { arg, .. } => is_nonlinear(arg),
+        Expr::Select { cond, then, els, .. } => is_nonlinear(cond) || is_nonlinear(then) || is_nonlinear(els),
+        _ => false,
+    }
 }
 
 /// Whether kernel `k`, which the host code does not launch, is dead code of a whole program:
@@ -615,4 +699,38 @@ impl<'a> KernelRun<'a> {
 /// `file:line:col: why` for each reason the passes or the front end gave.
 pub fn reasons(list: &[(Span, String)]) -> impl Iterator<Item = String> + '_ {
     list.iter().map(|(s, why)| format!("{s}: {why}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_nonlinear;
+    use crate::ir::{BinOp, Builtin, Dim, Expr, Ty, VarId};
+
+    fn bin(op: BinOp, lhs: Expr, rhs: Expr) -> Expr {
+        Expr::Binary {
+            op,
+            lhs: Box::new(lhs),
+            rhs: Box::new(rhs),
+            ty: Ty::U32,
+        }
+    }
+
+    /// A relation is nonlinear when it multiplies, divides or takes a remainder of two
+    /// non-constant values: `(n + 255) / 256` is linear, `(n + blockDim.x - 1) / blockDim.x` is
+    /// not, nor is a product of two unknowns under an equality.
+    #[test]
+    fn a_division_by_a_symbolic_value_is_nonlinear() {
+        let n = Expr::Var {
+            id: VarId(0),
+            ty: Ty::U32,
+        };
+        let block = Expr::Builtin(Builtin::BlockDim(Dim::X));
+        let grid = Expr::Builtin(Builtin::GridDim(Dim::X));
+        let c = |v: u32| Expr::int(num_bigint::BigInt::from(v), Ty::U32);
+        let linear = bin(BinOp::Div, bin(BinOp::Add, n.clone(), c(255)), c(256));
+        assert!(!is_nonlinear(&bin(BinOp::Eq, grid.clone(), linear)));
+        let by_block = bin(BinOp::Div, bin(BinOp::Add, n.clone(), block.clone()), block.clone());
+        assert!(is_nonlinear(&bin(BinOp::Eq, grid.clone(), by_block)));
+        assert!(is_nonlinear(&bin(BinOp::Eq, bin(BinOp::Mul, grid, block), n)));
+    }
 }

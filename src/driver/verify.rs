@@ -76,6 +76,18 @@ impl Command for VerifyOptions {
         }
     }
 
+    fn undecided(&self, r: &KernelResult) -> bool {
+        r.verdict == crate::verdict::Verdict::Inconclusive
+    }
+
+    fn verified(&self, r: &KernelResult) -> bool {
+        r.verdict == crate::verdict::Verdict::Verified
+    }
+
+    fn note(&self, r: &mut KernelResult, note: String) {
+        r.notes.push(note);
+    }
+
     fn at_launch(&self, r: &mut KernelResult, l: &crate::ir::HostLaunch) {
         r.launch = Some(crate::verdict::LaunchSite {
             callers: l.callers.clone(),
