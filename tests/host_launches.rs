@@ -838,6 +838,24 @@ fn an_out_parameter_is_one_value_after_the_call() {
     assert!(assuming.contains("gridDim.x = width / 8"), "{v}");
 }
 
+/// A caller's local passed to a non-`const` reference parameter is an out-parameter whose
+/// value at the callee's end is written back (cuda-samples' `computeGridSize(n, 256,
+/// numBlocks, numThreads)`): the launch has 4 blocks of 256 threads.
+#[test]
+fn a_reference_parameter_writes_back_its_value() {
+    let (code, v, err) = gpug(
+        &["--solver", "z3"],
+        Path::new("tests/kernels/programs/reference_out.cu"),
+    );
+    assert_eq!(names_and_verdicts(&v), ["wrap verified"], "{v}\n{err}");
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        kernels(&v)[0]["launch"]["assuming"],
+        serde_json::json!(["blockDim = (256, 1, 1)", "gridDim = (4, 1, 1)", "n = 1024"]),
+        "{v}"
+    );
+}
+
 /// The text report merges a host loop's launches of one kernel at one site that verify alike
 /// (issue 53 item 2): one report, then the other launches' values on one line; the JSON keeps
 /// one result per launch. A launch with another verdict is reported on its own.

@@ -103,6 +103,8 @@ pub(in crate::frontend) fn read<'a>(
         } else {
             HashSet::new()
         },
+        last_params: Vec::new(),
+        ref_out: Vec::new(),
     };
     // The roots first (`main`), then each function holding a launch that no root's
     // interpretation entered (called only from another file, or through a pointer). A launch
@@ -462,6 +464,13 @@ struct Host<'a, 'g> {
     /// In a whole program, the names of the variables that no code writes ([`read_only`]);
     /// empty otherwise (another translation unit may write a global).
     read_only: HashSet<String>,
+    /// The values of the parameters of the function [`Host::function`] last interpreted, at
+    /// its end (empty when it was not interpreted, or may have returned early).
+    last_params: Vec<Option<Val>>,
+    /// After [`Host::call`]: the caller's locals passed to a non-`const` reference parameter
+    /// (`computeGridSize(n, 256, numBlocks, numThreads)`), each with the value the callee
+    /// left in it (`None`: unknown), for the statement walk to write back.
+    ref_out: Vec<(String, Option<Val>)>,
 }
 
 /// A `for` loop whose condition is known at each iteration is unrolled up to this many
@@ -774,6 +783,13 @@ fn address_of(e: &Node) -> Option<&str> {
     }
     let t = strip(e.inner.first()?);
     (t.kind == "DeclRefExpr").then(|| t.referenced_decl.as_ref().map(|d| d.id.as_str()))?
+}
+
+/// Whether a parameter of type `ty` is a non-`const` lvalue reference to a value that is not a
+/// pointer (`uint &numBlocks`): a caller's local passed to it is an out-parameter whose value
+/// at the callee's end is written back.
+fn out_reference(ty: &str) -> bool {
+    ty.ends_with('&') && !ty.ends_with("&&") && !ty.starts_with("const ") && !ty.contains('*')
 }
 
 /// The variable `&x` takes the address of, through explicit casts (`(void *)&x`).

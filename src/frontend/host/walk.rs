@@ -9,6 +9,7 @@ impl<'a, 'g> Host<'a, 'g> {
     /// Interprets the host function `f` with the parameters `args` (missing ones unknown),
     /// returning what its top-level `return` gives.
     pub(super) fn function(&mut self, f: &'a Node, args: Vec<Option<Val>>) -> Option<Val> {
+        self.last_params.clear();
         let body = body_of(f)?;
         if self.stack.len() >= MAX_DEPTH || self.stack.iter().any(|(id, _)| *id == f.id) {
             return None;
@@ -22,8 +23,10 @@ impl<'a, 'g> Host<'a, 'g> {
             // By value, or by `const` reference (which the callee cannot change).
             let pty = p.type_str().trim();
             let by_value = !pty.contains('&') || (pty.starts_with("const ") && !pty.contains('*'));
+            // A non-`const` reference to an integer starts as the caller's variable
+            // ([`out_reference`]); its value at the end is written back.
             let val = match given {
-                Some(v) if by_value => Some(v),
+                Some(v) if by_value || out_reference(pty) => Some(v),
                 _ => self.fresh(&name, pty.trim_end_matches('&').trim()),
             };
             if let Some(v) = val {
@@ -47,9 +50,18 @@ impl<'a, 'g> Host<'a, 'g> {
         };
         // A `return` taken under a condition not known, or in a loop, may give another value.
         let early = self.early.pop().unwrap_or_default();
+        let returned_early = !early.is_empty();
         let out = if early.iter().all(|v| *v == out) { out } else { None };
         self.bodies.pop();
         self.stack.pop();
+        // The parameters' values at the end, for reference parameters written back; unknown
+        // when a `return` may have been taken before the end.
+        self.last_params = f
+            .inner
+            .iter()
+            .filter(|c| c.kind == "ParmVarDecl")
+            .map(|p| env.vals.get(&p.id).filter(|_| !returned_early).cloned())
+            .collect();
         out
     }
 
@@ -531,24 +543,41 @@ impl<'a, 'g> Host<'a, 'g> {
                         _ => self.scan(c, env),
                     }
                 }
+                self.ref_out.clear();
                 if launch_api(e).is_some() {
                     self.visited.insert(e.id.clone());
                     self.api_launch(e, env);
                 } else if let Some(v) = self.call(e, env) {
                     let _ = v;
                 }
+                // The locals an interpreted callee received by reference: the values it left
+                // in them (the callee keeps no reference past the call, as for `&x`).
+                let written: Vec<(String, Option<Val>)> = std::mem::take(&mut self.ref_out);
                 // Arguments passed by reference may change, and so may whatever other names
                 // reach.
                 let mut ids = HashSet::new();
                 for a in e.inner.iter().skip(1) {
                     let a = strip_parens(a);
                     if a.kind == "DeclRefExpr" && a.is_glvalue() {
-                        ids.extend(a.referenced_decl.as_ref().map(|d| d.id.clone()));
+                        ids.extend(
+                            a.referenced_decl
+                                .as_ref()
+                                .map(|d| d.id.clone())
+                                .filter(|id| !written.iter().any(|(w, _)| w == id)),
+                        );
                     }
                 }
                 self.escape(env, ids);
                 self.clobber(env);
                 self.kill(env, &out_params);
+                for (id, v) in written {
+                    match v {
+                        Some(v) => {
+                            env.vals.insert(id, v);
+                        }
+                        None => self.kill(env, &HashSet::from([id])),
+                    }
+                }
                 if let Some((id, name)) = self.module_function(e) {
                     env.escaped.remove(&id);
                     env.vals.insert(id, Val::Function(name));
@@ -649,6 +678,22 @@ impl<'a, 'g> Host<'a, 'g> {
         let out = self.with_loop(depth_loop, |h| h.function(f, args));
         self.call_lines.pop();
         env.in_loop = saved;
+        // The caller's locals the callee received by non-`const` reference, with their values
+        // at its end.
+        let finals = std::mem::take(&mut self.last_params);
+        self.ref_out.clear();
+        let params = f.inner.iter().filter(|c| c.kind == "ParmVarDecl");
+        for (i, (p, a)) in params.zip(e.inner.iter().skip(1)).enumerate() {
+            let a = strip(a);
+            if out_reference(p.type_str().trim())
+                && a.kind == "DeclRefExpr"
+                && let Some(d) = &a.referenced_decl
+                && env.vals.contains_key(&d.id)
+                && !env.escaped.contains(&d.id)
+            {
+                self.ref_out.push((d.id.clone(), finals.get(i).cloned().flatten()));
+            }
+        }
         out
     }
 
