@@ -123,7 +123,7 @@ pub trait Command {
     fn at_launch(&self, _result: &mut Self::Kernel, _launch: &HostLaunch) {}
 
     /// Whether `result` is inconclusive (no verdict), for the retry at a launch without its
-    /// nonlinear relations ([`without_nonlinear_relations`]). Commands without a verdict: never.
+    /// nonlinear relations (`without_nonlinear_relations`). Commands without a verdict: never.
     fn undecided(&self, _result: &Self::Kernel) -> bool {
         false
     }

@@ -16,7 +16,8 @@
 //! | [`lower`] | the one lowering of the core language to [`crate::ir`]: declarations, statements, expressions, places, calls (`lower/calls/`), built-in functions (`lower/builtin/`, with the tables' types), GPUVerify's annotations (`lower/annotations/`) |
 //! | `cuda/` | CUDA's clang flags, NVIDIA's headers (found, precompiled), the stub prelude and headers, built-in variables (`mod.rs`); CUDA's features as lowering extensions (WMMA, cuRAND, textures, cooperative groups, inline assembly, vector types, 16-bit floats) and CUDA's built-in table |
 //! | `opencl/` | OpenCL's clang flags, prelude and AST normalization (`mod.rs`); OpenCL's vectors and work-group copies as lowering extensions, and OpenCL's built-in table |
-//! | [`host`] | the host code: launches read by a small interpreter (`mod.rs`, `walk.rs`, `eval.rs`, `record.rs`, `terms.rs`), host-only code clang rejects (`rejected.rs`) |
+//! | [`host`] | the host code: launches read by a small interpreter (`mod.rs`, `walk.rs`, `eval.rs`, `record.rs`, `terms.rs`; what of the program runs: `reach.rs`), host-only code clang rejects (`rejected.rs`) |
+//! | [`program`] | the program's other files in the folder (callers of the file's functions), parsed for the host interpretation |
 
 pub mod ast;
 mod clang;
