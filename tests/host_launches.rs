@@ -796,6 +796,24 @@ fn a_driver_api_launch_is_read_from_the_other_file() {
     assert_eq!(names_and_verdicts(&v), ["rows defect", "columns defect"], "{v}\n{err}");
 }
 
+/// A caller that clang cannot fully read (a call whose width is undeclared, which clang keeps
+/// as a `RecoveryExpr`) could make a launch the readable calls do not: the program's other
+/// files are then not used at all, the note says why, and `tile` is verified as the file
+/// alone, where its race (a width below the block's 64 threads) is reported.
+#[test]
+fn a_caller_clang_cannot_read_leaves_the_file_alone() {
+    let file = Path::new("tests/kernels/programs/unreadable_caller/tiles.cu");
+    let (code, v, err) = gpug(&["--solver", "z3"], file);
+    assert_eq!(names_and_verdicts(&v), ["tile defect"], "{v}\n{err}");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("the program's other files were not read, since one could not be")
+            && err.contains("unreadable_caller/main.cpp"),
+        "{err}"
+    );
+    assert!(!err.contains("launches read from"), "{err}");
+}
+
 /// A call through a prototype declared before `main`, of a function defined after it, is
 /// followed into the definition: the launch has main's block of 256 threads, where each of
 /// the 256 threads writes its own element. Before, the call was not followed, `n` stayed

@@ -20,7 +20,10 @@
 //! Soundness: the program is taken to be the files of the folder. A function with external
 //! linkage that another folder's file calls is called with values not read here; with `main`
 //! among the files read, the program is whole, as a single file that defines `main` is, and a
-//! note names the files read. `--single-file` reads the file alone.
+//! note names the files read. A folder of more than 64 sources is not searched (a test suite, a
+//! collection of samples), and if a file that names the file's functions cannot be read (clang
+//! fails, or more than 6 match) none is used: an unread caller could make launches the others
+//! do not. `--single-file` reads the file alone.
 //!
 //! Must not: lower anything (that is [`super::lower`] and [`super::host`]).
 
@@ -31,7 +34,7 @@ use std::path::{Path, PathBuf};
 
 /// At most this many other files of a folder are parsed for one file (each costs a run of clang).
 const MAX_FILES: usize = 6;
-/// At most this many sources of a folder are searched for names.
+/// A folder with more sources than this is not searched (not one program's).
 const MAX_CANDIDATES: usize = 64;
 /// Sources larger than this are not searched (generated tables, amalgamations).
 const MAX_BYTES: u64 = 2 << 20;
@@ -88,7 +91,11 @@ pub fn other_files(path: &Path, root: &Node, prelude: &Path, opts: &FrontendOpti
         .filter_map(|p| std::fs::read_to_string(&p).ok().map(|t| (p, t)))
         .collect();
     candidates.sort();
-    candidates.truncate(MAX_CANDIDATES);
+    // A folder of many sources is not one program's (a test suite, a collection of samples):
+    // reading only some of them could miss the caller that makes a launch, so none is read.
+    if candidates.len() > MAX_CANDIDATES {
+        return out;
+    }
     let own_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     let mut read: Vec<String> = Vec::new();
     let mut failed: Vec<String> = Vec::new();
@@ -113,6 +120,15 @@ pub fn other_files(path: &Path, root: &Node, prelude: &Path, opts: &FrontendOpti
             ..opts.clone()
         };
         match parse(&file, &sub) {
+            // Host code clang rejected (or a header read as empty) may have lost a call the
+            // others do not make: such a file is used only when every line of it that names one
+            // of the functions or kernels sought is a line where its AST names one.
+            Ok(Parsed { notes, root, .. })
+                if !notes.is_empty() && !all_mentions_parsed(&root, &file, &text, &names, &kernels) =>
+            {
+                let first = notes[0].strip_prefix("note: ").unwrap_or(&notes[0]);
+                failed.push(format!("{shown} ({})", first.lines().next().unwrap_or("").trim()));
+            }
             Ok(Parsed {
                 mut root, prelude: p, ..
             }) => {
@@ -139,6 +155,19 @@ pub fn other_files(path: &Path, root: &Node, prelude: &Path, opts: &FrontendOpti
             }
         }
     }
+    // A caller that could not be read may make launches the others do not: the program is
+    // then not read at all (the file alone, as before), and the note says why.
+    if !failed.is_empty() {
+        out.notes.push(format!(
+            "note: {}: the program's other files were not read, since {} could not be: {} (the file is read alone)",
+            path.display(),
+            if failed.len() == 1 { "one" } else { "some" },
+            failed.join("; ")
+        ));
+        out.roots.clear();
+        out.files.clear();
+        return out;
+    }
     if !read.is_empty() {
         let one = read.len() == 1;
         out.notes.push(format!(
@@ -153,15 +182,6 @@ pub fn other_files(path: &Path, root: &Node, prelude: &Path, opts: &FrontendOpti
                 (false, false) => "do not define",
             },
             if whole { ": a whole program" } else { "" },
-        ));
-    }
-    if !failed.is_empty() {
-        out.notes.push(format!(
-            "note: {}: the program's file{} {} not read: {}",
-            path.display(),
-            if failed.len() == 1 { "" } else { "s" },
-            if failed.len() == 1 { "was" } else { "were" },
-            failed.join("; ")
         ));
     }
     out
@@ -228,6 +248,53 @@ fn kernel_names(root: &Node, file: &Path, out: &mut HashSet<String>) {
         }
     }
     walk(root, &file, out);
+}
+
+/// Whether every line of `text` (the file `file`, outside `//` comments) that names one of
+/// `names` as an identifier or quotes one of `kernels` is a line where `root` (its AST) has a
+/// reference to, a declaration of, or a string literal with that name: nothing that names them
+/// was lost to clang's errors.
+fn all_mentions_parsed(
+    root: &Node,
+    file: &Path,
+    text: &str,
+    names: &HashSet<String>,
+    kernels: &HashSet<String>,
+) -> bool {
+    fn lines(n: &Node, file: &str, names: &HashSet<String>, kernels: &HashSet<String>, out: &mut HashSet<u32>) {
+        let named = match n.kind.as_str() {
+            "DeclRefExpr" => n.referenced_decl.as_ref().is_some_and(|d| names.contains(&d.name)),
+            "FunctionDecl" => n.name.as_ref().is_some_and(|d| names.contains(d)),
+            "StringLiteral" => n
+                .value
+                .as_ref()
+                .and_then(|v| v.as_str())
+                .is_some_and(|v| kernels.iter().any(|k| v == format!("\"{k}\""))),
+            _ => false,
+        };
+        // What clang could not type it keeps as a `RecoveryExpr`: not a call gpug reads.
+        if n.kind == "RecoveryExpr" {
+            return;
+        }
+        if named {
+            for p in [n.begin.as_ref(), n.pos.as_ref()].into_iter().flatten() {
+                if *p.file == *file {
+                    out.insert(p.line);
+                }
+            }
+        }
+        for c in &n.inner {
+            lines(c, file, names, kernels, out);
+        }
+    }
+    let mut seen = HashSet::new();
+    lines(root, &file.display().to_string(), names, kernels, &mut seen);
+    text.lines().enumerate().all(|(i, l)| {
+        let code = l.split("//").next().unwrap_or("");
+        let mentions =
+            names.iter().any(|n| names_word(code, n)) || kernels.iter().any(|k| code.contains(&format!("\"{k}\"")));
+        !mentions || seen.contains(&(i as u32 + 1))
+    })
 }
 
 /// Whether `text` has `name` as a whole identifier.
