@@ -335,28 +335,25 @@ pub(crate) fn prefix_ids(n: &mut Node, prefix: &str) {
             s.insert_str(0, prefix);
         }
     };
-    p(&mut n.id);
-    for s in [
-        n.previous_decl.as_mut(),
-        n.referenced_member_decl.as_mut(),
-        n.target_label_decl_id.as_mut(),
-        n.decl_id.as_mut(),
-    ]
-    .into_iter()
-    .flatten()
-    {
-        p(s);
-    }
-    for d in [
+    let refs = [
         n.referenced_decl.as_mut(),
         n.decl.as_mut(),
         n.aliased_namespace.as_mut(),
         n.any_init.as_mut(),
-    ]
-    .into_iter()
-    .flatten()
+    ];
+    let ids = [
+        Some(&mut n.id),
+        n.previous_decl.as_mut(),
+        n.referenced_member_decl.as_mut(),
+        n.target_label_decl_id.as_mut(),
+        n.decl_id.as_mut(),
+    ];
+    for s in ids
+        .into_iter()
+        .chain(refs.into_iter().map(|d| d.map(|d| &mut d.id)))
+        .flatten()
     {
-        p(&mut d.id);
+        p(s);
     }
     for c in &mut n.inner {
         prefix_ids(c, prefix);

@@ -390,27 +390,27 @@ fn out_reference(ty: &str) -> bool {
     ty.ends_with('&') && !ty.ends_with("&&") && !ty.starts_with("const ") && !ty.contains('*')
 }
 
-/// The variable `&x` takes the address of, through explicit casts (`(void *)&x`).
-fn address_through_casts(e: &Node) -> Option<&str> {
+/// `e` with its casts, explicit (`(void *)`, `static_cast`, `reinterpret_cast`) or implicit,
+/// and parentheses stripped.
+fn strip_casts(e: &Node) -> Option<&Node> {
     let mut n = strip(e);
     while matches!(
         n.kind.as_str(),
-        "CStyleCastExpr" | "CXXStaticCastExpr" | "CXXReinterpretCastExpr" | "ImplicitCastExpr"
+        "CStyleCastExpr" | "CXXStaticCastExpr" | "CXXReinterpretCastExpr"
     ) {
         n = strip(n.inner.first()?);
     }
-    address_of(n)
+    Some(n)
+}
+
+/// The variable `&x` takes the address of, through explicit casts (`(void *)&x`).
+fn address_through_casts(e: &Node) -> Option<&str> {
+    address_of(strip_casts(e)?)
 }
 
 /// The variable an argument array expression names: `args`, or `&args[0]`.
 fn arg_array_of(e: &Node) -> Option<&str> {
-    let mut n = strip(e);
-    while matches!(
-        n.kind.as_str(),
-        "CStyleCastExpr" | "CXXStaticCastExpr" | "CXXReinterpretCastExpr" | "ImplicitCastExpr"
-    ) {
-        n = strip(n.inner.first()?);
-    }
+    let mut n = strip_casts(e)?;
     if n.kind == "UnaryOperator" && n.opcode.as_deref() == Some("&") {
         let sub = strip(n.inner.first()?);
         if sub.kind != "ArraySubscriptExpr" || const_value(sub.inner.get(1)?) != Some(BigInt::from(0)) {

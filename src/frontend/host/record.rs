@@ -77,8 +77,9 @@ impl<'a, 'g> Host<'a, 'g> {
         self.record_dims(e, k, grid, block, vals, env);
     }
 
-    /// The kernel of the file named `name` that the driver API can fetch by that name: one
-    /// kernel has it, and it is not a template's instantiation (whose name is mangled).
+    /// The kernel of the file named `name`, when one kernel has it and it is not a template's
+    /// instantiation (whose name is mangled): a launch's callee by name, or what the driver API
+    /// fetches by that name.
     fn kernel_named(&self, name: &str) -> Option<(usize, &'a Node, &'g Kernel)> {
         let same: Vec<usize> = (0..self.kernels.len())
             .filter(|&i| self.kernels[i].0.name.as_deref() == Some(name))
@@ -104,10 +105,7 @@ impl<'a, 'g> Host<'a, 'g> {
             return None;
         }
         let id = address_through_casts(e.inner.get(1)?)?.to_string();
-        let mut lit = strip(e.inner.get(3)?);
-        while lit.kind == "ImplicitCastExpr" {
-            lit = strip(lit.inner.first()?);
-        }
+        let lit = strip(e.inner.get(3)?);
         if lit.kind != "StringLiteral" {
             return None;
         }
@@ -244,15 +242,7 @@ impl<'a, 'g> Host<'a, 'g> {
         if crate::frontend::program::is_other(&d.id) {
             return None;
         }
-        let same: Vec<usize> = (0..self.kernels.len())
-            .filter(|&i| self.kernels[i].0.name.as_deref() == Some(d.name.as_str()))
-            .collect();
-        match same[..] {
-            [i] if !self.kernels[i].0.inner.iter().any(|c| c.kind == "TemplateArgument") => {
-                Some((i, self.kernels[i].0, self.kernels[i].1))
-            }
-            _ => None,
-        }
+        self.kernel_named(&d.name)
     }
 
     /// The launch's configuration as written: `<<<…>>>` from the source, or the call.
