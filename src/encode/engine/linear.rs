@@ -88,9 +88,10 @@ struct Picker<'e, 'k> {
     attrs: Vec<(Sexp, Vec<Sexp>)>,
     /// The templates of [`Picker::templates`], each with its candidates.
     templates: Vec<(Sexp, Vec<usize>)>,
-    /// Each chosen literal of a template: its name, width and the least and greatest of its
-    /// values (unsigned), for the mixed-radix lemmas of the templates ([`nonlinear::Facts::bound`]).
-    bounds: Vec<(String, u32, u128, u128)>,
+    /// Each chosen literal of a template: its name, width, the least and greatest of its
+    /// values (unsigned) and their greatest common divisor, for the mixed-radix lemmas of the
+    /// templates ([`nonlinear::Facts::bound`]).
+    bounds: Vec<(String, u32, u128, u128, BigUint)>,
 }
 
 impl Picker<'_, '_> {
@@ -149,12 +150,14 @@ impl Picker<'_, '_> {
                 }
                 let width = super::fold::lit(lit).map_or(64, |(_, w)| w);
                 let range = values.iter().filter_map(|v| super::fold::lit(v).map(|(x, _)| x));
-                let (lo, hi) = range.fold((u128::MAX, 0), |(lo, hi), x| (lo.min(x), hi.max(x)));
+                let (lo, hi, step) = range.fold((u128::MAX, 0, BigUint::default()), |(lo, hi, step), x| {
+                    (lo.min(x), hi.max(x), nonlinear::gcd(step, BigUint::from(x)))
+                });
                 let c = self.attr(&format!("off{g}.{j}"), Sexp::bv_sort(width), values);
                 if let Sexp::Atom(name) = &c
                     && super::fold::lit(&c).is_none()
                 {
-                    self.bounds.push((name.clone(), width, lo, hi));
+                    self.bounds.push((name.clone(), width, lo, hi, step));
                 }
                 fill.push(c);
             }
@@ -178,8 +181,8 @@ impl Picker<'_, '_> {
         facts: &mut nonlinear::Facts,
         cands: &[Arc<Access>],
     ) -> (Vec<Sexp>, Option<Sexp>, Vec<(Sexp, u32)>) {
-        for (name, width, lo, hi) in self.bounds {
-            facts.bound(&name, width, BigUint::from(lo), BigUint::from(hi));
+        for (name, width, lo, hi, step) in self.bounds {
+            facts.bound(&name, width, (BigUint::from(lo), BigUint::from(hi)), step);
         }
         let templates = self
             .templates

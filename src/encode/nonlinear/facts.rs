@@ -15,10 +15,44 @@ pub(crate) struct Facts {
     pub(super) upper: HashMap<String, BigUint>,
     pub(super) lower: HashMap<String, BigUint>,
     pub(super) strict: HashSet<(String, String)>,
+    /// A declared constant whose every value is a multiple of a literal (a linear race
+    /// query's chosen literal among `4, 8, 12`): that literal ([`Facts::bound`]).
+    pub(super) steps: HashMap<String, BigUint>,
 }
 
 /// Most nested decompositions followed by [`Facts::pair_lemmas`].
 const LEMMA_DEPTH: u32 = 4;
+
+/// Most summands of an offset read by [`Facts::scaled_terms`].
+const SCALED_TERMS: usize = 16;
+
+/// A summand of a byte offset and a literal it is a multiple of ([`Facts::scaled_terms`]).
+enum Scaled {
+    /// `y*c`.
+    Times(Sexp, BigUint),
+    /// A literal, a multiple of itself.
+    Literal(BigUint),
+    /// A chosen literal (a declared constant) whose every value is a multiple of the literal.
+    Chosen(Sexp, BigUint),
+}
+
+impl Scaled {
+    fn scale(&self) -> &BigUint {
+        match self {
+            Scaled::Times(_, c) | Scaled::Literal(c) | Scaled::Chosen(_, c) => c,
+        }
+    }
+}
+
+/// The greatest common divisor (`gcd(0, c) = c`).
+pub(crate) fn gcd(mut a: BigUint, mut b: BigUint) -> BigUint {
+    while !b.is_zero() {
+        let r = &a % &b;
+        a = b;
+        b = r;
+    }
+    a
+}
 
 impl Facts {
     /// Reads the commands (in order) of a script or of a script under construction; stops
@@ -32,6 +66,7 @@ impl Facts {
             upper: HashMap::new(),
             lower: HashMap::new(),
             strict: HashSet::new(),
+            steps: HashMap::new(),
         };
         let width_of = |s: &Sexp| match s {
             Sexp::List(v) if v.len() == 3 && v[1] == Sexp::atom("BitVec") => match &v[2] {
@@ -109,10 +144,15 @@ impl Facts {
     /// Records that the declared constant `name` (`width` bits) lies in `[lo, hi]` in every
     /// model of the queries that use these facts: a constant a query defines (a linear race
     /// query's chosen literal, `engine::linear`), whose bounds the script cannot state.
-    pub(crate) fn bound(&mut self, name: &str, width: u32, lo: BigUint, hi: BigUint) {
+    /// Its values are also multiples of `step` (the greatest common divisor of the literals
+    /// it is chosen among; 0 when all are 0), which [`Facts::offset_lemmas`] divides by.
+    pub(crate) fn bound(&mut self, name: &str, width: u32, (lo, hi): (BigUint, BigUint), step: BigUint) {
         self.widths.insert(name.to_string(), width);
         self.lower.insert(name.to_string(), lo);
         self.upper.insert(name.to_string(), hi);
+        if step > BigUint::one() {
+            self.steps.insert(name.to_string(), step);
+        }
     }
 
     /// The division chains by literals among `terms` (each walked once, definitions by
@@ -401,9 +441,60 @@ impl Facts {
         None
     }
 
+    /// The ways to read `x` as `u + m*v` ([`Facts::radix`]), each with the conditions under
+    /// which it holds where the script's bounds cannot show that `u < m` or that `x` does not
+    /// wrap (`u`, `m`, `v`, conditions): `u < m` (unsigned) and `v <= K`,
+    /// `K = floor(2^w / max(m)) - 1`, for then `u + m*v < m*(v + 1) <= 2^w`. The conditions are
+    /// what the thread's own path condition usually implies (a loop guard `i < n`, an index
+    /// `4*i + k` below a row's length), which the bounds of the script's top level do not
+    /// show; a lemma premised on them is valid in every model, and spares the solver the
+    /// search for the products' carries. Fewest conditions first, a literal radix before a
+    /// symbolic one.
+    pub(super) fn guarded_radixes(&self, x: &Sexp) -> Vec<(Sexp, Sexp, Sexp, Vec<Sexp>)> {
+        if let Some((u, m, v)) = self.radix(x) {
+            return vec![(u, m, v, Vec::new())];
+        }
+        let mut out = Vec::new();
+        let Some(w) = self.width(x) else { return out };
+        let limit = BigUint::one() << w;
+        let t = self.resolve(x);
+        let candidates: Vec<(Sexp, &Sexp)> = match split(t) {
+            Some((Op::Named("bvadd"), [p, q])) => vec![(p.clone(), q), (q.clone(), p)],
+            Some((Op::Named("bvmul"), [_, _])) => vec![(Sexp::bv(&BigUint::zero(), w), t)],
+            _ => return out,
+        };
+        for (u, prod) in candidates {
+            let Some((Op::Named("bvmul"), [r, s])) = split(self.resolve(prod)) else {
+                continue;
+            };
+            for (m, v) in [(r, s), (s, r)] {
+                let max_m = self.max(m);
+                if (self.literal(m).is_some() && self.literal(v).is_some()) || max_m.is_zero() {
+                    continue;
+                }
+                let k = &limit / &max_m;
+                if k.is_zero() {
+                    continue;
+                }
+                let k = k - 1u8;
+                let mut conditions = Vec::new();
+                if !self.less(&u, m) {
+                    conditions.push(Sexp::app("bvult", vec![u.clone(), m.clone()]));
+                }
+                if self.max(v) > k {
+                    conditions.push(Sexp::app("bvule", vec![v.clone(), Sexp::bv(&k, w)]));
+                }
+                out.push((u.clone(), m.clone(), v.clone(), conditions));
+            }
+        }
+        out.sort_by_key(|(_, m, _, c)| (c.len(), self.literal(m).is_none()));
+        out
+    }
+
     /// Valid lemmas for two threads' values `x1`, `x2` (same width): for each shared
     /// mixed-radix decomposition, `x1 = x2 => u1 = u2 and v1 = v2`, and the same for the
-    /// parts, down to [`LEMMA_DEPTH`] levels.
+    /// parts, down to [`LEMMA_DEPTH`] levels. A decomposition the script's bounds do not
+    /// show ([`Facts::guarded_radixes`]) adds its conditions to the premise.
     pub(crate) fn pair_lemmas(&self, x1: &Sexp, x2: &Sexp, out: &mut Vec<Sexp>) {
         self.pair_rec(x1, x2, out, LEMMA_DEPTH);
     }
@@ -419,18 +510,28 @@ impl Facts {
         {
             return self.pair_rec(y1, y2, out, depth);
         }
-        let (Some((u1, m1, v1)), Some((u2, m2, v2))) = (self.radix(x1), self.radix(x2)) else {
+        // The first reading of `x1` that `x2` shares the radix of (the same term: `blockDim.x`,
+        // not each thread's own value). Also for a literal radix: even a power of two (a
+        // shift) leaves the solver to find that carries cannot make two sums equal, which the
+        // lemma states outright.
+        let (ones, twos) = (self.guarded_radixes(x1), self.guarded_radixes(x2));
+        let Some(((u1, _, v1, c1), (u2, _, v2, c2))) = ones.into_iter().find_map(|one| {
+            let m1 = self.core(&one.1).clone();
+            let two = twos.iter().find(|two| *self.core(&two.1) == m1)?.clone();
+            Some((one, two))
+        }) else {
             return;
         };
-        // Also for a literal radix: even a power of two (a shift) leaves the solver to find
-        // that carries cannot make two sums equal, which the lemma states outright.
-        if self.core(&m1) != self.core(&m2) {
-            return;
-        }
+        let equal = Sexp::app("=", vec![x1.clone(), x2.clone()]);
+        let premise = if c1.is_empty() && c2.is_empty() {
+            equal
+        } else {
+            Sexp::app("and", std::iter::once(equal).chain(c1).chain(c2).collect())
+        };
         out.push(Sexp::app(
             "=>",
             vec![
-                Sexp::app("=", vec![x1.clone(), x2.clone()]),
+                premise,
                 Sexp::app(
                     "and",
                     vec![
@@ -448,29 +549,22 @@ impl Facts {
     /// literal `c >= w1, w2`: `x1, x2` within `±2^k` (so `c*x` does not wrap) and the bytes
     /// overlapping (signed, as the race queries compare) imply `x1 = x2` (which spares the
     /// solver the 64-bit comparisons even without a radix); then the mixed-radix lemmas of
-    /// `(x1, x2)`. Nothing for other offsets.
+    /// `(x1, x2)`. `c` is the greatest common divisor of both offsets' scales
+    /// ([`Facts::scaled_terms`]): a row's byte offset `b*(4*P)` plus an element's `sext(4*i)*4`
+    /// plus a vector's member `12` is `4*(b*P + sext(4*i) + 3)`. Nothing for other offsets.
     pub(crate) fn offset_lemmas(&self, o1: &Sexp, w1: u32, o2: &Sexp, w2: u32, out: &mut Vec<Sexp>) {
-        let product = |o: &Sexp| self.by_literal(o);
-        // `c*x`, or `c*a + c*b` read as `c*(a + b)` (an identity modulo 2^64): a row's byte
-        // offset plus an element's (`out + i*C` indexed by `j`).
-        let scaled = |o: &Sexp| -> Option<(Sexp, BigUint)> {
-            if let Some(p) = product(o) {
-                return Some(p);
-            }
-            match split(self.resolve(o))? {
-                (Op::Named("bvadd"), [a, b]) => {
-                    let ((x, c), (y, d)) = (product(a)?, product(b)?);
-                    (c == d).then(|| (Sexp::app("bvadd", vec![x, y]), c))
-                }
-                _ => None,
-            }
-        };
-        let (Some((x1, c1)), Some((x2, c2))) = (scaled(o1), scaled(o2)) else {
+        let (Some(t1), Some(t2)) = (self.scaled_terms(o1), self.scaled_terms(o2)) else {
             return;
         };
-        if c1 != c2 || c1 < BigUint::from(w1.max(w2)) || self.width(&x1) != Some(64) || self.width(&x2) != Some(64) {
+        // The greatest common scale of both offsets' terms.
+        let c1 = t1
+            .iter()
+            .chain(&t2)
+            .fold(BigUint::zero(), |g, t| gcd(g, t.scale().clone()));
+        if c1 < BigUint::from(w1.max(w2)) {
             return;
         }
+        let (x1, x2) = (Facts::unscaled(t1, &c1), Facts::unscaled(t2, &c1));
         let k = 62 - c1.bits().min(62) as u32;
         let lo = (BigUint::one() << 64) - (BigUint::one() << k);
         let hi = BigUint::one() << k;
@@ -522,6 +616,67 @@ impl Facts {
             },
             _ => None,
         }
+    }
+
+    /// A 64-bit byte offset as a sum of terms, each a multiple of a literal scale: `y*c`, a
+    /// literal, or a chosen literal whose values are all multiples of one ([`Facts::bound`]).
+    /// At most [`SCALED_TERMS`] terms; `None` for a term of no known scale or an offset not
+    /// 64 bits wide.
+    fn scaled_terms(&self, o: &Sexp) -> Option<Vec<Scaled>> {
+        if self.width(o) != Some(64) {
+            return None;
+        }
+        let mut stack = vec![o];
+        let mut out = Vec::new();
+        while let Some(t) = stack.pop() {
+            if out.len() + stack.len() >= SCALED_TERMS {
+                return None;
+            }
+            if let Some((y, c)) = self.by_literal(t) {
+                out.push(Scaled::Times(y, c));
+            } else if let Some(l) = self.literal(t) {
+                out.push(Scaled::Literal(l));
+            } else if let Sexp::Atom(a) = self.resolve(t)
+                && let Some(step) = self.steps.get(a)
+            {
+                out.push(Scaled::Chosen(t.clone(), step.clone()));
+            } else {
+                match split(self.resolve(t))? {
+                    (Op::Named("bvadd"), args) => stack.extend(args.iter().rev()),
+                    _ => return None,
+                }
+            }
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
+    /// The sum of [`Facts::scaled_terms`]' terms divided by `c` (which divides every scale),
+    /// the term of the greatest scale first (`x = b*P + (sext(4*i) + 3)`, so that its
+    /// mixed-radix reading is the row and the rest): `y*(s/c)`, `L/c`, a chosen literal
+    /// divided by `c` (exact: its values are multiples of `c`).
+    fn unscaled(mut terms: Vec<Scaled>, c: &BigUint) -> Sexp {
+        terms.sort_by(|a, b| b.scale().cmp(a.scale()));
+        let mut parts: Vec<Sexp> = Vec::new();
+        for t in terms {
+            match t {
+                Scaled::Times(y, s) => {
+                    let q = s / c;
+                    parts.push(if q.is_one() {
+                        y
+                    } else {
+                        Sexp::app("bvmul", vec![y, Sexp::bv(&q, 64)])
+                    });
+                }
+                Scaled::Literal(l) if l.is_zero() => {}
+                Scaled::Literal(l) => parts.push(Sexp::bv(&(l / c), 64)),
+                Scaled::Chosen(y, _) => parts.push(Sexp::app("bvudiv", vec![y, Sexp::bv(c, 64)])),
+            }
+        }
+        let mut rest = parts.pop().unwrap_or_else(|| Sexp::bv(&BigUint::zero(), 64));
+        while let Some(p) = parts.pop() {
+            rest = Sexp::app("bvadd", vec![p, rest]);
+        }
+        rest
     }
 
     /// For 64-bit element offsets `x1 = sext(i1*C) + sext(j1)` and `x2 = sext(i2*C) + sext(j2)`

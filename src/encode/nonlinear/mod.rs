@@ -32,7 +32,7 @@ pub(crate) mod products;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use facts::Facts;
+pub(crate) use facts::{Facts, gcd};
 
 use products::{
     Chain, Division, DivisionKey, LiteralSum, Product, Sum, chain_lemmas, division_lemmas, division_name, lemmas,

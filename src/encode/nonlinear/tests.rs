@@ -364,14 +364,26 @@ fn radix_lemma_is_derived_only_without_wrapping_and_is_valid() {
     // Valid: its negation is unsatisfiable over the exact (multiplying) script.
     let neg = Sexp::app("not", vec![lemmas[0].clone()]);
     assert_eq!(z3_says(&script_text(&cmds, &[neg])), "unsat");
-    // A symbolic grid of up to 100 blocks: 99*8 + 7 wraps 8 bits, and the lemma would be
-    // false (the negation is satisfiable), so none is derived.
+    // A symbolic grid of up to 100 blocks: 99*8 + 7 wraps 8 bits, and the lemma as it stands
+    // would be false (its negation is satisfiable). It is derived only under the condition
+    // that no block index past 255/8 - 1 = 31 takes part, and is then valid.
     let cmds = radix_script(None, 100);
     let mut lemmas = Vec::new();
     nonlinear::Facts::new(&cmds).pair_lemmas(&x("t1"), &x("t2"), &mut lemmas);
-    assert!(lemmas.is_empty(), "{lemmas:?}");
+    assert_eq!(lemmas.len(), 1, "{lemmas:?}");
+    assert_eq!(
+        lemmas[0].to_string(),
+        "(=> (and (= t1.g t2.g) (bvule t1.bx #x1f) (bvule t2.bx #x1f)) (and (= t1.tx t2.tx) (= t1.bx t2.bx)))"
+    );
+    let neg = Sexp::app("not", vec![lemmas[0].clone()]);
+    assert_eq!(z3_says(&script_text(&cmds, &[neg])), "unsat");
     let would_be = parse_sexp("(not (=> (= t1.g t2.g) (and (= t1.tx t2.tx) (= t1.bx t2.bx))))");
     assert_eq!(z3_says(&script_text(&cmds, &[would_be])), "sat");
+    // A condition one bound looser (block indices up to 32) would make it false.
+    let looser = parse_sexp(
+        "(not (=> (and (= t1.g t2.g) (bvule t1.bx #x20) (bvule t2.bx #x20)) (and (= t1.tx t2.tx) (= t1.bx t2.bx))))",
+    );
+    assert_eq!(z3_says(&script_text(&cmds, &[looser])), "sat");
     // Up to 31 blocks: 30*8 + 7 < 256, derived again.
     let cmds = radix_script(None, 31);
     let mut lemmas = Vec::new();
@@ -380,7 +392,38 @@ fn radix_lemma_is_derived_only_without_wrapping_and_is_valid() {
 }
 
 #[test]
-fn offset_lemma_needs_equal_scales_covering_the_widths() {
+fn a_radix_lemma_takes_the_bound_the_path_condition_gives_as_its_premise() {
+    // `x = b*10 + e`: a row of 10 elements, its column `e` bounded only by what a thread's
+    // path condition says (a loop guard), not by the script's top level.
+    let mut cmds = radix_script(Some(4), 0);
+    for t in ["t1", "t2"] {
+        cmds.push(Command::DeclareConst {
+            name: format!("{t}.e"),
+            sort: Sexp::bv_sort(8),
+        });
+        cmds.push(Command::DefineConst {
+            name: format!("{t}.x"),
+            sort: Sexp::bv_sort(8),
+            value: parse_sexp(&format!("(bvadd (bvmul {t}.bx #x0a) {t}.e)")),
+        });
+    }
+    let x = |t: &str| Sexp::atom(format!("{t}.x"));
+    let mut lemmas = Vec::new();
+    nonlinear::Facts::new(&cmds).pair_lemmas(&x("t1"), &x("t2"), &mut lemmas);
+    assert_eq!(lemmas.len(), 1, "{lemmas:?}");
+    assert_eq!(
+        lemmas[0].to_string(),
+        "(=> (and (= t1.x t2.x) (bvult t1.e #x0a) (bvult t2.e #x0a)) (and (= t1.e t2.e) (= t1.bx t2.bx)))"
+    );
+    let neg = Sexp::app("not", vec![lemmas[0].clone()]);
+    assert_eq!(z3_says(&script_text(&cmds, &[neg])), "unsat");
+    // Without the premise it would be false: a column of 10 is the next row's first.
+    let would_be = parse_sexp("(not (=> (= t1.x t2.x) (and (= t1.e t2.e) (= t1.bx t2.bx))))");
+    assert_eq!(z3_says(&script_text(&cmds, &[would_be])), "sat");
+}
+
+#[test]
+fn offset_lemma_needs_a_common_scale_covering_the_widths() {
     let cmds = radix_script(Some(4), 0);
     let facts = nonlinear::Facts::new(&cmds);
     let o = |t: &str, c: &str| parse_sexp(&format!("(bvmul ((_ zero_extend 56) {t}.g) {c})"));
@@ -406,6 +449,8 @@ fn offset_lemma_needs_equal_scales_covering_the_widths() {
         &mut out,
     );
     assert!(out.is_empty(), "{out:?}");
+    // Scales 4 and 8: their common scale 4 covers both 4-byte accesses, so overlap means
+    // `g1 = 2*g2` (the second offset as the common scale's multiple).
     let mut out = Vec::new();
     facts.offset_lemmas(
         &o("t1", "#x0000000000000004"),
@@ -414,6 +459,73 @@ fn offset_lemma_needs_equal_scales_covering_the_widths() {
         4,
         &mut out,
     );
+    assert!(!out.is_empty(), "{out:?}");
+    assert!(out[0].to_string().ends_with(
+        "(= ((_ zero_extend 56) t1.g) (bvmul ((_ zero_extend 56) t2.g) #x0000000000000002)))"
+    ));
+    let valid = Sexp::app("and", out.clone());
+    assert_eq!(z3_says(&script_text(&cmds, &[Sexp::app("not", vec![valid])])), "unsat");
+    // Scales 2 and 4: the common scale 2 is narrower than a 4-byte access: nothing derived.
+    let mut out = Vec::new();
+    facts.offset_lemmas(
+        &o("t1", "#x0000000000000002"),
+        4,
+        &o("t2", "#x0000000000000004"),
+        4,
+        &mut out,
+    );
+    assert!(out.is_empty(), "{out:?}");
+}
+
+#[test]
+fn offsets_of_several_scales_and_a_chosen_literal_are_divided_by_their_common_scale() {
+    // `b*(4*10) + i*4 + k` with `k` chosen among 4, 8, 12 (a vector's members): four times
+    // `b*10 + (i + k/4)`, whose row `b` the radix lemma then gives under the condition that
+    // the column `i + k/4` stays below 10.
+    let mut cmds = radix_script(Some(4), 0);
+    for t in ["t1", "t2"] {
+        cmds.push(Command::DeclareConst {
+            name: format!("{t}.i"),
+            sort: Sexp::bv_sort(64),
+        });
+        cmds.push(Command::DeclareConst {
+            name: format!("{t}.k"),
+            sort: Sexp::bv_sort(64),
+        });
+        cmds.push(Command::Assert(parse_sexp(&format!(
+            "(or (= {t}.k (_ bv4 64)) (= {t}.k (_ bv8 64)) (= {t}.k (_ bv12 64)))"
+        ))));
+    }
+    let mut facts = nonlinear::Facts::new(&cmds);
+    for t in ["t1", "t2"] {
+        facts.bound(&format!("{t}.k"), 64, (BigUint::from(4u8), BigUint::from(12u8)), BigUint::from(4u8));
+    }
+    let o = |t: &str| {
+        parse_sexp(&format!(
+            "(bvadd (bvadd (bvmul ((_ zero_extend 56) {t}.bx) (_ bv40 64)) (bvmul {t}.i (_ bv4 64))) {t}.k)"
+        ))
+    };
+    let mut out = Vec::new();
+    facts.offset_lemmas(&o("t1"), 4, &o("t2"), 4, &mut out);
+    let text: Vec<String> = out.iter().map(|l| l.to_string()).collect();
+    assert!(
+        text[0].ends_with(
+            "(= (bvadd (bvmul ((_ zero_extend 56) t1.bx) #x000000000000000a) (bvadd t1.i (bvudiv t1.k #x0000000000000004))) \
+             (bvadd (bvmul ((_ zero_extend 56) t2.bx) #x000000000000000a) (bvadd t2.i (bvudiv t2.k #x0000000000000004)))))"
+        ),
+        "{text:?}"
+    );
+    assert!(
+        text.iter().any(|l| l.contains("(bvult (bvadd t1.i (bvudiv t1.k #x0000000000000004)) #x000000000000000a)")
+            && l.ends_with("(= ((_ zero_extend 56) t1.bx) ((_ zero_extend 56) t2.bx))))")),
+        "{text:?}"
+    );
+    let valid = Sexp::app("and", out.clone());
+    assert_eq!(z3_says(&script_text(&cmds, &[Sexp::app("not", vec![valid])])), "unsat");
+    // A chosen literal not known to be a multiple of 4 (no step given): nothing derived.
+    let facts = nonlinear::Facts::new(&cmds);
+    let mut out = Vec::new();
+    facts.offset_lemmas(&o("t1"), 4, &o("t2"), 4, &mut out);
     assert!(out.is_empty(), "{out:?}");
 }
 
