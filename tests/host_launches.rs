@@ -917,3 +917,21 @@ int main() {
     let (_, json, _) = gpug(&["--solver", "z3"], &path);
     assert_eq!(kernels(&json).len(), 4, "{json}");
 }
+
+/// A launch made only through function pointers (llm.c's `attention_backward1(…,
+/// launch_softmax_4, block_size)` and `benchmark_kernel`'s `kernel(std::forward<Args>(args)…)`)
+/// is read at the values of the calls that pass the pointer, after host reference loops that
+/// reach no launch: `n = 1024`, so the 1,024 threads write distinct elements. Before, the
+/// launcher was read as a root with `n` unknown, and the kernel raced for `n < 1024`; with the
+/// reference loops' full budget, the calls of `main` were no longer followed.
+#[test]
+fn a_launch_through_a_function_pointer_has_the_callers_values() {
+    let (code, v, err) = gpug(
+        &["--solver", "z3"],
+        Path::new("tests/kernels/programs/launcher_pointer.cu"),
+    );
+    assert_eq!(names_and_verdicts(&v), ["fill verified"], "{v}\n{err}");
+    assert_eq!(code, Some(0), "{err}");
+    let k = &kernels(&v)[0];
+    assert_eq!(k["launch"]["assuming"][2], "n = 1024", "{v}");
+}

@@ -460,9 +460,11 @@ fn offset_lemma_needs_a_common_scale_covering_the_widths() {
         &mut out,
     );
     assert!(!out.is_empty(), "{out:?}");
-    assert!(out[0].to_string().ends_with(
-        "(= ((_ zero_extend 56) t1.g) (bvmul ((_ zero_extend 56) t2.g) #x0000000000000002)))"
-    ));
+    assert!(
+        out[0]
+            .to_string()
+            .ends_with("(= ((_ zero_extend 56) t1.g) (bvmul ((_ zero_extend 56) t2.g) #x0000000000000002)))")
+    );
     let valid = Sexp::app("and", out.clone());
     assert_eq!(z3_says(&script_text(&cmds, &[Sexp::app("not", vec![valid])])), "unsat");
     // Scales 2 and 4: the common scale 2 is narrower than a 4-byte access: nothing derived.
@@ -498,7 +500,12 @@ fn offsets_of_several_scales_and_a_chosen_literal_are_divided_by_their_common_sc
     }
     let mut facts = nonlinear::Facts::new(&cmds);
     for t in ["t1", "t2"] {
-        facts.bound(&format!("{t}.k"), 64, (BigUint::from(4u8), BigUint::from(12u8)), BigUint::from(4u8));
+        facts.bound(
+            &format!("{t}.k"),
+            64,
+            (BigUint::from(4u8), BigUint::from(12u8)),
+            BigUint::from(4u8),
+        );
     }
     let o = |t: &str| {
         parse_sexp(&format!(
@@ -516,8 +523,10 @@ fn offsets_of_several_scales_and_a_chosen_literal_are_divided_by_their_common_sc
         "{text:?}"
     );
     assert!(
-        text.iter().any(|l| l.contains("(bvult (bvadd t1.i (bvudiv t1.k #x0000000000000004)) #x000000000000000a)")
-            && l.ends_with("(= ((_ zero_extend 56) t1.bx) ((_ zero_extend 56) t2.bx))))")),
+        text.iter().any(
+            |l| l.contains("(bvult (bvadd t1.i (bvudiv t1.k #x0000000000000004)) #x000000000000000a)")
+                && l.ends_with("(= ((_ zero_extend 56) t1.bx) ((_ zero_extend 56) t2.bx))))")
+        ),
         "{text:?}"
     );
     let valid = Sexp::app("and", out.clone());

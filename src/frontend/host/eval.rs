@@ -8,6 +8,12 @@ impl<'a, 'g> Host<'a, 'g> {
     /// The value of expression `e`, `None` when it is not an integer or `dim3` (or cannot be
     /// followed: then an integer is a fresh unknown).
     pub(super) fn eval(&mut self, e: &'a Node, env: &Env) -> Option<Val> {
+        if let Some(arg) = forwarded(e) {
+            return self.eval(arg, env);
+        }
+        if let Some(id) = self.host_function(e) {
+            return Some(Val::Host(id));
+        }
         let ty = e.type_str();
         if is_dim3(ty) {
             return self.eval_dim3(e, env);
@@ -61,7 +67,7 @@ impl<'a, 'g> Host<'a, 'g> {
                 }
                 match env.vals.get(&d.id) {
                     Some(Val::Int(v)) => Some(v.clone()),
-                    Some(Val::Dim3(_) | Val::Array(_) | Val::Float(..) | Val::Function(_)) => None,
+                    Some(Val::Dim3(_) | Val::Array(_) | Val::Float(..) | Val::Function(_) | Val::Host(_)) => None,
                     None => self.global(&d.id, ty),
                 }
             }
@@ -70,7 +76,7 @@ impl<'a, 'g> Host<'a, 'g> {
                 let c = component(e.name.as_deref()?)?;
                 match self.eval(e.inner.first()?, env)? {
                     Val::Dim3(d) => Some(d[c].clone()),
-                    Val::Int(_) | Val::Array(_) | Val::Float(..) | Val::Function(_) => None,
+                    Val::Int(_) | Val::Array(_) | Val::Float(..) | Val::Function(_) | Val::Host(_) => None,
                 }
             }
             "UnaryExprOrTypeTraitExpr" if e.name.as_deref() == Some("sizeof") => {
@@ -193,7 +199,7 @@ impl<'a, 'g> Host<'a, 'g> {
         self.found.truncate(before);
         match v? {
             Val::Int(v) => Some(v),
-            Val::Dim3(_) | Val::Array(_) | Val::Float(..) | Val::Function(_) => None,
+            Val::Dim3(_) | Val::Array(_) | Val::Float(..) | Val::Function(_) | Val::Host(_) => None,
         }
     }
 
@@ -267,4 +273,21 @@ impl<'a, 'g> Host<'a, 'g> {
             _ => None,
         }
     }
+}
+
+/// The argument of `std::forward<T>(x)` or `std::move(x)`, whose value is `x`'s (a variadic
+/// template's `kernel(std::forward<Args>(args)...)`, llm.c's `benchmark_kernel`). By
+/// declaration: the standard library's, whose parameter is a `std::remove_reference<…>::type`
+/// reference, not a function of the program's that is named so.
+pub(super) fn forwarded(e: &Node) -> Option<&Node> {
+    let e = strip(e);
+    if e.kind != "CallExpr" || e.inner.len() != 2 {
+        return None;
+    }
+    let callee = strip(&e.inner[0]);
+    let d = callee.referenced_decl.as_ref()?;
+    let standard = matches!(d.name.as_str(), "forward" | "move")
+        && d.kind == "FunctionDecl"
+        && d.ty.qual_type.contains("(typename std::remove_reference<");
+    standard.then(|| &e.inner[1])
 }

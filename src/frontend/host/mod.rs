@@ -50,7 +50,8 @@ use crate::frontend::lower::globals::{Globals, body_of, const_value};
 use crate::ir::{BinOp, Builtin, Dim, Expr, HostLaunch, Kernel, ParamKind, Ty, UnOp, VarId};
 use num_bigint::BigInt;
 use reach::{
-    callees, definitions, names_used, never_called, only_in_dead_branches, read_only, uncalled, whole_program,
+    callees, definitions, names_used, never_called, only_in_dead_branches, passed_only_to_program, read_only, uncalled,
+    whole_program,
 };
 use std::collections::{HashMap, HashSet};
 use terms::{c_text, cast, eq, fold, passed_unknown, substitute, wrap_ty};
@@ -111,6 +112,7 @@ pub(in crate::frontend) fn read<'a>(
         },
         last_params: Vec::new(),
         ref_out: Vec::new(),
+        reaching: HashMap::new(),
     };
     // The roots first (`main`), then each function holding a launch that no root's
     // interpretation entered (called only from another file, or through a pointer). A launch
@@ -122,7 +124,13 @@ pub(in crate::frontend) fn read<'a>(
         names_used(r, &mut names);
     }
     let funcs: Vec<&'a Node> = funcs.into_iter().filter(|f| !never_called(f, &names)).collect();
-    for f in funcs.iter().filter(|f| !called.contains(&f.id)) {
+    // A function whose address only the program's own calls get is run where they call it
+    // (and below, with unknown parameters, only if none did).
+    let passed = passed_only_to_program(roots, &h.defs, &funcs);
+    for f in funcs
+        .iter()
+        .filter(|f| !called.contains(&f.id) && !passed.contains(&f.id))
+    {
         h.function(f, Vec::new());
     }
     for f in &funcs {
@@ -156,6 +164,10 @@ enum Val {
     /// A driver API handle to the kernel of this name (`cuModuleGetFunction(&f, module,
     /// "matrixMulCUDA_block32")`), launched by `cuLaunchKernel(f, …)`.
     Function(String),
+    /// A pointer to one of the program's host functions (its declaration's id), passed as an
+    /// argument (`attention_backward1(…, launch_softmax_4, block_size)`, llm.c): a call
+    /// through it runs that function with the call's values ([`Host::call`]).
+    Host(String),
 }
 
 /// The state of one host function's interpretation.
@@ -236,6 +248,8 @@ struct Host<'a, 'g> {
     /// (`computeGridSize(n, 256, numBlocks, numThreads)`), each with the value the callee
     /// left in it (`None`: unknown), for the statement walk to write back.
     ref_out: Vec<(String, Option<Val>)>,
+    /// Whether each host function (by definition id) may reach a launch ([`Host::reaches_launch`]).
+    reaching: HashMap<String, bool>,
 }
 
 /// A `for` loop whose condition is known at each iteration is unrolled up to this many
@@ -243,6 +257,11 @@ struct Host<'a, 'g> {
 const MAX_UNROLL: usize = 64;
 /// The statements one unrolled loop may take (its nested loops and calls included).
 const UNROLL_STEPS: usize = 20_000;
+/// The statements one unrolled loop may take when it reaches no launch
+/// ([`Host::reaches_launch`]): a host reference computation (llm.c's
+/// `attention_backward_cpu`, loops over `B*NH*T*T`) must not spend the budget of the launches
+/// after it.
+const QUIET_UNROLL_STEPS: usize = 1_000;
 /// Calls of host functions are inlined at most this deep.
 const MAX_DEPTH: usize = 6;
 /// The interpretation's budget in statements (a host program of many helpers called many times).
@@ -456,6 +475,8 @@ fn assigned(n: &Node, out: &mut HashSet<String>) {
                 target_of(t, out);
             }
         }
+        // `std::forward(x)`, `std::move(x)`: `x` itself, not written.
+        ("CallExpr", _) if eval::forwarded(n).is_some() => {}
         ("CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr", _) => {
             for a in n.inner.iter().skip(1) {
                 let a = strip_parens(a);

@@ -7,7 +7,8 @@
 //!   runs calls, and the kernels launched only from them;
 //! - [`only_in_dead_branches`]: the kernels whose every launch lies in a branch the host's
 //!   values rule out;
-//! - [`read_only`]: the variables no code writes.
+//! - [`read_only`]: the variables no code writes;
+//! - [`passed_only_to_program`]: the functions whose address only the program's own calls get.
 //!
 //! Must not: interpret statements (that is `walk.rs`).
 
@@ -423,4 +424,71 @@ pub(super) fn never_called(f: &Node, names: &HashSet<String>) -> bool {
             .iter()
             .any(|c| c.kind == "TemplateArgument" || (c.kind.ends_with("Attr") && c.kind != "CUDAHostAttr"))
         && !names.contains(name)
+}
+
+/// The ids (of the definitions, `defs`) of the program's host functions `funcs` whose address
+/// is taken only to be passed to one of `funcs` (`run(out, T, launch_row)`, llm.c's
+/// `attention_backward1(…, launch_softmax_4, block_size)`): the interpretation follows the calls
+/// through such a pointer with their values ([`Host::call`]), so such a function is not a root
+/// whose parameters are all unknown. A function named anywhere else (called through a table, its
+/// address given to a library such as `glutDisplayFunc(display)`, stored) stays a root. The
+/// callee is taken to call the pointer only itself (or pass it on), not to keep it for a later
+/// call, as for the addresses of locals (docs/modelling.md, "Limits").
+pub(super) fn passed_only_to_program(
+    roots: &[&Node],
+    defs: &HashMap<String, &Node>,
+    funcs: &[&Node],
+) -> HashSet<String> {
+    let program: HashSet<&str> = funcs.iter().map(|f| f.id.as_str()).collect();
+    let def = |id: &str| defs.get(id).map_or(id.to_string(), |d| d.id.clone());
+    let function = |n: &Node| -> Option<String> {
+        let mut e = strip(n);
+        if e.kind == "UnaryOperator" && e.opcode.as_deref() == Some("&") {
+            e = strip(e.inner.first()?);
+        }
+        let d = e
+            .referenced_decl
+            .as_ref()
+            .filter(|d| e.kind == "DeclRefExpr" && d.kind == "FunctionDecl")?;
+        Some(def(&d.id)).filter(|id| program.contains(id.as_str()))
+    };
+    fn visit(
+        n: &Node,
+        function: &dyn Fn(&Node) -> Option<String>,
+        program: &HashSet<&str>,
+        def: &dyn Fn(&str) -> String,
+        passed: &mut HashSet<String>,
+        other: &mut HashSet<String>,
+    ) {
+        if matches!(n.kind.as_str(), "CallExpr" | "CXXMemberCallExpr") && !n.inner.is_empty() {
+            let into_program = referenced(&n.inner[0]).is_some_and(|id| program.contains(def(id).as_str()));
+            for (at, c) in n.inner.iter().enumerate() {
+                match function(c) {
+                    // The callee itself: a direct call.
+                    Some(_) if at == 0 => {}
+                    Some(f) if into_program => {
+                        passed.insert(f);
+                    }
+                    Some(f) => {
+                        other.insert(f);
+                    }
+                    None => visit(c, function, program, def, passed, other),
+                }
+            }
+            return;
+        }
+        if let Some(f) = function(n) {
+            other.insert(f);
+            return;
+        }
+        for c in &n.inner {
+            visit(c, function, program, def, passed, other);
+        }
+    }
+    let (mut passed, mut other) = (HashSet::new(), HashSet::new());
+    for r in roots {
+        visit(r, &function, &program, &def, &mut passed, &mut other);
+    }
+    passed.retain(|f| !other.contains(f));
+    passed
 }

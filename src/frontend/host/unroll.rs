@@ -33,6 +33,11 @@ impl<'a, 'g> Host<'a, 'g> {
         let entered = self.entered.clone();
         let early = self.early.last().map_or(0, Vec::len);
         let start = self.steps;
+        let budget = if self.reaches_launch(body) || self.reaches_launch(cond) || self.reaches_launch(inc) {
+            UNROLL_STEPS
+        } else {
+            QUIET_UNROLL_STEPS
+        };
         let mut done = None;
         for iteration in 0..=MAX_UNROLL {
             match self.eval(cond, env) {
@@ -50,7 +55,7 @@ impl<'a, 'g> Host<'a, 'g> {
             if !inc.is_empty() {
                 self.expr_stmt(inc, env);
             }
-            if self.steps - start > UNROLL_STEPS || self.steps > MAX_STEPS {
+            if self.steps - start > budget || self.steps > MAX_STEPS {
                 break;
             }
         }
@@ -63,6 +68,52 @@ impl<'a, 'g> Host<'a, 'g> {
             }
         }
         done
+    }
+
+    /// Whether running `n` may reach a launch: `n` holds one, or calls a host function that
+    /// may (transitively, memoized by definition), or calls through a pointer or a function
+    /// the program does not define (which may call back).
+    pub(super) fn reaches_launch(&mut self, n: &'a Node) -> bool {
+        let mut sites = Vec::new();
+        launch_nodes(n, &mut sites);
+        if !sites.is_empty() {
+            return true;
+        }
+        let mut calls = Vec::new();
+        call_nodes(n, &mut calls);
+        calls.into_iter().any(|c| {
+            let Some(callee) = c.inner.first().map(strip) else {
+                return true;
+            };
+            // The function called by name (a member function too); else a pointer.
+            let id = match (callee.kind.as_str(), &callee.referenced_decl) {
+                ("DeclRefExpr", Some(d)) if d.kind.ends_with("FunctionDecl") || d.kind.starts_with("CXX") => &d.id,
+                ("MemberExpr", _) => match &callee.referenced_member_decl {
+                    Some(id) => id,
+                    None => return true,
+                },
+                _ => return true,
+            };
+            let f = self
+                .defs
+                .get(id)
+                .copied()
+                .or_else(|| self.g.funcs_by_id.get(id).copied());
+            let Some(body) = f.and_then(body_of) else {
+                // A library's function (`printf`, `cudaMalloc`, `std::vector::push_back`),
+                // which calls none of the program's launches unless given a pointer to one.
+                return c.inner.iter().skip(1).any(|a| self.host_function(a).is_some());
+            };
+            let Some(f) = f else { return true };
+            if let Some(r) = self.reaching.get(&f.id) {
+                return *r;
+            }
+            // Recursion: not reaching unless another path does.
+            self.reaching.insert(f.id.clone(), false);
+            let r = self.reaches_launch(body);
+            self.reaching.insert(f.id.clone(), r);
+            r
+        })
     }
 
     /// The elements of the local array `d` declares with the initializer `init`, when it is a
@@ -140,4 +191,17 @@ fn only_read(n: &Node, id: &str, read: bool) -> bool {
     }
     let reads = n.kind == "ImplicitCastExpr" && n.cast_kind.as_deref() == Some("LValueToRValue");
     n.inner.iter().all(|c| only_read(c, id, reads))
+}
+
+/// The calls (`CallExpr`, member and operator calls) under `n`.
+fn call_nodes<'n>(n: &'n Node, out: &mut Vec<&'n Node>) {
+    if matches!(
+        n.kind.as_str(),
+        "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr"
+    ) {
+        out.push(n);
+    }
+    for c in &n.inner {
+        call_nodes(c, out);
+    }
 }

@@ -109,7 +109,7 @@ impl<'a, 'g> Host<'a, 'g> {
                         self.unknown("?", Ty::U32),
                         self.unknown("?", Ty::U32),
                     ]),
-                    Val::Array(_) | Val::Float(..) | Val::Function(_) => {
+                    Val::Array(_) | Val::Float(..) | Val::Function(_) | Val::Host(_) => {
                         env.vals.remove(id);
                         continue;
                     }
@@ -477,7 +477,7 @@ impl<'a, 'g> Host<'a, 'g> {
         let ty = self.int_ty(e.inner[0].type_str())?;
         let rhs = match self.eval(&e.inner[1], env)? {
             Val::Int(v) => v,
-            Val::Dim3(_) | Val::Array(_) | Val::Float(..) | Val::Function(_) => return None,
+            Val::Dim3(_) | Val::Array(_) | Val::Float(..) | Val::Function(_) | Val::Host(_) => return None,
         };
         if e.kind == "BinaryOperator" {
             return Some(cast(rhs, ty));
@@ -527,6 +527,13 @@ impl<'a, 'g> Host<'a, 'g> {
                     self.scan(c, env);
                 }
                 self.triple_launch(e, env);
+                return;
+            }
+            // `std::forward(x)`, `std::move(x)`: `x` itself, neither changed nor escaping.
+            "CallExpr" if super::eval::forwarded(e).is_some() => {
+                if let Some(arg) = super::eval::forwarded(e) {
+                    self.scan(arg, env);
+                }
                 return;
             }
             "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" => {
@@ -655,7 +662,15 @@ impl<'a, 'g> Host<'a, 'g> {
         }
         let callee = strip(e.inner.first()?);
         let id = match callee.kind.as_str() {
-            "DeclRefExpr" => callee.referenced_decl.as_ref()?.id.clone(),
+            // A call through a pointer that holds one of the program's functions: that one.
+            "DeclRefExpr" => match env.vals.get(&callee.referenced_decl.as_ref()?.id) {
+                Some(Val::Host(f)) => f.clone(),
+                _ => callee.referenced_decl.as_ref()?.id.clone(),
+            },
+            "UnaryOperator" if callee.opcode.as_deref() == Some("*") => match self.eval(callee.inner.first()?, env)? {
+                Val::Host(f) => f,
+                _ => return None,
+            },
             "MemberExpr" => callee.referenced_member_decl.clone()?,
             _ => return None,
         };
@@ -695,6 +710,26 @@ impl<'a, 'g> Host<'a, 'g> {
             }
         }
         out
+    }
+
+    /// The host function `e` names as a value (`f`, `&f`, decayed to a pointer): the
+    /// declaration id the calls of [`Host::call`] look up, when the program defines it and it
+    /// runs on the host.
+    pub(super) fn host_function(&self, e: &'a Node) -> Option<String> {
+        let mut e = strip(e);
+        if e.kind == "UnaryOperator" && e.opcode.as_deref() == Some("&") {
+            e = strip(e.inner.first()?);
+        }
+        let d = e
+            .referenced_decl
+            .as_ref()
+            .filter(|d| e.kind == "DeclRefExpr" && d.kind == "FunctionDecl")?;
+        let f = match self.defs.get(&d.id) {
+            Some(f) => *f,
+            None => *self.g.funcs_by_id.get(&d.id)?,
+        };
+        let device = f.has_attr("CUDAGlobalAttr") || (f.has_attr("CUDADeviceAttr") && !f.has_attr("CUDAHostAttr"));
+        (!device && body_of(f).is_some()).then(|| d.id.clone())
     }
 
     /// Runs `f` with launches inside marked as in a loop when `in_loop`.
