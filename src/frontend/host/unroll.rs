@@ -28,6 +28,9 @@ impl<'a, 'g> Host<'a, 'g> {
         if self.stack.is_empty() || self.bodies.last().is_some_and(|b| has_kind(b, "GotoStmt")) {
             return None;
         }
+        if self.too_many_iterations(cond, inc, env) {
+            return None;
+        }
         let saved = env.clone();
         let found = self.found.len();
         let entered = self.entered.clone();
@@ -68,6 +71,50 @@ impl<'a, 'g> Host<'a, 'g> {
             }
         }
         done
+    }
+
+    /// Whether the loop `for (…; i < n; i++)` (or `<=`, `++i`, `i += 1`) is known to run more
+    /// than [`MAX_UNROLL`] iterations before it starts (`i` and `n` known): then it is not
+    /// tried, whose first [`MAX_UNROLL`] iterations would be interpreted only to be dropped
+    /// (llm.c's `benchmark_kernel`, 1,000 repeats of a launch, inside a loop over block sizes).
+    fn too_many_iterations(&mut self, cond: &'a Node, inc: &'a Node, env: &Env) -> bool {
+        let cond = strip(cond);
+        let (Some(op), [lhs, rhs]) = (cond.opcode.as_deref(), &cond.inner[..]) else {
+            return false;
+        };
+        if cond.kind != "BinaryOperator" || !matches!(op, "<" | "<=") {
+            return false;
+        }
+        let var = strip(lhs);
+        let Some(id) = var
+            .referenced_decl
+            .as_ref()
+            .filter(|_| var.kind == "DeclRefExpr")
+            .map(|d| &d.id)
+        else {
+            return false;
+        };
+        let inc = strip(inc);
+        let step_one = match (inc.kind.as_str(), inc.opcode.as_deref()) {
+            ("UnaryOperator", Some("++")) => true,
+            ("CompoundAssignOperator", Some("+=")) => inc.inner.get(1).and_then(const_value) == Some(BigInt::from(1)),
+            _ => false,
+        } && inc
+            .inner
+            .first()
+            .map(strip)
+            .and_then(|t| t.referenced_decl.as_ref())
+            .is_some_and(|d| d.id == *id);
+        if !step_one {
+            return false;
+        }
+        let (Some(Val::Int(Expr::Const { value: from, .. })), Some(Val::Int(Expr::Const { value: to, .. }))) =
+            (env.vals.get(id).cloned(), self.eval(rhs, env))
+        else {
+            return false;
+        };
+        let count = to - from + BigInt::from(u8::from(op == "<="));
+        count > BigInt::from(MAX_UNROLL)
     }
 
     /// Whether running `n` may reach a launch: `n` holds one, or calls a host function that
