@@ -344,7 +344,7 @@ int main() {{
 /// A global that the host code sets at run time, read twice with no write between (one
 /// unknown), in a function that is called only through a pointer (`glutDisplayFunc`): the grid
 /// is related to the kernel's parameter; the kernel's own race (every x of a row writes img[y]) is still
-/// found.
+/// found. The call through the pointer is followed: the launch is reached from `main`.
 #[test]
 fn a_global_read_twice_is_one_value_in_a_function_called_through_a_pointer() {
     let text = "
@@ -378,7 +378,10 @@ int main() {
         .collect();
     assert!(assuming.contains(&"gridDim.x = w / 16"), "{assuming:?}");
     assert!(assuming.contains(&"gridDim.y = w / 16"), "{assuming:?}");
-    assert_eq!(k["launch"]["callers"], serde_json::json!(["display"]));
+    assert_eq!(
+        k["launch"]["callers"],
+        serde_json::json!(["main (line 18)", "on_display (line 15)", "display"])
+    );
     assert_eq!((code, k["verdict"].as_str()), (Some(1), Some("defect")), "{k}");
 }
 
@@ -706,7 +709,8 @@ fn a_kernel_the_program_never_names_is_dead_code() {
 /// only call the preprocessor removed (llm.c's `#if !defined(ENABLE_BF16)` around `case 1`),
 /// and one called only by such a function, make no launch: their kernels are not verified, and
 /// a note names the launcher. A launcher whose address is taken may be called: its kernel is
-/// verified and its race reported; `--kernel` verifies a dead one for every launch. A function
+/// verified and its race reported, for every launch (its address is held in a local, which
+/// may go anywhere) and at `main`'s values (the call through that local, followed); `--kernel` verifies a dead one for every launch. A function
 /// template's pattern is not read as a launcher of its own (its parameters unknown): only its
 /// instantiation, with main's values. A kernel instantiation launched only in a branch main's
 /// values never take (`if (block == 16)` with 32) is not verified.
@@ -719,6 +723,7 @@ fn a_launch_in_a_function_nothing_calls_is_not_a_launch() {
         names,
         [
             "scale verified",
+            "racy_by_pointer defect",
             "racy_by_pointer defect",
             "guarded verified",
             "tiled<32> verified"
