@@ -20,9 +20,11 @@ impl<'a, 'g> Host<'a, 'g> {
         for p in params {
             let given = args.next().flatten();
             let name = p.name.clone().unwrap_or_default();
-            // By value, or by `const` reference (which the callee cannot change).
+            // By value, by `const` reference (which the callee cannot change), or by rvalue
+            // reference (a temporary of the argument's value: `Args&&` given `B * T * C`).
             let pty = p.type_str().trim();
-            let by_value = !pty.contains('&') || (pty.starts_with("const ") && !pty.contains('*'));
+            let by_value =
+                !pty.contains('&') || (pty.starts_with("const ") && !pty.contains('*')) || pty.ends_with("&&");
             // A non-`const` reference to an integer starts as the caller's variable
             // ([`out_reference`]); its value at the end is written back.
             let val = match given {

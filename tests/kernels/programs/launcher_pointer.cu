@@ -1,5 +1,6 @@
 // A launch made only through function pointers (llm.c's attention_backward.cu): `run` and the
-// variadic `repeat` get `launch_fill` as an argument and call it with the values of `main`.
+// variadic `repeat` (llm.c's `benchmark_kernel`, its arguments forwarded, by lvalue and by
+// rvalue reference) get `launch_fill` as an argument and call it with the values of `main`.
 // Before `main` reaches them, host reference computations run loops far longer than any launch
 // needs to be read.
 #include <utility>
@@ -52,5 +53,6 @@ int main() {
     reference(h, n);
     run(out, n, launch_fill);
     repeat(100, launch_fill, out, n);
+    repeat(100, launch_fill, out, n * 1);  // an rvalue: `Args&&` is `int &&`
     return 0;
 }
