@@ -923,12 +923,12 @@ int main() {
     assert_eq!(kernels(&json).len(), 4, "{json}");
 }
 
-/// A launch made only through function pointers (llm.c's `attention_backward1(…,
-/// launch_softmax_4, block_size)` and `benchmark_kernel`'s `kernel(std::forward<Args>(args)…)`)
-/// is read at the values of the calls that pass the pointer, after host reference loops that
-/// reach no launch: `n = 1024`, so the 1,024 threads write distinct elements. Before, the
-/// launcher was read as a root with `n` unknown, and the kernel raced for `n < 1024`; with the
-/// reference loops' full budget, the calls of `main` were no longer followed.
+/// A launch made only through a function pointer (llm.c's `attention_backward1(…,
+/// launch_softmax_4, block_size)`) is read at the values of the call that passes the pointer,
+/// after host reference loops that reach no launch: `n = 1024`, so the 1,024 threads write
+/// distinct elements. Before, the launcher was read as a root with `n` unknown, and the kernel
+/// raced for `n < 1024`; with the reference loops' full budget, the calls of `main` were no
+/// longer followed. A template's call through the pointer (`benchmark_kernel`'s) adds no launch.
 #[test]
 fn a_launch_through_a_function_pointer_has_the_callers_values() {
     let (code, v, err) = gpug(

@@ -664,13 +664,19 @@ impl<'a, 'g> Host<'a, 'g> {
         }
         let callee = strip(e.inner.first()?);
         let id = match callee.kind.as_str() {
-            // A call through a pointer that holds one of the program's functions: that one.
+            // A call through a pointer that holds one of the program's functions: that one,
+            // except in a function template's instantiation (llm.c's `benchmark_kernel(reps,
+            // kernel, args...)`), whose callers pass their values by forwarding references that
+            // a loop around the call leaves unknown: its launches would be read with every
+            // value unknown (false races), where the program makes them with the values its
+            // other calls show. Such a function is read as before this reading existed.
             "DeclRefExpr" => match env.vals.get(&callee.referenced_decl.as_ref()?.id) {
-                Some(Val::Host(f)) => f.clone(),
+                Some(Val::Host(f)) if !self.in_instantiation() => f.clone(),
+                Some(Val::Host(_)) => return None,
                 _ => callee.referenced_decl.as_ref()?.id.clone(),
             },
             "UnaryOperator" if callee.opcode.as_deref() == Some("*") => match self.eval(callee.inner.first()?, env)? {
-                Val::Host(f) => f,
+                Val::Host(f) if !self.in_instantiation() => f,
                 _ => return None,
             },
             "MemberExpr" => callee.referenced_member_decl.clone()?,
@@ -712,6 +718,18 @@ impl<'a, 'g> Host<'a, 'g> {
             }
         }
         out
+    }
+
+    /// Whether the function being interpreted is a function template's instantiation (its
+    /// declaration has `TemplateArgument`s).
+    fn in_instantiation(&self) -> bool {
+        let Some((id, _)) = self.stack.last() else { return false };
+        let f = self
+            .defs
+            .get(id)
+            .copied()
+            .or_else(|| self.g.funcs_by_id.get(id).copied());
+        f.is_some_and(|f| f.inner.iter().any(|c| c.kind == "TemplateArgument"))
     }
 
     /// The host function `e` names as a value (`f`, `&f`, decayed to a pointer): the

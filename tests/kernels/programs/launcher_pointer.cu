@@ -1,6 +1,8 @@
-// A launch made only through function pointers (llm.c's attention_backward.cu): `run` and the
-// variadic `repeat` (llm.c's `benchmark_kernel`, its arguments forwarded, by lvalue and by
-// rvalue reference) get `launch_fill` as an argument and call it with the values of `main`.
+// A launch made only through function pointers (llm.c's attention_backward.cu): `run` gets
+// `launch_fill` as an argument and calls it with the values of `main`. The variadic template
+// `repeat` (llm.c's `benchmark_kernel`, its arguments forwarded by lvalue and by rvalue
+// reference) calls it too: a call through a pointer in a template's instantiation is not
+// followed, so it adds no launch.
 // Before `main` reaches them, host reference computations run loops far longer than any launch
 // needs to be read.
 #include <utility>
