@@ -157,5 +157,6 @@ Query: scale_rows.race.m.seg0.L22.relaxed
 (assert (= race.t2.read@27 (ite (bvult race.t2.sel@28 #x00000001) true false)))
 (assert (and (and (bvslt t1.off@11 (bvadd t2.off@14 #x0000000000000004)) (bvslt t2.off@14 (bvadd t1.off@11 #x0000000000000004))) (not (and race.t1.read@25 race.t2.read@27))))
 (assert (=> (and (and (bvsge ((_ sign_extend 32) (bvadd (nl.mul32 t1.row@7 param.width) t1.col@9)) #xf800000000000000) (bvslt ((_ sign_extend 32) (bvadd (nl.mul32 t1.row@7 param.width) t1.col@9)) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) (bvadd (nl.mul32 t2.row@8 param.width) t2.col@10)) #xf800000000000000) (bvslt ((_ sign_extend 32) (bvadd (nl.mul32 t2.row@8 param.width) t2.col@10)) #x0800000000000000)) (bvslt t1.off@11 (bvadd t2.off@14 #x0000000000000004)) (bvslt t2.off@14 (bvadd t1.off@11 #x0000000000000004))) (= ((_ sign_extend 32) (bvadd (nl.mul32 t1.row@7 param.width) t1.col@9)) ((_ sign_extend 32) (bvadd (nl.mul32 t2.row@8 param.width) t2.col@10)))))
+(assert (=> (and (= (bvadd (nl.mul32 t1.row@7 param.width) t1.col@9) (bvadd (nl.mul32 t2.row@8 param.width) t2.col@10)) (bvult t1.col@9 param.width) (bvule t1.row@7 #x00000000) (bvult t2.col@10 param.width) (bvule t2.row@8 #x00000000)) (and (= t1.col@9 t2.col@10) (= t1.row@7 t2.row@8))))
 (check-sat)
 (exit)

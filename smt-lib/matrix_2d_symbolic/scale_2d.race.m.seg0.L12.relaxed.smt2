@@ -168,5 +168,8 @@ Query: scale_2d.race.m.seg0.L12.relaxed
 (assert (= race.t2.read@25 (ite (bvult race.t2.sel@26 #x00000001) true false)))
 (assert (and (and (bvslt t1.off@9 (bvadd t2.off@12 #x0000000000000004)) (bvslt t2.off@12 (bvadd t1.off@9 #x0000000000000004))) (not (and race.t1.read@23 race.t2.read@25))))
 (assert (=> (and (and (bvsge ((_ sign_extend 32) (bvadd (nl.mul32 t1.row@3 param.width) t1.col@1)) #xf800000000000000) (bvslt ((_ sign_extend 32) (bvadd (nl.mul32 t1.row@3 param.width) t1.col@1)) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) (bvadd (nl.mul32 t2.row@4 param.width) t2.col@2)) #xf800000000000000) (bvslt ((_ sign_extend 32) (bvadd (nl.mul32 t2.row@4 param.width) t2.col@2)) #x0800000000000000)) (bvslt t1.off@9 (bvadd t2.off@12 #x0000000000000004)) (bvslt t2.off@12 (bvadd t1.off@9 #x0000000000000004))) (= ((_ sign_extend 32) (bvadd (nl.mul32 t1.row@3 param.width) t1.col@1)) ((_ sign_extend 32) (bvadd (nl.mul32 t2.row@4 param.width) t2.col@2)))))
+(assert (=> (and (= (bvadd (nl.mul32 t1.row@3 param.width) t1.col@1) (bvadd (nl.mul32 t2.row@4 param.width) t2.col@2)) (bvult t1.col@1 param.width) (bvule t1.row@3 #x00000000) (bvult t2.col@2 param.width) (bvule t2.row@4 #x00000000)) (and (= t1.col@1 t2.col@2) (= t1.row@3 t2.row@4))))
+(assert (=> (and (= t1.col@1 t2.col@2) (bvule t1.blockIdx.x #x003fffff) (bvule t2.blockIdx.x #x003fffff)) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.blockIdx.x t2.blockIdx.x))))
+(assert (=> (= t1.row@3 t2.row@4) (and (= t1.threadIdx.y t2.threadIdx.y) (= t1.blockIdx.y t2.blockIdx.y))))
 (check-sat)
 (exit)

@@ -110,5 +110,6 @@ Query: mixed.race.counts.seg0.L14.relaxed
 (assert (= race.t2.read@21 (ite (bvult race.t2.sel@22 #x00000001) true false)))
 (assert (and (and (bvslt t1.off@3 (bvadd t2.off@6 #x0000000000000004)) (bvslt t2.off@6 (bvadd t1.off@3 #x0000000000000004))) (not (and race.t1.read@19 race.t2.read@21))))
 (assert (=> (and (and (bvsge ((_ zero_extend 32) t1.i@1) #xf800000000000000) (bvslt ((_ zero_extend 32) t1.i@1) #x0800000000000000)) (and (bvsge ((_ zero_extend 32) t2.i@2) #xf800000000000000) (bvslt ((_ zero_extend 32) t2.i@2) #x0800000000000000)) (bvslt t1.off@3 (bvadd t2.off@6 #x0000000000000004)) (bvslt t2.off@6 (bvadd t1.off@3 #x0000000000000004))) (= ((_ zero_extend 32) t1.i@1) ((_ zero_extend 32) t2.i@2))))
+(assert (=> (and (= t1.i@1 t2.i@2) (bvule t1.blockIdx.x #x003fffff) (bvule t2.blockIdx.x #x003fffff)) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.blockIdx.x t2.blockIdx.x))))
 (check-sat)
 (exit)

@@ -787,6 +787,7 @@ Query: scalarProdGPU.race.d_C.seg0.L31.relaxed
 (assert (and t2.reach@483 t2.valid@488))
 (assert (and (and (bvslt t1.off@484 (bvadd t2.off@487 #x0000000000000004)) (bvslt t2.off@487 (bvadd t1.off@484 #x0000000000000004))) (or (not same_block) (= t1.bc@20 t2.bc@40))))
 (assert (=> (and (and (bvsge ((_ sign_extend 32) t1.vec@3) #xf800000000000000) (bvslt ((_ sign_extend 32) t1.vec@3) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) t2.vec@23) #xf800000000000000) (bvslt ((_ sign_extend 32) t2.vec@23) #x0800000000000000)) (bvslt t1.off@484 (bvadd t2.off@487 #x0000000000000004)) (bvslt t2.off@487 (bvadd t1.off@484 #x0000000000000004))) (= ((_ sign_extend 32) t1.vec@3) ((_ sign_extend 32) t2.vec@23))))
+(assert (=> (and (= t1.vec@3 t2.vec@23) (bvule ((_ extract 31 0) t1.it.L17@2) #x07ffffff) (bvule ((_ extract 31 0) t2.it.L17@22) #x07ffffff)) (and (= t1.blockIdx.x t2.blockIdx.x) (= ((_ extract 31 0) t1.it.L17@2) ((_ extract 31 0) t2.it.L17@22)))))
 (assert (=> (and (and (bvsle #x00000000 ((_ extract 31 0) t1.it.L17@2)) (bvslt ((_ extract 31 0) t1.it.L17@2) #x04000000)) (and (bvsle #x00000000 ((_ extract 31 0) t2.it.L17@22)) (bvslt ((_ extract 31 0) t2.it.L17@22) #x04000000)) (and (bvsle #x00000000 t1.blockIdx.x) (bvslt t1.blockIdx.x #x00000020)) (and (bvsle #x00000000 t2.blockIdx.x) (bvslt t2.blockIdx.x #x00000020)) (= ((_ sign_extend 32) t1.vec@3) ((_ sign_extend 32) t2.vec@23))) (and (= ((_ extract 31 0) t1.it.L17@2) ((_ extract 31 0) t2.it.L17@22)) (= t1.blockIdx.x t2.blockIdx.x))))
 (check-sat)
 (exit)

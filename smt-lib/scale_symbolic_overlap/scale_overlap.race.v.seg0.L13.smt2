@@ -92,5 +92,6 @@ Query: scale_overlap.race.v.seg0.L13
 (assert (= race.t2.read@23 (ite (bvult race.t2.sel@24 #x00000001) true false)))
 (assert (and (and (bvslt t1.off@7 (bvadd t2.off@10 #x0000000000000004)) (bvslt t2.off@10 (bvadd t1.off@7 #x0000000000000004))) (not (and race.t1.read@21 race.t2.read@23))))
 (assert (=> (and (and (bvsge ((_ sign_extend 32) t1.i@1) #xf800000000000000) (bvslt ((_ sign_extend 32) t1.i@1) #x0800000000000000)) (and (bvsge ((_ sign_extend 32) t2.i@2) #xf800000000000000) (bvslt ((_ sign_extend 32) t2.i@2) #x0800000000000000)) (bvslt t1.off@7 (bvadd t2.off@10 #x0000000000000004)) (bvslt t2.off@10 (bvadd t1.off@7 #x0000000000000004))) (= ((_ sign_extend 32) t1.i@1) ((_ sign_extend 32) t2.i@2))))
+(assert (=> (and (= t1.i@1 t2.i@2) (bvult t1.threadIdx.x (bvudiv blockDim.x #x00000002)) (bvule t1.blockIdx.x #x003fffff) (bvult t2.threadIdx.x (bvudiv blockDim.x #x00000002)) (bvule t2.blockIdx.x #x003fffff)) (and (= t1.threadIdx.x t2.threadIdx.x) (= t1.blockIdx.x t2.blockIdx.x))))
 (check-sat)
 (exit)

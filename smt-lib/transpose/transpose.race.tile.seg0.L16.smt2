@@ -89,5 +89,7 @@ Query: transpose.race.tile.seg0.L16
 (assert t1.valid@14)
 (assert t2.valid@17)
 (assert (and (and (bvslt t1.off@13 (bvadd t2.off@16 #x0000000000000004)) (bvslt t2.off@16 (bvadd t1.off@13 #x0000000000000004))) same_block))
+(assert (=> (and (and (bvsge (bvadd (bvmul ((_ zero_extend 32) t1.threadIdx.y) #x0000000000000010) ((_ zero_extend 32) t1.threadIdx.x)) #xf800000000000000) (bvslt (bvadd (bvmul ((_ zero_extend 32) t1.threadIdx.y) #x0000000000000010) ((_ zero_extend 32) t1.threadIdx.x)) #x0800000000000000)) (and (bvsge (bvadd (bvmul ((_ zero_extend 32) t2.threadIdx.y) #x0000000000000010) ((_ zero_extend 32) t2.threadIdx.x)) #xf800000000000000) (bvslt (bvadd (bvmul ((_ zero_extend 32) t2.threadIdx.y) #x0000000000000010) ((_ zero_extend 32) t2.threadIdx.x)) #x0800000000000000)) (bvslt t1.off@13 (bvadd t2.off@16 #x0000000000000004)) (bvslt t2.off@16 (bvadd t1.off@13 #x0000000000000004))) (= (bvadd (bvmul ((_ zero_extend 32) t1.threadIdx.y) #x0000000000000010) ((_ zero_extend 32) t1.threadIdx.x)) (bvadd (bvmul ((_ zero_extend 32) t2.threadIdx.y) #x0000000000000010) ((_ zero_extend 32) t2.threadIdx.x)))))
+(assert (=> (= (bvadd (bvmul ((_ zero_extend 32) t1.threadIdx.y) #x0000000000000010) ((_ zero_extend 32) t1.threadIdx.x)) (bvadd (bvmul ((_ zero_extend 32) t2.threadIdx.y) #x0000000000000010) ((_ zero_extend 32) t2.threadIdx.x))) (and (= ((_ zero_extend 32) t1.threadIdx.x) ((_ zero_extend 32) t2.threadIdx.x)) (= ((_ zero_extend 32) t1.threadIdx.y) ((_ zero_extend 32) t2.threadIdx.y)))))
 (check-sat)
 (exit)
