@@ -45,7 +45,7 @@ mod terms;
 mod unroll;
 mod walk;
 
-use crate::frontend::ast::{Node, strip_parens};
+use crate::frontend::ast::{DeclRef, Node, strip_parens};
 use crate::frontend::lower::globals::{Globals, body_of, const_value};
 use crate::ir::{BinOp, Builtin, Dim, Expr, HostLaunch, Kernel, ParamKind, Ty, UnOp, VarId};
 use num_bigint::BigInt;
@@ -554,4 +554,15 @@ fn dedup(found: Vec<Found>) -> Vec<HostLaunch> {
         }
     }
     out
+}
+
+/// The function declaration `e` names as a value (`f`, `&f`, decayed to a pointer).
+fn named_function(e: &Node) -> Option<&DeclRef> {
+    let mut e = strip(e);
+    if e.kind == "UnaryOperator" && e.opcode.as_deref() == Some("&") {
+        e = strip(e.inner.first()?);
+    }
+    e.referenced_decl
+        .as_ref()
+        .filter(|d| e.kind == "DeclRefExpr" && d.kind == "FunctionDecl")
 }

@@ -442,14 +442,7 @@ pub(super) fn passed_only_to_program(
     let program: HashSet<&str> = funcs.iter().map(|f| f.id.as_str()).collect();
     let def = |id: &str| defs.get(id).map_or(id.to_string(), |d| d.id.clone());
     let function = |n: &Node| -> Option<String> {
-        let mut e = strip(n);
-        if e.kind == "UnaryOperator" && e.opcode.as_deref() == Some("&") {
-            e = strip(e.inner.first()?);
-        }
-        let d = e
-            .referenced_decl
-            .as_ref()
-            .filter(|d| e.kind == "DeclRefExpr" && d.kind == "FunctionDecl")?;
+        let d = named_function(n)?;
         Some(def(&d.id)).filter(|id| program.contains(id.as_str()))
     };
     fn visit(

@@ -736,14 +736,7 @@ impl<'a, 'g> Host<'a, 'g> {
     /// declaration id the calls of [`Host::call`] look up, when the program defines it and it
     /// runs on the host.
     pub(super) fn host_function(&self, e: &'a Node) -> Option<String> {
-        let mut e = strip(e);
-        if e.kind == "UnaryOperator" && e.opcode.as_deref() == Some("&") {
-            e = strip(e.inner.first()?);
-        }
-        let d = e
-            .referenced_decl
-            .as_ref()
-            .filter(|d| e.kind == "DeclRefExpr" && d.kind == "FunctionDecl")?;
+        let d = named_function(e)?;
         let f = match self.defs.get(&d.id) {
             Some(f) => *f,
             None => *self.g.funcs_by_id.get(&d.id)?,
