@@ -28,7 +28,9 @@ use num_traits::{One, ToPrimitive, Zero};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 mod facts;
+mod lemmas;
 pub(crate) mod products;
+mod relax;
 #[cfg(test)]
 mod tests;
 

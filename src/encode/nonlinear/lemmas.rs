@@ -1,0 +1,378 @@
+//! The lemmas about offsets that [`Facts`] derives for a race query: mixed-radix sums
+//! (`u1 + m*v1 = u2 + m*v2 => u1 = u2, v1 = v2`), byte offsets of a common scale overlapping
+//! (equal element indices) and row-major indices. Each is a valid fact of bit-vector
+//! arithmetic, stated so that the solver need not bit-blast the products it spares.
+
+use super::*;
+
+/// Most nested decompositions followed by [`Facts::pair_lemmas`].
+const LEMMA_DEPTH: u32 = 4;
+
+/// Most summands of an offset read by [`Facts::scaled_terms`].
+const SCALED_TERMS: usize = 16;
+
+/// A summand of a byte offset and a literal it is a multiple of ([`Facts::scaled_terms`]).
+enum Scaled {
+    /// `y*c`.
+    Times(Sexp, BigUint),
+    /// A chosen literal (a declared constant) whose every value is a multiple of the literal.
+    Chosen(Sexp, BigUint),
+}
+
+impl Scaled {
+    fn scale(&self) -> &BigUint {
+        match self {
+            Scaled::Times(_, c) | Scaled::Chosen(_, c) => c,
+        }
+    }
+}
+
+impl Facts {
+    /// `x` as `u + m*v` with `u < m` and no wrapping in `x`'s width: `(u, m, v)`. A product
+    /// alone is `0 + m*v` when `m >= 1`.
+    pub(super) fn radix(&self, x: &Sexp) -> Option<(Sexp, Sexp, Sexp)> {
+        let w = self.width(x)?;
+        let limit = BigUint::one() << w;
+        let t = self.resolve(x);
+        let (op, args) = split(t)?;
+        let candidates: Vec<(Sexp, &Sexp)> = match (op, args) {
+            (Op::Named("bvadd"), [p, q]) => vec![(p.clone(), q), (q.clone(), p)],
+            (Op::Named("bvmul"), [_, _]) => vec![(Sexp::bv(&BigUint::zero(), w), t)],
+            _ => return None,
+        };
+        for (u, prod) in candidates {
+            let Some((Op::Named("bvmul"), [r, s])) = split(self.resolve(prod)) else {
+                continue;
+            };
+            for (m, v) in [(r, s), (s, r)] {
+                if self.literal(m).is_some() && self.literal(v).is_some() {
+                    continue;
+                }
+                if self.max(&u) + self.max(m) * self.max(v) < limit && self.less(&u, m) {
+                    return Some((u, m.clone(), v.clone()));
+                }
+            }
+        }
+        None
+    }
+
+    /// The ways to read `x` as `u + m*v` ([`Facts::radix`]), each with the conditions under
+    /// which it holds where the script's bounds cannot show that `u < m` or that `x` does not
+    /// wrap (`u`, `m`, `v`, conditions): `u < m` (unsigned) and `v <= K`,
+    /// `K = floor(2^w / max(m)) - 1`, for then `u + m*v < m*(v + 1) <= 2^w`. The conditions are
+    /// what the thread's own path condition usually implies (a loop guard `i < n`, an index
+    /// `4*i + k` below a row's length), which the bounds of the script's top level do not
+    /// show; a lemma premised on them is valid in every model, and spares the solver the
+    /// search for the products' carries. Fewest conditions first, a literal radix before a
+    /// symbolic one.
+    pub(super) fn guarded_radixes(&self, x: &Sexp) -> Vec<(Sexp, Sexp, Sexp, Vec<Sexp>)> {
+        if let Some((u, m, v)) = self.radix(x) {
+            return vec![(u, m, v, Vec::new())];
+        }
+        let mut out = Vec::new();
+        let Some(w) = self.width(x) else { return out };
+        let limit = BigUint::one() << w;
+        let t = self.resolve(x);
+        let candidates: Vec<(Sexp, &Sexp)> = match split(t) {
+            Some((Op::Named("bvadd"), [p, q])) => vec![(p.clone(), q), (q.clone(), p)],
+            Some((Op::Named("bvmul"), [_, _])) => vec![(Sexp::bv(&BigUint::zero(), w), t)],
+            _ => return out,
+        };
+        for (u, prod) in candidates {
+            let Some((Op::Named("bvmul"), [r, s])) = split(self.resolve(prod)) else {
+                continue;
+            };
+            for (m, v) in [(r, s), (s, r)] {
+                let max_m = self.max(m);
+                if (self.literal(m).is_some() && self.literal(v).is_some()) || max_m.is_zero() {
+                    continue;
+                }
+                let k = &limit / &max_m;
+                if k.is_zero() {
+                    continue;
+                }
+                let k = k - 1u8;
+                let mut conditions = Vec::new();
+                if !self.less(&u, m) {
+                    conditions.push(Sexp::app("bvult", vec![u.clone(), m.clone()]));
+                }
+                if self.max(v) > k {
+                    conditions.push(Sexp::app("bvule", vec![v.clone(), Sexp::bv(&k, w)]));
+                }
+                out.push((u.clone(), m.clone(), v.clone(), conditions));
+            }
+        }
+        out.sort_by_key(|(_, m, _, c)| (c.len(), self.literal(m).is_none()));
+        out
+    }
+
+    /// Valid lemmas for two threads' values `x1`, `x2` (same width): for each shared
+    /// mixed-radix decomposition, `x1 = x2 => u1 = u2 and v1 = v2`, and the same for the
+    /// parts, down to [`LEMMA_DEPTH`] levels. A decomposition the script's bounds do not
+    /// show ([`Facts::guarded_radixes`]) adds its conditions to the premise.
+    pub(crate) fn pair_lemmas(&self, x1: &Sexp, x2: &Sexp, out: &mut Vec<Sexp>) {
+        self.pair_rec(x1, x2, out, LEMMA_DEPTH);
+    }
+
+    pub(super) fn pair_rec(&self, x1: &Sexp, x2: &Sexp, out: &mut Vec<Sexp>, depth: u32) {
+        if depth == 0 || x1 == x2 {
+            return;
+        }
+        let (r1, r2) = (self.resolve(x1), self.resolve(x2));
+        // Extensions by the same amount are injective: look through them.
+        if let (Some((Op::Ext(k1, s1), [y1])), Some((Op::Ext(k2, s2), [y2]))) = (split(r1), split(r2))
+            && (k1, s1) == (k2, s2)
+        {
+            return self.pair_rec(y1, y2, out, depth);
+        }
+        // The first reading of `x1` that `x2` shares the radix of (the same term: `blockDim.x`,
+        // not each thread's own value). Also for a literal radix: even a power of two (a
+        // shift) leaves the solver to find that carries cannot make two sums equal, which the
+        // lemma states outright.
+        let (ones, twos) = (self.guarded_radixes(x1), self.guarded_radixes(x2));
+        let Some(((u1, _, v1, c1), (u2, _, v2, c2))) = ones.into_iter().find_map(|one| {
+            let m1 = self.core(&one.1).clone();
+            let two = twos.iter().find(|two| *self.core(&two.1) == m1)?.clone();
+            Some((one, two))
+        }) else {
+            return;
+        };
+        let equal = Sexp::app("=", vec![x1.clone(), x2.clone()]);
+        let premise = if c1.is_empty() && c2.is_empty() {
+            equal
+        } else {
+            Sexp::app("and", std::iter::once(equal).chain(c1).chain(c2).collect())
+        };
+        out.push(Sexp::app(
+            "=>",
+            vec![
+                premise,
+                Sexp::app(
+                    "and",
+                    vec![
+                        Sexp::app("=", vec![u1.clone(), u2.clone()]),
+                        Sexp::app("=", vec![v1.clone(), v2.clone()]),
+                    ],
+                ),
+            ],
+        ));
+        self.pair_rec(&u1, &u2, out, depth - 1);
+        self.pair_rec(&v1, &v2, out, depth - 1);
+    }
+
+    /// For byte offsets `o1 = c*x1` (`w1` bytes) and `o2 = c*x2` (`w2` bytes) with the same
+    /// literal `c >= w1, w2`: `x1, x2` within `±2^k` (so `c*x` does not wrap) and the bytes
+    /// overlapping (signed, as the race queries compare) imply `x1 = x2` (which spares the
+    /// solver the 64-bit comparisons even without a radix); then the mixed-radix lemmas of
+    /// `(x1, x2)`. `c` is the greatest common divisor of both offsets' scales
+    /// ([`Facts::scaled_terms`]): a row's byte offset `b*(4*P)` plus an element's `sext(4*i)*4`
+    /// plus a vector's member `12` is `4*(b*P + sext(4*i) + 3)`. Nothing for other offsets.
+    pub(crate) fn offset_lemmas(&self, o1: &Sexp, w1: u32, o2: &Sexp, w2: u32, out: &mut Vec<Sexp>) {
+        let (Some(t1), Some(t2)) = (self.scaled_terms(o1), self.scaled_terms(o2)) else {
+            return;
+        };
+        // The greatest common scale of both offsets' terms.
+        let c1 = t1
+            .iter()
+            .chain(&t2)
+            .fold(BigUint::zero(), |g, t| gcd(g, t.scale().clone()));
+        if c1 < BigUint::from(w1.max(w2)) {
+            return;
+        }
+        // Offsets of one or two terms (`c*x`, `c*a + d*b`) get the lemma as it is; offsets of
+        // more terms only with a mixed-radix or row-major lemma after it. Alone, such a lemma
+        // gives the solver one more disjunction over the same products and no structure: llm.c's
+        // `crossentropy_softmax_backward_kernel1` (`4*(b*T*V) + 4*(t*V) + 4*v`, the division
+        // chain's coordinates) went from 1.4 s to over 25 s under yices with it.
+        let as_before = t1.len() <= 2 && t2.len() <= 2;
+        let (x1, x2) = (Facts::unscaled(t1, &c1), Facts::unscaled(t2, &c1));
+        let k = 62 - c1.bits().min(62) as u32;
+        let lo = (BigUint::one() << 64) - (BigUint::one() << k);
+        let hi = BigUint::one() << k;
+        let in_range = |x: &Sexp| {
+            Sexp::app(
+                "and",
+                vec![
+                    Sexp::app("bvsge", vec![x.clone(), Sexp::bv(&lo, 64)]),
+                    Sexp::app("bvslt", vec![x.clone(), Sexp::bv(&hi, 64)]),
+                ],
+            )
+        };
+        let lt = |a: &Sexp, b: &Sexp, w: u32| {
+            Sexp::app(
+                "bvslt",
+                vec![
+                    a.clone(),
+                    Sexp::app("bvadd", vec![b.clone(), Sexp::bv(&BigUint::from(w), 64)]),
+                ],
+            )
+        };
+        let mut radix = Vec::new();
+        self.pair_lemmas(&x1, &x2, &mut radix);
+        radix.extend(self.row_major_lemma(&x1, &x2));
+        if radix.is_empty() && !as_before {
+            return;
+        }
+        let first = Sexp::app(
+            "=>",
+            vec![
+                Sexp::app(
+                    "and",
+                    vec![in_range(&x1), in_range(&x2), lt(o1, o2, w2), lt(o2, o1, w1)],
+                ),
+                Sexp::app("=", vec![x1, x2]),
+            ],
+        );
+        for l in std::iter::once(first).chain(radix) {
+            if !out.contains(&l) {
+                out.push(l);
+            }
+        }
+    }
+
+    /// `t` as `x * c` or `c * x` with `c` a literal and `x` not: (`x`, `c`).
+    fn by_literal(&self, t: &Sexp) -> Option<(Sexp, BigUint)> {
+        match split(self.resolve(t))? {
+            (Op::Named("bvmul"), [a, b]) => match (self.literal(a), self.literal(b)) {
+                (None, Some(c)) => Some((a.clone(), c)),
+                (Some(c), None) => Some((b.clone(), c)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// A 64-bit byte offset as a sum of terms, each a multiple of a literal scale: `y*c`, or a
+    /// chosen literal whose values are all multiples of one ([`Facts::bound`]). At most
+    /// [`SCALED_TERMS`] terms; `None` for a term of no known scale, a literal summand, or an
+    /// offset not 64 bits wide.
+    fn scaled_terms(&self, o: &Sexp) -> Option<Vec<Scaled>> {
+        if self.width(o) != Some(64) {
+            return None;
+        }
+        let mut stack = vec![o];
+        let mut out = Vec::new();
+        while let Some(t) = stack.pop() {
+            if out.len() + stack.len() >= SCALED_TERMS {
+                return None;
+            }
+            if let Some((y, c)) = self.by_literal(t) {
+                out.push(Scaled::Times(y, c));
+            } else if self.literal(t).is_some() {
+                // A field's literal offset (`28*i + 23`, a struct's bytes): no lemma, as
+                // before scales were combined; the queries of struct copies (cvc5 on
+                // `cxx/struct_array_copy_race.cu`) grew past their limit with one per pair.
+                return None;
+            } else if let Sexp::Atom(a) = self.resolve(t)
+                && let Some(step) = self.steps.get(a)
+            {
+                out.push(Scaled::Chosen(t.clone(), step.clone()));
+            } else {
+                match split(self.resolve(t))? {
+                    (Op::Named("bvadd"), args) => stack.extend(args.iter().rev()),
+                    _ => return None,
+                }
+            }
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
+    /// The sum of [`Facts::scaled_terms`]' terms divided by `c` (which divides every scale),
+    /// the term of the greatest scale first (`x = b*P + (sext(4*i) + 3)`, so that its
+    /// mixed-radix reading is the row and the rest): `y*(s/c)`, a chosen literal divided by `c`
+    /// (exact: its values are multiples of `c`).
+    fn unscaled(mut terms: Vec<Scaled>, c: &BigUint) -> Sexp {
+        terms.sort_by(|a, b| b.scale().cmp(a.scale()));
+        let mut parts: Vec<Sexp> = Vec::new();
+        for t in terms {
+            match t {
+                Scaled::Times(y, s) => {
+                    let q = s / c;
+                    parts.push(if q.is_one() {
+                        y
+                    } else {
+                        Sexp::app("bvmul", vec![y, Sexp::bv(&q, 64)])
+                    });
+                }
+                Scaled::Chosen(y, _) => parts.push(Sexp::app("bvudiv", vec![y, Sexp::bv(c, 64)])),
+            }
+        }
+        let mut rest = parts.pop().unwrap_or_else(|| Sexp::bv(&BigUint::zero(), 64));
+        while let Some(p) = parts.pop() {
+            rest = Sexp::app("bvadd", vec![p, rest]);
+        }
+        rest
+    }
+
+    /// For 64-bit element offsets `x1 = sext(i1*C) + sext(j1)` and `x2 = sext(i2*C) + sext(j2)`
+    /// (either extension may be a zero extension) of 32-bit `i`, `j` and one literal row length `0 < C < 2^31` (a row-major index: `out +
+    /// i*C` indexed by `j`): `0 <= i1, i2 < K`, `0 <= j1, j2 < C` and `x1 = x2` imply `i1 = i2`
+    /// and `j1 = j2`, where `K = (2^31 - C) / C + 1` keeps `i*C + j` below 2^31 (so neither the
+    /// product nor the sums wrap, and the equality is one of integers, whose remainder by `C`
+    /// is unique). A valid fact: it spares the solver refuting `i1*C + j1 = i2*C + j2` by bit
+    /// blasting the products (llm.c's softmax rows: yices could not in 60 s). `None` for other
+    /// offsets.
+    fn row_major_lemma(&self, x1: &Sexp, x2: &Sexp) -> Option<Sexp> {
+        // A 32-bit value extended to 64 bits, by sign or by zeros: the lemma's premises keep
+        // `i` and `j` non-negative, where both extensions give the same value (a column
+        // `min(C - 1, i + u*blockDim.x)` is unsigned, so zero-extended: llm.c's softmax).
+        let sext32 = |t: &Sexp| -> Option<Sexp> {
+            match split(self.resolve(t))? {
+                (Op::Ext(32, _), [inner]) if self.width(inner) == Some(32) => Some(inner.clone()),
+                _ => None,
+            }
+        };
+        let times = |t: &Sexp| self.by_literal(t);
+        let row = |x: &Sexp| -> Option<(Sexp, Sexp, BigUint)> {
+            let (p, q) = match split(self.resolve(x))? {
+                (Op::Named("bvadd"), [p, q]) => (sext32(p)?, sext32(q)?),
+                // `sext(i*C + j)`: the sum taken in 32 bits (`out[i * C + j]`), which the
+                // bounds below keep from wrapping as well.
+                (Op::Ext(32, _), [inner]) if self.width(inner) == Some(32) => match split(self.resolve(inner))? {
+                    (Op::Named("bvadd"), [p, q]) => (p.clone(), q.clone()),
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            match (times(&p), times(&q)) {
+                (Some((i, c)), _) => Some((i, q, c)),
+                (None, Some((i, c))) => Some((i, p, c)),
+                _ => None,
+            }
+        };
+        let ((i1, j1, c1), (i2, j2, c2)) = (row(x1)?, row(x2)?);
+        let top = BigUint::one() << 31;
+        if c1 != c2 || c1 == BigUint::from(0u32) || c1 >= top {
+            return None;
+        }
+        let k = (&top - &c1) / &c1 + BigUint::one();
+        let c = Sexp::bv(&c1, 32);
+        let zero = Sexp::bv(&BigUint::from(0u32), 32);
+        let within = |t: &Sexp, bound: Sexp| {
+            Sexp::app(
+                "and",
+                vec![
+                    Sexp::app("bvsle", vec![zero.clone(), t.clone()]),
+                    Sexp::app("bvslt", vec![t.clone(), bound]),
+                ],
+            )
+        };
+        let kb = Sexp::bv(&k, 32);
+        Some(Sexp::app(
+            "=>",
+            vec![
+                Sexp::app(
+                    "and",
+                    vec![
+                        within(&i1, kb.clone()),
+                        within(&i2, kb),
+                        within(&j1, c.clone()),
+                        within(&j2, c),
+                        Sexp::app("=", vec![x1.clone(), x2.clone()]),
+                    ],
+                ),
+                Sexp::app("and", vec![Sexp::app("=", vec![i1, i2]), Sexp::app("=", vec![j1, j2])]),
+            ],
+        ))
+    }
+}
