@@ -864,3 +864,37 @@ fn division_chains_by_literals_rebuild_the_index() {
         assert_eq!(z3_says(&check), "unsat", "signed={signed}\n{check}");
     }
 }
+
+#[test]
+fn an_offset_of_three_terms_gets_a_lemma_only_with_a_radix_after_it() {
+    // `4*a + 4*b + 4*c` of three unrelated 64-bit values: no mixed-radix reading, so no
+    // lemma (alone it slowed yices on llm.c's `b*T*V + t*V + v` past 60 s); two terms
+    // (`4*a + 4*b`) keep theirs, as before offsets of more terms were read.
+    let mut cmds = radix_script(Some(4), 0);
+    for t in ["t1", "t2"] {
+        for v in ["a", "b", "c"] {
+            cmds.push(Command::DeclareConst {
+                name: format!("{t}.{v}"),
+                sort: Sexp::bv_sort(64),
+            });
+        }
+    }
+    let facts = nonlinear::Facts::new(&cmds);
+    let three = |t: &str| {
+        parse_sexp(&format!(
+            "(bvadd (bvadd (bvmul {t}.a #x0000000000000004) (bvmul {t}.b #x0000000000000004)) (bvmul {t}.c #x0000000000000004))"
+        ))
+    };
+    let mut out = Vec::new();
+    facts.offset_lemmas(&three("t1"), 4, &three("t2"), 4, &mut out);
+    assert!(out.is_empty(), "{out:?}");
+    let two = |t: &str| {
+        parse_sexp(&format!(
+            "(bvadd (bvmul {t}.a #x0000000000000004) (bvmul {t}.b #x0000000000000004))"
+        ))
+    };
+    facts.offset_lemmas(&two("t1"), 4, &two("t2"), 4, &mut out);
+    assert_eq!(out.len(), 1, "{out:?}");
+    let valid = Sexp::app("and", out.clone());
+    assert_eq!(z3_says(&script_text(&cmds, &[Sexp::app("not", vec![valid])])), "unsat");
+}
