@@ -162,8 +162,8 @@ impl<'a, 'g> Host<'a, 'g> {
             _ => return None,
         };
         let mut changed = HashSet::new();
-        assigned(body, &mut changed);
-        assigned(cond, &mut changed);
+        self.assigned(body, &mut changed);
+        self.assigned(cond, &mut changed);
         if changed.contains(&id) || env.escaped.contains(&id) || !ids.contains(&id) || !pure(cond) {
             return None;
         }

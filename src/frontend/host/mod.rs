@@ -467,28 +467,84 @@ fn component(name: &str) -> Option<usize> {
     }
 }
 
-/// The variables an assignment, increment or escape under `n` may change.
-fn assigned(n: &Node, out: &mut HashSet<String>) {
-    match (n.kind.as_str(), n.opcode.as_deref()) {
-        ("BinaryOperator", Some("=")) | ("CompoundAssignOperator", _) | ("UnaryOperator", Some("++" | "--" | "&")) => {
-            if let Some(t) = n.inner.first() {
-                target_of(t, out);
-            }
-        }
-        // `std::forward(x)`, `std::move(x)`: `x` itself, not written.
-        ("CallExpr", _) if eval::forwarded(n).is_some() => {}
-        ("CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr", _) => {
-            for a in n.inner.iter().skip(1) {
-                let a = strip_parens(a);
-                if a.kind == "DeclRefExpr" && a.is_glvalue() {
-                    out.extend(a.referenced_decl.as_ref().map(|d| d.id.clone()));
+/// How many calls deep [`Host::assigned`] follows a variable passed by reference.
+const WRITES_DEPTH: u32 = 4;
+
+impl Host<'_, '_> {
+    /// The variables an assignment, increment or escape under `n` may change. A variable
+    /// passed to a call by reference counts, except where the callee is one of the program's
+    /// functions and takes it by value or `const` reference, or never writes its parameter
+    /// ([`Host::writes_param`], followed [`WRITES_DEPTH`] calls deep): llm.c's
+    /// `benchmark_kernel(repeats, kernel, args...)` takes `B, T, C, NH` by forwarding
+    /// reference and only passes them on, so a loop around it leaves them known.
+    pub(super) fn assigned(&self, n: &Node, out: &mut HashSet<String>) {
+        self.assigned_to(n, out, WRITES_DEPTH);
+    }
+
+    fn assigned_to(&self, n: &Node, out: &mut HashSet<String>, depth: u32) {
+        match (n.kind.as_str(), n.opcode.as_deref()) {
+            ("BinaryOperator", Some("="))
+            | ("CompoundAssignOperator", _)
+            | ("UnaryOperator", Some("++" | "--" | "&")) => {
+                if let Some(t) = n.inner.first() {
+                    target_of(t, out);
                 }
             }
+            // `std::forward(x)`, `std::move(x)`: `x` itself, not written.
+            ("CallExpr", _) if eval::forwarded(n).is_some() => {}
+            ("CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr", _) => {
+                let callee = (n.kind == "CallExpr").then(|| self.program_function(n)).flatten();
+                for (i, a) in n.inner.iter().skip(1).enumerate() {
+                    let a = strip_parens(a);
+                    if a.kind == "DeclRefExpr"
+                        && a.is_glvalue()
+                        && callee.is_none_or(|f| self.writes_param(f, i, depth))
+                    {
+                        out.extend(a.referenced_decl.as_ref().map(|d| d.id.clone()));
+                    }
+                }
+            }
+            _ => {}
         }
-        _ => {}
+        for c in &n.inner {
+            self.assigned_to(c, out, depth);
+        }
     }
-    for c in &n.inner {
-        assigned(c, out);
+
+    /// The definition, with a body, of the program's function a plain call `e` names
+    /// (`None`: a call through a pointer, a library's function, a member).
+    fn program_function(&self, e: &Node) -> Option<&Node> {
+        let callee = strip(e.inner.first()?);
+        if callee.kind != "DeclRefExpr" {
+            return None;
+        }
+        let id = &callee.referenced_decl.as_ref()?.id;
+        let f = self
+            .defs
+            .get(id)
+            .copied()
+            .or_else(|| self.g.funcs_by_id.get(id).copied())?;
+        body_of(f).is_some().then_some(f)
+    }
+
+    /// Whether function `f` may write the variable its caller passes as argument `i`: not when
+    /// the parameter is taken by value or by `const` reference; else when `f`'s body may change
+    /// the parameter ([`Host::assigned`], `depth` calls deeper), and always at depth 0 or for an
+    /// argument past the parameters (C's `...`).
+    fn writes_param(&self, f: &Node, i: usize, depth: u32) -> bool {
+        let Some(p) = f.inner.iter().filter(|c| c.kind == "ParmVarDecl").nth(i) else {
+            return true;
+        };
+        let pty = p.type_str().trim();
+        if !pty.contains('&') || (pty.starts_with("const ") && !pty.contains('*')) {
+            return false;
+        }
+        let (Some(body), true) = (body_of(f), depth > 0) else {
+            return true;
+        };
+        let mut ids = HashSet::new();
+        self.assigned_to(body, &mut ids, depth - 1);
+        ids.contains(&p.id)
     }
 }
 

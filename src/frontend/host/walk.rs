@@ -38,7 +38,7 @@ impl<'a, 'g> Host<'a, 'g> {
         // `goto` can jump back: whatever the function assigns is unknown throughout.
         if has_kind(body, "GotoStmt") {
             let mut ids = HashSet::new();
-            assigned(body, &mut ids);
+            self.assigned(body, &mut ids);
             self.kill(&mut env, &ids);
             env.in_loop = true;
         }
@@ -161,7 +161,7 @@ impl<'a, 'g> Host<'a, 'g> {
                     env.escaped.extend(inner.escaped);
                 }
                 let mut ids = HashSet::new();
-                assigned(s, &mut ids);
+                self.assigned(s, &mut ids);
                 self.kill(env, &ids);
                 Flow::Next
             }
@@ -259,7 +259,7 @@ impl<'a, 'g> Host<'a, 'g> {
         // iteration), is unknown inside it and after it.
         let mut ids = HashSet::new();
         for p in &parts {
-            assigned(p, &mut ids);
+            self.assigned(p, &mut ids);
         }
         let counter = self.counter(s, env, &ids);
         self.kill(env, &ids);
@@ -664,19 +664,13 @@ impl<'a, 'g> Host<'a, 'g> {
         }
         let callee = strip(e.inner.first()?);
         let id = match callee.kind.as_str() {
-            // A call through a pointer that holds one of the program's functions: that one,
-            // except in a function template's instantiation (llm.c's `benchmark_kernel(reps,
-            // kernel, args...)`), whose callers pass their values by forwarding references that
-            // a loop around the call leaves unknown: its launches would be read with every
-            // value unknown (false races), where the program makes them with the values its
-            // other calls show. Such a function is read as before this reading existed.
+            // A call through a pointer that holds one of the program's functions: that one.
             "DeclRefExpr" => match env.vals.get(&callee.referenced_decl.as_ref()?.id) {
-                Some(Val::Host(f)) if !self.in_instantiation() => f.clone(),
-                Some(Val::Host(_)) => return None,
+                Some(Val::Host(f)) => f.clone(),
                 _ => callee.referenced_decl.as_ref()?.id.clone(),
             },
             "UnaryOperator" if callee.opcode.as_deref() == Some("*") => match self.eval(callee.inner.first()?, env)? {
-                Val::Host(f) if !self.in_instantiation() => f,
+                Val::Host(f) => f,
                 _ => return None,
             },
             "MemberExpr" => callee.referenced_member_decl.clone()?,
@@ -718,18 +712,6 @@ impl<'a, 'g> Host<'a, 'g> {
             }
         }
         out
-    }
-
-    /// Whether the function being interpreted is a function template's instantiation (its
-    /// declaration has `TemplateArgument`s).
-    fn in_instantiation(&self) -> bool {
-        let Some((id, _)) = self.stack.last() else { return false };
-        let f = self
-            .defs
-            .get(id)
-            .copied()
-            .or_else(|| self.g.funcs_by_id.get(id).copied());
-        f.is_some_and(|f| f.inner.iter().any(|c| c.kind == "TemplateArgument"))
     }
 
     /// The host function `e` names as a value (`f`, `&f`, decayed to a pointer): the

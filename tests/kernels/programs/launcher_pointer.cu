@@ -1,8 +1,8 @@
 // A launch made only through function pointers (llm.c's attention_backward.cu): `run` gets
 // `launch_fill` as an argument and calls it with the values of `main`. The variadic template
 // `repeat` (llm.c's `benchmark_kernel`, its arguments forwarded by lvalue and by rvalue
-// reference) calls it too: a call through a pointer in a template's instantiation is not
-// followed, so it adds no launch.
+// reference) calls it too, in a loop of unknown trip count: `m`, passed by forwarding reference
+// and only passed on, stays 2048 there.
 // Before `main` reaches them, host reference computations run loops far longer than any launch
 // needs to be read.
 #include <utility>
@@ -36,7 +36,7 @@ void reference(float* h, int n) {
                 h[i] += h[j] * h[k];
 }
 
-int main() {
+int main(int argc, char** argv) {
     int n = 1024;
     float* out;
     cudaMalloc(&out, n * sizeof(float));
@@ -56,5 +56,8 @@ int main() {
     run(out, n, launch_fill);
     repeat(100, launch_fill, out, n);
     repeat(100, launch_fill, out, n * 1);  // an rvalue: `Args&&` is `int &&`
+    int m = 2048;
+    for (int r = 0; r < argc; r++)
+        repeat(100, launch_fill, out, m);
     return 0;
 }
