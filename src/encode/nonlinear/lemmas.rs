@@ -31,16 +31,8 @@ impl Facts {
     /// `x` as `u + m*v` with `u < m` and no wrapping in `x`'s width: `(u, m, v)`. A product
     /// alone is `0 + m*v` when `m >= 1`.
     pub(super) fn radix(&self, x: &Sexp) -> Option<(Sexp, Sexp, Sexp)> {
-        let w = self.width(x)?;
-        let limit = BigUint::one() << w;
-        let t = self.resolve(x);
-        let (op, args) = split(t)?;
-        let candidates: Vec<(Sexp, &Sexp)> = match (op, args) {
-            (Op::Named("bvadd"), [p, q]) => vec![(p.clone(), q), (q.clone(), p)],
-            (Op::Named("bvmul"), [_, _]) => vec![(Sexp::bv(&BigUint::zero(), w), t)],
-            _ => return None,
-        };
-        for (u, prod) in candidates {
+        let limit = BigUint::one() << self.width(x)?;
+        for (u, prod) in self.summands(x) {
             let Some((Op::Named("bvmul"), [r, s])) = split(self.resolve(prod)) else {
                 continue;
             };
@@ -54,6 +46,18 @@ impl Facts {
             }
         }
         None
+    }
+
+    /// The ways to split `x` into `u + p` with `p` a candidate product: both orders of a sum,
+    /// or `0 + x` for a product ([`Facts::radix`], [`Facts::guarded_radixes`]).
+    fn summands<'a>(&'a self, x: &'a Sexp) -> Vec<(Sexp, &'a Sexp)> {
+        let Some(w) = self.width(x) else { return Vec::new() };
+        let t = self.resolve(x);
+        match split(t) {
+            Some((Op::Named("bvadd"), [p, q])) => vec![(p.clone(), q), (q.clone(), p)],
+            Some((Op::Named("bvmul"), [_, _])) => vec![(Sexp::bv(&BigUint::zero(), w), t)],
+            _ => Vec::new(),
+        }
     }
 
     /// The ways to read `x` as `u + m*v` ([`Facts::radix`]), each with the conditions under
@@ -72,13 +76,7 @@ impl Facts {
         let mut out = Vec::new();
         let Some(w) = self.width(x) else { return out };
         let limit = BigUint::one() << w;
-        let t = self.resolve(x);
-        let candidates: Vec<(Sexp, &Sexp)> = match split(t) {
-            Some((Op::Named("bvadd"), [p, q])) => vec![(p.clone(), q), (q.clone(), p)],
-            Some((Op::Named("bvmul"), [_, _])) => vec![(Sexp::bv(&BigUint::zero(), w), t)],
-            _ => return out,
-        };
-        for (u, prod) in candidates {
+        for (u, prod) in self.summands(x) {
             let Some((Op::Named("bvmul"), [r, s])) = split(self.resolve(prod)) else {
                 continue;
             };

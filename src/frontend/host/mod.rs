@@ -405,6 +405,12 @@ fn address_of(e: &Node) -> Option<&str> {
 /// Whether a parameter of type `ty` is a non-`const` lvalue reference to a value that is not a
 /// pointer (`uint &numBlocks`): a caller's local passed to it is an out-parameter whose value
 /// at the callee's end is written back.
+/// Whether a parameter of type `ty` cannot change its caller's variable: taken by value or by
+/// `const` reference.
+fn unchangeable(ty: &str) -> bool {
+    !ty.contains('&') || (ty.starts_with("const ") && !ty.contains('*'))
+}
+
 fn out_reference(ty: &str) -> bool {
     ty.ends_with('&') && !ty.ends_with("&&") && !ty.starts_with("const ") && !ty.contains('*')
 }
@@ -470,7 +476,7 @@ fn component(name: &str) -> Option<usize> {
 /// How many calls deep [`Host::assigned`] follows a variable passed by reference.
 const WRITES_DEPTH: u32 = 4;
 
-impl Host<'_, '_> {
+impl<'a> Host<'a, '_> {
     /// The variables an assignment, increment or escape under `n` may change. A variable
     /// passed to a call by reference counts, except where the callee is one of the program's
     /// functions and takes it by value or `const` reference, or never writes its parameter
@@ -518,13 +524,17 @@ impl Host<'_, '_> {
         if callee.kind != "DeclRefExpr" {
             return None;
         }
-        let id = &callee.referenced_decl.as_ref()?.id;
-        let f = self
-            .defs
+        let f = self.definition(&callee.referenced_decl.as_ref()?.id)?;
+        body_of(f).is_some().then_some(f)
+    }
+
+    /// The definition of the function declared as `id` ([`definitions`], across the program's
+    /// files), else the declaration itself.
+    pub(super) fn definition(&self, id: &str) -> Option<&'a Node> {
+        self.defs
             .get(id)
             .copied()
-            .or_else(|| self.g.funcs_by_id.get(id).copied())?;
-        body_of(f).is_some().then_some(f)
+            .or_else(|| self.g.funcs_by_id.get(id).copied())
     }
 
     /// Whether function `f` may write the variable its caller passes as argument `i`: not when
@@ -535,8 +545,7 @@ impl Host<'_, '_> {
         let Some(p) = f.inner.iter().filter(|c| c.kind == "ParmVarDecl").nth(i) else {
             return true;
         };
-        let pty = p.type_str().trim();
-        if !pty.contains('&') || (pty.starts_with("const ") && !pty.contains('*')) {
+        if unchangeable(p.type_str().trim()) {
             return false;
         }
         let (Some(body), true) = (body_of(f), depth > 0) else {

@@ -141,11 +141,7 @@ impl<'a, 'g> Host<'a, 'g> {
                 },
                 _ => return true,
             };
-            let f = self
-                .defs
-                .get(id)
-                .copied()
-                .or_else(|| self.g.funcs_by_id.get(id).copied());
+            let f = self.definition(id);
             let Some(body) = f.and_then(body_of) else {
                 // A library's function (`printf`, `cudaMalloc`, `std::vector::push_back`),
                 // which calls none of the program's launches unless given a pointer to one.

@@ -23,8 +23,7 @@ impl<'a, 'g> Host<'a, 'g> {
             // By value, by `const` reference (which the callee cannot change), or by rvalue
             // reference (a temporary of the argument's value: `Args&&` given `B * T * C`).
             let pty = p.type_str().trim();
-            let by_value =
-                !pty.contains('&') || (pty.starts_with("const ") && !pty.contains('*')) || pty.ends_with("&&");
+            let by_value = unchangeable(pty) || pty.ends_with("&&");
             // A non-`const` reference to an integer starts as the caller's variable
             // ([`out_reference`]); its value at the end is written back.
             let val = match given {
@@ -676,10 +675,7 @@ impl<'a, 'g> Host<'a, 'g> {
             "MemberExpr" => callee.referenced_member_decl.clone()?,
             _ => return None,
         };
-        let f = match self.defs.get(&id) {
-            Some(f) => *f,
-            None => *self.g.funcs_by_id.get(&id)?,
-        };
+        let f = self.definition(&id)?;
         if f.has_attr("CUDAGlobalAttr") || (f.has_attr("CUDADeviceAttr") && !f.has_attr("CUDAHostAttr")) {
             return None;
         }
@@ -719,10 +715,7 @@ impl<'a, 'g> Host<'a, 'g> {
     /// runs on the host.
     pub(super) fn host_function(&self, e: &'a Node) -> Option<String> {
         let d = named_function(e)?;
-        let f = match self.defs.get(&d.id) {
-            Some(f) => *f,
-            None => *self.g.funcs_by_id.get(&d.id)?,
-        };
+        let f = self.definition(&d.id)?;
         let device = f.has_attr("CUDAGlobalAttr") || (f.has_attr("CUDADeviceAttr") && !f.has_attr("CUDAHostAttr"));
         (!device && body_of(f).is_some()).then(|| d.id.clone())
     }
