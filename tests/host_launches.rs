@@ -945,3 +945,166 @@ fn a_launch_through_a_function_pointer_has_the_callers_values() {
     assert_eq!(ks[1]["launch"]["assuming"][2], "n = 2048", "{v}");
     assert_eq!(ks[1]["launch"]["callers"][1], "repeat (line 28)", "{v}");
 }
+
+/// A lambda that launches with the values it captures, called from a function that switches on
+/// the block size (llm.c's `attention_backward.cu`: `auto launch = [&](auto c) { k<c.value>
+/// <<<…, c.value>>>(…); }; dispatch_launch(launch, block_size);`). Each case of the `switch`
+/// runs the lambda with its `std::integral_constant` and the captured `n`. Before, the captured
+/// `n` and `c.value` were unknown: the grid was free, and the index wrapped.
+#[test]
+fn a_lambda_runs_with_the_values_it_captures() {
+    let text = format!(
+        "{KERNEL}
+#include <type_traits>
+template<class Launcher>
+void dispatch(Launcher&& launch, int bs) {{
+    switch (bs) {{
+        case 32: return launch(std::integral_constant<int, 32>{{}});
+        case 64: return launch(std::integral_constant<int, 64>{{}});
+        default: break;
+    }}
+}}
+void run(int *d, int n, int bs) {{
+    auto launch = [&](auto c) {{ k<<<n / c.value, c.value>>>(d, n); }};
+    dispatch(launch, bs);
+}}
+int main(int argc, char **argv) {{
+    int *d;
+    run(d, 1024, argc);
+    return 0;
+}}"
+    );
+    let a = assuming(&[], &text);
+    assert_eq!(
+        a,
+        [
+            ["blockDim = (32, 1, 1)", "gridDim = (32, 1, 1)", "n = 1024"],
+            ["blockDim = (64, 1, 1)", "gridDim = (16, 1, 1)", "n = 1024"]
+        ],
+        "{a:?}"
+    );
+}
+
+/// A lambda's call operator takes the object first: `launch(1024, 2048)` gives `m = 2048`, and
+/// the 2,048 threads race on `d[i % 1024]`. Before, the arguments were taken one place early
+/// (`m = 1024`, no thread past the guard) and the race was verified away.
+#[test]
+fn a_lambdas_arguments_are_its_own() {
+    let (_d, path) = program(
+        "
+__global__ void k(int *d, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) d[i % 1024] = blockIdx.x;
+}
+int main() {
+    int *d;
+    auto launch = [&](int n, int m) { k<<<8, 256>>>(d, m); };
+    launch(1024, 2048);
+    return 0;
+}",
+    );
+    let (_, v, err) = gpug(&["--solver", "z3"], &path);
+    let ks = kernels(&v);
+    assert_eq!(ks.len(), 1, "{v}\n{err}");
+    assert_eq!(ks[0]["launch"]["assuming"][2], "n = 2048", "{v}");
+    assert!(has_race(&ks[0]), "{v}");
+}
+
+/// A captured variable changed after the lambda was made, by reference or by copy, is not
+/// taken at its first value: the lambda by reference sees 20, the copy 10, and gpug, not
+/// telling them apart, leaves both unknown.
+#[test]
+fn a_capture_changed_after_the_lambda_is_made_is_unknown() {
+    let text = format!(
+        "{KERNEL}
+int main() {{
+    int *d;
+    int n = 10;
+    auto by_ref = [&]() {{ k<<<1, 32>>>(d, n); }};
+    auto by_copy = [=]() {{ k<<<1, 64>>>(d, n); }};
+    n = 20;
+    by_ref();
+    by_copy();
+    return 0;
+}}"
+    );
+    let a = assuming(&[], &text);
+    assert_eq!(a.len(), 2, "{a:?}");
+    assert!(!a.iter().flatten().any(|s| s.starts_with("n =")), "{a:?}");
+}
+
+/// A call chain deeper than the host interpretation follows (here nine calls) still launches:
+/// the callee it cut is read again on its own, its parameters unknown, and the race at
+/// `n = 2048` is found. Before, the launch of the same function from `main` (`n = 1024`, no
+/// race) was the only one, and the kernel was verified.
+#[test]
+fn a_call_too_deep_to_follow_still_launches() {
+    let mut chain = String::new();
+    for i in (1..9).rev() {
+        chain.push_str(&format!("void l{i}(int *d, int n) {{ l{}(d, n); }}\n", i + 1));
+    }
+    let (_d, path) = program(&format!(
+        "
+__global__ void k(int *d, int n) {{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) d[i % 1024] = i;
+}}
+void l9(int *d, int n) {{ k<<<8, 256>>>(d, n); }}
+{chain}
+int main() {{
+    int *d;
+    l9(d, 1024);
+    l1(d, 2048);
+    return 0;
+}}"
+    ));
+    let (code, v, err) = gpug(&["--solver", "z3"], &path);
+    let ks = kernels(&v);
+    assert_eq!(ks.len(), 2, "{v}\n{err}");
+    assert_eq!(ks[0]["launch"]["assuming"][2], "n = 1024", "{v}");
+    assert!(!has_race(&ks[0]), "{v}");
+    assert!(has_race(&ks[1]), "{v}");
+    assert_eq!(code, Some(1), "{err}");
+}
+
+/// A `switch` on an unknown value: each case is read knowing its value (`bs = 128`), a case of
+/// several labels or `default` as it is written; a known value takes its case only.
+#[test]
+fn each_case_of_a_switch_knows_its_value() {
+    let text = format!(
+        "{KERNEL}
+int main(int argc, char **argv) {{
+    int *d;
+    int n = 4096;
+    int bs = argc;
+    switch (bs) {{
+        case 128:
+            k<<<n / bs, bs>>>(d, n);
+            break;
+        case 512:
+        case 1024:
+            k<<<n / 512, 512>>>(d, n);
+            break;
+        default:
+            k<<<n / 256, 256>>>(d, n);
+    }}
+    int known = 2;
+    switch (known) {{
+        case 1: k<<<1, 32>>>(d, n); break;
+        case 2: k<<<2, 32>>>(d, n); break;
+    }}
+    return 0;
+}}"
+    );
+    let a = assuming(&[], &text);
+    assert_eq!(
+        a,
+        [
+            ["blockDim = (128, 1, 1)", "gridDim = (32, 1, 1)", "n = 4096"],
+            ["blockDim = (512, 1, 1)", "gridDim = (8, 1, 1)", "n = 4096"],
+            ["blockDim = (256, 1, 1)", "gridDim = (16, 1, 1)", "n = 4096"],
+            ["blockDim = (32, 1, 1)", "gridDim = (2, 1, 1)", "n = 4096"]
+        ],
+        "{a:?}"
+    );
+}

@@ -14,6 +14,9 @@ impl<'a, 'g> Host<'a, 'g> {
         if let Some(id) = self.host_function(e) {
             return Some(Val::Host(id));
         }
+        if let Some(v) = self.closure(e, env) {
+            return Some(v);
+        }
         let ty = e.type_str();
         if is_dim3(ty) {
             return self.eval_dim3(e, env);
@@ -67,16 +70,31 @@ impl<'a, 'g> Host<'a, 'g> {
                 }
                 match env.vals.get(&d.id) {
                     Some(Val::Int(v)) => Some(v.clone()),
-                    Some(Val::Dim3(_) | Val::Array(_) | Val::Float(..) | Val::Function(_) | Val::Host(_)) => None,
+                    Some(
+                        Val::Dim3(_)
+                        | Val::Array(_)
+                        | Val::Float(..)
+                        | Val::Function(_)
+                        | Val::Host(_)
+                        | Val::Lambda(_),
+                    ) => None,
                     None => self.global(&d.id, ty),
                 }
             }
             "ArraySubscriptExpr" => self.element(e, env, ty),
+            // `c.value` of a `std::integral_constant<int, 32>` whose class clang read from the
+            // precompiled headers (its members are not in the AST): the value its type names.
+            "MemberExpr" if e.name.as_deref() == Some("value") => {
+                let v = integral_constant(e.inner.first()?.type_str())?;
+                Some(Expr::int(wrap_ty(v, ty), ty))
+            }
             "MemberExpr" => {
                 let c = component(e.name.as_deref()?)?;
                 match self.eval(e.inner.first()?, env)? {
                     Val::Dim3(d) => Some(d[c].clone()),
-                    Val::Int(_) | Val::Array(_) | Val::Float(..) | Val::Function(_) | Val::Host(_) => None,
+                    Val::Int(_) | Val::Array(_) | Val::Float(..) | Val::Function(_) | Val::Host(_) | Val::Lambda(_) => {
+                        None
+                    }
                 }
             }
             "UnaryExprOrTypeTraitExpr" if e.name.as_deref() == Some("sizeof") => {
@@ -199,7 +217,7 @@ impl<'a, 'g> Host<'a, 'g> {
         self.found.truncate(before);
         match v? {
             Val::Int(v) => Some(v),
-            Val::Dim3(_) | Val::Array(_) | Val::Float(..) | Val::Function(_) | Val::Host(_) => None,
+            Val::Dim3(_) | Val::Array(_) | Val::Float(..) | Val::Function(_) | Val::Host(_) | Val::Lambda(_) => None,
         }
     }
 
@@ -290,4 +308,18 @@ pub(super) fn forwarded(e: &Node) -> Option<&Node> {
         && d.kind == "FunctionDecl"
         && d.ty.qual_type.contains("(typename std::remove_reference<");
     standard.then(|| &e.inner[1])
+}
+
+/// The value `N` of the type `std::integral_constant<T, N>` (as clang spells it, `const` or a
+/// reference to it too): the standard library's, whose `value` is `N` by definition.
+fn integral_constant(ty: &str) -> Option<BigInt> {
+    let t = bare(ty.trim().trim_end_matches('&').trim());
+    let args = t.strip_prefix("std::integral_constant<")?.strip_suffix('>')?;
+    let (_, n) = args.rsplit_once(',')?;
+    let n = n.trim();
+    match n {
+        "true" => Some(BigInt::from(1)),
+        "false" => Some(BigInt::from(0)),
+        _ => n.trim_end_matches(['U', 'L', 'u', 'l']).parse().ok(),
+    }
 }

@@ -52,7 +52,7 @@ impl<'a, 'g> Host<'a, 'g> {
 
     /// Where `side == other` holds, `side` a local integer variable (under conversions that
     /// keep every value) and `other` a constant: the variable has that constant's value.
-    fn bind(&mut self, side: &'a Node, other: &'a Node, env: &mut Env) -> bool {
+    pub(super) fn bind(&mut self, side: &'a Node, other: &'a Node, env: &mut Env) -> bool {
         let Some(Val::Int(Expr::Const { value, .. })) = self.eval(other, env) else {
             return false;
         };

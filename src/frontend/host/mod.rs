@@ -38,9 +38,11 @@
 mod eval;
 mod facts;
 mod floats;
+mod lambda;
 mod reach;
 mod record;
 pub(in crate::frontend) mod rejected;
+mod switch;
 mod terms;
 mod unroll;
 mod walk;
@@ -97,6 +99,7 @@ pub(in crate::frontend) fn read<'a>(
         call_lines: Vec::new(),
         entered: HashSet::new(),
         generation: 0,
+        newest: 0,
         globals: HashMap::new(),
         steps: 0,
         sources: HashMap::new(),
@@ -113,6 +116,7 @@ pub(in crate::frontend) fn read<'a>(
         last_params: Vec::new(),
         ref_out: Vec::new(),
         reaching: HashMap::new(),
+        cut: Vec::new(),
     };
     // The roots first (`main`), then each function holding a launch that no root's
     // interpretation entered (called only from another file, or through a pointer). A launch
@@ -138,6 +142,14 @@ pub(in crate::frontend) fn read<'a>(
         let mut sites = Vec::new();
         launch_nodes(b, &mut sites);
         if !sites.is_empty() && !h.entered.contains(&f.id) {
+            h.function(f, Vec::new());
+        }
+    }
+    // A call cut short (too deep, recursive, past the step budget) hides the launches under
+    // it: each such callee runs as a root too, with its parameters unknown.
+    let mut rooted: HashSet<String> = HashSet::new();
+    while let Some(f) = h.cut.pop() {
+        if rooted.insert(f.id.clone()) {
             h.function(f, Vec::new());
         }
     }
@@ -168,6 +180,8 @@ enum Val {
     /// argument (`attention_backward1(…, launch_softmax_4, block_size)`, llm.c): a call
     /// through it runs that function with the call's values ([`Host::call`]).
     Host(String),
+    /// A lambda, with the values it captures ([`lambda`]).
+    Lambda(lambda::Closure),
 }
 
 /// The state of one host function's interpretation.
@@ -217,6 +231,9 @@ struct Host<'a, 'g> {
     /// The writes that other names may have made so far ([`Host::clobber`]): a global read
     /// twice with no write between has one value.
     generation: u64,
+    /// The highest [`Host::generation`] so far: a branch leaving an earlier state takes a new
+    /// one ([`Host::branch_from`]).
+    newest: u64,
     /// Each non-`const` global read so far: its unknown, and the generation it holds in.
     globals: HashMap<String, (u64, Expr)>,
     /// Statements interpreted: past [`MAX_STEPS`], calls are no longer inlined.
@@ -250,6 +267,8 @@ struct Host<'a, 'g> {
     ref_out: Vec<(String, Option<Val>)>,
     /// Whether each host function (by definition id) may reach a launch ([`Host::reaches_launch`]).
     reaching: HashMap<String, bool>,
+    /// The functions whose calls were not interpreted ([`Host::cut`]) and may reach a launch.
+    cut: Vec<&'a Node>,
 }
 
 /// A `for` loop whose condition is known at each iteration is unrolled up to this many
@@ -263,7 +282,7 @@ const UNROLL_STEPS: usize = 20_000;
 /// after it.
 const QUIET_UNROLL_STEPS: usize = 1_000;
 /// Calls of host functions are inlined at most this deep.
-const MAX_DEPTH: usize = 6;
+const MAX_DEPTH: usize = 8;
 /// The interpretation's budget in statements (a host program of many helpers called many times).
 const MAX_STEPS: usize = 200_000;
 

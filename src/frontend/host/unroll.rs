@@ -204,7 +204,7 @@ impl<'a, 'g> Host<'a, 'g> {
 
 /// Whether `n` holds a `break` or `continue` of the loop it is the body of (`in_loop`: inside
 /// a nested loop; `in_switch`: inside a nested `switch`), or a `goto`.
-fn jumps(n: &Node, in_loop: bool, in_switch: bool) -> bool {
+pub(super) fn jumps(n: &Node, in_loop: bool, in_switch: bool) -> bool {
     match n.kind.as_str() {
         "GotoStmt" | "IndirectGotoStmt" => return true,
         "BreakStmt" => return !in_loop && !in_switch,

@@ -9,12 +9,24 @@ impl<'a, 'g> Host<'a, 'g> {
     /// Interprets the host function `f` with the parameters `args` (missing ones unknown),
     /// returning what its top-level `return` gives.
     pub(super) fn function(&mut self, f: &'a Node, args: Vec<Option<Val>>) -> Option<Val> {
+        self.run(f, args, Vec::new())
+    }
+
+    /// [`Host::function`], for a lambda's `operator()` with the values it captures
+    /// ([`Host::captured`]): variables of another function, which other names may change
+    /// ([`Env::escaped`]).
+    pub(super) fn run(&mut self, f: &'a Node, args: Vec<Option<Val>>, captured: Vec<(String, Val)>) -> Option<Val> {
         self.last_params.clear();
         let body = body_of(f)?;
         if self.stack.len() >= MAX_DEPTH || self.stack.iter().any(|(id, _)| *id == f.id) {
+            self.cut(f);
             return None;
         }
         let mut env = Env::default();
+        for (id, v) in captured {
+            env.escaped.insert(id.clone());
+            env.vals.insert(id, v);
+        }
         let params = f.inner.iter().filter(|c| c.kind == "ParmVarDecl");
         let mut args = args.into_iter();
         for p in params {
@@ -28,6 +40,8 @@ impl<'a, 'g> Host<'a, 'g> {
             // ([`out_reference`]); its value at the end is written back.
             let val = match given {
                 Some(v) if by_value || out_reference(pty) => Some(v),
+                // A lambda, by reference too: calls through the parameter run it.
+                Some(v @ Val::Lambda(_)) => Some(v),
                 _ => self.fresh(&name, pty.trim_end_matches('&').trim()),
             };
             if let Some(v) = val {
@@ -64,6 +78,17 @@ impl<'a, 'g> Host<'a, 'g> {
             .map(|p| env.vals.get(&p.id).filter(|_| !returned_early).cloned())
             .collect();
         out
+    }
+
+    /// A call of `f` not interpreted (too deep, recursive, past [`MAX_STEPS`]): when `f` may
+    /// reach a launch, it is run again as a root, with its parameters unknown ([`read`]), so
+    /// that the launches under the call are not lost.
+    fn cut(&mut self, f: &'a Node) {
+        if let Some(body) = body_of(f)
+            && self.reaches_launch(body)
+        {
+            self.cut.push(f);
+        }
     }
 
     /// A `return` that may have been taken (under a condition not known, or in a loop) before
@@ -110,7 +135,7 @@ impl<'a, 'g> Host<'a, 'g> {
                         self.unknown("?", Ty::U32),
                         self.unknown("?", Ty::U32),
                     ]),
-                    Val::Array(_) | Val::Float(..) | Val::Function(_) | Val::Host(_) => {
+                    Val::Array(_) | Val::Float(..) | Val::Function(_) | Val::Host(_) | Val::Lambda(_) => {
                         env.vals.remove(id);
                         continue;
                     }
@@ -145,7 +170,11 @@ impl<'a, 'g> Host<'a, 'g> {
                 Flow::Return(v.flatten())
             }
             "IfStmt" => self.if_stmt(s, env),
-            "ForStmt" | "WhileStmt" | "DoStmt" | "CXXForRangeStmt" | "SwitchStmt" => self.loop_stmt(s, env),
+            "SwitchStmt" => match self.switch_stmt(s, env) {
+                Some(f) => f,
+                None => self.loop_stmt(s, env),
+            },
+            "ForStmt" | "WhileStmt" | "DoStmt" | "CXXForRangeStmt" => self.loop_stmt(s, env),
             "CaseStmt" | "DefaultStmt" | "LabelStmt" | "AttributedStmt" => {
                 if let Some(last) = s.inner.last() {
                     self.stmt(last, env);
@@ -239,7 +268,7 @@ impl<'a, 'g> Host<'a, 'g> {
     /// A loop (or `switch`): a `for` of a known, small trip count is unrolled; otherwise what
     /// it changes is unknown inside and after it, and its body starts where its condition holds
     /// with a counter within its range.
-    fn loop_stmt(&mut self, s: &'a Node, env: &mut Env) -> Flow {
+    pub(super) fn loop_stmt(&mut self, s: &'a Node, env: &mut Env) -> Flow {
         // A for's init runs once, before.
         let mut parts: Vec<&Node> = s.inner.iter().collect();
         if s.kind == "ForStmt"
@@ -478,7 +507,9 @@ impl<'a, 'g> Host<'a, 'g> {
         let ty = self.int_ty(e.inner[0].type_str())?;
         let rhs = match self.eval(&e.inner[1], env)? {
             Val::Int(v) => v,
-            Val::Dim3(_) | Val::Array(_) | Val::Float(..) | Val::Function(_) | Val::Host(_) => return None,
+            Val::Dim3(_) | Val::Array(_) | Val::Float(..) | Val::Function(_) | Val::Host(_) | Val::Lambda(_) => {
+                return None;
+            }
         };
         if e.kind == "BinaryOperator" {
             return Some(cast(rhs, ty));
@@ -650,7 +681,7 @@ impl<'a, 'g> Host<'a, 'g> {
     /// A call, or a write through a pointer or reference: every escaped variable and every
     /// global may have changed.
     pub(super) fn clobber(&mut self, env: &mut Env) {
-        self.generation += 1;
+        self.new_generation();
         let escaped = env.escaped.clone();
         self.kill(env, &escaped);
     }
@@ -658,9 +689,6 @@ impl<'a, 'g> Host<'a, 'g> {
     /// A call of one of the file's host functions, interpreted with its arguments' values;
     /// its return value when it gives one.
     pub(super) fn call(&mut self, e: &'a Node, env: &mut Env) -> Option<Val> {
-        if self.steps > MAX_STEPS {
-            return None;
-        }
         let callee = strip(e.inner.first()?);
         let id = match callee.kind.as_str() {
             // A call through a pointer that holds one of the program's functions: that one.
@@ -679,7 +707,22 @@ impl<'a, 'g> Host<'a, 'g> {
         if f.has_attr("CUDAGlobalAttr") || (f.has_attr("CUDADeviceAttr") && !f.has_attr("CUDAHostAttr")) {
             return None;
         }
-        let args: Vec<Option<Val>> = e.inner.iter().skip(1).map(|a| self.eval(a, env)).collect();
+        if self.steps > MAX_STEPS {
+            self.cut(f);
+            return None;
+        }
+        // A member operator's call (`launch(c)`, a lambda's `operator()`) has the object first:
+        // the arguments follow it.
+        let first = if e.kind == "CXXOperatorCallExpr" && f.kind == "CXXMethodDecl" {
+            2
+        } else {
+            1
+        };
+        let captured = match e.inner.get(1) {
+            Some(object) if first == 2 => self.captured(f, object, env),
+            _ => Vec::new(),
+        };
+        let args: Vec<Option<Val>> = e.inner.iter().skip(first).map(|a| self.eval(a, env)).collect();
         let saved = env.in_loop;
         let depth_loop = env.in_loop;
         // A call in another of the program's files is shown with that file's name.
@@ -688,7 +731,7 @@ impl<'a, 'g> Host<'a, 'g> {
             .flatten()
             .and_then(|p| std::path::Path::new(&*p.file).file_name()?.to_str().map(str::to_string));
         self.call_lines.push((e.begin.as_ref().map_or(0, |p| p.line), file));
-        let out = self.with_loop(depth_loop, |h| h.function(f, args));
+        let out = self.with_loop(depth_loop, |h| h.run(f, args, captured));
         self.call_lines.pop();
         env.in_loop = saved;
         // The caller's locals the callee received by non-`const` reference, with their values
@@ -696,7 +739,7 @@ impl<'a, 'g> Host<'a, 'g> {
         let finals = std::mem::take(&mut self.last_params);
         self.ref_out.clear();
         let params = f.inner.iter().filter(|c| c.kind == "ParmVarDecl");
-        for (i, (p, a)) in params.zip(e.inner.iter().skip(1)).enumerate() {
+        for (i, (p, a)) in params.zip(e.inner.iter().skip(first)).enumerate() {
             let a = strip(a);
             if out_reference(p.type_str().trim())
                 && a.kind == "DeclRefExpr"
