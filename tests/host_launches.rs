@@ -1108,3 +1108,34 @@ int main(int argc, char **argv) {{
         "{a:?}"
     );
 }
+
+/// A loop over a constant array that cannot be unrolled (its trip count is not known): the
+/// element read at the unknown index is one of the array's values, and the launch is verified
+/// once per value, each with its grid. Before, the block size was free (a grid of 2^30 blocks
+/// in the witnesses).
+#[test]
+fn an_element_at_an_unknown_index_is_one_of_the_arrays_values() {
+    let text = format!(
+        "{KERNEL}
+int main(int argc, char **argv) {{
+    int *d;
+    int n = 4096;
+    int sizes[] = {{64, 128, 256}};
+    for (int j = 0; j < argc; j++) {{
+        int bs = sizes[j];
+        k<<<(n + bs - 1) / bs, bs>>>(d, n);
+    }}
+    return 0;
+}}"
+    );
+    let a = assuming(&[], &text);
+    assert_eq!(
+        a,
+        [
+            ["blockDim = (64, 1, 1)", "gridDim = (64, 1, 1)", "n = 4096"],
+            ["blockDim = (128, 1, 1)", "gridDim = (32, 1, 1)", "n = 4096"],
+            ["blockDim = (256, 1, 1)", "gridDim = (16, 1, 1)", "n = 4096"]
+        ],
+        "{a:?}"
+    );
+}

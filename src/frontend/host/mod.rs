@@ -117,6 +117,7 @@ pub(in crate::frontend) fn read<'a>(
         ref_out: Vec::new(),
         reaching: HashMap::new(),
         cut: Vec::new(),
+        sets: HashMap::new(),
     };
     // The roots first (`main`), then each function holding a launch that no root's
     // interpretation entered (called only from another file, or through a pointer). A launch
@@ -269,6 +270,9 @@ struct Host<'a, 'g> {
     reaching: HashMap<String, bool>,
     /// The functions whose calls were not interpreted ([`Host::cut`]) and may reach a launch.
     cut: Vec<&'a Node>,
+    /// Host unknowns known to be one of a few constants: an element of a constant array read
+    /// at an index not known ([`Host::one_of`]).
+    sets: HashMap<VarId, (Ty, Vec<BigInt>)>,
 }
 
 /// A `for` loop whose condition is known at each iteration is unrolled up to this many

@@ -129,7 +129,46 @@ impl<'a, 'g> Host<'a, 'g> {
         };
         let grid = self.launch_dims(grid, env);
         let block = self.launch_dims(block, env);
-        self.record_dims(e, k, grid, block, args, env);
+        // A value that is one of a few constants (an element of `block_sizes[]` at an index
+        // not known): one launch per constant, each with its values, as for a loop unrolled.
+        let mut used = HashSet::new();
+        for x in grid.iter().chain(&block) {
+            terms::vars(x, &mut |u| {
+                used.insert(u);
+            });
+        }
+        for a in args.iter().flatten() {
+            for x in val_terms(a) {
+                terms::vars(x, &mut |u| {
+                    used.insert(u);
+                });
+            }
+        }
+        let mut split: Vec<VarId> = used.into_iter().filter(|u| self.sets.contains_key(u)).collect();
+        split.sort();
+        let Some(u) = split.first().copied().filter(|u| self.sets[u].1.len() <= MAX_SPLIT) else {
+            return self.record_dims(e, k, grid, block, args, env);
+        };
+        let (ty, values) = self.sets[&u].clone();
+        for value in values {
+            let c = Expr::int(value, ty);
+            let at = |x: &Expr| terms::replace(x, u, &c);
+            let grid = grid.clone().map(|x| at(&x));
+            let block = block.clone().map(|x| at(&x));
+            let args = args
+                .iter()
+                .map(|a| {
+                    a.as_ref().map(|v| match v {
+                        Val::Int(x) => Val::Int(at(x)),
+                        Val::Dim3(d) => Val::Dim3(d.clone().map(|x| at(&x))),
+                        other => other.clone(),
+                    })
+                })
+                .collect();
+            let mut here = env.clone();
+            here.facts = env.facts.iter().map(at).collect();
+            self.record_dims(e, k, grid, block, args, &mut here);
+        }
     }
 
     /// Records the launch `e` of the kernel `(index, declaration, lowered)` with the grid and
@@ -180,6 +219,33 @@ impl<'a, 'g> Host<'a, 'g> {
                 continue;
             }
             described.push(c_text(&f, &names_of));
+            assumptions.push(f);
+        }
+        // A value passed that is one of a few constants (an element of `block_sizes[]`).
+        let mut sets: Vec<(&VarId, &Vec<BigInt>)> = self
+            .sets
+            .iter()
+            .filter(|(u, _)| map.contains_key(u))
+            .map(|(u, (_, values))| (u, values))
+            .collect();
+        sets.sort();
+        for (u, values) in sets {
+            let v = map[u].clone();
+            let Some(f) = values
+                .iter()
+                .map(|c| eq(v.clone(), Expr::int(c.clone(), v.ty())))
+                .reduce(|a, b| Expr::Binary {
+                    op: BinOp::LOr,
+                    lhs: Box::new(a),
+                    rhs: Box::new(b),
+                    ty: Ty::Bool,
+                })
+            else {
+                continue;
+            };
+            let name = c_text(&v, &names_of);
+            let text: Vec<String> = values.iter().map(|c| format!("{name} == {c}")).collect();
+            described.push(text.join(" || "));
             assumptions.push(f);
         }
         geometry.extend(described);
@@ -448,5 +514,18 @@ fn geometry_unknown(v: &Expr) -> Option<(VarId, Ty)> {
             _ => None,
         },
         _ => None,
+    }
+}
+
+/// A launch is split into at most this many, one per value of a host unknown known to be one of
+/// a few constants ([`Host::one_of`]); past it, the launch assumes the set.
+const MAX_SPLIT: usize = 16;
+
+/// The integer terms of a host value.
+fn val_terms(v: &Val) -> Vec<&Expr> {
+    match v {
+        Val::Int(x) => vec![x],
+        Val::Dim3(d) => d.iter().collect(),
+        _ => Vec::new(),
     }
 }

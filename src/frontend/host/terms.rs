@@ -82,6 +82,39 @@ pub(in crate::frontend) fn substitute(e: &Expr, map: &HashMap<VarId, Expr>) -> O
     })
 }
 
+/// `e` with the host unknown `u` replaced by `by`, folded ([`fold`]).
+pub(in crate::frontend) fn replace(e: &Expr, u: VarId, by: &Expr) -> Expr {
+    let r = |a: &Expr| Box::new(replace(a, u, by));
+    fold(match e {
+        Expr::Var { id, .. } if *id == u => by.clone(),
+        Expr::Unary { op, arg, ty } => Expr::Unary {
+            op: *op,
+            arg: r(arg),
+            ty: *ty,
+        },
+        Expr::Cast { arg, ty } => Expr::Cast { arg: r(arg), ty: *ty },
+        Expr::Binary { op, lhs, rhs, ty } => Expr::Binary {
+            op: *op,
+            lhs: r(lhs),
+            rhs: r(rhs),
+            ty: *ty,
+        },
+        Expr::Select { cond, then, els, ty } => Expr::Select {
+            cond: r(cond),
+            then: r(then),
+            els: r(els),
+            ty: *ty,
+        },
+        Expr::Opaque { name, args, ty } => Expr::Opaque {
+            name: name.clone(),
+            args: args.iter().map(|a| replace(a, u, by)).collect(),
+            ty: *ty,
+        },
+        Expr::Other(a) => Expr::Other(r(a)),
+        Expr::Var { .. } | Expr::Const { .. } | Expr::Builtin(_) | Expr::Enabled => e.clone(),
+    })
+}
+
 /// `v` converted to `ty` (nothing when it has it), folded: unlike [`crate::ir::build::cast`],
 /// which wraps only an integer constant, the whole conversion is folded ([`fold`]).
 pub(in crate::frontend) fn cast(v: Expr, ty: Ty) -> Expr {

@@ -195,10 +195,34 @@ impl<'a, 'g> Host<'a, 'g> {
         };
         let elems = elems.clone();
         let Some(Val::Int(Expr::Const { value, .. })) = self.eval(e.inner.get(1)?, env) else {
-            return None;
+            return self.one_of(&elems, ty);
         };
         let i = usize::try_from(&value).ok()?;
         Some(cast(elems.get(i)?.clone(), ty))
+    }
+}
+
+impl Host<'_, '_> {
+    /// An element of the array `elems` at an index not known (a loop over `block_sizes[]` too
+    /// long to unroll): a new unknown that is one of the elements, when they are all constants
+    /// ([`Host::sets`]; a launch passing it assumes the set). Reading past the end is
+    /// undefined behaviour, which the program is taken not to have.
+    fn one_of(&mut self, elems: &[Expr], ty: Ty) -> Option<Expr> {
+        let values: Vec<BigInt> = elems
+            .iter()
+            .map(|e| match fold(cast(e.clone(), ty)) {
+                Expr::Const { value, .. } => Some(value),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        if values.is_empty() {
+            return None;
+        }
+        let u = self.unknown("?", ty);
+        if let Expr::Var { id, .. } = &u {
+            self.sets.insert(*id, (ty, values));
+        }
+        Some(u)
     }
 }
 
