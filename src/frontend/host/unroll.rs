@@ -33,6 +33,7 @@ impl<'a, 'g> Host<'a, 'g> {
         }
         let saved = env.clone();
         let found = self.found.len();
+        let cut = self.cut.len();
         let entered = self.entered.clone();
         let early = self.early.last().map_or(0, Vec::len);
         let start = self.steps;
@@ -65,6 +66,7 @@ impl<'a, 'g> Host<'a, 'g> {
         if done.is_none() {
             *env = saved;
             self.found.truncate(found);
+            self.cut.truncate(cut);
             self.entered = entered;
             if let Some(e) = self.early.last_mut() {
                 e.truncate(early);
