@@ -75,17 +75,13 @@ impl<'a> Host<'a, '_> {
         }
     }
 
-    /// The captured values a call of the lambda operator `f` (`operator()`, `body` its body) on
-    /// the object `object` runs with: none when the object is not a lambda known here or its
-    /// values are no longer valid; never a variable the body may write.
+    /// The captured values a call of the lambda operator `f` (`operator()`) on the object
+    /// `object` runs with: those still valid here ([`Host::closure`]), none when the object is
+    /// not a lambda known here; never a variable the body may write.
     pub(super) fn captured(&mut self, f: &'a Node, object: &'a Node, env: &Env) -> Vec<(String, Val)> {
-        let Some(Val::Lambda(c)) = self.closure(object, env) else {
+        let (Some(Val::Lambda(c)), Some(body)) = (self.closure(object, env), body_of(f)) else {
             return Vec::new();
         };
-        let Some(body) = body_of(f) else { return Vec::new() };
-        if c.stamp != self.generation {
-            return Vec::new();
-        }
         let mut written = HashSet::new();
         self.assigned(body, &mut written);
         c.captures.into_iter().filter(|(id, _)| !written.contains(id)).collect()
