@@ -1139,3 +1139,53 @@ int main(int argc, char **argv) {{
         "{a:?}"
     );
 }
+
+/// Each branch of an `if` starts from the state before it, whatever the other branch's calls
+/// changed: an `if`-chain dispatching on the block size runs the lambda with its captured `n` in
+/// every branch. After the chain, where a branch's call may have changed what the lambda
+/// captures, `n` is unknown. Before, only the first branch had `n`.
+#[test]
+fn each_branch_of_an_if_runs_a_lambda_with_its_captures() {
+    let text = format!(
+        "{KERNEL}
+#include <type_traits>
+template<class Launcher>
+void dispatch(Launcher&& launch, int bs) {{
+    if (bs == 32) {{
+        launch(std::integral_constant<int, 32>{{}});
+    }} else if (bs == 64) {{
+        launch(std::integral_constant<int, 64>{{}});
+    }} else {{
+        launch(std::integral_constant<int, 128>{{}});
+    }}
+    launch(std::integral_constant<int, 256>{{}});
+}}
+void run(int *d, int n, int bs) {{
+    auto launch = [&](auto c) {{ k<<<n / c.value, c.value>>>(d, n); }};
+    dispatch(launch, bs);
+}}
+int main(int argc, char **argv) {{
+    int *d;
+    run(d, 1024, argc);
+    return 0;
+}}"
+    );
+    let a = assuming(&[], &text);
+    assert_eq!(a.len(), 4, "{a:?}");
+    assert_eq!(
+        a[0],
+        ["blockDim = (32, 1, 1)", "gridDim = (32, 1, 1)", "n = 1024"],
+        "{a:?}"
+    );
+    assert_eq!(
+        a[1],
+        ["blockDim = (64, 1, 1)", "gridDim = (16, 1, 1)", "n = 1024"],
+        "{a:?}"
+    );
+    assert_eq!(
+        a[2],
+        ["blockDim = (128, 1, 1)", "gridDim = (8, 1, 1)", "n = 1024"],
+        "{a:?}"
+    );
+    assert!(!a[3].iter().any(|s| s.starts_with("n =")), "{a:?}");
+}

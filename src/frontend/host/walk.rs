@@ -245,20 +245,47 @@ impl<'a, 'g> Host<'a, 'g> {
                 self.assume(cond, &mut a, true);
                 self.assume(cond, &mut b, false);
                 // A branch that returns leaves the other's values after the `if`.
+                let from = self.generation;
                 let ra = then.map(|t| {
                     let f = self.stmt(t, &mut a);
                     self.note_return(&f);
                     matches!(f, Flow::Return(_))
                 });
+                // The `else` starts from the state before the `if`, whatever the `then` changed.
+                let ra_gen = self.generation;
+                if ra_gen != from {
+                    self.branch_from(from, &mut b);
+                }
                 let rb = els.map(|e| {
                     let f = self.stmt(e, &mut b);
                     self.note_return(&f);
                     matches!(f, Flow::Return(_))
                 });
+                let (a_end, b_end) = (ra_gen, self.generation);
                 match (ra.unwrap_or(false), rb.unwrap_or(false)) {
                     (true, false) => *env = b,
-                    (false, true) => *env = a,
-                    _ => self.join(env, &a, &b),
+                    (false, true) => {
+                        // The state after the `if` is the `then`'s end.
+                        if b_end != a_end {
+                            self.branch_from(a_end, &mut a);
+                        }
+                        *env = a;
+                    }
+                    _ if a_end == from && b_end == from => self.join(env, &a, &b),
+                    _ => {
+                        // A state neither branch's generation describes; a lambda valid at
+                        // both ends stays valid.
+                        self.branch_from(a_end, &mut a);
+                        let joined = self.generation;
+                        for v in b.vals.values_mut() {
+                            if let Val::Lambda(c) = v
+                                && c.stamp == b_end
+                            {
+                                c.stamp = joined;
+                            }
+                        }
+                        self.join(env, &a, &b);
+                    }
                 }
                 Flow::Next
             }
@@ -345,6 +372,10 @@ impl<'a, 'g> Host<'a, 'g> {
     /// unknown.
     pub(super) fn join(&mut self, env: &mut Env, a: &Env, b: &Env) {
         let mut ids: HashSet<String> = HashSet::new();
+        // A lambda both branches hold with the same values, each valid in its own branch: kept
+        // with a stamp valid in neither, so that where it is used its values are checked
+        // against the variables' ([`Host::closure`]).
+        let mut lambdas = Vec::new();
         for (id, v) in &a.vals {
             match (v, b.vals.get(id)) {
                 // A `dim3` keeps the components both branches agree on.
@@ -352,6 +383,9 @@ impl<'a, 'g> Host<'a, 'g> {
                     for c in (0..3).filter(|&c| x[c] != y[c]) {
                         ids.insert(format!("{id}.{}", ["x", "y", "z"][c]));
                     }
+                }
+                (Val::Lambda(x), Some(Val::Lambda(y))) if x.captures == y.captures && x.stamp != y.stamp => {
+                    lambdas.push((id.clone(), x.stamp.min(y.stamp)));
                 }
                 (v, w) if w != Some(v) => {
                     ids.insert(id.clone());
@@ -365,6 +399,11 @@ impl<'a, 'g> Host<'a, 'g> {
             }
         }
         let mut merged = a.clone();
+        for (id, stamp) in lambdas {
+            if let Some(Val::Lambda(c)) = merged.vals.get_mut(&id) {
+                c.stamp = stamp;
+            }
+        }
         merged.escaped.extend(b.escaped.iter().cloned());
         merged.arg_arrays.extend(b.arg_arrays.clone());
         self.kill(&mut merged, &ids);
