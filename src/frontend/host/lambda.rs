@@ -99,12 +99,17 @@ impl<'a> Host<'a, '_> {
     /// (the state is the one they were valid in).
     pub(super) fn branch_from(&mut self, from: u64, env: &mut Env) {
         self.new_generation();
-        for v in env.vals.values_mut() {
-            if let Val::Lambda(c) = v
-                && c.stamp == from
-            {
-                c.stamp = self.generation;
-            }
+        restamp(env, from, self.generation);
+    }
+}
+
+/// The lambdas of `env` valid at generation `from` made valid at `to` (the same state).
+pub(super) fn restamp(env: &mut Env, from: u64, to: u64) {
+    for v in env.vals.values_mut() {
+        if let Val::Lambda(c) = v
+            && c.stamp == from
+        {
+            c.stamp = to;
         }
     }
 }

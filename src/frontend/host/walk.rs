@@ -276,14 +276,7 @@ impl<'a, 'g> Host<'a, 'g> {
                         // A state neither branch's generation describes; a lambda valid at
                         // both ends stays valid.
                         self.branch_from(a_end, &mut a);
-                        let joined = self.generation;
-                        for v in b.vals.values_mut() {
-                            if let Val::Lambda(c) = v
-                                && c.stamp == b_end
-                            {
-                                c.stamp = joined;
-                            }
-                        }
+                        super::lambda::restamp(&mut b, b_end, self.generation);
                         self.join(env, &a, &b);
                     }
                 }
