@@ -169,3 +169,56 @@ fn a_test_computed_by_a_call_keeps_the_trip_bound() {
         &["--blockDim=32", "--gridDim=8"],
     );
 }
+
+/// Nested loops around barriers whose trip counts depend on the block index only (llm.c's
+/// `softmax_autoregressive_backward_kernel6`): the outer loop runs no fixed number of barriers
+/// per iteration, yet two threads of a block pass them in step (`encode/pair/uniform.rs`,
+/// block-uniform barriers). Each kernel of `tests/kernels/uniform/` says on line 1 what it
+/// must give with every loop abstracted: `verified`, `race` (a race and no divergence), or
+/// `divergence` (the same loops with a barrier or a trip count that depends on the thread, or
+/// run by some threads only, must still be barrier divergence).
+#[test]
+fn block_uniform_loops_pass_their_barriers_in_step() {
+    let dir = root().join("tests/kernels/uniform");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("tests/kernels/uniform")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cu"))
+        .map(|p| {
+            format!(
+                "tests/kernels/uniform/{}",
+                p.file_name().expect("name").to_string_lossy()
+            )
+        })
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5, "{files:?}");
+    let mut problems = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(root().join(file)).expect("read");
+        let expect = text
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim_start_matches("// expect: ")
+            .to_string();
+        let (code, v) = run(file, &["--unroll=0"]);
+        let kinds: Vec<String> = v["kernels"][0]["findings"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .map(|f| f["kind"].as_str().unwrap_or("").to_string())
+            .collect();
+        let ok = match expect.as_str() {
+            "verified" => code == Some(0) && kinds.is_empty(),
+            "race" => code == Some(1) && kinds.iter().any(|k| k == "race") && !kinds.iter().any(|k| k == "divergence"),
+            "divergence" => code == Some(1) && kinds.iter().any(|k| k == "divergence"),
+            other => panic!("{file}: unknown expectation {other:?}"),
+        };
+        if !ok {
+            problems.push(format!("{file}: expected {expect}, got exit {code:?} with {kinds:?}"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

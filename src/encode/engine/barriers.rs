@@ -186,7 +186,12 @@ impl Encoder<'_> {
         } else {
             same_count
         };
-        let diverge = and(same_count, not(app("=", vec![st[0].pc.clone(), st[1].pc.clone()])));
+        let mut diverge = and(same_count, not(app("=", vec![st[0].pc.clone(), st[1].pc.clone()])));
+        // Two threads that entered a loop around this barrier together pass its barriers in
+        // lock step: they cannot diverge here (block-uniform barriers, `pair::uniform`).
+        for together in &self.entered_together {
+            diverge = and(diverge, not(together.clone()));
+        }
         self.divergence_query(s, diverge, None, st);
     }
 

@@ -228,6 +228,10 @@ pub(in crate::encode) struct Encoder<'k> {
     pub(in crate::encode) seen_abstract: bool,
     /// Abstracted loops with a fixed barrier count being encoded, innermost last.
     pub(in crate::encode) frames: Vec<LoopFrame>,
+    /// Per abstracted loop being encoded whose barriers all run under block-uniform control:
+    /// whether the two threads entered it together (`loops.rs`, `Encoder::entered_together`), so that
+    /// no barrier of it can be where they diverge.
+    pub(in crate::encode) entered_together: Vec<Sexp>,
     /// Whether an expression of the kernel reads another thread ([`crate::ir::Expr::Other`]).
     pub(in crate::encode) reads_other: bool,
     /// Every thread's state before the statement being encoded, while one of its expressions
@@ -379,6 +383,7 @@ impl<'k> Encoder<'k> {
             concrete: ConcreteState::default(),
             load_origin: HashMap::new(),
             abstract_depth: 0,
+            entered_together: Vec::new(),
             seen_abstract: false,
             frames: Vec::new(),
             reads_other: crate::ir::query::stmts_read_other_thread(&k.body),

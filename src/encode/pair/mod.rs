@@ -21,7 +21,7 @@ pub(in crate::encode) mod adversarial;
 mod equality;
 mod no_wrap;
 pub(in crate::encode) mod state;
-mod uniform;
+pub(in crate::encode) mod uniform;
 
 #[cfg(doc)]
 use super::Check;

@@ -20,19 +20,37 @@
 //! A variable read before it is assigned holds an arbitrary value per thread: the premise
 //! that the uniform variables the loop reads agree on entry keeps such values out.
 //!
+//! *Block-uniform* ([`Level::Block`]): the same rules with the block index uniform too, so the
+//! values agree in every thread of one block; what follows from them is asserted only for two
+//! threads of one block (`same_block`). A loop whose barriers all run under block-uniform
+//! control (its test, its exits and every condition and nested loop around a barrier) runs the
+//! same number of barriers per iteration in every thread of a block that enters it with the same
+//! block-uniform values: [`LoopUniformity::barriers`], which lets the engine relate the two
+//! threads' barrier counts in a loop whose count per iteration is not fixed (a loop around a
+//! loop with barriers: `encode/engine/loops.rs`, `uniform_counts`).
+//!
 //! The pair model's: the engine's abstracted loops ask [`Encoder::loop_uniformity`], which says
 //! nothing in the other models.
 
 use crate::encode::engine::{Encoder, TState};
 use crate::encode::terms::{and, app};
 use crate::ir::query::expr_vars;
-use crate::ir::query::{defined_vars, read_vars};
+use crate::ir::query::{contains_barrier, defined_vars, has_exit, own_def, read_vars};
 use crate::ir::visit::VarContext;
-use crate::ir::{AbstractLoop, Builtin, Expr, Kernel, Stmt, StmtKind, VarId};
+use crate::ir::{AbstractLoop, Builtin, ClosedForm, Expr, Kernel, Stmt, StmtKind, VarId};
 use crate::solver::Sexp;
 use std::collections::BTreeSet;
 
-/// What [`Encoder::loop_uniformity`] finds of an abstracted loop.
+/// Which threads a uniform value is the same in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::encode) enum Level {
+    /// Every thread of the grid: the block index is not uniform.
+    Grid,
+    /// Every thread of one block: the block index is uniform too.
+    Block,
+}
+
+/// What [`Encoder::loop_uniformity`] finds of an abstracted loop at one [`Level`].
 #[derive(Default)]
 pub(in crate::encode) struct LoopUniformity {
     /// Its havocked variables that are uniform.
@@ -42,11 +60,20 @@ pub(in crate::encode) struct LoopUniformity {
     /// Whether its test and every early exit from it are uniform: two threads that enter it
     /// with the same values of `entry` leave it in the same iteration at the same place.
     pub control: bool,
+    /// The uniform variables an iteration may read before it assigns them (in the order of
+    /// the test, the body and the step): two threads whose values of these agree on entry run
+    /// the same iterations, since every other uniform variable it reads it first computes from
+    /// these. What `control` and `barriers` need agree on entry.
+    pub exposed: Vec<VarId>,
+    /// Whether, besides `control`, every barrier of it runs under uniform control (every `if`
+    /// and nested loop around a barrier uniform): two such threads run the same barriers in
+    /// each iteration.
+    pub barriers: bool,
 }
 
 /// The uniform variables of `k` (a prepared kernel): the greatest set closed under the rules
 /// of the module doc, found by removing variables until none changes.
-pub(in crate::encode) fn uniform_vars(k: &Kernel) -> BTreeSet<VarId> {
+pub(in crate::encode) fn uniform_vars(k: &Kernel, level: Level) -> BTreeSet<VarId> {
     let mut u: BTreeSet<VarId> = (0..k.vars.len()).map(VarId).collect();
     // Given a value other than by an assignment: not uniform.
     let mut other = BTreeSet::new();
@@ -57,41 +84,68 @@ pub(in crate::encode) fn uniform_vars(k: &Kernel) -> BTreeSet<VarId> {
     // (Scalar parameters start uniform and are assigned nowhere else.)
     loop {
         let before = u.len();
-        walk(&k.body, true, &mut u);
+        walk(&k.body, true, level, &mut u);
         if u.len() == before {
             return u;
         }
     }
 }
 
-/// Whether `e` has the same value in every thread, given the uniform variables `u`.
-fn uniform_expr(e: &Expr, u: &BTreeSet<VarId>) -> bool {
+/// Whether `e` has the same value in every thread (of the grid or of one block, `level`),
+/// given the uniform variables `u`.
+fn uniform_expr(e: &Expr, level: Level, u: &BTreeSet<VarId>) -> bool {
+    let uniform = |e: &Expr| uniform_expr(e, level, u);
     match e {
         Expr::Const { .. } => true,
         Expr::Var { id, .. } => u.contains(id),
+        Expr::Builtin(Builtin::BlockIdx(_)) => level == Level::Block,
         Expr::Builtin(b) => matches!(b, Builtin::BlockDim(_) | Builtin::GridDim(_) | Builtin::WarpSize),
-        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => uniform_expr(arg, u),
-        Expr::Binary { lhs, rhs, .. } => uniform_expr(lhs, u) && uniform_expr(rhs, u),
-        Expr::Select { cond, then, els, .. } => uniform_expr(cond, u) && uniform_expr(then, u) && uniform_expr(els, u),
-        Expr::Opaque { args, .. } => args.iter().all(|a| uniform_expr(a, u)),
+        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => uniform(arg),
+        Expr::Binary { lhs, rhs, .. } => uniform(lhs) && uniform(rhs),
+        Expr::Select { cond, then, els, .. } => uniform(cond) && uniform(then) && uniform(els),
+        Expr::Opaque { args, .. } => args.iter().all(uniform),
         Expr::Other(_) | Expr::Enabled => false,
     }
 }
 
 /// Whether a thread may leave some enclosing construct early from `stmts` under a condition
 /// that is not uniform (`ctrl`: whether the control reaching `stmts` is uniform).
-fn nonuniform_exit(stmts: &[Stmt], ctrl: bool, u: &BTreeSet<VarId>) -> bool {
+fn nonuniform_exit(stmts: &[Stmt], ctrl: bool, level: Level, u: &BTreeSet<VarId>) -> bool {
     stmts.iter().any(|s| match &s.kind {
         StmtKind::Exit(_) | StmtKind::Break | StmtKind::Continue | StmtKind::Return => !ctrl,
         StmtKind::If { cond, then, els } => {
-            let c = ctrl && uniform_expr(cond, u);
-            nonuniform_exit(then, c, u) || nonuniform_exit(els, c, u)
+            let c = ctrl && uniform_expr(cond, level, u);
+            nonuniform_exit(then, c, level, u) || nonuniform_exit(els, c, level, u)
         }
-        StmtKind::Block { body, .. } => nonuniform_exit(body, ctrl, u),
+        StmtKind::Block { body, .. } => nonuniform_exit(body, ctrl, level, u),
         kind => loop_parts(kind).is_some_and(|(cond, parts)| {
-            let c = ctrl && uniform_expr(cond, u);
-            parts.iter().any(|p| nonuniform_exit(p, c, u))
+            let c = ctrl && uniform_expr(cond, level, u);
+            parts.iter().any(|p| nonuniform_exit(p, c, level, u))
         }),
+    })
+}
+
+/// Whether every block barrier of `stmts` runs under uniform control (given the uniform
+/// variables `u` at `level`): each `if` and loop around one has a uniform test and no exit
+/// under control that is not. Exits of `stmts` themselves are the caller's to check.
+fn uniform_barriers(stmts: &[Stmt], level: Level, u: &BTreeSet<VarId>) -> bool {
+    stmts.iter().all(|s| {
+        if !contains_barrier(std::slice::from_ref(s)) {
+            return true;
+        }
+        match &s.kind {
+            StmtKind::Barrier(..) => true,
+            StmtKind::If { cond, then, els } => {
+                uniform_expr(cond, level, u) && uniform_barriers(then, level, u) && uniform_barriers(els, level, u)
+            }
+            StmtKind::Block { body, .. } => uniform_barriers(body, level, u),
+            kind => loop_parts(kind).is_some_and(|(cond, parts)| {
+                uniform_expr(cond, level, u)
+                    && parts
+                        .iter()
+                        .all(|p| !nonuniform_exit(p, true, level, u) && uniform_barriers(p, level, u))
+            }),
+        }
     })
 }
 
@@ -111,24 +165,102 @@ fn loop_parts(kind: &StmtKind) -> Option<(&Expr, [&[Stmt]; 3])> {
     }
 }
 
-/// Removes from `u` the variables `stmts` assign a value that is not uniform, or under
-/// control that is not (`ctrl`).
-fn walk(stmts: &[Stmt], ctrl: bool, u: &mut BTreeSet<VarId>) {
+/// Adds to `exposed` the variables `stmts` may read before they assign them, where those in
+/// `assigned` are assigned already; adds to `assigned` those `stmts` assign on every path
+/// through them. Conservative: a nested loop assigns nothing for what follows it, and a block
+/// that an exit may leave early assigns nothing either.
+fn exposed_reads(stmts: &[Stmt], assigned: &mut BTreeSet<VarId>, exposed: &mut BTreeSet<VarId>) {
+    let reads_of = |s: &Stmt, assigned: &BTreeSet<VarId>, exposed: &mut BTreeSet<VarId>| {
+        let mut reads = BTreeSet::new();
+        read_vars(std::slice::from_ref(s), &mut reads);
+        exposed.extend(reads.into_iter().filter(|v| !assigned.contains(v)));
+    };
     for s in stmts {
         match &s.kind {
-            StmtKind::Assign { var, value } if !(ctrl && uniform_expr(value, u)) => {
+            StmtKind::If { cond, then, els } => {
+                let mut reads = Vec::new();
+                expr_vars(cond, &mut reads);
+                exposed.extend(reads.into_iter().filter(|v| !assigned.contains(v)));
+                let mut a = assigned.clone();
+                exposed_reads(then, &mut a, exposed);
+                let mut b = assigned.clone();
+                exposed_reads(els, &mut b, exposed);
+                assigned.extend(a.intersection(&b).copied().collect::<Vec<_>>());
+            }
+            StmtKind::Block { body, .. } => {
+                let mut a = assigned.clone();
+                exposed_reads(body, &mut a, exposed);
+                if !has_exit(body) {
+                    *assigned = a;
+                }
+            }
+            // A nested loop: what its iterations read before they assign it, from what is
+            // assigned before it; what it assigns may not be (no iteration).
+            StmtKind::Loop { .. } | StmtKind::AbstractLoop(_) => {
+                let Some((cond, [cond_stmts, body, step])) = loop_parts(&s.kind) else {
+                    continue;
+                };
+                let do_while = match &s.kind {
+                    StmtKind::Loop { do_while, .. } => *do_while,
+                    StmtKind::AbstractLoop(l) => l.do_while,
+                    _ => false,
+                };
+                let mut a = assigned.clone();
+                if let StmtKind::AbstractLoop(l) = &s.kind {
+                    // Read on entry: the closed forms' strides and the invariants.
+                    let mut reads = Vec::new();
+                    for (_, cf) in &l.closed {
+                        if let ClosedForm::Linear(k) = cf {
+                            expr_vars(k, &mut reads);
+                        }
+                    }
+                    for inv in &l.invariants {
+                        expr_vars(&inv.cond, &mut reads);
+                        read_vars(&inv.body, &mut reads);
+                    }
+                    exposed.extend(reads.into_iter().filter(|v| !a.contains(v)));
+                }
+                let test = |a: &mut BTreeSet<VarId>, exposed: &mut BTreeSet<VarId>| {
+                    exposed_reads(cond_stmts, a, exposed);
+                    let mut reads = Vec::new();
+                    expr_vars(cond, &mut reads);
+                    exposed.extend(reads.into_iter().filter(|v| !a.contains(v)));
+                };
+                if !do_while {
+                    test(&mut a, exposed);
+                }
+                exposed_reads(body, &mut a, exposed);
+                exposed_reads(step, &mut a, exposed);
+                if do_while {
+                    test(&mut a, exposed);
+                }
+            }
+            _ => {
+                reads_of(s, assigned, exposed);
+                assigned.extend(own_def(s));
+            }
+        }
+    }
+}
+
+/// Removes from `u` the variables `stmts` assign a value that is not uniform, or under
+/// control that is not (`ctrl`).
+fn walk(stmts: &[Stmt], ctrl: bool, level: Level, u: &mut BTreeSet<VarId>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Assign { var, value } if !(ctrl && uniform_expr(value, level, u)) => {
                 u.remove(var);
             }
             StmtKind::If { cond, then, els } => {
-                let c = ctrl && uniform_expr(cond, u);
-                walk(then, c, u);
-                walk(els, c, u);
+                let c = ctrl && uniform_expr(cond, level, u);
+                walk(then, c, level, u);
+                walk(els, c, level, u);
             }
             // A block or loop that a thread may leave early under a condition that is not
             // uniform: what follows the exit inside it runs in some threads only.
             StmtKind::Block { body, .. } => {
-                let c = ctrl && !nonuniform_exit(body, ctrl, u);
-                walk(body, c, u);
+                let c = ctrl && !nonuniform_exit(body, ctrl, level, u);
+                walk(body, c, level, u);
             }
             // Annotation bodies compute temporaries: not uniform.
             StmtKind::Ensures { body, .. } | StmtKind::Invariant { body, .. } => {
@@ -142,9 +274,11 @@ fn walk(stmts: &[Stmt], ctrl: bool, u: &mut BTreeSet<VarId>) {
             // values only by loads, atomics, shuffles, votes and havocs (removed up front).
             kind => {
                 if let Some((cond, parts)) = loop_parts(kind) {
-                    let c = ctrl && uniform_expr(cond, u) && !parts.iter().any(|p| nonuniform_exit(p, ctrl, u));
+                    let c = ctrl
+                        && uniform_expr(cond, level, u)
+                        && !parts.iter().any(|p| nonuniform_exit(p, ctrl, level, u));
                     for p in parts {
-                        walk(p, c, u);
+                        walk(p, c, level, u);
                     }
                 }
             }
@@ -153,16 +287,18 @@ fn walk(stmts: &[Stmt], ctrl: bool, u: &mut BTreeSet<VarId>) {
 }
 
 impl Encoder<'_> {
-    /// What the uniformity analysis says of `l` in the pair model (nothing elsewhere).
-    pub(in crate::encode) fn loop_uniformity(&self, l: &AbstractLoop) -> LoopUniformity {
+    /// What the uniformity analysis at `level` says of `l` in the pair model (nothing
+    /// elsewhere).
+    pub(in crate::encode) fn loop_uniformity(&self, l: &AbstractLoop, level: Level) -> LoopUniformity {
         let mut out = LoopUniformity::default();
         if !self.model.pair() {
             return out;
         }
-        let u = uniform_vars(self.k);
+        let u = uniform_vars(self.k, level);
         out.havocked = l.havocked.iter().copied().filter(|v| u.contains(v)).collect();
         let parts = [&l.cond_stmts, &l.body, &l.step];
-        out.control = uniform_expr(&l.cond, &u) && !parts.iter().any(|p| nonuniform_exit(p, true, &u));
+        out.control = uniform_expr(&l.cond, level, &u) && !parts.iter().any(|p| nonuniform_exit(p, true, level, &u));
+        out.barriers = out.control && parts.iter().all(|p| uniform_barriers(p, level, &u));
         if out.havocked.is_empty() && !out.control {
             return out;
         }
@@ -174,6 +310,23 @@ impl Encoder<'_> {
         expr_vars(&l.cond, &mut cond_reads);
         read.extend(cond_reads);
         out.entry = read.into_iter().filter(|v| u.contains(v)).collect();
+        let mut exposed = BTreeSet::new();
+        let mut assigned = BTreeSet::new();
+        let cond = |a: &mut BTreeSet<VarId>, e: &mut BTreeSet<VarId>| {
+            exposed_reads(&l.cond_stmts, a, e);
+            let mut reads = Vec::new();
+            expr_vars(&l.cond, &mut reads);
+            e.extend(reads.into_iter().filter(|v| !a.contains(v)));
+        };
+        if !l.do_while {
+            cond(&mut assigned, &mut exposed);
+        }
+        exposed_reads(&l.body, &mut assigned, &mut exposed);
+        exposed_reads(&l.step, &mut assigned, &mut exposed);
+        if l.do_while {
+            cond(&mut assigned, &mut exposed);
+        }
+        out.exposed = exposed.into_iter().filter(|v| u.contains(v)).collect();
         out
     }
 
@@ -267,7 +420,7 @@ mod tests {
         let mut u: BTreeSet<VarId> = (0..4).map(VarId).collect();
         loop {
             let n = u.len();
-            walk(&body, true, &mut u);
+            walk(&body, true, Level::Grid, &mut u);
             if u.len() == n {
                 break;
             }

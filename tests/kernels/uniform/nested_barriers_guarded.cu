@@ -1,0 +1,20 @@
+// expect: divergence
+// --blockDim=32 --gridDim=4
+// nested_barriers.cu with its second barrier under a condition on threadIdx.x: the loops are
+// uniform but that barrier is not (barrier divergence).
+#include <cuda.h>
+__global__ void nested_barriers(float *out, const float *in) {
+    __shared__ float s[32];
+    int t = blockIdx.x;
+    int steps = t / 2 + 1;
+    for (int i = 0; i < steps; ++i) {
+        float acc = 0.f;
+        for (int j = 0; j <= t; j += 2) {
+            __syncthreads();
+            s[threadIdx.x] = in[j * 32 + threadIdx.x];
+            if (threadIdx.x != 5) __syncthreads();
+            for (int k = 0; k < 32; k++) acc += s[k];
+        }
+        out[(t * 4 + i) * 32 + threadIdx.x] = acc;
+    }
+}
