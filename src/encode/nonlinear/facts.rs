@@ -198,6 +198,39 @@ impl Facts {
         t
     }
 
+    /// How many low bits of `t` are zero whatever its symbols' values, from its shape:
+    /// a literal's trailing zeros, their sum over a product, the minimum over a sum or
+    /// difference, a left shift by a literal, through extensions and extracts; 0 when
+    /// unknown. Looks at most `depth` operators deep.
+    pub(super) fn low_zeros(&self, t: &Sexp, depth: u32) -> u32 {
+        let Some(w) = self.width(t) else { return 0 };
+        if let Some(v) = self.literal(t) {
+            return v.trailing_zeros().map_or(w, |z| (z as u32).min(w));
+        }
+        if depth == 0 {
+            return 0;
+        }
+        let t = self.resolve(t);
+        let z = |x: &Sexp| self.low_zeros(x, depth - 1);
+        let found = match split(t) {
+            Some((Op::Named("bvmul"), args)) => args.iter().map(z).sum(),
+            Some((Op::Named("bvadd" | "bvsub"), args)) => args.iter().map(z).min().unwrap_or(0),
+            Some((Op::Named("bvneg"), [x])) => z(x),
+            Some((Op::Named("bvshl"), [x, k])) => match self.literal(k).and_then(|k| k.to_u32()) {
+                Some(k) => z(x).saturating_add(k),
+                None => z(x),
+            },
+            Some((Op::Ext(_, _), [x])) => {
+                // An extension of zero is zero; otherwise its low bits are the operand's.
+                let (zx, wx) = (z(x), self.width(x).unwrap_or(0));
+                if zx >= wx { w } else { zx }
+            }
+            Some((Op::Extract(_, lo), [x])) => z(x).saturating_sub(lo),
+            _ => 0,
+        };
+        found.min(w)
+    }
+
     /// The value of `t` when it is a literal or names one.
     pub(super) fn literal(&self, t: &Sexp) -> Option<BigUint> {
         let t = self.resolve(t);

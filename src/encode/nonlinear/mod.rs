@@ -14,6 +14,9 @@
 //!   thread and iteration. For an access pair whose byte offsets are `c*x1` and `c*x2` with
 //!   both widths at most `c`, overlapping bytes imply `x1 = x2`. Every lemma is a valid fact
 //!   of bit-vector arithmetic, so adding it to a query never changes its answer.
+//! * **Low zero bits** (`Product::low_zeros`): a product whose factor is a multiple of `2^k`
+//!   by its shape (`gridDim.x * 2`, a shift, a sum of such) has its low `k` bits zero, also
+//!   relaxed: the parity that a grid-stride loop split by `threadIdx.z` needs.
 //! * **Relaxation** ([`relax`]): every product of two non-literal terms becomes an application
 //!   of an uninterpreted function `nl.mulW` (the incremental-linearization abstraction of
 //!   Cimatti et al., TOCL 2018, without refinement). Multiplication is one interpretation of

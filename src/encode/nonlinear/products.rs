@@ -97,6 +97,9 @@ pub(crate) struct Product {
     /// where the exact formula assumes it), `true` when the factors' bounds prove it, or
     /// `None` (nothing is known: the product may wrap).
     pub ok: Option<(Sexp, bool)>,
+    /// How many low bits of the product are known zero from its factors' shapes (the sum of
+    /// the factors' [`Facts::low_zeros`], at most `w`): a product with an even factor is even.
+    pub low_zeros: u32,
 }
 
 /// A sum `x = p + u` of the relaxed formula whose summand `p` is a product: the shape of a
@@ -557,6 +560,19 @@ pub(crate) fn lemmas(old: &[Product], fresh: &[Product], out: &mut Vec<Sexp>) {
     let le = |s: bool, a: &Sexp, b: &Sexp| Sexp::app(if s { "bvsle" } else { "bvule" }, vec![a.clone(), b.clone()]);
     let lt = |s: bool, a: &Sexp, b: &Sexp| Sexp::app(if s { "bvslt" } else { "bvult" }, vec![a.clone(), b.clone()]);
     for p in fresh {
+        if p.low_zeros > 0 {
+            // Trailing zeros add up in a product (modulo 2^w too): `it * (gridDim.x * 2)` is
+            // even, which a grid-stride loop over tokens split by `threadIdx.z` needs.
+            let k = p.low_zeros.min(p.w);
+            let low = Sexp::List(vec![
+                Sexp::app(
+                    "_",
+                    vec![Sexp::atom("extract"), Sexp::atom((k - 1).to_string()), Sexp::atom("0")],
+                ),
+                p.p.clone(),
+            ]);
+            out.push(eq(&low, &bv(0, k)));
+        }
         let (zero, one) = (bv(0, p.w), bv(1, p.w));
         for (a, b) in [(&p.x, &p.y), (&p.y, &p.x)] {
             out.push(imp(eq(a, &zero), eq(&p.p, &zero)));

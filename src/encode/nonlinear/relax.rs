@@ -57,12 +57,14 @@ impl Facts {
             let ok = Sexp::app(&nowrap_name(w, signed), vec![a.clone(), b.clone()]);
             seen.nowraps.insert((w, signed));
             let p = self.relaxed_product(&a, &b, seen);
+            let low_zeros = self.product_low_zeros(&a, &b);
             seen.add(Product {
                 x: a,
                 y: b,
                 p,
                 w,
                 ok: Some((ok.clone(), signed)),
+                low_zeros,
             });
             return ok;
         }
@@ -230,6 +232,7 @@ impl Facts {
                     p: p.clone(),
                     w,
                     ok: Some((Sexp::atom("true"), false)),
+                    low_zeros: self.product_low_zeros(x, y),
                 });
             }
             let step = match split(self.resolve(a)) {
@@ -288,7 +291,14 @@ impl Facts {
             p: p.clone(),
             w,
             ok,
+            low_zeros: self.product_low_zeros(a, b),
         });
         p
+    }
+
+    /// [`Product::low_zeros`] of `a * b`.
+    fn product_low_zeros(&self, a: &Sexp, b: &Sexp) -> u32 {
+        const DEPTH: u32 = 8;
+        self.low_zeros(a, DEPTH) + self.low_zeros(b, DEPTH)
     }
 }

@@ -142,6 +142,7 @@ fn no_wrap_relaxation_proves_radix_and_refines_models() {
             p: parse_sexp("(nl.mul6 m t1.v)"),
             w: 6,
             ok: Some((parse_sexp("(nl.nowrapu6 m t1.v)"), false)),
+            low_zeros: 0,
         }],
         divisions: Vec::new(),
         inputs: vec![Sexp::atom("m"), Sexp::atom("t1.v"), Sexp::atom("t1.tx")],
@@ -190,6 +191,7 @@ fn no_wrap_relaxation_proves_radix_and_refines_models() {
             p: parse_sexp("(nl.mul6 m n)"),
             w: 6,
             ok: None,
+            low_zeros: 0,
         }],
         divisions: Vec::new(),
         inputs: Vec::new(),
@@ -897,4 +899,51 @@ fn an_offset_of_three_terms_gets_a_lemma_only_with_a_radix_after_it() {
     assert_eq!(out.len(), 1, "{out:?}");
     let valid = Sexp::app("and", out.clone());
     assert_eq!(z3_says(&script_text(&cmds, &[Sexp::app("not", vec![valid])])), "unsat");
+}
+
+/// A product with a factor that is a multiple of a power of two keeps that factor's zero low
+/// bits when relaxed (`Product::low_zeros`): a grid-stride loop over tokens split by
+/// `threadIdx.z`, `t = 2*b + z + it*(g*2)` (llm.c's `fused_residual_forward_kernel6`), has the
+/// parity of `z` in every iteration, so two threads of one block at the same iteration pass the
+/// test `t < N` alike for an even `N` (no barrier divergence). The lemma is valid: z3 finds no
+/// 6-bit values that break it with `nl.mul6` as multiplication.
+#[test]
+fn a_product_with_an_even_factor_is_even_when_relaxed() {
+    let bv6 = Sexp::bv_sort(6);
+    let mut cmds: Vec<Command> = ["it", "g", "b", "z1", "z2"]
+        .iter()
+        .map(|n| Command::DeclareConst {
+            name: (*n).into(),
+            sort: bv6.clone(),
+        })
+        .collect();
+    cmds.push(Command::DefineConst {
+        name: "step".into(),
+        sort: bv6.clone(),
+        value: parse_sexp("(bvmul g #b000010)"),
+    });
+    for (t, z) in [("t1", "z1"), ("t2", "z2")] {
+        cmds.push(Command::DefineConst {
+            name: t.into(),
+            sort: bv6.clone(),
+            value: parse_sexp(&format!("(bvadd (bvadd (bvmul b #b000010) {z}) (bvmul it step))")),
+        });
+    }
+    let r = relax_script(cmds).expect("a symbolic product");
+    let text = script_text(&r.script.commands, &[]);
+    assert!(
+        text.contains("(assert (= ((_ extract 0 0) (nl.mul6 step it)) #b0))"),
+        "{text}"
+    );
+    // Divergence at N = 32: thread z1 = 0 passes `t < 32`, thread z2 = 1 does not.
+    let diverge = parse_sexp("(and (= z1 #b000000) (= z2 #b000001) (bvult t1 #b100000) (not (bvult t2 #b100000)))");
+    assert_eq!(z3_says(&script_text(&r.script.commands, &[diverge])), "unsat", "{text}");
+    // At N = 33 the same threads diverge.
+    let odd = parse_sexp("(and (= z1 #b000000) (= z2 #b000001) (bvult t1 #b100001) (not (bvult t2 #b100001)))");
+    assert_eq!(z3_says(&script_text(&r.script.commands, &[odd])), "sat", "{text}");
+    // The lemma holds of multiplication.
+    let mut check = String::from("(set-logic QF_BV)\n");
+    check.push_str("(declare-const it (_ BitVec 6))\n(declare-const g (_ BitVec 6))\n");
+    check.push_str("(assert (not (= ((_ extract 0 0) (bvmul it (bvmul g #b000010))) #b0)))\n(check-sat)\n");
+    assert_eq!(z3_says(&check), "unsat");
 }
