@@ -45,25 +45,6 @@ pub(super) fn signed(
     }
     let excludes = |f: &Finding| !overflow(f) && counterpart(f, &under).is_none();
     if !result.findings.iter().any(excludes) {
-        // Every finding stays with no signed overflow: each is shown with its witness there
-        // (same sites), values the program can have without undefined behaviour, rather than
-        // one whose index arithmetic overflows (issue 53 item 4: a width of -2^31 + 1).
-        for f in result.findings.iter_mut().filter(|f| !overflow(f)) {
-            if let Some(g) = under.findings.iter().find(|g| same_sites(f, g)) {
-                let mut g = g.clone();
-                // The dimensions the standard launch pins (to 1) are symbolic in the launch
-                // as given: the witness names them.
-                for (name, _, _) in &v.unused {
-                    if !g.geometry.iter().any(|(n, _)| n == name) {
-                        g.geometry.push((name.clone(), 1));
-                    }
-                }
-                // In the order witnesses give them: x, y, z, blockDim before gridDim.
-                g.geometry
-                    .sort_by_key(|(n, _)| (n.chars().last(), n.starts_with("gridDim")));
-                *f = g;
-            }
-        }
         return Ok(false);
     }
     let named = label(&launch);
