@@ -111,6 +111,8 @@ Query: saxpy.race.y.seg0.L11
 (assert (=> (bvuge t2.exit.L10@38 #x0000000000000001) (bvult t2.i@43 param.n)))
 (assert (=> (and (and (bvsgt ((_ zero_extend 66) (bvmul ((_ zero_extend 32) blockDim.x) ((_ zero_extend 32) gridDim.x))) #b0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000) (bvsle (bvadd (bvsub ((_ zero_extend 66) param.n) #b0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001) ((_ zero_extend 66) (bvmul ((_ zero_extend 32) blockDim.x) ((_ zero_extend 32) gridDim.x)))) #b0000000000000000000000000000000000000000000000000000000000000000001111111111111111111111111111111111111111111111111111111111111111)) (bvuge t2.exit.L10@38 #x0000000000000001)) (bvslt (bvadd ((_ zero_extend 66) t2.i@2) (bvmul ((_ zero_extend 66) (bvsub t2.exit.L10@38 #x0000000000000001)) ((_ zero_extend 66) (bvmul ((_ zero_extend 32) blockDim.x) ((_ zero_extend 32) gridDim.x))))) ((_ zero_extend 66) param.n))))
 (define-fun t2.assumed@44 () Bool (not (bvult t2.i@39 param.n)))
+(assert (=> t1.pc@15 (bvult t1.it.L10@3 t1.exit.L10@31)))
+(assert (=> t2.pc@16 (bvult t2.it.L10@9 t2.exit.L10@38)))
 (assert (=> (and (= t1.i@1 t2.i@2) (= t1.it.L10@3 t2.it.L10@9)) (= t1.i@4 t2.i@10)))
 (assert (=> (and (= t1.i@1 t2.i@2) (= t1.it.L10@3 t2.exit.L10@38)) (= t1.i@4 t2.i@39)))
 (assert (=> (and (= t1.i@1 t2.i@2) (= t1.exit.L10@31 t2.it.L10@9)) (= t1.i@32 t2.i@10)))

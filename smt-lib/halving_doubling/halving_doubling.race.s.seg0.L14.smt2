@@ -97,6 +97,8 @@ Query: halving_doubling.race.s.seg0.L14
 (define-fun t2.i@38 () (_ BitVec 32) (bvashr blockDim.x (ite (bvuge (bvsub t2.exit.L13@33 #x0000000000000001) #x0000000000000020) #x00000020 ((_ extract 31 0) (bvsub t2.exit.L13@33 #x0000000000000001)))))
 (assert (=> (bvuge t2.exit.L13@33 #x0000000000000001) (bvsgt t2.i@38 #x00000001)))
 (define-fun t2.assumed@39 () Bool (not (bvsgt t2.i@35 #x00000001)))
+(assert (=> t1.pc@14 (bvult t1.it.L13@2 t1.exit.L13@26)))
+(assert (=> t2.pc@15 (bvult t2.it.L13@8 t2.exit.L13@33)))
 (assert (= t1.exit.L13@26 t2.exit.L13@33))
 (assert (=> (= t1.it.L13@2 t2.it.L13@8) (= t1.j@3 t2.j@9)))
 (assert (=> (= t1.it.L13@2 t2.exit.L13@33) (= t1.j@3 t2.j@34)))

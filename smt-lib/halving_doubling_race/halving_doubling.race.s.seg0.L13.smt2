@@ -98,6 +98,8 @@ Query: halving_doubling.race.s.seg0.L13
 (define-fun t2.i@39 () (_ BitVec 32) (bvashr t1.i@2 (ite (bvuge (bvsub t2.exit.L12@34 #x0000000000000001) #x0000000000000020) #x00000020 ((_ extract 31 0) (bvsub t2.exit.L12@34 #x0000000000000001)))))
 (assert (=> (bvuge t2.exit.L12@34 #x0000000000000001) (bvsgt t2.i@39 #x00000001)))
 (define-fun t2.assumed@40 () Bool (not (bvsgt t2.i@36 #x00000001)))
+(assert (=> t1.pc@15 (bvult t1.it.L12@3 t1.exit.L12@27)))
+(assert (=> t2.pc@16 (bvult t2.it.L12@9 t2.exit.L12@34)))
 (assert (= t1.exit.L12@27 t2.exit.L12@34))
 (assert (=> (= t1.it.L12@3 t2.it.L12@9) (= t1.j@4 t2.j@10)))
 (assert (=> (= t1.it.L12@3 t2.exit.L12@34) (= t1.j@4 t2.j@35)))

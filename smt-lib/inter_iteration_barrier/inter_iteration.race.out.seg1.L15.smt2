@@ -133,6 +133,8 @@ Query: inter_iteration.race.out.seg1.L15
 (assert (=> (bvuge t2.exit.L10@56 #x0000000000000001) (bvslt t2.i@63 param.n)))
 (assert (=> (and (and (bvsgt ((_ sign_extend 66) #x00000001) #b00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000) (bvsle (bvadd (bvsub ((_ sign_extend 66) param.n) #b00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001) ((_ sign_extend 66) #x00000001)) #b00000000000000000000000000000000000000000000000000000000000000000001111111111111111111111111111111)) (bvuge t2.exit.L10@56 #x0000000000000001)) (bvslt (bvadd ((_ sign_extend 66) #x00000000) (bvmul ((_ zero_extend 34) (bvsub t2.exit.L10@56 #x0000000000000001)) ((_ sign_extend 66) #x00000001))) ((_ sign_extend 66) param.n))))
 (define-fun t2.assumed@64 () Bool (not (bvslt t2.i@57 param.n)))
+(assert (=> t1.pc@18 (bvult t1.it.L10@2 t1.exit.L10@47)))
+(assert (=> t2.pc@19 (bvult t2.it.L10@10 t2.exit.L10@56)))
 (assert (= t1.exit.L10@47 t2.exit.L10@56))
 (assert (=> (= t1.it.L10@2 t2.it.L10@10) (= t1.i@3 t2.i@11)))
 (assert (=> (= t1.it.L10@2 t2.exit.L10@56) (= t1.i@3 t2.i@57)))

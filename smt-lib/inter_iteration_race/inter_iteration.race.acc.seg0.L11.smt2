@@ -116,6 +116,8 @@ Query: inter_iteration.race.acc.seg0.L11
 (assert (=> (bvuge t2.exit.L10@41 #x0000000000000001) (bvslt t2.i@46 param.n)))
 (assert (=> (and (and (bvsgt ((_ sign_extend 66) #x00000001) #b00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000) (bvsle (bvadd (bvsub ((_ sign_extend 66) param.n) #b00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001) ((_ sign_extend 66) #x00000001)) #b00000000000000000000000000000000000000000000000000000000000000000001111111111111111111111111111111)) (bvuge t2.exit.L10@41 #x0000000000000001)) (bvslt (bvadd ((_ sign_extend 66) #x00000000) (bvmul ((_ zero_extend 34) (bvsub t2.exit.L10@41 #x0000000000000001)) ((_ sign_extend 66) #x00000001))) ((_ sign_extend 66) param.n))))
 (define-fun t2.assumed@47 () Bool (not (bvslt t2.i@42 param.n)))
+(assert (=> t1.pc@14 (bvult t1.it.L10@2 t1.exit.L10@34)))
+(assert (=> t2.pc@15 (bvult t2.it.L10@8 t2.exit.L10@41)))
 (assert (= t1.exit.L10@34 t2.exit.L10@41))
 (assert (=> (= t1.it.L10@2 t2.it.L10@8) (= t1.i@3 t2.i@9)))
 (assert (=> (= t1.it.L10@2 t2.exit.L10@41) (= t1.i@3 t2.i@42)))

@@ -86,6 +86,8 @@ Query: publish.flag.flag
 (define-fun t2.pc@26 () Bool (and t2.pc@4 (= t2._t1.havoc@24 #x00000000)))
 (assert (bvult t1.exit.L44@29 #x0001000000000000))
 (assert (bvult t2.exit.L44@32 #x0001000000000000))
+(assert (=> t1.pc@25 (bvult t1.it.L44@17 t1.exit.L44@29)))
+(assert (=> t2.pc@26 (bvult t2.it.L44@20 t2.exit.L44@32)))
 (define-fun t1.fence@35 () (_ BitVec 32) (ite t1.pc@3 #x00000008 #x00000000))
 (define-fun t2.fence@36 () (_ BitVec 32) (ite t2.pc@4 #x00000008 #x00000000))
 (define-fun t1._t2@37 () (_ BitVec 32) (concat (concat (concat (select mem.data.0.init (bvadd t1.off@5 #x0000000000000003)) (select mem.data.0.init (bvadd t1.off@5 #x0000000000000002))) (select mem.data.0.init (bvadd t1.off@5 #x0000000000000001))) (select mem.data.0.init t1.off@5)))

@@ -79,6 +79,8 @@ Query: locked_sum.race.total.seg0.L37
 (define-fun t2.pc@17 () Bool (not (= t2._t1.havoc@15 #x00000000)))
 (assert (bvult t1.exit.L31@20 #x0001000000000000))
 (assert (bvult t2.exit.L31@23 #x0001000000000000))
+(assert (=> t1.pc@16 (bvult t1.it.L31@7 t1.exit.L31@20)))
+(assert (=> t2.pc@17 (bvult t2.it.L31@10 t2.exit.L31@23)))
 (define-fun t1._t2@26 () (_ BitVec 32) (concat (concat (concat (select mem.total.0.init #x0000000000000003) (select mem.total.0.init #x0000000000000002)) (select mem.total.0.init #x0000000000000001)) (select mem.total.0.init #x0000000000000000)))
 (define-fun t1.val@27 () (_ BitVec 32) (bvadd t1._t2@26 t1._t0@3))
 (define-fun t1.mem.total@28 () (Array (_ BitVec 64) (_ BitVec 8)) (store (store (store (store mem.total.0.init #x0000000000000000 ((_ extract 7 0) t1.val@27)) #x0000000000000001 ((_ extract 15 8) t1.val@27)) #x0000000000000002 ((_ extract 23 16) t1.val@27)) #x0000000000000003 ((_ extract 31 24) t1.val@27)))
