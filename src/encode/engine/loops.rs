@@ -2,17 +2,15 @@
 //! fresh iteration count, closed forms of loop-carried variables in that count, trip bounds from
 //! the loop test, the step checks of derived closed forms, user invariants (base and step; the
 //! relational ones are `relational`'s), and the state after the loop at a fresh exit count;
-//! for a loop whose barriers run under block-uniform control (`pair::uniform`), the two
-//! threads of a block that enter it together pass its barriers in lock step
-//! (`Encoder::entered_together`, `uniform_counts`).
+//! what uniformity says of two threads in it is `lockstep`'s.
 //!
 //! Does not derive closed forms nor decide which loops are abstracted (`passes`).
 
 use super::invariants::{Reading, Seen};
+use super::lockstep::UniformCounts;
 use super::relational::LoopStates;
 use super::{Check, Encoder, Property, TState};
-use crate::encode::pair::uniform::Level;
-use crate::encode::terms::{and, app, atom, bvn, equal, extend, f, mem_sort, not, or, sym, t, to_unsigned};
+use crate::encode::terms::{and, app, atom, bvn, extend, f, mem_sort, not, or, sym, t, to_unsigned};
 use crate::ir::query::{
     barrier_statements, contains_barrier, exits_to, grid_barriers, has_exit, mentions, reads_other_thread,
 };
@@ -23,18 +21,6 @@ use crate::ir::{
 use crate::solver::{Query, Sexp};
 use num_bigint::BigInt;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
-
-/// The states [`Encoder::uniform_counts`] relates, per thread of the pair: on entry, the
-/// iteration count and the barrier count at the head, at the next head (`next`), the exit
-/// count and the state after the loop.
-struct UniformCounts<'a> {
-    entry: &'a [TState],
-    its: &'a [Sexp],
-    head: &'a [Sexp],
-    next: &'a [TState],
-    exits: &'a [Sexp],
-    post: &'a [TState],
-}
 
 /// An abstracted loop whose iterations run a fixed number `nb > 0` of barriers, while its
 /// iteration is encoded: its barriers count `bc_entry + it * 2^shift + k`, and the last one
@@ -105,36 +91,17 @@ impl Encoder<'_> {
         let tail = tail_accesses(l);
         self.forget_known();
         let (mut head, its) = self.havoc_head(l, line, loop_pos, &entry, &entry_known, &tail);
-        // Uniform havocked variables agree at equal iteration counts (`uniform`): in every
-        // thread (grid-uniform ones), or in the threads of one block (block-uniform ones).
-        let uniformity = self.loop_uniformity(l, Level::Grid);
-        let in_block = self.loop_uniformity(l, Level::Block);
-        let block_havocked: Vec<VarId> = (in_block.havocked.iter())
-            .filter(|v| !uniformity.havocked.contains(v))
-            .copied()
-            .collect();
-        if its.len() == 2 {
-            let same = app("=", vec![its[0].clone(), its[1].clone()]);
-            self.uniform_agree(
-                &uniformity.havocked,
-                &uniformity.entry,
-                &mut entry.clone(),
-                same.clone(),
-                &mut head,
-            );
-            self.uniform_agree(
-                &block_havocked,
-                &in_block.entry,
-                &mut entry.clone(),
-                and(atom("same_block"), same),
-                &mut head,
-            );
+        // Uniform havocked variables agree at equal iteration counts (`lockstep`).
+        let uniform = self.uniformities(l);
+        if let [a, b] = its.as_slice() {
+            let same = app("=", vec![a.clone(), b.clone()]);
+            self.agree_uniform(&uniform, &entry, same, &mut head);
         }
         let head_bc: Vec<Sexp> = head.iter().map(|h| h.bc.clone()).collect();
         // Two threads of one block that enter together a loop whose barriers all run under
-        // block-uniform control pass its barriers in lock step (`uniform_counts`).
-        let together = (its.len() == 2 && l.barriers != Some(0) && in_block.barriers)
-            .then(|| self.entered_together(&in_block.exposed, &entry));
+        // block-uniform control pass its barriers in lock step (`lockstep`).
+        let together = (its.len() == 2 && l.barriers != Some(0) && uniform.block.barriers)
+            .then(|| self.entered_together(&uniform.block.exposed, &entry));
         self.entered_together.extend(together.clone());
         // Each thread's states at a count of this loop (the iteration, then the exit).
         let mut instances: Vec<Vec<(Sexp, TState)>> = head
@@ -197,30 +164,8 @@ impl Encoder<'_> {
             if let [p1, p2] = exit_at.as_slice() {
                 same = and(same, app("=", vec![p1.clone(), p2.clone()]));
             }
-            if uniformity.control {
-                // A loop whose test and exits are uniform: two threads that enter it with the
-                // same uniform values leave it together (`uniform`).
-                let agree = self.entry_agrees(&uniformity.exposed, &mut entry.clone());
-                self.assert(app("=>", vec![agree, same.clone()]));
-            } else if in_block.control {
-                // Block-uniform: so do two threads of one block.
-                let agree = self.entry_agrees(&in_block.exposed, &mut entry.clone());
-                self.assert(app("=>", vec![and(atom("same_block"), agree), same.clone()]));
-            }
-            self.uniform_agree(
-                &uniformity.havocked,
-                &uniformity.entry,
-                &mut entry.clone(),
-                same.clone(),
-                &mut post,
-            );
-            self.uniform_agree(
-                &block_havocked,
-                &in_block.entry,
-                &mut entry.clone(),
-                and(atom("same_block"), same.clone()),
-                &mut post,
-            );
+            self.leave_together(&uniform, &entry, same.clone());
+            self.agree_uniform(&uniform, &entry, same, &mut post);
             if let Some(together) = together.filter(|_| l.barriers.is_none()) {
                 let counts = UniformCounts {
                     entry: &entry,
@@ -243,68 +188,6 @@ impl Encoder<'_> {
         self.abstract_depth -= 1;
         for (th, p) in post.into_iter().enumerate() {
             st[th] = p;
-        }
-    }
-
-    /// Whether the two threads enter a loop together (`entry`: their states on entry): both
-    /// reach it, in one block, with the same barrier count and the same values of the
-    /// block-uniform variables `exposed` that its iterations read before they assign them.
-    /// When every barrier of the loop runs under block-uniform control
-    /// ([`crate::encode::pair::uniform`], `LoopUniformity::barriers`), such threads pass the
-    /// same barriers in each iteration: none diverges from the other at a barrier of the loop
-    /// (`Encoder::entered_together`), and their counts are related (`uniform_counts`).
-    fn entered_together(&mut self, exposed: &[VarId], entry: &[TState]) -> Sexp {
-        let agree = self.entry_agrees(exposed, &mut entry.to_vec());
-        let premise = and(
-            and(atom("same_block"), and(entry[0].pc.clone(), entry[1].pc.clone())),
-            and(agree, equal(&entry[0].bc, &entry[1].bc)),
-        );
-        self.define("together", atom("Bool"), premise)
-    }
-
-    /// The barrier counts of two threads of one block in a loop whose barriers per iteration
-    /// are not a fixed number (a loop around a loop with barriers) but run under block-uniform
-    /// control ([`crate::encode::pair::uniform`], `LoopUniformity::barriers`): such threads
-    /// that enter it together (`premise`, [`Encoder::entered_together`]) run the same barriers in
-    /// each iteration, so
-    /// - at equal iteration counts their counts at the head are equal;
-    /// - one that finishes iteration `i` (its count `next`) has not passed more barriers than
-    ///   the other at the head of an iteration after `i`, nor after the loop;
-    /// - at equal exit counts their counts after the loop are equal;
-    ///
-    /// and, per thread, the count at the head is the entry count at iteration 0, and the counts
-    /// at the head and after the loop are the entry count plus less than 2^56 (the loop runs
-    /// fewer iterations than 2^48, as every abstracted loop is assumed to: `iteration_state`).
-    /// Each holds in every execution; without
-    /// them each thread's count at the head is fresh, and two threads of a block in one
-    /// iteration seem to be between different barriers: false divergence and races.
-    fn uniform_counts(&mut self, premise: Sexp, c: &UniformCounts<'_>) {
-        for th in 0..2 {
-            let (bc0, head, post) = (&c.entry[th].bc, &c.head[th], &c.post[th].bc);
-            let first = app("=", vec![c.its[th].clone(), bvn(0, 64)]);
-            self.assert(app("=>", vec![first, app("=", vec![head.clone(), bc0.clone()])]));
-            for later in [head, post] {
-                // At most 2^56 barriers (counted as the engine counts them) in the loop.
-                let run = app("bvsub", vec![later.clone(), bc0.clone()]);
-                self.assert(app("bvule", vec![bc0.clone(), later.clone()]));
-                self.assert(app("bvult", vec![run, bvn(1 << 56, 64)]));
-            }
-        }
-        let same_it = app("=", vec![c.its[0].clone(), c.its[1].clone()]);
-        let same_head = app("=", vec![c.head[0].clone(), c.head[1].clone()]);
-        self.assert(app("=>", vec![and(premise.clone(), same_it), same_head]));
-        let same_exit = app("=", vec![c.exits[0].clone(), c.exits[1].clone()]);
-        let same_post = app("=", vec![c.post[0].bc.clone(), c.post[1].bc.clone()]);
-        self.assert(app("=>", vec![and(premise.clone(), same_exit), same_post]));
-        for (a, b) in [(0, 1), (1, 0)] {
-            // (The path condition, not `reach`: an assumption of a nested loop's exit that
-            // fails must not hide that the iteration ends after its barriers.)
-            let done = and(premise.clone(), c.next[a].pc.clone());
-            let later = app("bvult", vec![c.its[a].clone(), c.its[b].clone()]);
-            let not_past_head = app("bvule", vec![c.next[a].bc.clone(), c.head[b].clone()]);
-            self.assert(app("=>", vec![and(done.clone(), later), not_past_head]));
-            let not_past_post = app("bvule", vec![c.next[a].bc.clone(), c.post[b].bc.clone()]);
-            self.assert(app("=>", vec![done, not_past_post]));
         }
     }
 

@@ -44,6 +44,7 @@ mod expr;
 pub(in crate::encode) mod fold;
 mod invariants;
 mod linear;
+mod lockstep;
 mod loops;
 mod model;
 mod races;
