@@ -190,6 +190,11 @@ pub struct Finding {
     /// The witness rests on a loop abstraction (values havocked at a loop head) and may not
     /// be feasible: a possible defect.
     pub possible: bool,
+    /// What a possible finding rests on, in encoding order, each as the report names it:
+    /// `the loop at line 89 (`k`, `Csub` arbitrary at its head)`, `the result of `foo`, a
+    /// call without a body` (issue 53 item 5). Empty for a finding that is not possible, or
+    /// whose abstraction has no name.
+    pub abstractions: Vec<String>,
     /// The parameter values it needs, when a relation of the launch contracts' vocabulary
     /// excludes it (`only when n % blockDim.x != 0`); `None` when none was found or asked.
     pub condition: Option<String>,

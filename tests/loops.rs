@@ -222,3 +222,39 @@ fn block_uniform_loops_pass_their_barriers_in_step() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// A possible finding names the abstraction it rests on (issue 53 item 5): the loop whose
+/// havocked variable its access reads, with that variable, and not a loop that comes after
+/// both accesses. Asked with z3 and yices: the text is the encoder's, not the solver's.
+#[test]
+fn a_possible_race_names_the_loop_it_rests_on() {
+    let file = "tests/kernels/possible/rests_on_first_loop.cu";
+    for solver in ["z3", "yices"] {
+        let mut args: Vec<String> = vec!["--solver".into(), solver.into(), "--json".into()];
+        args.extend(example_flags(&root().join(file)));
+        args.push(file.into());
+        let out = gpug(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{solver}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+        let findings = v["kernels"][0]["findings"].as_array().cloned().unwrap_or_default();
+        assert_eq!(findings.len(), 1, "{solver}: {findings:?}");
+        assert_eq!(findings[0]["possible"], Value::Bool(true), "{solver}");
+        assert_eq!(
+            findings[0]["rests_on"],
+            serde_json::json!(["the loop at line 9 (`k` arbitrary at its head)"]),
+            "{solver}"
+        );
+        args.retain(|a| a != "--json");
+        let text = String::from_utf8_lossy(&gpug(&args).stdout).to_string();
+        assert!(
+            text.contains("  possible write-write race on a[")
+                && text.contains("\n    rests on the loop at line 9 (`k` arbitrary at its head)\n"),
+            "{solver}: {text}"
+        );
+    }
+}

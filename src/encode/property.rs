@@ -103,6 +103,11 @@ pub struct Check {
     /// The answer rests on a loop abstraction: a witness may be infeasible (a "possible"
     /// defect).
     pub possible: bool,
+    /// What a possible finding rests on, each as the report names it (`the loop at line 89
+    /// (`k` arbitrary at its head)`), in encoding order: for a race check every abstraction
+    /// encoded (a finding names those before the later of its two accesses,
+    /// [`Access::abstracted`]), for any other check those before it; empty when none.
+    pub abstractions: Vec<String>,
     /// A race check whose next check is its [`Property::HarmfulRace`] variant: its
     /// `query.get_values` end, after each pair's three values, with one `Bool` per pair: the
     /// pair races and is not benign ([`Check::only_benign`] reads them).
@@ -229,8 +234,10 @@ pub struct Access {
     pub width: u32,
     /// Top-level barrier segment: accesses of different segments are ordered for one block.
     pub segment: u32,
-    /// Made inside or after an abstracted loop (or a call without a body).
-    pub abstracted: bool,
+    /// Made inside or after an abstracted loop (or a call without a body): how many of the
+    /// encoder's abstractions ([`Check::abstractions`] of a race check) came before it; 0 when
+    /// none did.
+    pub abstracted: usize,
     /// A possible write by a call without a body ([`crate::ir::StmtKind::Clobber`]) at an
     /// arbitrary offset: it races like a write, but is not one memory access (bank conflicts
     /// leave it out).

@@ -37,6 +37,16 @@ pub fn format_value(v: &Sexp, ty: Ty) -> String {
 impl Check {
     /// Builds the finding from the values a `sat` answer gave for `self.query.get_values`.
     pub fn finding(&self, kernel: &Kernel, values: &[Sexp]) -> Finding {
+        let mut f = self.finding_of(kernel, values);
+        if f.possible && f.abstractions.is_empty() {
+            f.abstractions = self.abstractions.clone();
+        }
+        f
+    }
+
+    /// [`Check::finding`] before it names what a possible finding rests on (a race's own
+    /// abstractions, those before its later access, are named here).
+    fn finding_of(&self, kernel: &Kernel, values: &[Sexp]) -> Finding {
         let w = Witness::read(&self.layout, values);
         match &self.property {
             Property::Race { array } | Property::HarmfulRace { array } => self.race_finding(kernel, &w, *array),
@@ -133,13 +143,15 @@ impl Check {
         let reason = scope_reason(a, b, &wa, &wb)
             .or(hint)
             .or_else(|| copy_reason(a, b, wa.block == wb.block));
+        let rests_on = a.abstracted.max(b.abstracted).min(self.abstractions.len());
         Finding {
             array: Some(decl.name.clone()),
             index: Some(index),
+            abstractions: self.abstractions[..rests_on].to_vec(),
             ..w.finding(
                 FindingKind::Race { write_write },
                 vec![wa, wb],
-                a.abstracted || b.abstracted,
+                a.abstracted.max(b.abstracted) > 0,
                 reason,
             )
         }
@@ -242,6 +254,7 @@ impl<'v> Witness<'v> {
             geometry: self.geometry.clone(),
             index: None,
             possible,
+            abstractions: Vec::new(),
             condition: None,
             reason,
         }

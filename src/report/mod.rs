@@ -303,6 +303,7 @@ fn finding_entry<'a>(
     let mut details = Vec::new();
     details.extend(assignments("params", &f.params));
     details.extend(assignments("geometry", &f.geometry));
+    details.extend(rests_on(f));
     details.extend(f.condition.iter().cloned());
     details.extend(f.reason.iter().cloned());
     let properties = match finding_json(f) {
@@ -615,6 +616,9 @@ fn finding_text(f: &Finding, sources: &mut Sources, out: &mut String) {
     let title = finding_title(f);
     let possible = if f.possible { "possible " } else { "" };
     let _ = writeln!(out, "  {possible}{title}");
+    if let Some(r) = rests_on(f) {
+        let _ = writeln!(out, "    {r}");
+    }
     if let Some(c) = &f.condition {
         let _ = writeln!(out, "    {c}");
     }
@@ -775,7 +779,17 @@ fn finding_json(f: &Finding) -> Value {
     if let Some(r) = &f.reason {
         v["reason"] = json!(r);
     }
+    if f.possible && !f.abstractions.is_empty() {
+        v["rests_on"] = json!(f.abstractions);
+    }
     v
+}
+
+/// For a possible finding, what it rests on, one line: `possible only through the loop at
+/// line 89 (`k` arbitrary at its head)`; `None` for a finding that is not possible or whose
+/// abstraction has no name.
+fn rests_on(f: &Finding) -> Option<String> {
+    (f.possible && !f.abstractions.is_empty()).then(|| format!("rests on {}", f.abstractions.join("; ")))
 }
 
 #[cfg(test)]
@@ -816,6 +830,7 @@ mod tests {
             geometry: vec![],
             index: Some("s[0]".into()),
             possible: false,
+            abstractions: Vec::new(),
             condition: None,
             reason: None,
         };

@@ -922,6 +922,7 @@ mod tests {
             geometry: Vec::new(),
             index: None,
             possible: false,
+            abstractions: Vec::new(),
             condition: None,
             reason: None,
         }

@@ -152,7 +152,7 @@ impl Encoder<'_> {
         if matches!(space, Space::Local | Space::Constant) {
             return;
         }
-        let abstracted = self.seen_abstract;
+        let abstracted = self.abstractions.len();
         self.accesses.push(Access {
             abstracted,
             clobber: false,

@@ -214,7 +214,7 @@ impl Encoder<'_> {
         let what = if reason.is_some() { "outside_mask" } else { "divergence" };
         let name = format!("{}.{what}.L{}", sym(&self.k.name), s.span.line);
         let own = vec![st[0].pc.clone(), st[1].pc.clone()];
-        self.push_check(property, name, div, own, self.seen_abstract);
+        self.push_check(property, name, div, own, self.seen_abstract());
     }
 
     /// Per thread, the barrier count (the grid-barrier count when `grid`) after the last

@@ -87,7 +87,9 @@ impl Encoder<'_> {
             }
             Expr::Opaque { name, args, ty } => {
                 // A call without a body: what depends on its value is possible, not certain.
-                self.seen_abstract |= self.k.uninterpreted.contains(name);
+                if self.k.uninterpreted.contains(name) {
+                    self.rests_on(format!("the result of `{name}`, a call without a body"));
+                }
                 let tys: Vec<Ty> = args.iter().map(Expr::ty).collect();
                 let vals: Vec<Sexp> = args.iter().map(|a| self.expr(a, st, th)).collect();
                 if self.concrete.float_ieee
@@ -251,10 +253,10 @@ impl Encoder<'_> {
             let reach = self.reach(st, th);
             let fail = crate::encode::terms::and(reach, not(ok.clone()));
             let fail = self.define(&format!("t{}.overflows", th + 1), atom("Bool"), fail);
-            let abstracted = self.seen_abstract;
+            let abstracted = self.abstractions.len();
             let entry = self.overflow_fails.entry(i).or_default();
             entry.0.push(fail);
-            entry.1 |= abstracted;
+            entry.1 = entry.1.max(abstracted);
         }
         if self.signed_no_overflow.contains(&i) {
             self.assume_no_wrap(st, th, ok);

@@ -186,7 +186,7 @@ impl Encoder<'_> {
         // in lock-step, and `seen` holds only the current interval's accesses: both are in
         // it. (A thread skipping a barrier the other reaches is barrier divergence, a finding
         // of its own.) Saying so keeps the counts out of every byte the check reads.
-        if !self.seen_abstract {
+        if !self.seen_abstract() {
             return atom("same_block");
         }
         match self.invariants.states.get(pos) {
@@ -292,7 +292,7 @@ impl Encoder<'_> {
                         format!("{name}.uniform"),
                         differ,
                         vec![],
-                        self.seen_abstract,
+                        self.seen_abstract(),
                     );
                 }
             }
@@ -333,7 +333,7 @@ impl Encoder<'_> {
                         format!("{name}.{label}"),
                         case,
                         vec![],
-                        self.seen_abstract,
+                        self.seen_abstract(),
                     );
                     if let Some(c) = self.checks.last_mut() {
                         c.split = Some(first);
@@ -341,7 +341,7 @@ impl Encoder<'_> {
                     lo = hi + 1;
                 }
             }
-            None => self.push_check(property, name.to_owned(), fail, vec![], self.seen_abstract),
+            None => self.push_check(property, name.to_owned(), fail, vec![], self.seen_abstract()),
         }
     }
 

@@ -510,6 +510,7 @@ impl Encoder<'_> {
                 sides: Some(Arc::clone(&sides)),
                 layout: self.layout.clone(),
                 possible: false,
+                abstractions: self.abstractions.clone(),
                 benign,
                 hints: Vec::new(),
                 split: None,

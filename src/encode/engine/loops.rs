@@ -84,7 +84,8 @@ impl Encoder<'_> {
         }
         self.depth += 1;
         self.abstract_depth += 1;
-        self.seen_abstract = true;
+        let cause = self.loop_cause(line, l);
+        self.rests_on(cause);
         // An arbitrary iteration: what the pair accessed before it is known there only as
         // `recall_known` says.
         let entry_known = self.known_now();
@@ -188,6 +189,39 @@ impl Encoder<'_> {
         self.abstract_depth -= 1;
         for (th, p) in post.into_iter().enumerate() {
             st[th] = p;
+        }
+    }
+
+    /// How a report names the abstraction of `l` (at `line`) that a possible finding rests on:
+    /// the loop, and what of it is arbitrary at its head: the source variables it assigns
+    /// without a closed form, the arrays it writes (at most four of each, with the count of the
+    /// rest).
+    fn loop_cause(&self, line: u32, l: &AbstractLoop) -> String {
+        fn list(names: Vec<String>) -> String {
+            let shown: Vec<String> = names.iter().take(4).map(|n| format!("`{n}`")).collect();
+            match names.len() {
+                n if n > 4 => format!("{} and {} more", shown.join(", "), n - 4),
+                _ => shown.join(", "),
+            }
+        }
+        let mut vars: Vec<String> = l
+            .havocked
+            .iter()
+            .map(|v| self.k.var(*v).name.clone())
+            .filter(|n| !n.starts_with('$'))
+            .collect();
+        vars.dedup();
+        let arrays: Vec<String> = l.written.iter().map(|a| self.k.array(*a).name.clone()).collect();
+        let mut what = Vec::new();
+        if !vars.is_empty() {
+            what.push(list(vars));
+        }
+        if !arrays.is_empty() {
+            what.push(format!("what it writes to {}", list(arrays)));
+        }
+        match what.is_empty() {
+            true => format!("the loop at line {line} (an arbitrary iteration)"),
+            false => format!("the loop at line {line} ({} arbitrary at its head)", what.join(" and ")),
         }
     }
 
@@ -406,6 +440,7 @@ impl Encoder<'_> {
                 sides: None,
                 layout: self.layout.clone(),
                 possible: false,
+                abstractions: Vec::new(),
                 benign: false,
                 hints: Vec::new(),
                 split: None,
@@ -842,7 +877,7 @@ impl Encoder<'_> {
         };
         let name = format!("{}.invariant.{what}.L{}", sym(&self.k.name), span.line);
         let fail = fails.iter().cloned().reduce(or).unwrap_or_else(f);
-        self.push_check(property, name, fail, fails, self.seen_abstract && !base);
+        self.push_check(property, name, fail, fails, self.seen_abstract() && !base);
     }
 }
 

@@ -197,8 +197,9 @@ pub(in crate::encode) struct Encoder<'k> {
     pub(in crate::encode) check_overflow: bool,
     /// Under `check_overflow`, per index into [`Kernel::signed_ops`]: the conditions under
     /// which each evaluation of it by the checked thread overflows, and whether one of them
-    /// rests on an abstraction (the finding is then possible).
-    pub(in crate::encode) overflow_fails: BTreeMap<usize, (Vec<Sexp>, bool)>,
+    /// how many of [`Self::abstractions`] one of them rests on (0: none; the finding is then
+    /// possible).
+    pub(in crate::encode) overflow_fails: BTreeMap<usize, (Vec<Sexp>, usize)>,
     /// While an expression is encoded: the conditions under which the part being encoded is
     /// evaluated at all (an arm of a select, the right operand of `&&`/`||`), innermost last;
     /// read only for the signed operations of `signed_no_overflow` and `check_overflow`.
@@ -225,8 +226,12 @@ pub(in crate::encode) struct Encoder<'k> {
     pub(in crate::encode) load_origin: HashMap<(usize, VarId), (ArrayId, Sexp)>,
     /// Nesting depth of abstracted loops being encoded.
     pub(in crate::encode) abstract_depth: u32,
-    /// Whether an abstracted loop has been encoded (values after it are over-approximated).
-    pub(in crate::encode) seen_abstract: bool,
+    /// The abstractions encoded so far, in encoding order, each once: what a check made after
+    /// them rests on (an abstracted loop, a call without a body, a lane the model does not
+    /// follow), each as the report names it (`loop at line 89 (arbitrary at its head: `k`)`).
+    /// Non-empty: values from here on are over-approximated, and a defect is possible (issue
+    /// 53 item 5: a possible finding names what it rests on).
+    pub(in crate::encode) abstractions: Vec<String>,
     /// Abstracted loops with a fixed barrier count being encoded, innermost last.
     pub(in crate::encode) frames: Vec<LoopFrame>,
     /// Per abstracted loop being encoded whose barriers all run under block-uniform control:
@@ -270,6 +275,10 @@ impl<'k> Encoder<'k> {
             assertions: vec![assertion],
             get_values,
         };
+        let abstractions = match possible {
+            true => self.abstractions.clone(),
+            false => Vec::new(),
+        };
         self.checks.push(Check {
             property,
             query,
@@ -277,6 +286,7 @@ impl<'k> Encoder<'k> {
             sides: None,
             layout,
             possible,
+            abstractions,
             benign: false,
             hints: Vec::new(),
             split: None,
@@ -287,7 +297,7 @@ impl<'k> Encoder<'k> {
     /// operation that the checked thread evaluates, satisfiable when one of its evaluations
     /// overflows.
     fn overflow_checks(&mut self) {
-        for (op, (fails, possible)) in std::mem::take(&mut self.overflow_fails) {
+        for (op, (fails, rests_on)) in std::mem::take(&mut self.overflow_fails) {
             let span = self.k.signed_ops[op].span.clone();
             let fail = fails
                 .iter()
@@ -299,7 +309,28 @@ impl<'k> Encoder<'k> {
                 crate::encode::terms::sym(&self.k.name),
                 span.line
             );
-            self.push_check(Property::SignedOverflow { op, span }, name, fail, Vec::new(), possible);
+            self.push_check(
+                Property::SignedOverflow { op, span },
+                name,
+                fail,
+                Vec::new(),
+                rests_on > 0,
+            );
+            if let Some(c) = self.checks.last_mut() {
+                c.abstractions.truncate(rests_on);
+            }
+        }
+    }
+
+    /// Whether an abstraction has been encoded: values from here on are over-approximated.
+    pub(in crate::encode) fn seen_abstract(&self) -> bool {
+        !self.abstractions.is_empty()
+    }
+
+    /// Records that what follows rests on `what` (an abstraction, as the report names it).
+    pub(in crate::encode) fn rests_on(&mut self, what: String) {
+        if !self.abstractions.contains(&what) {
+            self.abstractions.push(what);
         }
     }
 
@@ -385,7 +416,7 @@ impl<'k> Encoder<'k> {
             load_origin: HashMap::new(),
             abstract_depth: 0,
             entered_together: Vec::new(),
-            seen_abstract: false,
+            abstractions: Vec::new(),
             frames: Vec::new(),
             reads_other: crate::ir::query::stmts_read_other_thread(&k.body),
             peers: Vec::new(),

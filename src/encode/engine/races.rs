@@ -373,6 +373,7 @@ impl Encoder<'_> {
                 sides: None,
                 layout: layout.clone(),
                 possible: false,
+                abstractions: self.abstractions.clone(),
                 benign: false,
                 hints: hints.clone(),
             }
@@ -392,6 +393,7 @@ impl Encoder<'_> {
             sides: None,
             layout,
             possible: false,
+            abstractions: self.abstractions.clone(),
             benign,
             hints,
             split: None,
@@ -456,7 +458,7 @@ impl Encoder<'_> {
             // at one offset are one candidate.
             span: Some(a.span.clone()),
             // A possible finding names its abstracted access.
-            abstracted: a.abstracted,
+            abstracted: a.abstracted > 0,
         }
     }
 

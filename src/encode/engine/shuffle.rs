@@ -77,7 +77,10 @@ impl Encoder<'_> {
         self.inactive_lane_check(s, mask, &ops, st);
         if !self.model.pinned() {
             // Lanes the model does not follow may be the source.
-            self.seen_abstract = true;
+            self.rests_on(format!(
+                "the shuffle at line {}, whose source lane the pair model may not follow",
+                s.span.line
+            ));
         }
         for th in 0..st.len() {
             let name = self.fresh_name(&format!("t{}.shfl.other", th + 1));
@@ -170,7 +173,7 @@ impl Encoder<'_> {
         };
         let name = format!("{}.inactive_lane.L{}", sym(&self.k.name), s.span.line);
         let own = vec![st[0].pc.clone(), st[1].pc.clone()];
-        self.push_check(property, name, and(cond, both_assumed), own, self.seen_abstract);
+        self.push_check(property, name, and(cond, both_assumed), own, self.seen_abstract());
     }
 
     /// `same_warp`: the two threads are of one block and one warp of 32, defined once.
@@ -277,7 +280,10 @@ impl Encoder<'_> {
         self.inactive_lane_check(s, mask, &ops, st);
         let exact = self.model.pinned() && op != VoteOp::Uniform;
         if !exact {
-            self.seen_abstract = true;
+            self.rests_on(format!(
+                "the warp vote at line {}, whose other participants the pair model does not follow",
+                s.span.line
+            ));
         }
         // The pair model's condition that both threads take part in this one call of one
         // group, whose result every participant shares.

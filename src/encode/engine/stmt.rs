@@ -121,7 +121,7 @@ impl Encoder<'_> {
             // statement (`concrete`); the pair model ignores them.
             StmtKind::Ensures { .. } => {}
             StmtKind::BarrierInvariant(bi) => self.stmt_barrier_invariant(s, bi),
-            StmtKind::Clobber { array, .. } => self.stmt_clobber(s, *array, st),
+            StmtKind::Clobber { array, call } => self.stmt_clobber(s, *array, call, st),
             StmtKind::ArraySnapshot { dst, src } => self.array_snapshot(*dst, *src, st),
             // Fences and the idioms they make order accesses between threads of the pair model;
             // the concrete model runs one serialization, which no fence changes.
@@ -187,8 +187,12 @@ impl Encoder<'_> {
     /// a fresh offset, for the race checks. Its values need no update: the array is
     /// adversarial ([`super::abstraction::adversarial_arrays`]). What follows depends on a
     /// call gpug does not know, so a defect found from here on is possible, not certain.
-    fn stmt_clobber(&mut self, s: &Stmt, array: ArrayId, st: &mut [TState]) {
-        self.seen_abstract = true;
+    fn stmt_clobber(&mut self, s: &Stmt, array: ArrayId, call: &str, st: &mut [TState]) {
+        let name = &self.k.array(array).name;
+        self.rests_on(format!(
+            "the call of `{call}` at line {}, which has no body: it may write any bytes of `{name}`",
+            s.span.line
+        ));
         let point = self.sync_point(st);
         let mut per = Vec::new();
         let mut valid = Vec::new();
@@ -221,7 +225,8 @@ impl Encoder<'_> {
         let adversarial = self.adversarial.contains(&array);
         if adversarial && self.clobbered.contains(&array) {
             // The value is arbitrary because of a call without a body.
-            self.seen_abstract = true;
+            let name = &self.k.array(array).name;
+            self.rests_on(format!("the values of `{name}`, which a call without a body may write"));
         }
         self.access(s, array, offset, ty, AccessKind::Read, st, |e, ts, th, off| {
             if adversarial {
@@ -409,7 +414,7 @@ impl Encoder<'_> {
         }
         let property = Property::Assertion { span: s.span.clone() };
         let name = format!("{}.assert.L{}", sym(&self.k.name), s.span.line);
-        self.push_check(property, name, fail, fails, self.seen_abstract);
+        self.push_check(property, name, fail, fails, self.seen_abstract());
         // The assertion is not assumed afterwards: the shared script is asserted for every
         // query, this one included.
     }

@@ -435,6 +435,7 @@ impl Encoder<'_> {
                 sides: None,
                 layout,
                 possible: false,
+                abstractions: Vec::new(),
                 benign: false,
                 hints: Vec::new(),
                 split: None,
