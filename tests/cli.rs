@@ -643,7 +643,9 @@ fn no_infer_keeps_only_the_given_invariants() {
         assert_eq!(code, Some(1), "{s}: {out}{err}");
         assert!(
             out.contains(
-                "loop invariant may not be preserved by an iteration\n    tests/kernels/no_infer.cu:7:10: fails"
+                "possible loop invariant may not be preserved by an iteration\n    \
+                 rests on the loop at line 7 (`x`, `y` arbitrary at its head)\n    \
+                 tests/kernels/no_infer.cu:7:10: fails"
             ),
             "{s}: {out}"
         );
