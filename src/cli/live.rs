@@ -1,6 +1,8 @@
-//! A run on a terminal (issue 56 item 3): a spinner names the kernel and the query being asked,
-//! and each kernel's report is printed as soon as it is decided. Owns only the drawing; the
-//! report's text is `report`'s and the run is the driver's ([`driver::run_reporting`]).
+//! A text report as it goes (issue 56 item 3): each kernel's report is printed as soon as it is
+//! decided, on a terminal or not (`gpug FILE | tee log` shows a slow file's kernels one by
+//! one), and on a terminal a spinner names the kernel and the query being asked. Owns only the
+//! drawing; the report's text is `report`'s and the run is the driver's
+//! ([`driver::run_reporting`]).
 
 use crate::driver::{self, Command, RunOptions};
 use crate::report::Render;
@@ -13,6 +15,22 @@ use std::time::Duration;
 pub(super) fn live_terminal() -> bool {
     use std::io::IsTerminal;
     std::io::stdout().is_terminal() && std::io::stderr().is_terminal()
+}
+
+/// [`driver::run`] printing each kernel's text report on stdout as soon as it is decided (the
+/// same text as the whole file's report, one kernel at a time, flushed after each), without a
+/// spinner: for standard output that is not a terminal.
+pub(super) fn run_streaming<C>(file: &Path, common: &RunOptions, command: &C) -> Result<C::File, driver::Error>
+where
+    C: Command,
+    C::File: Render,
+{
+    driver::run_reporting(file, common, command, &mut |one: C::File| {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        let _ = write!(out, "{}", one.text());
+        let _ = out.flush();
+    })
 }
 
 /// [`driver::run`] on a terminal: a spinner on stderr names the kernel and the query being

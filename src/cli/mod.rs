@@ -66,17 +66,19 @@ where
     C: Command,
     C::File: Render + Outcome,
 {
-    let live = output.format() == Format::Text && live::live_terminal();
-    let result = match live {
-        true => live::run_live(file, common, command),
-        false => driver::run(file, common, command),
+    // A text report is printed kernel by kernel as each is decided (issue 56 item 3), with a
+    // spinner on a terminal.
+    let streamed = output.format() == Format::Text;
+    let result = match (streamed, live::live_terminal()) {
+        (true, true) => live::run_live(file, common, command),
+        (true, false) => live::run_streaming(file, common, command),
+        (false, _) => driver::run(file, common, command),
     };
     let code = match &result {
         Ok(result) => {
             match output.format() {
-                // On a terminal each kernel's report was printed as it was decided.
-                Format::Text if live => {}
-                Format::Text => print!("{}", result.text()),
+                // Each kernel's report was printed as it was decided.
+                Format::Text => {}
                 Format::Json => println!("{}", result.json()),
                 Format::Sarif => {}
             }
