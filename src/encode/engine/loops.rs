@@ -192,39 +192,6 @@ impl Encoder<'_> {
         }
     }
 
-    /// How a report names the abstraction of `l` (at `line`) that a possible finding rests on:
-    /// the loop, and what of it is arbitrary at its head: the source variables it assigns
-    /// without a closed form, the arrays it writes (at most four of each, with the count of the
-    /// rest).
-    fn loop_cause(&self, line: u32, l: &AbstractLoop) -> String {
-        fn list(names: Vec<String>) -> String {
-            let shown: Vec<String> = names.iter().take(4).map(|n| format!("`{n}`")).collect();
-            match names.len() {
-                n if n > 4 => format!("{} and {} more", shown.join(", "), n - 4),
-                _ => shown.join(", "),
-            }
-        }
-        let mut vars: Vec<String> = l
-            .havocked
-            .iter()
-            .map(|v| self.k.var(*v).name.clone())
-            .filter(|n| !n.starts_with('$'))
-            .collect();
-        vars.dedup();
-        let arrays: Vec<String> = l.written.iter().map(|a| self.k.array(*a).name.clone()).collect();
-        let mut what = Vec::new();
-        if !vars.is_empty() {
-            what.push(list(vars));
-        }
-        if !arrays.is_empty() {
-            what.push(format!("what it writes to {}", list(arrays)));
-        }
-        match what.is_empty() {
-            true => format!("the loop at line {line} (an arbitrary iteration)"),
-            false => format!("the loop at line {line} ({} arbitrary at its head)", what.join(" and ")),
-        }
-    }
-
     /// Reads the variables the closed forms of `l` start from once on entry, so the head, the
     /// step check and the exit all see the same initial values.
     fn read_initial_values(&mut self, l: &AbstractLoop, st: &mut [TState]) {

@@ -334,6 +334,39 @@ impl<'k> Encoder<'k> {
         }
     }
 
+    /// How a report names the abstraction of `l` (at `line`) that a possible finding rests on:
+    /// the loop, and what of it is arbitrary at its head: the source variables it assigns
+    /// without a closed form, the arrays it writes (at most four of each, with the count of the
+    /// rest).
+    pub(in crate::encode) fn loop_cause(&self, line: u32, l: &crate::ir::AbstractLoop) -> String {
+        fn list(names: Vec<String>) -> String {
+            let shown: Vec<String> = names.iter().take(4).map(|n| format!("`{n}`")).collect();
+            match names.len() {
+                n if n > 4 => format!("{} and {} more", shown.join(", "), n - 4),
+                _ => shown.join(", "),
+            }
+        }
+        let mut vars: Vec<String> = l
+            .havocked
+            .iter()
+            .map(|v| self.k.var(*v).name.clone())
+            .filter(|n| !n.starts_with('$'))
+            .collect();
+        vars.dedup();
+        let arrays: Vec<String> = l.written.iter().map(|a| self.k.array(*a).name.clone()).collect();
+        let mut what = Vec::new();
+        if !vars.is_empty() {
+            what.push(list(vars));
+        }
+        if !arrays.is_empty() {
+            what.push(format!("what it writes to {}", list(arrays)));
+        }
+        match what.is_empty() {
+            true => format!("the loop at line {line} (an arbitrary iteration)"),
+            false => format!("the loop at line {line} ({} arbitrary at its head)", what.join(" and ")),
+        }
+    }
+
     /// The conjunction of the uniform entry conditions `conds` as one term (`None` when
     /// empty), read in thread 0's entry state `st[0]`: no `--no-overflow` side condition
     /// becomes an assumption, so nothing the script asserts changes (the definitions it may
