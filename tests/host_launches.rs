@@ -705,6 +705,28 @@ fn a_kernel_the_program_never_names_is_dead_code() {
     assert_eq!(kernels(&v)[0]["verdict"], "defect", "{v}");
 }
 
+/// A whole program whose `main` makes no launch itself (issue 53 item 2; cuda-samples'
+/// boxFilter, whose launches are in a GLUT display callback): `main.cpp` defines `main`, so a
+/// kernel of `filter.cu` that no file of the program names is dead code, not verified; the
+/// note says where `main` is. The launched kernel is verified at the callback's values.
+#[test]
+fn a_kernel_named_nowhere_is_dead_code_when_main_launches_nothing_itself() {
+    let file = Path::new("tests/kernels/programs/callback/filter.cu");
+    let (code, v, err) = gpug(&["--solver", "z3"], file);
+    assert_eq!(names_and_verdicts(&v), ["filter_rows verified"], "{v}\n{err}");
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(kernels(&v)[0]["launch"]["callers"][0], "display (main.cpp:8)", "{v}");
+    assert!(
+        err.contains("filter.cu:13:17: `unused_racy` is never launched: the program defines `main` (")
+            && err.contains("callback/main.cpp:10)")
+            && err.contains("--kernel unused_racy"),
+        "{err}"
+    );
+    let (code, v, _) = gpug(&["--solver", "z3", "--kernel", "unused_racy"], file);
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(kernels(&v)[0]["verdict"], "defect", "{v}");
+}
+
 /// Launches in host functions a whole program never calls (issue 53 item 2): a launcher whose
 /// only call the preprocessor removed (llm.c's `#if !defined(ENABLE_BF16)` around `case 1`),
 /// and one called only by such a function, make no launch: their kernels are not verified, and

@@ -185,7 +185,7 @@ pub fn run_reporting<C: Command>(
             && let Some(main) = unreferenced_in_program(&program, k)
         {
             eprintln!(
-                "note: {}: `{}` is never launched: the program's host code ({main}) launches other kernels, and nothing in the program names this one; not verified (--kernel {} verifies it for every launch)",
+                "note: {}: `{}` is never launched: {main}, and nothing in the program names this one; not verified (--kernel {} verifies it for every launch)",
                 k.span, k.name, k.name
             );
             continue;
@@ -306,19 +306,27 @@ fn is_nonlinear(e: &crate::ir::Expr) -> bool {
 }
 
 /// Whether kernel `k`, which the host code does not launch, is dead code of a whole program:
-/// the file's `main` launches kernels (the caller that names it, `main (line 24)`), and `k`'s
+/// the program read defines `main` ([`Program::main`]; the note names the caller of the
+/// launches when `main` makes some, `main (line 24)`, else where `main` is defined), and `k`'s
 /// name occurs once in the program's text (the file and the files it includes: its own
-/// definition; and the program's other files read for launches, with theirs), so that no launch, function pointer, table or macro of the program can reach
-/// it. A kernel whose name occurs anywhere else (a launch gpug cannot read, a comment) is
-/// verified for every launch as before; so is every kernel of a file without `main` (a
-/// library, or a kernel launched from another file). `None`: not dead code.
+/// definition; and the program's other files read for launches, with theirs), so that no
+/// launch, function pointer, table, driver-API string or macro of the program can reach it. A
+/// kernel whose name occurs anywhere else (a launch gpug cannot read, a comment) is verified
+/// for every launch as before; so is every kernel of a program without `main` (a library, or
+/// a kernel launched from a file not read). `None`: not dead code.
 fn unreferenced_in_program(program: &Program, k: &Kernel) -> Option<String> {
     let main = program
         .launches
         .iter()
         .filter_map(|l| l.callers.first())
-        .find(|c| *c == "main" || c.starts_with("main ("))?
-        .clone();
+        .find(|c| *c == "main" || c.starts_with("main ("))
+        .map(|c| format!("the program's host code ({c}) launches other kernels"))
+        .or_else(|| {
+            program
+                .main
+                .as_ref()
+                .map(|at| format!("the program defines `main` ({at})"))
+        })?;
     let name = k.name.split('<').next().unwrap_or(&k.name);
     if name.is_empty() {
         return None;

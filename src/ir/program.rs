@@ -28,6 +28,11 @@ pub struct Program {
     /// `layernorm_backward1` (…), which nothing in the program calls …`
     /// (`frontend/host`, issue 53 item 2).
     pub unlaunched: Vec<(usize, String)>,
+    /// Where the program's `main` is defined (`file:line`, as clang names the file), when the
+    /// translation units read (the file and its program's other files) define it: the program
+    /// is whole, so a kernel that none of its files names is never launched
+    /// (`driver::pipeline`, issue 53 item 2). `None`: a partial program, or OpenCL.
+    pub main: Option<String>,
 }
 
 /// A launch of a kernel read from the file's host code (`k<<<grid, block>>>(args)`,

@@ -65,13 +65,15 @@ use terms::{c_text, cast, eq, fold, passed_unknown, substitute, wrap_ty};
 /// host functions are the program's (not a library's or the prelude's).
 ///
 /// Also the kernels launched only from host functions that the program never calls
-/// ([`uncalled`]), each with the reason as a note's text: those launches are not made.
+/// ([`uncalled`]), each with the reason as a note's text: those launches are not made; and
+/// where the program's `main` is defined (`file:line`), when the files read define it: a
+/// whole program ([`crate::ir::Program::main`]).
 pub(in crate::frontend) fn read<'a>(
     roots: &[&'a Node],
     g: &Globals<'a>,
     kernels: &[(&'a Node, &Kernel)],
     user: &dyn Fn(&str) -> bool,
-) -> (Vec<HostLaunch>, Vec<(usize, String)>) {
+) -> (Vec<HostLaunch>, Vec<(usize, String)>, Option<String>) {
     let Some(&root) = roots.first() else {
         return Default::default();
     };
@@ -79,6 +81,14 @@ pub(in crate::frontend) fn read<'a>(
     for r in roots {
         host_functions(r, user, &mut funcs);
     }
+    let main = funcs
+        .iter()
+        .find(|f| f.name.as_deref() == Some("main") && f.kind == "FunctionDecl" && body_of(f).is_some())
+        .map(|f| {
+            f.pos
+                .as_ref()
+                .map_or_else(|| "main".to_string(), |p| format!("{}:{}", p.file, p.line))
+        });
     let defs = definitions(roots);
     let (dead, unlaunched) = uncalled(roots, &funcs, kernels);
     let funcs: Vec<&'a Node> = funcs.into_iter().filter(|f| !dead.contains(&f.id)).collect();
@@ -160,7 +170,7 @@ pub(in crate::frontend) fn read<'a>(
     }
     let launches = dedup(h.found);
     unlaunched.retain(|(i, _)| !launches.iter().any(|l| l.kernel == *i));
-    (launches, unlaunched)
+    (launches, unlaunched, main)
 }
 
 /// A host value: an integer term (host unknowns are `Var`s indexing [`Host::unknowns`]) or a

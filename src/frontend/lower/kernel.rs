@@ -111,7 +111,7 @@ pub fn lower_program<'a>(
         }
     }
     // The launches the host code makes (CUDA only: OpenCL's host code is another program).
-    let (launches, unlaunched) = match g.language {
+    let (launches, unlaunched, main) = match g.language {
         Language::Cuda => {
             let decls: Vec<(&Node, &Kernel)> = selected.iter().map(|(_, n)| *n).zip(&kernels).collect();
             // The other files' host declarations join the tables the host interpretation
@@ -143,6 +143,7 @@ pub fn lower_program<'a>(
         other_files: Vec::new(),
         launches,
         unlaunched,
+        main,
     })
 }
 
