@@ -109,6 +109,60 @@ pub(in crate::frontend) fn node_group(n: &Node, aliases: &[String]) -> Option<Gr
 }
 
 impl Lower<'_, '_> {
+    /// The group the expression `n` stands for: [`node_group`] of its type, except that a
+    /// generic `thread_group` (or a `coalesced_group` converted to one) made from a group of
+    /// known kind is that group: a `thread_group` parameter or local bound to a `thread_block`
+    /// or a `thread_block_tile<16>` ([`Lower::group_bindings`]), or the conversion of one
+    /// (`thread_group g = this_thread_block();`, an argument's derived-to-base copy). The
+    /// conversion copies the handle, so the group's threads, ranks and barrier are the
+    /// original's (CUDA C++ Programming Guide, "Cooperative Groups": `thread_group` is the
+    /// base of every group type). `None`: not a group.
+    pub(in crate::frontend) fn known_group(&self, n: &Node) -> Option<Group> {
+        let g = node_group(n, &self.g.group_aliases)?;
+        if g != Group::Warp(None) {
+            return Some(g);
+        }
+        let inner = match n.kind.as_str() {
+            "DeclRefExpr" => {
+                let id = &n.referenced_decl.as_ref()?.id;
+                return Some(self.group_bindings.get(id).copied().unwrap_or(g));
+            }
+            "ImplicitCastExpr"
+            | "CXXConstructExpr"
+            | "MaterializeTemporaryExpr"
+            | "CXXBindTemporaryExpr"
+            | "ParenExpr"
+            | "ExprWithCleanups"
+            | "CXXFunctionalCastExpr"
+            | "CStyleCastExpr"
+                if n.inner.len() == 1 =>
+            {
+                &n.inner[0]
+            }
+            _ => return Some(g),
+        };
+        // The converted expression's own group when it is one (a `thread_block`), else the
+        // generic one.
+        Some(self.known_group(inner).unwrap_or(g))
+    }
+
+    /// Binds the generic group declaration `decl` (a `thread_group` parameter or local) to the
+    /// group of `from`, its argument or initializer, when that is of known kind; else forgets
+    /// any earlier binding (a second call of the same function with another group).
+    pub(in crate::frontend) fn bind_group(&mut self, decl: &Node, from: Option<&Node>) {
+        let known = from
+            .and_then(|f| self.known_group(f))
+            .filter(|g| *g != Group::Warp(None));
+        match known {
+            Some(g) if node_group(decl, &self.g.group_aliases) == Some(Group::Warp(None)) => {
+                self.group_bindings.insert(decl.id.clone(), g);
+            }
+            _ => {
+                self.group_bindings.remove(&decl.id);
+            }
+        }
+    }
+
     /// A call `n` (callee `c`, named `name`) on a cooperative group, lowered; `None` when it
     /// is not one.
     pub(in crate::frontend) fn group_call(&mut self, call: &CallSite, c: &Node, out: &mut Vec<Stmt>) -> R<Option<Val>> {
@@ -116,11 +170,7 @@ impl Lower<'_, '_> {
         // The group the call is on: the object of a method, else the first argument of a
         // free function of the namespace.
         let group = if c.kind == "MemberExpr" {
-            match c
-                .inner
-                .first()
-                .and_then(|o| node_group(strip_parens(o), &self.g.group_aliases))
-            {
+            match c.inner.first().and_then(|o| self.known_group(strip_parens(o))) {
                 Some(g) => g,
                 None => return Ok(None),
             }
@@ -135,10 +185,7 @@ impl Lower<'_, '_> {
             if !in_namespace {
                 return Ok(None);
             }
-            match args
-                .first()
-                .and_then(|a| node_group(strip_parens(a), &self.g.group_aliases))
-            {
+            match args.first().and_then(|a| self.known_group(strip_parens(a))) {
                 Some(g) => g,
                 // `this_thread_block()`, `this_grid()`, `tiled_partition(…)`: a handle, which
                 // has no storage (a local of a group type is not stored either).
@@ -170,7 +217,16 @@ impl Lower<'_, '_> {
                 self.group_sync(group, span, out)?;
                 Val::Void
             }
-            _ => self.group_method(call, group, out)?,
+            _ => match self.group_method(call, group, out)? {
+                // Through a generic `thread_group` (bound to a `thread_block`, whose `size()`
+                // is `unsigned`) the call has the generic method's type (`unsigned long
+                // long`): the value is converted to it, as the call's result is.
+                Val::Scalar(e) => match self.ctype(n).scalar() {
+                    Some(ty) if ty != Ty::Bool && e.ty() != ty => Val::Scalar(crate::ir::build::cast(e, ty)),
+                    _ => Val::Scalar(e),
+                },
+                v => v,
+            },
         };
         Ok(Some(v))
     }

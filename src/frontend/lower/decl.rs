@@ -224,7 +224,8 @@ impl Lower<'_, '_> {
         }
         if crate::frontend::cuda::groups::node_group(d, &self.g.group_aliases).is_some() {
             // A cooperative group handle: no storage, its initializer (`this_thread_block()`)
-            // is pure (`groups.rs`).
+            // is pure (`groups.rs`); a generic `thread_group` is the group it is made from.
+            self.bind_group(d, d.code_children().last().filter(|_| d.init.is_some()));
             return Ok(());
         }
         let is_const = d.constexpr || d.ty.as_ref().is_some_and(|t| t.qual_type.starts_with("const "));

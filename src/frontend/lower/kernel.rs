@@ -332,6 +332,7 @@ fn lower_kernel_pass(
         closures: HashMap::new(),
         atomic_refs: HashMap::new(),
         cub_objects: HashMap::new(),
+        group_bindings: HashMap::new(),
     };
     let body = body_of(f).ok_or_else(|| FrontendError::Unsupported {
         span: l.kspan.clone(),

@@ -293,6 +293,11 @@ pub(in crate::frontend) struct Lower<'a, 'g> {
     /// Each array's address as a kernel parameter `NAME$addr`, made at the first pointer
     /// converted to an integer (`addr.rs`).
     pub(in crate::frontend) addr_params: HashMap<ArrayId, VarId>,
+    /// CUDA: the group each generic `cooperative_groups::thread_group` parameter or local is
+    /// bound to, by declaration id, where it was made from a group of known kind
+    /// (`sumReduction(thread_group g, …)` called with a `thread_block`): its methods are that
+    /// group's (`cuda/groups.rs`, [`Lower::known_group`]).
+    pub(in crate::frontend) group_bindings: HashMap<String, crate::frontend::cuda::groups::Group>,
 }
 
 pub(in crate::frontend) fn pos_span(p: &Pos) -> Span {

@@ -214,6 +214,7 @@ impl Lower<'_, '_> {
             let a = default_arg(a, p, &span)?;
             // A cooperative group handle has no storage (`groups.rs`).
             if node_group(strip_parens(a), &self.g.group_aliases).is_some() {
+                self.bind_group(p, Some(strip_parens(a)));
                 vals.push(Arg::Val(Val::Void));
                 continue;
             }
