@@ -494,6 +494,14 @@ fn cuda_kernel_text(k: &KernelResult, sources: &mut Sources, out: &mut String) {
             for why in &k.inconclusive {
                 let _ = writeln!(out, "  {why}");
             }
+            // Every finding excluded by a launch contract, parts of the kernel unchecked.
+            if !k.contract.is_empty() {
+                let _ = writeln!(out, "  no defect in launches where {}", k.contract.join(", "));
+                for e in &k.excluded {
+                    let _ = writeln!(out, "  excluded by the launch contract ({}):", e.condition);
+                    finding_text(&e.finding, sources, out);
+                }
+            }
         }
         Verdict::Defect => {
             let n = k.findings.len();

@@ -557,8 +557,7 @@ fn standard(
             }
             None => {}
         }
-        result.verdict = Verdict::Verified;
-        result.inconclusive.clear();
+        settle_unchecked(k, result);
         let n = result.excluded.len();
         result.notes.push(format!(
             "the launch contract is the standard assumptions; --strict reports the {} excluded finding{} as defect{}",
@@ -783,7 +782,24 @@ fn reverify(
     let r = opts.verify_under(k, run, launch);
     run.relaxed_only = false;
     run.gave_up = run.timeouts > timeouts;
-    r
+    // The parts of the kernel that are never checked (a launch from device code) make every
+    // verification inconclusive whatever the launch; a re-verification is judged on what it
+    // checks, and the kernel's result keeps them ([`settle_unchecked`]).
+    r.map(|mut r| {
+        let fixed: Vec<String> = super::pipeline::reasons(&k.unchecked).collect();
+        if !fixed.is_empty() {
+            r.inconclusive.retain(|w| !fixed.contains(w));
+            r.verdict = Verdict::of(!r.findings.is_empty(), !r.inconclusive.is_empty());
+        }
+        r
+    })
+}
+
+/// A result whose findings a launch contract all excluded: verified under it, or, when parts
+/// of `k` are never checked ([`Kernel::unchecked`]), inconclusive for those alone.
+pub(super) fn settle_unchecked(k: &Kernel, result: &mut KernelResult) {
+    result.inconclusive = super::pipeline::reasons(&k.unchecked).collect();
+    result.verdict = Verdict::of(false, !result.inconclusive.is_empty());
 }
 
 /// Vacuity before verdicts (STYLE.md): whether the kernel's entry can be reached under

@@ -96,8 +96,7 @@ pub(super) fn signed(
         if unsigned {
             contract.push("no unsigned +, * computing an index wraps".into());
         }
-        result.verdict = Verdict::Verified;
-        result.inconclusive.clear();
+        super::settle_unchecked(k, result);
         let n = result.excluded.len();
         result.notes.push(format!(
             "the launch contract is the standard assumptions, no signed overflow{} among them (--check-overflow reports each signed one); --strict reports the {} excluded finding{} as defect{}",

@@ -133,6 +133,8 @@ const TABLE: &[(&str, Lowering)] = &[
     ("__threadfence_block", Fence(AtomicScope::Block)),
     ("__threadfence_system", Fence(AtomicScope::System)),
     ("printf", Output),
+    // The device runtime's (dynamic parallelism, `cuda/device_launch.rs`).
+    ("cudaFree", Release),
     // `assert(e)` of the system headers calls these when `e` is false.
     ("__assert_fail", Fail),
     ("__assertfail", Fail),

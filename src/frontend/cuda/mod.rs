@@ -38,6 +38,7 @@ pub(in crate::frontend) mod builtins;
 pub(in crate::frontend) mod ctor16;
 pub(in crate::frontend) mod cub;
 pub(in crate::frontend) mod curand;
+pub(in crate::frontend) mod device_launch;
 pub(in crate::frontend) mod fragment;
 pub(in crate::frontend) mod groups;
 pub(in crate::frontend) mod nv_atomic;
@@ -221,8 +222,21 @@ fn cuda_command(
     std: &str,
     extra: &[String],
 ) -> Command {
+    side_command(clang, (cuda, version), arch, std, extra, "--cuda-device-only")
+}
+
+/// [`cuda_command`] for the compilation `side` (`--cuda-device-only`, or `--cuda-host-only`
+/// for [`host_side`]).
+fn side_command(
+    clang: &Path,
+    (cuda, version): (Option<&Path>, CudaVersion),
+    arch: &str,
+    std: &str,
+    extra: &[String],
+    side: &str,
+) -> Command {
     let mut cmd = Command::new(clang);
-    cmd.args(["-x", "cuda", "--cuda-device-only", "-nocudalib"])
+    cmd.args(["-x", "cuda", side, "-nocudalib"])
         .arg(format!("--cuda-gpu-arch={arch}"))
         .arg(format!("-std={std}"))
         .args(CUDA_FLAGS);
@@ -429,6 +443,19 @@ fn parse_with(
                     r => r,
                 },
             };
+            // Dynamic parallelism: clang's device compilation refuses every kernel launch in
+            // device code; its host compilation accepts one.
+            let parsed = match parsed {
+                Err(FrontendError::ClangFailed { stderr }) if device_launches_only(&stderr) => {
+                    match host_side(path, opts, tk, &cuda, arch, std) {
+                        Ok(p) => Ok(p),
+                        // The host side fails too: the device side's errors say why.
+                        Err(FrontendError::ClangFailed { .. }) => Err(FrontendError::ClangFailed { stderr }),
+                        Err(e) => Err(e),
+                    }
+                }
+                r => r,
+            };
             parsed.map_err(|e| match e {
                 FrontendError::ClangFailed { mut stderr } => {
                     if let Some(hint) = bf16_arch_hint(&stderr, arch) {
@@ -453,6 +480,71 @@ fn parse_with(
             Ok(crate::frontend::Parsed { root, prelude, notes })
         }
     }
+}
+
+/// Whether every error of clang's `stderr` is its refusal of a kernel launch in device code
+/// (CUDA's dynamic parallelism, which clang does not implement): "reference to __global__
+/// function 'child' in __global__ function", or the launch's configuration call
+/// (`__cudaPushCallConfiguration`) refused likewise; and there is one.
+fn device_launches_only(stderr: &str) -> bool {
+    let mut any = false;
+    for line in stderr.lines() {
+        let Some((_, text)) = line.split_once("error: ") else {
+            continue;
+        };
+        if line.starts_with("error: clang could not compile") {
+            continue;
+        }
+        let launch = (text.starts_with("reference to __global__ function '")
+            || text.starts_with("reference to __host__ function '__cudaPushCallConfiguration'"))
+            && (text.ends_with(" in __global__ function") || text.ends_with(" in __device__ function"));
+        if !launch {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
+/// `path` as clang's host-side compilation of CUDA sees it (`--cuda-host-only`), for a file
+/// whose device code launches kernels (dynamic parallelism: [`device_launches_only`]): the
+/// host side accepts such a launch in a `__global__` or `__device__` function, and builds its
+/// AST (`CUDAKernelCallExpr`) as for a host launch. `__CUDA_ARCH__` is defined as the device
+/// side defines it for `arch` (`sm_80`: 800), so that the code read is the device side's, as
+/// in every other parse ([`crate::frontend::lower`] reads device and host code from one AST).
+/// Over NVIDIA's headers with cooperative groups and cuRAND, not precompiled (the precompiled
+/// headers are the device side's), with a note saying so. Errors: clang's, as [`dump_ast`].
+fn host_side(
+    path: &Path,
+    opts: &FrontendOptions,
+    tk: &toolkit::Toolkit,
+    cuda: &Path,
+    arch: &str,
+    std: &str,
+) -> Result<crate::frontend::Parsed, FrontendError> {
+    let (clang, version) = (&tk.clang, tk.version);
+    let extra = &opts.clang_args;
+    let (_, prelude) = nvidia_pch(clang, (cuda, version), Libraries::WithLibraries, arch, std, extra)?;
+    let top = prelude.with_file_name("gpug_nvidia_libraries.h");
+    let cuda_arch = arch
+        .strip_prefix("sm_")
+        .and_then(|n| n.parse::<u32>().ok())
+        .unwrap_or(80)
+        * 10;
+    let make = || {
+        let mut cmd = side_command(clang, (Some(cuda), version), arch, std, extra, "--cuda-host-only");
+        cmd.arg("-fsyntax-only")
+            .arg(format!("-D__CUDA_ARCH__={cuda_arch}"))
+            .arg("-include")
+            .arg(&top);
+        cmd
+    };
+    let (root, mut notes) = dump_ast(make, clang, path, opts, true)?;
+    notes.push(format!(
+        "note: {}: device code launches kernels (dynamic parallelism), which clang's device compilation refuses: the file is read as clang's host compilation sees it, with __CUDA_ARCH__ = {cuda_arch}",
+        path.display()
+    ));
+    Ok(crate::frontend::Parsed { root, prelude, notes })
 }
 
 /// A note for clang's errors `stderr` when they are about bfloat16 and the GPU architecture

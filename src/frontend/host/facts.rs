@@ -93,7 +93,7 @@ impl<'a, 'g> Host<'a, 'g> {
 }
 
 /// Whether evaluating `n` has no side effect (no call, assignment or increment).
-pub(super) fn pure(n: &Node) -> bool {
+pub(in crate::frontend) fn pure(n: &Node) -> bool {
     let effect = matches!(
         (n.kind.as_str(), n.opcode.as_deref()),
         (

@@ -50,6 +50,7 @@ mod walk;
 use crate::frontend::ast::{DeclRef, Node, strip_parens};
 use crate::frontend::lower::globals::{Globals, body_of, const_value};
 use crate::ir::{BinOp, Builtin, Dim, Expr, HostLaunch, Kernel, ParamKind, Ty, UnOp, VarId};
+pub(in crate::frontend) use facts::pure;
 use num_bigint::BigInt;
 use reach::{
     callees, definitions, names_used, never_called, only_in_dead_branches, passed_only_to_program, read_only, uncalled,

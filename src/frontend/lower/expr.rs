@@ -199,6 +199,8 @@ impl Lower<'_, '_> {
             "LambdaExpr" => unsupported(span, "lambda"),
             "CXXThisExpr" => self.this_value(n),
             "CXXNewExpr" | "CXXDeleteExpr" => unsupported(span, "new/delete"),
+            // Dynamic parallelism (`cuda/device_launch.rs`).
+            "CUDAKernelCallExpr" => self.device_launch(n, out),
             "StmtExpr" => unsupported(span, "statement expression"),
             "AddrLabelExpr" => unsupported(span, "address of a label (`&&label`)"),
             "BinaryConditionalOperator" => unsupported(span, "`?:` with omitted middle operand"),

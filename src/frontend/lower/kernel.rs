@@ -135,10 +135,28 @@ pub fn lower_program<'a>(
         }
         Language::OpenCl => Default::default(),
     };
+    // A kernel that device code launches (dynamic parallelism) has launches the host code does
+    // not make: it is verified for every launch (`cuda/device_launch.rs`).
+    let from_device = crate::frontend::cuda::device_launch::device_launched(root);
+    let mut notes: Vec<String> = library_note(&g.library_kernels).into_iter().collect();
+    let mut launches = launches;
+    let mut unlaunched = unlaunched;
+    for (i, (_, decl)) in selected.iter().enumerate() {
+        if decl.name.as_deref().is_some_and(|n| from_device.contains(n)) {
+            let had = launches.iter().any(|l| l.kernel == i);
+            launches.retain(|l| l.kernel != i);
+            unlaunched.retain(|(j, _)| *j != i);
+            notes.push(format!(
+                "note: `{}` is launched from device code (dynamic parallelism), with values gpug does not follow: it is verified for every launch{}",
+                kernels[i].name,
+                if had { ", not only at its host code's launches" } else { "" }
+            ));
+        }
+    }
     Ok(Program {
         file: file.to_string(),
         kernels,
-        notes: library_note(&g.library_kernels).into_iter().collect(),
+        notes,
         includes: Vec::new(),
         other_files: Vec::new(),
         launches,

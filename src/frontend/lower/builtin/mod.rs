@@ -73,6 +73,18 @@ impl Lower<'_, '_> {
                 self.note_once(name, span, "ignored: output has no effect on what is verified");
                 Val::Void
             }
+            Lowering::Release => {
+                for a in args {
+                    self.effect(a, out)?;
+                }
+                self.note_once(
+                    name,
+                    span,
+                    "frees device memory, which is not modelled: a use after free or a double free is not checked",
+                );
+                // Its `cudaError_t`: any value.
+                Val::Scalar(self.arbitrary_per_thread(n, name, Vec::new(), span, out)?)
+            }
             Lowering::Fail => {
                 out.push(Stmt {
                     kind: StmtKind::Assert {

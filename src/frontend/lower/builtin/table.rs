@@ -53,6 +53,11 @@ pub enum Lowering {
     Ignored,
     /// Output (`printf`): ignored like [`Lowering::Ignored`], and the report says so once.
     Output,
+    /// Freeing device memory from device code (`cudaFree` of the device runtime, declared in
+    /// `cuda_device_runtime_api.h`): the arguments are evaluated (the pointer read), the
+    /// release itself has no effect on what is verified, and the report says once that a use
+    /// after free or a double free is not checked.
+    Release,
     /// A call that is reached only when an assertion fails (`__assert_fail`, which `assert`
     /// calls in the system headers): an assertion of `false`; the arguments are not
     /// evaluated.
