@@ -727,6 +727,35 @@ fn a_kernel_named_nowhere_is_dead_code_when_main_launches_nothing_itself() {
     assert_eq!(kernels(&v)[0]["verdict"], "defect", "{v}");
 }
 
+/// A host loop bounded by `extern "C" const` globals that the calling file only declares
+/// (cuda-samples' scan, issue 53 item 2): their values come from the one definition in the
+/// program's files read, so the loop runs with widths 64, 128 and 256 and the kernel is
+/// verified at each; a width left unknown (as it was) lets a block's rows overlap.
+#[test]
+fn an_extern_const_takes_the_value_another_file_defines() {
+    let file = Path::new("tests/kernels/programs/extern_const/sizes.cu");
+    let (code, v, err) = gpug(&["--solver", "z3"], file);
+    assert_eq!(
+        names_and_verdicts(&v),
+        ["rows verified", "rows verified", "rows verified"],
+        "{v}\n{err}"
+    );
+    assert_eq!(code, Some(0), "{err}");
+    for (k, width) in kernels(&v).iter().zip([64, 128, 256]) {
+        let launch = &k["launch"];
+        assert_eq!(
+            launch["assuming"],
+            serde_json::json!([
+                "blockDim = (64, 1, 1)",
+                "gridDim = (16, 1, 1)",
+                format!("width = {width}")
+            ]),
+            "{v}"
+        );
+        assert_eq!(launch["in_loop"], false, "{v}");
+    }
+}
+
 /// Launches in host functions a whole program never calls (issue 53 item 2): a launcher whose
 /// only call the preprocessor removed (llm.c's `#if !defined(ENABLE_BF16)` around `case 1`),
 /// and one called only by such a function, make no launch: their kernels are not verified, and

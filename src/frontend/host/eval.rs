@@ -241,7 +241,10 @@ impl<'a, 'g> Host<'a, 'g> {
             self.globals.insert(id.to_string(), (self.generation, e.clone()));
             return Some(e);
         }
-        let init = v.inner.iter().find(|c| !c.kind.ends_with("Attr"))?;
+        let init = match v.inner.iter().find(|c| !c.kind.ends_with("Attr")) {
+            Some(init) => init,
+            None => self.external_initializer(v)?,
+        };
         if let Some(c) = const_value(init) {
             return Some(Expr::int(wrap_ty(c, ty), ty));
         }
@@ -249,6 +252,29 @@ impl<'a, 'g> Host<'a, 'g> {
             Val::Int(e @ Expr::Const { .. }) => Some(cast(e, ty)),
             _ => None,
         }
+    }
+
+    /// The initializer of the one definition, in the translation units read, of the `const`
+    /// global that `v` declares `extern` without one (`extern "C" const uint MIN_SIZE;` in a
+    /// header, `extern "C" const uint MIN_SIZE = 4;` in the file that defines it:
+    /// cuda-samples' scan): a definition with external linkage, of the same name and type.
+    /// (A `const` global without an initializer can only be such a declaration: C++ requires
+    /// one of a `const` object's definition; clang marks `extern "C"`'s without a storage
+    /// class.) `None` when there is none, or more than one.
+    fn external_initializer(&self, v: &Node) -> Option<&'a Node> {
+        if v.storage_class.as_deref() == Some("static") {
+            return None;
+        }
+        let name = v.name.as_deref()?;
+        let mut found = self.g.vars.values().filter_map(|d| {
+            let external = d.storage_class.as_deref() != Some("static");
+            let init = d.inner.iter().find(|c| !c.kind.ends_with("Attr"));
+            (d.name.as_deref() == Some(name) && external && d.type_str() == v.type_str())
+                .then_some(init)
+                .flatten()
+        });
+        let init = found.next()?;
+        found.next().is_none().then_some(init)
     }
 
     /// Whether the global `v` holds its initializer's value throughout: it is `const` or
