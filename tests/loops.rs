@@ -170,6 +170,29 @@ fn a_test_computed_by_a_call_keeps_the_trip_bound() {
     );
 }
 
+/// A doubling counter (`for (s = 1; s < blockDim.x; s *= 2)`, cuda-samples' `reduce1`) under a
+/// symbolic block size: the abstracted iteration keeps the trip bound `s << (it - 1) <
+/// blockDim.x`, so `s` never stands for a value past its wrap to 0 (where every thread's
+/// `index = 2 * s * tid` would be 0): verified with every solver, where a possible race was
+/// reported. Without the loop's barrier the race stays (z3 and yices; cvc5 1.0 takes minutes
+/// for that model).
+#[test]
+fn a_doubling_counter_keeps_its_trip_bound() {
+    let flags = ["--blockDim=[*,1,1]", "--gridDim=4"];
+    verified_with_every_solver("tests/kernels/loop_bounds/doubling.cu", &flags);
+    for solver in ["z3", "yices"] {
+        let mut args: Vec<String> = vec!["--solver".into(), solver.into(), "--json".into()];
+        args.extend(flags.iter().map(|f| f.to_string()));
+        args.push("tests/kernels/loop_bounds/doubling_race.cu".into());
+        let out = gpug(&args);
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        assert_eq!(out.status.code(), Some(1), "{solver}: {v}");
+        let f = &v["kernels"][0]["findings"][0];
+        assert_eq!(f["kind"], "race", "{solver}: {v}");
+        assert_eq!(f["array"], "sdata", "{solver}: {v}");
+    }
+}
+
 /// Nested loops around barriers whose trip counts depend on the block index only (llm.c's
 /// `softmax_autoregressive_backward_kernel6`): the outer loop runs no fixed number of barriers
 /// per iteration, yet two threads of a block pass them in step (`encode/pair/uniform.rs`,

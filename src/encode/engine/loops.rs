@@ -10,16 +10,15 @@ use super::invariants::{Reading, Seen};
 use super::lockstep::UniformCounts;
 use super::relational::LoopStates;
 use super::{Check, Encoder, Property, TState};
-use crate::encode::terms::{and, app, atom, bvn, extend, f, mem_sort, not, or, sym, t, to_unsigned};
+use crate::encode::terms::{and, app, atom, bvn, extend, f, mem_sort, not, or, sym, t};
 use crate::ir::query::{
     barrier_statements, contains_barrier, exits_to, grid_barriers, has_exit, mentions, reads_other_thread,
 };
 use crate::ir::visit::{LabelContext, Visitor};
 use crate::ir::{
-    AbstractLoop, ArrayId, BinOp, BlockId, ClosedForm, Expr, LoopInvariant, Space, Stmt, StmtKind, Ty, UnOp, VarId,
+    AbstractLoop, ArrayId, BinOp, BlockId, ClosedForm, Expr, LoopInvariant, Space, Stmt, StmtKind, Ty, VarId,
 };
 use crate::solver::{Query, Sexp};
-use num_bigint::BigInt;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 /// An abstracted loop whose iterations run a fixed number `nb > 0` of barriers, while its
@@ -545,114 +544,6 @@ impl Encoder<'_> {
         for c in parts {
             self.trip_bound(l, c, &closed, entry, &prev_it, &started, th);
         }
-    }
-
-    /// The trip bound of `cond`, a conjunct of `l`'s test, when it is `i < ub` / `i <= ub` /
-    /// `i > lb` / `i >= lb` with a linear `i` ([`Self::iteration_bounds`]).
-    #[allow(clippy::too_many_arguments)]
-    fn trip_bound(
-        &mut self,
-        l: &AbstractLoop,
-        cond: &Expr,
-        closed: &BTreeMap<VarId, ClosedForm>,
-        entry: &mut TState,
-        prev_it: &Sexp,
-        started: &Sexp,
-        th: usize,
-    ) {
-        let Expr::Binary { op, lhs, rhs, .. } = cond else {
-            return;
-        };
-        let strip = |e: &Expr| -> Option<VarId> {
-            match e {
-                Expr::Var { id, .. } => Some(*id),
-                Expr::Cast { arg, ty } if arg.ty() == *ty => match &**arg {
-                    Expr::Var { id, .. } => Some(*id),
-                    _ => None,
-                },
-                _ => None,
-            }
-        };
-        let (v, bound, op) = match (strip(lhs), strip(rhs)) {
-            (Some(v), _) if closed.contains_key(&v) => (v, &**rhs, *op),
-            (_, Some(v)) if closed.contains_key(&v) => {
-                let flipped = match op {
-                    BinOp::Lt => BinOp::Gt,
-                    BinOp::Le => BinOp::Ge,
-                    BinOp::Gt => BinOp::Lt,
-                    BinOp::Ge => BinOp::Le,
-                    _ => return,
-                };
-                (v, &**lhs, flipped)
-            }
-            _ => return,
-        };
-        let Some(ClosedForm::Linear(k)) = closed.get(&v) else {
-            return;
-        };
-        if mentions(bound, &closed.keys().copied().collect()) {
-            return;
-        }
-        let ty = self.k.var(v).ty;
-        let Ty::Int { bits: w, signed } = ty else { return };
-        if bound.ty() != ty {
-            return;
-        }
-        let wide = w + 66;
-        let ext = |x: Sexp, s: bool| extend(x, w, wide, s);
-        let v0 = self.read_var(v, entry, th);
-        let i0 = ext(v0, signed);
-        let b = self.expr(bound, entry, th);
-        let b = ext(b, signed);
-        // The step as a mathematical integer: `-k'` when written as a negation.
-        let kk = match k {
-            Expr::Unary { op: UnOp::Neg, arg, .. } if arg.ty().bits() == w => {
-                let a = self.expr(arg, entry, th);
-                app("bvneg", vec![ext(a, arg.ty().is_signed())])
-            }
-            _ => {
-                let a = self.expr(k, entry, th);
-                if k.ty().bits() != w {
-                    return;
-                }
-                ext(a, k.ty().is_signed())
-            }
-        };
-        let num = |v: BigInt| Sexp::bv(&to_unsigned(&v, wide), wide);
-        let (max, min) = if signed {
-            ((BigInt::from(1) << (w - 1)) - 1, -(BigInt::from(1) << (w - 1)))
-        } else {
-            ((BigInt::from(1) << w) - 1, BigInt::from(0))
-        };
-        let itm1 = extend(prev_it.clone(), 64, wide, false);
-        let last = app("bvadd", vec![i0.clone(), app("bvmul", vec![itm1, kk.clone()])]);
-        let zero = num(BigInt::from(0));
-        // A do-while runs its first step untested: the argument needs the test true on entry.
-        let cmp = match op {
-            BinOp::Lt => "bvslt",
-            BinOp::Le => "bvsle",
-            BinOp::Gt => "bvsgt",
-            _ => "bvsge",
-        };
-        let entered = if l.do_while { app(cmp, vec![i0, b.clone()]) } else { t() };
-        // Counting up (`<`, `<=`) the step is positive and one step past the last value the test
-        // admits must not pass the type's maximum; counting down, the mirror image.
-        let (sign, reach_op, limit_cmp, limit) = match op {
-            BinOp::Lt | BinOp::Le => ("bvsgt", "bvsub", "bvsle", max),
-            BinOp::Gt | BinOp::Ge => ("bvslt", "bvadd", "bvsge", min),
-            _ => return,
-        };
-        let reach = if matches!(op, BinOp::Lt | BinOp::Gt) {
-            app(reach_op, vec![b.clone(), num(1.into())])
-        } else {
-            b.clone()
-        };
-        let guard = and(
-            app(sign, vec![kk.clone(), zero]),
-            app(limit_cmp, vec![app("bvadd", vec![reach, kk]), num(limit)]),
-        );
-        let holds = app(cmp, vec![last, b]);
-        self.assert(app("=>", vec![and(and(guard, entered), started.clone()), holds]));
     }
 
     /// Pair model: a closed form is a function of the iteration count, the entry value and

@@ -53,6 +53,7 @@ mod shuffle;
 mod state;
 mod stmt;
 mod sync;
+mod trip;
 
 pub(in crate::encode) use model::Model;
 pub(in crate::encode) use state::TState;
