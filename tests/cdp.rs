@@ -2,7 +2,8 @@
 //! compilation refuses them, so the file is read as its host compilation sees it; a kernel
 //! launched from device code is verified for every launch, and a kernel that launches one is
 //! never verified (the race of its child grids with it is not checked): inconclusive, or a
-//! defect of its own. Device-side `cudaFree` is no access, with a note.
+//! defect of its own. Device-side `cudaFree` is no access, with a note; a device-side stream's
+//! creation and release are read.
 
 mod common;
 
@@ -33,7 +34,8 @@ fn a_launch_from_device_code_is_read_and_left_unchecked() {
             "scale inconclusive",
             "racy defect",
             "uid inconclusive",
-            "release verified"
+            "release verified",
+            "streamed inconclusive"
         ],
         "{v}\n{err}"
     );
@@ -61,6 +63,11 @@ fn a_launch_from_device_code_is_read_and_left_unchecked() {
         "{v}"
     );
     assert!(kernels[4]["notes"].to_string().contains("`cudaFree`"), "{v}");
+    // A stream created and destroyed in device code is read; the launch into it is not checked.
+    assert!(
+        unchecked(&kernels[5]).contains("`child` launched from device code"),
+        "{v}"
+    );
     assert!(
         err.contains("device code launches kernels (dynamic parallelism)")
             && err.contains("`child` is launched from device code"),

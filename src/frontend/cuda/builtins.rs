@@ -135,6 +135,8 @@ const TABLE: &[(&str, Lowering)] = &[
     ("printf", Output),
     // The device runtime's (dynamic parallelism, `cuda/device_launch.rs`).
     ("cudaFree", Release),
+    ("cudaStreamCreateWithFlags", DeviceStream),
+    ("cudaStreamDestroy", DeviceStream),
     // `assert(e)` of the system headers calls these when `e` is false.
     ("__assert_fail", Fail),
     ("__assertfail", Fail),

@@ -37,6 +37,17 @@ __global__ void release(float **bufs) {
   cudaFree(bufs[blockIdx.x * blockDim.x + threadIdx.x]);
 }
 
+// A launch into a stream of the device runtime (cuda-samples' cdpSimpleQuicksort): the
+// stream's creation and release are read, the launch left unchecked as above.
+__global__ void streamed(float *x) {
+  if (threadIdx.x == 0) {
+    cudaStream_t s;
+    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    child<<<1, 32, 0, s>>>(x + 32 * blockIdx.x, 32);
+    cudaStreamDestroy(s);
+  }
+}
+
 int main() {
   float *x;
   int *flag;
@@ -48,6 +59,7 @@ int main() {
   racy<<<1, 64>>>(x, flag);
   release<<<4, 256>>>(bufs);
   uid<<<2, 64>>>(0);
+  streamed<<<4, 32>>>(x);
   cudaDeviceSynchronize();
   return 0;
 }

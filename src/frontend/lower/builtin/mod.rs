@@ -73,6 +73,7 @@ impl Lower<'_, '_> {
                 self.note_once(name, span, "ignored: output has no effect on what is verified");
                 Val::Void
             }
+            Lowering::DeviceStream => Val::Scalar(self.arbitrary_per_thread(n, name, Vec::new(), span, out)?),
             Lowering::Release => {
                 for a in args {
                     self.effect(a, out)?;

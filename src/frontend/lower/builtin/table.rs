@@ -58,6 +58,12 @@ pub enum Lowering {
     /// release itself has no effect on what is verified, and the report says once that a use
     /// after free or a double free is not checked.
     Release,
+    /// A stream of the device runtime made or released in device code
+    /// (`cudaStreamCreateWithFlags(&s, flags)`, `cudaStreamDestroy(s)`): the handle is the
+    /// thread's own and only names where a launch from device code is queued, which is not
+    /// modelled (`cuda/device_launch.rs`); the arguments are not evaluated (the handle stays
+    /// unwritten), the `cudaError_t` result is any value.
+    DeviceStream,
     /// A call that is reached only when an assertion fails (`__assert_fail`, which `assert`
     /// calls in the system headers): an assertion of `false`; the arguments are not
     /// evaluated.
