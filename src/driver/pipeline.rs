@@ -306,8 +306,9 @@ fn is_nonlinear(e: &crate::ir::Expr) -> bool {
 }
 
 /// Whether kernel `k`, which the host code does not launch, is dead code of a whole program:
-/// the program read defines `main` ([`Program::main`]; the note names the caller of the
-/// launches when `main` makes some, `main (line 24)`, else where `main` is defined), and `k`'s
+/// `main` launches kernels (the note names the caller, `main (line 24)`), or the program's
+/// other files read define `main` ([`Program::main`]: the file's folder was searched for every
+/// file naming its functions, so a launch in it would be read), and `k`'s
 /// name occurs once in the program's text (the file and the files it includes: its own
 /// definition; and the program's other files read for launches, with theirs), so that no
 /// launch, function pointer, table, driver-API string or macro of the program can reach it. A
@@ -321,10 +322,13 @@ fn unreferenced_in_program(program: &Program, k: &Kernel) -> Option<String> {
         .filter_map(|l| l.callers.first())
         .find(|c| *c == "main" || c.starts_with("main ("))
         .map(|c| format!("the program's host code ({c}) launches other kernels"))
+        // `main` in the program's other files read (the file's folder searched for every file
+        // that names its functions, `frontend/program.rs`); a file's own `main` that launches
+        // nothing may be a stub beside callers gpug did not read.
         .or_else(|| {
-            program
-                .main
-                .as_ref()
+            (!program.other_files.is_empty())
+                .then_some(program.main.as_ref())
+                .flatten()
                 .map(|at| format!("the program defines `main` ({at})"))
         })?;
     let name = k.name.split('<').next().unwrap_or(&k.name);
