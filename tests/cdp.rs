@@ -17,18 +17,8 @@ fn a_launch_from_device_code_is_read_and_left_unchecked() {
     let v: Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(out.status.code(), Some(1), "{v}\n{err}");
     let kernels = v["kernels"].as_array().expect("kernels");
-    let verdicts: Vec<String> = kernels
-        .iter()
-        .map(|k| {
-            format!(
-                "{} {}",
-                k["name"].as_str().unwrap_or(""),
-                k["verdict"].as_str().unwrap_or("")
-            )
-        })
-        .collect();
     assert_eq!(
-        verdicts,
+        common::names_and_verdicts(&v),
         [
             "child verified",
             "scale inconclusive",

@@ -13,6 +13,9 @@
 //! result per expected launch, each naming a launch read from host code, with the expected
 //! verdict (`race`: a defect with a race finding).
 
+mod common;
+
+use common::names_and_verdicts;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -38,18 +41,11 @@ fn kernels(v: &Value) -> Vec<Value> {
     v["kernels"].as_array().cloned().unwrap_or_default()
 }
 
-/// `name verdict` of each result, in order.
-fn names_and_verdicts(v: &Value) -> Vec<String> {
-    kernels(v)
-        .iter()
-        .map(|k| {
-            format!(
-                "{} {}",
-                k["name"].as_str().unwrap_or(""),
-                k["verdict"].as_str().unwrap_or("")
-            )
-        })
-        .collect()
+/// `--kernel name` verifies the dead kernel `name` of `file` for every launch: its race.
+fn alone_it_is_a_defect(file: &Path, name: &str) {
+    let (code, v, _) = gpug(&["--solver", "z3", "--kernel", name], file);
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(kernels(&v)[0]["verdict"], "defect", "{v}");
 }
 
 fn has_race(k: &Value) -> bool {
@@ -700,9 +696,7 @@ fn a_kernel_the_program_never_names_is_dead_code() {
             && err.contains("--kernel unused_racy"),
         "{err}"
     );
-    let (code, v, _) = gpug(&["--solver", "z3", "--kernel", "unused_racy"], file);
-    assert_eq!(code, Some(1), "{v}");
-    assert_eq!(kernels(&v)[0]["verdict"], "defect", "{v}");
+    alone_it_is_a_defect(file, "unused_racy");
 }
 
 /// A whole program whose `main` makes no launch itself (issue 53 item 2; cuda-samples'
@@ -722,9 +716,7 @@ fn a_kernel_named_nowhere_is_dead_code_when_main_launches_nothing_itself() {
             && err.contains("--kernel unused_racy"),
         "{err}"
     );
-    let (code, v, _) = gpug(&["--solver", "z3", "--kernel", "unused_racy"], file);
-    assert_eq!(code, Some(1), "{v}");
-    assert_eq!(kernels(&v)[0]["verdict"], "defect", "{v}");
+    alone_it_is_a_defect(file, "unused_racy");
 }
 
 /// A host loop bounded by `extern "C" const` globals that the calling file only declares

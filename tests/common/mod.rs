@@ -120,3 +120,19 @@ pub fn check_kernel_dir(dir: &str, min: usize) {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// `name verdict` of each kernel result of gpug's JSON report `v`, in order.
+pub fn names_and_verdicts(v: &Value) -> Vec<String> {
+    v["kernels"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|k| {
+            format!(
+                "{} {}",
+                k["name"].as_str().unwrap_or(""),
+                k["verdict"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
+}
