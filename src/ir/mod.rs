@@ -525,7 +525,9 @@ pub enum SyncEvent {
     /// accesses likewise lie anywhere up to the wait that covers it
     /// ([`SyncEvent::CopyWaitPrior`]), and whose instances in two threads are two copies.
     /// CUDA's `cooperative_groups::memcpy_async` and `cuda::memcpy_async` with a group are
-    /// `collective` copies of the thread block.
+    /// `collective` copies of the thread block; `cooperative_groups::memcpy_async` on a
+    /// `thread_block_tile<N>` is the tile's (`tile`: `Some(N)`, a power of two: threads whose
+    /// linear ids in the block agree but for the last `log2 N` bits share it).
     ///
     /// `commit`: the event is the thread's commit group (the count of groups it had
     /// committed, `U32`), which only [`SyncEvent::CopyWaitPrior`] waits for; otherwise an
@@ -536,6 +538,7 @@ pub enum SyncEvent {
         event: Expr,
         dst: ArrayId,
         collective: bool,
+        tile: Option<u32>,
         commit: bool,
     },
     /// The end of the accesses of the [`SyncEvent::CopyStart`] before it.

@@ -434,11 +434,16 @@ impl Printer<'_> {
                 event,
                 dst,
                 collective,
+                tile,
                 commit,
             } => {
                 format!(
-                    "sync.copy_start {site}{}{} event {} to {};",
+                    "sync.copy_start {site}{}{}{} event {} to {};",
                     if *collective { "" } else { " per-thread" },
+                    match tile {
+                        Some(n) => format!(" tile {n}"),
+                        None => String::new(),
+                    },
                     if *commit { " commit" } else { "" },
                     self.e(event),
                     self.array(*dst)

@@ -186,6 +186,19 @@ impl Encoder<'_> {
         } else {
             same_count
         };
+        self.diverge_where(s, same_count, st);
+    }
+
+    /// [`Self::divergence_check`] of a collective of the group `among` (a `Bool` term of the
+    /// pair, implying `same_block`: a tile's copy) instead of the block.
+    pub(in crate::encode) fn divergence_among(&mut self, s: &Stmt, among: Sexp, st: &[TState]) {
+        let same_count = and(among, equal(&st[0].bc, &st[1].bc));
+        self.diverge_where(s, same_count, st);
+    }
+
+    /// The divergence query of `s` for two threads meeting `same_count`, one reaching `s` and
+    /// the other not.
+    fn diverge_where(&mut self, s: &Stmt, same_count: Sexp, st: &[TState]) {
         let mut diverge = and(same_count, not(app("=", vec![st[0].pc.clone(), st[1].pc.clone()])));
         // Two threads that entered a loop around this barrier together pass its barriers in
         // lock step: they cannot diverge here (block-uniform barriers, `pair::uniform`).

@@ -59,8 +59,10 @@ pub(in crate::encode) struct CopyState {
     commit: bool,
     /// The destination array of the open copy.
     dst: Option<crate::ir::ArrayId>,
-    /// The sites of the per-thread copies (not `collective`).
-    per_thread: std::collections::BTreeSet<u32>,
+    /// The sites of the shared copies (`collective`): per site, when two threads share its
+    /// instance (`same_block` for a block's copy, [`Encoder::one_warp`] of the tile's width
+    /// for a tile's). A per-thread copy has none: its instances are each thread's own.
+    shared: std::collections::BTreeMap<u32, Sexp>,
 }
 
 /// One thread's instance of a copy: when its accesses happen, as the barrier counts of an
@@ -79,9 +81,15 @@ pub(in crate::encode) struct CopyCounts {
 }
 
 impl CopyState {
-    /// Whether the copy `site` is made by the whole work-group (one copy for its threads).
-    pub(in crate::encode) fn collective(&self, site: u32) -> bool {
-        !self.per_thread.contains(&site)
+    /// When two threads make one instance of the copy `site` (a `Bool` term of the pair):
+    /// `None` for a per-thread copy, whose instances are two copies.
+    pub(in crate::encode) fn shared_by(&self, site: u32) -> Option<&Sexp> {
+        self.shared.get(&site)
+    }
+
+    /// The shared copies' sites with [`Self::shared_by`]'s terms.
+    pub(in crate::encode) fn shared(&self) -> impl Iterator<Item = (u32, &Sexp)> {
+        self.shared.iter().map(|(s, p)| (*s, p))
     }
 }
 
@@ -110,9 +118,14 @@ impl Encoder<'_> {
     /// A copy or a wait is made by the whole work-group (OpenCL 1.2 section 6.12.10: "must be
     /// encountered by all work-items in a work-group"): two threads of one group at equal
     /// barrier counts, one reaching it and the other not, is barrier divergence.
-    fn collective_check(&mut self, s: &Stmt, st: &[TState]) {
+    ///
+    /// A tile's copy is the tile's: `among` (the two threads are of one tile) replaces `same_block`.
+    fn collective_check(&mut self, s: &Stmt, among: Option<&Sexp>, st: &[TState]) {
         if self.make_checks && self.model.pair() && !(st[0].pc == t() && st[1].pc == t()) {
-            self.divergence_check(s, false, st);
+            match among {
+                None => self.divergence_check(s, false, st),
+                Some(group) => self.divergence_among(s, group.clone(), st),
+            }
         }
     }
 
@@ -125,12 +138,21 @@ impl Encoder<'_> {
                 event,
                 dst,
                 collective,
+                tile,
                 commit,
             } => {
+                // Two threads of one block, or of one tile, share the copy.
+                let group = match tile {
+                    Some(n) if *collective => {
+                        let name = self.fresh_name(&format!("copy{site}.tile"));
+                        Some(self.one_warp(&name, n.trailing_zeros()))
+                    }
+                    _ => None,
+                };
                 if *collective {
-                    self.collective_check(s, st);
-                } else {
-                    self.copies.per_thread.insert(*site);
+                    self.collective_check(s, group.as_ref(), st);
+                    let shared = group.clone().unwrap_or_else(|| atom("same_block"));
+                    self.copies.shared.insert(*site, shared);
                 }
                 let mut counts = Vec::new();
                 let mut events = Vec::new();
@@ -157,7 +179,10 @@ impl Encoder<'_> {
                 // One copy of the group: every work-item gives it the same event.
                 if *collective && self.make_checks && self.model.pair() {
                     let differ = and(
-                        and(atom("same_block"), equal(&st[0].bc, &st[1].bc)),
+                        and(
+                            group.clone().unwrap_or_else(|| atom("same_block")),
+                            equal(&st[0].bc, &st[1].bc),
+                        ),
                         and(
                             and(st[0].pc.clone(), st[1].pc.clone()),
                             not(app("=", vec![events[0].clone(), events[1].clone()])),
@@ -188,7 +213,7 @@ impl Encoder<'_> {
                 }
             }
             SyncEvent::CopyWait { events } => {
-                self.collective_check(s, st);
+                self.collective_check(s, None, st);
                 for (th, ts) in st.iter_mut().enumerate() {
                     let waited: Vec<Sexp> = events.iter().map(|e| self.expr(e, ts, th)).collect();
                     for (counts, evs, _) in self.copies.pending.clone().into_iter().filter(|c| !c.2) {

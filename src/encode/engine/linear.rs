@@ -598,9 +598,15 @@ impl Encoder<'_> {
             );
             order = and(order, or(same_statement, not(one_warp)));
         }
+        // One shared copy made by two threads that share it is one copy (a per-thread copy is
+        // each thread's own).
         if one.copy != bvn(0, 32) || two.copy != bvn(0, 32) {
-            let one_copy = and(equal(&one.copy, &two.copy), not(equal(&one.copy, &bvn(0, 32))));
-            order = and(order, or(not(one_copy), not(atom("same_block"))));
+            let one_copy = self.copies.shared().fold(f(), |acc, (site, shared)| {
+                let this = bvn(u64::from(site) + 1, 32);
+                let both = and(equal(&one.copy, &this), equal(&two.copy, &this));
+                or(acc, and(both, shared.clone()))
+            });
+            order = and(order, not(one_copy));
         }
         let both_atomic = and(one.atomic.clone(), two.atomic.clone());
         and(order, or(not(both_atomic), not(atom("same_block"))))

@@ -259,7 +259,10 @@ impl Encoder<'_> {
         // One work-group copy made by two threads of one group is one copy (a per-thread
         // copy is each thread's own).
         let order = match (a.copy, b.copy) {
-            (Some(x), Some(y)) if x == y && self.copies.collective(x) => and(not(atom("same_block")), order),
+            (Some(x), Some(y)) if x == y => match self.copies.shared_by(x) {
+                Some(shared) => and(not(shared.clone()), order),
+                None => order,
+            },
             _ => order,
         };
         // Two atomics race only across the scope of one of them: in different blocks.

@@ -149,6 +149,7 @@ impl Lower<'_, '_> {
                         event,
                         CopyKind {
                             collective,
+                            tile: None,
                             commit: false,
                         },
                     ),

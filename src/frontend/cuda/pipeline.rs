@@ -45,8 +45,11 @@ pub enum Pipeline {
 /// ([`SyncEvent::CopyStart`]'s fields of the same names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(in crate::frontend) struct CopyKind {
-    /// The whole thread block's copy (else the thread's own).
+    /// The whole thread block's copy, or its tile's (else the thread's own).
     pub(in crate::frontend) collective: bool,
+    /// With `collective`, the copy of the thread's `thread_block_tile<N>` (`Some(N)`), not the
+    /// block's.
+    pub(in crate::frontend) tile: Option<u32>,
     /// Its event is the thread's commit group (else a barrier's identity).
     pub(in crate::frontend) commit: bool,
 }
@@ -123,6 +126,7 @@ impl Lower<'_, '_> {
                         event: cv,
                         dst: d.array,
                         collective: false,
+                        tile: None,
                         commit: true,
                     }),
                     span: span.clone(),
@@ -230,6 +234,7 @@ impl Lower<'_, '_> {
                 event,
                 dst: dst.array,
                 collective: kind.collective,
+                tile: kind.tile,
                 commit: kind.commit,
             }),
             span: span.clone(),
@@ -324,8 +329,12 @@ impl Lower<'_, '_> {
     /// read): the block's copy ([`Self::block_copy`]) in the thread's current commit group,
     /// which the call then commits, as the header does.
     ///
+    /// On a `thread_block_tile<N>`, the tile's copy: its threads share one copy, each other
+    /// tile makes its own ([`SyncEvent::CopyStart`]'s `tile`).
+    ///
     /// # Errors
-    /// A group other than a `thread_block` (a tile's copy is not modelled); other arguments
+    /// A group other than a `thread_block` or a tile (a coalesced group's copy is not
+    /// modelled); other arguments
     /// than pointers and integer counts (`cuda::aligned_size_t` counts); a destination that
     /// does not resolve to one array, a source that does not resolve to one array or to one of
     /// two chosen by a condition ([`Self::block_copy_from`]: a copy from each, by case).
@@ -335,13 +344,18 @@ impl Lower<'_, '_> {
         group: crate::frontend::cuda::groups::Group,
         out: &mut Vec<Stmt>,
     ) -> R<Val> {
+        use crate::frontend::cuda::groups::Group;
         let (_, name, args, span) = call.parts();
-        if group != crate::frontend::cuda::groups::Group::Block {
-            return unsupported(
-                span.clone(),
-                "`cooperative_groups::memcpy_async` on a group other than a `thread_block` (a tile's copy is not modelled)",
-            );
-        }
+        let tile = match group {
+            Group::Block => None,
+            Group::Warp(Some(n)) if n.is_power_of_two() => Some(n),
+            _ => {
+                return unsupported(
+                    span.clone(),
+                    "`cooperative_groups::memcpy_async` on a group other than a `thread_block` or a `thread_block_tile<N>` (a coalesced or grid group's copy is not modelled)",
+                );
+            }
+        };
         let u64t = Ty::Int {
             bits: 64,
             signed: false,
@@ -381,12 +395,16 @@ impl Lower<'_, '_> {
                 event,
                 CopyKind {
                     collective: true,
+                    tile,
                     commit: true,
                 },
             ),
             (
                 "cooperative_groups::memcpy_async",
-                "is modelled as the whole block's copy: every byte of its destination written (and of its source read) at any time from the call up to the cg::wait or cg::wait_prior that covers it",
+                match tile {
+                    None => "is modelled as the whole block's copy: every byte of its destination written (and of its source read) at any time from the call up to the cg::wait or cg::wait_prior that covers it",
+                    Some(_) => "is modelled as the tile's copy (one copy for the tile's threads, another for each other tile): every byte of its destination written (and of its source read) at any time from the call up to the cg::wait or cg::wait_prior that covers it",
+                },
             ),
             span,
             out,

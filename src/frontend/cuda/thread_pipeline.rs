@@ -157,7 +157,11 @@ impl Lower<'_, '_> {
         self.block_copy_from(
             (d, s),
             bytes,
-            (event, CopyKind { collective, commit: true }),
+            (event, CopyKind {
+                collective,
+                tile: None,
+                commit: true,
+            }),
             (
                 "cuda::memcpy_async",
                 "is modelled as every byte of its destination written (and of its source read) at any time from the call up to the consumer_wait of its cuda::pipeline that covers its stage",

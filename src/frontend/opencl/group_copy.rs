@@ -150,6 +150,7 @@ impl Lower<'_, '_> {
                 event: event.clone(),
                 dst: dst.array,
                 collective: true,
+                tile: None,
                 commit: false,
             }),
             span: span.clone(),

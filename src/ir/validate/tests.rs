@@ -207,6 +207,7 @@ fn a_copy_that_never_ends_is_bad_nesting() {
             event: Expr::int(0, Ty::U32),
             dst: ArrayId(0),
             collective: true,
+            tile: None,
             commit: false,
         }),
         3,
