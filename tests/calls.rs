@@ -121,3 +121,32 @@ fn calls_and_intrinsics_with_every_solver() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// A recursive function is followed `RECURSION_DEPTH` (3) calls deep and cut there
+/// (`tests/kernels/recursion/`, with z3, cvc5 and yices): a race within the calls followed is
+/// a certain defect; without one the kernel is inconclusive (exit 3), never verified, and the
+/// report names the recursive call. Before, recursion was refused (exit 2).
+#[test]
+fn recursion_is_followed_then_cut() {
+    for (file, race) in [
+        ("walk_race.cu", true),
+        ("walk_apart.cu", false),
+        ("count_down.cu", false),
+    ] {
+        let file = format!("tests/kernels/recursion/{file}");
+        for solver in SOLVERS {
+            let (code, k, out) = run(&file, "race", solver);
+            let expect = if race { "race" } else { "verified" };
+            let why = mismatch(expect, code, &k);
+            if race {
+                assert_eq!(why, None, "{file} [{solver}]: {out}");
+            } else {
+                assert_eq!(code, Some(3), "{file} [{solver}]: {out}");
+            }
+            assert!(
+                out.contains("is followed 3 calls deep; executions that recurse deeper are not checked"),
+                "{file} [{solver}]: {out}"
+            );
+        }
+    }
+}

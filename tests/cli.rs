@@ -104,7 +104,8 @@ fn count_running(text: &str) -> usize {
 }
 
 /// Hostile input ends with exit 2 and a reason on standard error, never a panic or a hang:
-/// empty, binary and non-UTF-8 files, a directory, 3,000 nested parentheses, recursion, a
+/// empty, binary and non-UTF-8 files, a directory, 3,000 nested parentheses, recursion past
+/// the depth followed with a struct result, a
 /// `__shared__` array of 2^30 ints, `--dump-smt2` onto an existing file.
 #[test]
 fn hostile_input_is_exit_2_with_a_reason() {
@@ -135,9 +136,9 @@ fn hostile_input_is_exit_2_with_a_reason() {
         (
             write(
                 "recursion.cu",
-                b"__device__ int f(int n) { return n == 0 ? 0 : f(n - 1) + 1; }\n__global__ void k(int *a) { a[threadIdx.x] = f(threadIdx.x); }\n",
+                b"struct P { int a; };\n__device__ P f(int n) { P p; p.a = 0; if (n > 0) { p = f(n - 1); p.a++; } return p; }\n__global__ void k(int *a) { a[threadIdx.x] = f(threadIdx.x).a; }\n",
             ),
-            "unsupported: recursive call to `f`",
+            "unsupported: recursive call to `f` returning a struct",
         ),
         (
             write(

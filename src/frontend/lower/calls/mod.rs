@@ -4,7 +4,8 @@
 //!
 //! A method is inlined with its object as the place `this` points to (`cxx.rs`); reference
 //! parameters bind to the caller's places. Calls through function pointers are case splits
-//! over their targets (`fnptr.rs`). Recursion is an error.
+//! over their targets (`fnptr.rs`). A recursive function is inlined [`RECURSION_DEPTH`]
+//! deep; executions that recurse deeper are cut ([`Lower::recursion_cut`]) and left unchecked.
 //!
 //! | file | owns |
 //! | --- | --- |
@@ -32,7 +33,55 @@ use crate::frontend::types::{CType, TypeEnv, is_fp16_record};
 use crate::ir::*;
 use std::collections::{HashMap, HashSet};
 
+/// How many calls of one function may be open at once (nested) while inlining: a recursive
+/// call nested deeper is cut ([`Lower::recursion_cut`]). Each level may double the inlined
+/// code (two recursive calls per body, cuda-samples' `interval`).
+pub(in crate::frontend) const RECURSION_DEPTH: usize = 3;
+
 impl Lower<'_, '_> {
+    /// The recursive call `n` to `name`, nested [`RECURSION_DEPTH`] deep: the executions that
+    /// reach it are cut (`assume(false)`, as `--loop-unwind` cuts a loop), and the kernel keeps
+    /// an unchecked reason ([`Kernel::unchecked`]) naming the call, so it is never reported
+    /// verified. What is found in the executions followed is real; the result, when the
+    /// call returns one, is an arbitrary scalar that no followed execution reads.
+    ///
+    /// # Errors
+    /// A recursive call whose result is not a scalar or `void`.
+    fn recursion_cut(&mut self, n: &Node, name: &str, span: &Span, out: &mut Vec<Stmt>) -> R<Val> {
+        let value = match self.ctype(n) {
+            CType::Void => Val::Void,
+            CType::Scalar(ty) => {
+                let v = self.temp(ty);
+                out.push(Stmt {
+                    kind: StmtKind::Havoc { var: v },
+                    span: span.clone(),
+                });
+                Val::Scalar(Expr::Var { id: v, ty })
+            }
+            _ => {
+                return unsupported(
+                    span.clone(),
+                    format!(
+                        "recursive call to `{name}` returning a struct (recursion is followed {RECURSION_DEPTH} calls deep, then cut)"
+                    ),
+                );
+            }
+        };
+        out.push(Stmt {
+            kind: StmtKind::Assume {
+                cond: Expr::bool(false),
+            },
+            span: span.clone(),
+        });
+        let reason = format!(
+            "recursion: `{name}` is followed {RECURSION_DEPTH} calls deep; executions that recurse deeper are not checked"
+        );
+        if !self.k.unchecked.iter().any(|(_, r)| *r == reason) {
+            self.k.unchecked.push((span.clone(), reason));
+        }
+        Ok(value)
+    }
+
     /// A call `n` (callee `c`) of one of the CUDA features with a lowering of their own:
     /// `cuda::barrier`'s and the copies it completes (`barrier.rs`), cooperative groups'
     /// (`groups.rs`), warp matrix functions (`wmma.rs`); `None` for any
@@ -178,8 +227,8 @@ impl Lower<'_, '_> {
         let Some(def) = def else {
             return self.opaque_call(&site, out);
         };
-        if self.frames.iter().any(|f| f.func_id == def.id) {
-            return unsupported(span, format!("recursive call to `{name}`"));
+        if self.frames.iter().filter(|f| f.func_id == def.id).count() >= RECURSION_DEPTH {
+            return self.recursion_cut(n, &name, &span, out);
         }
         if let Some(v) = self.fp16_conversion(def, object, &span, out)? {
             return Ok(v);
