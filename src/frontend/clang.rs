@@ -4,6 +4,7 @@
 //! Owns the clang process and its pipes. Does not choose language flags, headers or built-ins
 //! (that is [`super::cuda`]'s job) and does not lower anything.
 
+use super::host::rejected::BrokenParse;
 use super::{FrontendError, FrontendOptions, ast};
 use serde::Deserialize as _;
 use std::path::{Path, PathBuf};
@@ -71,8 +72,10 @@ const MAX_EMPTY_HEADERS: usize = 16;
 /// `-Xclang -ast-dump=json path`, run it and return the parsed, location-resolved AST with the
 /// notes to give. Clang's diagnostics become [`FrontendError::ClangFailed`], except, where
 /// `host_code` (a CUDA file):
-/// - errors that all lie in host-only functions ([`crate::frontend::host::rejected::host_only`]): the AST is
-///   returned with a note naming them;
+/// - errors that all lie in host-only functions or device functions, or are tolerated
+///   ([`crate::frontend::host::rejected::accept`]): the AST is returned with a note naming the
+///   host functions skipped, and the device functions holding errors ([`BrokenParse`]), whose
+///   kernels are then refused one by one;
 /// - headers clang cannot find (a platform's: `windows.h`, Tegra's `cudla.h`, a window
 ///   toolkit's): each is read as an empty file (an `-idirafter` folder of empty headers, so a
 ///   header that exists is never shadowed) and clang runs again; when the kernels then parse,
@@ -88,7 +91,7 @@ pub(super) fn dump_ast(
     path: &Path,
     opts: &FrontendOptions,
     host_code: bool,
-) -> Result<(ast::Node, Vec<String>), FrontendError> {
+) -> Result<(ast::Node, Vec<String>, BrokenParse), FrontendError> {
     let (parsed, ok, stderr) = run(make(), clang, path, opts, None)?;
     let missing = super::libraries::missing_headers(&stderr);
     let first = finish(parsed, ok, stderr, path, host_code);
@@ -122,9 +125,9 @@ pub(super) fn dump_ast(
             continue;
         }
         return match finish(parsed, ok, stderr, path, host_code) {
-            Ok((root, mut notes)) => {
+            Ok((root, mut notes, broken)) => {
                 notes.insert(0, empty_headers_note(&read_empty));
-                Ok((root, notes))
+                Ok((root, notes, broken))
             }
             Err(_) => first,
         };
@@ -220,7 +223,7 @@ fn finish(
     stderr: String,
     path: &Path,
     host_code: bool,
-) -> Result<(ast::Node, Vec<String>), FrontendError> {
+) -> Result<(ast::Node, Vec<String>, BrokenParse), FrontendError> {
     // A reader that stopped early closed clang's output: its error, not clang's status.
     if let Some(Err(e)) = &parsed
         && stderr.trim().is_empty()
@@ -236,13 +239,19 @@ fn finish(
     };
     ast::resolve_locations(&mut root);
     if success {
-        return Ok((root, Vec::new()));
+        return Ok((root, Vec::new(), BrokenParse::default()));
     }
     match host_code
-        .then(|| crate::frontend::host::rejected::host_only(&root, &stderr))
+        .then(|| crate::frontend::host::rejected::accept(&root, &stderr))
         .flatten()
     {
-        Some(note) => Ok((root, vec![note])),
+        Some(a) => {
+            let broken = BrokenParse {
+                stderr: if a.broken.is_empty() { String::new() } else { stderr },
+                functions: a.broken,
+            };
+            Ok((root, a.note.into_iter().collect(), broken))
+        }
         None => Err(FrontendError::ClangFailed { stderr }),
     }
 }

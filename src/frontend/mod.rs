@@ -150,6 +150,9 @@ pub struct Parsed {
     /// Notes on the file as a whole: host code that clang rejected and gpug skipped
     /// ([`host`]).
     pub notes: Vec<String>,
+    /// The device functions holding clang's errors: the kernels that reach one are not read,
+    /// the others are ([`host::rejected::accept`]).
+    pub broken: host::rejected::BrokenParse,
 }
 
 /// A preprocessor flag for clang, as a compilation database gives it (`-p`); paths are
@@ -359,6 +362,7 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
         mut root,
         mut prelude,
         mut notes,
+        mut broken,
     } = parse(path, opts)?;
     let file = path.display().to_string();
     let io = |context: String| move |source| FrontendError::Io { context, source };
@@ -372,7 +376,12 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
             "note: to instantiate `--kernel {want}`, gpug appended `{}` to a copy of {file}",
             text.trim()
         );
-        Parsed { root, prelude, notes } = reparse(path, opts, &bytes, &note)?;
+        Parsed {
+            root,
+            prelude,
+            notes,
+            broken,
+        } = reparse(path, opts, &bytes, &note)?;
         appended = text;
     }
     let prelude_s = prelude.to_string_lossy();
@@ -388,8 +397,9 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
     } = others;
     if opts.assumptions.is_empty() {
         notes.extend(other_notes);
-        let mut program = lower::kernel::lower_program(&root, &file, &prelude_s, opts.kernel.as_deref(), opts, &others)
-            .map_err(|e| empty_headers_hint(e, &notes))?;
+        let mut program =
+            lower::kernel::lower_program(&root, &file, &prelude_s, opts.kernel.as_deref(), opts, &others, &broken)
+                .map_err(|e| empty_headers_hint(e, &notes))?;
         program.notes.splice(0..0, notes);
         program.includes = included_files(&root, &file, &prelude_s);
         program.other_files = other_files;
@@ -457,6 +467,7 @@ fn load_kernels(path: &Path, opts: &FrontendOptions) -> Result<Program, Frontend
         opts.kernel.as_deref(),
         &opts,
         &others,
+        &again.broken,
     )
     .map_err(|e| empty_headers_hint(e, &again.notes))?;
     program.notes.splice(0..0, again.notes);
@@ -549,6 +560,22 @@ fn reparse(path: &Path, opts: &FrontendOptions, text: &[u8], note: &str) -> Resu
     ast::rename_file(&mut parsed.root, &copy_name, &std::sync::Arc::from(file.as_str()));
     for n in &mut parsed.notes {
         *n = n.replace(&copy_name, &file);
+    }
+    // Clang's errors in device functions, as the original file's (with the note, as above).
+    let broken = &mut parsed.broken;
+    if !broken.functions.is_empty() {
+        broken.stderr = broken.stderr.replace(&copy_name, &file);
+        if !note.is_empty() {
+            broken.stderr.push_str(note);
+            broken.stderr.push('\n');
+        }
+        for b in &mut broken.functions {
+            for f in [&mut b.file, &mut b.error.file] {
+                if *f == copy_name {
+                    *f = file.clone();
+                }
+            }
+        }
     }
     Ok(parsed)
 }

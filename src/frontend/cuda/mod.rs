@@ -258,7 +258,7 @@ fn side_command(
 
 /// clang's flags for every CUDA parse (and NVIDIA's precompiled headers, whose cache key
 /// holds them):
-/// - `-ferror-limit=0`: every error is reported, so that [`crate::frontend::host::rejected::host_only`] can tell
+/// - `-ferror-limit=0`: every error is reported, so that [`crate::frontend::host::rejected::accept`] can tell
 ///   whether all of them lie in host code;
 /// - `-Wno-register`: C++17 removed the `register` storage class, which older CUDA code still
 ///   writes and nvcc accepts with a warning;
@@ -433,8 +433,13 @@ fn parse_with(
                         .arg(&pch);
                     cmd
                 };
-                let (root, notes) = dump_ast(make, clang, path, opts, true)?;
-                Ok(crate::frontend::Parsed { root, prelude, notes })
+                let (root, notes, broken) = dump_ast(make, clang, path, opts, true)?;
+                Ok(crate::frontend::Parsed {
+                    root,
+                    prelude,
+                    notes,
+                    broken,
+                })
             };
             let parsed = match libraries_for(path) {
                 Libraries::WithLibraries => over(Libraries::WithLibraries),
@@ -476,8 +481,13 @@ fn parse_with(
                     .arg(format!("-I{}", inc.display()));
                 cmd
             };
-            let (root, notes) = dump_ast(make, clang, path, opts, true)?;
-            Ok(crate::frontend::Parsed { root, prelude, notes })
+            let (root, notes, broken) = dump_ast(make, clang, path, opts, true)?;
+            Ok(crate::frontend::Parsed {
+                root,
+                prelude,
+                notes,
+                broken,
+            })
         }
     }
 }
@@ -539,12 +549,17 @@ fn host_side(
             .arg(&top);
         cmd
     };
-    let (root, mut notes) = dump_ast(make, clang, path, opts, true)?;
+    let (root, mut notes, broken) = dump_ast(make, clang, path, opts, true)?;
     notes.push(format!(
         "note: {}: device code launches kernels (dynamic parallelism), which clang's device compilation refuses: the file is read as clang's host compilation sees it, with __CUDA_ARCH__ = {cuda_arch}",
         path.display()
     ));
-    Ok(crate::frontend::Parsed { root, prelude, notes })
+    Ok(crate::frontend::Parsed {
+        root,
+        prelude,
+        notes,
+        broken,
+    })
 }
 
 /// A note for clang's errors `stderr` when they are about bfloat16 and the GPU architecture

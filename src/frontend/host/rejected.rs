@@ -7,7 +7,7 @@
 //! error leaves the device code's AST whole: clang recovers at the end of the statement and
 //! still prints the AST (`-ast-dump=json`, with `-ferror-limit=0` so it never stops early).
 //!
-//! [`host_only`] accepts a failed parse when every error clang reports lies inside the body of
+//! [`host_only_errors`] accepts a failed parse when every error clang reports lies inside the body of
 //! a host-only function (one with neither `__device__` nor `__global__`, innermost function
 //! first, so a `__device__` lambda inside `main` counts as device code), and says which
 //! functions were skipped. Anything else (an error in device code, at file scope, in a
@@ -71,6 +71,7 @@ pub fn errors(stderr: &str) -> Option<Vec<ClangError>> {
 struct Function<'a> {
     name: &'a str,
     host_only: bool,
+    global: bool,
     begin: &'a Pos,
     end: &'a Pos,
 }
@@ -92,6 +93,7 @@ fn functions<'a>(n: &'a Node, out: &mut Vec<Function<'a>>) {
         out.push(Function {
             name: n.name.as_deref().unwrap_or("?"),
             host_only: !n.has_attr("CUDADeviceAttr") && !n.has_attr("CUDAGlobalAttr"),
+            global: n.has_attr("CUDAGlobalAttr"),
             begin,
             end,
         });
@@ -175,7 +177,167 @@ fn identifiers<'a>(n: &'a Node, out: &mut HashSet<&'a str>) {
     }
 }
 
-/// When every error of `stderr` (clang's, for the AST `root` of a CUDA file) lies in host code
+/// A device function (`__device__`, `__global__`, or both with `__host__`) holding an error
+/// of clang's: its range and its first error. A kernel that is one, or that calls one
+/// (directly or through other functions), is not read; the file's other kernels are
+/// ([`accept`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Broken {
+    /// The function's name.
+    pub name: String,
+    /// Whether it is a kernel (`__global__`): one whose errors clang met while instantiating
+    /// it is missing from the AST's instantiations, and is reported from here.
+    pub kernel: bool,
+    /// Its file, as clang names it.
+    pub file: String,
+    /// Its first and last (line, column), 1-based.
+    pub range: ((u32, u32), (u32, u32)),
+    /// Its first error.
+    pub error: ClangError,
+}
+
+impl Broken {
+    /// Whether the function node `n` (a definition, or an instantiation of a template
+    /// defined there: same range) is this one.
+    pub fn is(&self, n: &Node) -> bool {
+        match (&n.begin, &n.end) {
+            (Some(b), Some(e)) => *b.file == *self.file && ((b.line, b.col), (e.line, e.col)) == self.range,
+            _ => false,
+        }
+    }
+}
+
+/// What a failed parse of a CUDA file still gives: the note on the host code skipped
+/// ([`host_only_errors`]), and the device functions holding errors ([`Broken`]).
+#[derive(Debug, Default)]
+pub struct Accepted {
+    pub note: Option<String>,
+    pub broken: Vec<Broken>,
+}
+
+/// The device functions of a parse that hold clang's errors, and clang's whole stderr (for
+/// the error to give when no kernel is left).
+#[derive(Clone, Debug, Default)]
+pub struct BrokenParse {
+    pub functions: Vec<Broken>,
+    pub stderr: String,
+}
+
+/// When clang's errors `stderr` (for the AST `root` of a CUDA file) stop only some kernels,
+/// what the parse still gives; `None` when they may touch every kernel (an error at file
+/// scope that device code names, a directive's, a fatal one). An error is
+/// - tolerated when it is clang's refusal of `alignas(…)` after `__shared__` (nvcc accepts
+///   `__shared__ alignas(16) float a[…]`; clang drops the alignment and keeps the variable,
+///   shared, with every use: an alignment changes no access gpug models);
+/// - a device function's, when the innermost function holding it is one: that function is
+///   [`Broken`], and the kernels that reach it are refused one by one, each with its error
+///   (clang recovers inside a function body, so the other functions' ASTs are whole);
+/// - else host code's, as [`host_only_errors`] judges it.
+pub fn accept(root: &Node, stderr: &str) -> Option<Accepted> {
+    let errs: Vec<ClangError> = errors(stderr)?.into_iter().filter(|e| !misplaced_alignas(e)).collect();
+    let mut fns = Vec::new();
+    functions(root, &mut fns);
+    let mut broken: Vec<Broken> = Vec::new();
+    let mut rest = Vec::new();
+    for e in errs {
+        match fns.iter().rev().find(|f| contains(f, &e)) {
+            Some(f) if !f.host_only => {
+                if directive_line(&e) {
+                    return None;
+                }
+                let range = ((f.begin.line, f.begin.col), (f.end.line, f.end.col));
+                if !broken.iter().any(|b| *b.file == *f.begin.file && b.range == range) {
+                    broken.push(Broken {
+                        name: f.name.to_string(),
+                        kernel: f.global,
+                        file: f.begin.file.to_string(),
+                        range,
+                        error: e,
+                    });
+                }
+            }
+            _ => rest.push(e),
+        }
+    }
+    let note = match rest.is_empty() {
+        true => None,
+        false => Some(host_only_errors(root, rest)?),
+    };
+    Some(Accepted { note, broken })
+}
+
+/// The first of `broken` that the kernel `kernel` is or may call, directly or through other
+/// functions of `root`. Over-approximated by names, never under: the names `kernel` spells
+/// ([`identifiers`]: calls, types, members) are closed over the names spelled by every
+/// function definition of `root` whose name they hold (a constructor by its class's name,
+/// an operator by the word `operator`), and a broken function whose name's words are all
+/// among them is reached.
+pub fn reaches_broken<'b>(root: &Node, kernel: &Node, broken: &'b [Broken]) -> Option<&'b Broken> {
+    if broken.is_empty() {
+        return None;
+    }
+    // The kernel itself, or a function inside it (a lambda's body).
+    let inside = |b: &Broken| match (&kernel.begin, &kernel.end) {
+        (Some(kb), Some(ke)) => *kb.file == *b.file && (kb.line, kb.col) <= b.range.0 && b.range.1 <= (ke.line, ke.col),
+        _ => false,
+    };
+    if let Some(b) = broken.iter().find(|b| b.is(kernel) || inside(b)) {
+        return Some(b);
+    }
+    let mut defs = Vec::new();
+    definitions(root, &mut defs);
+    let words = |name: &str| -> Vec<String> {
+        name.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let mut names: HashSet<&str> = HashSet::new();
+    identifiers(kernel, &mut names);
+    let mut taken = vec![false; defs.len()];
+    loop {
+        let before = names.len();
+        for (i, d) in defs.iter().enumerate() {
+            let name = d.name.as_deref().unwrap_or("");
+            let w = words(name);
+            if !taken[i] && !w.is_empty() && w.iter().all(|w| names.contains(w.as_str())) {
+                taken[i] = true;
+                identifiers(d, &mut names);
+            }
+        }
+        if names.len() == before {
+            break;
+        }
+    }
+    broken.iter().find(|b| {
+        let w = words(&b.name);
+        !w.is_empty() && w.iter().all(|w| names.contains(w.as_str()))
+    })
+}
+
+/// Every function definition of `n` (with a body).
+fn definitions<'a>(n: &'a Node, out: &mut Vec<&'a Node>) {
+    if FUNCTION_KINDS.contains(&n.kind.as_str()) && defines(n) {
+        out.push(n);
+    }
+    for c in &n.inner {
+        definitions(c, out);
+    }
+}
+
+/// Whether `e` is clang's "an attribute list cannot appear here" at an `alignas` (after
+/// `__shared__`, which clang's headers spell as a GNU attribute).
+fn misplaced_alignas(e: &ClangError) -> bool {
+    e.text == "an attribute list cannot appear here"
+        && std::fs::read_to_string(&e.file).is_ok_and(|text| {
+            text.lines()
+                .nth(e.line.saturating_sub(1) as usize)
+                .and_then(|l| l.get(e.col.saturating_sub(1) as usize..))
+                .is_some_and(|at| at.starts_with("alignas"))
+        })
+}
+
+/// When every error of `errs` (clang's, for the AST `root` of a CUDA file) lies in host code
 /// alone, the note to give: which host functions and declarations were skipped and the first
 /// error. `None` when some error may touch device code, or clang's stderr holds no located
 /// error at all.
@@ -188,8 +350,7 @@ fn identifiers<'a>(n: &'a Node, out: &mut HashSet<&'a str>) {
 /// transitively. Clang recovers a failed declaration (an unknown type becomes `int`), so a
 /// device function that used one would be lowered from a guess; naming is over-approximated
 /// (the same identifier anywhere counts), never under.
-pub fn host_only(root: &Node, stderr: &str) -> Option<String> {
-    let errs = errors(stderr)?;
+fn host_only_errors(root: &Node, errs: Vec<ClangError>) -> Option<String> {
     if errs.is_empty() {
         return None;
     }

@@ -66,6 +66,15 @@ pub fn template_instantiation(root: &Node, file: &str, prelude: &str, want: &str
 /// Lower every kernel of the translation unit `root` defined outside the prelude. `others` are
 /// the program's other translation units (`frontend/program.rs`, their ids prefixed): their
 /// host code is read for the launches it makes of `root`'s functions, never lowered.
+///
+/// A kernel that cannot be read while others of the file can (it reaches a device function
+/// holding clang's errors, `broken`, or a construct gpug does not model) is not verified: it
+/// stays in the program as [`refused_kernel`], inconclusive with the reason, and the others
+/// are verified. When no kernel is left, the first reason is the error (clang's stderr, or the
+/// construct's `file:line:col`), as for a file of one kernel.
+///
+/// # Errors
+/// As said; and the lowering's other errors.
 pub fn lower_program<'a>(
     root: &'a Node,
     file: &str,
@@ -73,6 +82,7 @@ pub fn lower_program<'a>(
     only: Option<&str>,
     opts: &crate::frontend::FrontendOptions,
     others: &'a [Node],
+    broken: &crate::frontend::host::rejected::BrokenParse,
 ) -> R<Program> {
     let mut g = Globals {
         language: opts.language.unwrap_or_default(),
@@ -85,10 +95,65 @@ pub fn lower_program<'a>(
     collect(root, &mut g, prelude);
     globals::group_aliases(root, &mut g.group_aliases);
     g.device_null = g.language == Language::Cuda && null::names_null(root);
-    let selected = select_kernels(&g, file, only)?;
+    // A kernel holding clang's errors that is asked for by name: clang's errors.
+    let broken_kernels: Vec<&crate::frontend::host::rejected::Broken> =
+        broken.functions.iter().filter(|b| b.kernel).collect();
+    if let Some(want) = only
+        && broken_kernels
+            .iter()
+            .any(|b| want.split('<').next() == Some(b.name.as_str()))
+    {
+        return Err(FrontendError::ClangFailed {
+            stderr: broken.stderr.clone(),
+        });
+    }
+    let mut selected = select_kernels(&g, file, only)?;
     let mut kernels = Vec::new();
-    for (display, k) in &selected {
-        kernels.push(lower_kernel(&g, k, display, Entry::Kernel)?);
+    // The kernels not read (by index), each with its reason: `None` for clang's errors.
+    let mut refused: Vec<(usize, Option<FrontendError>)> = Vec::new();
+    for (i, (display, k)) in selected.iter().enumerate() {
+        if let Some(b) = crate::frontend::host::rejected::reaches_broken(root, k, &broken.functions) {
+            let span = Span::point(Arc::from(b.error.file.as_str()), b.error.line, b.error.col);
+            let why = format!(
+                "not read: clang's error in `{}`, which it may call: {}",
+                b.name, b.error.text
+            );
+            kernels.push(refused_kernel(&g, kernel_span(k), display, span, why));
+            refused.push((i, None));
+            continue;
+        }
+        match lower_kernel(&g, k, display, Entry::Kernel) {
+            Ok(lk) => kernels.push(lk),
+            Err(FrontendError::Unsupported { span, what }) => {
+                let why = format!("not read: unsupported: {what}");
+                kernels.push(refused_kernel(&g, kernel_span(k), display, span.clone(), why));
+                refused.push((i, Some(FrontendError::Unsupported { span, what })));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    // A kernel holding clang's errors that is not among them (a template whose instantiation
+    // failed is not in the AST): not read either, reported by its name.
+    if only.is_none() {
+        for b in broken_kernels {
+            if selected.iter().any(|(_, k)| b.is(k)) {
+                continue;
+            }
+            let span = Span::point(Arc::from(b.error.file.as_str()), b.error.line, b.error.col);
+            let kspan = Span::point(Arc::from(b.file.as_str()), b.range.0.0, b.range.0.1);
+            let why = format!("not read: clang's error: {}", b.error.text);
+            kernels.push(refused_kernel(&g, kspan, &b.name, span, why));
+            refused.push((selected.len(), None));
+            selected.push((b.name.clone(), root));
+        }
+    }
+    if !refused.is_empty() && refused.len() == selected.len() {
+        return Err(match refused.swap_remove(0).1 {
+            Some(e) => e,
+            None => FrontendError::ClangFailed {
+                stderr: broken.stderr.clone(),
+            },
+        });
     }
     if opts.modular && only.is_none() {
         let roots: Vec<&Node> = selected.iter().map(|(_, k)| *k).collect();
@@ -163,6 +228,36 @@ pub fn lower_program<'a>(
         unlaunched,
         main,
     })
+}
+
+/// Where the kernel `f` is declared.
+fn kernel_span(f: &Node) -> Span {
+    f.pos
+        .as_ref()
+        .map(pos_span)
+        .unwrap_or_else(|| Span::point(Arc::from(""), 0, 0))
+}
+
+/// The kernel (declared at `kspan`, shown as `display`) that cannot be read, for the reason `why` at `span`:
+/// no parameter and no statement, and the reason as an unchecked part
+/// ([`Kernel::unchecked`]), so it is reported inconclusive with the reason's
+/// `file:line:col`, never verified.
+fn refused_kernel(g: &Globals, kspan: Span, display: &str, span: Span, why: String) -> Kernel {
+    Kernel {
+        name: display.to_string(),
+        span: kspan,
+        params: Vec::new(),
+        vars: Vec::new(),
+        arrays: Vec::new(),
+        body: Vec::new(),
+        next_block: 0,
+        unchecked: vec![(span, why)],
+        uninterpreted: Vec::new(),
+        impure: Vec::new(),
+        notes: Vec::new(),
+        language: g.language,
+        signed_ops: Vec::new(),
+    }
 }
 
 /// The note naming the kernels of library headers that were not verified (thrust's and CUB's,

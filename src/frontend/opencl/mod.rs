@@ -82,11 +82,16 @@ pub fn parse(path: &Path, opts: &FrontendOptions) -> Result<crate::frontend::Par
             .args(&opts.clang_args);
         cmd
     };
-    let (mut root, notes) = dump_ast(make, &clang, path, opts, false)?;
+    let (mut root, notes, broken) = dump_ast(make, &clang, path, opts, false)?;
     normalize(&mut root);
     let mut files = std::collections::HashMap::new();
     name_vector_accessors(&mut root, &mut files);
-    Ok(crate::frontend::Parsed { root, prelude, notes })
+    Ok(crate::frontend::Parsed {
+        root,
+        prelude,
+        notes,
+        broken,
+    })
 }
 
 /// OpenCL's address-space qualifiers as clang spells them in types.
