@@ -241,6 +241,11 @@ fn finish(
     if success {
         return Ok((root, Vec::new(), BrokenParse::default()));
     }
+    // Kernel launches in device code only: the caller reads the host side instead
+    // (`cuda::host_side`), which builds those launches.
+    if host_code && super::cuda::device_launches_only(&stderr) {
+        return Err(FrontendError::ClangFailed { stderr });
+    }
     match host_code
         .then(|| crate::frontend::host::rejected::accept(&root, &stderr))
         .flatten()

@@ -496,7 +496,7 @@ fn parse_with(
 /// (CUDA's dynamic parallelism, which clang does not implement): "reference to __global__
 /// function 'child' in __global__ function", or the launch's configuration call
 /// (`__cudaPushCallConfiguration`) refused likewise; and there is one.
-fn device_launches_only(stderr: &str) -> bool {
+pub(in crate::frontend) fn device_launches_only(stderr: &str) -> bool {
     let mut any = false;
     for line in stderr.lines() {
         let Some((_, text)) = line.split_once("error: ") else {
