@@ -12,7 +12,7 @@ use common::{example_flags, gpug, names_and_verdicts, root};
 use serde_json::Value;
 
 /// `(file, exit code, kernel verdicts in report order, text the report must hold)`.
-const CASES: [(&str, i32, &[&str], &str); 4] = [
+const CASES: [(&str, i32, &[&str], &str); 5] = [
     (
         "new_beside.cu",
         3,

@@ -269,9 +269,10 @@ pub fn accept(root: &Node, stderr: &str) -> Option<Accepted> {
 /// The first of `broken` that the kernel `kernel` is or may call, directly or through other
 /// functions of `root`. Over-approximated by names, never under: the names `kernel` spells
 /// ([`identifiers`]: calls, types, members) are closed over the names spelled by every
-/// function definition of `root` whose name they hold (a constructor by its class's name,
-/// an operator by the word `operator`), and a broken function whose name's words are all
-/// among them is reached.
+/// function definition and every named file-scope declaration of `root` whose name they
+/// hold (a constructor by its class's name, an operator by the word `operator`, a table of
+/// function pointers by its name), and a broken function whose name's words are all among
+/// them is reached; so is one inside the kernel's own text (a lambda's body).
 pub fn reaches_broken<'b>(root: &Node, kernel: &Node, broken: &'b [Broken]) -> Option<&'b Broken> {
     if broken.is_empty() {
         return None;
@@ -284,8 +285,13 @@ pub fn reaches_broken<'b>(root: &Node, kernel: &Node, broken: &'b [Broken]) -> O
     if let Some(b) = broken.iter().find(|b| b.is(kernel) || inside(b)) {
         return Some(b);
     }
+    // Every function definition, and every named declaration at file scope (a `__device__`
+    // table of function pointers names its functions in its initializer).
     let mut defs = Vec::new();
     definitions(root, &mut defs);
+    let mut decls = Vec::new();
+    file_decls(root, &mut decls);
+    defs.extend(decls.iter().filter(|d| d.name.is_some()).map(|d| d.node));
     let words = |name: &str| -> Vec<String> {
         name.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .filter(|w| !w.is_empty())
