@@ -32,6 +32,12 @@ const CASES: [(&str, i32, &[&str], &str); 5] = [
         "template_error.cu:12:24: not read: clang's error: initialization is not supported for __shared__ variables",
     ),
     (
+        "table_error.cu",
+        3,
+        &["via_table inconclusive", "plain verified"],
+        "not read: clang's error in `bad_op`, which it may call",
+    ),
+    (
         "shared_alignas.cu",
         1,
         &["shift defect"],
