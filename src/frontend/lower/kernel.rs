@@ -107,7 +107,7 @@ pub fn lower_program<'a>(
             stderr: broken.stderr.clone(),
         });
     }
-    let mut selected = select_kernels(&g, file, only)?;
+    let selected = select_kernels(&g, file, only)?;
     let mut kernels = Vec::new();
     // The kernels not read (by index), each with its reason: `None` for clang's errors.
     let mut refused: Vec<(usize, Option<FrontendError>)> = Vec::new();
@@ -133,7 +133,8 @@ pub fn lower_program<'a>(
         }
     }
     // A kernel holding clang's errors that is not among them (a template whose instantiation
-    // failed is not in the AST): not read either, reported by its name.
+    // failed is not in the AST): not read either, reported by its name after the others
+    // (it has no declaration for the host code's launches).
     if only.is_none() {
         for b in broken_kernels {
             if selected.iter().any(|(_, k)| b.is(k)) {
@@ -142,12 +143,11 @@ pub fn lower_program<'a>(
             let span = Span::point(Arc::from(b.error.file.as_str()), b.error.line, b.error.col);
             let kspan = Span::point(Arc::from(b.file.as_str()), b.range.0.0, b.range.0.1);
             let why = format!("not read: clang's error: {}", b.error.text);
+            refused.push((kernels.len(), None));
             kernels.push(refused_kernel(&g, kspan, &b.name, span, why));
-            refused.push((selected.len(), None));
-            selected.push((b.name.clone(), root));
         }
     }
-    if !refused.is_empty() && refused.len() == selected.len() {
+    if !refused.is_empty() && refused.len() == kernels.len() {
         return Err(match refused.swap_remove(0).1 {
             Some(e) => e,
             None => FrontendError::ClangFailed {
