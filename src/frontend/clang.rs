@@ -125,6 +125,8 @@ pub(super) fn dump_ast(
             continue;
         }
         return match finish(parsed, ok, stderr, path, host_code) {
+            // Device code that needed them: the missing header is the error.
+            Ok((_, _, broken)) if !broken.functions.is_empty() => first,
             Ok((root, mut notes, broken)) => {
                 notes.insert(0, empty_headers_note(&read_empty));
                 Ok((root, notes, broken))
