@@ -12,7 +12,7 @@ use common::{example_flags, gpug, names_and_verdicts, root};
 use serde_json::Value;
 
 /// `(file, exit code, kernel verdicts in report order, text the report must hold)`.
-const CASES: [(&str, i32, &[&str], &str); 5] = [
+const CASES: [(&str, i32, &[&str], &str); 6] = [
     (
         "new_beside.cu",
         3,
@@ -36,6 +36,12 @@ const CASES: [(&str, i32, &[&str], &str); 5] = [
         3,
         &["via_table inconclusive", "plain verified"],
         "not read: clang's error in `bad_op`, which it may call",
+    ),
+    (
+        "virtual_call.cu",
+        3,
+        &["via_base inconclusive", "direct verified"],
+        "not read: unsupported: virtual call to `grow` through a pointer or reference",
     ),
     (
         "shared_alignas.cu",

@@ -146,6 +146,9 @@ pub struct Node {
     /// `->` rather than `.`.
     #[serde(rename = "isArrow")]
     pub is_arrow: bool,
+    /// A virtual method (declared so, or overriding one).
+    #[serde(rename = "virtual")]
+    pub is_virtual: bool,
     /// `static`, `extern`, …
     #[serde(rename = "storageClass")]
     pub storage_class: Option<String>,

@@ -221,6 +221,12 @@ fn add_function<'a>(f: &'a Node, g: &mut Globals<'a>, prelude: &str, template: b
         }),
     };
     g.program_fns.insert(f.id.clone(), program);
+    if f.is_virtual {
+        g.virtual_methods.insert(f.id.clone());
+    }
+    if f.ty.as_ref().is_some_and(|t| t.qual_type.contains(") const")) {
+        g.const_methods.insert(f.id.clone());
+    }
     if body_of(f).is_none() {
         return;
     }

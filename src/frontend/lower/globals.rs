@@ -218,6 +218,13 @@ pub(in crate::frontend) struct Globals<'a> {
     /// uninterpreted without one), never as the built-in of the same name: a program's own
     /// `atomicMin(float *, float)` is not CUDA's (issue 53, item 1).
     pub(in crate::frontend) program_fns: HashMap<String, bool>,
+    /// The ids of the virtual methods (with or without a body): a call of one through a
+    /// pointer or a reference dispatches on the object's dynamic type, which gpug does not
+    /// follow.
+    pub(in crate::frontend) virtual_methods: std::collections::HashSet<String>,
+    /// The ids of the `const` methods (with or without a body): a call of a program's other
+    /// method without a body may write its object.
+    pub(in crate::frontend) const_methods: std::collections::HashSet<String>,
 }
 
 /// The name prefix of the functions the prelude's `__axiom(e)` macro defines.

@@ -33,6 +33,19 @@ use crate::frontend::types::{CType, TypeEnv, is_fp16_record};
 use crate::ir::*;
 use std::collections::{HashMap, HashSet};
 
+/// Whether the object `b` of a member call (`->` when `arrow`) has a known dynamic type: a
+/// variable (not a reference) of class type, named directly.
+fn static_object(b: &Node, arrow: bool) -> bool {
+    if arrow {
+        return false;
+    }
+    let b = strip_parens(b);
+    b.kind == "DeclRefExpr"
+        && b.referenced_decl
+            .as_ref()
+            .is_some_and(|d| matches!(d.kind.as_str(), "VarDecl" | "ParmVarDecl") && !d.ty.qual_type.contains('&'))
+}
+
 /// How many calls of one function may be open at once (nested) while inlining: a recursive
 /// call nested deeper is cut ([`Lower::recursion_cut`]). Each level may double the inlined
 /// code (two recursive calls per body, cuda-samples' `interval`).
@@ -180,6 +193,19 @@ impl Lower<'_, '_> {
                 // method is known to have a body; a built-in's only for its side effects.
                 let name = c.name.clone().unwrap_or_default();
                 let id = c.referenced_member_decl.clone().unwrap_or_default();
+                // A virtual call: the method run is the object's dynamic type's, which may be
+                // any override (only an object named by a variable of its own class has its
+                // static type).
+                if self.g.virtual_methods.contains(&id)
+                    && !c.inner.first().is_some_and(|b| static_object(b, c.is_arrow))
+                {
+                    return unsupported(
+                        span,
+                        format!(
+                            "virtual call to `{name}` through a pointer or reference (the dynamic type's override is not followed)"
+                        ),
+                    );
+                }
                 // `uint3 t = threadIdx;`: the built-in variable's conversion operator.
                 if let Some(var) = c.inner.first().and_then(|b| is_builtin_struct(b.type_str()))
                     && name.starts_with("operator ")

@@ -18,7 +18,7 @@
 //! possible. A pointer result, or an array or pointer field in a struct result, is an error.
 
 use crate::frontend::ast::Node;
-use crate::frontend::lower::{CallSite, Lower, R, Val, unsupported};
+use crate::frontend::lower::{CallSite, LVal, Lower, R, Val, unsupported};
 use crate::frontend::types::CType;
 use crate::ir::*;
 
@@ -42,17 +42,47 @@ impl Lower<'_, '_> {
         // A member function's implicit object is its first argument (`(float)x` of a bf16 `x`
         // calls `x.operator float()`): without it every call would share one value.
         if let Some((object, arrow)) = implicit_object(n) {
+            // A program's own method that is not `const` may write its object (the toolkit's
+            // methods without a body here are conversions and accessors).
+            let writes_object = !self.declared_by_library(n)
+                && !n
+                    .inner
+                    .first()
+                    .map(crate::frontend::ast::strip_parens)
+                    .and_then(|c| c.referenced_member_decl.as_ref())
+                    .is_some_and(|id| self.g.const_methods.contains(id));
+            let mut object_places = Vec::new();
             let v = match arrow {
                 // `p->f()`: the pointer, so the result is arbitrary at each call (it may read
                 // the object through it).
                 true => self.rvalue(object, out)?,
                 false => {
                     let lv = self.lvalue(object, out)?;
+                    object_places.push(lv.clone());
                     self.read(lv, object, out)?
                 }
             };
             structs |= matches!(v, Val::Struct(_));
-            self.flatten(v, false, &mut a, span)?;
+            // `p->f()` may write through the pointer; `x.f()` the object's place.
+            self.flatten(v, arrow && writes_object, &mut a, span)?;
+            while let Some(place) = object_places.pop().filter(|_| writes_object) {
+                match place {
+                    LVal::Mem { array, .. } => {
+                        if self.k.array(array).space != Space::Constant && !a.clobbered.contains(&array) {
+                            a.clobbered.push(array);
+                        }
+                    }
+                    LVal::Cond { then, els, .. } => object_places.extend([*then, *els]),
+                    LVal::Bound(_) => {
+                        return unsupported(
+                            span.clone(),
+                            format!(
+                                "call to the method `{name}` without a body on a local object (it may change the object)"
+                            ),
+                        );
+                    }
+                }
+            }
         }
         for arg in args {
             let v = self.rvalue(arg, out)?;
