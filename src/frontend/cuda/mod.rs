@@ -445,6 +445,13 @@ fn parse_with(
                 Libraries::WithLibraries => over(Libraries::WithLibraries),
                 Libraries::Runtime => match over(Libraries::Runtime) {
                     Err(FrontendError::ClangFailed { .. }) => over(Libraries::WithLibraries),
+                    // Some device functions failed: the libraries may be what they lack (a
+                    // header of the program's own that includes them); the partial parse
+                    // stands only when the libraries do not help.
+                    Ok(p) if !p.broken.functions.is_empty() => match over(Libraries::WithLibraries) {
+                        Err(FrontendError::ClangFailed { .. }) => Ok(p),
+                        r => r,
+                    },
                     r => r,
                 },
             };
