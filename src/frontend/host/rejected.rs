@@ -1,4 +1,5 @@
-//! Host code that clang rejects: errors that stop no kernel (issue 42 item 2).
+//! Code that clang rejects: host code's errors, which stop no kernel (issue 42 item 2), and
+//! device functions' errors, which stop only the kernels that reach them (issue 55).
 //!
 //! gpug verifies device code. A CUDA file's host code (`main`, timing helpers, argument
 //! parsing) is parsed by clang too, even with `--cuda-device-only`, and clang rejects some of
@@ -12,6 +13,13 @@
 //! first, so a `__device__` lambda inside `main` counts as device code), and says which
 //! functions were skipped. Anything else (an error in device code, at file scope, in a
 //! `__host__ __device__` function, a fatal error such as a missing header) stays an error.
+//!
+//! [`accept`] goes further: an error inside a device function (`__device__`, `__global__`, or
+//! `__host__ __device__`) makes that function [`Broken`], and only the kernels that reach it
+//! ([`reaches_broken`], by names, over-approximated) are not read; the others are. Sound for
+//! the same reason: clang recovers inside a function body, so every other function's AST is
+//! whole, and a kernel that may call a broken function is never lowered. clang's refusal of
+//! `alignas` after `__shared__` is tolerated (the variable is kept, shared, with its uses).
 //!
 //! Why this is sound: the kernels and the device functions they call are lowered from the AST
 //! as clang built it, and no host function is ever lowered; a host error can only lose a host
