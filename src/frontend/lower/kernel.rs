@@ -96,65 +96,18 @@ pub fn lower_program<'a>(
     globals::group_aliases(root, &mut g.group_aliases);
     g.device_null = g.language == Language::Cuda && null::names_null(root);
     // A kernel holding clang's errors that is asked for by name: clang's errors.
-    let broken_kernels: Vec<&crate::frontend::host::rejected::Broken> =
-        broken.functions.iter().filter(|b| b.kernel).collect();
     if let Some(want) = only
-        && broken_kernels
+        && broken
+            .functions
             .iter()
-            .any(|b| want.split('<').next() == Some(b.name.as_str()))
+            .any(|b| b.kernel && want.split('<').next() == Some(b.name.as_str()))
     {
         return Err(FrontendError::ClangFailed {
             stderr: broken.stderr.clone(),
         });
     }
     let selected = select_kernels(&g, file, only)?;
-    let mut kernels = Vec::new();
-    // The kernels not read (by index), each with its reason: `None` for clang's errors.
-    let mut refused: Vec<(usize, Option<FrontendError>)> = Vec::new();
-    for (i, (display, k)) in selected.iter().enumerate() {
-        if let Some(b) = crate::frontend::host::rejected::reaches_broken(root, k, &broken.functions) {
-            let span = Span::point(Arc::from(b.error.file.as_str()), b.error.line, b.error.col);
-            let why = format!(
-                "not read: clang's error in `{}`, which it may call: {}",
-                b.name, b.error.text
-            );
-            kernels.push(refused_kernel(&g, kernel_span(k), display, span, why));
-            refused.push((i, None));
-            continue;
-        }
-        match lower_kernel(&g, k, display, Entry::Kernel) {
-            Ok(lk) => kernels.push(lk),
-            Err(FrontendError::Unsupported { span, what }) => {
-                let why = format!("not read: unsupported: {what}");
-                kernels.push(refused_kernel(&g, kernel_span(k), display, span.clone(), why));
-                refused.push((i, Some(FrontendError::Unsupported { span, what })));
-            }
-            Err(e) => return Err(e),
-        }
-    }
-    // A kernel holding clang's errors that is not among them (a template whose instantiation
-    // failed is not in the AST): not read either, reported by its name after the others
-    // (it has no declaration for the host code's launches).
-    if only.is_none() {
-        for b in broken_kernels {
-            if selected.iter().any(|(_, k)| b.is(k)) {
-                continue;
-            }
-            let span = Span::point(Arc::from(b.error.file.as_str()), b.error.line, b.error.col);
-            let kspan = Span::point(Arc::from(b.file.as_str()), b.range.0.0, b.range.0.1);
-            let why = format!("not read: clang's error: {}", b.error.text);
-            refused.push((kernels.len(), None));
-            kernels.push(refused_kernel(&g, kspan, &b.name, span, why));
-        }
-    }
-    if !refused.is_empty() && refused.len() == kernels.len() {
-        return Err(match refused.swap_remove(0).1 {
-            Some(e) => e,
-            None => FrontendError::ClangFailed {
-                stderr: broken.stderr.clone(),
-            },
-        });
-    }
+    let mut kernels = lower_selected(&g, root, &selected, only, broken)?;
     if opts.modular && only.is_none() {
         let roots: Vec<&Node> = selected.iter().map(|(_, k)| *k).collect();
         for f in modular::functions(&g, &roots) {
@@ -228,6 +181,68 @@ pub fn lower_program<'a>(
         unlaunched,
         main,
     })
+}
+
+/// Lower the kernels `selected` (and name those `broken` leaves out of the AST): a kernel that
+/// cannot be read becomes [`refused_kernel`] at its index, so the list stays aligned with
+/// `selected`; when none is left, the first reason is the error (see [`lower_program`]).
+fn lower_selected(
+    g: &Globals,
+    root: &Node,
+    selected: &[(String, &Node)],
+    only: Option<&str>,
+    broken: &crate::frontend::host::rejected::BrokenParse,
+) -> R<Vec<Kernel>> {
+    let broken_kernels: Vec<&crate::frontend::host::rejected::Broken> =
+        broken.functions.iter().filter(|b| b.kernel).collect();
+    let mut kernels = Vec::new();
+    // The kernels not read (by index), each with its reason: `None` for clang's errors.
+    let mut refused: Vec<(usize, Option<FrontendError>)> = Vec::new();
+    for (i, (display, k)) in selected.iter().enumerate() {
+        if let Some(b) = crate::frontend::host::rejected::reaches_broken(root, k, &broken.functions) {
+            let span = Span::point(Arc::from(b.error.file.as_str()), b.error.line, b.error.col);
+            let why = format!(
+                "not read: clang's error in `{}`, which it may call: {}",
+                b.name, b.error.text
+            );
+            kernels.push(refused_kernel(g, kernel_span(k), display, span, why));
+            refused.push((i, None));
+            continue;
+        }
+        match lower_kernel(g, k, display, Entry::Kernel) {
+            Ok(lk) => kernels.push(lk),
+            Err(FrontendError::Unsupported { span, what }) => {
+                let why = format!("not read: unsupported: {what}");
+                kernels.push(refused_kernel(g, kernel_span(k), display, span.clone(), why));
+                refused.push((i, Some(FrontendError::Unsupported { span, what })));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    // A kernel holding clang's errors that is not among them (a template whose instantiation
+    // failed is not in the AST): not read either, reported by its name after the others
+    // (it has no declaration for the host code's launches).
+    if only.is_none() {
+        for b in broken_kernels {
+            if selected.iter().any(|(_, k)| b.is(k)) {
+                continue;
+            }
+            let span = Span::point(Arc::from(b.error.file.as_str()), b.error.line, b.error.col);
+            let kspan = Span::point(Arc::from(b.file.as_str()), b.range.0.0, b.range.0.1);
+            let why = format!("not read: clang's error: {}", b.error.text);
+            refused.push((kernels.len(), None));
+            kernels.push(refused_kernel(g, kspan, &b.name, span, why));
+        }
+    }
+    if !refused.is_empty() && refused.len() == kernels.len() {
+        return Err(match refused.swap_remove(0).1 {
+            Some(e) => e,
+            None => FrontendError::ClangFailed {
+                stderr: broken.stderr.clone(),
+            },
+        });
+    }
+    Ok(kernels)
 }
 
 /// Where the kernel `f` is declared.
