@@ -33,6 +33,26 @@ use crate::frontend::types::{CType, TypeEnv, is_fp16_record};
 use crate::ir::*;
 use std::collections::{HashMap, HashSet};
 
+impl Lower<'_, '_> {
+    /// A virtual call (`c`, the member expression of a call to the method `name`, id `id`): the
+    /// method run is the object's dynamic type's, which may be any override; only an object
+    /// named by a variable of its own class has its static type.
+    ///
+    /// # Errors
+    /// Unsupported for a virtual method called through a pointer or a reference.
+    fn no_virtual_dispatch(&self, c: &Node, name: &str, id: &str, span: &Span) -> R<()> {
+        if self.g.virtual_methods.contains(id) && !c.inner.first().is_some_and(|b| static_object(b, c.is_arrow)) {
+            return unsupported(
+                span.clone(),
+                format!(
+                    "virtual call to `{name}` through a pointer or reference (the dynamic type's override is not followed)"
+                ),
+            );
+        }
+        Ok(())
+    }
+}
+
 /// Whether the object `b` of a member call (`->` when `arrow`) has a known dynamic type: a
 /// variable (not a reference) of class type, named directly.
 fn static_object(b: &Node, arrow: bool) -> bool {
@@ -193,19 +213,7 @@ impl Lower<'_, '_> {
                 // method is known to have a body; a built-in's only for its side effects.
                 let name = c.name.clone().unwrap_or_default();
                 let id = c.referenced_member_decl.clone().unwrap_or_default();
-                // A virtual call: the method run is the object's dynamic type's, which may be
-                // any override (only an object named by a variable of its own class has its
-                // static type).
-                if self.g.virtual_methods.contains(&id)
-                    && !c.inner.first().is_some_and(|b| static_object(b, c.is_arrow))
-                {
-                    return unsupported(
-                        span,
-                        format!(
-                            "virtual call to `{name}` through a pointer or reference (the dynamic type's override is not followed)"
-                        ),
-                    );
-                }
+                self.no_virtual_dispatch(c, &name, &id, &span)?;
                 // `uint3 t = threadIdx;`: the built-in variable's conversion operator.
                 if let Some(var) = c.inner.first().and_then(|b| is_builtin_struct(b.type_str()))
                     && name.starts_with("operator ")
