@@ -1232,3 +1232,77 @@ int main(int argc, char **argv) {{
     );
     assert!(!a[3].iter().any(|s| s.starts_with("n =")), "{a:?}");
 }
+
+/// A device property (`prop.multiProcessorCount`, `prop->maxThreadsPerBlock`,
+/// `cudaDeviceGetAttribute`, the occupancy API's outputs, a global the program only sets to
+/// one) has the range every CUDA device has, assumed at the launch and named in the report:
+/// each kernel races only in a grid of more than 2048 blocks (32768 for `occupancy.cu`), which
+/// 1024 SMs cannot reach. `cudaMallocPitch`'s pitch is at least the row's width (`pitch.cu`:
+/// rows apart, its race needing `y * pitch` to overflow listed apart), and rows half a pitch
+/// apart still race. A value the program may also take from elsewhere, or a field of the
+/// program's own struct, stays free; a race within the range is still reported. Before, each
+/// verified launch here was a defect with 2^30 blocks or a pitch of 0.
+#[test]
+fn a_device_property_has_the_range_of_every_device() {
+    let dir = Path::new("tests/kernels/device_props");
+    for (file, verdict, assumed) in [
+        (
+            "sm_count.cu",
+            "verified",
+            Some("1 <= gridDim.x <= 1024 (the device's multiProcessorCount)"),
+        ),
+        (
+            "sm_global.cu",
+            "verified",
+            Some("0 <= num_sms <= 1024 (the device's multiProcessorCount)"),
+        ),
+        (
+            "attribute.cu",
+            "verified",
+            Some("1 <= gridDim.x <= 1024 (the device's multiProcessorCount)"),
+        ),
+        (
+            "sm_global_race.cu",
+            "defect",
+            Some("0 <= num_sms <= 1024 (the device's multiProcessorCount)"),
+        ),
+        (
+            "pitch.cu",
+            "verified",
+            Some("4000 <= pitchBytes <= 4294967296 (cudaMallocPitch's pitch)"),
+        ),
+        (
+            "pitch_race.cu",
+            "defect",
+            Some("4000 <= pitchBytes <= 4294967296 (cudaMallocPitch's pitch)"),
+        ),
+        ("sm_global_other_write.cu", "defect", None),
+        ("own_struct.cu", "defect", None),
+    ] {
+        for solver in SOLVERS {
+            let (code, v, err) = gpug(&["--solver", solver], &dir.join(file));
+            let ks = kernels(&v);
+            assert_eq!(ks.len(), 1, "{file} {solver}: {v}\n{err}");
+            assert_eq!(ks[0]["verdict"], verdict, "{file} {solver}: {v}\n{err}");
+            assert_eq!(
+                code,
+                Some(if verdict == "verified" { 0 } else { 1 }),
+                "{file} {solver}: {err}"
+            );
+            let assuming: Vec<String> = ks[0]["launch"]["assuming"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect())
+                .unwrap_or_default();
+            match assumed {
+                Some(a) => assert!(assuming.iter().any(|s| s == a), "{file} {solver}: {assuming:?}"),
+                None => assert!(
+                    !assuming.iter().any(|s| s.contains("the device's")),
+                    "{file}: {assuming:?}"
+                ),
+            }
+            if verdict == "defect" {
+                assert!(has_race(&ks[0]), "{file} {solver}: {v}");
+            }
+        }
+    }
+}

@@ -281,3 +281,24 @@ fn a_possible_race_names_the_loop_it_rests_on() {
         );
     }
 }
+
+/// A grid-stride loop over a cooperative group's grid (`i += grid.size()`, 64 bits wide, into
+/// an `int`: C's `i = (int)((long long)i + grid.size())`) keeps its closed form: truncation
+/// distributes over `+`, so the update is `i + (int)grid.size()`. Before, the counter was
+/// arbitrary at the loop's head and conjugateGradientMultiBlockCG's loops raced with
+/// themselves. Striding by half the grid still races.
+#[test]
+fn a_grid_group_stride_keeps_its_closed_form() {
+    let flags = ["--blockDim=64", "--gridDim=4"];
+    verified_with_every_solver("tests/kernels/grid_group/grid_group_stride.cu", &flags);
+    for solver in ["z3", "cvc5", "yices"] {
+        let mut args: Vec<String> = vec!["--solver".into(), solver.into(), "--json".into()];
+        args.extend(flags.iter().map(|f| f.to_string()));
+        args.push("tests/kernels/grid_group/grid_group_half_stride.cu".into());
+        let out = gpug(&args);
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        assert_eq!(out.status.code(), Some(1), "{solver}: {v}");
+        let findings = v["kernels"][0]["findings"].as_array().cloned().unwrap_or_default();
+        assert!(findings.iter().any(|f| f["kind"] == "race"), "{solver}: {v}");
+    }
+}

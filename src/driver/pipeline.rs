@@ -235,11 +235,22 @@ pub fn run_reporting<C: Command>(
 /// `k` with `assumptions` of the launch `l` assumed on entry.
 fn assuming<'e>(k: &Kernel, l: &HostLaunch, assumptions: impl Iterator<Item = &'e crate::ir::Expr>) -> Kernel {
     let mut at = k.clone();
+    // The launch's ghosts (device properties no argument passes): arbitrary at entry, bounded
+    // by the assumptions.
+    let base = at.vars.len();
+    at.vars.extend(l.ghosts.iter().cloned());
+    let havoc = (0..l.ghosts.len()).map(|i| crate::ir::Stmt {
+        kind: crate::ir::StmtKind::Havoc {
+            var: crate::ir::VarId(base + i),
+        },
+        span: l.site.clone(),
+    });
     let assumed = assumptions.map(|cond| crate::ir::Stmt {
         kind: crate::ir::StmtKind::Assume { cond: cond.clone() },
         span: l.site.clone(),
     });
-    at.body.splice(0..0, assumed);
+    let entry: Vec<crate::ir::Stmt> = havoc.chain(assumed).collect();
+    at.body.splice(0..0, entry);
     at
 }
 

@@ -63,6 +63,13 @@ pub struct HostLaunch {
     pub described: Vec<String>,
     /// Other launch sites with the same kernel, geometry and assumptions (verified once).
     pub same: Vec<Span>,
+    /// Host values that [`HostLaunch::assumptions`] use but no argument passes, each a read
+    /// of a device property in its range (`gridDim.x == 2 * num_sms` with `num_sms` the
+    /// device's SM count, 1 to 1024: `frontend/host/device.rs`): kernel variables
+    /// `VarId(k.vars.len() + i)` of the kernel as lowered, each an arbitrary value at entry
+    /// (per thread: the assumptions bound them, and each thread's relation holds of the same
+    /// launch geometry).
+    pub ghosts: Vec<super::VarDecl>,
     /// Whether the launch is inside a host loop and not fully known (its symbolic values then
     /// stand for every iteration's).
     pub in_loop: bool,

@@ -83,6 +83,43 @@ fn update_form(v: VarId, e: &Expr, assigned: &BTreeSet<VarId>) -> Option<ClosedF
             _ => e,
         }
     }
+    // `v += k` with `k` wider than `v` (`int i; i += grid.size()`, a 64-bit size): C computes
+    // `(T)((W)v + k)`. Truncation distributes over `+` and `-` modulo 2^bits(T), and the low
+    // bits of `(W)v` are `v`'s whatever the extension, so the update is `v + (T)k` exactly.
+    if let Expr::Cast { arg, ty: narrow } = same_width(e)
+        && let Expr::Binary {
+            op: op @ (BinOp::Add | BinOp::Sub),
+            lhs,
+            rhs,
+            ty: wide,
+        } = &**arg
+        && matches!(narrow, Ty::Int { .. })
+        && matches!(wide, Ty::Int { .. })
+        && wide.bits() > narrow.bits()
+        && narrow.bits() == e.ty().bits()
+    {
+        let widened_v = |x: &Expr| match x {
+            Expr::Cast { arg, ty } if ty.bits() > arg.ty().bits() => {
+                arg.ty().bits() == narrow.bits() && matches!(same_width(arg), Expr::Var { id, .. } if *id == v)
+            }
+            _ => false,
+        };
+        let invariant = |x: &Expr| !mentions(x, assigned);
+        let step = |k: &Expr| Expr::Cast {
+            arg: Box::new(k.clone()),
+            ty: e.ty(),
+        };
+        return match op {
+            BinOp::Add if widened_v(lhs) && invariant(rhs) => Some(ClosedForm::Linear(step(rhs))),
+            BinOp::Add if widened_v(rhs) && invariant(lhs) => Some(ClosedForm::Linear(step(lhs))),
+            BinOp::Sub if widened_v(lhs) && invariant(rhs) => Some(ClosedForm::Linear(Expr::Unary {
+                op: UnOp::Neg,
+                arg: Box::new(step(rhs)),
+                ty: e.ty(),
+            })),
+            _ => None,
+        };
+    }
     let Expr::Binary { op, lhs, rhs, ty } = same_width(e) else {
         return None;
     };

@@ -88,6 +88,10 @@ impl<'a, 'g> Host<'a, 'g> {
                 let v = integral_constant(e.inner.first()?.type_str())?;
                 Some(Expr::int(wrap_ty(v, ty), ty))
             }
+            "MemberExpr" if let Some((field, lo, hi)) = device::property(e) => {
+                let name = device::property_text(e, field);
+                Some(self.property_unknown(&name, field, lo.into(), hi.into(), ty))
+            }
             "MemberExpr" => {
                 let c = component(e.name.as_deref()?)?;
                 match self.eval(e.inner.first()?, env)? {
@@ -237,7 +241,13 @@ impl<'a, 'g> Host<'a, 'g> {
             {
                 return Some(e.clone());
             }
-            let e = self.unknown(v.name.as_deref().unwrap_or("?"), ty);
+            let e = match v.name.as_ref().and_then(|n| Some((n, self.property_globals.get(n)?))) {
+                Some((name, (field, lo, hi))) => {
+                    let (name, field, lo, hi) = (name.clone(), *field, lo.clone(), hi.clone());
+                    self.property_unknown(&name, field, lo, hi, ty)
+                }
+                None => self.unknown(v.name.as_deref().unwrap_or("?"), ty),
+            };
             self.globals.insert(id.to_string(), (self.generation, e.clone()));
             return Some(e);
         }

@@ -30,11 +30,13 @@
 //! expressions' values, `record.rs` the launch record (a launch's geometry and arguments as a
 //! [`HostLaunch`]), `terms.rs` the integer terms over host unknowns, `reach.rs` what of the
 //! program runs and what its calls reach (definitions across files, uncalled functions, dead
-//! branches, globals no code writes). `rejected.rs` is the other
+//! branches, globals no code writes), `device.rs` the device's properties (each read a host
+//! unknown in the range every CUDA device has). `rejected.rs` is the other
 //! reading of host code: which errors clang reports lie in host-only code.
 //!
 //! Must not: lower device code or know about SMT.
 
+mod device;
 mod eval;
 mod facts;
 mod floats;
@@ -129,7 +131,12 @@ pub(in crate::frontend) fn read<'a>(
         reaching: HashMap::new(),
         cut: Vec::new(),
         sets: HashMap::new(),
+        ranges: HashMap::new(),
+        property_globals: HashMap::new(),
     };
+    if whole_program(&funcs) {
+        h.property_globals = device::property_globals(roots);
+    }
     // The roots first (`main`), then each function holding a launch that no root's
     // interpretation entered (called only from another file, or through a pointer). A launch
     // in a branch the interpretation found dead (`if (block_size == 16)` with 32) is not made
@@ -284,6 +291,12 @@ struct Host<'a, 'g> {
     /// Host unknowns known to be one of a few constants: an element of a constant array read
     /// at an index not known ([`Host::one_of`]).
     sets: HashMap<VarId, (Ty, Vec<BigInt>)>,
+    /// Host unknowns that read a device property ([`device`]): the field, and the least and
+    /// greatest value it has on any CUDA device. A launch passing one assumes the range.
+    ranges: HashMap<VarId, (&'static str, BigInt, BigInt)>,
+    /// In a whole program, the globals the program only sets to a device property
+    /// ([`device::property_globals`]), by name: the field and the global's range.
+    property_globals: HashMap<String, (&'static str, BigInt, BigInt)>,
 }
 
 /// A `for` loop whose condition is known at each iteration is unrolled up to this many

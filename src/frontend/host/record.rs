@@ -190,14 +190,6 @@ impl<'a, 'g> Host<'a, 'g> {
             all_known,
         } = arguments(kdecl, kernel, &args);
         let (block_dim, grid_dim, mut geometry) = launch_geometry(&grid, &block, &mut pending);
-        let names_of = |id: VarId| -> String {
-            kernel
-                .params
-                .iter()
-                .find(|p| matches!(p.kind, ParamKind::Scalar(v) if v == id))
-                .map(|p| p.name.clone())
-                .unwrap_or_else(|| "?".into())
-        };
         // A host unknown that is a dimension of the launch (`k<<<g, n>>>`) is that dimension,
         // when the conversion to `unsigned` keeps every value.
         pending.retain(|(_, lhs, v)| match geometry_unknown(v) {
@@ -207,6 +199,41 @@ impl<'a, 'g> Host<'a, 'g> {
             }
             _ => true,
         });
+        // A device property that a launch value uses but no argument passes (`2 * num_sms`
+        // blocks): a ghost variable of the kernel, in the property's range.
+        let mut ghosts: Vec<crate::ir::VarDecl> = Vec::new();
+        for (_, _, v) in &pending {
+            let mut unmapped = Vec::new();
+            terms::vars(v, &mut |u| {
+                if !map.contains_key(&u) && !unmapped.contains(&u) {
+                    unmapped.push(u);
+                }
+            });
+            if unmapped.is_empty() || !unmapped.iter().all(|u| self.ranges.contains_key(u)) {
+                continue;
+            }
+            for u in unmapped {
+                let ty = match v_type(v, u) {
+                    Some(t) => t,
+                    None => continue,
+                };
+                let id = VarId(kernel.vars.len() + ghosts.len());
+                ghosts.push(crate::ir::VarDecl {
+                    name: self.unknowns[u.0].clone(),
+                    ty,
+                });
+                map.insert(u, Expr::Var { id, ty });
+            }
+        }
+        let names_of = |id: VarId| -> String {
+            kernel
+                .params
+                .iter()
+                .find(|p| matches!(p.kind, ParamKind::Scalar(v) if v == id))
+                .map(|p| p.name.clone())
+                .or_else(|| Some(ghosts.get(id.0.checked_sub(kernel.vars.len())?)?.name.clone()))
+                .unwrap_or_else(|| "?".into())
+        };
         for (label, lhs, v) in pending {
             let Some(rhs) = substitute(&v, &map) else { continue };
             described.push(format!("{label} = {}", c_text(&rhs, &names_of)));
@@ -248,6 +275,43 @@ impl<'a, 'g> Host<'a, 'g> {
             described.push(text.join(" || "));
             assumptions.push(f);
         }
+        // A value passed that reads a device property: the range every CUDA device has.
+        let mut ranges: Vec<(&VarId, &(&'static str, BigInt, BigInt))> =
+            self.ranges.iter().filter(|(u, _)| map.contains_key(u)).collect();
+        ranges.sort_by_key(|(u, _)| **u);
+        for (u, (field, lo, hi)) in ranges {
+            let v = map[u].clone();
+            let ty = v.ty();
+            let within = |c: &BigInt| wrap_ty(c.clone(), ty) == *c;
+            if !within(lo) || !within(hi) {
+                continue;
+            }
+            let f = Expr::Binary {
+                op: BinOp::LAnd,
+                lhs: Box::new(Expr::Binary {
+                    op: BinOp::Le,
+                    lhs: Box::new(Expr::int(lo.clone(), ty)),
+                    rhs: Box::new(v.clone()),
+                    ty: Ty::Bool,
+                }),
+                rhs: Box::new(Expr::Binary {
+                    op: BinOp::Le,
+                    lhs: Box::new(v.clone()),
+                    rhs: Box::new(Expr::int(hi.clone(), ty)),
+                    ty: Ty::Bool,
+                }),
+                ty: Ty::Bool,
+            };
+            // A field's name (`multiProcessorCount`) is the device's; other sources name
+            // themselves (`cudaMallocPitch's pitch`).
+            let source = if field.contains(' ') {
+                field.to_string()
+            } else {
+                format!("the device's {field}")
+            };
+            described.push(format!("{lo} <= {} <= {hi} ({source})", c_text(&v, &names_of)));
+            assumptions.push(f);
+        }
         geometry.extend(described);
         let callers = self.callers();
         let site = crate::frontend::lower::span_of(e, &crate::ir::Span::point(kernel.span.file.clone(), 0, 0));
@@ -263,6 +327,7 @@ impl<'a, 'g> Host<'a, 'g> {
                 assumptions,
                 described: geometry,
                 same: Vec::new(),
+                ghosts,
                 in_loop: env.in_loop && !(all_known && block_dim.iter().chain(&grid_dim).all(Option::is_some)),
             },
         });
@@ -520,6 +585,18 @@ fn geometry_unknown(v: &Expr) -> Option<(VarId, Ty)> {
 /// A launch is split into at most this many, one per value of a host unknown known to be one of
 /// a few constants ([`Host::one_of`]); past it, the launch assumes the set.
 const MAX_SPLIT: usize = 16;
+
+/// The type of the host unknown `u` where it occurs in `e`.
+fn v_type(e: &Expr, u: VarId) -> Option<Ty> {
+    match e {
+        Expr::Var { id, ty } if *id == u => Some(*ty),
+        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } | Expr::Other(arg) => v_type(arg, u),
+        Expr::Binary { lhs, rhs, .. } => v_type(lhs, u).or_else(|| v_type(rhs, u)),
+        Expr::Select { cond, then, els, .. } => v_type(cond, u).or_else(|| v_type(then, u)).or_else(|| v_type(els, u)),
+        Expr::Opaque { args, .. } => args.iter().find_map(|a| v_type(a, u)),
+        _ => None,
+    }
+}
 
 /// The integer terms of a host value.
 fn val_terms(v: &Val) -> Vec<&Expr> {

@@ -641,6 +641,11 @@ impl<'a, 'g> Host<'a, 'g> {
                 self.escape(env, ids);
                 self.clobber(env);
                 self.kill(env, &out_params);
+                for (id, v) in self.device_outputs(e, env) {
+                    if out_params.contains(&id) {
+                        env.vals.insert(id, v);
+                    }
+                }
                 for (id, v) in written {
                     match v {
                         Some(v) => {
