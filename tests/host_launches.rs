@@ -1239,9 +1239,10 @@ int main(int argc, char **argv) {{
 /// each kernel races only in a grid of more than 2048 blocks (32768 for `occupancy.cu`), which
 /// 1024 SMs cannot reach. `cudaMallocPitch`'s pitch is at least the row's width (`pitch.cu`:
 /// rows apart, its race needing `y * pitch` to overflow listed apart), and rows half a pitch
-/// apart still race. A value the program may also take from elsewhere, or a field of the
-/// program's own struct, stays free; a race within the range is still reported. Before, each
-/// verified launch here was a defect with 2^30 blocks or a pitch of 0.
+/// apart still race. A value the program may also take from elsewhere, a field of the
+/// program's own struct, or a device property the program writes itself, stays free; a race
+/// within the range is still reported. Before, each verified launch here was a defect with
+/// 2^30 blocks or a pitch of 0.
 #[test]
 fn a_device_property_has_the_range_of_every_device() {
     let dir = Path::new("tests/kernels/device_props");
@@ -1278,6 +1279,7 @@ fn a_device_property_has_the_range_of_every_device() {
         ),
         ("sm_global_other_write.cu", "defect", None),
         ("own_struct.cu", "defect", None),
+        ("written_field.cu", "defect", None),
     ] {
         for solver in SOLVERS {
             let (code, v, err) = gpug(&["--solver", solver], &dir.join(file));

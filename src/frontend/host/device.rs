@@ -60,6 +60,27 @@ pub(super) fn property(e: &Node) -> Option<(&'static str, i64, i64)> {
     PROPERTIES.iter().copied().find(|(field, _, _)| *field == name)
 }
 
+/// The fields of [`PROPERTIES`] that the program writes itself somewhere in `roots`
+/// (`prop.multiProcessorCount = 5000;`, `&prop.warpSize`, `++`): any use of such a field that is
+/// not a plain read. Those fields are not given a range anywhere: the value may be the
+/// program's, not the device's.
+pub(super) fn written_fields(roots: &[&Node]) -> HashSet<&'static str> {
+    fn walk(n: &Node, read: bool, out: &mut HashSet<&'static str>) {
+        if !read && let Some((field, _, _)) = property(n) {
+            out.insert(field);
+        }
+        let reads = n.kind == "ImplicitCastExpr" && n.cast_kind.as_deref() == Some("LValueToRValue");
+        for c in &n.inner {
+            walk(c, reads || (n.kind == "ParenExpr" && read), out);
+        }
+    }
+    let mut out = HashSet::new();
+    for r in roots {
+        walk(r, false, &mut out);
+    }
+    out
+}
+
 /// How the report names the property `e` reads (`prop.multiProcessorCount`).
 pub(super) fn property_text(e: &Node, field: &str) -> String {
     match strip_parens(e.inner.first().map_or(e, |b| b)) {
@@ -75,9 +96,13 @@ pub(super) fn property_text(e: &Node, field: &str) -> String {
 /// [`PROPERTIES`] (one field for every write), by the global's name: the field's range
 /// widened to hold the global's constant initializer (`int cuda_num_SMs = 0;`: 0 to 1024),
 /// or zero when it has none (static storage starts zeroed). Every other use must be a plain
-/// read ([`super::reach::read_only`]'s sense). Only for a whole program, where no other
+/// read ([`super::reach::read_only`]'s sense), and the program must not write the field
+/// itself (`written`, [`written_fields`]). Only for a whole program, where no other
 /// translation unit can write it.
-pub(super) fn property_globals(roots: &[&Node]) -> HashMap<String, (&'static str, BigInt, BigInt)> {
+pub(super) fn property_globals(
+    roots: &[&Node],
+    written: &HashSet<&'static str>,
+) -> HashMap<String, (&'static str, BigInt, BigInt)> {
     /// Per name: `Some(field)` while every write seen sets it to that field, `None` once one
     /// does not.
     fn walk(n: &Node, read: bool, uses: &mut HashMap<String, Option<&'static str>>) {
@@ -127,6 +152,9 @@ pub(super) fn property_globals(roots: &[&Node]) -> HashMap<String, (&'static str
         for v in r.inner.iter().filter(|v| v.kind == "VarDecl") {
             let Some(name) = v.name.as_deref() else { continue };
             let Some(Some(field)) = uses.get(name) else { continue };
+            if written.contains(field) {
+                continue;
+            }
             if v.storage_class.as_deref() == Some("extern") {
                 continue;
             }

@@ -88,7 +88,10 @@ impl<'a, 'g> Host<'a, 'g> {
                 let v = integral_constant(e.inner.first()?.type_str())?;
                 Some(Expr::int(wrap_ty(v, ty), ty))
             }
-            "MemberExpr" if let Some((field, lo, hi)) = device::property(e) => {
+            "MemberExpr"
+                if let Some((field, lo, hi)) = device::property(e)
+                    && !self.fields_written.contains(field) =>
+            {
                 let name = device::property_text(e, field);
                 Some(self.property_unknown(&name, field, lo.into(), hi.into(), ty))
             }

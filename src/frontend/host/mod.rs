@@ -133,9 +133,10 @@ pub(in crate::frontend) fn read<'a>(
         sets: HashMap::new(),
         ranges: HashMap::new(),
         property_globals: HashMap::new(),
+        fields_written: device::written_fields(roots),
     };
     if whole_program(&funcs) {
-        h.property_globals = device::property_globals(roots);
+        h.property_globals = device::property_globals(roots, &h.fields_written);
     }
     // The roots first (`main`), then each function holding a launch that no root's
     // interpretation entered (called only from another file, or through a pointer). A launch
@@ -297,6 +298,9 @@ struct Host<'a, 'g> {
     /// In a whole program, the globals the program only sets to a device property
     /// ([`device::property_globals`]), by name: the field and the global's range.
     property_globals: HashMap<String, (&'static str, BigInt, BigInt)>,
+    /// The device properties the program writes itself ([`device::written_fields`]): read as
+    /// any value.
+    fields_written: HashSet<&'static str>,
 }
 
 /// A `for` loop whose condition is known at each iteration is unrolled up to this many
