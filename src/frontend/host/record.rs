@@ -209,7 +209,11 @@ impl<'a, 'g> Host<'a, 'g> {
                     unmapped.push(u);
                 }
             });
-            if unmapped.is_empty() || !unmapped.iter().all(|u| self.ranges.contains_key(u)) {
+            // Only into a relation linear in the host's values (`2 * num_sms`): a product or
+            // quotient of two of them (`threads_per_SM * num_SMs / block`) makes every query
+            // of the launch nonlinear, slower to decide than the free dimension was (llm.c's
+            // matmul_backward_bias: 9.7 s to 37 s a file).
+            if unmapped.is_empty() || !unmapped.iter().all(|u| self.ranges.contains_key(u)) || nonlinear(v) {
                 continue;
             }
             for u in unmapped {
@@ -585,6 +589,21 @@ fn geometry_unknown(v: &Expr) -> Option<(VarId, Ty)> {
 /// A launch is split into at most this many, one per value of a host unknown known to be one of
 /// a few constants ([`Host::one_of`]); past it, the launch assumes the set.
 const MAX_SPLIT: usize = 16;
+
+/// Whether `e` multiplies, divides or takes the remainder of two terms that both hold host
+/// unknowns.
+fn nonlinear(e: &Expr) -> bool {
+    match e {
+        Expr::Binary { op, lhs, rhs, .. } => {
+            (matches!(op, BinOp::Mul | BinOp::Div | BinOp::Rem) && terms::has_unknown(lhs) && terms::has_unknown(rhs))
+                || nonlinear(lhs)
+                || nonlinear(rhs)
+        }
+        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } | Expr::Other(arg) => nonlinear(arg),
+        Expr::Select { cond, then, els, .. } => nonlinear(cond) || nonlinear(then) || nonlinear(els),
+        _ => false,
+    }
+}
 
 /// The type of the host unknown `u` where it occurs in `e`.
 fn v_type(e: &Expr, u: VarId) -> Option<Ty> {
