@@ -199,36 +199,7 @@ impl<'a, 'g> Host<'a, 'g> {
             }
             _ => true,
         });
-        // A device property that a launch value uses but no argument passes (`2 * num_sms`
-        // blocks): a ghost variable of the kernel, in the property's range.
-        let mut ghosts: Vec<crate::ir::VarDecl> = Vec::new();
-        for (_, _, v) in &pending {
-            let mut unmapped = Vec::new();
-            terms::vars(v, &mut |u| {
-                if !map.contains_key(&u) && !unmapped.contains(&u) {
-                    unmapped.push(u);
-                }
-            });
-            // Only into a relation linear in the host's values (`2 * num_sms`): a product or
-            // quotient of two of them (`threads_per_SM * num_SMs / block`) makes every query
-            // of the launch nonlinear, slower to decide than the free dimension was (llm.c's
-            // matmul_backward_bias: 9.7 s to 37 s a file).
-            if unmapped.is_empty() || !unmapped.iter().all(|u| self.ranges.contains_key(u)) || nonlinear(v) {
-                continue;
-            }
-            for u in unmapped {
-                let ty = match v_type(v, u) {
-                    Some(t) => t,
-                    None => continue,
-                };
-                let id = VarId(kernel.vars.len() + ghosts.len());
-                ghosts.push(crate::ir::VarDecl {
-                    name: self.unknowns[u.0].clone(),
-                    ty,
-                });
-                map.insert(u, Expr::Var { id, ty });
-            }
-        }
+        let ghosts = self.ghosts(&pending, &mut map, kernel);
         let names_of = |id: VarId| -> String {
             kernel
                 .params
@@ -279,7 +250,76 @@ impl<'a, 'g> Host<'a, 'g> {
             described.push(text.join(" || "));
             assumptions.push(f);
         }
-        // A value passed that reads a device property: the range every CUDA device has.
+        for (text, f) in self.device_ranges(&map, &names_of) {
+            described.push(text);
+            assumptions.push(f);
+        }
+        geometry.extend(described);
+        let callers = self.callers();
+        let site = crate::frontend::lower::span_of(e, &crate::ir::Span::point(kernel.span.file.clone(), 0, 0));
+        let config = self.config_text(e);
+        self.found.push(Found {
+            launch: HostLaunch {
+                kernel: index,
+                site,
+                callers,
+                config,
+                block_dim,
+                grid_dim,
+                assumptions,
+                described: geometry,
+                same: Vec::new(),
+                ghosts,
+                in_loop: env.in_loop && !(all_known && block_dim.iter().chain(&grid_dim).all(Option::is_some)),
+            },
+        });
+    }
+
+    /// The device values (host unknowns with a range, [`Host::ranges`]) that a launch value in
+    /// `pending` uses but no argument passes (`2 * num_sms` blocks): each a ghost variable of
+    /// `kernel`, `VarId(kernel.vars.len() + i)`, added to `map` ([`HostLaunch::ghosts`]).
+    fn ghosts(
+        &self,
+        pending: &[(String, Expr, Expr)],
+        map: &mut HashMap<VarId, Expr>,
+        kernel: &Kernel,
+    ) -> Vec<crate::ir::VarDecl> {
+        let mut ghosts: Vec<crate::ir::VarDecl> = Vec::new();
+        for (_, _, v) in pending {
+            let mut unmapped = Vec::new();
+            terms::vars(v, &mut |u| {
+                if !map.contains_key(&u) && !unmapped.contains(&u) {
+                    unmapped.push(u);
+                }
+            });
+            // Only into a relation linear in the host's values (`2 * num_sms`): a product or
+            // quotient of two of them (`threads_per_SM * num_SMs / block`) makes every query
+            // of the launch nonlinear, slower to decide than the free dimension was (llm.c's
+            // matmul_backward_bias: 9.7 s to 37 s a file).
+            if unmapped.is_empty() || !unmapped.iter().all(|u| self.ranges.contains_key(u)) || nonlinear(v) {
+                continue;
+            }
+            for u in unmapped {
+                let ty = match v_type(v, u) {
+                    Some(t) => t,
+                    None => continue,
+                };
+                let id = VarId(kernel.vars.len() + ghosts.len());
+                ghosts.push(crate::ir::VarDecl {
+                    name: self.unknowns[u.0].clone(),
+                    ty,
+                });
+                map.insert(u, Expr::Var { id, ty });
+            }
+        }
+        ghosts
+    }
+
+    /// Each value passed (in `map`) that reads a device property: its range, as the report's
+    /// text and the launch's assumption (`1 <= gridDim.x <= 1024 (the device's
+    /// multiProcessorCount)`).
+    fn device_ranges(&self, map: &HashMap<VarId, Expr>, names_of: &dyn Fn(VarId) -> String) -> Vec<(String, Expr)> {
+        let mut out = Vec::new();
         let mut ranges: Vec<(&VarId, &(&'static str, BigInt, BigInt))> =
             self.ranges.iter().filter(|(u, _)| map.contains_key(u)).collect();
         ranges.sort_by_key(|(u, _)| **u);
@@ -313,28 +353,9 @@ impl<'a, 'g> Host<'a, 'g> {
             } else {
                 format!("the device's {field}")
             };
-            described.push(format!("{lo} <= {} <= {hi} ({source})", c_text(&v, &names_of)));
-            assumptions.push(f);
+            out.push((format!("{lo} <= {} <= {hi} ({source})", c_text(&v, names_of)), f));
         }
-        geometry.extend(described);
-        let callers = self.callers();
-        let site = crate::frontend::lower::span_of(e, &crate::ir::Span::point(kernel.span.file.clone(), 0, 0));
-        let config = self.config_text(e);
-        self.found.push(Found {
-            launch: HostLaunch {
-                kernel: index,
-                site,
-                callers,
-                config,
-                block_dim,
-                grid_dim,
-                assumptions,
-                described: geometry,
-                same: Vec::new(),
-                ghosts,
-                in_loop: env.in_loop && !(all_known && block_dim.iter().chain(&grid_dim).all(Option::is_some)),
-            },
-        });
+        out
     }
 
     /// A launch's grid or block dimensions: a `dim3`, an integer (`x`, with `y = z = 1`), or
