@@ -1236,8 +1236,9 @@ int main(int argc, char **argv) {{
 /// A device property (`prop.multiProcessorCount`, `prop->maxThreadsPerBlock`,
 /// `cudaDeviceGetAttribute`, the occupancy API's outputs, a global the program only sets to
 /// one) has the range every CUDA device has, assumed at the launch and named in the report:
-/// each kernel races only in a grid of more than 2048 blocks (32768 for `occupancy.cu`, 512
-/// for `occupancy_per_sm.cu`), which the ranges rule out. `cudaMallocPitch`'s pitch is at least the row's width (`pitch.cu`:
+/// each kernel races only in a grid of more than 2048 blocks (32768 for `occupancy.cu` and
+/// `grid_product.cu`, whose product of two device values keeps only its bounds, 512 for
+/// `occupancy_per_sm.cu`), which the ranges rule out. `cudaMallocPitch`'s pitch is at least the row's width (`pitch.cu`:
 /// rows apart, its race needing `y * pitch` to overflow listed apart), and rows half a pitch
 /// apart still race. A value the program may also take from elsewhere, a field of the
 /// program's own struct, or a device property the program writes itself, stays free; a race
@@ -1271,6 +1272,11 @@ fn a_device_property_has_the_range_of_every_device() {
             "occupancy_per_sm.cu",
             "verified",
             Some("0 <= perSm <= 32 (the device's maxBlocksPerMultiProcessor)"),
+        ),
+        (
+            "grid_product.cu",
+            "verified",
+            Some("0 <= gridDim.x <= 32768 (from prop.multiProcessorCount * perSm, by the device's ranges)"),
         ),
         (
             "sm_global_race.cu",

@@ -210,7 +210,15 @@ impl<'a, 'g> Host<'a, 'g> {
                 .unwrap_or_else(|| "?".into())
         };
         for (label, lhs, v) in pending {
-            let Some(rhs) = substitute(&v, &map) else { continue };
+            let Some(rhs) = substitute(&v, &map) else {
+                // A value over device values no argument passes and no ghost stands for
+                // (`numSms * numBlocksPerSm` blocks): the bounds their ranges give it.
+                if let Some((text, f)) = self.bounds_of(&label, &lhs, &v) {
+                    described.push(text);
+                    assumptions.push(f);
+                }
+                continue;
+            };
             described.push(format!("{label} = {}", c_text(&rhs, &names_of)));
             assumptions.push(eq(lhs, rhs));
         }
@@ -313,6 +321,43 @@ impl<'a, 'g> Host<'a, 'g> {
             }
         }
         ghosts
+    }
+
+    /// For the launch value `lhs` (named `label`) computed on the host as `v`: when every host
+    /// unknown of `v` is a device value with a range ([`Host::ranges`]), the interval those
+    /// ranges give `v` ([`interval`]), as the report's text and the assumption
+    /// `lo <= lhs && lhs <= hi`. A relation too nonlinear for a ghost keeps its bounds
+    /// (`0 <= gridDim.x <= 32768` for `numSms * numBlocksPerSm`).
+    fn bounds_of(&self, label: &str, lhs: &Expr, v: &Expr) -> Option<(String, Expr)> {
+        let (lo, hi) = interval(v, &self.ranges)?;
+        let ty = lhs.ty();
+        if !matches!(ty, Ty::Int { .. }) || wrap_ty(lo.clone(), ty) != lo || wrap_ty(hi.clone(), ty) != hi {
+            return None;
+        }
+        let f = Expr::Binary {
+            op: BinOp::LAnd,
+            lhs: Box::new(Expr::Binary {
+                op: BinOp::Le,
+                lhs: Box::new(Expr::int(lo.clone(), ty)),
+                rhs: Box::new(lhs.clone()),
+                ty: Ty::Bool,
+            }),
+            rhs: Box::new(Expr::Binary {
+                op: BinOp::Le,
+                lhs: Box::new(lhs.clone()),
+                rhs: Box::new(Expr::int(hi.clone(), ty)),
+                ty: Ty::Bool,
+            }),
+            ty: Ty::Bool,
+        };
+        let name = |u: VarId| self.unknowns.get(u.0).cloned().unwrap_or_else(|| "?".into());
+        Some((
+            format!(
+                "{lo} <= {label} <= {hi} (from {}, by the device's ranges)",
+                c_text(v, &name)
+            ),
+            f,
+        ))
     }
 
     /// Each value passed (in `map`) that reads a device property: its range, as the report's
@@ -623,6 +668,41 @@ fn nonlinear(e: &Expr) -> bool {
         Expr::Unary { arg, .. } | Expr::Cast { arg, .. } | Expr::Other(arg) => nonlinear(arg),
         Expr::Select { cond, then, els, .. } => nonlinear(cond) || nonlinear(then) || nonlinear(els),
         _ => false,
+    }
+}
+
+/// The least and greatest value of the host term `e` when each of its unknowns is in its
+/// range (`ranges`): interval arithmetic over `+`, `-`, `*`, `/` (non-negative by positive),
+/// `?:` (either side) and value-keeping conversions, each step checked to stay within its
+/// type (a step that may wrap gives `None`, as does any other operator or unknown).
+fn interval(e: &Expr, ranges: &HashMap<VarId, (&'static str, BigInt, BigInt)>) -> Option<(BigInt, BigInt)> {
+    let fits = |(lo, hi): (BigInt, BigInt), ty: Ty| {
+        (matches!(ty, Ty::Int { .. }) && wrap_ty(lo.clone(), ty) == lo && wrap_ty(hi.clone(), ty) == hi)
+            .then_some((lo, hi))
+    };
+    match e {
+        Expr::Const { value, .. } => Some((value.clone(), value.clone())),
+        Expr::Var { id, .. } => ranges.get(id).map(|(_, lo, hi)| (lo.clone(), hi.clone())),
+        Expr::Cast { arg, ty } => fits(interval(arg, ranges)?, *ty),
+        Expr::Select { then, els, ty, .. } => {
+            let (a, b) = (interval(then, ranges)?, interval(els, ranges)?);
+            fits((a.0.min(b.0), a.1.max(b.1)), *ty)
+        }
+        Expr::Binary { op, lhs, rhs, ty } => {
+            let (a, b) = (interval(lhs, ranges)?, interval(rhs, ranges)?);
+            let r = match op {
+                BinOp::Add => (a.0 + b.0, a.1 + b.1),
+                BinOp::Sub => (a.0 - b.1, a.1 - b.0),
+                BinOp::Mul => {
+                    let p = [&a.0 * &b.0, &a.0 * &b.1, &a.1 * &b.0, &a.1 * &b.1];
+                    (p.iter().min()?.clone(), p.iter().max()?.clone())
+                }
+                BinOp::Div if a.0 >= BigInt::from(0) && b.0 > BigInt::from(0) => (&a.0 / &b.1, &a.1 / &b.0),
+                _ => return None,
+            };
+            fits(r, *ty)
+        }
+        _ => None,
     }
 }
 
