@@ -57,7 +57,12 @@ pub(super) fn property(e: &Node) -> Option<(&'static str, i64, i64)> {
     if !matches!(ty, "cudaDeviceProp" | "struct cudaDeviceProp") {
         return None;
     }
-    PROPERTIES.iter().copied().find(|(field, _, _)| *field == name)
+    range_of(name)
+}
+
+/// The entry of [`PROPERTIES`] for `field`.
+fn range_of(field: &str) -> Option<(&'static str, i64, i64)> {
+    PROPERTIES.iter().copied().find(|(f, _, _)| *f == field)
 }
 
 /// The fields of [`PROPERTIES`] that the program writes itself somewhere in `roots`
@@ -114,7 +119,7 @@ pub(super) fn property_globals(
             && let Some(d) = &lhs.referenced_decl
             && d.kind == "VarDecl"
         {
-            let field = property(value_of(&n.inner[1])).map(|(f, _, _)| f);
+            let field = property(strip(&n.inner[1])).map(|(f, _, _)| f);
             let entry = uses.entry(d.name.clone()).or_insert(field);
             if *entry != field {
                 *entry = None;
@@ -134,14 +139,6 @@ pub(super) fn property_globals(
         for c in &n.inner {
             walk(c, reads, uses);
         }
-    }
-    /// Down through conversions that clang makes implicit.
-    fn value_of(n: &Node) -> &Node {
-        let mut n = strip_parens(n);
-        while n.kind == "ImplicitCastExpr" && !n.inner.is_empty() {
-            n = strip_parens(&n.inner[0]);
-        }
-        n
     }
     let mut uses = HashMap::new();
     for r in roots {
@@ -165,11 +162,7 @@ pub(super) fn property_globals(
                 },
                 None => BigInt::from(0),
             };
-            let (_, lo, hi) = PROPERTIES
-                .iter()
-                .find(|(f, _, _)| f == field)
-                .copied()
-                .unwrap_or(("", 0, 0));
+            let Some((_, lo, hi)) = range_of(field) else { continue };
             let lo = BigInt::from(lo).min(init.clone());
             let hi = BigInt::from(hi).max(init);
             out.insert(name.to_string(), (*field, lo, hi));
@@ -260,8 +253,8 @@ impl<'a> Host<'a, '_> {
                 let field = attr
                     .filter(|d| d.kind == "EnumConstantDecl")
                     .and_then(|d| ATTRIBUTES.iter().find(|(a, _)| *a == d.name))
-                    .and_then(|(_, f)| PROPERTIES.iter().find(|(p, _, _)| p == f));
-                if let Some(&(field, lo, hi)) = field {
+                    .and_then(|(_, f)| range_of(f));
+                if let Some((field, lo, hi)) = field {
                     outs.push((0, field, lo, hi));
                 }
             }

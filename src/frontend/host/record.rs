@@ -330,26 +330,7 @@ impl<'a, 'g> Host<'a, 'g> {
     /// (`0 <= gridDim.x <= 32768` for `numSms * numBlocksPerSm`).
     fn bounds_of(&self, label: &str, lhs: &Expr, v: &Expr) -> Option<(String, Expr)> {
         let (lo, hi) = interval(v, &self.ranges)?;
-        let ty = lhs.ty();
-        if !matches!(ty, Ty::Int { .. }) || wrap_ty(lo.clone(), ty) != lo || wrap_ty(hi.clone(), ty) != hi {
-            return None;
-        }
-        let f = Expr::Binary {
-            op: BinOp::LAnd,
-            lhs: Box::new(Expr::Binary {
-                op: BinOp::Le,
-                lhs: Box::new(Expr::int(lo.clone(), ty)),
-                rhs: Box::new(lhs.clone()),
-                ty: Ty::Bool,
-            }),
-            rhs: Box::new(Expr::Binary {
-                op: BinOp::Le,
-                lhs: Box::new(lhs.clone()),
-                rhs: Box::new(Expr::int(hi.clone(), ty)),
-                ty: Ty::Bool,
-            }),
-            ty: Ty::Bool,
-        };
+        let f = in_range(lhs, &lo, &hi)?;
         let name = |u: VarId| self.unknowns.get(u.0).cloned().unwrap_or_else(|| "?".into());
         Some((
             format!(
@@ -369,28 +350,8 @@ impl<'a, 'g> Host<'a, 'g> {
             self.ranges.iter().filter(|(u, _)| map.contains_key(u)).collect();
         ranges.sort_by_key(|(u, _)| **u);
         for (u, (field, lo, hi)) in ranges {
-            let v = map[u].clone();
-            let ty = v.ty();
-            let within = |c: &BigInt| wrap_ty(c.clone(), ty) == *c;
-            if !within(lo) || !within(hi) {
-                continue;
-            }
-            let f = Expr::Binary {
-                op: BinOp::LAnd,
-                lhs: Box::new(Expr::Binary {
-                    op: BinOp::Le,
-                    lhs: Box::new(Expr::int(lo.clone(), ty)),
-                    rhs: Box::new(v.clone()),
-                    ty: Ty::Bool,
-                }),
-                rhs: Box::new(Expr::Binary {
-                    op: BinOp::Le,
-                    lhs: Box::new(v.clone()),
-                    rhs: Box::new(Expr::int(hi.clone(), ty)),
-                    ty: Ty::Bool,
-                }),
-                ty: Ty::Bool,
-            };
+            let v = &map[u];
+            let Some(f) = in_range(v, lo, hi) else { continue };
             // A field's name (`multiProcessorCount`) is the device's; other sources name
             // themselves (`cudaMallocPitch's pitch`).
             let source = if field.contains(' ') {
@@ -398,7 +359,7 @@ impl<'a, 'g> Host<'a, 'g> {
             } else {
                 format!("the device's {field}")
             };
-            out.push((format!("{lo} <= {} <= {hi} ({source})", c_text(&v, names_of)), f));
+            out.push((format!("{lo} <= {} <= {hi} ({source})", c_text(v, names_of)), f));
         }
         out
     }
@@ -655,6 +616,27 @@ fn geometry_unknown(v: &Expr) -> Option<(VarId, Ty)> {
 /// A launch is split into at most this many, one per value of a host unknown known to be one of
 /// a few constants ([`Host::one_of`]); past it, the launch assumes the set.
 const MAX_SPLIT: usize = 16;
+
+/// `lo <= e && e <= hi` in `e`'s integer type, when both bounds are values of that type.
+fn in_range(e: &Expr, lo: &BigInt, hi: &BigInt) -> Option<Expr> {
+    let ty = e.ty();
+    let fits = |c: &BigInt| wrap_ty(c.clone(), ty) == *c;
+    if !matches!(ty, Ty::Int { .. }) || !fits(lo) || !fits(hi) {
+        return None;
+    }
+    let le = |a: Expr, b: Expr| Expr::Binary {
+        op: BinOp::Le,
+        lhs: Box::new(a),
+        rhs: Box::new(b),
+        ty: Ty::Bool,
+    };
+    Some(Expr::Binary {
+        op: BinOp::LAnd,
+        lhs: Box::new(le(Expr::int(lo.clone(), ty), e.clone())),
+        rhs: Box::new(le(e.clone(), Expr::int(hi.clone(), ty))),
+        ty: Ty::Bool,
+    })
+}
 
 /// Whether `e` multiplies, divides or takes the remainder of two terms that both hold host
 /// unknowns.
