@@ -24,7 +24,8 @@
 //! second thread sees another fresh one when the two are of different blocks.
 //!
 //! Files: `model` (what differs between the models), `state` (thread state, SSA definitions,
-//! the prologue, merges), `expr` (expressions), `fold` (constant folding of terms),
+//! the prologue, merges), `expr` (expressions), `fold` (constant folding of terms), `recompose` (a digit decomposition added back
+//! is the index: exact rewrites of offsets),
 //! `relational` (GPUVerify's two-thread annotations: the other thread's values, relational loop
 //! invariants), `access` (byte maps, offsets, loads, stores, atomics, access records), `loops`
 //! (abstracted loops, closed forms, step checks, invariants), `invariants` (barrier
@@ -48,6 +49,7 @@ mod lockstep;
 mod loops;
 mod model;
 mod races;
+mod recompose;
 mod relational;
 mod shuffle;
 mod state;

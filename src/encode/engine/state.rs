@@ -6,8 +6,8 @@
 //! Does not interpret statements (`stmt`) nor decide what memory a thread sees (`access`,
 //! `pair/equality.rs`).
 
-use super::fold;
 use super::{Encoder, MemKey};
+use super::{fold, recompose};
 use crate::encode::terms::{and, app, atom, bvn, extend, f, mem_sort, not, sort_of, sym, t, thread_symbol, ty_tag};
 use crate::ir::{ArrayId, Builtin, ParamKind, Space, Ty, VarId};
 use crate::solver::{Command, Sexp};
@@ -62,6 +62,17 @@ impl Definitions {
     }
 }
 
+/// The width of a sort `(_ BitVec w)`.
+fn bv_width(sort: &Sexp) -> Option<u32> {
+    match sort {
+        Sexp::List(v) if v.len() == 3 && v[0] == atom("_") && v[1] == atom("BitVec") => match &v[2] {
+            Sexp::Atom(n) => n.parse().ok(),
+            Sexp::List(_) => None,
+        },
+        _ => None,
+    }
+}
+
 impl Encoder<'_> {
     /// A name `base@k` not used before.
     pub(in crate::encode) fn fresh_name(&mut self, base: &str) -> String {
@@ -84,6 +95,14 @@ impl Encoder<'_> {
         if let Sexp::Atom(_) = value {
             return value;
         }
+        // A digit decomposition added back is the index again (`recompose`: an identity).
+        let value = match bv_width(&sort) {
+            Some(w) => {
+                let defined = &self.defined;
+                recompose::recompose(&value, w, &|n| defined.value(n).cloned()).unwrap_or(value)
+            }
+            None => value,
+        };
         let key = (sort, value);
         if let Some(name) = self.defined.by_term.get(&key) {
             return atom(name);
