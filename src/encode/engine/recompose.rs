@@ -172,6 +172,15 @@ impl Reader<'_> {
         Form::atom(t)
     }
 
+    /// A rule's dividend as one atom (a literal as a constant), not read further: the sum of
+    /// digits it recomposes is then that atom (`idx`, not `blockIdx.x·blockDim.x + threadIdx.x`).
+    fn leaf(&mut self, t: &Sexp, depth: u32, w: u32) -> Form {
+        match lit(t) {
+            Some((v, _)) => Form::constant(v, w),
+            None => Form::atom(self.canon(t, depth)),
+        }
+    }
+
     /// `t`, or the value behind it when it is a name and `depth` allows.
     fn view(&mut self, t: &Sexp, depth: u32) -> (Sexp, u32) {
         if depth > 0
@@ -283,7 +292,7 @@ impl Reader<'_> {
             // (y div D)·(m·D) = m·(y − y rem D)
             self.fired = true;
             let rem = self.made(app(sign.rem(), vec![y.clone(), mk(d, w)])).scale(mask(w), w);
-            let f = self.form(&y, depth, w).add(rem, w);
+            let f = self.leaf(&y, depth, w).add(rem, w);
             return f.scale(k / d, w);
         }
         if let Some((y, v, tt, sign)) = self.digit(x, depth, w)
@@ -383,13 +392,19 @@ fn extension(h: &[Sexp]) -> Option<(Sign, u32)> {
     Some((sign, n.parse().ok()?))
 }
 
-/// `term`, a `w`-bit sum, rewritten by the recomposition rules (module docs) when the
+/// `term`, a `w`-bit sum, product or extension, rewritten by the recomposition rules (module docs) when the
 /// remainders they make all cancel; `None` otherwise. `value` gives the value behind a defined
 /// name ([`super::state::Definitions::value`]).
 pub(super) fn recompose(term: &Sexp, w: u32, value: &dyn Fn(&str) -> Option<Sexp>) -> Option<Sexp> {
-    if !(8..=64).contains(&w)
-        || !matches!(term, Sexp::List(v) if matches!(v.first(), Some(Sexp::Atom(op)) if op == "bvadd"))
-    {
+    let arithmetic = match term {
+        Sexp::List(v) => match v.first() {
+            Some(Sexp::Atom(op)) => matches!(op.as_str(), "bvadd" | "bvsub" | "bvmul"),
+            Some(Sexp::List(h)) => extension(h).is_some(),
+            _ => false,
+        },
+        Sexp::Atom(_) => false,
+    };
+    if !(8..=64).contains(&w) || !arithmetic {
         return None;
     }
     let mut reader = Reader {
