@@ -158,14 +158,14 @@ impl Sign {
 
 /// A read of the definitions: the value behind a name.
 struct Reader<'d> {
-    value: &'d dyn Fn(&str) -> Option<Sexp>,
+    value: &'d dyn Fn(&str) -> Option<&'d Sexp>,
     budget: usize,
     fired: bool,
     /// The atoms the rules made (remainders): a rewrite stands only when they all cancel.
     created: Vec<Sexp>,
 }
 
-impl Reader<'_> {
+impl<'d> Reader<'d> {
     /// `t` as an atom the rules made.
     fn made(&mut self, t: Sexp) -> Form {
         self.created.push(t.clone());
@@ -182,7 +182,10 @@ impl Reader<'_> {
     }
 
     /// `t`, or the value behind it when it is a name and `depth` allows.
-    fn view(&mut self, t: &Sexp, depth: u32) -> (Sexp, u32) {
+    fn view<'a>(&self, t: &'a Sexp, depth: u32) -> (&'a Sexp, u32)
+    where
+        'd: 'a,
+    {
         if depth > 0
             && let Sexp::Atom(a) = t
             && lit(t).is_none()
@@ -190,7 +193,7 @@ impl Reader<'_> {
         {
             return (v, depth - 1);
         }
-        (t.clone(), depth)
+        (t, depth)
     }
 
     /// An atom's canonical term: a name for a division or remainder by a literal is that
@@ -198,14 +201,14 @@ impl Reader<'_> {
     /// one atom.
     fn canon(&mut self, t: &Sexp, depth: u32) -> Sexp {
         let (v, _) = self.view(t, depth);
-        if divrem(&v).is_some() { v } else { t.clone() }
+        if divrem(v).is_some() { v.clone() } else { t.clone() }
     }
 
     /// `(x, D, sign)` for `x div D` with a literal `D` (a quotient of a quotient by positive
     /// literals read as one, when their product stays below the limit).
     fn quotient_as(&mut self, t: &Sexp, depth: u32, w: u32, merge: bool) -> Option<(Sexp, u128, Sign)> {
         let (v, depth) = self.view(t, depth);
-        let (op, x, d) = divrem(&v)?;
+        let (op, x, d) = divrem(v)?;
         let sign = [Sign::Signed, Sign::Unsigned].into_iter().find(|s| s.div() == op)?;
         if merge
             && d > 0
@@ -224,7 +227,7 @@ impl Reader<'_> {
     /// below the limit.
     fn digit(&mut self, t: &Sexp, depth: u32, w: u32) -> Option<(Sexp, u128, u128, Sign)> {
         let (v, depth) = self.view(t, depth);
-        let (op, y, tt) = divrem(&v)?;
+        let (op, y, tt) = divrem(v)?;
         let sign = [Sign::Signed, Sign::Unsigned].into_iter().find(|s| s.rem() == op)?;
         let (x, vv, inner) = self.quotient_as(&y, depth, w, true)?;
         let ok = inner == sign && tt > 0 && vv > 0 && tt.checked_mul(vv).is_some_and(|p| p <= sign.radix_limit(w));
@@ -395,7 +398,7 @@ fn extension(h: &[Sexp]) -> Option<(Sign, u32)> {
 /// `term`, a `w`-bit sum, product or extension, rewritten by the recomposition rules (module docs) when the
 /// remainders they make all cancel; `None` otherwise. `value` gives the value behind a defined
 /// name ([`super::state::Definitions::value`]).
-pub(super) fn recompose(term: &Sexp, w: u32, value: &dyn Fn(&str) -> Option<Sexp>) -> Option<Sexp> {
+pub(super) fn recompose<'d>(term: &Sexp, w: u32, value: &'d dyn Fn(&str) -> Option<&'d Sexp>) -> Option<Sexp> {
     let arithmetic = match term {
         Sexp::List(v) => match v.first() {
             Some(Sexp::Atom(op)) => matches!(op.as_str(), "bvadd" | "bvsub" | "bvmul"),
@@ -465,7 +468,7 @@ mod tests {
     fn check(defs: &[(&str, &str)], term: &str, w: u32) -> Option<Sexp> {
         let defs: HashMap<String, Sexp> = defs.iter().map(|(n, v)| (n.to_string(), p(v))).collect();
         let term = p(term);
-        let look = |n: &str| defs.get(n).cloned();
+        let look = |n: &str| defs.get(n);
         let out = recompose(&term, w, &look)?;
         for v in 0..256u128 {
             let x = mk(v, 8);

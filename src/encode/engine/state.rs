@@ -99,7 +99,7 @@ impl Encoder<'_> {
         let value = match bv_width(&sort) {
             Some(w) => {
                 let defined = &self.defined;
-                recompose::recompose(&value, w, &|n| defined.value(n).cloned()).unwrap_or(value)
+                recompose::recompose(&value, w, &|n| defined.value(n)).unwrap_or(value)
             }
             None => value,
         };
