@@ -367,6 +367,30 @@ impl<'d> Reader<'d> {
     }
 }
 
+/// Whether `t` reaches a division or remainder by a literal within `depth` levels of names and
+/// `budget` terms: the rules need one, and this look allocates nothing.
+fn divides<'d>(t: &Sexp, value: &'d dyn Fn(&str) -> Option<&'d Sexp>, depth: u32, budget: &mut usize) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    match t {
+        Sexp::Atom(a) => {
+            depth > 0 && lit(t).is_none() && value(a).is_some_and(|v| divides(v, value, depth - 1, budget))
+        }
+        Sexp::List(v) => match v.first() {
+            Some(Sexp::Atom(op)) if matches!(op.as_str(), "bvsdiv" | "bvsrem" | "bvudiv" | "bvurem") => {
+                v.get(2).and_then(lit).is_some()
+            }
+            Some(Sexp::Atom(op)) if matches!(op.as_str(), "bvadd" | "bvsub" | "bvmul" | "bvneg") => {
+                v[1..].iter().any(|x| divides(x, value, depth, budget))
+            }
+            Some(Sexp::List(h)) if extension(h).is_some() => v.get(1).is_some_and(|x| divides(x, value, depth, budget)),
+            _ => false,
+        },
+    }
+}
+
 /// `(op, x, D)` for `(op x D)`, `op` a division or remainder, `D` a literal.
 fn divrem(t: &Sexp) -> Option<(String, Sexp, u128)> {
     let Sexp::List(v) = t else { return None };
@@ -407,7 +431,8 @@ pub(super) fn recompose<'d>(term: &Sexp, w: u32, value: &'d dyn Fn(&str) -> Opti
         },
         Sexp::Atom(_) => false,
     };
-    if !(8..=64).contains(&w) || !arithmetic {
+    let mut look = BUDGET;
+    if !(8..=64).contains(&w) || !arithmetic || !divides(term, value, DEPTH, &mut look) {
         return None;
     }
     let mut reader = Reader {
