@@ -452,27 +452,9 @@ mod tests {
     use super::*;
     use std::collections::HashMap;
 
+    /// The encoder's test reader of S-expressions.
     fn p(s: &str) -> Sexp {
-        fn read(t: &mut std::iter::Peekable<std::vec::IntoIter<String>>) -> Sexp {
-            let tok = t.next().unwrap_or_default();
-            if tok == "(" {
-                let mut v = Vec::new();
-                while t.peek().map(String::as_str) != Some(")") {
-                    v.push(read(t));
-                }
-                t.next();
-                Sexp::List(v)
-            } else {
-                Sexp::atom(tok)
-            }
-        }
-        let toks: Vec<String> = s
-            .replace('(', " ( ")
-            .replace(')', " ) ")
-            .split_whitespace()
-            .map(String::from)
-            .collect();
-        read(&mut toks.into_iter().peekable())
+        crate::encode::tests::parse_sexp(s)
     }
 
     /// `t` with the names of `defs` replaced by their values and `x` by `value`, folded.
