@@ -548,7 +548,14 @@ fn entry_literals(k: &crate::ir::Kernel) -> std::collections::HashMap<VarId, Sex
         .collect();
     let mut out = std::collections::HashMap::new();
     for s in &k.body {
-        let StmtKind::Assume { cond } = &s.kind else { break };
+        let cond = match &s.kind {
+            StmtKind::Assume { cond } => cond,
+            // A launch's ghosts (device properties no argument passes) are havocked ahead of its
+            // assumptions; they are not parameters, so the assumptions after them still hold on
+            // entry.
+            StmtKind::Havoc { var } if !params.contains(var) => continue,
+            _ => break,
+        };
         let Expr::Binary {
             op: BinOp::Eq,
             lhs,
