@@ -9,6 +9,7 @@
 use super::invariants::{Reading, Seen};
 use super::lockstep::UniformCounts;
 use super::relational::LoopStates;
+use super::trip::StrideAt;
 use super::{Check, Encoder, Property, TState};
 use crate::encode::terms::{and, app, atom, bvn, extend, f, mem_sort, not, or, sym, t};
 use crate::ir::query::{
@@ -184,6 +185,7 @@ impl Encoder<'_> {
             self.recall_at_count(l, &entry_known, &tail, &exits, &mut post);
         }
         self.closed_congruence(l, &entry, &instances);
+        self.stride_lemmas(l, &instances);
         self.depth -= 1;
         self.abstract_depth -= 1;
         for (th, p) in post.into_iter().enumerate() {
@@ -542,7 +544,14 @@ impl Encoder<'_> {
         let mut parts = Vec::new();
         conjuncts(&l.cond, &mut parts);
         for c in parts {
-            self.trip_bound(l, c, &closed, entry, &prev_it, &started, th);
+            if let Some(stride) = self.trip_bound(l, c, &closed, entry, &prev_it, &started, th) {
+                self.strides.push(StrideAt {
+                    key: l as *const AbstractLoop as usize,
+                    th,
+                    count: it.clone(),
+                    stride,
+                });
+            }
         }
     }
 

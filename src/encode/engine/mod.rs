@@ -241,6 +241,9 @@ pub(in crate::encode) struct Encoder<'k> {
     /// whether the two threads entered it together (`loops.rs`, `Encoder::entered_together`), so that
     /// no barrier of it can be where they diverge.
     pub(in crate::encode) entered_together: Vec<Sexp>,
+    /// The trip bounds of linear variables counting up in the abstracted loops being encoded,
+    /// per thread's count: the lemmas of `trip::stride_lemmas` when a loop's encoding ends.
+    pub(in crate::encode) strides: Vec<trip::StrideAt>,
     /// Whether an expression of the kernel reads another thread ([`crate::ir::Expr::Other`]).
     pub(in crate::encode) reads_other: bool,
     /// Every thread's state before the statement being encoded, while one of its expressions
@@ -452,6 +455,7 @@ impl<'k> Encoder<'k> {
             load_origin: HashMap::new(),
             abstract_depth: 0,
             entered_together: Vec::new(),
+            strides: Vec::new(),
             abstractions: Vec::new(),
             frames: Vec::new(),
             reads_other: crate::ir::query::stmts_read_other_thread(&k.body),

@@ -5,12 +5,44 @@
 //! leaves every such execution in.
 
 use super::{Encoder, TState};
-use crate::encode::terms::{and, app, extend, t, to_unsigned};
+use crate::encode::terms::{and, app, bvn, extend, t, to_unsigned};
 use crate::ir::query::mentions;
 use crate::ir::{AbstractLoop, BinOp, ClosedForm, Expr, Ty, UnOp, VarId};
 use crate::solver::Sexp;
 use num_bigint::BigInt;
 use std::collections::BTreeMap;
+
+/// A linear loop-carried variable counting up (`for (i = i0; i < n; i += s)`) whose trip bound
+/// [`Encoder::trip_bound`] asserted for one thread's count: what [`Encoder::stride_lemmas`]
+/// rests on.
+#[derive(Clone, Debug)]
+pub(in crate::encode) struct Stride {
+    /// The variable.
+    v: VarId,
+    /// Its value on entry (the variable's width).
+    v0: Sexp,
+    /// The step as written (the variable's width), read as the type of the step says.
+    step: Sexp,
+    /// The trip bound's premise: the step is positive, one step past the largest value the
+    /// test admits stays within the type (and a do-while's test held on entry).
+    premise: Sexp,
+    /// Whether the variable is signed.
+    signed: bool,
+    /// The variable's width in bits.
+    width: u32,
+}
+
+/// A [`Stride`] of one thread's count of an abstracted loop.
+#[derive(Clone, Debug)]
+pub(in crate::encode) struct StrideAt {
+    /// The loop (its address in the kernel; the lemmas are made when its encoding ends).
+    pub(super) key: usize,
+    /// The thread.
+    pub(super) th: usize,
+    /// The count (an iteration's or the exit's, BV64).
+    pub(super) count: Sexp,
+    pub(super) stride: Stride,
+}
 
 impl Encoder<'_> {
     /// The trip bound of `cond`, a conjunct of `l`'s test, when it is `i < ub` / `i <= ub` /
@@ -26,9 +58,9 @@ impl Encoder<'_> {
         prev_it: &Sexp,
         started: &Sexp,
         th: usize,
-    ) {
+    ) -> Option<Stride> {
         let Expr::Binary { op, lhs, rhs, .. } = cond else {
-            return;
+            return None;
         };
         let strip = |e: &Expr| -> Option<VarId> {
             match e {
@@ -48,46 +80,47 @@ impl Encoder<'_> {
                     BinOp::Le => BinOp::Ge,
                     BinOp::Gt => BinOp::Lt,
                     BinOp::Ge => BinOp::Le,
-                    _ => return,
+                    _ => return None,
                 };
                 (v, &**lhs, flipped)
             }
-            _ => return,
+            _ => return None,
         };
         if mentions(bound, &closed.keys().copied().collect()) {
-            return;
+            return None;
         }
         let k = match closed.get(&v) {
             Some(ClosedForm::Linear(k)) => k,
             Some(ClosedForm::Doubling) => {
                 self.doubling_bound(l, v, bound, op, entry, prev_it, started, th);
-                return;
+                return None;
             }
-            _ => return,
+            _ => return None,
         };
         let ty = self.k.var(v).ty;
-        let Ty::Int { bits: w, signed } = ty else { return };
+        let Ty::Int { bits: w, signed } = ty else { return None };
         if bound.ty() != ty {
-            return;
+            return None;
         }
         let wide = w + 66;
         let ext = |x: Sexp, s: bool| extend(x, w, wide, s);
         let v0 = self.read_var(v, entry, th);
-        let i0 = ext(v0, signed);
+        let i0 = ext(v0.clone(), signed);
         let b = self.expr(bound, entry, th);
         let b = ext(b, signed);
-        // The step as a mathematical integer: `-k'` when written as a negation.
-        let kk = match k {
+        // The step as a mathematical integer (`-k'` when written as a negation), and as
+        // written when it is not a negation (`stride_lemmas` reads it).
+        let (kk, step) = match k {
             Expr::Unary { op: UnOp::Neg, arg, .. } if arg.ty().bits() == w => {
                 let a = self.expr(arg, entry, th);
-                app("bvneg", vec![ext(a, arg.ty().is_signed())])
+                (app("bvneg", vec![ext(a, arg.ty().is_signed())]), None)
             }
             _ => {
                 let a = self.expr(k, entry, th);
                 if k.ty().bits() != w {
-                    return;
+                    return None;
                 }
-                ext(a, k.ty().is_signed())
+                (ext(a.clone(), k.ty().is_signed()), Some(a))
             }
         };
         let num = |v: BigInt| Sexp::bv(&to_unsigned(&v, wide), wide);
@@ -112,7 +145,7 @@ impl Encoder<'_> {
         let (sign, reach_op, limit_cmp, limit) = match op {
             BinOp::Lt | BinOp::Le => ("bvsgt", "bvsub", "bvsle", max),
             BinOp::Gt | BinOp::Ge => ("bvslt", "bvadd", "bvsge", min),
-            _ => return,
+            _ => return None,
         };
         let reach = if matches!(op, BinOp::Lt | BinOp::Gt) {
             app(reach_op, vec![b.clone(), num(1.into())])
@@ -124,7 +157,21 @@ impl Encoder<'_> {
             app(limit_cmp, vec![app("bvadd", vec![reach, kk]), num(limit)]),
         );
         let holds = app(cmp, vec![last, b]);
-        self.assert(app("=>", vec![and(and(guard, entered), started.clone()), holds]));
+        let premise = and(guard, entered);
+        self.assert(app("=>", vec![and(premise.clone(), started.clone()), holds]));
+        // Counting up by a step written as it is: the lemmas of `stride_lemmas` rest on this.
+        let step = match op {
+            BinOp::Lt | BinOp::Le => step?,
+            _ => return None,
+        };
+        Some(Stride {
+            v,
+            v0,
+            step,
+            premise,
+            signed,
+            width: w,
+        })
     }
 
     /// The trip bound of a doubling `v` (`for (s = 1; s < n; s *= 2)`: [`ClosedForm::Doubling`],
@@ -180,5 +227,80 @@ impl Encoder<'_> {
         let cmp = if op == BinOp::Lt { "bvslt" } else { "bvsle" };
         let holds = and(small, app(cmp, vec![last, b]));
         self.assert(app("=>", vec![and(and(guard, positive), started.clone()), holds]));
+    }
+}
+
+impl Encoder<'_> {
+    /// Valid lemmas of `l`'s linear variables counting up, from the trip bounds asserted for
+    /// each thread's counts (`self.strides`), made when `l`'s encoding ends with the values at
+    /// those counts (`instances`, per thread: count and state). Under a bound's premise, the
+    /// value at a count `c` is `v0 + c*s` exactly (no wrap: the test held at `c - 1`, and one
+    /// step past the largest value it admits stays within the type), so
+    /// - each thread's value is at least its entry value `v0`;
+    /// - two threads' values (pair model) with one step `s` written alike (a uniform stride:
+    ///   `blockDim.x * gridDim.x`) and entry values in `[0, s)` are equal only at equal entry
+    ///   values and counts (the grid-stride loop's injectivity: `v0 + c*s` with `v0 < s` is a
+    ///   mixed-radix number).
+    ///
+    /// They spare the solver the search for the carries of the products `c*s` (a symbolic stride:
+    /// llm.c's `layernorm_backward_kernel3`, whose race query on `dinp` yices decided in 57 s
+    /// without them and in about 1 s with them).
+    pub(super) fn stride_lemmas(&mut self, l: &AbstractLoop, instances: &[Vec<(Sexp, TState)>]) {
+        let key = l as *const AbstractLoop as usize;
+        let (mine, rest): (Vec<StrideAt>, Vec<StrideAt>) = std::mem::take(&mut self.strides)
+            .into_iter()
+            .partition(|s| s.key == key);
+        self.strides = rest;
+        // Each with the value at its count.
+        let mut at = Vec::new();
+        for s in mine {
+            let Some((_, state)) = instances.get(s.th).and_then(|i| i.iter().find(|(c, _)| *c == s.count)) else {
+                continue;
+            };
+            let value = self.read_var(s.stride.v, &mut state.clone(), s.th);
+            if value != s.stride.v0 {
+                let ge = if s.stride.signed { "bvsge" } else { "bvuge" };
+                let lemma = app(ge, vec![value.clone(), s.stride.v0.clone()]);
+                self.assert(app("=>", vec![s.stride.premise.clone(), lemma]));
+            }
+            at.push((s, value));
+        }
+        if !self.model.pair() {
+            return;
+        }
+        let below = |s: &Stride| {
+            let zero = bvn(0, s.width);
+            if s.signed {
+                and(
+                    app("bvsle", vec![zero, s.v0.clone()]),
+                    app("bvslt", vec![s.v0.clone(), s.step.clone()]),
+                )
+            } else {
+                app("bvult", vec![s.v0.clone(), s.step.clone()])
+            }
+        };
+        for (a, va) in at.iter().filter(|(s, _)| s.th == 0) {
+            for (b, vb) in at.iter().filter(|(s, _)| s.th == 1) {
+                let (x, y) = (&a.stride, &b.stride);
+                if x.v != y.v || x.step != y.step || va == vb {
+                    continue;
+                }
+                let premise = app(
+                    "and",
+                    vec![
+                        x.premise.clone(),
+                        y.premise.clone(),
+                        below(x),
+                        below(y),
+                        app("=", vec![va.clone(), vb.clone()]),
+                    ],
+                );
+                let equal = and(
+                    app("=", vec![x.v0.clone(), y.v0.clone()]),
+                    app("=", vec![a.count.clone(), b.count.clone()]),
+                );
+                self.assert(app("=>", vec![premise, equal]));
+            }
+        }
     }
 }

@@ -27,6 +27,20 @@ impl Scaled {
     }
 }
 
+/// An offset read as `S*i + rest` ([`Facts::row`]).
+struct Row {
+    /// The row index.
+    i: Sexp,
+    /// Its width in bits.
+    wi: u32,
+    /// The literal it is multiplied by before its extension (1 for none).
+    r: BigUint,
+    /// The row's byte scale `S`.
+    scale: BigUint,
+    /// The sum of the other terms (64 bits).
+    rest: Sexp,
+}
+
 impl Facts {
     /// `x` as `u + m*v` with `u < m` and no wrapping in `x`'s width: `(u, m, v)`. A product
     /// alone is `0 + m*v` when `m >= 1`.
@@ -164,11 +178,34 @@ impl Facts {
     /// solver the 64-bit comparisons even without a radix); then the mixed-radix lemmas of
     /// `(x1, x2)`. `c` is the greatest common divisor of both offsets' scales
     /// ([`Facts::scaled_terms`]): a row's byte offset `b*(4*P)` plus an element's `sext(4*i)*4`
-    /// plus a vector's member `12` is `4*(b*P + sext(4*i) + 3)`. Nothing for other offsets.
+    /// plus a vector's member `12` is `4*(b*P + sext(4*i) + 3)`. Where that gives no lemma, the
+    /// rows' ([`Facts::row_overlap_lemma`]); nothing for other offsets.
     pub(crate) fn offset_lemmas(&self, o1: &Sexp, w1: u32, o2: &Sexp, w2: u32, out: &mut Vec<Sexp>) {
         let (Some(t1), Some(t2)) = (self.scaled_terms(o1), self.scaled_terms(o2)) else {
             return;
         };
+        // Where the scales give no lemma (a sum of three or more terms without a mixed-radix
+        // reading, or a vector's member offsets of a smaller scale than the access), the rows'.
+        let row = self.row_overlap_lemma((o1, &t1, w1), (o2, &t2, w2));
+        let mut mine = Vec::new();
+        self.scaled_lemmas((o1, t1, w1), (o2, t2, w2), &mut mine);
+        if mine.is_empty() {
+            mine.extend(row);
+        }
+        for l in mine {
+            if !out.contains(&l) {
+                out.push(l);
+            }
+        }
+    }
+
+    /// [`Facts::offset_lemmas`] by the offsets' common scale ([`Facts::scaled_terms`]).
+    fn scaled_lemmas(
+        &self,
+        (o1, t1, w1): (&Sexp, Vec<Scaled>, u32),
+        (o2, t2, w2): (&Sexp, Vec<Scaled>, u32),
+        out: &mut Vec<Sexp>,
+    ) {
         // The greatest common scale of both offsets' terms.
         let c1 = t1
             .iter()
@@ -226,6 +263,148 @@ impl Facts {
                 out.push(l);
             }
         }
+    }
+
+    /// For byte offsets `o = S*i + r` (`w1`, `w2` bytes) whose term of greatest scale is a row,
+    /// `ext(i*R)*s` or `ext(i)*S` with literals `R`, `s` and `S = s*R` (`out + C*t` indexed by
+    /// a column and a vector's member: `2*sext(768*t) + 2*sext(c) + 4*m`), and `r` the other
+    /// terms: `0 <= i1, i2 <= K` (`K*R` does not wrap), `0 <= r1 <= S - w1`,
+    /// `0 <= r2 <= S - w2` and the bytes overlapping (signed, as the race queries compare)
+    /// imply `i1 = i2`: each offset is `S*i + r` exactly, and two rows' bytes are `S` apart.
+    /// With one width `w` dividing `S`, and `r1`, `r2` multiples of `w`, also `r1 = r2`. A
+    /// valid fact: it spares the solver refuting the overlap of two rows by bit blasting the
+    /// products (llm.c's `fused_residual_forward_kernel6`, whose `store128` to
+    /// `residual + C*tidx` yices did not decide in 100 s; 0.6 s with it). `None` for other
+    /// offsets.
+    fn row_overlap_lemma(&self, a: (&Sexp, &[Scaled], u32), b: (&Sexp, &[Scaled], u32)) -> Option<Sexp> {
+        let (o1, t1, w1) = a;
+        let (o2, t2, w2) = b;
+        let (
+            Row {
+                i: i1,
+                wi: wi1,
+                r: r1,
+                scale: s1,
+                rest: rest1,
+            },
+            Row {
+                i: i2,
+                wi: wi2,
+                r: r2,
+                scale: s2,
+                rest: rest2,
+            },
+        ) = (self.row(t1)?, self.row(t2)?);
+        if (wi1, &r1, &s1) != (wi2, &r2, &s2) || wi1 < 2 || r1.is_zero() {
+            return None;
+        }
+        // `i*R` below 2^(wi-1) keeps the product and its extension exact; `S*i + r` stays
+        // below 2^62 when `S*K` does.
+        let k = ((BigUint::one() << (wi1 - 1)) - 1u8) / &r1;
+        if &s1 * (&k + 1u8) >= BigUint::one() << 62 {
+            return None;
+        }
+        let zero = |w: u32| Sexp::bv(&BigUint::zero(), w);
+        let within = |i: &Sexp| {
+            Sexp::app(
+                "and",
+                vec![
+                    Sexp::app("bvsle", vec![zero(wi1), i.clone()]),
+                    Sexp::app("bvsle", vec![i.clone(), Sexp::bv(&k, wi1)]),
+                ],
+            )
+        };
+        let aligned = w1 == w2 && w1.is_power_of_two() && (&s1 % w1).is_zero() && w1 > 1;
+        let fits = |r: &Sexp, w: u32| {
+            let mut c = vec![
+                Sexp::app("bvsle", vec![zero(64), r.clone()]),
+                Sexp::app(
+                    "bvsle",
+                    vec![
+                        Sexp::app("bvadd", vec![r.clone(), Sexp::bv(&BigUint::from(w), 64)]),
+                        Sexp::bv(&s1, 64),
+                    ],
+                ),
+            ];
+            if aligned {
+                let mask = Sexp::bv(&BigUint::from(w - 1), 64);
+                c.push(Sexp::app(
+                    "=",
+                    vec![Sexp::app("bvand", vec![r.clone(), mask]), zero(64)],
+                ));
+            }
+            c
+        };
+        let lt = |a: &Sexp, b: &Sexp, w: u32| {
+            Sexp::app(
+                "bvslt",
+                vec![
+                    a.clone(),
+                    Sexp::app("bvadd", vec![b.clone(), Sexp::bv(&BigUint::from(w), 64)]),
+                ],
+            )
+        };
+        let mut premise = vec![within(&i1), within(&i2)];
+        premise.extend(fits(&rest1, w1));
+        premise.extend(fits(&rest2, w2));
+        premise.push(lt(o1, o2, w2));
+        premise.push(lt(o2, o1, w1));
+        let mut equal = vec![Sexp::app("=", vec![i1, i2])];
+        if aligned {
+            equal.push(Sexp::app("=", vec![rest1, rest2]));
+        }
+        Some(Sexp::app(
+            "=>",
+            vec![Sexp::app("and", premise), Sexp::app("and", equal)],
+        ))
+    }
+
+    /// The row of an offset's terms ([`Facts::row_overlap_lemma`]): the term of greatest scale,
+    /// when it is `ext(i*R)*s` or `ext(i)*s` and every other term's scale is smaller.
+    fn row(&self, terms: &[Scaled]) -> Option<Row> {
+        // The best term so far (its position and row), and the greatest scale of the others.
+        let mut best: Option<(usize, Row)> = None;
+        let mut second = BigUint::zero();
+        for (n, t) in terms.iter().enumerate() {
+            let Scaled::Times(y, s) = t else {
+                second = second.max(t.scale().clone());
+                continue;
+            };
+            let Some((Op::Ext(_, _), [inner])) = split(self.resolve(y)) else {
+                second = second.max(s.clone());
+                continue;
+            };
+            let wi = self.width(inner)?;
+            let (i, r) = self
+                .by_literal(inner)
+                .unwrap_or_else(|| (inner.clone(), BigUint::one()));
+            let scale = s * &r;
+            match &best {
+                Some((_, b)) if b.scale >= scale => second = second.max(scale),
+                _ => {
+                    if let Some((_, b)) = best.take() {
+                        second = second.max(b.scale);
+                    }
+                    let rest = Sexp::bv(&BigUint::zero(), 64);
+                    best = Some((n, Row { i, wi, r, scale, rest }));
+                }
+            }
+        }
+        let (n, mut row) = best?;
+        if row.scale <= second {
+            return None;
+        }
+        row.rest = terms
+            .iter()
+            .enumerate()
+            .filter(|(m, _)| *m != n)
+            .map(|(_, t)| match t {
+                Scaled::Times(y, c) => Sexp::app("bvmul", vec![y.clone(), Sexp::bv(c, 64)]),
+                Scaled::Chosen(y, _) => y.clone(),
+            })
+            .reduce(|p, q| Sexp::app("bvadd", vec![p, q]))
+            .unwrap_or(row.rest);
+        Some(row)
     }
 
     /// `t` as `x * c` or `c * x` with `c` a literal and `x` not: (`x`, `c`).
