@@ -2,7 +2,9 @@
 //! arbitrary iteration's count, for a linear or a doubling loop-carried variable that the test
 //! compares with a bound the loop does not change ([`Encoder::iteration_bounds`] asks for
 //! them). Each is a valid fact of the executions that reach the iteration, so asserting it
-//! leaves every such execution in.
+//! leaves every such execution in. From the bounds of counters counting up, the lemmas of
+//! [`Encoder::stride_lemmas`] (monotone from the start; injective in start and count for a
+//! shared stride above the starts: the grid-stride loop), valid facts of the same executions.
 
 use super::{Encoder, TState};
 use crate::encode::terms::{and, app, bvn, extend, t, to_unsigned};
