@@ -295,7 +295,14 @@ impl Facts {
                 rest: rest2,
             },
         ) = (self.row(t1)?, self.row(t2)?);
-        if (wi1, &r1, &s1) != (wi2, &r2, &s2) || wi1 < 2 || r1.is_zero() {
+        // A row alone is the common scale's case; a row narrower than an access gives nothing.
+        if (wi1, &r1, &s1) != (wi2, &r2, &s2)
+            || wi1 < 2
+            || r1.is_zero()
+            || t1.len() < 2
+            || t2.len() < 2
+            || s1 < BigUint::from(w1.max(w2))
+        {
             return None;
         }
         // `i*R` below 2^(wi-1) keeps the product and its extension exact; `S*i + r` stays

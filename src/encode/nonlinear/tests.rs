@@ -947,3 +947,57 @@ fn a_product_with_an_even_factor_is_even_when_relaxed() {
     check.push_str("(assert (not (= ((_ extract 0 0) (bvmul it (bvmul g #b000010))) #b0)))\n(check-sat)\n");
     assert_eq!(z3_says(&check), "unsat");
 }
+
+#[test]
+fn row_overlap_lemma_is_valid_and_needs_its_bounds() {
+    // `2*sext(768*i) + 2*sext(c)`: rows of 768 2-byte elements, 4-byte accesses at column `c`
+    // (`out + C*t` indexed by a column: llm.c's store128 pieces). The common scale 2 is below
+    // the width, so only the rows' lemma applies.
+    let mut cmds = Vec::new();
+    for t in ["t1", "t2"] {
+        for v in ["i", "c"] {
+            cmds.push(Command::DeclareConst {
+                name: format!("{t}.{v}"),
+                sort: Sexp::bv_sort(32),
+            });
+        }
+    }
+    let o = |t: &str| {
+        parse_sexp(&format!(
+            "(bvadd (bvmul ((_ sign_extend 32) (bvmul #x00000300 {t}.i)) #x0000000000000002) (bvmul ((_ sign_extend 32) {t}.c) #x0000000000000002))"
+        ))
+    };
+    let mut out = Vec::new();
+    nonlinear::Facts::new(&cmds).offset_lemmas(&o("t1"), 4, &o("t2"), 4, &mut out);
+    assert_eq!(out.len(), 1, "{out:?}");
+    let text = out[0].to_string();
+    assert!(
+        text.starts_with("(=> (and (and (bvsle #x00000000 t1.i) (bvsle t1.i #x002aaaaa))"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(
+            "(and (= t1.i t2.i) (= (bvmul ((_ sign_extend 32) t1.c) #x0000000000000002) (bvmul ((_ sign_extend 32) t2.c) #x0000000000000002))))"
+        ),
+        "{text}"
+    );
+    let neg = Sexp::app("not", vec![out[0].clone()]);
+    assert_eq!(z3_says(&script_text(&cmds, &[neg])), "unsat");
+    // Without the column's bounds it would be false: column 768 is the next row's first.
+    let overlap = "(and (bvslt o1 (bvadd o2 #x0000000000000004)) (bvslt o2 (bvadd o1 #x0000000000000004)))"
+        .replace("o1", &o("t1").to_string())
+        .replace("o2", &o("t2").to_string());
+    let would_be = parse_sexp(&format!(
+        "(not (=> (and (bvsle #x00000000 t1.i) (bvsle t1.i #x002aaaaa) (bvsle #x00000000 t2.i) (bvsle t2.i #x002aaaaa) {overlap}) (= t1.i t2.i)))"
+    ));
+    assert_eq!(z3_says(&script_text(&cmds, &[would_be])), "sat");
+    // One term alone is the common scale's case: no rows' lemma beside it.
+    let one = |t: &str| {
+        parse_sexp(&format!(
+            "(bvmul ((_ sign_extend 32) (bvmul #x00000300 {t}.i)) #x0000000000000002)"
+        ))
+    };
+    let mut out = Vec::new();
+    nonlinear::Facts::new(&cmds).offset_lemmas(&one("t1"), 4, &one("t2"), 4, &mut out);
+    assert!(out.iter().all(|l| !l.to_string().contains("#x002aaaaa")), "{out:?}");
+}
