@@ -233,15 +233,6 @@ impl Facts {
                 ],
             )
         };
-        let lt = |a: &Sexp, b: &Sexp, w: u32| {
-            Sexp::app(
-                "bvslt",
-                vec![
-                    a.clone(),
-                    Sexp::app("bvadd", vec![b.clone(), Sexp::bv(&BigUint::from(w), 64)]),
-                ],
-            )
-        };
         let mut radix = Vec::new();
         self.pair_lemmas(&x1, &x2, &mut radix);
         radix.extend(self.row_major_lemma(&x1, &x2));
@@ -253,7 +244,12 @@ impl Facts {
             vec![
                 Sexp::app(
                     "and",
-                    vec![in_range(&x1), in_range(&x2), lt(o1, o2, w2), lt(o2, o1, w1)],
+                    vec![
+                        in_range(&x1),
+                        in_range(&x2),
+                        before_end(o1, o2, w2),
+                        before_end(o2, o1, w1),
+                    ],
                 ),
                 Sexp::app("=", vec![x1, x2]),
             ],
@@ -342,20 +338,11 @@ impl Facts {
             }
             c
         };
-        let lt = |a: &Sexp, b: &Sexp, w: u32| {
-            Sexp::app(
-                "bvslt",
-                vec![
-                    a.clone(),
-                    Sexp::app("bvadd", vec![b.clone(), Sexp::bv(&BigUint::from(w), 64)]),
-                ],
-            )
-        };
         let mut premise = vec![within(&i1), within(&i2)];
         premise.extend(fits(&rest1, w1));
         premise.extend(fits(&rest2, w2));
-        premise.push(lt(o1, o2, w2));
-        premise.push(lt(o2, o1, w1));
+        premise.push(before_end(o1, o2, w2));
+        premise.push(before_end(o2, o1, w1));
         let mut equal = vec![Sexp::app("=", vec![i1, i2])];
         if aligned {
             equal.push(Sexp::app("=", vec![rest1, rest2]));
@@ -559,4 +546,16 @@ impl Facts {
             ],
         ))
     }
+}
+
+/// `a < b + w`, signed, of 64-bit byte offsets: with its mirror, that the bytes `[a, a + w_a)` and
+/// `[b, b + w)` overlap, as the race queries compare them.
+fn before_end(a: &Sexp, b: &Sexp, w: u32) -> Sexp {
+    Sexp::app(
+        "bvslt",
+        vec![
+            a.clone(),
+            Sexp::app("bvadd", vec![b.clone(), Sexp::bv(&BigUint::from(w), 64)]),
+        ],
+    )
 }
