@@ -1324,3 +1324,42 @@ fn a_device_property_has_the_range_of_every_device() {
         }
     }
 }
+
+/// The launch contracts' no-wrap bounds are not asked again where the launch itself bounds the
+/// thread count: `sm_loop_race.cu`'s grid of `4 * prop.multiProcessorCount` blocks of 128
+/// threads has at most 2^19 threads, which one small query shows from the launch's
+/// assumptions, so its possible race (in a loop abstracted by an arbitrary iteration) costs one
+/// re-verification (no signed overflow), not three. Its twin with a grid from the command line
+/// (`argv_loop_race.cu`) is still verified again under `linear index < 2^31`. Both races stay
+/// reported, as possible.
+#[test]
+fn a_launch_that_bounds_its_threads_needs_no_no_wrap_contract() {
+    let dir = Path::new("tests/kernels/device_props");
+    for (file, bounded) in [("sm_loop_race.cu", true), ("argv_loop_race.cu", false)] {
+        for solver in ["z3", "yices"] {
+            let (code, v, err) = gpug(&["--solver", solver, "--explain"], &dir.join(file));
+            assert_eq!(code, Some(1), "{file} {solver}: {v}\n{err}");
+            let ks = kernels(&v);
+            assert_eq!(ks[0]["verdict"], "defect", "{file} {solver}: {v}");
+            let findings = ks[0]["findings"].as_array().expect("findings");
+            assert!(
+                findings.iter().any(|f| f["kind"] == "race" && f["possible"] == true),
+                "{file} {solver}: {v}"
+            );
+            let answers: Vec<&str> = ks[0]["answers"]
+                .as_array()
+                .expect("answers")
+                .iter()
+                .filter_map(Value::as_str)
+                .collect();
+            let bound_asked = answers.iter().any(|a| a.contains("linear index < 2^31"));
+            let probed = answers.iter().any(|a| a.starts_with("no wrap implied by the launch"));
+            assert_eq!(bound_asked, !bounded, "{file} {solver}: {answers:#?}");
+            assert_eq!(probed, bounded, "{file} {solver}: {answers:#?}");
+            assert!(
+                answers.iter().any(|a| a.contains("no signed overflow")),
+                "{file} {solver}: {answers:#?}"
+            );
+        }
+    }
+}

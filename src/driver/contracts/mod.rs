@@ -131,6 +131,7 @@ pub(in crate::driver) fn apply(
     run.dump = false;
     run.gave_up = false;
     let mut answers = Vec::new();
+    bounded_by_launch(k, opts, run, &mut v, &mut answers)?;
     let mut outcome = standard(k, opts, run, &v, result, &mut answers).and_then(|bits| {
         signed(k, opts, run, &v, bits, result, &mut answers).map(|assumed| v.signed_assumed = assumed)
     });
@@ -143,6 +144,69 @@ pub(in crate::driver) fn apply(
     result.queries += run.queries - saved.1;
     result.time = run.elapsed();
     outcome
+}
+
+/// Closes the no-wrap assumptions of `v` when the kernel's own leading assumptions (those of
+/// a host launch: `gridDim.x = 8 * cuda_num_SMs`, `0 <= cuda_num_SMs <= 1024`, `blockDim.x =
+/// 128`) already bound every wrapping dimension's thread count, and the whole launch's when
+/// `v` would bound it, within 2^31: re-verifying under those assumptions would then ask the
+/// same queries again and find the same findings. Decided by one small query, the leading
+/// assumptions with some bound broken ([`satisfiable`]); nothing changes when it is
+/// satisfiable or undecided, or when the kernel has no leading assumption. Errors: the solver
+/// cannot start.
+fn bounded_by_launch(
+    k: &Kernel,
+    opts: &dyn Reverify,
+    run: &mut KernelRun,
+    v: &mut Vocabulary,
+    answers: &mut Vec<String>,
+) -> Result<(), Error> {
+    let assumes = k
+        .body
+        .iter()
+        .take_while(|s| matches!(s.kind, StmtKind::Assume { .. } | StmtKind::Havoc { .. }))
+        .any(|s| matches!(s.kind, StmtKind::Assume { .. }));
+    if !v.wraps() || !assumes {
+        return Ok(());
+    }
+    let Some(all) = v
+        .no_wrap(v.combined)
+        .into_iter()
+        .reduce(|l, r| relations::binary(crate::ir::BinOp::LAnd, l, r))
+    else {
+        return Ok(());
+    };
+    let broken = Stmt {
+        kind: StmtKind::Assume {
+            cond: Expr::Unary {
+                op: crate::ir::UnOp::Not,
+                arg: Box::new(all),
+                ty: Ty::Bool,
+            },
+        },
+        span: k.span.clone(),
+    };
+    let launch = Launch {
+        geometry: v.geometry.clone(),
+        index_fits: None,
+        signed: Vec::new(),
+        only: None,
+        prefer: Vec::new(),
+    };
+    if satisfiable(
+        k,
+        opts,
+        run,
+        &launch,
+        vec![broken],
+        "no wrap implied by the launch",
+        answers,
+    )? == Some(false)
+    {
+        v.wrap = [false; 3];
+        v.combined = false;
+    }
+    Ok(())
 }
 
 /// The conditions of the contracts' vocabulary, all at once, for a launch with `geometry`
@@ -372,21 +436,43 @@ impl Vocabulary {
                 relations::int(1),
             ));
         }
+        out.extend(self.no_wrap(false));
+        out
+    }
+
+    /// The no-wrap assumptions at 2^31 as uniform entry conditions: `(u64)gridDim.d *
+    /// (u64)blockDim.d <= 2^31` for each dimension whose index may wrap; with `total`, also the
+    /// whole launch's thread count, as its running products (`gridDim.x`, then times
+    /// `blockDim.x`, then times `gridDim.y`, and so on) each at most 2^31. In 64 bits each
+    /// product of one within 2^31 and a dimension below 2^32 is exact, so together they say
+    /// exactly that the whole count is.
+    fn no_wrap(&self, total: bool) -> Vec<Expr> {
+        let wide = |b: Builtin| Expr::Cast {
+            arg: Box::new(Expr::Builtin(b)),
+            ty: Ty::U64,
+        };
+        let bound = || Expr::Const {
+            value: BigInt::from(1u64 << 31),
+            ty: Ty::U64,
+        };
+        let mul = |l, r| relations::binary(crate::ir::BinOp::Mul, l, r);
+        let mut out = Vec::new();
         for d in Dim::ALL.into_iter().filter(|d| self.wrap[d.index()]) {
-            let wide = |b: Builtin| Expr::Cast {
-                arg: Box::new(Expr::Builtin(b)),
-                ty: Ty::U64,
-            };
-            let threads = relations::binary(
-                crate::ir::BinOp::Mul,
-                wide(Builtin::GridDim(d)),
-                wide(Builtin::BlockDim(d)),
-            );
-            let bound = Expr::Const {
-                value: BigInt::from(1u64 << 31),
-                ty: Ty::U64,
-            };
-            out.push(relations::binary(crate::ir::BinOp::Le, threads, bound));
+            let threads = mul(wide(Builtin::GridDim(d)), wide(Builtin::BlockDim(d)));
+            out.push(relations::binary(crate::ir::BinOp::Le, threads, bound()));
+        }
+        if total {
+            let mut product: Option<Expr> = None;
+            for d in Dim::ALL {
+                for b in [Builtin::GridDim(d), Builtin::BlockDim(d)] {
+                    let next = match product.take() {
+                        None => wide(b),
+                        Some(p) => mul(p, wide(b)),
+                    };
+                    out.push(relations::binary(crate::ir::BinOp::Le, next.clone(), bound()));
+                    product = Some(next);
+                }
+            }
         }
         out
     }
