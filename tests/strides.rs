@@ -61,11 +61,16 @@ fn verifies(file: &str) {
 
 /// `file` is a defect with yices, with a race on `out`.
 fn races_on_out(file: &str) {
+    races_on(file, "out");
+}
+
+/// `file` is a defect with yices, with a race on `array`.
+fn races_on(file: &str, array: &str) {
     let (code, k, json) = verdict(file, "yices");
     assert_eq!(code, Some(1), "{json}");
     assert_eq!(k["verdict"], "defect", "{json}");
     let findings = k["findings"].as_array().expect("findings");
-    assert!(findings.iter().any(|f| f["array"] == "out"), "{json}");
+    assert!(findings.iter().any(|f| f["array"] == array), "{json}");
 }
 
 #[test]
@@ -94,4 +99,31 @@ fn vector_rows_verify() {
 #[test]
 fn vector_rows_with_overlapping_vectors_race() {
     races_on_out("vector_rows_race.cu");
+}
+
+/// Rows after a literal: each block's slab starts 128 bytes past a multiple of the row
+/// (`scratch += 32`, llm.c's `layernorm_backward_kernel10`). The rows' lemma reads the offsets
+/// from their least value beside the row: the linear race query's chosen access is among
+/// `128 + …` and `6528 + …`, and its rest is taken from 128 (`#xffffffffffffff80` added), so
+/// that it lies within one row.
+#[test]
+fn rows_after_a_literal_verify() {
+    verifies("partial_rows.cu");
+    let dir = tempfile::tempdir().unwrap();
+    let at = dir.path().display().to_string();
+    let (code, _) = run("partial_rows.cu", &["--solver", "yices", "--dump-smt2", &at]);
+    assert_eq!(code, Some(0));
+    let query = std::fs::read_to_string(dir.path().join("partial_rows.race.scratch.seg0.L13.smt2")).unwrap();
+    assert!(
+        query.lines().any(|l| l
+            .starts_with("(assert (=> (and (and (bvsle #x00000000 t1.blockIdx.x) (bvsle t1.blockIdx.x #x000a3d70))")
+            && l.contains("#x0000000000000004)) #xffffffffffffff80)) (bvsle (bvadd (bvadd (bvadd race.t1.off0.0@")
+            && l.contains("(and (= t1.blockIdx.x t2.blockIdx.x)")),
+        "{query}"
+    );
+}
+
+#[test]
+fn rows_after_a_literal_one_slab_apart_race() {
+    races_on("partial_rows_race.cu", "scratch");
 }

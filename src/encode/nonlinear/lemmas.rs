@@ -4,6 +4,7 @@
 //! arithmetic, stated so that the solver need not bit-blast the products it spares.
 
 use super::*;
+use num_bigint::BigInt;
 
 /// Most nested decompositions followed by [`Facts::pair_lemmas`].
 const LEMMA_DEPTH: u32 = 4;
@@ -181,14 +182,17 @@ impl Facts {
     /// plus a vector's member `12` is `4*(b*P + sext(4*i) + 3)`. Where that gives no lemma, the
     /// rows' ([`Facts::row_overlap_lemma`]); nothing for other offsets.
     pub(crate) fn offset_lemmas(&self, o1: &Sexp, w1: u32, o2: &Sexp, w2: u32, out: &mut Vec<Sexp>) {
-        let (Some(t1), Some(t2)) = (self.scaled_terms(o1), self.scaled_terms(o2)) else {
+        let (Some((t1, l1)), Some((t2, l2))) = (self.scaled_terms(o1), self.scaled_terms(o2)) else {
             return;
         };
         // Where the scales give no lemma (a sum of three or more terms without a mixed-radix
-        // reading, or a vector's member offsets of a smaller scale than the access), the rows'.
-        let row = self.row_overlap_lemma((o1, &t1, w1), (o2, &t2, w2));
+        // reading, a vector's member offsets of a smaller scale than the access, or a literal
+        // summand: a field's offset, a pointer moved by a literal), the rows'.
+        let row = self.row_overlap_lemma((o1, &t1, &l1, w1), (o2, &t2, &l2, w2));
         let mut mine = Vec::new();
-        self.scaled_lemmas((o1, t1, w1), (o2, t2, w2), &mut mine);
+        if l1.is_zero() && l2.is_zero() {
+            self.scaled_lemmas((o1, t1, w1), (o2, t2, w2), &mut mine);
+        }
         if mine.is_empty() {
             mine.extend(row);
         }
@@ -267,14 +271,21 @@ impl Facts {
     /// terms: `0 <= i1, i2 <= K` (`K*R` does not wrap), `0 <= r1 <= S - w1`,
     /// `0 <= r2 <= S - w2` and the bytes overlapping (signed, as the race queries compare)
     /// imply `i1 = i2`: each offset is `S*i + r` exactly, and two rows' bytes are `S` apart.
+    /// Literal summands (`scratch += 32`: `128 + …`) are read as one base `L` taken from both
+    /// offsets, `o = L + S*i + r`, `L` the least value beside the rows, so that both rests
+    /// start near 0 ([`Facts::least_beside_row`]); overlapping is the same after the shift.
     /// With one width `w` dividing `S`, and `r1`, `r2` multiples of `w`, also `r1 = r2`. A
     /// valid fact: it spares the solver refuting the overlap of two rows by bit blasting the
     /// products (llm.c's `fused_residual_forward_kernel6`, whose `store128` to
     /// `residual + C*tidx` yices did not decide in 100 s; 0.6 s with it). `None` for other
     /// offsets.
-    fn row_overlap_lemma(&self, a: (&Sexp, &[Scaled], u32), b: (&Sexp, &[Scaled], u32)) -> Option<Sexp> {
-        let (o1, t1, w1) = a;
-        let (o2, t2, w2) = b;
+    fn row_overlap_lemma(
+        &self,
+        a: (&Sexp, &[Scaled], &BigInt, u32),
+        b: (&Sexp, &[Scaled], &BigInt, u32),
+    ) -> Option<Sexp> {
+        let (o1, t1, l1, w1) = a;
+        let (o2, t2, l2, w2) = b;
         let (
             Row {
                 i: i1,
@@ -291,16 +302,38 @@ impl Facts {
                 rest: rest2,
             },
         ) = (self.row(t1)?, self.row(t2)?);
-        // A row alone is the common scale's case; a row narrower than an access gives nothing.
+        // A row alone is the common scale's case; a row narrower than an access gives nothing;
+        // literals far from 0 could make the sums wrap.
+        let alone = |t: &[Scaled], l: &BigInt| t.len() < 2 && l.is_zero();
+        let near = |l: &BigInt| l.magnitude() < &(BigUint::one() << 40u32);
         if (wi1, &r1, &s1) != (wi2, &r2, &s2)
             || wi1 < 2
             || r1.is_zero()
-            || t1.len() < 2
-            || t2.len() < 2
+            || alone(t1, l1)
+            || alone(t2, l2)
+            || !near(l1)
+            || !near(l2)
             || s1 < BigUint::from(w1.max(w2))
         {
             return None;
         }
+        // Both offsets read from one base `L`: `o = L + S*i + rest`, with `rest` the other
+        // terms plus `l - L` (mod 2^64), which is `o - S*i - L` for any `L`; the premises bound
+        // `rest` itself. `L` is the smaller of the offsets' least values beside their rows
+        // (the literal, and the least of each chosen literal: a linear race query's chosen
+        // access among `128 + …` and `6528 + …`), so that both rests start near 0.
+        let base = self.least_beside_row(t1, l1).min(self.least_beside_row(t2, l2));
+        let shifted = |rest: Sexp, l: &BigInt| {
+            let excess = l - &base;
+            if excess.is_zero() {
+                rest
+            } else {
+                let modulus = BigInt::one() << 64u32;
+                let bits = ((excess % &modulus) + &modulus) % &modulus;
+                Sexp::app("bvadd", vec![rest, Sexp::bv(bits.magnitude(), 64)])
+            }
+        };
+        let (rest1, rest2) = (shifted(rest1, l1), shifted(rest2, l2));
         // `i*R` below 2^(wi-1) keeps the product and its extension exact; `S*i + r` stays
         // below 2^62 when `S*K` does.
         let k = ((BigUint::one() << (wi1 - 1)) - 1u8) / &r1;
@@ -351,6 +384,23 @@ impl Facts {
             "=>",
             vec![Sexp::app("and", premise), Sexp::app("and", equal)],
         ))
+    }
+
+    /// The least value of an offset's literal `l` and chosen literals together (each chosen
+    /// literal's lower bound, when it is below 2^40): where its rest starts, the row aside
+    /// ([`Facts::row_overlap_lemma`]).
+    fn least_beside_row(&self, terms: &[Scaled], l: &BigInt) -> BigInt {
+        let mut least = l.clone();
+        for t in terms {
+            if let Scaled::Chosen(y, _) = t
+                && let Sexp::Atom(a) = self.resolve(y)
+                && let Some(lo) = self.lower.get(a)
+                && lo < &(BigUint::one() << 40u32)
+            {
+                least += BigInt::from(lo.clone());
+            }
+        }
+        least
     }
 
     /// The row of an offset's terms ([`Facts::row_overlap_lemma`]): the term of greatest scale,
@@ -413,27 +463,26 @@ impl Facts {
         }
     }
 
-    /// A 64-bit byte offset as a sum of terms, each a multiple of a literal scale: `y*c`, or a
-    /// chosen literal whose values are all multiples of one ([`Facts::bound`]). At most
-    /// [`SCALED_TERMS`] terms; `None` for a term of no known scale, a literal summand, or an
-    /// offset not 64 bits wide.
-    fn scaled_terms(&self, o: &Sexp) -> Option<Vec<Scaled>> {
+    /// A 64-bit byte offset as a sum of terms, each a multiple of a literal scale (`y*c`, or a
+    /// chosen literal whose values are all multiples of one: [`Facts::bound`]), and the sum of
+    /// its literal summands, read as a signed 64-bit value (`scratch += 32` before `scratch +
+    /// i`: `128 + 4*sext(i)`). At most [`SCALED_TERMS`] terms; `None` for a term of no known
+    /// scale, no term but literals, or an offset not 64 bits wide.
+    fn scaled_terms(&self, o: &Sexp) -> Option<(Vec<Scaled>, BigInt)> {
         if self.width(o) != Some(64) {
             return None;
         }
         let mut stack = vec![o];
         let mut out = Vec::new();
+        let mut literal = BigUint::zero();
         while let Some(t) = stack.pop() {
             if out.len() + stack.len() >= SCALED_TERMS {
                 return None;
             }
             if let Some((y, c)) = self.by_literal(t) {
                 out.push(Scaled::Times(y, c));
-            } else if self.literal(t).is_some() {
-                // A field's literal offset (`28*i + 23`, a struct's bytes): no lemma, as
-                // before scales were combined; the queries of struct copies (cvc5 on
-                // `cxx/struct_array_copy_race.cu`) grew past their limit with one per pair.
-                return None;
+            } else if let Some(c) = self.literal(t) {
+                literal += c;
             } else if let Sexp::Atom(a) = self.resolve(t)
                 && let Some(step) = self.steps.get(a)
             {
@@ -445,7 +494,13 @@ impl Facts {
                 }
             }
         }
-        (!out.is_empty()).then_some(out)
+        let literal = literal % (BigUint::one() << 64u32);
+        let signed = if literal >= BigUint::one() << 63u32 {
+            BigInt::from(literal) - (BigInt::one() << 64u32)
+        } else {
+            BigInt::from(literal)
+        };
+        (!out.is_empty()).then_some((out, signed))
     }
 
     /// The sum of [`Facts::scaled_terms`]' terms divided by `c` (which divides every scale),

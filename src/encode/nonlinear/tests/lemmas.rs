@@ -350,3 +350,54 @@ fn row_overlap_lemma_is_valid_and_needs_its_bounds() {
     nonlinear::Facts::new(&cmds).offset_lemmas(&one("t1"), 4, &one("t2"), 4, &mut out);
     assert!(out.iter().all(|l| !l.to_string().contains("#x002aaaaa")), "{out:?}");
 }
+
+#[test]
+fn row_overlap_lemma_reads_rows_after_literals() {
+    // `128 + 4*sext(c) + 4*zext(3200*b)` and `6528 + 4*sext(c) + 4*zext(3200*b)`: two rows of
+    // 1600 floats per block after a 128-byte line (llm.c's `scratch += 32`), 4-byte accesses.
+    // Both rests are read from 128, so both lie within one block's 12800 bytes; the lemma is
+    // valid, and a lone row after a literal gets it too (no common scale reads a literal).
+    let mut cmds = Vec::new();
+    for t in ["t1", "t2"] {
+        for v in ["b", "c"] {
+            cmds.push(Command::DeclareConst {
+                name: format!("{t}.{v}"),
+                sort: Sexp::bv_sort(32),
+            });
+        }
+    }
+    let o = |t: &str, literal: &str| {
+        parse_sexp(&format!(
+            "(bvadd (bvadd #x{literal} (bvmul ((_ sign_extend 32) {t}.c) #x0000000000000004)) (bvmul ((_ zero_extend 32) (bvmul #x00000c80 {t}.b)) #x0000000000000004))"
+        ))
+    };
+    let facts = nonlinear::Facts::new(&cmds);
+    let mut out = Vec::new();
+    facts.offset_lemmas(
+        &o("t1", "0000000000000080"),
+        4,
+        &o("t2", "0000000000001980"),
+        4,
+        &mut out,
+    );
+    assert_eq!(out.len(), 1, "{out:?}");
+    let text = out[0].to_string();
+    // The second rest is its column plus the literals' difference, 6400.
+    assert!(
+        text.contains("(bvadd (bvmul ((_ sign_extend 32) t2.c) #x0000000000000004) #x0000000000001900)"),
+        "{text}"
+    );
+    assert!(text.contains("(= t1.b t2.b)"), "{text}");
+    let neg = Sexp::app("not", vec![out[0].clone()]);
+    assert_eq!(z3_says(&script_text(&cmds, &[neg])), "unsat");
+    let lone = |t: &str| {
+        parse_sexp(&format!(
+            "(bvadd #x0000000000000080 (bvmul ((_ zero_extend 32) (bvmul #x00000c80 {t}.b)) #x0000000000000004))"
+        ))
+    };
+    let mut out = Vec::new();
+    facts.offset_lemmas(&lone("t1"), 4, &lone("t2"), 4, &mut out);
+    assert_eq!(out.len(), 1, "{out:?}");
+    let neg = Sexp::app("not", vec![out[0].clone()]);
+    assert_eq!(z3_says(&script_text(&cmds, &[neg])), "unsat");
+}
