@@ -425,6 +425,10 @@ pub struct KernelRun<'a> {
     pub unreadable: Option<usize>,
     /// Where the time went (`--profile`), kept whether or not it is asked for.
     pub profile: crate::verdict::Profile,
+    /// The query names of the checks a verification's main pass found unsatisfiable, each
+    /// check of that name asked and refuted (`verify::verify_under`), since the run began or
+    /// the launch contracts took them (`contracts::Launch::refuted`).
+    pub refuted: std::collections::BTreeSet<String>,
 }
 
 impl<'a> KernelRun<'a> {
@@ -440,6 +444,7 @@ impl<'a> KernelRun<'a> {
             gave_up: false,
             unreadable: None,
             profile: Default::default(),
+            refuted: Default::default(),
         }
     }
 

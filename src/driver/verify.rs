@@ -124,6 +124,7 @@ fn verify_kernel(k: &Kernel, opts: &VerifyOptions, run: &mut KernelRun) -> Resul
         signed: Vec::new(),
         only: None,
         prefer,
+        refuted: Default::default(),
     };
     let mut result = verify_under(k, opts, run, &launch)?;
     if !opts.strict {
@@ -229,16 +230,26 @@ pub(super) fn verify_under(
                 )
             )
             && launch.asks(&kernel, &check.property)
+            && !launch.refuted.contains(&check.query.name)
     };
+    // Per query name, whether every check of that name was asked and refuted so far.
+    let mut refuted: std::collections::BTreeMap<&str, bool> = Default::default();
     prefetch(&encoded, run, &mut sessions, &asked)?;
     // The properties a case of a split check found failing: their other cases are not asked.
     let mut failed_splits: Vec<usize> = Vec::new();
     for (i, check) in encoded.checks.iter().enumerate() {
-        if !asked(check) || check.split.is_some_and(|s| failed_splits.contains(&s)) {
+        if !asked(check) {
+            continue;
+        }
+        if check.split.is_some_and(|s| failed_splits.contains(&s)) {
+            refuted.insert(&check.query.name, false);
             continue;
         }
         let answer = sessions.ask(run, i, check)?;
-        let Reply::Sat(values) = run.reply(&check.query.name, answer) else {
+        let reply = run.reply(&check.query.name, answer);
+        let was = refuted.entry(&check.query.name).or_insert(true);
+        *was &= reply == Reply::Unsat;
+        let Reply::Sat(values) = reply else {
             continue;
         };
         if let encode::Property::FlagWriters { array } = check.property {
@@ -295,6 +306,12 @@ pub(super) fn verify_under(
             }
         }
     }
+    run.refuted.extend(
+        refuted
+            .into_iter()
+            .filter(|(_, all)| *all)
+            .map(|(name, _)| name.to_string()),
+    );
     if findings.iter().any(|f| f.possible) {
         confirm_by_replay(k, opts, launch, run, &mut findings, &mut notes)?;
     }

@@ -63,6 +63,7 @@ use crate::ir::query::builtins_read;
 use crate::ir::{Builtin, Dim, Expr, Kernel, Stmt, StmtKind, Ty};
 use crate::verdict::{Excluded, Finding, FindingKind, KernelResult, Verdict};
 use num_bigint::BigInt;
+use std::collections::BTreeSet;
 
 /// The launches a verification covers: the geometry (a `None` dimension is symbolic) and,
 /// under a launch contract, the no-wrap assumption of the linear thread index
@@ -85,6 +86,11 @@ pub(in crate::driver) struct Launch {
     /// asked for again with all of them asserted, and replaced by that witness when there is
     /// one. They restrict no verdict.
     pub prefer: Vec<Expr>,
+    /// Checks not asked, by query name: those the kernel's own verification found
+    /// unsatisfiable ([`KernelRun::refuted`]), which a re-verification of the same prepared
+    /// kernel (the same geometry and body: only encoder assumptions added) would find
+    /// unsatisfiable again. Empty: every check is asked.
+    pub refuted: BTreeSet<String>,
 }
 
 /// The one thing the launch contracts ask of the driver: the kernel's result under another
@@ -127,6 +133,9 @@ pub(in crate::driver) fn apply(
     if result.inconclusive.is_empty() {
         v.only = Some(result.findings.clone());
     }
+    // Likewise each check it refuted, by name (re-verifications add none: theirs hold only
+    // under their assumptions).
+    v.refuted = std::mem::take(&mut run.refuted);
     let saved = (std::mem::take(&mut run.inconclusive), run.queries);
     run.dump = false;
     run.gave_up = false;
@@ -192,6 +201,7 @@ fn bounded_by_launch(
         signed: Vec::new(),
         only: None,
         prefer: Vec::new(),
+        refuted: BTreeSet::new(),
     };
     if satisfiable(
         k,
@@ -281,6 +291,9 @@ struct Vocabulary {
     combined: bool,
     /// The checks re-verifications ask ([`Launch::only`]).
     only: Option<Vec<Finding>>,
+    /// The checks the kernel's own verification refuted ([`Launch::refuted`]), not asked
+    /// again by re-verifications of the geometry as given.
+    refuted: BTreeSet<String>,
     /// The source-level signed operations that may overflow (indices into
     /// [`Kernel::signed_ops`]): all of them, none under `--no-overflow` (which assumes it).
     signed: Vec<usize>,
@@ -332,6 +345,7 @@ impl Vocabulary {
             wrap,
             combined,
             only: None,
+            refuted: BTreeSet::new(),
             signed: if no_overflow {
                 Vec::new()
             } else {
@@ -383,6 +397,13 @@ impl Vocabulary {
             only: self.only.clone(),
             // A re-verification's witness is used only to skip later re-verifications.
             prefer: Vec::new(),
+            // Pinned dimensions change the prepared kernel (its unrolled loops, its barrier
+            // intervals and so its checks' names): then every check is asked.
+            refuted: if self.unused.is_empty() {
+                self.refuted.clone()
+            } else {
+                BTreeSet::new()
+            },
         }
     }
 
@@ -742,6 +763,7 @@ fn conditions(
             signed: Vec::new(),
             only: v.only.clone(),
             prefer: Vec::new(),
+            refuted: BTreeSet::new(),
         };
         alone(run, dims, dims_only, &mut by_dims)?;
         let wraps = Launch {
@@ -750,6 +772,7 @@ fn conditions(
             signed: Vec::new(),
             only: v.only.clone(),
             prefer: Vec::new(),
+            refuted: BTreeSet::new(),
         };
         alone(run, wraps, None, &mut by_wrap)?;
     }
@@ -919,9 +942,11 @@ fn satisfiable(
         span: k.span.clone(),
     };
     probe.body = assumed.into_iter().chain(leading.cloned()).chain([fail]).collect();
+    // The probe's checks are its own: none was refuted before.
     let launch = Launch {
         only: None,
         prefer: Vec::new(),
+        refuted: BTreeSet::new(),
         ..launch.clone()
     };
     let r = reverify(&probe, opts, run, &launch, false)?;

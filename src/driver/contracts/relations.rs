@@ -286,6 +286,9 @@ pub(super) fn suggest(
     }
     let mut launch = v.launch(v.strongest(), v.combined);
     launch.only = Some(result.findings.clone());
+    // A relation is assumed in the kernel's body, which the passes may then simplify (a loop
+    // unrolled, a barrier interval gone): the checks may differ, so each is asked.
+    launch.refuted.clear();
     let launch = &launch;
     // Per finding, the witnesses at its sites found so far (its own first): a relation that
     // one of them satisfies cannot exclude the finding.
