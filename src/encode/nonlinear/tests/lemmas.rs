@@ -356,7 +356,7 @@ fn row_overlap_lemma_reads_rows_after_literals() {
     // `128 + 4*sext(c) + 4*zext(3200*b)` and `6528 + 4*sext(c) + 4*zext(3200*b)`: two rows of
     // 1600 floats per block after a 128-byte line (llm.c's `scratch += 32`), 4-byte accesses.
     // Both rests are read from 128, so both lie within one block's 12800 bytes; the lemma is
-    // valid, and a lone row after a literal gets it too (no common scale reads a literal).
+    // valid. A lone row after a literal (a record's field) gets none.
     let mut cmds = Vec::new();
     for t in ["t1", "t2"] {
         for v in ["b", "c"] {
@@ -397,7 +397,5 @@ fn row_overlap_lemma_reads_rows_after_literals() {
     };
     let mut out = Vec::new();
     facts.offset_lemmas(&lone("t1"), 4, &lone("t2"), 4, &mut out);
-    assert_eq!(out.len(), 1, "{out:?}");
-    let neg = Sexp::app("not", vec![out[0].clone()]);
-    assert_eq!(z3_says(&script_text(&cmds, &[neg])), "unsat");
+    assert!(out.is_empty(), "{out:?}");
 }
