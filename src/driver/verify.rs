@@ -110,6 +110,8 @@ impl Command for VerifyOptions {
 }
 
 fn verify_kernel(k: &Kernel, opts: &VerifyOptions, run: &mut KernelRun) -> Result<KernelResult, Error> {
+    // The checks the launch contracts skip are this verification's refuted ones only.
+    run.refuted.clear();
     let geometry = run.options().geometry.clone();
     // Under a launch left symbolic, witnesses are first sought in the launches of the launch
     // contracts' vocabulary, so that the contracts need not re-verify for their findings.
