@@ -102,7 +102,7 @@ impl Encodings<'_> {
                     ..Default::default()
                 },
             )?;
-            let script = eb::bank_script(&enc);
+            let script = std::sync::Arc::new(eb::bank_script(&enc));
             run.show_ssa(&self.kernel.name, &format!("bank ({k} threads)"), &script);
             let session = run.session(&run.options().solvers(), &script)?;
             self.by_k.insert(k, (enc, session));

@@ -527,7 +527,7 @@ impl<'a> KernelRun<'a> {
 
     /// A solver process for `script` under `specs` (one solver, started now; or a portfolio,
     /// started at its first query), with the `--timeout` limit.
-    pub fn session(&self, specs: &[SolverSpec], script: &Script) -> Result<Session, Error> {
+    pub fn session(&self, specs: &[SolverSpec], script: &Arc<Script>) -> Result<Session, Error> {
         let opts = self.session_options(self.timeout());
         Ok(match specs {
             [one] => Session::new(one, script, opts)?,
@@ -537,7 +537,7 @@ impl<'a> KernelRun<'a> {
 
     /// A solver session for `script` whose process starts at its first query, with a per-query
     /// `limit`: for a formula that may not be asked at all.
-    pub fn lazy_session(&self, script: &Script, limit: Duration) -> Session {
+    pub fn lazy_session(&self, script: &Arc<Script>, limit: Duration) -> Session {
         self.unless_unreadable(Session::portfolio(
             &self.opts.solvers(),
             script,
@@ -567,7 +567,7 @@ impl<'a> KernelRun<'a> {
     ///
     /// `one_shot`: yices answers each query in a process of its own, without its incremental
     /// mode ([`SessionOptions::one_shot`]): for a relaxation with division chains.
-    pub fn eager_session(&self, script: &Script, limit: Duration, one_shot: bool) -> Session {
+    pub fn eager_session(&self, script: &Arc<Script>, limit: Duration, one_shot: bool) -> Session {
         let opts = SessionOptions {
             eager: true,
             one_shot,
@@ -589,7 +589,7 @@ impl<'a> KernelRun<'a> {
     pub fn ask_parallel(
         &mut self,
         specs: &[SolverSpec],
-        script: &Script,
+        script: &Arc<Script>,
         queries: &[&Query],
     ) -> Result<AskedAll, Error> {
         crate::memory::check(|| crate::memory::Activity::Querying)?;

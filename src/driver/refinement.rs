@@ -63,7 +63,7 @@ pub(super) struct Sessions {
     /// how many each solver gave.
     pub(super) prefetched: std::collections::HashMap<usize, (Answer, bool, std::time::Duration)>,
     /// The exact formula, for [`Sessions::fresh_model`].
-    pub(super) script: solver::Script,
+    pub(super) script: std::sync::Arc<solver::Script>,
     pub(super) prefetched_by: std::collections::BTreeMap<String, u32>,
     /// The time a prefetched answer took on its process, for the profile of the check that
     /// takes it ([`Sessions::ask_with`]).

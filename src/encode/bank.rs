@@ -77,7 +77,7 @@ pub fn sites(kernel: &Kernel, encoded: &Encoded) -> Vec<Site> {
 
 /// The kernel's script from `encoded` plus the declaration of [`BANK_SYMBOL`] (BV64).
 pub fn bank_script(encoded: &Encoded) -> Script {
-    let mut s = encoded.script.clone();
+    let mut s = Script::clone(&encoded.script);
     s.commands.push(Command::DeclareConst {
         name: BANK_SYMBOL.to_string(),
         sort: Sexp::bv_sort(64),

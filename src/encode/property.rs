@@ -292,8 +292,8 @@ pub struct SyncPoint {
 #[derive(Clone, Debug)]
 pub struct Encoded {
     /// The kernel's transition formula: declarations, SSA definitions, geometry and thread
-    /// constraints.
-    pub script: Script,
+    /// constraints. Shared: each solver session of the kernel holds it, not a copy.
+    pub script: std::sync::Arc<Script>,
     /// One check per property instance, in source order.
     pub checks: Vec<Check>,
     /// Over-approximations the verdict rests on, for the report (e.g. adversarial arrays).

@@ -395,8 +395,9 @@ pub struct Session {
 }
 
 impl Session {
-    /// Starts the process, sends `(set-logic …)` and the script's commands once.
-    pub fn new(spec: &SolverSpec, script: &Script, opts: SessionOptions) -> Result<Session, SolverError> {
+    /// Starts the process, sends `(set-logic …)` and the script's commands once. The session
+    /// shares `script` (its sessions and the encoding hold one copy between them).
+    pub fn new(spec: &SolverSpec, script: &Arc<Script>, opts: SessionOptions) -> Result<Session, SolverError> {
         let mut s = Session::lazy(spec, script, opts);
         s.proc = Some(s.start()?);
         Ok(s)
@@ -404,10 +405,10 @@ impl Session {
 
     /// A session whose process starts at its first [`Session::check`] (so errors starting it
     /// come from there), for a formula that may not be asked at all.
-    pub fn lazy(spec: &SolverSpec, script: &Script, opts: SessionOptions) -> Session {
+    pub fn lazy(spec: &SolverSpec, script: &Arc<Script>, opts: SessionOptions) -> Session {
         Session {
             spec: spec.clone(),
-            script: Arc::new(script.clone()),
+            script: Arc::clone(script),
             opts,
             proc: None,
             dump_prefix: None,
@@ -427,7 +428,7 @@ impl Session {
     /// A portfolio of `specs` (at least one) over `script`, each solver's process started at
     /// its first check: each check is raced by all of them ([`portfolio`]). One spec gives a
     /// plain [`Session::lazy`].
-    pub fn portfolio(specs: &[SolverSpec], script: &Script, opts: SessionOptions) -> Session {
+    pub fn portfolio(specs: &[SolverSpec], script: &Arc<Script>, opts: SessionOptions) -> Session {
         let Some(first) = specs.first() else {
             return Session::lazy(&SolverSpec::new("none", "none", &[]), script, opts);
         };

@@ -62,7 +62,7 @@ fn bv32_script() -> Script {
 fn session(spec: &SolverSpec, script: &Script, timeout: Option<Duration>) -> Session {
     Session::new(
         spec,
-        script,
+        &std::sync::Arc::new(script.clone()),
         SessionOptions {
             timeout,
             dump_dir: None,
@@ -379,7 +379,7 @@ fn reading_the_script_counts_against_the_limit() {
     };
     let mut s = Session::lazy(
         &spec,
-        &script,
+        &std::sync::Arc::new(script.clone()),
         SessionOptions {
             timeout: Some(Duration::from_secs(1)),
             dump_dir: None,
@@ -410,7 +410,7 @@ fn solver_that_fails_to_start_quotes_its_stderr() {
         "echo 'error: unknown option --frob' >&2; exit 2",
         "",
     );
-    match Session::new(&spec, &bv32_script(), SessionOptions::default()) {
+    match Session::new(&spec, &std::sync::Arc::new(bv32_script()), SessionOptions::default()) {
         Err(e @ SolverError::Start { .. }) => {
             assert!(e.to_string().contains("(error: unknown option --frob)"), "{e}")
         }
@@ -426,7 +426,7 @@ fn script_error_fails_new() {
             logic: "QF_BV".to_string(),
             commands: vec![Command::Assert(a("undeclared_symbol"))],
         };
-        match Session::new(&spec, &script, SessionOptions::default()) {
+        match Session::new(&spec, &std::sync::Arc::new(script.clone()), SessionOptions::default()) {
             Err(SolverError::Solver { command, .. }) => {
                 assert!(command.contains("undeclared_symbol"), "{}: {command}", spec.name)
             }
@@ -511,7 +511,7 @@ fn dump_files_are_exact() {
     };
     let mut s = Session::new(
         &spec,
-        &script,
+        &std::sync::Arc::new(script.clone()),
         SessionOptions {
             timeout: Some(Duration::from_secs(10)),
             dump_dir: Some(dir.clone()),
@@ -677,7 +677,7 @@ fn missing_solvers_are_errors() {
         eprintln!("bitwuzla is installed; NotFound checked with a path instead");
     }
     let spec = from_command("/nonexistent/gpug-solver --foo").unwrap();
-    match Session::new(&spec, &bv32_script(), SessionOptions::default()) {
+    match Session::new(&spec, &std::sync::Arc::new(bv32_script()), SessionOptions::default()) {
         Err(SolverError::NotFound { program }) => assert_eq!(program, "/nonexistent/gpug-solver"),
         Err(e) => panic!("{e}"),
         Ok(_) => panic!("started"),
@@ -754,7 +754,7 @@ fn killable_session(spec: &SolverSpec) -> Session {
         eager: false,
         one_shot: false,
     };
-    let mut s = Session::lazy(spec, &factoring_script(), opts);
+    let mut s = Session::lazy(spec, &std::sync::Arc::new(factoring_script()), opts);
     s.soft_timeout = false;
     s.proc = Some(s.start().unwrap_or_else(|e| panic!("{e}")));
     s

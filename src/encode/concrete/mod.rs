@@ -134,8 +134,8 @@ pub use crate::verdict::{ArrayValues, AssertionWitness, ScheduleStep};
 #[derive(Clone, Debug)]
 pub struct ConcreteEncoded {
     /// Declarations, the threads' SSA copies, thread coordinates, and (with schedule IDs) the
-    /// ORDER constraints and timelines.
-    pub script: Script,
+    /// ORDER constraints and timelines. Shared with the sessions that ask its checks.
+    pub script: std::sync::Arc<Script>,
     /// Per `assert` (in source order) and per `__ensures`, one check per thread that may fail.
     pub checks: Vec<AssertionCheck>,
     /// Abstractions the verdict rests on.
@@ -269,10 +269,12 @@ pub fn encode_concrete(
     if let Some(e) = e.stopped.take() {
         return Err(e.into());
     }
-    let script = Script {
+    let mut commands = std::mem::take(&mut e.decls);
+    commands.append(&mut e.cmds);
+    let script = std::sync::Arc::new(Script {
         logic: logic.into(),
-        commands: [e.decls, e.cmds].concat(),
-    };
+        commands,
+    });
     Ok(ConcreteEncoded {
         script,
         checks,

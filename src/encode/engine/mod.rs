@@ -106,10 +106,13 @@ pub fn encode_with(
     if e.has_opaque_float {
         notes.push("float values are opaque: arithmetic on them is uninterpreted".to_string());
     }
-    let script = Script {
+    // Moved, not copied: a large kernel's formula is most of gpug's memory.
+    let mut commands = std::mem::take(&mut e.decls);
+    commands.append(&mut e.cmds);
+    let script = std::sync::Arc::new(Script {
         logic: "QF_AUFBV".into(),
-        commands: [e.decls, e.cmds].concat(),
-    };
+        commands,
+    });
     Ok(Encoded {
         script,
         checks: e.checks,

@@ -52,13 +52,24 @@ impl Encoder<'_> {
     /// for accesses of different segments (different blocks only).
     pub(in crate::encode) fn race_checks(&mut self) {
         self.flag_checks();
-        let mut facts = nonlinear::Facts::new(self.decls.iter().chain(&self.cmds));
+        // The script so far, moved out while the checks read its facts, which borrow its
+        // definitions instead of holding a copy (most of a large kernel's memory); the
+        // checks' own commands follow it, in order.
+        let (mut decls, mut cmds) = (std::mem::take(&mut self.decls), std::mem::take(&mut self.cmds));
+        self.race_checks_reading(nonlinear::Facts::new(decls.iter().chain(&cmds)), &cmds);
+        decls.append(&mut self.decls);
+        cmds.append(&mut self.cmds);
+        (self.decls, self.cmds) = (decls, cmds);
+    }
+
+    /// [`Encoder::race_checks`] with `facts` and `cmds`, the script's commands before them.
+    fn race_checks_reading(&mut self, mut facts: nonlinear::Facts<'_>, cmds: &[Command]) {
         if facts.stopped {
             self.stopped = Some(crate::memory::exceeded(crate::memory::Activity::Lemmas));
             return;
         }
         if self.benign == Benign::Adversarial && self.accesses.iter().any(|a| !a.written.is_empty()) {
-            self.reads_memory = memory_readers(&self.cmds);
+            self.reads_memory = memory_readers(cmds);
         }
         // Locks and flags order pairs of accesses, not accesses: their kernels keep the
         // pairwise query (`linear`).

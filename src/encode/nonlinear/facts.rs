@@ -7,11 +7,14 @@ use super::*;
 /// What the top level of a script says about its terms: definitions, bit widths, unsigned
 /// bounds of declared constants (`(assert (bvule x C))`, `(bvult x y)`, …) and the strict
 /// orders `x < y` between declared constants (`threadIdx.x < blockDim.x`).
-pub(crate) struct Facts {
+///
+/// The definitions are borrowed from the commands read: a large kernel's definitions are most
+/// of gpug's memory, and a copy would hold them twice.
+pub(crate) struct Facts<'c> {
     /// Reading stopped because gpug's memory passed `--max-memory` ([`crate::memory`]): the
     /// facts are incomplete and must not be used.
     pub(crate) stopped: bool,
-    pub(super) defs: HashMap<String, Sexp>,
+    pub(super) defs: HashMap<String, &'c Sexp>,
     pub(super) widths: HashMap<String, u32>,
     pub(super) upper: HashMap<String, BigUint>,
     pub(super) lower: HashMap<String, BigUint>,
@@ -31,11 +34,10 @@ pub(crate) fn gcd(mut a: BigUint, mut b: BigUint) -> BigUint {
     a
 }
 
-impl Facts {
-    /// Reads the commands (in order) of a script or of a script under construction; stops
-    /// ([`Facts::stopped`]) when gpug's memory passes `--max-memory`, as it copies the
-    /// definitions.
-    pub(crate) fn new<'c>(commands: impl IntoIterator<Item = &'c Command>) -> Facts {
+impl<'c> Facts<'c> {
+    /// Reads the commands (in order) of a script, borrowing its definitions; stops
+    /// ([`Facts::stopped`]) when gpug's memory passes `--max-memory`.
+    pub(crate) fn new(commands: impl IntoIterator<Item = &'c Command>) -> Facts<'c> {
         let mut f = Facts {
             stopped: false,
             defs: HashMap::new(),
@@ -68,7 +70,7 @@ impl Facts {
                     if let Some(w) = width_of(sort) {
                         f.widths.insert(name.clone(), w);
                     }
-                    f.defs.insert(name.clone(), value.clone());
+                    f.defs.insert(name.clone(), value);
                 }
                 Command::Assert(t) => bounds.push(t.clone()),
                 Command::DeclareFun { .. } => {}

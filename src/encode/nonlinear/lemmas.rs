@@ -42,7 +42,7 @@ struct Row {
     rest: Sexp,
 }
 
-impl Facts {
+impl Facts<'_> {
     /// `x` as `u + m*v` with `u < m` and no wrapping in `x`'s width: `(u, m, v)`. A product
     /// alone is `0 + m*v` when `m >= 1`.
     pub(super) fn radix(&self, x: &Sexp) -> Option<(Sexp, Sexp, Sexp)> {

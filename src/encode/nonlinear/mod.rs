@@ -52,7 +52,8 @@ pub(crate) use products::{as_mul_no_overflow, mul_no_overflow};
 /// with the [`Probe`] that checks its models against exact arithmetic.
 #[derive(Clone, Debug)]
 pub struct Relaxed {
-    pub script: Script,
+    /// Shared with the session that asks the relaxed queries.
+    pub script: std::sync::Arc<Script>,
     pub queries: Vec<Query>,
     pub probes: Vec<Probe>,
     /// [`Encoded::preferred`] relaxed.
@@ -303,10 +304,10 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
     let decls: Vec<Command> = decls.collect();
     commands.splice(0..0, decls);
     Some(Relaxed {
-        script: Script {
+        script: std::sync::Arc::new(Script {
             logic: encoded.script.logic.clone(),
             commands,
-        },
+        }),
         queries,
         probes,
         preferred,

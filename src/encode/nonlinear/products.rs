@@ -939,7 +939,7 @@ fn div_ceil(a: &BigInt, b: &BigInt) -> BigInt {
     -div_floor(&-a, b)
 }
 
-impl Facts {
+impl Facts<'_> {
     /// Whether the factors' bounds prove that `x*y` does not wrap (unsigned).
     pub(crate) fn product_fits(&self, x: &Sexp, y: &Sexp, w: u32) -> bool {
         self.max(x) * self.max(y) < BigUint::one() << w

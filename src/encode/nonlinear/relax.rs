@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl Facts {
+impl Facts<'_> {
     /// `x` as `p + c`, `c + p` or `p - c` with `c` a literal: (operator, `p`, `c`, whether `c`
     /// comes first), looking through a low `extract`, which commutes with `+` and `-`
     /// modulo its width (`extract(it + 1) = extract(it) + 1`).
@@ -152,7 +152,7 @@ impl Facts {
     /// (where `t1.row` names the quotient) are one application after the solver expands the
     /// definition. Beyond [`KEY_LIMIT`] characters the unexpanded text (consistent, only weaker).
     pub(super) fn order_key(&self, t: &Sexp, seen: &mut Collected) -> String {
-        fn go(f: &Facts, t: &Sexp, memo: &mut HashMap<String, String>, out: &mut String) -> bool {
+        fn go(f: &Facts<'_>, t: &Sexp, memo: &mut HashMap<String, String>, out: &mut String) -> bool {
             if out.len() > KEY_LIMIT {
                 return false;
             }

@@ -62,10 +62,10 @@ fn no_wrap_relaxation(signed: bool) -> nonlinear::Relaxed {
 /// The relaxation of a script without checks.
 fn relax_script(commands: Vec<Command>) -> Option<nonlinear::Relaxed> {
     nonlinear::relax(&Encoded {
-        script: Script {
+        script: std::sync::Arc::new(Script {
             logic: "QF_UFBV".into(),
             commands,
-        },
+        }),
         checks: Vec::new(),
         notes: Vec::new(),
         accesses: Vec::new(),
@@ -364,10 +364,10 @@ fn relaxation_uninterprets_symbolic_products_and_distributes_literal_summands() 
         "(not (= (bvmul (bvadd it #x01) bd) (bvadd (bvmul it bd) bd)))",
     )));
     let encoded = Encoded {
-        script: Script {
+        script: std::sync::Arc::new(Script {
             logic: "QF_AUFBV".into(),
             commands: cmds,
-        },
+        }),
         checks: Vec::new(),
         notes: Vec::new(),
         accesses: Vec::new(),
@@ -385,13 +385,13 @@ fn relaxation_uninterprets_symbolic_products_and_distributes_literal_summands() 
     assert_eq!(z3_says(&text), "unsat");
     // Products by literals are kept; a script without symbolic products has no relaxation.
     let lit = Encoded {
-        script: Script {
+        script: std::sync::Arc::new(Script {
             logic: "QF_AUFBV".into(),
             commands: radix_script(Some(4), 0)
                 .into_iter()
                 .filter(|c| !matches!(c, Command::DefineConst { name, .. } if name.ends_with(".g")))
                 .collect(),
-        },
+        }),
         ..encoded
     };
     assert!(nonlinear::relax(&lit).is_none());
@@ -406,10 +406,10 @@ fn flat_tier_leaves_read_dimensions_free_and_goes_when_empty() {
         ["blockDim.y", "blockDim.z", "gridDim.y", "gridDim.z"].map(|n| parse_sexp(&format!("(= {n} #x00000001)")));
     let relaxed = |read_thread: [bool; 2], read_block: [bool; 2]| {
         let mut r = nonlinear::Relaxed {
-            script: Script {
+            script: std::sync::Arc::new(Script {
                 logic: "QF_UFBV".into(),
                 commands: Vec::new(),
-            },
+            }),
             queries: Vec::new(),
             probes: vec![nonlinear::Probe {
                 products: Vec::new(),
