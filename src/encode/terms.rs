@@ -23,7 +23,7 @@ pub fn thread_symbol(b: Builtin, thread: usize) -> String {
 }
 
 /// An atom: a symbol or a literal.
-pub(super) fn atom(s: impl Into<String>) -> Sexp {
+pub(super) fn atom(s: impl Into<compact_str::CompactString>) -> Sexp {
     Sexp::atom(s)
 }
 

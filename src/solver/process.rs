@@ -443,8 +443,8 @@ pub(crate) fn to_sexpr(ctx: &Context, s: &Sexp) -> SExpr {
 /// Converts an easy-smt term back; string literals become atoms with their quotes.
 pub(crate) fn from_sexpr(ctx: &Context, e: SExpr) -> Sexp {
     match ctx.get(e) {
-        SExprData::Atom(a) => Sexp::Atom(a.to_string()),
-        SExprData::String(s) => Sexp::Atom(format!("\"{}\"", s.replace('"', "\"\""))),
+        SExprData::Atom(a) => Sexp::atom(a),
+        SExprData::String(s) => Sexp::atom(format!("\"{}\"", s.replace('"', "\"\""))),
         SExprData::List(items) => Sexp::List(items.iter().map(|&i| from_sexpr(ctx, i)).collect()),
     }
 }

@@ -1,18 +1,23 @@
 //! SMT-LIB 2 terms and scripts as plain data, independent of any solver process.
 
+use compact_str::CompactString;
 use num_bigint::BigUint;
 use std::fmt;
 
 /// An S-expression: an atom (symbol, numeral, `#x…`/`#b…` literal, keyword) or a list.
+///
+/// An atom of up to 24 bytes (nearly all: operators, names, 64-bit literals) is stored inline,
+/// so an atom costs no allocation and its copy is a copy of 24 bytes: a large kernel's formula
+/// has millions of atoms, and the relaxation copies many terms.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Sexp {
-    Atom(String),
+    Atom(CompactString),
     List(Vec<Sexp>),
 }
 
 impl Sexp {
     /// An atom.
-    pub fn atom(s: impl Into<String>) -> Sexp {
+    pub fn atom(s: impl Into<CompactString>) -> Sexp {
         Sexp::Atom(s.into())
     }
 
@@ -34,10 +39,10 @@ impl Sexp {
         let m = value % (BigUint::from(1u8) << width);
         if width.is_multiple_of(4) {
             let s = m.to_str_radix(16);
-            Sexp::Atom(format!("#x{}{}", "0".repeat(width as usize / 4 - s.len()), s))
+            Sexp::atom(format!("#x{}{}", "0".repeat(width as usize / 4 - s.len()), s))
         } else {
             let s = m.to_str_radix(2);
-            Sexp::Atom(format!("#b{}{}", "0".repeat(width as usize - s.len()), s))
+            Sexp::atom(format!("#b{}{}", "0".repeat(width as usize - s.len()), s))
         }
     }
 

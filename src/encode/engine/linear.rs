@@ -157,7 +157,7 @@ impl Picker<'_, '_> {
                 if let Sexp::Atom(name) = &c
                     && super::fold::lit(&c).is_none()
                 {
-                    self.bounds.push((name.clone(), width, lo, hi, step));
+                    self.bounds.push((name.to_string(), width, lo, hi, step));
                 }
                 fill.push(c);
             }

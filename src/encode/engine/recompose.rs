@@ -401,7 +401,7 @@ fn divrem(t: &Sexp) -> Option<(String, Sexp, u128)> {
     if !matches!(op.as_str(), "bvsdiv" | "bvsrem" | "bvudiv" | "bvurem") {
         return None;
     }
-    Some((op.clone(), x.clone(), lit(d)?.0))
+    Some((op.to_string(), x.clone(), lit(d)?.0))
 }
 
 /// The kind and amount of an extension head `(_ sign_extend n)`.
@@ -462,7 +462,7 @@ mod tests {
         fn subst(t: &Sexp, defs: &HashMap<String, Sexp>, x: &Sexp) -> Sexp {
             match t {
                 Sexp::Atom(a) if a == "x" => x.clone(),
-                Sexp::Atom(a) => match defs.get(a) {
+                Sexp::Atom(a) => match defs.get(a.as_str()) {
                     Some(v) => subst(v, defs, x),
                     None => t.clone(),
                 },

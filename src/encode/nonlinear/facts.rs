@@ -87,7 +87,7 @@ impl<'c> Facts<'c> {
                     _ => continue,
                 };
                 match (a, b) {
-                    (Sexp::Atom(x), _) if !f.defs.contains_key(x) && f.widths.contains_key(x) => {
+                    (Sexp::Atom(x), _) if !f.defs.contains_key(x.as_str()) && f.widths.contains_key(x.as_str()) => {
                         let lit = f.literal(b);
                         if strict_pass == lit.is_none() {
                             let m = f.max(b);
@@ -95,19 +95,21 @@ impl<'c> Facts<'c> {
                                 continue;
                             }
                             let bound = if strict { m - 1u8 } else { m };
-                            let e = f.upper.entry(x.clone()).or_insert_with(|| bound.clone());
+                            let e = f.upper.entry(x.to_string()).or_insert_with(|| bound.clone());
                             if bound < *e {
                                 *e = bound;
                             }
                             if strict && let Sexp::Atom(y) = b {
-                                f.strict.insert((x.clone(), y.clone()));
+                                f.strict.insert((x.to_string(), y.to_string()));
                             }
                         }
                     }
-                    (_, Sexp::Atom(x)) if !strict_pass && !f.defs.contains_key(x) && f.widths.contains_key(x) => {
+                    (_, Sexp::Atom(x))
+                        if !strict_pass && !f.defs.contains_key(x.as_str()) && f.widths.contains_key(x.as_str()) =>
+                    {
                         if let Some(l) = f.literal(a) {
                             let bound = if strict { l + 1u8 } else { l };
-                            let e = f.lower.entry(x.clone()).or_insert_with(|| bound.clone());
+                            let e = f.lower.entry(x.to_string()).or_insert_with(|| bound.clone());
                             if bound > *e {
                                 *e = bound;
                             }
@@ -192,7 +194,7 @@ impl<'c> Facts<'c> {
     /// `t` with every atom that names a definition replaced by its value, at the top only.
     pub(super) fn resolve<'a>(&'a self, mut t: &'a Sexp) -> &'a Sexp {
         while let Sexp::Atom(a) = t {
-            match self.defs.get(a) {
+            match self.defs.get(a.as_str()) {
                 Some(v) => t = v,
                 None => break,
             }
@@ -283,7 +285,7 @@ impl<'c> Facts<'c> {
                 } else if let Some(b) = a.strip_prefix("#b") {
                     Some(b.len() as u32)
                 } else {
-                    self.widths.get(a).copied()
+                    self.widths.get(a.as_str()).copied()
                 }
             }
             Sexp::List(_) => {
@@ -324,7 +326,7 @@ impl<'c> Facts<'c> {
             return v;
         }
         if let Sexp::Atom(a) = t {
-            return self.upper.get(a).cloned().unwrap_or(full);
+            return self.upper.get(a.as_str()).cloned().unwrap_or(full);
         }
         let Some((op, args)) = split(t) else { return full };
         let fits = |v: BigUint| if v <= full { v } else { full.clone() };
@@ -366,7 +368,7 @@ impl<'c> Facts<'c> {
             return v;
         }
         if let Sexp::Atom(a) = t {
-            return self.lower.get(a).cloned().unwrap_or_default();
+            return self.lower.get(a.as_str()).cloned().unwrap_or_default();
         }
         let Some((op, args)) = split(t) else {
             return BigUint::zero();
@@ -400,7 +402,7 @@ impl<'c> Facts<'c> {
     /// wrapping.
     pub(super) fn less(&self, a: &Sexp, m: &Sexp) -> bool {
         if let (Sexp::Atom(x), Sexp::Atom(y)) = (a, m)
-            && self.strict.contains(&(x.clone(), y.clone()))
+            && self.strict.contains(&(x.to_string(), y.to_string()))
         {
             return true;
         }

@@ -395,7 +395,7 @@ impl Facts<'_> {
         for t in terms {
             if let Scaled::Chosen(y, _) = t
                 && let Sexp::Atom(a) = self.resolve(y)
-                && let Some(lo) = self.lower.get(a)
+                && let Some(lo) = self.lower.get(a.as_str())
                 && lo < &(BigUint::one() << 40u32)
             {
                 least += BigInt::from(lo.clone());
@@ -485,7 +485,7 @@ impl Facts<'_> {
             } else if let Some(c) = self.literal(t) {
                 literal += c;
             } else if let Sexp::Atom(a) = self.resolve(t)
-                && let Some(step) = self.steps.get(a)
+                && let Some(step) = self.steps.get(a.as_str())
             {
                 out.push(Scaled::Chosen(t.clone(), step.clone()));
             } else {

@@ -157,9 +157,9 @@ impl Facts<'_> {
                 return false;
             }
             match t {
-                Sexp::Atom(a) => match f.defs.get(a) {
+                Sexp::Atom(a) => match f.defs.get(a.as_str()) {
                     Some(v) => {
-                        if let Some(k) = memo.get(a) {
+                        if let Some(k) = memo.get(a.as_str()) {
                             out.push_str(k);
                             return true;
                         }
@@ -168,7 +168,7 @@ impl Facts<'_> {
                             return false;
                         }
                         out.push_str(&k);
-                        memo.insert(a.clone(), k);
+                        memo.insert(a.to_string(), k);
                         true
                     }
                     None => {
