@@ -239,11 +239,20 @@ pub(super) fn verify_under(
     prefetch(&encoded, run, &mut sessions, &asked)?;
     // The properties a case of a split check found failing: their other cases are not asked.
     let mut failed_splits: Vec<usize> = Vec::new();
+    // The barriers found divergent, by query name, and whether by an exact finding: the
+    // barrier's other copies (one per iteration of an unrolled loop around it, each its own
+    // check of the same name) are asked only while they could give an exact finding where a
+    // possible one was found. One finding per barrier is reported.
+    let mut diverged: std::collections::BTreeMap<&str, bool> = Default::default();
     for (i, check) in encoded.checks.iter().enumerate() {
         if !asked(check) {
             continue;
         }
-        if check.split.is_some_and(|s| failed_splits.contains(&s)) {
+        let settled = |exact: &bool| *exact || check.possible;
+        if check.split.is_some_and(|s| failed_splits.contains(&s))
+            || (matches!(check.property, encode::Property::Divergence { .. })
+                && diverged.get(check.query.name.as_str()).is_some_and(settled))
+        {
             refuted.insert(&check.query.name, false);
             continue;
         }
@@ -263,6 +272,9 @@ pub(super) fn verify_under(
         }
         failed_splits.extend(check.split);
         let mut f = check.finding(&kernel, &values);
+        if let encode::Property::Divergence { .. } = check.property {
+            *diverged.entry(&check.query.name).or_default() |= !f.possible;
+        }
         // The check that found `f`.
         let mut from = i;
         if let Some(harmful) = harmful_variant(&encoded.checks, i, &values) {
