@@ -302,3 +302,35 @@ fn a_grid_group_stride_keeps_its_closed_form() {
         assert!(findings.iter().any(|f| f["kind"] == "race"), "{solver}: {v}");
     }
 }
+
+/// A barrier in an unrolled loop has a divergence check per copy, all of one name: once one
+/// copy is found divergent by an exact finding, the others are not asked (one finding a
+/// barrier). Before, each of the four copies was asked, in the verification and again in
+/// the launch contract's.
+#[test]
+fn a_barrier_divergent_in_every_iteration_is_asked_once() {
+    let file = "tests/kernels/loops_barriers/skipped_in_each_iteration.cu";
+    for solver in ["z3", "yices"] {
+        let mut args: Vec<String> = ["--solver", solver, "--jobs", "1", "--explain"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        args.extend(example_flags(&root().join(file)));
+        args.push(file.into());
+        let out = gpug(&args);
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        assert_eq!(out.status.code(), Some(1), "{solver}: {text}");
+        assert_eq!(text.matches("  barrier divergence\n").count(), 1, "{solver}: {text}");
+        assert!(
+            text.contains("skipped_in_each_iteration.cu:7:13: barrier not reached by thread"),
+            "{solver}: {text}"
+        );
+        // Once in the verification, once in the signed contract's re-verification.
+        let asked = |prefix: &str| {
+            text.lines()
+                .filter(|l| l.starts_with(prefix) && l.contains("query skipped_in_each_iteration.divergence.L7:"))
+                .count()
+        };
+        assert_eq!((asked("  query"), asked("  contract")), (1, 1), "{solver}: {text}");
+    }
+}
