@@ -334,3 +334,34 @@ fn a_barrier_divergent_in_every_iteration_is_asked_once() {
         assert_eq!((asked("  query"), asked("  contract")), (1, 1), "{solver}: {text}");
     }
 }
+
+/// The closed forms of the loops at lines 9 and 13 pass their step checks in the kernel's own
+/// verification; the signed contract's re-verification, of the same prepared kernel under one
+/// more assumption, does not check them again (before, it asked both), while it asks the race
+/// check of its finding.
+#[test]
+fn a_contract_does_not_check_accepted_closed_forms_again() {
+    let file = "tests/kernels/possible/rests_on_first_loop.cu";
+    for solver in ["z3", "yices"] {
+        let mut args: Vec<String> = ["--solver", solver, "--jobs", "1", "--explain"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        args.extend(example_flags(&root().join(file)));
+        args.push(file.into());
+        let out = gpug(&args);
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        assert_eq!(out.status.code(), Some(1), "{solver}: {text}");
+        let asked = |prefix: &str, name: &str| {
+            text.lines()
+                .any(|l| l.starts_with(prefix) && l.contains(&format!("query rests_on_first_loop.{name}:")))
+        };
+        for name in ["loop.L9.i", "loop.L13.j"] {
+            assert!(
+                asked("  query", name) && !asked("  contract", name),
+                "{solver} {name}: {text}"
+            );
+        }
+        assert!(asked("  contract", "race.a.seg0.L11"), "{solver}: {text}");
+    }
+}
