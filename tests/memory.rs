@@ -61,9 +61,11 @@ fn run_sampled(args: &[&str], limit: Duration) -> (Option<i32>, String, String, 
     )
 }
 
-/// The ODE-shaped kernel under `--max-memory 400M` is inconclusive with the bound as its
-/// reason, in seconds, never far above 400 MiB (the monitor samples every 50 ms; the stages
-/// poll its flag); the file's next kernel is then verified.
+/// The ODE-shaped kernel under `--max-memory 200M` is inconclusive with the bound as its
+/// reason, in seconds, never far above 200 MiB (the monitor samples every 50 ms; the stages
+/// poll its flag); the file's next kernel is then verified. (Its whole analysis peaked past
+/// 400 MiB until scripts were shared by their sessions and atoms stored inline; it now peaks
+/// near 360 MiB, so the bound that stops it is lower.)
 #[test]
 fn ode_solver_shape_stops_at_its_memory_bound() {
     const MIB: u64 = 1 << 20;
@@ -73,7 +75,7 @@ fn ode_solver_shape_stops_at_its_memory_bound() {
             "--solver",
             "z3",
             "--max-memory",
-            "400M",
+            "200M",
             "--blockDim=64",
             "--gridDim=4",
             "tests/kernels/memory/ode_solver.cu",
@@ -86,14 +88,14 @@ fn ode_solver_shape_stops_at_its_memory_bound() {
     assert_eq!(kernel["verdict"], "inconclusive", "{out}");
     let reasons = kernel["inconclusive"].to_string();
     assert!(
-        reasons.contains("memory limit of 400 MiB exceeded") && reasons.contains("raise it with --max-memory"),
+        reasons.contains("memory limit of 200 MiB exceeded") && reasons.contains("raise it with --max-memory"),
         "{reasons}"
     );
     // The next kernel starts from what is resident once the first one's data is gone.
     assert_eq!(json["kernels"][1]["name"], "scale", "{out}");
     assert_eq!(json["kernels"][1]["verdict"], "verified", "{out}");
     assert!(took < Duration::from_secs(60), "took {took:?}");
-    assert!(high < 600 * MIB, "peak resident set {} MiB", high / MIB);
+    assert!(high < 400 * MIB, "peak resident set {} MiB", high / MIB);
 }
 
 /// A kernel that fits is verified as without the bound; `none` lifts it.
