@@ -303,6 +303,21 @@ fn a_grid_group_stride_keeps_its_closed_form() {
     }
 }
 
+/// The text report of `file` (its line-2 flags) with `--explain`, one query at a time
+/// (`--jobs 1`: no query asked ahead), under `solver`; the run must find a defect.
+fn explained_defect(file: &str, solver: &str) -> String {
+    let mut args: Vec<String> = ["--solver", solver, "--jobs", "1", "--explain"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    args.extend(example_flags(&root().join(file)));
+    args.push(file.into());
+    let out = gpug(&args);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(1), "{solver}: {text}");
+    text
+}
+
 /// A barrier in an unrolled loop has a divergence check per copy, all of one name: once one
 /// copy is found divergent by an exact finding, the others are not asked (one finding a
 /// barrier). Before, each of the four copies was asked, in the verification and again in
@@ -311,15 +326,7 @@ fn a_grid_group_stride_keeps_its_closed_form() {
 fn a_barrier_divergent_in_every_iteration_is_asked_once() {
     let file = "tests/kernels/loops_barriers/skipped_in_each_iteration.cu";
     for solver in ["z3", "yices"] {
-        let mut args: Vec<String> = ["--solver", solver, "--jobs", "1", "--explain"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        args.extend(example_flags(&root().join(file)));
-        args.push(file.into());
-        let out = gpug(&args);
-        let text = String::from_utf8_lossy(&out.stdout).to_string();
-        assert_eq!(out.status.code(), Some(1), "{solver}: {text}");
+        let text = explained_defect(file, solver);
         assert_eq!(text.matches("  barrier divergence\n").count(), 1, "{solver}: {text}");
         assert!(
             text.contains("skipped_in_each_iteration.cu:7:13: barrier not reached by thread"),
@@ -343,15 +350,7 @@ fn a_barrier_divergent_in_every_iteration_is_asked_once() {
 fn a_contract_does_not_check_accepted_closed_forms_again() {
     let file = "tests/kernels/possible/rests_on_first_loop.cu";
     for solver in ["z3", "yices"] {
-        let mut args: Vec<String> = ["--solver", solver, "--jobs", "1", "--explain"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        args.extend(example_flags(&root().join(file)));
-        args.push(file.into());
-        let out = gpug(&args);
-        let text = String::from_utf8_lossy(&out.stdout).to_string();
-        assert_eq!(out.status.code(), Some(1), "{solver}: {text}");
+        let text = explained_defect(file, solver);
         let asked = |prefix: &str, name: &str| {
             text.lines()
                 .any(|l| l.starts_with(prefix) && l.contains(&format!("query rests_on_first_loop.{name}:")))
