@@ -237,22 +237,12 @@ pub(super) fn verify_under(
     // Per query name, whether every check of that name was asked and refuted so far.
     let mut refuted: std::collections::BTreeMap<&str, bool> = Default::default();
     prefetch(&encoded, run, &mut sessions, &asked)?;
-    // The properties a case of a split check found failing: their other cases are not asked.
-    let mut failed_splits: Vec<usize> = Vec::new();
-    // The barriers found divergent, by query name, and whether by an exact finding: the
-    // barrier's other copies (one per iteration of an unrolled loop around it, each its own
-    // check of the same name) are asked only while they could give an exact finding where a
-    // possible one was found. One finding per barrier is reported.
-    let mut diverged: std::collections::BTreeMap<&str, bool> = Default::default();
+    let mut found = Found::default();
     for (i, check) in encoded.checks.iter().enumerate() {
         if !asked(check) {
             continue;
         }
-        let settled = |exact: &bool| *exact || check.possible;
-        if check.split.is_some_and(|s| failed_splits.contains(&s))
-            || (matches!(check.property, encode::Property::Divergence { .. })
-                && diverged.get(check.query.name.as_str()).is_some_and(settled))
-        {
+        if found.settles(check) {
             refuted.insert(&check.query.name, false);
             continue;
         }
@@ -270,11 +260,8 @@ pub(super) fn verify_under(
             ));
             continue;
         }
-        failed_splits.extend(check.split);
         let mut f = check.finding(&kernel, &values);
-        if let encode::Property::Divergence { .. } = check.property {
-            *diverged.entry(&check.query.name).or_default() |= !f.possible;
-        }
+        found.record(check, &f);
         // The check that found `f`.
         let mut from = i;
         if let Some(harmful) = harmful_variant(&encoded.checks, i, &values) {
@@ -351,6 +338,39 @@ pub(super) fn verify_under(
         launch: None,
         profile: None,
     })
+}
+
+/// What the checks asked so far found, for the checks that need not be asked after it: the
+/// other cases of a split check once one case fails, and a barrier's other copies (one per
+/// iteration of an unrolled loop around it, each its own check of the same name) once one is
+/// found divergent, unless they could give an exact finding where a possible one was found.
+/// One finding is reported per split property and per barrier.
+#[derive(Default)]
+struct Found<'c> {
+    /// The split properties (the index of their first case) a case found failing.
+    failed_splits: Vec<usize>,
+    /// The barriers found divergent, by query name, and whether by an exact finding.
+    diverged: std::collections::BTreeMap<&'c str, bool>,
+}
+
+impl<'c> Found<'c> {
+    /// Whether what was found already settles `check`, which is then not asked.
+    fn settles(&self, check: &encode::Check) -> bool {
+        check.split.is_some_and(|s| self.failed_splits.contains(&s))
+            || (matches!(check.property, encode::Property::Divergence { .. })
+                && self
+                    .diverged
+                    .get(check.query.name.as_str())
+                    .is_some_and(|exact| *exact || check.possible))
+    }
+
+    /// Records `f`, the finding of `check`.
+    fn record(&mut self, check: &'c encode::Check, f: &Finding) {
+        self.failed_splits.extend(check.split);
+        if let encode::Property::Divergence { .. } = check.property {
+            *self.diverged.entry(&check.query.name).or_default() |= !f.possible;
+        }
+    }
 }
 
 /// The notes of the assumptions the verdict rests on: each `--assume`, and `--no-overflow`
