@@ -172,8 +172,9 @@ pub struct WitnessAccess {
     pub reaches: Option<bool>,
 }
 
-/// A defect with its witness, all values read from the solver's model.
-#[derive(Clone, Debug, PartialEq)]
+/// A defect with its witness, all values read from the solver's model. Two findings are equal
+/// when all but [`Finding::signed_ok`] are (a fact about the model, not the defect).
+#[derive(Clone, Debug)]
 pub struct Finding {
     /// Race, divergence, assertion or invariant.
     pub kind: FindingKind,
@@ -202,6 +203,41 @@ pub struct Finding {
     /// blocks (0, 0, 0) and (3, 0, 0): block scope does not order threads of different
     /// blocks`); `None` for plain accesses.
     pub reason: Option<String>,
+    /// Whether the model the witness was read from has no source-level signed operation
+    /// overflow, nor an unsigned index computation wrap, where its threads evaluate one
+    /// (`crate::encode::SIGNED_OK`): then the launch contracts' assumption of no signed
+    /// overflow, which adds exactly those facts to the same encoding, keeps the finding.
+    /// `None`: not asked (no such operation, or the assumption was made).
+    pub signed_ok: Option<bool>,
+}
+
+impl PartialEq for Finding {
+    fn eq(&self, other: &Finding) -> bool {
+        // Destructured, so that a new field must be placed here.
+        let Finding {
+            kind,
+            array,
+            accesses,
+            params,
+            geometry,
+            index,
+            possible,
+            abstractions,
+            condition,
+            reason,
+            signed_ok: _,
+        } = self;
+        *kind == other.kind
+            && *array == other.array
+            && *accesses == other.accesses
+            && *params == other.params
+            && *geometry == other.geometry
+            && *index == other.index
+            && *possible == other.possible
+            && *abstractions == other.abstractions
+            && *condition == other.condition
+            && *reason == other.reason
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -134,6 +134,7 @@ mod tests {
         };
         let show = Show::new(vec![ShowStage::Queries], sink);
         let q = Query {
+            unpinned: 0,
             name: "k.race.s.seg0".into(),
             assertions: vec![Sexp::app("bvult", vec![Sexp::atom("a"), Sexp::atom("b")])],
             get_values: vec![Sexp::atom("a")],
@@ -142,6 +143,7 @@ mod tests {
             "k",
             "pair",
             &Script {
+                probes: Vec::new(),
                 logic: "QF_AUFBV".into(),
                 commands: Vec::new(),
             },

@@ -228,6 +228,7 @@ pub fn conflict_query(
     }
     ConflictQuery {
         query: Query {
+            unpinned: 0,
             name,
             assertions,
             get_values,

@@ -44,7 +44,7 @@ mod property;
 mod terms;
 mod witness;
 
-pub use engine::encode_with;
+pub use engine::{SIGNED_OK, encode_with};
 pub use options::{Benign, EncodeOptions, IndexFits, MemoryModel};
 pub use pair::encode;
 pub use property::{Access, Check, Encoded, InvariantCheck, Property};

@@ -36,8 +36,12 @@ pub fn format_value(v: &Sexp, ty: Ty) -> String {
 
 impl Check {
     /// Builds the finding from the values a `sat` answer gave for `self.query.get_values`.
+    /// The query's unpinned values ([`crate::solver::Query::unpinned`]) are the probe
+    /// [`super::SIGNED_OK`]'s, read into [`Finding::signed_ok`].
     pub fn finding(&self, kernel: &Kernel, values: &[Sexp]) -> Finding {
+        let (values, probes) = values.split_at(values.len().saturating_sub(self.query.unpinned));
         let mut f = self.finding_of(kernel, values);
+        f.signed_ok = probes.first().and_then(Sexp::as_bool);
         if f.possible && f.abstractions.is_empty() {
             f.abstractions = self.abstractions.clone();
         }
@@ -247,6 +251,7 @@ impl<'v> Witness<'v> {
         reason: Option<String>,
     ) -> Finding {
         Finding {
+            signed_ok: None,
             kind,
             array: None,
             accesses,

@@ -816,6 +816,7 @@ mod tests {
             end_col: Some(8),
         };
         let finding = Finding {
+            signed_ok: None,
             kind: FindingKind::Race { write_write: true },
             array: Some("s".into()),
             accesses: vec![

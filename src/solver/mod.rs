@@ -518,6 +518,7 @@ impl Session {
     fn start(&mut self) -> Result<Proc, SolverError> {
         let mut p = self.spawn()?;
         p.send_commands(&self.script.commands)
+            .and_then(|()| p.send_commands(&self.script.probes))
             .map_err(|e| self.explain(e, None))?;
         Ok(p)
     }
@@ -531,6 +532,9 @@ impl Session {
         };
         let mut input = String::from("(set-option :produce-models true)\n");
         input.push_str(self.dump_prefix());
+        for c in &self.script.probes {
+            input.push_str(&format!("{c}\n"));
+        }
         if let Some(q) = query {
             input.push_str("(push 1)\n");
             for a in &q.assertions {
@@ -699,7 +703,10 @@ impl Session {
             .spawn(move || {
                 tid.store(process::current_thread_id(), Ordering::Release);
                 let r = match script {
-                    Some(s) => proc.send_commands(&s.commands).map_err(Failure::Script),
+                    Some(s) => proc
+                        .send_commands(&s.commands)
+                        .and_then(|()| proc.send_commands(&s.probes))
+                        .map_err(Failure::Script),
                     None => Ok(()),
                 }
                 .and_then(|()| {

@@ -711,7 +711,7 @@ impl Proc {
             Some("sat") => {
                 answered_sat.store(true, Ordering::Release);
                 let values = self.get_values(&q.get_values)?;
-                match self.model_refuted(&q.get_values, &values)? {
+                match self.model_refuted(&q.get_values, q.unpinned, &values)? {
                     Some(detail) => Answer::InvalidModel(detail),
                     None => Answer::Sat(values),
                 }
@@ -727,18 +727,24 @@ impl Proc {
     }
 
     /// Checks a `sat` answer before it becomes a defect: asserts `(= term value)` for each value
-    /// the model gave (inside the query's `push`, so the `pop` removes them) and asks again.
+    /// the model gave but the last `unpinned` ([`Query::unpinned`]) (inside the query's `push`, so the `pop` removes them) and asks again.
     /// The query with its witness fixed must stay satisfiable; `Some(why)` when the solver now
     /// answers `unsat` (its model does not satisfy the query), `None` when it answers `sat`,
     /// or `unknown` (not refuted). Costs one more `check-sat` per `sat` answer, on a query whose
     /// witness is fixed.
-    fn model_refuted(&mut self, terms: &[Sexp], values: &[Sexp]) -> Result<Option<String>, SolverError> {
-        if terms.is_empty() || !self.check_models {
+    fn model_refuted(
+        &mut self,
+        terms: &[Sexp],
+        unpinned: usize,
+        values: &[Sexp],
+    ) -> Result<Option<String>, SolverError> {
+        if terms.len() <= unpinned || !self.check_models {
             return Ok(None);
         }
         let ctx = &self.ctx;
         let check = ctx.list(vec![ctx.atom("check-sat")]);
-        let fixed: Vec<SExpr> = terms
+        let pinned = terms.len().saturating_sub(unpinned);
+        let fixed: Vec<SExpr> = terms[..pinned]
             .iter()
             .zip(values)
             .map(|(t, v)| {
@@ -754,7 +760,7 @@ impl Proc {
         Ok(match self.ctx.get_atom(resp) {
             Some("unsat") => Some(format!(
                 "with the {} values of its model asserted, the query is unsat",
-                terms.len()
+                pinned
             )),
             Some("sat" | "unknown") => None,
             _ => return Err(self.unexpected(check, resp)),

@@ -124,16 +124,24 @@ pub struct Script {
     /// `(set-logic …)`, e.g. `QF_ABV`.
     pub logic: String,
     pub commands: Vec<Command>,
+    /// Definitions that only a model is asked about (`get-value`), not part of the formula:
+    /// sent to the solver after `commands`, never dumped, so a dumped query is the formula
+    /// alone. Each is named in the [`Query::unpinned`] tail of some query's `get_values`.
+    pub probes: Vec<Command>,
 }
 
 /// One property instance: `(push) (assert …)* (check-sat) [(get-value …)] (pop)`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct Query {
     /// File-name-safe name for dumps, e.g. `reduce.race.sdata.L14` (no extension).
     pub name: String,
     pub assertions: Vec<Sexp>,
     /// Terms whose values are asked when the answer is `sat`, in this order.
     pub get_values: Vec<Sexp>,
+    /// How many of the last `get_values` are facts about the model (a [`Script::probes`]
+    /// definition), not the witness: the model check (`model_refuted`) pins only the terms
+    /// before them, since pinning a probe would make the solver decide it.
+    pub unpinned: usize,
 }
 
 /// A solver's answer to one [`Query`].

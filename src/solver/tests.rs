@@ -35,6 +35,7 @@ fn solvers() -> Vec<SolverSpec> {
 
 fn query(name: &str, assertions: Vec<Sexp>, get_values: Vec<Sexp>) -> Query {
     Query {
+        unpinned: 0,
         name: name.to_string(),
         assertions,
         get_values,
@@ -43,6 +44,7 @@ fn query(name: &str, assertions: Vec<Sexp>, get_values: Vec<Sexp>) -> Query {
 
 fn bv32_script() -> Script {
     Script {
+        probes: Vec::new(),
         logic: "QF_AUFBV".to_string(),
         commands: vec![
             Command::DeclareConst {
@@ -126,6 +128,7 @@ fn unsat_and_push_pop_isolation() {
 fn array_query() {
     let mem = Sexp::list(vec![a("Array"), Sexp::bv_sort(64), Sexp::bv_sort(8)]);
     let script = Script {
+        probes: Vec::new(),
         logic: "QF_AUFBV".to_string(),
         commands: vec![
             Command::DeclareConst {
@@ -192,6 +195,7 @@ fn factoring_script() -> Script {
         sort: Sexp::bv_sort(64),
     };
     Script {
+        probes: Vec::new(),
         logic: "QF_BV".to_string(),
         commands: vec![decl("p"), decl("q"), decl("x")],
     }
@@ -371,6 +375,7 @@ fn reading_the_script_counts_against_the_limit() {
     let text = text.replace("*check-sat*)", "*slow_to_read*) exec sleep 30;;\n    *check-sat*)");
     std::fs::write(&spec.args[0], text).unwrap();
     let script = Script {
+        probes: Vec::new(),
         logic: "QF_BV".to_string(),
         commands: vec![Command::DeclareConst {
             name: "slow_to_read".to_string(),
@@ -423,6 +428,7 @@ fn solver_that_fails_to_start_quotes_its_stderr() {
 fn script_error_fails_new() {
     for spec in solvers() {
         let script = Script {
+            probes: Vec::new(),
             logic: "QF_BV".to_string(),
             commands: vec![Command::Assert(a("undeclared_symbol"))],
         };
@@ -453,6 +459,7 @@ fn large_script_is_streamed() {
         )));
     }
     let script = Script {
+        probes: Vec::new(),
         logic: "QF_BV".to_string(),
         commands,
     };
@@ -495,6 +502,7 @@ fn dump_files_are_exact() {
     };
     let dir = temp_dir("dump");
     let script = Script {
+        probes: Vec::new(),
         logic: "QF_ABV".to_string(),
         commands: vec![
             Command::DeclareConst {
@@ -590,6 +598,7 @@ fn dump_header_says_status_once_and_quotes_source() {
 fn dump_logic_is_the_smallest_the_terms_need() {
     use super::logic::Theories;
     let bvs = Script {
+        probes: Vec::new(),
         logic: "QF_AUFBV".into(),
         commands: vec![Command::DeclareConst {
             name: "x".into(),

@@ -781,6 +781,7 @@ mod tests {
             reaches: None,
         };
         Finding {
+            signed_ok: None,
             kind: FindingKind::Race { write_write: true },
             array: Some(array.into()),
             accesses: vec![access(a), access(b)],

@@ -35,6 +35,19 @@ pub(super) fn signed(
     if v.signed.is_empty() || result.verdict != Verdict::Defect || result.findings.iter().all(overflow) {
         return Ok(false);
     }
+    // Each finding's model has no signed overflow (nor index wrap) where its threads evaluate
+    // an operation (`Finding::signed_ok`). The findings are those of the launch re-verified
+    // here (`standard` returns its bound), or exact ones whose witness lies in it, and the
+    // assumption adds to that encoding only facts such a model satisfies: it stays a model,
+    // so the re-verification would keep every finding, and is not asked.
+    if result
+        .findings
+        .iter()
+        .filter(|f| !overflow(f))
+        .all(|f| f.signed_ok == Some(true))
+    {
+        return Ok(false);
+    }
     let mut launch = v.launch(bits, total);
     launch.signed = v.signed.clone();
     let under = reverify(k, opts, run, &launch, false)?;

@@ -272,6 +272,7 @@ pub fn encode_concrete(
     let mut commands = std::mem::take(&mut e.decls);
     commands.append(&mut e.cmds);
     let script = std::sync::Arc::new(Script {
+        probes: Vec::new(),
         logic: logic.into(),
         commands,
     });

@@ -210,7 +210,7 @@ impl Encoder<'_> {
             let ok = no_overflow(op, &a, &b, lt.bits(), signed);
             self.assume_no_wrap(st, th, ok);
         } else if matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul)
-            && (self.check_overflow || !self.signed_no_overflow.is_empty())
+            && (self.check_overflow || !self.signed_no_overflow.is_empty() || self.signed_facts.is_some())
             && let Some(i) = self.k.signed_op(op, lhs, rhs, ty)
         {
             self.signed_op(i, op, (&a, &b), (lt.bits(), signed), st, th);
@@ -257,6 +257,20 @@ impl Encoder<'_> {
             let entry = self.overflow_fails.entry(i).or_default();
             entry.0.push(fail);
             entry.1 = entry.1.max(abstracted);
+        }
+        if let Some((facts, seen)) = &mut self.signed_facts {
+            // The fact `assume_no_wrap` would add under the assumption, where the thread is.
+            let here = match st.assumed == t() {
+                true => st.pc.clone(),
+                false => crate::encode::terms::and(st.pc.clone(), st.assumed.clone()),
+            };
+            let fact = super::fold::fold(&app("=>", vec![here, ok.clone()]));
+            if fact != t() && seen.insert(fact.clone()) {
+                facts.push(fact);
+            }
+            if facts.len() > super::MAX_SIGNED_FACTS {
+                self.signed_facts = None;
+            }
         }
         if self.signed_no_overflow.contains(&i) {
             self.assume_no_wrap(st, th, ok);

@@ -502,6 +502,7 @@ impl Encoder<'_> {
             |property: Property, name: String, assertions: Vec<Sexp>, get_values: Vec<Sexp>, benign: bool| Check {
                 property,
                 query: Query {
+                    unpinned: 0,
                     name,
                     assertions,
                     get_values,

@@ -400,6 +400,7 @@ impl Encoder<'_> {
                     var: *v,
                 },
                 query: Query {
+                    unpinned: 0,
                     name,
                     assertions: vec![fails.into_iter().reduce(or).unwrap_or_else(f)],
                     get_values: vec![],

@@ -106,12 +106,14 @@ pub fn encode_with(
     if e.has_opaque_float {
         notes.push("float values are opaque: arithmetic on them is uninterpreted".to_string());
     }
+    let probes = e.signed_probe();
     // Moved, not copied: a large kernel's formula is most of gpug's memory.
     let mut commands = std::mem::take(&mut e.decls);
     commands.append(&mut e.cmds);
     let script = std::sync::Arc::new(Script {
         logic: "QF_AUFBV".into(),
         commands,
+        probes,
     });
     Ok(Encoded {
         script,
@@ -121,6 +123,16 @@ pub fn encode_with(
         preferred,
     })
 }
+
+/// The probe whose value in a check's model says whether no source-level signed operation
+/// the model's threads evaluate overflows, nor an unsigned index computation wraps
+/// ([`Encoder::signed_facts`]): a `Bool` the checks' `get_values` end with, unpinned
+/// ([`Query::unpinned`]). `@` then a letter: no name of the encoding has that form.
+pub const SIGNED_OK: &str = "witness@signed_ok";
+
+/// Most facts [`SIGNED_OK`] conjoins; with more, it is not made (each is a copy of an
+/// operation's operands, and a model's value of it saves one re-verification).
+pub(in crate::encode) const MAX_SIGNED_FACTS: usize = 4096;
 
 /// Which serialized memory an access uses: the array and, for a `__shared__` array, the
 /// accessing thread's 0-based block (0 for every other array, and in the pair model).
@@ -201,6 +213,17 @@ pub(in crate::encode) struct Encoder<'k> {
     pub(in crate::encode) signed_no_overflow: Vec<usize>,
     /// `EncodeOptions::check_overflow`.
     pub(in crate::encode) check_overflow: bool,
+    /// While no signed operation is assumed not to overflow (neither `--no-overflow` nor
+    /// `signed_no_overflow`): the facts that would assert it, one per evaluation of a source
+    /// operation by either thread, `(=> (and pc assumed) fits)`, where the thread is. Their
+    /// conjunction becomes the probe [`SIGNED_OK`], which the checks' models are asked about:
+    /// a model where it holds satisfies the same encoding with every signed operation assumed
+    /// not to overflow (the assumption adds exactly these facts, as assertions or as
+    /// conjuncts of the thread's assumptions), so the launch contracts' signed
+    /// re-verification cannot exclude its finding. `None`: not tracked (the assumption is
+    /// made, or there is no such operation), or past [`MAX_SIGNED_FACTS`].
+    /// The facts in order, and the same as a set (each is kept once).
+    pub(in crate::encode) signed_facts: Option<(Vec<Sexp>, HashSet<Sexp>)>,
     /// Under `check_overflow`, per index into [`Kernel::signed_ops`]: the conditions under
     /// which each evaluation of it by the checked thread overflows, and whether one of them
     /// how many of [`Self::abstractions`] one of them rests on (0: none; the finding is then
@@ -272,6 +295,28 @@ pub(in crate::encode) struct Encoder<'k> {
 }
 
 impl<'k> Encoder<'k> {
+    /// The probe [`SIGNED_OK`] over [`Encoder::signed_facts`], as the script's probes, each
+    /// check that reads a model asking for it last; none when the facts are not tracked or
+    /// there are none.
+    fn signed_probe(&mut self) -> Vec<Command> {
+        let Some((mut facts, _)) = self.signed_facts.take().filter(|(f, _)| !f.is_empty()) else {
+            return Vec::new();
+        };
+        let value = match facts.len() {
+            1 => facts.remove(0),
+            _ => crate::encode::terms::app("and", facts),
+        };
+        for c in self.checks.iter_mut().filter(|c| !c.query.get_values.is_empty()) {
+            c.query.get_values.push(Sexp::atom(SIGNED_OK));
+            c.query.unpinned = 1;
+        }
+        vec![Command::DefineConst {
+            name: SIGNED_OK.into(),
+            sort: Sexp::atom("Bool"),
+            value,
+        }]
+    }
+
     /// Adds a check of `property` without access pairs (anything but a race): the query `name`
     /// asserting `assertion`, reading back the common witness values of `self.layout` and then
     /// `own`.
@@ -280,6 +325,7 @@ impl<'k> Encoder<'k> {
         let mut get_values = layout.common();
         get_values.extend(own);
         let query = Query {
+            unpinned: 0,
             name,
             assertions: vec![assertion],
             get_values,
@@ -450,6 +496,11 @@ impl<'k> Encoder<'k> {
             index_fits: opts.index_fits,
             signed_no_overflow: opts.signed_no_overflow.clone(),
             check_overflow: opts.check_overflow && opts.make_checks,
+            signed_facts: (opts.make_checks
+                && !opts.no_overflow
+                && opts.signed_no_overflow.is_empty()
+                && !k.signed_ops.is_empty())
+            .then(Default::default),
             overflow_fails: BTreeMap::new(),
             evaluated_if: Vec::new(),
             benign: opts.benign,

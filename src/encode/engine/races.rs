@@ -379,6 +379,7 @@ impl Encoder<'_> {
                 split: None,
                 property: Property::HarmfulRace { array },
                 query: Query {
+                    unpinned: 0,
                     name: format!("{name}.harmful"),
                     assertions,
                     get_values: hv,
@@ -399,6 +400,7 @@ impl Encoder<'_> {
         self.checks.push(Check {
             property: Property::Race { array },
             query: Query {
+                unpinned: 0,
                 name,
                 assertions,
                 get_values: gv,

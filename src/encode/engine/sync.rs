@@ -427,6 +427,7 @@ impl Encoder<'_> {
             self.checks.push(Check {
                 property: Property::FlagWriters { array },
                 query: Query {
+                    unpinned: 0,
                     name: format!("{}.flag.{}", sym(&self.k.name), sym(&self.k.array(array).name)),
                     assertions: vec![cond],
                     get_values: layout.common(),

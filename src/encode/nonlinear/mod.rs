@@ -266,6 +266,7 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
             .collect();
         let (fresh, fresh_divisions) = seen.take_fresh(script_len, &mut assertions);
         queries.push(Query {
+            unpinned: 0,
             name: format!("{}.relaxed", c.query.name),
             assertions,
             get_values: Vec::new(),
@@ -305,6 +306,7 @@ pub fn relax(encoded: &Encoded) -> Option<Relaxed> {
     commands.splice(0..0, decls);
     Some(Relaxed {
         script: std::sync::Arc::new(Script {
+            probes: Vec::new(),
             logic: encoded.script.logic.clone(),
             commands,
         }),

@@ -675,6 +675,7 @@ impl Probe {
     /// `query` asking, when satisfiable, for the values [`Probe::refine`] reads.
     pub fn query(&self, query: &Query) -> Query {
         Query {
+            unpinned: 0,
             name: query.name.clone(),
             assertions: query.assertions.clone(),
             get_values: self.get_values(),

@@ -81,6 +81,7 @@ fn preferred_conditions_are_a_term_apart() {
     assert_eq!(queries(&plain), queries(&with));
     // Not asserted by the script: blockDim.x = 3 is a launch; under the term it is not.
     let three = Query {
+        unpinned: 0,
         name: "three".into(),
         assertions: vec![app("=", vec![atom("blockDim.x"), bvn(3, 32)])],
         get_values: Vec::new(),
@@ -237,6 +238,68 @@ fn signed_no_overflow_is_asserted_for_source_operations_where_they_are_evaluated
             .iter()
             .any(|c| matches!(c, Command::Assert(t) if t.to_string().contains("#x0020c49b"))),
     );
+}
+
+/// The probe [`crate::encode::SIGNED_OK`]: made while no signed assumption is, kept out of the
+/// dumped commands, asked last and unpinned by every check that reads a model, and true in a
+/// model exactly when no thread there evaluates a source operation that overflows.
+#[test]
+fn the_signed_probe_says_whether_a_model_overflows() {
+    use crate::encode::SIGNED_OK;
+    let probe_is = |k_value: i64| -> (String, String) {
+        let e = encode_with(&select_of_a_signed_product(k_value), &block64(), &EncodeOptions::pair());
+        assert!(
+            !e.script
+                .commands
+                .iter()
+                .any(|c| matches!(c, Command::DefineConst { name, .. } if name == SIGNED_OK)),
+            "the probe is not part of the formula"
+        );
+        let [Command::DefineConst { name, value, .. }] = &e.script.probes[..] else {
+            panic!("one probe: {:?}", e.script.probes);
+        };
+        assert_eq!(name, SIGNED_OK);
+        for c in e.checks.iter().filter(|c| !c.query.get_values.is_empty()) {
+            assert_eq!(c.query.get_values.last(), Some(&atom(SIGNED_OK)), "{}", c.query.name);
+            assert_eq!(c.query.unpinned, 1, "{}", c.query.name);
+        }
+        let defined = |q: &Query| {
+            let text = render(&e, q);
+            let (head, tail) = text.split_at(text.find("(assert").unwrap_or(text.find("(check-sat)").unwrap()));
+            format!("{head}(define-fun {SIGNED_OK} () Bool {value})\n{tail}")
+        };
+        let ask = |holds: bool| {
+            let term = if holds {
+                atom(SIGNED_OK)
+            } else {
+                app("not", vec![atom(SIGNED_OK)])
+            };
+            let q = Query {
+                name: "probe".into(),
+                assertions: vec![term],
+                ..Default::default()
+            };
+            z3_says(&defined(&q))
+        };
+        (ask(true), ask(false))
+    };
+    // x < 64 and x < 100: x * 1000 fits in every model.
+    let (holds, fails) = probe_is(1000);
+    assert!(
+        holds.starts_with("sat") && fails.starts_with("unsat"),
+        "{holds} {fails}"
+    );
+    // x * 100000000 overflows for 22 <= x < 64: some models overflow, others not.
+    let (holds, fails) = probe_is(100_000_000);
+    assert!(holds.starts_with("sat") && fails.starts_with("sat"), "{holds} {fails}");
+    // Under the assumption itself (or --no-overflow) there is no probe.
+    let assumed = EncodeOptions {
+        signed_no_overflow: vec![0],
+        ..Default::default()
+    };
+    let e = encode_with(&select_of_a_signed_product(1000), &block64(), &assumed);
+    assert!(e.script.probes.is_empty());
+    assert!(e.checks.iter().all(|c| c.query.unpinned == 0));
 }
 
 #[test]

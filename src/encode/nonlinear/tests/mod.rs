@@ -63,6 +63,7 @@ fn no_wrap_relaxation(signed: bool) -> nonlinear::Relaxed {
 fn relax_script(commands: Vec<Command>) -> Option<nonlinear::Relaxed> {
     nonlinear::relax(&Encoded {
         script: std::sync::Arc::new(Script {
+            probes: Vec::new(),
             logic: "QF_UFBV".into(),
             commands,
         }),
@@ -152,6 +153,7 @@ fn no_wrap_relaxation_proves_radix_and_refines_models() {
         flat: Vec::new(),
     };
     let asked = probe.query(&Query {
+        unpinned: 0,
         name: "q".into(),
         assertions: Vec::new(),
         get_values: Vec::new(),
@@ -365,6 +367,7 @@ fn relaxation_uninterprets_symbolic_products_and_distributes_literal_summands() 
     )));
     let encoded = Encoded {
         script: std::sync::Arc::new(Script {
+            probes: Vec::new(),
             logic: "QF_AUFBV".into(),
             commands: cmds,
         }),
@@ -386,6 +389,7 @@ fn relaxation_uninterprets_symbolic_products_and_distributes_literal_summands() 
     // Products by literals are kept; a script without symbolic products has no relaxation.
     let lit = Encoded {
         script: std::sync::Arc::new(Script {
+            probes: Vec::new(),
             logic: "QF_AUFBV".into(),
             commands: radix_script(Some(4), 0)
                 .into_iter()
@@ -407,6 +411,7 @@ fn flat_tier_leaves_read_dimensions_free_and_goes_when_empty() {
     let relaxed = |read_thread: [bool; 2], read_block: [bool; 2]| {
         let mut r = nonlinear::Relaxed {
             script: std::sync::Arc::new(Script {
+                probes: Vec::new(),
                 logic: "QF_UFBV".into(),
                 commands: Vec::new(),
             }),
