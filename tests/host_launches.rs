@@ -1333,6 +1333,27 @@ fn a_device_property_has_the_range_of_every_device() {
 /// (`argv_loop_race.cu`) is still verified again under `linear index < 2^31`. Both races stay
 /// reported, as possible. A check the kernel's own verification refuted is not asked again by
 /// the contract's re-verification (which only adds assumptions to the same prepared kernel).
+/// A parameter the host passes as a literal gets no parameter relation: with `n = 1000` at the
+/// launch, `n % blockDim.x == 0` and its kin are facts of the launch, so the contracts ask no
+/// re-verification under them and suggest none (`rounds`, read from `argv`, still gets them:
+/// `a_launch_that_bounds_its_threads_needs_no_no_wrap_contract`).
+#[test]
+fn a_parameter_the_launch_fixes_gets_no_relation() {
+    let file = Path::new("tests/kernels/device_props/sm_literal_race.cu");
+    let (code, v, err) = gpug(&["--explain"], file);
+    assert_eq!(code, Some(1), "{v}\n{err}");
+    let ks = kernels(&v);
+    assert_eq!(ks[0]["verdict"], "defect", "{v}");
+    let answers: Vec<&str> = ks[0]["answers"]
+        .as_array()
+        .expect("answers")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(!answers.iter().any(|a| a.starts_with("--assume")), "{answers:#?}");
+    assert_eq!(ks[0]["suggestions"], serde_json::json!([]), "{v}");
+}
+
 #[test]
 fn a_launch_that_bounds_its_threads_needs_no_no_wrap_contract() {
     let dir = Path::new("tests/kernels/device_props");

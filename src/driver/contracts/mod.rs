@@ -36,7 +36,10 @@
 //!
 //! Cost: a finding whose witness (an exact model: issue 21) already lies in the strongest
 //! standard launch is kept by every contract, so no re-verification is asked for it; when all
-//! findings are such, the standard assumptions cost no query at all.
+//! findings are such, the standard assumptions cost no query at all. Likewise the signed
+//! assumption is not asked when every finding's model has no signed overflow where its threads
+//! compute ([`crate::verdict::Finding::signed_ok`], the probe [`crate::encode::SIGNED_OK`]):
+//! that model satisfies the assumed encoding too.
 //!
 //! Soundness: a re-verification is the pair model itself with the geometry narrowed (unused
 //! dimensions pinned to 1) and the no-wrap assumptions' per-thread consequences asserted
