@@ -1333,6 +1333,16 @@ fn a_device_property_has_the_range_of_every_device() {
 /// (`argv_loop_race.cu`) is still verified again under `linear index < 2^31`. Both races stay
 /// reported, as possible. A check the kernel's own verification refuted is not asked again by
 /// the contract's re-verification (which only adds assumptions to the same prepared kernel).
+/// A kernel's `--explain` answers (its JSON `answers`), one line each.
+fn answers_of(k: &Value) -> Vec<&str> {
+    k["answers"]
+        .as_array()
+        .expect("answers")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
 /// A parameter the host passes as a literal gets no parameter relation: with `n = 1000` at the
 /// launch, `n % blockDim.x == 0` and its kin are facts of the launch, so the contracts ask no
 /// re-verification under them and suggest none (`rounds`, read from `argv`, still gets them:
@@ -1344,12 +1354,7 @@ fn a_parameter_the_launch_fixes_gets_no_relation() {
     assert_eq!(code, Some(1), "{v}\n{err}");
     let ks = kernels(&v);
     assert_eq!(ks[0]["verdict"], "defect", "{v}");
-    let answers: Vec<&str> = ks[0]["answers"]
-        .as_array()
-        .expect("answers")
-        .iter()
-        .filter_map(Value::as_str)
-        .collect();
+    let answers = answers_of(&ks[0]);
     assert!(!answers.iter().any(|a| a.starts_with("--assume")), "{answers:#?}");
     assert_eq!(ks[0]["suggestions"], serde_json::json!([]), "{v}");
 }
@@ -1368,12 +1373,7 @@ fn a_launch_that_bounds_its_threads_needs_no_no_wrap_contract() {
                 findings.iter().any(|f| f["kind"] == "race" && f["possible"] == true),
                 "{file} {solver}: {v}"
             );
-            let answers: Vec<&str> = ks[0]["answers"]
-                .as_array()
-                .expect("answers")
-                .iter()
-                .filter_map(Value::as_str)
-                .collect();
+            let answers = answers_of(&ks[0]);
             let bound_asked = answers.iter().any(|a| a.contains("linear index < 2^31"));
             let probed = answers.iter().any(|a| a.starts_with("no wrap implied by the launch"));
             assert_eq!(bound_asked, !bounded, "{file} {solver}: {answers:#?}");

@@ -353,6 +353,50 @@ impl Visitor for ReadVars<'_> {
     }
 }
 
+/// The scalar parameters that the kernel's first statements assume equal to a literal of
+/// their type (`assume (n == 4096)`: the values of a host launch, `--kernel-args`), each with
+/// that literal and its type, the first such assumption of each. The leading statements are
+/// assumptions and the havocs of a launch's ghosts (device properties no argument passes,
+/// which are not parameters); the first other statement ends them.
+pub fn entry_literals(k: &super::Kernel) -> std::collections::BTreeMap<VarId, (BigInt, super::Ty)> {
+    use super::{BinOp, ParamKind};
+    let params: Vec<VarId> = k
+        .params
+        .iter()
+        .filter_map(|p| match p.kind {
+            ParamKind::Scalar(v) => Some(v),
+            _ => None,
+        })
+        .collect();
+    let mut out = std::collections::BTreeMap::new();
+    for s in &k.body {
+        let cond = match &s.kind {
+            StmtKind::Assume { cond } => cond,
+            StmtKind::Havoc { var } if !params.contains(var) => continue,
+            _ => break,
+        };
+        let Expr::Binary {
+            op: BinOp::Eq,
+            lhs,
+            rhs,
+            ..
+        } = cond
+        else {
+            continue;
+        };
+        match (&**lhs, &**rhs) {
+            (Expr::Var { id, ty }, Expr::Const { value, ty: cty })
+            | (Expr::Const { value, ty: cty }, Expr::Var { id, ty })
+                if ty == cty && params.contains(id) =>
+            {
+                out.entry(*id).or_insert_with(|| (value.clone(), *ty));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

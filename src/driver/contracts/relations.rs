@@ -43,18 +43,20 @@ pub(super) struct Relation {
 /// The relations worth asking for `k` under a launch with `geometry` (which says which
 /// dimensions are symbolic), in the order they are tried: for each integer scalar parameter
 /// `p` that reaches a guard or an index ([`parameter_dims`]) and that the launch does not fix
-/// ([`fixed_params`]), `p % blockDim.x == 0` and
+/// ([`crate::ir::query::entry_literals`]), `p % blockDim.x == 0` and
 /// `p <= gridDim.x * blockDim.x` when it meets the x dimension there, then `p >= 1`; then, when
 /// `blockDim.x` is symbolic and the kernel reads it or `threadIdx.x`, it being a power of two,
 /// and `blockDim.x == C` for each distinct element count `C` (2 to 1024, CUDA's largest
 /// block) of a `__shared__` array.
 pub(super) fn vocabulary(k: &Kernel, geometry: &crate::ir::eval::Geometry) -> Vec<Relation> {
     let dims = parameter_dims(k);
-    let fixed = fixed_params(k);
+    // A relation over a parameter the launch fixes to a literal is a fact of the launch, true
+    // or false, not a contract a caller could meet.
+    let fixed = crate::ir::query::entry_literals(k);
     let mut out = Vec::new();
     for p in &k.params {
         let ParamKind::Scalar(id) = p.kind else { continue };
-        if fixed.contains(&id) {
+        if fixed.contains_key(&id) {
             continue;
         }
         let ty = k.var(id).ty;
@@ -106,36 +108,6 @@ pub(super) fn vocabulary(k: &Kernel, geometry: &crate::ir::eval::Geometry) -> Ve
                 cond: binary(BinOp::Eq, Expr::Builtin(Builtin::BlockDim(Dim::X)), int(c as i64)),
                 block_size: Some(c),
             });
-        }
-    }
-    out
-}
-
-/// The scalar parameters whose value the kernel's leading assumptions fix to a literal
-/// (`assume (n == 1000)`: a host launch that passes a constant, or `--kernel-args`): a
-/// relation over such a parameter is a fact of the launch, true or false, not a contract a
-/// caller could meet, so none is asked.
-fn fixed_params(k: &Kernel) -> BTreeSet<VarId> {
-    let mut out = BTreeSet::new();
-    let leading = k
-        .body
-        .iter()
-        .take_while(|s| matches!(s.kind, StmtKind::Assume { .. } | StmtKind::Havoc { .. }));
-    for s in leading {
-        let StmtKind::Assume { cond } = &s.kind else { continue };
-        if let Expr::Binary {
-            op: BinOp::Eq,
-            lhs,
-            rhs,
-            ..
-        } = cond
-        {
-            match (&**lhs, &**rhs) {
-                (Expr::Var { id, .. }, Expr::Const { .. }) | (Expr::Const { .. }, Expr::Var { id, .. }) => {
-                    out.insert(*id);
-                }
-                _ => {}
-            }
         }
     }
     out

@@ -530,54 +530,19 @@ impl Encoder<'_> {
     }
 }
 
-/// The scalar parameters that the kernel's first statements assume equal to a literal (`assume
-/// (n == 4096)`: the values of a host launch, `--kernel-args`), each with that literal's term.
-/// Such a parameter is that literal in every thread's terms, and its declared constant is
-/// asserted equal to it (the witness reads it): the same executions as the assumption's, since
-/// both threads execute the kernel's first statements, but terms the solver need not rewrite
-/// (a product `i * C` with `C` a literal is a shifted sum; the offset lemmas need literals).
+/// [`crate::ir::query::entry_literals`], each literal as a term. Such a parameter is that
+/// literal in every thread's terms, and its declared constant is asserted equal to it (the
+/// witness reads it): the same executions as the assumption's, since both threads execute the
+/// kernel's first statements, but terms the solver need not rewrite (a product `i * C` with `C`
+/// a literal is a shifted sum; the offset lemmas need literals).
 fn entry_literals(k: &crate::ir::Kernel) -> std::collections::HashMap<VarId, Sexp> {
-    use crate::ir::{BinOp, Expr, StmtKind};
-    let params: Vec<VarId> = k
-        .params
-        .iter()
-        .filter_map(|p| match p.kind {
-            ParamKind::Scalar(v) => Some(v),
+    crate::ir::query::entry_literals(k)
+        .into_iter()
+        .filter_map(|(var, (value, ty))| match ty {
+            crate::ir::Ty::Int { bits, .. } => {
+                Some((var, Sexp::bv(&crate::encode::terms::to_unsigned(&value, bits), bits)))
+            }
             _ => None,
         })
-        .collect();
-    let mut out = std::collections::HashMap::new();
-    for s in &k.body {
-        let cond = match &s.kind {
-            StmtKind::Assume { cond } => cond,
-            // A launch's ghosts (device properties no argument passes) are havocked ahead of its
-            // assumptions; they are not parameters, so the assumptions after them still hold on
-            // entry.
-            StmtKind::Havoc { var } if !params.contains(var) => continue,
-            _ => break,
-        };
-        let Expr::Binary {
-            op: BinOp::Eq,
-            lhs,
-            rhs,
-            ..
-        } = cond
-        else {
-            continue;
-        };
-        let (var, value, ty) = match (&**lhs, &**rhs) {
-            (Expr::Var { id, ty }, Expr::Const { value, ty: cty })
-            | (Expr::Const { value, ty: cty }, Expr::Var { id, ty })
-                if ty == cty && params.contains(id) =>
-            {
-                (*id, value, *ty)
-            }
-            _ => continue,
-        };
-        if let crate::ir::Ty::Int { bits, .. } = ty {
-            out.entry(var)
-                .or_insert_with(|| Sexp::bv(&crate::encode::terms::to_unsigned(value, bits), bits));
-        }
-    }
-    out
+        .collect()
 }
