@@ -365,7 +365,7 @@ impl Lower<'_, '_> {
         // A call inside a postcondition: the callee's own `__ensures` wait for its end.
         let in_postcondition = std::mem::replace(&mut self.in_postcondition, false);
         let mut stmts = Vec::new();
-        let result = (|| -> R<Val> {
+        let result = (|| -> R<Option<Binding>> {
             // Result slot.
             let ret = match &ret_cty {
                 CType::Void => None,
@@ -429,14 +429,11 @@ impl Lower<'_, '_> {
                 self.member_inits(def, &mut stmts)?;
             }
             self.block(body, &mut stmts)?;
-            match ret {
-                None => Ok(Val::Void),
-                Some(b) => self.read_binding(&b, def, &mut stmts),
-            }
+            Ok(ret)
         })();
         self.in_postcondition = in_postcondition;
-        let v = match result {
-            Ok(v) => v,
+        let ret = match result {
+            Ok(ret) => ret,
             Err(e) => {
                 self.frames.pop();
                 return Err(e);
@@ -446,6 +443,20 @@ impl Lower<'_, '_> {
             kind: StmtKind::Block { id: block, body: stmts },
             span: span.clone(),
         });
+        // The result is read after the callee's block, where every `return` (an exit of the
+        // block) leads: a result held in memory (a struct with an array member) is read by
+        // loads, which inside the block would follow its last `return` and never run.
+        let v = match ret {
+            None => Ok(Val::Void),
+            Some(b) => self.read_binding(&b, def, out),
+        };
+        let v = match v {
+            Ok(v) => v,
+            Err(e) => {
+                self.frames.pop();
+                return Err(e);
+            }
+        };
         // The callee's `__ensures`, after every return, with its frame still in scope.
         let post = self.postconditions(body, out);
         let frame = self.frames.pop();
