@@ -1325,6 +1325,31 @@ fn a_device_property_has_the_range_of_every_device() {
     }
 }
 
+/// A launch value over host values gpug cannot know (`atoi(argv[1])`) keeps the bounds of their
+/// C types: `typed_grid.cu`'s grid of `nb + 1` blocks, `nb` an `unsigned char`, has at most 256
+/// blocks, so its index `i * 65536u` never wraps and the kernel is verified with no contract.
+/// Before, the grid was free and the race of threads 2^16 apart was listed apart, the kernel
+/// verified only for launches where no unsigned index computation wraps.
+#[test]
+fn a_host_value_of_unknown_value_keeps_the_range_of_its_type() {
+    let file = Path::new("tests/kernels/device_props/typed_grid.cu");
+    let (code, v, err) = gpug(&["--solver", "z3"], file);
+    assert_eq!(code, Some(0), "{v}\n{err}");
+    let ks = kernels(&v);
+    assert_eq!(ks.len(), 1, "{v}");
+    assert_eq!(ks[0]["verdict"], "verified", "{v}");
+    assert_eq!(ks[0]["contract"], serde_json::json!([]), "{v}");
+    assert!(ks[0]["excluded"].as_array().is_none_or(Vec::is_empty), "{v}");
+    let assuming: Vec<&str> = ks[0]["launch"]["assuming"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    assert!(
+        assuming.contains(&"1 <= gridDim.x <= 256 (by the C types of its host values)"),
+        "{assuming:?}"
+    );
+}
+
 /// The launch contracts' no-wrap bounds are not asked again where the launch itself bounds the
 /// thread count: `sm_loop_race.cu`'s grid of `4 * prop.multiProcessorCount` blocks of 128
 /// threads has at most 2^19 threads, which one small query shows from the launch's

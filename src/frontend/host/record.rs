@@ -211,8 +211,9 @@ impl<'a, 'g> Host<'a, 'g> {
         };
         for (label, lhs, v) in pending {
             let Some(rhs) = substitute(&v, &map) else {
-                // A value over device values no argument passes and no ghost stands for
-                // (`numSms * numBlocksPerSm` blocks): the bounds their ranges give it.
+                // A value over host values no argument passes and no ghost stands for
+                // (`numSms * numBlocksPerSm` blocks, `CEIL_DIV(N, 4096)` with `N` read from a
+                // file): the bounds their ranges, or their C types, give it.
                 if let Some((text, f)) = self.bounds_of(&label, &lhs, &v) {
                     described.push(text);
                     assumptions.push(f);
@@ -329,16 +330,35 @@ impl<'a, 'g> Host<'a, 'g> {
     /// `lo <= lhs && lhs <= hi`. A relation too nonlinear for a ghost keeps its bounds
     /// (`0 <= gridDim.x <= 32768` for `numSms * numBlocksPerSm`).
     fn bounds_of(&self, label: &str, lhs: &Expr, v: &Expr) -> Option<(String, Expr)> {
-        let (lo, hi) = interval(v, &self.ranges)?;
+        let mut typed = false;
+        let (lo, hi) = interval(v, &self.ranges, &mut typed)?;
+        // Within the dimension's own type: a bound it has anyway says nothing.
+        let (tlo, thi) = type_range(lhs.ty())?;
+        let (lo, hi) = (lo.max(tlo.clone()), hi.min(thi.clone()));
+        if lo > hi || (lo == tlo && hi == thi) {
+            return None;
+        }
         let f = in_range(lhs, &lo, &hi)?;
         let name = |u: VarId| self.unknowns.get(u.0).cloned().unwrap_or_else(|| "?".into());
-        Some((
-            format!(
-                "{lo} <= {label} <= {hi} (from {}, by the device's ranges)",
-                c_text(v, &name)
-            ),
-            f,
-        ))
+        let by = match (typed, self.uses_range(v)) {
+            (true, true) => "by the device's ranges and the C types of its other host values",
+            (true, false) => "by the C types of its host values",
+            _ => "by the device's ranges",
+        };
+        // A value with no name of its own (`(unsigned char)atoi(…)`) is not shown.
+        let from = c_text(v, &name);
+        let from = match from.contains('?') {
+            true => String::new(),
+            false => format!("from {from}, "),
+        };
+        Some((format!("{lo} <= {label} <= {hi} ({from}{by})"), f))
+    }
+
+    /// Whether the host term `v` reads a device value with a range ([`Host::ranges`]).
+    fn uses_range(&self, v: &Expr) -> bool {
+        let mut found = false;
+        terms::vars(v, &mut |u| found |= self.ranges.contains_key(&u));
+        found
     }
 
     /// Each value passed (in `map`) that reads a device property: its range, as the report's
@@ -654,24 +674,56 @@ fn nonlinear(e: &Expr) -> bool {
 }
 
 /// The least and greatest value of the host term `e` when each of its unknowns is in its
-/// range (`ranges`): interval arithmetic over `+`, `-`, `*`, `/` (non-negative by positive),
-/// `?:` (either side) and value-keeping conversions, each step checked to stay within its
-/// type (a step that may wrap gives `None`, as does any other operator or unknown).
-fn interval(e: &Expr, ranges: &HashMap<VarId, (&'static str, BigInt, BigInt)>) -> Option<(BigInt, BigInt)> {
-    let fits = |(lo, hi): (BigInt, BigInt), ty: Ty| {
-        (matches!(ty, Ty::Int { .. }) && wrap_ty(lo.clone(), ty) == lo && wrap_ty(hi.clone(), ty) == hi)
-            .then_some((lo, hi))
+/// range: a device value's (`ranges`), else every value of its C type (a value read from a
+/// file into an `int` is an `int`). Interval arithmetic over `+`, `-`, `*`, `/` (by a positive
+/// divisor, truncating as C does) and `?:` (either side); a signed step is clamped to its type
+/// (an overflow there is undefined behaviour of the host code, which the launch's assumptions
+/// set aside as the module's do), an unsigned step that may wrap, a conversion that may not
+/// keep the value, and any other operator give every value of the step's type. `None` for a
+/// term that is not an integer. `typed` is set when an unknown's type stood in for a range.
+fn interval(
+    e: &Expr,
+    ranges: &HashMap<VarId, (&'static str, BigInt, BigInt)>,
+    typed: &mut bool,
+) -> Option<(BigInt, BigInt)> {
+    let ty = e.ty();
+    let full = type_range(ty)?;
+    let fits = |(lo, hi): &(BigInt, BigInt)| *lo >= full.0 && *hi <= full.1;
+    // A step's result in its type: signed overflow is undefined (clamped), unsigned wraps.
+    let within = |r: (BigInt, BigInt)| -> Option<(BigInt, BigInt)> {
+        if fits(&r) {
+            return Some(r);
+        }
+        match ty {
+            Ty::Int { signed: true, .. } => {
+                let (lo, hi) = (r.0.max(full.0.clone()), r.1.min(full.1.clone()));
+                (lo <= hi).then_some((lo, hi))
+            }
+            _ => Some(full.clone()),
+        }
     };
     match e {
         Expr::Const { value, .. } => Some((value.clone(), value.clone())),
-        Expr::Var { id, .. } => ranges.get(id).map(|(_, lo, hi)| (lo.clone(), hi.clone())),
-        Expr::Cast { arg, ty } => fits(interval(arg, ranges)?, *ty),
-        Expr::Select { then, els, ty, .. } => {
-            let (a, b) = (interval(then, ranges)?, interval(els, ranges)?);
-            fits((a.0.min(b.0), a.1.max(b.1)), *ty)
+        Expr::Var { id, .. } => match ranges.get(id) {
+            Some((_, lo, hi)) => Some((lo.clone(), hi.clone())),
+            None => {
+                *typed = true;
+                Some(full)
+            }
+        },
+        Expr::Cast { arg, .. } => match interval(arg, ranges, typed) {
+            Some(r) if fits(&r) => Some(r),
+            _ => Some(full),
+        },
+        Expr::Select { then, els, .. } => {
+            let (a, b) = (interval(then, ranges, typed)?, interval(els, ranges, typed)?);
+            within((a.0.min(b.0), a.1.max(b.1)))
         }
-        Expr::Binary { op, lhs, rhs, ty } => {
-            let (a, b) = (interval(lhs, ranges)?, interval(rhs, ranges)?);
+        Expr::Binary { op, lhs, rhs, .. } if matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div) => {
+            let (Some(a), Some(b)) = (interval(lhs, ranges, typed), interval(rhs, ranges, typed)) else {
+                return Some(full);
+            };
+            let zero = BigInt::from(0);
             let r = match op {
                 BinOp::Add => (a.0 + b.0, a.1 + b.1),
                 BinOp::Sub => (a.0 - b.1, a.1 - b.0),
@@ -679,11 +731,27 @@ fn interval(e: &Expr, ranges: &HashMap<VarId, (&'static str, BigInt, BigInt)>) -
                     let p = [&a.0 * &b.0, &a.0 * &b.1, &a.1 * &b.0, &a.1 * &b.1];
                     (p.iter().min()?.clone(), p.iter().max()?.clone())
                 }
-                BinOp::Div if a.0 >= BigInt::from(0) && b.0 > BigInt::from(0) => (&a.0 / &b.1, &a.1 / &b.0),
-                _ => return None,
+                // Truncating division by a positive divisor is monotone in the dividend: the
+                // least quotient divides the least dividend by the divisor that makes it
+                // smallest, and likewise the greatest.
+                _ if b.0 > zero => {
+                    let lo = if a.0 >= zero { &a.0 / &b.1 } else { &a.0 / &b.0 };
+                    let hi = if a.1 >= zero { &a.1 / &b.0 } else { &a.1 / &b.1 };
+                    (lo, hi)
+                }
+                _ => return Some(full),
             };
-            fits(r, *ty)
+            within(r)
         }
+        _ => Some(full),
+    }
+}
+
+/// Every value of the integer type `ty`, `None` for another type.
+fn type_range(ty: Ty) -> Option<(BigInt, BigInt)> {
+    match ty {
+        Ty::Int { bits, signed: true } => Some((-(BigInt::from(1) << (bits - 1)), (BigInt::from(1) << (bits - 1)) - 1)),
+        Ty::Int { bits, signed: false } => Some((BigInt::from(0), (BigInt::from(1) << bits) - 1)),
         _ => None,
     }
 }
