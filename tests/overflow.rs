@@ -167,6 +167,51 @@ fn a_race_needing_an_unsigned_index_to_wrap_is_listed_apart() {
     assert!(!kinds(&json, "findings").iter().any(|k| k != "race"), "{json}");
 }
 
+/// `int i = (… + threadIdx.x) * 8ul` stores a `size_t` product into an `int` (llm.c's
+/// `gelu_forward_kernel2`): past `INT_MAX` the value changes, and threads `l` and `l + 2^29`
+/// (both below 2^31, so no launch bound excludes them; each its own block's index) write one
+/// element only then. The race
+/// is an index computed past its type (issue 53 item 4): listed apart with the conversion named,
+/// reported by `--strict`, never a `--check-overflow` finding (the conversion is defined).
+#[test]
+fn a_race_needing_a_narrowing_conversion_is_listed_apart() {
+    let src = "__global__ void scale(int *a) {
+    int i = (blockIdx.x * blockDim.x + threadIdx.x) * 8ul;
+    a[i] = blockIdx.x;
+}
+";
+    let (code, json) = run("conv.cu", src, &["--solver", "z3"]);
+    assert_eq!(code, Some(0), "{json}");
+    assert!(kinds(&json, "findings").is_empty(), "{json}");
+    let contract: Vec<&str> = kernel(&json)["contract"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        contract.contains(&"no conversion to a signed type changes a value")
+            && !contract.contains(&"no unsigned +, * computing an index wraps")
+            && !contract.contains(&"no signed +, -, * overflows (undefined behaviour)"),
+        "{contract:?}"
+    );
+    let excluded = entries(&json, "excluded");
+    assert_eq!(excluded.len(), 1, "{json}");
+    assert_eq!(excluded[0]["kind"], "race");
+    let condition = excluded[0]["condition"].as_str().unwrap();
+    assert!(
+        condition.starts_with("only when `(blockIdx.x * blockDim.x + threadIdx.x) * 8ul` (")
+            && condition
+                .ends_with("conv.cu:2:13) does not fit in the int it is converted to: an index computed past its type"),
+        "{condition}"
+    );
+    let (code, json) = run("conv.cu", src, &["--solver", "z3", "--strict"]);
+    assert_eq!(code, Some(1), "{json}");
+    assert_eq!(kinds(&json, "findings"), ["race"], "{json}");
+    let (_, json) = run("conv.cu", src, &["--solver", "z3", "--check-overflow"]);
+    assert!(!kinds(&json, "findings").iter().any(|k| k != "race"), "{json}");
+}
+
 /// Under a concrete launch of 2^20 threads, `i * 8192` wraps for `i >= 2^18`: threads `i` and
 /// `i + 2^19` write one element only then. The signed assumption is the one left open.
 #[test]

@@ -657,6 +657,7 @@ __global__ void k(int *a, unsigned *u, short s, char c, long l, int n) {
     let texts: Vec<(&str, u32, u32)> = k
         .signed_ops
         .iter()
+        .filter(|o| !o.is_conversion())
         .map(|o| (o.text.as_str(), o.span.line, o.span.col))
         .collect();
     assert_eq!(
@@ -681,7 +682,55 @@ __global__ void k(int *a, unsigned *u, short s, char c, long l, int n) {
         "{:#?}",
         k.signed_ops
     );
-    for o in &k.signed_ops {
+    for o in k.signed_ops.iter().filter(|o| !o.is_conversion()) {
         assert!(is_signed_arith(&o.expr), "{o:?}");
     }
+}
+
+/// Issue 53 item 4: a conversion of the source to a signed type of at least 32 bits that
+/// cannot hold every value of its operand's type is recorded with its operand's text and place
+/// (`int i = (… + threadIdx.x) * 8ul`, an `unsigned` stored into an `int`); not a widening
+/// one, not one to an unsigned type, not one to `short`, and not a constant's.
+#[test]
+fn narrowing_conversions_of_the_source_are_recorded() {
+    let k = one("__global__ void k(float *a, unsigned u, long l, int n) {
+    int i = (blockIdx.x * blockDim.x + threadIdx.x) * 8ul;
+    int j = u;
+    long w = n;
+    unsigned v = n;
+    short s = n;
+    int m = l;
+    int c = 5ul;
+    a[i + j + w + v + s + m + c] = 0.0f;
+}
+");
+    let texts: Vec<(&str, u32, bool, bool)> = k
+        .signed_ops
+        .iter()
+        .filter(|o| o.is_conversion())
+        .map(|o| {
+            (
+                o.text.as_str(),
+                o.span.line,
+                o.is_signed(),
+                is_narrowing_conversion(&o.expr),
+            )
+        })
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            ("(blockIdx.x * blockDim.x + threadIdx.x) * 8ul", 2, false, true),
+            ("u", 3, false, true),
+            ("l", 7, false, true),
+        ],
+        "{:#?}",
+        k.signed_ops
+    );
+    assert!(
+        k.signed_ops
+            .iter()
+            .filter(|o| o.is_conversion())
+            .all(|o| o.type_name() == "int")
+    );
 }

@@ -847,14 +847,22 @@ pub struct Kernel {
     /// its type (an array of 2^32 elements, an offset within a few of 2^32); the launch
     /// contracts' same standard assumption excludes it, and a finding that needs it is listed
     /// apart with that condition (`--strict` reports it). `--check-overflow` checks only the signed ones ([`SignedOp::is_signed`]).
+    ///
+    /// Also each source-level conversion to a signed integer of at least 32 bits from a type
+    /// whose values it cannot all hold ([`is_narrowing_conversion`]: `int idx = (blockIdx.x *
+    /// blockDim.x + threadIdx.x) * sizeof(float4)`, a `size_t` product stored into an `int`):
+    /// a value that does not fit changes (implementation-defined before C++20, modular since),
+    /// an index computed past its type, excluded by the same standard assumption and listed
+    /// apart the same way ([`SignedOp::is_conversion`]).
     pub signed_ops: Vec<SignedOp>,
 }
 
-/// One source-level signed `+`, `-`, `*` ([`Kernel::signed_ops`]).
+/// One source-level signed `+`, `-`, `*`, unsigned index `+`, `*`, or narrowing conversion to
+/// a signed type ([`Kernel::signed_ops`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SignedOp {
-    /// The operation as lowered: an [`Expr::Binary`] of `Add`, `Sub` or `Mul` whose type is a
-    /// signed integer of 32 or 64 bits.
+    /// The operation as lowered: an [`Expr::Binary`] of `Add`, `Sub` or `Mul` whose type is an
+    /// integer of 32 or 64 bits, or an [`Expr::Cast`] to a signed one of 32 or 64 bits.
     pub expr: Expr,
     /// Where the operator is in the source (the whole expression, `i * NJ`).
     pub span: Span,
@@ -872,7 +880,8 @@ impl SignedOp {
 
     /// The C name of its type: `int` (32 bits) or `long` (64), `unsigned` or `unsigned long`.
     pub fn type_name(&self) -> &'static str {
-        match (self.is_signed(), self.expr.ty().bits() == 32) {
+        let signed = matches!(self.expr.ty(), Ty::Int { signed: true, .. });
+        match (signed, self.expr.ty().bits() == 32) {
             (true, true) => "int",
             (true, false) => "long",
             (false, true) => "unsigned",
@@ -880,10 +889,24 @@ impl SignedOp {
         }
     }
 
-    /// Whether the operation is signed (its overflow undefined behaviour), not an unsigned
-    /// index computation ([`is_index_arith`]).
+    /// Whether the operation is signed arithmetic (its overflow undefined behaviour), not an
+    /// unsigned index computation ([`is_index_arith`]) nor a conversion
+    /// ([`SignedOp::is_conversion`]).
     pub fn is_signed(&self) -> bool {
-        matches!(self.expr.ty(), Ty::Int { signed: true, .. })
+        matches!(
+            self.expr,
+            Expr::Binary {
+                ty: Ty::Int { signed: true, .. },
+                ..
+            }
+        )
+    }
+
+    /// Whether the operation is a narrowing conversion to a signed type
+    /// ([`is_narrowing_conversion`]): a value that does not fit changes, which is defined (or
+    /// implementation-defined), not undefined behaviour.
+    pub fn is_conversion(&self) -> bool {
+        matches!(self.expr, Expr::Cast { .. })
     }
 }
 
@@ -894,6 +917,14 @@ impl Kernel {
     /// named by all its places ([`Kernel::signed_places`]).
     pub fn signed_op(&self, op: BinOp, lhs: &Expr, rhs: &Expr, ty: Ty) -> Option<usize> {
         self.signed_ops.iter().position(|o| o.matches(op, lhs, rhs, ty))
+    }
+
+    /// The index in [`Kernel::signed_ops`] of the conversion of `arg` to `ty`
+    /// ([`is_narrowing_conversion`]): the first one with that expression.
+    pub fn signed_cast(&self, arg: &Expr, ty: Ty) -> Option<usize> {
+        self.signed_ops
+            .iter()
+            .position(|o| matches!(&o.expr, Expr::Cast { arg: a, ty: t } if *t == ty && **a == *arg))
     }
 
     /// The indices of [`Kernel::signed_ops`] that [`Kernel::signed_op`] can return: one per
@@ -931,6 +962,25 @@ pub fn is_signed_arith(e: &Expr) -> bool {
 /// design (`n - 1 - i`, a count down): not one.
 pub fn is_index_arith(e: &Expr) -> bool {
     matches!(e, Expr::Binary { op: BinOp::Add | BinOp::Mul, ty: Ty::Int { bits, signed: false }, .. } if *bits >= 32)
+}
+
+/// Whether `e` is a conversion that [`Kernel::signed_ops`] records: to a signed integer of at
+/// least 32 bits, from an integer type with values it cannot hold (an unsigned one at least as
+/// wide, a wider signed one). Such a conversion of a value that does not fit changes it
+/// (implementation-defined before C++20, modular since; C11 6.3.1.3p3): `int i = x * 4ul` past
+/// `INT_MAX` computes a negative index (issue 53 item 4).
+pub fn is_narrowing_conversion(e: &Expr) -> bool {
+    let Expr::Cast {
+        arg,
+        ty: Ty::Int { bits: to, signed: true },
+    } = e
+    else {
+        return false;
+    };
+    match arg.ty() {
+        Ty::Int { bits: from, signed } => *to >= 32 && (from > *to || (!signed && from >= *to)),
+        _ => false,
+    }
 }
 
 /// The source language of a [`Kernel`] (issue 13: OpenCL C next to CUDA).

@@ -1,6 +1,7 @@
-//! The standard assumption that no source-level signed `+`, `-`, `*` overflows, and no unsigned
-//! `+`, `*` computing a subscript's index wraps (issue 53 item 4: an index or offset computed
-//! past its type, which needs an array of 2^32 elements or an offset within a few of 2^32),
+//! The standard assumption that no source-level signed `+`, `-`, `*` overflows, no unsigned
+//! `+`, `*` computing a subscript's index wraps, and no narrowing conversion to a signed type
+//! changes a value (issue 53 item 4: an index or offset computed past its type, which needs an
+//! array of 2^32 elements, an offset within a few of 2^32, or a grid of 2^30 blocks),
 //! asked after the launch assumptions
 //! ([`signed`]): one part of the launch contracts (the module docs of [`super`]). Both kinds
 //! are [`Kernel::signed_ops`]; a finding excluded by an unsigned one says so.
@@ -104,16 +105,30 @@ pub(super) fn signed(
                 contract.push(format!("gridDim.{d} * blockDim.{d} <= 2^{bits}"));
             }
         }
-        contract.push("no signed +, -, * overflows (undefined behaviour)".into());
-        let unsigned = v.signed.iter().any(|&op| !k.signed_ops[op].is_signed());
-        if unsigned {
+        // The kinds of operation the excluded findings need (all of them where a finding's
+        // were not found alone).
+        let used: Vec<usize> = match needs.iter().any(Vec::is_empty) {
+            true => v.signed.clone(),
+            false => needs.concat(),
+        };
+        if used.iter().any(|&op| k.signed_ops[op].is_signed()) {
+            contract.push("no signed +, -, * overflows (undefined behaviour)".into());
+        }
+        let unsigned = used.iter().any(|&op| !k.signed_ops[op].is_signed());
+        if used
+            .iter()
+            .any(|&op| !k.signed_ops[op].is_signed() && !k.signed_ops[op].is_conversion())
+        {
             contract.push("no unsigned +, * computing an index wraps".into());
+        }
+        if used.iter().any(|&op| k.signed_ops[op].is_conversion()) {
+            contract.push("no conversion to a signed type changes a value".into());
         }
         super::settle_unchecked(k, result);
         let n = result.excluded.len();
         result.notes.push(format!(
             "the launch contract is the standard assumptions, no signed overflow{} among them (--check-overflow reports each signed one); --strict reports the {} excluded finding{} as defect{}",
-            if unsigned { " and no unsigned index wrap" } else { "" },
+            if unsigned { " and no index computed past its type" } else { "" },
             n,
             if n == 1 { "" } else { "s" },
             if n == 1 { "" } else { "s" },
@@ -190,7 +205,9 @@ fn condition(k: &Kernel, v: &Vocabulary, needs: &[usize]) -> String {
                 some.push("…".into());
             }
             let what = match v.signed.iter().any(|&op| !k.signed_ops[op].is_signed()) {
-                true => "a signed operation overflows, or an unsigned index computation wraps",
+                true => {
+                    "a signed operation overflows, an unsigned index computation wraps, or a conversion to a signed type changes a value"
+                }
                 false => "a signed operation overflows",
             };
             format!("{what} (one of {}): {}", some.join(", "), why(&v.signed))
@@ -200,6 +217,11 @@ fn condition(k: &Kernel, v: &Vocabulary, needs: &[usize]) -> String {
                 .iter()
                 .map(|&op| match k.signed_ops[op].is_signed() {
                     true => format!("{} overflows {}", site(op), k.signed_ops[op].type_name()),
+                    false if k.signed_ops[op].is_conversion() => format!(
+                        "{} does not fit in the {} it is converted to",
+                        site(op),
+                        k.signed_ops[op].type_name()
+                    ),
                     false => format!(
                         "{} wraps past 2^{} ({} index arithmetic)",
                         site(op),

@@ -70,6 +70,13 @@ impl Encoder<'_> {
                     && let Some(ok) = value_preserved(&a, from, *ty)
                 {
                     self.assume_no_wrap(st, th, ok);
+                } else if (!self.signed_no_overflow.is_empty() || self.signed_facts.is_some())
+                    && let Some(i) = self.k.signed_cast(arg, *ty)
+                    && let Some(ok) = value_preserved(&a, from, *ty)
+                {
+                    // A narrowing conversion of the source: assumed, like an unsigned index
+                    // wrap, never checked (its result is defined).
+                    self.signed_condition(i, ok, false, st, th);
                 }
                 self.cast(a, from, *ty)
             }
@@ -241,7 +248,15 @@ impl Encoder<'_> {
         st: &mut TState,
         th: usize,
     ) {
-        let mut ok = super::fold::fold(&no_overflow(op, a, b, bits, signed));
+        self.signed_condition(i, no_overflow(op, a, b, bits, signed), signed, st, th);
+    }
+
+    /// The operation `kernel.signed_ops[i]` evaluated by thread `th`, with `ok` the condition
+    /// that it keeps its value (no overflow, no wrap, a conversion's value fits): checked under
+    /// `--check-overflow` when `signed` (undefined behaviour), recorded as a fact of the
+    /// signed probe, and assumed under the contracts' signed assumption ([`Encoder::signed_op`]).
+    fn signed_condition(&mut self, i: usize, ok: Sexp, signed: bool, st: &mut TState, th: usize) {
+        let mut ok = super::fold::fold(&ok);
         if ok == t() {
             return;
         }

@@ -60,7 +60,9 @@ impl Lower<'_, '_> {
     /// Records `e`, the lowering of the source operator at `span`, in
     /// [`crate::ir::Kernel::signed_ops`] when it is a signed `+`, `-`, `*` of at least 32 bits
     /// ([`crate::ir::is_signed_arith`]), or an unsigned `+`, `*` of at least 32 bits in a
-    /// subscript's index ([`crate::ir::is_index_arith`], `a[y * w + x]`), once per expression and place (an inlined function
+    /// subscript's index ([`crate::ir::is_index_arith`], `a[y * w + x]`), or a narrowing
+    /// conversion to a signed type ([`crate::ir::is_narrowing_conversion`], `int i = n * 4ul`,
+    /// recorded by the conversion's lowering), once per expression and place (an inlined function
     /// called twice with the same arguments computes one operation). Only the lowerings of
     /// source operators call it: the front end's own arithmetic is never recorded, nor is the
     /// arithmetic of annotations (`__invariant`, `__requires`, …), which are conditions
@@ -70,7 +72,9 @@ impl Lower<'_, '_> {
     pub(in crate::frontend) fn record_signed(&mut self, e: &Expr, span: &Span) {
         if self.annotation_depth > 0
             || self.in_postcondition
-            || !(crate::ir::is_signed_arith(e) || (self.index_depth > 0 && crate::ir::is_index_arith(e)))
+            || !(crate::ir::is_signed_arith(e)
+                || crate::ir::is_narrowing_conversion(e)
+                || (self.index_depth > 0 && crate::ir::is_index_arith(e)))
             || self.k.signed_ops.iter().any(|o| o.expr == *e && o.span == *span)
         {
             return;
@@ -364,7 +368,13 @@ impl Lower<'_, '_> {
                         ty,
                     }));
                 }
-                Ok(Val::Scalar(cast(e, ty)))
+                let e = cast(e, ty);
+                if kind == "IntegralCast" {
+                    // The conversion's place is its operand's: `int i = x * 4ul` names `x * 4ul`.
+                    let at = self.span(c);
+                    self.record_signed(&e, &at);
+                }
+                Ok(Val::Scalar(e))
             }
             "VectorSplat" => self.splat(n, c, out),
             // OpenCL's `0` as an event (`event_t`, an integer here: `opencl/group_copy.rs`).
