@@ -417,6 +417,10 @@ pub struct KernelRun<'a> {
     /// instead of being asked exactly (optional re-verifications, where a slow exact query
     /// would cost more than its answer is worth).
     pub relaxed_only: bool,
+    /// A check left undecided ends the verification: its caller discards an undecided result
+    /// whatever the other checks answer (a launch contract's re-verification, `driver/contracts`),
+    /// so asking them would only spend their limits.
+    pub stop_when_undecided: bool,
     /// The command count of the smallest script the solver could not read within
     /// `--timeout` ([`Session::unreadable`]): a later session of this kernel with a script
     /// at least as large (a re-encoding after a closed form failed, a re-verification) is not
@@ -440,6 +444,7 @@ impl<'a> KernelRun<'a> {
             inconclusive: Vec::new(),
             dump: true,
             relaxed_only: false,
+            stop_when_undecided: false,
             timeouts: 0,
             gave_up: false,
             unreadable: None,

@@ -238,9 +238,16 @@ pub(super) fn verify_under(
     let mut refuted: std::collections::BTreeMap<&str, bool> = Default::default();
     prefetch(&encoded, run, &mut sessions, &asked)?;
     let mut found = Found::default();
+    // A check left undecided from here ends a verification whose caller discards an undecided
+    // result ([`KernelRun::stop_when_undecided`]).
+    let undecided_before = run.inconclusive.len();
+    let stopped = |run: &KernelRun| run.stop_when_undecided && run.inconclusive.len() > undecided_before;
     for (i, check) in encoded.checks.iter().enumerate() {
         if !asked(check) {
             continue;
+        }
+        if stopped(run) {
+            break;
         }
         if found.settles(check) {
             refuted.insert(&check.query.name, false);
@@ -313,7 +320,7 @@ pub(super) fn verify_under(
             .filter(|(_, all)| *all)
             .map(|(name, _)| name.to_string()),
     );
-    if findings.iter().any(|f| f.possible) {
+    if findings.iter().any(|f| f.possible) && !stopped(run) {
         confirm_by_replay(k, opts, launch, run, &mut findings, &mut notes)?;
     }
     run.unchecked(k);

@@ -620,6 +620,22 @@ fn reverify(
     launch: &Launch,
     relaxed_only: bool,
 ) -> Result<KernelResult, Error> {
+    reverify_as(k, opts, run, launch, relaxed_only, true)
+}
+
+/// [`reverify`], where `discards_undecided` tells that the caller uses an undecided result for
+/// nothing but its being undecided (every caller but the vacuity probe, which keeps an
+/// assertion found beside an undecided check): its first undecided check then ends it
+/// ([`KernelRun::stop_when_undecided`]), with the same outcome for the contract, and the
+/// queries after it are not asked.
+fn reverify_as(
+    k: &Kernel,
+    opts: &dyn Reverify,
+    run: &mut KernelRun,
+    launch: &Launch,
+    relaxed_only: bool,
+    discards_undecided: bool,
+) -> Result<KernelResult, Error> {
     run.inconclusive.clear();
     if run.gave_up {
         const WHY: &str = "an earlier re-verification of the launch contracts ran into its limit";
@@ -630,8 +646,10 @@ fn reverify(
     }
     let timeouts = run.timeouts;
     run.relaxed_only = relaxed_only;
+    run.stop_when_undecided = discards_undecided;
     let r = opts.verify_under(k, run, launch);
     run.relaxed_only = false;
+    run.stop_when_undecided = false;
     run.gave_up = run.timeouts > timeouts;
     // The parts of the kernel that are never checked (a launch from device code) make every
     // verification inconclusive whatever the launch; a re-verification is judged on what it
@@ -691,7 +709,7 @@ fn satisfiable(
         refuted: BTreeSet::new(),
         ..launch.clone()
     };
-    let r = reverify(&probe, opts, run, &launch, false)?;
+    let r = reverify_as(&probe, opts, run, &launch, false, false)?;
     answers.extend(r.answers.iter().map(|a| format!("{named} (vacuity): {a}")));
     let found = r.findings.iter().any(|f| f.kind == FindingKind::Assertion);
     Ok((found || r.inconclusive.is_empty()).then_some(found))
