@@ -204,11 +204,26 @@ fn condition(k: &Kernel, v: &Vocabulary, needs: &[usize]) -> String {
             if v.signed.len() > 3 {
                 some.push("…".into());
             }
-            let what = match v.signed.iter().any(|&op| !k.signed_ops[op].is_signed()) {
-                true => {
-                    "a signed operation overflows, an unsigned index computation wraps, or a conversion to a signed type changes a value"
-                }
-                false => "a signed operation overflows",
+            // The kinds of operation the kernel has, named in the order of the contract.
+            let has = |f: &dyn Fn(&crate::ir::SignedOp) -> bool| v.signed.iter().any(|&op| f(&k.signed_ops[op]));
+            let kinds: Vec<&str> = [
+                (has(&|o| o.is_signed()), "a signed operation overflows"),
+                (
+                    has(&|o| !o.is_signed() && !o.is_conversion()),
+                    "an unsigned index computation wraps",
+                ),
+                (
+                    has(&|o| o.is_conversion()),
+                    "a conversion to a signed type changes a value",
+                ),
+            ]
+            .into_iter()
+            .filter_map(|(present, text)| present.then_some(text))
+            .collect();
+            let what = match kinds.as_slice() {
+                [] => String::new(),
+                [one] => one.to_string(),
+                [init @ .., last] => format!("{}, or {last}", init.join(", ")),
             };
             format!("{what} (one of {}): {}", some.join(", "), why(&v.signed))
         }
