@@ -129,14 +129,12 @@ fn race_needing_a_signed_overflow_is_a_defect_under_strict() {
     assert!(kernel(&json)["contract"].as_array().unwrap().is_empty(), "{json}");
 }
 
-/// Unsigned wrap is defined, but `a[i * NJ]` wrapping indexes an array of 2^32 elements or
-/// more (issue 53 item 4: an index computed past its type). The race is listed apart with that
-/// condition, as one needing a signed overflow is, and `--strict` reports it; it is never a
-/// `--check-overflow` finding (no undefined behaviour).
-#[test]
-fn a_race_needing_an_unsigned_index_to_wrap_is_listed_apart() {
-    let unsigned = MUL.replace("int i =", "unsigned i =");
-    let (code, json) = run("umul.cu", &unsigned, &["--solver", "z3"]);
+/// A race that only an index computed past its type allows (issue 53 item 4), in `src`
+/// written to `file`: the kernel verified with the race listed apart under a condition that
+/// starts and ends as given, its contract naming each of `names` and none of `not`; a defect
+/// under `--strict`; and no `--check-overflow` finding but the race (the operation is defined).
+fn assert_listed_apart(file: &str, src: &str, names: &[&str], not: &[&str], (starts, ends): (&str, &str)) {
+    let (code, json) = run(file, src, &["--solver", "z3"]);
     assert_eq!(code, Some(0), "{json}");
     assert!(kinds(&json, "findings").is_empty(), "{json}");
     let contract: Vec<&str> = kernel(&json)["contract"]
@@ -146,7 +144,7 @@ fn a_race_needing_an_unsigned_index_to_wrap_is_listed_apart() {
         .filter_map(Value::as_str)
         .collect();
     assert!(
-        contract.contains(&"no unsigned +, * computing an index wraps"),
+        names.iter().all(|n| contract.contains(n)) && !not.iter().any(|n| contract.contains(n)),
         "{contract:?}"
     );
     let excluded = entries(&json, "excluded");
@@ -154,25 +152,40 @@ fn a_race_needing_an_unsigned_index_to_wrap_is_listed_apart() {
     assert_eq!(excluded[0]["kind"], "race");
     let condition = excluded[0]["condition"].as_str().unwrap();
     assert!(
-        condition.starts_with("only when `i * NJ` (")
-            && condition
-                .ends_with("umul.cu:4:7) wraps past 2^32 (unsigned index arithmetic): an index computed past its type"),
+        condition.starts_with(starts) && condition.ends_with(ends),
         "{condition}"
     );
-    let (code, json) = run("umul.cu", &unsigned, &["--solver", "z3", "--strict"]);
+    let (code, json) = run(file, src, &["--solver", "z3", "--strict"]);
     assert_eq!(code, Some(1), "{json}");
     assert_eq!(kinds(&json, "findings"), ["race"], "{json}");
-    // No signed operation of the source: --check-overflow has nothing to report.
-    let (_, json) = run("umul.cu", &unsigned, &["--solver", "z3", "--check-overflow"]);
+    let (_, json) = run(file, src, &["--solver", "z3", "--check-overflow"]);
     assert!(!kinds(&json, "findings").iter().any(|k| k != "race"), "{json}");
+}
+
+/// Unsigned wrap is defined, but `a[i * NJ]` wrapping indexes an array of 2^32 elements or
+/// more (issue 53 item 4: an index computed past its type). The race is listed apart with that
+/// condition, as one needing a signed overflow is, and `--strict` reports it; it is never a
+/// `--check-overflow` finding (no undefined behaviour, and no signed operation in the source).
+#[test]
+fn a_race_needing_an_unsigned_index_to_wrap_is_listed_apart() {
+    let unsigned = MUL.replace("int i =", "unsigned i =");
+    assert_listed_apart(
+        "umul.cu",
+        &unsigned,
+        &["no unsigned +, * computing an index wraps"],
+        &[],
+        (
+            "only when `i * NJ` (",
+            "umul.cu:4:7) wraps past 2^32 (unsigned index arithmetic): an index computed past its type",
+        ),
+    );
 }
 
 /// `int i = (… + threadIdx.x) * 8ul` stores a `size_t` product into an `int` (llm.c's
 /// `gelu_forward_kernel2`): past `INT_MAX` the value changes, and threads `l` and `l + 2^29`
 /// (both below 2^31, so no launch bound excludes them; each its own block's index) write one
-/// element only then. The race
-/// is an index computed past its type (issue 53 item 4): listed apart with the conversion named,
-/// reported by `--strict`, never a `--check-overflow` finding (the conversion is defined).
+/// element only then. The race is an index computed past its type (issue 53 item 4): listed
+/// apart with the conversion named and no other kind of operation in the contract.
 #[test]
 fn a_race_needing_a_narrowing_conversion_is_listed_apart() {
     let src = "__global__ void scale(int *a) {
@@ -180,36 +193,19 @@ fn a_race_needing_a_narrowing_conversion_is_listed_apart() {
     a[i] = blockIdx.x;
 }
 ";
-    let (code, json) = run("conv.cu", src, &["--solver", "z3"]);
-    assert_eq!(code, Some(0), "{json}");
-    assert!(kinds(&json, "findings").is_empty(), "{json}");
-    let contract: Vec<&str> = kernel(&json)["contract"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(Value::as_str)
-        .collect();
-    assert!(
-        contract.contains(&"no conversion to a signed type changes a value")
-            && !contract.contains(&"no unsigned +, * computing an index wraps")
-            && !contract.contains(&"no signed +, -, * overflows (undefined behaviour)"),
-        "{contract:?}"
+    assert_listed_apart(
+        "conv.cu",
+        src,
+        &["no conversion to a signed type changes a value"],
+        &[
+            "no unsigned +, * computing an index wraps",
+            "no signed +, -, * overflows (undefined behaviour)",
+        ],
+        (
+            "only when `(blockIdx.x * blockDim.x + threadIdx.x) * 8ul` (",
+            "conv.cu:2:13) does not fit in the int it is converted to: an index computed past its type",
+        ),
     );
-    let excluded = entries(&json, "excluded");
-    assert_eq!(excluded.len(), 1, "{json}");
-    assert_eq!(excluded[0]["kind"], "race");
-    let condition = excluded[0]["condition"].as_str().unwrap();
-    assert!(
-        condition.starts_with("only when `(blockIdx.x * blockDim.x + threadIdx.x) * 8ul` (")
-            && condition
-                .ends_with("conv.cu:2:13) does not fit in the int it is converted to: an index computed past its type"),
-        "{condition}"
-    );
-    let (code, json) = run("conv.cu", src, &["--solver", "z3", "--strict"]);
-    assert_eq!(code, Some(1), "{json}");
-    assert_eq!(kinds(&json, "findings"), ["race"], "{json}");
-    let (_, json) = run("conv.cu", src, &["--solver", "z3", "--check-overflow"]);
-    assert!(!kinds(&json, "findings").iter().any(|k| k != "race"), "{json}");
 }
 
 /// Under a concrete launch of 2^20 threads, `i * 8192` wraps for `i >= 2^18`: threads `i` and
