@@ -47,12 +47,13 @@
 //! them holds for every launch the contract allows. The signed assumption asserts, where a
 //! thread evaluates a source-level signed operation, that its exact result fits its type
 //! ([`crate::encode::EncodeOptions::signed_no_overflow`]): for a signed operation it leaves
-//! out exactly the executions with undefined behaviour, which C++ gives no meaning; other unsigned arithmetic and
-//! the front end's own arithmetic are never assumed. The index assumptions (an unsigned
-//! index `+`, `*` does not wrap, a narrowing conversion to a signed type keeps its value) leave
-//! out defined executions that need an index computed past its type; the findings they exclude
-//! are listed apart with that condition, and `--strict` reports them. A re-verification that is
-//! inconclusive excludes nothing, so its first undecided check ends it ([`reverify_as`]).
+//! out exactly the executions with undefined behaviour, which C++ gives no meaning; other
+//! unsigned arithmetic and the front end's own arithmetic are never assumed. The index
+//! assumptions (an unsigned index `+`, `*` does not wrap, a narrowing conversion to a signed
+//! type keeps its value) leave out defined executions that need an index computed past its
+//! type; the findings they exclude are listed apart with that condition, and `--strict`
+//! reports them. A re-verification that is inconclusive excludes nothing, so its first
+//! undecided check ends it ([`reverify_as`]).
 //!
 //! Must not: print, build SMT terms, or assume parameter relations (those are suggested only).
 
