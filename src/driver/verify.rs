@@ -185,20 +185,7 @@ pub(super) fn verify_under(
     let prepared = run.prepare(k, &launch.geometry, &c.passes)?;
     // The front end's notes, and those of the passes (locks and flags taken or refused).
     let mut notes: Vec<String> = prepared.kernel.notes.clone();
-    if opts.only_intra_group {
-        notes.push(
-            "--only-intra-group: only races between threads of one block are checked; races between blocks are not looked for".to_string(),
-        );
-    }
-    match opts.stage {
-        Stage::All => {}
-        Stage::Races => notes.push(
-            "--stage races: races and barrier divergence are checked, with the barrier and loop invariants they rest on; assertions and postconditions are not (--stage functional checks them)".into(),
-        ),
-        Stage::Functional => notes.push(
-            "--stage functional: races are not checked; assertions, postconditions and invariants are verified assuming the kernel race-free, as --stage races must establish (Chong et al., OOPSLA 2013, section 3.3, staged verification)".into(),
-        ),
-    }
+    scope_notes(opts, &mut notes);
     let loops = loop_treatments(&prepared, opts.explain, &mut notes);
     if !prepared.inconclusive.is_empty() {
         return Ok(KernelResult {
@@ -216,24 +203,7 @@ pub(super) fn verify_under(
     let mut benign: Vec<Finding> = Vec::new();
     // The checks asked, in order: a harmful-race check is asked through the race check before
     // it.
-    let asked = |check: &encode::Check| {
-        !matches!(
-            check.property,
-            encode::Property::ClosedForm { .. } | encode::Property::HarmfulRace { .. }
-        ) && (!opts.only_divergence || matches!(check.property, encode::Property::Divergence { .. }))
-            && !matches!(
-                (opts.stage, &check.property),
-                (
-                    Stage::Races,
-                    encode::Property::Assertion { .. } | encode::Property::SignedOverflow { .. }
-                ) | (
-                    Stage::Functional,
-                    encode::Property::Race { .. } | encode::Property::FlagWriters { .. }
-                )
-            )
-            && launch.asks(&kernel, &check.property)
-            && !launch.refuted.contains(&check.query.name)
-    };
+    let asked = |check: &encode::Check| asks(opts, launch, &kernel, check);
     // Per query name, whether every check of that name was asked and refuted so far.
     let mut refuted: std::collections::BTreeMap<&str, bool> = Default::default();
     prefetch(&encoded, run, &mut sessions, &asked)?;
@@ -396,6 +366,47 @@ fn assumption_notes(opts: &VerifyOptions, assumptions: &[String], notes: &mut Ve
     if opts.no_overflow {
         notes.push("assumes that no integer +, -, * wraps and no integer conversion changes a value (--no-overflow): an execution in which the kernel's arithmetic wraps anywhere, even after a defect, is not checked".into());
     }
+}
+
+/// The notes of the options that narrow what is checked: `--only-intra-group` and `--stage`.
+fn scope_notes(opts: &VerifyOptions, notes: &mut Vec<String>) {
+    if opts.only_intra_group {
+        notes.push(
+            "--only-intra-group: only races between threads of one block are checked; races between blocks are not looked for".to_string(),
+        );
+    }
+    match opts.stage {
+        Stage::All => {}
+        Stage::Races => notes.push(
+            "--stage races: races and barrier divergence are checked, with the barrier and loop invariants they rest on; assertions and postconditions are not (--stage functional checks them)".into(),
+        ),
+        Stage::Functional => notes.push(
+            "--stage functional: races are not checked; assertions, postconditions and invariants are verified assuming the kernel race-free, as --stage races must establish (Chong et al., OOPSLA 2013, section 3.3, staged verification)".into(),
+        ),
+    }
+}
+
+/// Whether [`verify_under`] asks `check` of `kernel` itself: not a closed form's or a
+/// harmful-race check (asked through others), only the properties `--only-divergence` and
+/// `--stage` keep, those `launch` asks, and not one a verification under the same prepared
+/// kernel refuted ([`Launch::refuted`]).
+fn asks(opts: &VerifyOptions, launch: &Launch, kernel: &Kernel, check: &encode::Check) -> bool {
+    !matches!(
+        check.property,
+        encode::Property::ClosedForm { .. } | encode::Property::HarmfulRace { .. }
+    ) && (!opts.only_divergence || matches!(check.property, encode::Property::Divergence { .. }))
+        && !matches!(
+            (opts.stage, &check.property),
+            (
+                Stage::Races,
+                encode::Property::Assertion { .. } | encode::Property::SignedOverflow { .. }
+            ) | (
+                Stage::Functional,
+                encode::Property::Race { .. } | encode::Property::FlagWriters { .. }
+            )
+        )
+        && launch.asks(kernel, &check.property)
+        && !launch.refuted.contains(&check.query.name)
 }
 
 /// With `--jobs` above 1, asks every check that `asked` accepts at once on several solver
