@@ -432,24 +432,19 @@ impl Lower<'_, '_> {
             Ok(ret)
         })();
         self.in_postcondition = in_postcondition;
-        let ret = match result {
-            Ok(ret) => ret,
-            Err(e) => {
-                self.frames.pop();
-                return Err(e);
-            }
-        };
-        out.push(Stmt {
-            kind: StmtKind::Block { id: block, body: stmts },
-            span: span.clone(),
-        });
         // The result is read after the callee's block, where every `return` (an exit of the
         // block) leads: a result held in memory (a struct with an array member) is read by
         // loads, which inside the block would follow its last `return` and never run.
-        let v = match ret {
-            None => Ok(Val::Void),
-            Some(b) => self.read_binding(&b, def, out),
-        };
+        let v = result.and_then(|ret| {
+            out.push(Stmt {
+                kind: StmtKind::Block { id: block, body: stmts },
+                span: span.clone(),
+            });
+            match ret {
+                None => Ok(Val::Void),
+                Some(b) => self.read_binding(&b, def, out),
+            }
+        });
         let v = match v {
             Ok(v) => v,
             Err(e) => {
