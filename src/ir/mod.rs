@@ -24,7 +24,7 @@ pub mod validate;
 pub mod visit;
 
 pub use program::{HostLaunch, Program};
-pub use signed::{SignedOp, is_index_arith, is_narrowing_conversion, is_signed_arith};
+pub use signed::{SignedKind, SignedOp, is_index_arith, is_narrowing_conversion, is_signed_arith};
 
 pub use ops::{BinOp, UnOp};
 

@@ -7,6 +7,7 @@
 //! are [`Kernel::signed_ops`]; a finding excluded by an unsigned one says so.
 
 use super::*;
+use crate::ir::SignedKind;
 
 /// At most this many signed operations are asked about one at a time to name those whose
 /// overflow an excluded finding needs ([`signed`]); with more, the condition lists a few.
@@ -111,19 +112,16 @@ pub(super) fn signed(
             true => v.signed.clone(),
             false => needs.concat(),
         };
-        if used.iter().any(|&op| k.signed_ops[op].is_signed()) {
-            contract.push("no signed +, -, * overflows (undefined behaviour)".into());
-        }
-        let unsigned = used.iter().any(|&op| !k.signed_ops[op].is_signed());
-        if used
-            .iter()
-            .any(|&op| !k.signed_ops[op].is_signed() && !k.signed_ops[op].is_conversion())
-        {
-            contract.push("no unsigned +, * computing an index wraps".into());
-        }
-        if used.iter().any(|&op| k.signed_ops[op].is_conversion()) {
-            contract.push("no conversion to a signed type changes a value".into());
-        }
+        let used = kinds(k, &used);
+        contract.extend(used.iter().map(|kind| {
+            match kind {
+                SignedKind::Overflow => "no signed +, -, * overflows (undefined behaviour)",
+                SignedKind::IndexWrap => "no unsigned +, * computing an index wraps",
+                SignedKind::Conversion => "no conversion to a signed type changes a value",
+            }
+            .to_string()
+        }));
+        let unsigned = used.iter().any(|kind| *kind != SignedKind::Overflow);
         super::settle_unchecked(k, result);
         let n = result.excluded.len();
         result.notes.push(format!(
@@ -205,21 +203,14 @@ fn condition(k: &Kernel, v: &Vocabulary, needs: &[usize]) -> String {
                 some.push("…".into());
             }
             // The kinds of operation the kernel has, named in the order of the contract.
-            let has = |f: &dyn Fn(&crate::ir::SignedOp) -> bool| v.signed.iter().any(|&op| f(&k.signed_ops[op]));
-            let kinds: Vec<&str> = [
-                (has(&|o| o.is_signed()), "a signed operation overflows"),
-                (
-                    has(&|o| !o.is_signed() && !o.is_conversion()),
-                    "an unsigned index computation wraps",
-                ),
-                (
-                    has(&|o| o.is_conversion()),
-                    "a conversion to a signed type changes a value",
-                ),
-            ]
-            .into_iter()
-            .filter_map(|(present, text)| present.then_some(text))
-            .collect();
+            let kinds: Vec<&str> = kinds(k, &v.signed)
+                .into_iter()
+                .map(|kind| match kind {
+                    SignedKind::Overflow => "a signed operation overflows",
+                    SignedKind::IndexWrap => "an unsigned index computation wraps",
+                    SignedKind::Conversion => "a conversion to a signed type changes a value",
+                })
+                .collect();
             let what = match kinds.as_slice() {
                 [] => String::new(),
                 [one] => one.to_string(),
@@ -248,4 +239,13 @@ fn condition(k: &Kernel, v: &Vocabulary, needs: &[usize]) -> String {
             format!("{}: {}", each.join(" and "), why(ops))
         }
     }
+}
+
+/// The kinds of the operations `ops` (indices into [`Kernel::signed_ops`]), each once, in the
+/// order the contract names them.
+fn kinds(k: &Kernel, ops: &[usize]) -> Vec<SignedKind> {
+    let mut kinds: Vec<SignedKind> = ops.iter().map(|&op| k.signed_ops[op].kind()).collect();
+    kinds.sort();
+    kinds.dedup();
+    kinds
 }
